@@ -1,0 +1,179 @@
+/**
+ * The one error type adcp-decode throws. Every failure carries a stable string `code`, the task
+ * and AdCP version where known, and data fields; the message is one line that says what was
+ * expected and what arrived, and never contains the payload.
+ */
+
+/** Stable error codes. Compare on these, never on messages. */
+export type DecodeErrorCode =
+  /** The task name is not in the selected AdCP version's manifest. */
+  | 'UNKNOWN_TASK'
+  /** The requested (or payload-announced) AdCP version is not bundled. */
+  | 'UNSUPPORTED_VERSION'
+  /** The envelope held no machine-readable AdCP object (plain text, empty content, ...). */
+  | 'NO_PAYLOAD'
+  /** A text item looked like the payload but is not valid JSON. */
+  | 'INVALID_JSON'
+  /** The JSON holds `__proto__` or `constructor.prototype` keys. */
+  | 'UNSAFE_JSON'
+  /** A size bound (UTF-8 bytes) was exceeded. Nothing is truncated. */
+  | 'TOO_LARGE'
+  /** A depth or node-count bound was exceeded before validation. */
+  | 'TOO_DEEP'
+  /** The input is not an MCP result, JSON-RPC error, A2A task/event/envelope, or payload. */
+  | 'MALFORMED_ENVELOPE'
+  /** An A2A `{ response: {...} }` wrapper, which the spec forbids. */
+  | 'WRAPPER_DETECTED'
+  /** The payload does not match the task's response schema. */
+  | 'SCHEMA_MISMATCH'
+  /** The seller answered with an AdCP error (`adcp_error`). */
+  | 'TASK_FAILED'
+  /** A deadline passed before the response was complete. */
+  | 'TIMEOUT';
+
+/** AdCP error recovery classes (`adcp_error.recovery`). */
+export type Recovery = 'transient' | 'correctable' | 'terminal';
+
+/** One schema violation, as data. */
+export interface ValidationIssue {
+  /** JSON Pointer into the payload (`''` is the root), e.g. `/products/0/pricing_options`. */
+  readonly path: string;
+  /** The Ajv keyword that failed, e.g. `required`, `type`, `enum`, `oneOf`. */
+  readonly keyword: string;
+  /** Ajv's params for that keyword, e.g. `{ missingProperty: 'products' }`. */
+  readonly params: Readonly<Record<string, unknown>>;
+  /** JSON Pointer into the schema, e.g. `#/properties/products/type`. */
+  readonly schemaPath: string;
+  /** A short predicate, e.g. `must have required property 'products'`. */
+  readonly message: string;
+}
+
+/** The AdCP error object a seller sent, unchanged (only `code` is guaranteed to be a string). */
+export interface AdcpError {
+  readonly code: string;
+  readonly message?: string;
+  readonly recovery?: string;
+  readonly retry_after?: number;
+  readonly field?: string;
+  readonly suggestion?: string;
+  readonly details?: unknown;
+  readonly [key: string]: unknown;
+}
+
+/** How to react to an AdCP error. */
+export interface RecoveryClassification {
+  readonly recovery: Recovery;
+  /** Seconds to wait before retrying, when the seller said so (`retry_after`). */
+  readonly retryAfterSeconds?: number;
+}
+
+/** Fields common to every DecodeError's constructor. */
+export interface DecodeErrorOptions {
+  readonly task?: string | undefined;
+  readonly version?: string | undefined;
+  /** JSON Pointer to where in the input the problem is, when there is one place. */
+  readonly path?: string | undefined;
+  readonly cause?: unknown;
+}
+
+/**
+ * The base class of every error adcp-decode throws.
+ *
+ * @example
+ * try { decode('get_products', result) } catch (e) {
+ *   if (e instanceof DecodeError && e.code === 'SCHEMA_MISMATCH') console.log(formatIssues(e));
+ * }
+ */
+export class DecodeError extends Error {
+  override readonly name: string = 'DecodeError';
+  /** Stable code; see {@link DecodeErrorCode}. */
+  readonly code: DecodeErrorCode;
+  /** The task being decoded, when known. */
+  readonly task: string | undefined;
+  /** The AdCP version (pinned, e.g. `3.1.19`) in use, when known. */
+  readonly version: string | undefined;
+  /** JSON Pointer into the input where the problem is, when there is one place. */
+  readonly path: string | undefined;
+
+  constructor(code: DecodeErrorCode, message: string, options: DecodeErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.task = options.task;
+    this.version = options.version;
+    this.path = options.path;
+  }
+}
+
+/** `TOO_LARGE`, `TOO_DEEP` or `TIMEOUT`: a bound was passed. */
+export class LimitError extends DecodeError {
+  override readonly name = 'LimitError';
+  override readonly code: 'TOO_LARGE' | 'TOO_DEEP' | 'TIMEOUT';
+  /** What was bounded. */
+  readonly unit: 'bytes' | 'depth' | 'nodes' | 'ms';
+  /** The configured limit. */
+  readonly limit: number;
+  /** How much had been seen when the bound tripped (at least `limit + 1` for counts). */
+  readonly actual: number;
+
+  constructor(
+    code: 'TOO_LARGE' | 'TOO_DEEP' | 'TIMEOUT',
+    message: string,
+    data: { unit: LimitError['unit']; limit: number; actual: number },
+    options: DecodeErrorOptions = {},
+  ) {
+    super(code, message, options);
+    this.code = code;
+    this.unit = data.unit;
+    this.limit = data.limit;
+    this.actual = data.actual;
+  }
+}
+
+/** `SCHEMA_MISMATCH`: the payload does not match the task's response schema. */
+export class SchemaMismatchError extends DecodeError {
+  override readonly name = 'SchemaMismatchError';
+  override readonly code: 'SCHEMA_MISMATCH' = 'SCHEMA_MISMATCH';
+  /** The schema `$id` the payload was checked against. */
+  readonly schemaId: string;
+  /** Every violation found, in Ajv's order. */
+  readonly issues: readonly ValidationIssue[];
+
+  constructor(
+    message: string,
+    data: { schemaId: string; issues: readonly ValidationIssue[] },
+    options: DecodeErrorOptions = {},
+  ) {
+    super('SCHEMA_MISMATCH', message, options);
+    this.schemaId = data.schemaId;
+    this.issues = data.issues;
+  }
+}
+
+/** `TASK_FAILED`: the seller answered with an AdCP error. */
+export class TaskFailedError extends DecodeError {
+  override readonly name = 'TaskFailedError';
+  override readonly code: 'TASK_FAILED' = 'TASK_FAILED';
+  /** The `adcp_error` object as the seller sent it. */
+  readonly adcpError: AdcpError;
+  /** How to react, per the version's error-code table and policy. */
+  readonly recovery: RecoveryClassification;
+
+  constructor(
+    message: string,
+    data: { adcpError: AdcpError; recovery: RecoveryClassification },
+    options: DecodeErrorOptions = {},
+  ) {
+    super('TASK_FAILED', message, options);
+    this.adcpError = data.adcpError;
+    this.recovery = data.recovery;
+  }
+}
+
+/** Describes a value's kind for messages without echoing it: `array`, `null`, `string (12 chars)`. */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `array (${value.length} items)`;
+  if (typeof value === 'string') return `string (${value.length} chars)`;
+  if (typeof value === 'object') return 'object';
+  return typeof value;
+}
