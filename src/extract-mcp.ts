@@ -1,0 +1,350 @@
+/**
+ * The AdCP MCP success-extraction algorithm (mcp-response-extraction.md), made total: any input
+ * yields a location, `null`, or a DecodeError, never a TypeError.
+ *
+ * Reading rules shared by every function here:
+ * - Only own properties are read, so a polluted `Object.prototype` (e.g. a stray `isError` or
+ *   `structuredContent`) cannot change the outcome.
+ * - If reading the input throws (a getter, a Proxy trap, a revoked Proxy) the whole call fails
+ *   with `MALFORMED_ENVELOPE`. Treating the value as absent instead could turn an unreadable
+ *   `isError` into a success, the type confusion the spec's guard exists to prevent.
+ */
+import { Buffer } from 'node:buffer';
+import sjson from 'secure-json-parse';
+import { DecodeError, describeValue, wrapInputFault } from './errors.js';
+
+/** The spec's recommended client safety limit for one MCP response: 4 MiB, in UTF-8 bytes. */
+export const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
+
+/** Options for MCP extraction. */
+export interface McpExtractOptions {
+  /** Largest `content[].text` item, in UTF-8 bytes, that will be parsed (default 4 MiB; `Infinity` disables). */
+  readonly maxBytes?: number | undefined;
+}
+
+/** Why a `type: 'text'` content item did not yield the payload. */
+export type McpTextRejectReason =
+  /** `text` is missing or not a string. */
+  | 'not-string'
+  /** Larger than `maxBytes`; it was not parsed. */
+  | 'too-large'
+  /** Looked like JSON (starts with `{` or `[`) but did not parse. */
+  | 'invalid-json'
+  /** Prose (or empty): does not start like a JSON object or array and did not parse. */
+  | 'not-json'
+  /** Parsed, but to an array, string, number, boolean or null. */
+  | 'not-object'
+  /** Parsed to an object whose only key is `adcp_error` (an error missing its `isError` flag). */
+  | 'adcp-error-only';
+
+/** One skipped text item, in `content[]` order. */
+export interface McpRejectedText {
+  /** Index of the item in `content[]`. */
+  readonly index: number;
+  readonly reason: McpTextRejectReason;
+  /** For `too-large`: the UTF-8 size, or a lower bound (the UTF-16 length) when `bytesExact` is false. */
+  readonly bytes?: number;
+  /** For `too-large`: whether `bytes` is exact. */
+  readonly bytesExact?: boolean;
+  /** For `invalid-json` / `not-json`: what the parser said, with any quoted input removed. */
+  readonly parseError?: string;
+  /** For `invalid-json` / `not-json`: UTF-16 offset where parsing failed, when the parser said. */
+  readonly position?: number;
+}
+
+/** What a present-but-unusable `structuredContent` was (the algorithm then falls back to text). */
+export type IgnoredStructuredContent = 'array' | 'string' | 'number' | 'boolean' | 'bigint' | 'symbol' | 'function';
+
+/** Why no payload was found. */
+export type McpNoneReason =
+  /** The result is not a non-array object. */
+  | 'input-not-object'
+  /** `structuredContent` holds only `adcp_error`: an error response missing `isError`. */
+  | 'structured-adcp-error-only'
+  /** No usable `structuredContent` and `content` is absent or not an array. */
+  | 'no-content'
+  /** `content[]` was scanned and no text item yielded a usable object; see `rejected`. */
+  | 'no-json-object';
+
+/** The outcome of {@link locateMcpPayload}. */
+export type McpPayloadLocation =
+  | {
+      readonly kind: 'payload';
+      readonly value: Record<string, unknown>;
+      readonly source: 'structuredContent';
+    }
+  | {
+      readonly kind: 'payload';
+      readonly value: Record<string, unknown>;
+      readonly source: 'text';
+      /** Index in `content[]` of the item that yielded the payload. */
+      readonly index: number;
+      /** Text items before it that were skipped. */
+      readonly rejected: readonly McpRejectedText[];
+      readonly ignoredStructuredContent?: IgnoredStructuredContent;
+    }
+  /** `isError` is truthy: the success path does not apply; use the error extractor. */
+  | { readonly kind: 'error-flag' }
+  | {
+      readonly kind: 'none';
+      readonly reason: McpNoneReason;
+      readonly rejected: readonly McpRejectedText[];
+      readonly ignoredStructuredContent?: IgnoredStructuredContent;
+    };
+
+/** The outcome of {@link parseMcpText}. */
+export type McpTextParse =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly reason: 'too-large'; readonly bytes: number; readonly bytesExact: boolean }
+  | {
+      readonly ok: false;
+      readonly reason: 'invalid-json' | 'not-json';
+      readonly parseError: string;
+      readonly position?: number;
+    };
+
+const hasOwn = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
+
+function own(obj: object, key: string): unknown {
+  return hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** True when the object's only own enumerable key is `adcp_error`. */
+function isAdcpErrorOnly(value: Record<string, unknown>): boolean {
+  const keys = Object.keys(value);
+  return keys.length === 1 && keys[0] === 'adcp_error';
+}
+
+/** secure-json-parse 4 reports its prototype checks with this message; anything else is a syntax error. */
+const UNSAFE_MESSAGE = 'Object contains forbidden prototype property';
+
+function resolveMaxBytes(options: McpExtractOptions | null | undefined): number {
+  const raw = options == null ? undefined : options.maxBytes;
+  if (raw === undefined) return DEFAULT_MAX_BYTES;
+  if (typeof raw !== 'number' || Number.isNaN(raw) || raw < 0) {
+    // RangeError, not TypeError: this is a caller bug, and the module never throws TypeError.
+    throw new RangeError(`maxBytes must be a non-negative number of bytes, got ${describeValue(raw)}`);
+  }
+  return raw;
+}
+
+/**
+ * Measures a string against a UTF-8 byte limit without encoding it when the UTF-16 length decides.
+ *
+ * UTF-8 needs at least one and at most three bytes per UTF-16 code unit (a surrogate pair is two
+ * units and four bytes; a lone surrogate is encoded as the three-byte U+FFFD), so `length * 3 <= limit`
+ * proves a fit and `length > limit` proves an overflow; only the band between needs the real count.
+ *
+ * @param text - The string to measure.
+ * @param limit - The limit in UTF-8 bytes (`Infinity` allowed).
+ * @returns `fits`, and `bytes`: exact when `exact`, otherwise a lower bound (the UTF-16 length).
+ * @throws Never.
+ * @example
+ * measureUtf8('é'.repeat(3), 5); // { fits: false, bytes: 6, exact: true }
+ */
+export function measureUtf8(text: string, limit: number): { fits: boolean; bytes: number; exact: boolean } {
+  if (text.length * 3 <= limit) return { fits: true, bytes: text.length, exact: false };
+  if (text.length > limit) return { fits: false, bytes: text.length, exact: false };
+  const bytes = Buffer.byteLength(text, 'utf8');
+  return { fits: bytes <= limit, bytes, exact: true };
+}
+
+/** First non-whitespace character (after an optional BOM) is `{` or `[`: the text meant to be JSON. */
+function looksLikeJsonText(text: string): boolean {
+  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // JSON's four whitespace characters only (RFC 8259 §2), not JavaScript's wider set.
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) continue;
+    return c === 0x7b || c === 0x5b;
+  }
+  return false;
+}
+
+/** V8 quotes up to ten characters of the input in some messages; keep only the structure. */
+function describeSyntaxError(error: unknown): { parseError: string; position?: number } {
+  const message = error instanceof Error ? error.message : '';
+  const at = /at position (\d+)/.exec(message);
+  if (at?.[1] !== undefined) {
+    const position = Number(at[1]);
+    return { parseError: `invalid JSON at position ${position}`, position };
+  }
+  if (message.includes('Unexpected end of JSON input')) return { parseError: 'unexpected end of JSON input' };
+  return { parseError: 'invalid JSON' };
+}
+
+/**
+ * Size-checks and parses one MCP `content[].text` value the way the extraction algorithm requires:
+ * reject it unparsed above `maxBytes`, then parse it as strict JSON with prototype-key checks.
+ *
+ * A leading byte-order mark makes the text invalid, as it does for the spec's `JSON.parse`
+ * (secure-json-parse would silently strip it, so it is checked first).
+ *
+ * @param text - The text item's string.
+ * @param maxBytes - Largest accepted size in UTF-8 bytes.
+ * @param path - JSON Pointer of the text in the envelope, for the `UNSAFE_JSON` error.
+ * @returns The parsed value, or why it was not parsed.
+ * @throws {DecodeError} `UNSAFE_JSON` when the JSON holds a `__proto__` key or a `constructor` object
+ *   with a `prototype` key. This is a deliberate deviation from the spec (which would skip the item
+ *   or return it): such a document is hostile, and skipping it could let a later item win.
+ * @example
+ * parseMcpText('{"products":[]}', DEFAULT_MAX_BYTES, '/content/0/text'); // { ok: true, value: { products: [] } }
+ */
+export function parseMcpText(text: string, maxBytes: number, path: string): McpTextParse {
+  const size = measureUtf8(text, maxBytes);
+  if (!size.fits) return { ok: false, reason: 'too-large', bytes: size.bytes, bytesExact: size.exact };
+  const reason = looksLikeJsonText(text) ? 'invalid-json' : 'not-json';
+  if (text.charCodeAt(0) === 0xfeff) {
+    return { ok: false, reason, parseError: 'byte-order mark (U+FEFF) before the JSON text', position: 0 };
+  }
+  try {
+    return {
+      ok: true,
+      value: sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }) as unknown,
+    };
+  } catch (error) {
+    if (error instanceof SyntaxError && error.message === UNSAFE_MESSAGE) {
+      throw new DecodeError(
+        'UNSAFE_JSON',
+        `expected JSON without __proto__ or constructor.prototype keys at ${path}, but found one`,
+        { path },
+      );
+    }
+    return { ok: false, reason, ...describeSyntaxError(error) };
+  }
+}
+
+function ignoredKind(value: unknown): IgnoredStructuredContent | undefined {
+  if (value === undefined || value === null || isObject(value)) return undefined;
+  if (Array.isArray(value)) return 'array';
+  const t = typeof value;
+  return t === 'object' || t === 'undefined' ? undefined : t;
+}
+
+function locate(result: unknown, maxBytes: number, cursor: { at: string }): McpPayloadLocation {
+  if (!isObject(result)) return { kind: 'none', reason: 'input-not-object', rejected: [] };
+
+  // 1. Guard: truthy, exactly as the spec says, so even the string 'false' counts as an error.
+  cursor.at = '/isError';
+  if (own(result, 'isError')) return { kind: 'error-flag' };
+
+  // 2. structuredContent wins whenever it is a non-array object, even {}.
+  cursor.at = '/structuredContent';
+  const structured = own(result, 'structuredContent');
+  if (isObject(structured)) {
+    if (isAdcpErrorOnly(structured)) return { kind: 'none', reason: 'structured-adcp-error-only', rejected: [] };
+    return { kind: 'payload', value: structured, source: 'structuredContent' };
+  }
+  const ignored = ignoredKind(structured);
+  const extra = ignored === undefined ? {} : { ignoredStructuredContent: ignored };
+
+  // 3. Text fallback, in array order; the first usable object wins.
+  cursor.at = '/content';
+  const content = own(result, 'content');
+  if (!Array.isArray(content)) return { kind: 'none', reason: 'no-content', rejected: [], ...extra };
+  const rejected: McpRejectedText[] = [];
+  const count = content.length;
+  for (let index = 0; index < count; index++) {
+    cursor.at = `/content/${index}`;
+    const item: unknown = content[index];
+    if (!isObject(item) || own(item, 'type') !== 'text') continue;
+    cursor.at = `/content/${index}/text`;
+    const text = own(item, 'text');
+    if (typeof text !== 'string') {
+      rejected.push({ index, reason: 'not-string' });
+      continue;
+    }
+    const parsed = parseMcpText(text, maxBytes, cursor.at);
+    if (!parsed.ok) {
+      rejected.push(
+        parsed.reason === 'too-large'
+          ? { index, reason: 'too-large', bytes: parsed.bytes, bytesExact: parsed.bytesExact }
+          : {
+              index,
+              reason: parsed.reason,
+              parseError: parsed.parseError,
+              ...(parsed.position === undefined ? {} : { position: parsed.position }),
+            },
+      );
+      continue;
+    }
+    const value = parsed.value;
+    if (!isObject(value)) {
+      rejected.push({ index, reason: 'not-object' });
+      continue;
+    }
+    if (isAdcpErrorOnly(value)) {
+      rejected.push({ index, reason: 'adcp-error-only' });
+      continue;
+    }
+    return { kind: 'payload', value, source: 'text', index, rejected, ...extra };
+  }
+
+  // 4. Nothing machine-readable.
+  return { kind: 'none', reason: 'no-json-object', rejected, ...extra };
+}
+
+/**
+ * Runs the MCP success-extraction algorithm and reports where the payload came from, or exactly
+ * why there is none, so a decoder can raise TOO_LARGE / INVALID_JSON / NO_PAYLOAD instead of `null`.
+ *
+ * @param result - An MCP `CallToolResult` (anything is accepted).
+ * @param options - `maxBytes` for each text item (default 4 MiB, UTF-8 bytes).
+ * @returns A {@link McpPayloadLocation}; a returned payload is the seller's object itself, not a copy.
+ * @throws {DecodeError} `UNSAFE_JSON` for a text item holding prototype keys; `MALFORMED_ENVELOPE`
+ *   when reading the input throws (getter, Proxy).
+ * @throws {RangeError} When `maxBytes` is not a non-negative number.
+ * @example
+ * const loc = locateMcpPayload({ content: [{ type: 'text', text: 'Done.' }] });
+ * // { kind: 'none', reason: 'no-json-object', rejected: [{ index: 0, reason: 'not-json', ... }] }
+ */
+export function locateMcpPayload(result: unknown, options?: McpExtractOptions): McpPayloadLocation {
+  const maxBytes = resolveMaxBytes(options);
+  const cursor = { at: '' };
+  try {
+    return locate(result, maxBytes, cursor);
+  } catch (error) {
+    throw wrapInputFault(error, cursor.at);
+  }
+}
+
+/**
+ * Extracts the AdCP success payload from an MCP tool result per the spec's algorithm, or `null`.
+ *
+ * @param result - An MCP `CallToolResult` (anything is accepted).
+ * @param options - `maxBytes` for each text item (default 4 MiB, UTF-8 bytes).
+ * @returns The payload object (the seller's object itself), or `null` for error results, an
+ *   `adcp_error`-only body, or no machine-readable data.
+ * @throws {DecodeError} `UNSAFE_JSON` for a text item holding prototype keys (a security deviation:
+ *   the spec would skip it); `MALFORMED_ENVELOPE` when reading the input throws.
+ * @throws {RangeError} When `maxBytes` is not a non-negative number.
+ * @example
+ * extractMcpResponse({ content: [], structuredContent: { products: [] } }); // { products: [] }
+ */
+export function extractMcpResponse(result: unknown, options?: McpExtractOptions): Record<string, unknown> | null {
+  const location = locateMcpPayload(result, options);
+  return location.kind === 'payload' ? location.value : null;
+}
+
+/**
+ * Tells whether a value looks like an MCP `CallToolResult`: an object with a `content` array, a
+ * `structuredContent` key, or an `isError` key. Used for transport auto-detection.
+ *
+ * @param input - Anything.
+ * @returns `true` for a likely CallToolResult; `false` otherwise, including when reading throws.
+ * @throws Never.
+ * @example
+ * looksLikeMcp({ content: [{ type: 'text', text: 'hi' }] }); // true
+ */
+export function looksLikeMcp(input: unknown): boolean {
+  try {
+    if (!isObject(input)) return false;
+    return Array.isArray(own(input, 'content')) || hasOwn(input, 'structuredContent') || hasOwn(input, 'isError');
+  } catch {
+    return false;
+  }
+}
