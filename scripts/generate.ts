@@ -1,0 +1,621 @@
+/**
+ * Codegen: AdCP JSON schemas (synced into schemas/synced/) → src/generated/.
+ *
+ * Per pinned version (schemas/adcp.lock.json), driven by that version's manifest.json:
+ *   1. load   every draft-07 schema file, de-duplicated by `$id` (3.1.19 repeats some under
+ *             core/async-response-refs/; a repeated `$id` with different content fails the build);
+ *   2. types  one TypeScript module per schema file reachable from a task response, written by
+ *             json-schema-to-typescript; cross-file `$ref`s become imports, so every shared schema
+ *             (core/product.json, ...) is declared exactly once per version;
+ *   3. validators  Ajv standalone code (CommonJS), one module per task holding its response and
+ *             async-response validators, in two flavours: `<task>.cjs` stops at the first error
+ *             (the fast verdict) and `<task>.errors.cjs` lists every error (loaded only after a
+ *             failure). All schemas of a version share one Ajv instance in default strict mode;
+ *             AdCP's annotation keywords are registered by name, so an unknown keyword or format
+ *             fails the build;
+ *   4. tables `index.ts` (tasks, schema ids, error-code → recovery table and policy) and
+ *             `responses.ts` (task → response type map, async variants discriminated by status).
+ * Finally src/generated/index.ts lists the versions.
+ *
+ * Output is deterministic: inputs are sorted, no timestamps; a second run is byte-identical.
+ *
+ * Usage: npm run generate   (tsx scripts/generate.ts [--out DIR] [--force])
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import AjvModule, { type Options as AjvOptions } from 'ajv';
+import standaloneModule from 'ajv/dist/standalone/index.js';
+import addFormatsModule from 'ajv-formats';
+import { compile as compileTypes } from 'json-schema-to-typescript';
+import { LOCK_PATH, readLockVersions, schemaDir } from './schema-paths.js';
+
+const requireFromHere = createRequire(import.meta.url);
+
+// Ajv and ajv-formats are CommonJS with `exports.default`.
+const Ajv = AjvModule.default;
+const standaloneCode = standaloneModule.default;
+const addFormats = addFormatsModule.default;
+
+const GENERATOR = 'scripts/generate.ts';
+const REGENERATE = 'npm run generate';
+const OUT_DEFAULT = fileURLToPath(new URL('../src/generated', import.meta.url));
+
+/**
+ * Keywords the AdCP schemas use that are not JSON Schema draft-07. All are annotations (they do
+ * not constrain the instance). They are registered by name so that Ajv's strict mode stays on: a
+ * keyword missing from this list, a typo among them included, fails the build.
+ */
+export const ANNOTATION_KEYWORDS: readonly string[] = [
+  'discriminator',
+  'enumDescriptions',
+  'enumMetadata',
+  'notes',
+  'x-accessibility',
+  'x-adcp-hoist',
+  'x-adcp-open-payload',
+  'x-adcp-validation',
+  'x-canonical-policy-required-params-not-enforced',
+  'x-deprecated-enum-values',
+  'x-deprecated-enum-values-doc',
+  'x-entity',
+  'x-enum-descriptions',
+  'x-extensible',
+  'x-pattern',
+  'x-status',
+];
+
+/** The async task states whose payloads have their own schemas, keyed as in `status`. */
+const ASYNC_STATUSES = ['working', 'submitted', 'input-required'] as const;
+type AsyncStatus = (typeof ASYNC_STATUSES)[number];
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+interface SchemaFile {
+  readonly id: string;
+  /** Path relative to the version folder, with `/`, e.g. `core/product.json`. */
+  readonly rel: string;
+  readonly schema: JsonObject;
+}
+
+interface TaskEntry {
+  readonly name: string;
+  readonly response: string;
+  readonly async: Partial<Record<AsyncStatus, string>>;
+}
+
+interface Manifest {
+  readonly tasks: readonly TaskEntry[];
+  readonly errorCodes: ReadonlyArray<readonly [string, string]>;
+  readonly defaultUnknownRecovery: string;
+}
+
+export interface GenerateReport {
+  readonly version: string;
+  readonly tasks: number;
+  readonly typeModules: number;
+  readonly ms: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading
+
+function walk(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const p = path.join(dir, name);
+      return statSync(p).isDirectory() ? walk(p) : [p];
+    });
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function loadSchemas(version: string, root: string): Map<string, SchemaFile> {
+  const byId = new Map<string, SchemaFile>();
+  const texts = new Map<string, string>();
+  for (const file of walk(root)) {
+    if (!file.endsWith('.json')) continue;
+    const rel = path.relative(root, file).split(path.sep).join('/');
+    const text = readFileSync(file, 'utf8');
+    const schema: unknown = JSON.parse(text);
+    if (!isObject(schema) || typeof schema.$id !== 'string') continue; // manifest.json, index.json
+    if (schema.$schema !== 'http://json-schema.org/draft-07/schema#') {
+      throw new Error(`${version}/${rel}: expected a draft-07 schema, got $schema ${JSON.stringify(schema.$schema)}`);
+    }
+    const id = schema.$id;
+    if (!id.startsWith(`/schemas/${version}/`)) {
+      throw new Error(`${version}/${rel}: $id ${id} is outside /schemas/${version}/`);
+    }
+    const seen = texts.get(id);
+    if (seen !== undefined) {
+      // Same $id twice (core/async-response-refs/): keep the canonical path, but only if the
+      // content is the same schema.
+      if (JSON.stringify(JSON.parse(seen)) !== JSON.stringify(schema)) {
+        throw new Error(`${version}: $id ${id} is declared twice with different content (${rel})`);
+      }
+      continue;
+    }
+    texts.set(id, text);
+    byId.set(id, { id, rel: id.slice(`/schemas/${version}/`.length), schema });
+  }
+  return byId;
+}
+
+function readManifest(version: string, root: string): Manifest {
+  const m: unknown = JSON.parse(readFileSync(path.join(root, 'manifest.json'), 'utf8'));
+  if (!isObject(m) || !isObject(m.tools) || !isObject(m.error_codes) || !isObject(m.error_code_policy)) {
+    throw new Error(`${version}/manifest.json: expected tools, error_codes and error_code_policy objects`);
+  }
+  const tasks: TaskEntry[] = [];
+  for (const name of Object.keys(m.tools).sort()) {
+    const tool: Json | undefined = m.tools[name];
+    if (!isObject(tool) || typeof tool.response_schema !== 'string' || !Array.isArray(tool.async_response_schemas)) {
+      throw new Error(`${version}/manifest.json: tools.${name} lacks response_schema or async_response_schemas`);
+    }
+    const async: Partial<Record<AsyncStatus, string>> = {};
+    for (const rel of tool.async_response_schemas as Json[]) {
+      const status = ASYNC_STATUSES.find((s) => typeof rel === 'string' && rel.endsWith(`-async-response-${s}.json`));
+      if (status === undefined || typeof rel !== 'string') {
+        throw new Error(`${version}/manifest.json: tools.${name}: cannot tell the status of async schema ${String(rel)}`);
+      }
+      async[status] = `/schemas/${version}/${rel}`;
+    }
+    tasks.push({ name, response: `/schemas/${version}/${tool.response_schema}`, async });
+  }
+  const errorCodes: Array<readonly [string, string]> = [];
+  for (const code of Object.keys(m.error_codes).sort()) {
+    const entry = m.error_codes[code];
+    if (!isObject(entry) || typeof entry.recovery !== 'string') {
+      throw new Error(`${version}/manifest.json: error_codes.${code} lacks recovery`);
+    }
+    errorCodes.push([code, entry.recovery]);
+  }
+  const policy = m.error_code_policy.default_unknown_recovery;
+  if (typeof policy !== 'string') throw new Error(`${version}/manifest.json: error_code_policy.default_unknown_recovery missing`);
+  return { tasks, errorCodes, defaultUnknownRecovery: policy };
+}
+
+function externalRefs(node: Json, out: Set<string>): Set<string> {
+  if (Array.isArray(node)) for (const item of node) externalRefs(item, out);
+  else if (isObject(node)) {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string' && !value.startsWith('#')) out.add(value);
+      // `examples`, `default`, `const` and `enum` hold instances, not schemas.
+      else if (key !== 'examples' && key !== 'default' && key !== 'const' && key !== 'enum') externalRefs(value, out);
+    }
+  }
+  return out;
+}
+
+/** Every schema reachable from the tasks' response schemas, in sorted `$id` order. */
+function reachable(schemas: Map<string, SchemaFile>, roots: readonly string[]): SchemaFile[] {
+  const seen = new Set<string>();
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const id = stack.pop() as string;
+    if (seen.has(id)) continue;
+    const file = schemas.get(id);
+    if (file === undefined) throw new Error(`$ref to ${id}, which no schema file declares`);
+    seen.add(id);
+    for (const ref of externalRefs(file.schema, new Set())) stack.push(ref);
+  }
+  return [...seen].sort().map((id) => schemas.get(id) as SchemaFile);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Types
+
+function pascal(text: string): string {
+  const words = text
+    .replace(/[^A-Za-z0-9]+/g, ' ')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+  const name = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  return /^[0-9]/.test(name) ? `T${name}` : name;
+}
+
+/**
+ * One exported name per schema file: its `title` in PascalCase, or the file name; when two
+ * files would share a name, both are qualified by their folder (`CreativeFormat`, ...).
+ */
+function typeNames(files: readonly SchemaFile[]): Map<string, string> {
+  const base = new Map<string, string>();
+  for (const f of files) {
+    const title = typeof f.schema.title === 'string' ? f.schema.title : path.basename(f.rel, '.json');
+    base.set(f.id, pascal(title));
+  }
+  const counts = new Map<string, number>();
+  for (const name of base.values()) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const names = new Map<string, string>();
+  for (const f of files) {
+    let name = base.get(f.id)!;
+    if (counts.get(name)! > 1) name = pascal(`${path.dirname(f.rel)} ${name}`);
+    names.set(f.id, name);
+  }
+  const all = [...names.values()];
+  const dup = all.find((n, i) => all.indexOf(n) !== i);
+  if (dup !== undefined) throw new Error(`two schema files map to the type name ${dup}`);
+  return names;
+}
+
+/** The import alias of another file's type inside a module; `$` keeps it clear of local names. */
+function alias(name: string): string {
+  return `$${name}`;
+}
+
+/**
+ * Prepares one schema file for json-schema-to-typescript: every cross-file `$ref` becomes a
+ * `tsType` naming the imported type (keeping its sibling `description` for the JSDoc), and
+ * in-file `$ref`s lose their siblings, which draft-07 ignores anyway and which would otherwise
+ * make json-schema-to-typescript declare the same type twice (`Foo`, `Foo1`).
+ */
+function linkRefs(node: Json, names: Map<string, string>, used: Set<string>): Json {
+  if (Array.isArray(node)) return node.map((item) => linkRefs(item, names, used));
+  if (!isObject(node)) return node;
+  const ref = node.$ref;
+  if (typeof ref === 'string') {
+    if (ref.startsWith('#')) return { $ref: ref };
+    const name = names.get(ref);
+    if (name === undefined) throw new Error(`unresolved $ref ${ref}`);
+    used.add(ref);
+    const linked: JsonObject = { tsType: alias(name) };
+    if (typeof node.description === 'string') linked.description = node.description;
+    return linked;
+  }
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) {
+    out[key] = key === 'examples' || key === 'default' || key === 'const' || key === 'enum' ? value : linkRefs(value, names, used);
+  }
+  return out;
+}
+
+function relImport(fromRel: string, toRel: string): string {
+  const from = path.posix.dirname(fromRel);
+  let rel = path.posix.relative(from, toRel.replace(/\.json$/, '.js'));
+  if (!rel.startsWith('.')) rel = `./${rel}`;
+  return rel;
+}
+
+async function generateTypes(
+  version: string,
+  files: readonly SchemaFile[],
+  names: Map<string, string>,
+  byId: Map<string, SchemaFile>,
+): Promise<Map<string, string>> {
+  const modules = new Map<string, string>();
+  for (const file of files) {
+    const used = new Set<string>();
+    const linked = linkRefs(file.schema, names, used) as JsonObject;
+    const name = names.get(file.id)!;
+    linked.title = name;
+    delete linked.$id;
+    delete linked.$schema;
+    const body = await compileTypes(linked as never, name, {
+      bannerComment: '',
+      format: false,
+      ignoreMinAndMaxItems: true,
+      unknownAny: true,
+      strictIndexSignatures: false,
+      additionalProperties: true,
+      declareExternallyReferenced: true,
+      enableConstEnums: false,
+      unreachableDefinitions: false,
+      $refOptions: { resolve: { file: false, http: false } } as never,
+    });
+    const imports = [...used]
+      .sort()
+      .map((id) => {
+        const target = byId.get(id)!;
+        const n = names.get(id)!;
+        return `import type { ${n} as ${alias(n)} } from '${relImport(file.rel, target.rel)}';`;
+      });
+    const text = `${banner(version)}${imports.join('\n')}${imports.length > 0 ? '\n\n' : ''}${body.trim()}\n`;
+    modules.set(`types/${file.rel.replace(/\.json$/, '.ts')}`, text);
+  }
+  return modules;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validators
+
+function createAjv(allErrors: boolean, warnings: string[]): InstanceType<typeof Ajv> {
+  const options: AjvOptions = {
+    allErrors,
+    // Default strict mode: unknown keywords and formats throw. strictTypes/strictTuples stay at
+    // "log" (Ajv's default): the AdCP schemas omit `type` next to type-specific keywords in places,
+    // which is valid draft-07; the count is reported so changes show up.
+    strict: true,
+    strictTypes: 'log',
+    strictTuples: 'log',
+    strictRequired: false,
+    code: { source: true, esm: false, lines: false, optimize: true },
+    logger: {
+      log: () => undefined,
+      warn: (...args: unknown[]) => void warnings.push(String(args[0])),
+      error: (...args: unknown[]) => {
+        throw new Error(String(args[0]));
+      },
+    },
+  };
+  const ajv = new Ajv(options);
+  addFormats(ajv);
+  for (const keyword of ANNOTATION_KEYWORDS) ajv.addKeyword({ keyword, schemaType: ['object', 'array', 'string', 'boolean', 'number'] });
+  return ajv;
+}
+
+/** Annotation keywords that do not affect validation; stripped from the validator inputs. */
+const STRIPPED_ANNOTATIONS = new Set(['title', 'description', 'examples', '$comment', 'default', 'deprecated', 'readOnly', 'writeOnly']);
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs']);
+const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf']);
+const SCHEMA_VALUES = new Set(['not', 'if', 'then', 'else', 'additionalProperties', 'additionalItems', 'contains', 'propertyNames', 'items']);
+
+/**
+ * A copy of a schema without its annotations (descriptions, examples, AdCP's `x-*` keywords,
+ * ...), walking only schema positions so that a property *named* `description` survives. Ajv's
+ * standalone code embeds the schema objects it validates against, so this roughly halves the
+ * validator modules; validation is unchanged (annotations never constrain an instance).
+ */
+export function stripAnnotations(node: Json): Json {
+  if (Array.isArray(node)) return node.map(stripAnnotations);
+  if (!isObject(node)) return node;
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (STRIPPED_ANNOTATIONS.has(key) || (key !== 'discriminator' && ANNOTATION_KEYWORDS.includes(key))) continue;
+    if (SCHEMA_MAPS.has(key) && isObject(value)) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, stripAnnotations(v)]));
+    } else if (SCHEMA_LISTS.has(key) || SCHEMA_VALUES.has(key)) {
+      out[key] = stripAnnotations(value);
+    } else if (key === 'dependencies' && isObject(value)) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, Array.isArray(v) ? v : stripAnnotations(v)]));
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+/** The export name of a validator inside a module: `response`, `working`, `input_required`. */
+export function exportKey(variant: 'response' | AsyncStatus): string {
+  return variant.replace('-', '_');
+}
+
+function variantRefs(task: TaskEntry, prefix: string): Record<string, string> {
+  const refs: Record<string, string> = { [`${prefix}response`]: task.response };
+  for (const status of ASYNC_STATUSES) {
+    const id = task.async[status];
+    if (id !== undefined) refs[`${prefix}${exportKey(status)}`] = id;
+  }
+  return refs;
+}
+
+/**
+ * The fast validators: one module per task, so decoding one task loads only its code (about
+ * 120 ms for get_products against about 500 ms for all 3.1.19 tasks in one module). The
+ * error-listing (`allErrors`) validators are needed only after a failure, so they live in one
+ * module per version (`all.errors.cjs`, export `<task>__<variant>`), which shares the code of
+ * common schemas and keeps the package smaller.
+ */
+function validatorModules(version: string, manifest: Manifest, schemas: Map<string, SchemaFile>): { modules: Map<string, string>; warnings: number } {
+  const modules = new Map<string, string>();
+  const warnings: string[] = [];
+  const fast = createAjv(false, warnings);
+  for (const file of schemas.values()) fast.addSchema(stripAnnotations(file.schema) as object, file.id);
+  for (const task of manifest.tasks) {
+    modules.set(`validators/${task.name}.cjs`, `${banner(version, '//')}${standaloneCode(fast, variantRefs(task, ''))}\n`);
+  }
+  const full = createAjv(true, warnings);
+  for (const file of schemas.values()) full.addSchema(stripAnnotations(file.schema) as object, file.id);
+  const all: Record<string, string> = {};
+  for (const task of manifest.tasks) Object.assign(all, variantRefs(task, `${task.name}__`));
+  modules.set('validators/all.errors.cjs', `${banner(version, '//')}${standaloneCode(full, all)}\n`);
+  return { modules, warnings: new Set(warnings).size };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tables
+
+function banner(version: string | undefined, comment: '/**' | '//' = '/**'): string {
+  const what = version === undefined ? 'AdCP tables' : `AdCP ${version}`;
+  if (comment === '//') {
+    return `// Generated by ${GENERATOR} from the ${what} schemas. Do not edit.\n// Regenerate with: ${REGENERATE}\n`;
+  }
+  return `/**\n * Generated by ${GENERATOR} from the ${what} schemas. Do not edit.\n * Regenerate with: ${REGENERATE}\n */\n`;
+}
+
+function tableModule(version: string, manifest: Manifest): string {
+  const q = (s: string) => JSON.stringify(s);
+  const tasks = manifest.tasks.map((t) => `  ${q(t.name)},`).join('\n');
+  const schemaIds = manifest.tasks
+    .map((t) => {
+      const async = ASYNC_STATUSES.filter((s) => t.async[s] !== undefined)
+        .map((s) => `${q(s)}: ${q(t.async[s]!)}`)
+        .join(', ');
+      return `  ${t.name}: { response: ${q(t.response)}, async: { ${async} } },`;
+    })
+    .join('\n');
+  const codes = manifest.errorCodes.map(([c, r]) => `  ${c}: ${q(r)},`).join('\n');
+  return `${banner(version)}import type { TaskSchemaIds, VersionTables } from '../../tables.js';
+
+/** The AdCP ${version} tasks, sorted. */
+export const tasks = [
+${tasks}
+] as const;
+
+/** A task name of AdCP ${version}. */
+export type TaskName = (typeof tasks)[number];
+
+/** The response schema \`$id\`s of each task: the sync response and the async variants by status. */
+export const schemaIds: Readonly<Record<TaskName, TaskSchemaIds>> = {
+${schemaIds}
+};
+
+/** manifest.json \`error_codes\`: the recovery class of every standard error code. */
+export const errorCodes: Readonly<Record<string, string>> = {
+${codes}
+};
+
+export const tables: VersionTables<TaskName> = {
+  version: ${q(version)},
+  tasks,
+  schemaIds,
+  errorCodes,
+  /** manifest.json \`error_code_policy.default_unknown_recovery\`. */
+  defaultUnknownRecovery: ${q(manifest.defaultUnknownRecovery)},
+};
+`;
+}
+
+function responsesModule(version: string, manifest: Manifest, names: Map<string, string>, byId: Map<string, SchemaFile>): string {
+  const ids = new Set<string>();
+  for (const t of manifest.tasks) {
+    ids.add(t.response);
+    for (const s of ASYNC_STATUSES) if (t.async[s] !== undefined) ids.add(t.async[s]!);
+  }
+  const imports = [...ids]
+    .sort()
+    .map((id) => `import type { ${names.get(id)!} } from './${relImport('x', byId.get(id)!.rel).slice(2).replace(/^/, 'types/')}';`);
+  const entries = manifest.tasks.map((t) => {
+    const asyncStatuses = ASYNC_STATUSES.filter((s) => t.async[s] !== undefined).map((s) => JSON.stringify(s));
+    const variants = [`SyncVariant<${[names.get(t.response)!, ...(asyncStatuses.length > 0 ? [asyncStatuses.join(' | ')] : [])].join(', ')}>`];
+    for (const s of ASYNC_STATUSES) {
+      const id = t.async[s];
+      if (id !== undefined) variants.push(`AsyncVariant<${names.get(id)!}, ${JSON.stringify(s)}>`);
+    }
+    return `  ${t.name}: ${variants.join(' | ')};`;
+  });
+  return `${banner(version)}import type { AsyncVariant, SyncVariant } from '../../response-types.js';
+${imports.join('\n')}
+
+/**
+ * What \`decode(task, ...)\` returns for each AdCP ${version} task: the sync response, or an async
+ * variant (\`working\`, \`submitted\`, \`input-required\`) narrowable on \`status\`.
+ */
+export interface Responses {
+${entries.join('\n')}
+}
+`;
+}
+
+function versionIdent(version: string): string {
+  return `v${version.replace(/[^0-9A-Za-z]/g, '_')}`;
+}
+
+function rootIndex(versions: readonly string[]): string {
+  const imports = versions.map((v) => `import { tables as ${versionIdent(v)} } from './${versionIdent(v)}/index.js';`);
+  const types = versions.map((v) => `import type { Responses as ${versionIdent(v)}Responses } from './${versionIdent(v)}/responses.js';`);
+  return `${banner(undefined)}import type { VersionTables } from '../tables.js';
+${imports.join('\n')}
+${types.join('\n')}
+
+/** The pinned AdCP versions, default first. */
+export const versions = [${versions.map((v) => JSON.stringify(v)).join(', ')}] as const;
+
+/** A pinned AdCP version. */
+export type Version = (typeof versions)[number];
+
+/** The default AdCP version (the lock's \`defaultVersion\`). */
+export const defaultVersion: Version = ${JSON.stringify(versions[0])};
+
+/** The tables of each pinned version. */
+export const tablesByVersion: { readonly [V in Version]: VersionTables<string> } = {
+${versions.map((v) => `  ${JSON.stringify(v)}: ${versionIdent(v)},`).join('\n')}
+};
+
+/** The folder of each version's generated modules, beside this file. */
+export const versionFolders: { readonly [V in Version]: string } = {
+${versions.map((v) => `  ${JSON.stringify(v)}: ${JSON.stringify(versionIdent(v))},`).join('\n')}
+};
+
+/** Task → response type, per version. */
+export interface ResponsesByVersion {
+${versions.map((v) => `  ${JSON.stringify(v)}: ${versionIdent(v)}Responses;`).join('\n')}
+}
+`;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function writeTree(dir: string, files: Map<string, string>): void {
+  for (const [rel, text] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const target = path.join(dir, rel);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, text);
+  }
+}
+
+export async function generateVersion(version: string, out: string): Promise<GenerateReport> {
+  const t0 = performance.now();
+  const root = schemaDir(version);
+  const manifest = readManifest(version, root);
+  const schemas = loadSchemas(version, root);
+  const roots = manifest.tasks.flatMap((t) => [t.response, ...Object.values(t.async)]);
+  const files = reachable(schemas, roots);
+  const names = typeNames(files);
+  const byId = new Map(files.map((f) => [f.id, f]));
+
+  const types = await generateTypes(version, files, names, byId);
+  const { modules: validators, warnings } = validatorModules(version, manifest, schemas);
+  const dir = path.join(out, versionIdent(version));
+  rmSync(dir, { recursive: true, force: true });
+  writeTree(dir, types);
+  writeTree(dir, validators);
+  writeTree(
+    dir,
+    new Map([
+      ['index.ts', tableModule(version, manifest)],
+      ['responses.ts', responsesModule(version, manifest, names, byId)],
+    ]),
+  );
+  const ms = Math.round(performance.now() - t0);
+  console.log(
+    `generate: AdCP ${version}: ${manifest.tasks.length} tasks, ${types.size} type modules, ${validators.size} validator modules, ${warnings} strictTypes notes, ${ms} ms`,
+  );
+  return { version, tasks: manifest.tasks.length, typeModules: types.size, ms };
+}
+
+/**
+ * What the output depends on: the lock (so the schema bytes), this generator, and the versions of
+ * the packages that write the code. Stored in the output folder; an equal stamp means the output
+ * is current and `generate` skips the work (pass `--force` to regenerate anyway).
+ */
+function inputStamp(): string {
+  const hash = createHash('sha256');
+  hash.update(readFileSync(LOCK_PATH));
+  hash.update(readFileSync(fileURLToPath(import.meta.url)));
+  for (const pkg of ['ajv', 'ajv-formats', 'json-schema-to-typescript']) {
+    hash.update(readFileSync(requireFromHere.resolve(`${pkg}/package.json`)));
+  }
+  return hash.digest('hex');
+}
+
+export async function generate(out: string = OUT_DEFAULT, force = false): Promise<GenerateReport[]> {
+  const { versions } = readLockVersions();
+  const stampFile = path.join(out, '.stamp');
+  const stamp = inputStamp();
+  if (!force && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) {
+    console.log(`generate: ${path.relative(process.cwd(), out) || out} is up to date (AdCP ${versions.join(', ')}); --force regenerates`);
+    return [];
+  }
+  rmSync(stampFile, { force: true });
+  const reports: GenerateReport[] = [];
+  for (const version of versions) reports.push(await generateVersion(version, out));
+  writeFileSync(path.join(out, 'index.ts'), rootIndex(versions));
+  writeFileSync(stampFile, stamp);
+  return reports;
+}
+
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const i = process.argv.indexOf('--out');
+  const out = i >= 0 && process.argv[i + 1] !== undefined ? path.resolve(process.argv[i + 1]!) : OUT_DEFAULT;
+  generate(out, process.argv.includes('--force')).catch((error: unknown) => {
+    console.error(`generate: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,23 @@
+/** The shape of the tables codegen writes per AdCP version (src/generated/<v>/index.ts). */
+
+/** The response schema `$id`s of one task. */
+export interface TaskSchemaIds {
+  /** The synchronous (final) response schema. */
+  readonly response: string;
+  /** Async-variant schemas, by the `status` that selects them. */
+  readonly async: { readonly working?: string; readonly submitted?: string; readonly 'input-required'?: string };
+}
+
+/** One AdCP version's tables, as generated from its manifest.json. */
+export interface VersionTables<T extends string> {
+  /** The pinned version, e.g. `3.1.19`. */
+  readonly version: string;
+  /** The task names, sorted. */
+  readonly tasks: readonly T[];
+  /** Response schema ids per task. */
+  readonly schemaIds: Readonly<Record<T, TaskSchemaIds>>;
+  /** Standard error code → recovery class (`transient`, `correctable`, `terminal`). */
+  readonly errorCodes: Readonly<Record<string, string>>;
+  /** The manifest's `error_code_policy.default_unknown_recovery`. */
+  readonly defaultUnknownRecovery: string;
+}
