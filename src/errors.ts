@@ -29,7 +29,15 @@ export type DecodeErrorCode =
   /** The seller answered with an AdCP error (`adcp_error`). */
   | 'TASK_FAILED'
   /** A deadline passed before the response was complete. */
-  | 'TIMEOUT';
+  | 'TIMEOUT'
+  /** An option passed to decode(), safeDecode() or createDecoder() is invalid (a caller bug). */
+  | 'INVALID_OPTION'
+  /**
+   * The response used a content coding (`gzip`, `br`, ...) the client did not accept. The bounded
+   * fetch asks for `identity`, because a runtime's fetch decodes transparently and hides the raw
+   * byte count, so a coded body's raw size could not be bounded.
+   */
+  | 'UNSUPPORTED_ENCODING';
 
 /** AdCP error recovery classes (`adcp_error.recovery`). */
 export type Recovery = 'transient' | 'correctable' | 'terminal';
@@ -153,14 +161,17 @@ export class SchemaMismatchError extends DecodeError {
 export class TaskFailedError extends DecodeError {
   override readonly name = 'TaskFailedError';
   override readonly code: 'TASK_FAILED' = 'TASK_FAILED';
-  /** The `adcp_error` object as the seller sent it. */
-  readonly adcpError: AdcpError;
+  /**
+   * The `adcp_error` object as the seller sent it; `undefined` when the seller signalled failure
+   * (`isError`, a JSON-RPC error, a failed A2A task) without a usable `adcp_error`.
+   */
+  readonly adcpError: AdcpError | undefined;
   /** How to react, per the version's error-code table and policy. */
   readonly recovery: RecoveryClassification;
 
   constructor(
     message: string,
-    data: { adcpError: AdcpError; recovery: RecoveryClassification },
+    data: { adcpError: AdcpError | undefined; recovery: RecoveryClassification },
     options: DecodeErrorOptions = {},
   ) {
     super('TASK_FAILED', message, options);
@@ -176,4 +187,32 @@ export function describeValue(value: unknown): string {
   if (typeof value === 'string') return `string (${value.length} chars)`;
   if (typeof value === 'object') return 'object';
   return typeof value;
+}
+
+/**
+ * Wraps an exception raised while reading caller-supplied input (a throwing getter, a Proxy trap,
+ * a revoked Proxy) as a `MALFORMED_ENVELOPE` DecodeError, so extraction never leaks a TypeError;
+ * a DecodeError passes through unchanged.
+ *
+ * @param cause - What was thrown; kept as the error's `cause`, never copied into the message.
+ * @param path - JSON Pointer of the value being read when it threw (`''` is the input itself).
+ * @returns The DecodeError to throw.
+ * @throws Never.
+ * @example
+ * try { read(input) } catch (e) { throw wrapInputFault(e, '/content/0') }
+ */
+export function wrapInputFault(cause: unknown, path: string): DecodeError {
+  let kind = 'a non-Error value';
+  try {
+    // A thrown Proxy can throw again from instanceof or a name getter, so even these reads are guarded.
+    if (cause instanceof DecodeError) return cause;
+    if (cause instanceof Error) kind = typeof cause.name === 'string' ? cause.name.slice(0, 64) : 'an Error';
+  } catch {
+    kind = 'an unreadable value';
+  }
+  const where = path === '' ? 'the input' : `input at ${path}`;
+  return new DecodeError('MALFORMED_ENVELOPE', `expected readable ${where}, but reading it threw ${kind}`, {
+    path,
+    cause,
+  });
 }

@@ -1,0 +1,525 @@
+/**
+ * decode(): the one call between a seller's answer and the buyer's state. It finds the payload
+ * the way the spec's extraction algorithms say, bounds it, picks the schema (task, version,
+ * sync or async variant by `status`), validates it with the ahead-of-time compiled validator,
+ * and returns it typed, or throws a DecodeError that says what went wrong and where.
+ */
+import { checkTextSize, checkTree, DEFAULT_BOUNDS, type Bounds } from './bounds.js';
+import {
+  DecodeError,
+  SchemaMismatchError,
+  TaskFailedError,
+  describeValue,
+  type AdcpError,
+  type Recovery,
+  type RecoveryClassification,
+  type ValidationIssue,
+} from './errors.js';
+import { locateA2aPayload, looksLikeA2a, type A2aPayloadLocation } from './extract-a2a.js';
+import { locateA2aError, locateMcpError, looksLikeJsonRpcError, validateAdcpError, type AdcpErrorLocation } from './extract-errors.js';
+import { locateMcpPayload, looksLikeMcp, type McpPayloadLocation } from './extract-mcp.js';
+import type { ResponsesByVersion } from './generated/index.js';
+import { classifyRecoveryWith } from './recovery.js';
+import { defaultVersion, resolveVersion, tablesFor, versions, type Version } from './versions.js';
+import { fastValidator, firstIssues, listIssues, type Variant } from './validators.js';
+
+/** Where `decode` reads the payload from. */
+export type Transport = 'auto' | 'mcp' | 'a2a' | 'payload';
+
+/** Options of {@link decode}, {@link safeDecode} and {@link createDecoder}. */
+export interface DecodeOptions {
+  /**
+   * `'auto'` (default): the payload's `adcp_version` (`"3.0"`, `"3.1"`) picks the schemas, else
+   * the default version; or a bundled version (`'3.1.19'`) or release (`'3.1'`), which wins.
+   */
+  readonly version?: 'auto' | Version | ReleaseOf<Version> | undefined;
+  /** `'auto'` (default): the input's shape decides. `'payload'` takes a bare AdCP payload. */
+  readonly transport?: Transport | undefined;
+  /** Largest text parsed, in UTF-8 bytes; also caps string volume of already-parsed input. Default 4 MiB. */
+  readonly maxBytes?: number | undefined;
+  /** Deepest nesting accepted (the root object is depth 1). Default 64. */
+  readonly maxDepth?: number | undefined;
+  /** Most JSON values accepted. Default 1,000,000. */
+  readonly maxNodes?: number | undefined;
+  /**
+   * Recovery class for an error code that is not in the version's table and has no `recovery`:
+   * `'manifest'` (default) follows the manifest's `error_code_policy` (`transient` in 3.0 and 3.1);
+   * `'terminal'` follows the transport-errors page.
+   */
+  readonly unknownRecovery?: 'manifest' | Recovery | undefined;
+}
+
+/** `'3.1'` for `'3.1.19'`. */
+export type ReleaseOf<V extends string> = V extends `${infer Major}.${infer Minor}.${string}` ? `${Major}.${Minor}` : never;
+
+/** Every task name of every bundled version. */
+export type TaskName = { [V in Version]: keyof ResponsesByVersion[V] & string }[Version];
+
+/** The bundled version(s) a `version` option can resolve to. */
+export type VersionFor<O> = O extends { readonly version: infer R }
+  ? R extends Version
+    ? R
+    : R extends ReleaseOf<Version>
+      ? { [V in Version]: ReleaseOf<V> extends R ? V : never }[Version]
+      : Version
+  : Version;
+
+/** What `decode(task, ...)` returns for one version. */
+export type ResponseIn<T extends string, V extends Version> = V extends Version
+  ? T extends keyof ResponsesByVersion[V]
+    ? ResponsesByVersion[V][T]
+    : never
+  : never;
+
+/** What `decode(task, input, options)` returns: the task's response in the version(s) the options allow. */
+export type Decoded<T extends TaskName, O extends DecodeOptions = DecodeOptions> = ResponseIn<T, VersionFor<O>>;
+
+/** What `safeDecode` returns on success: the data and the version that judged it, paired. */
+export type DecodeSuccess<T extends TaskName, O extends DecodeOptions = DecodeOptions> = {
+  [V in VersionFor<O>]: { readonly success: true; readonly data: ResponseIn<T, V>; readonly version: V };
+}[VersionFor<O>];
+
+/** What `safeDecode` returns. */
+export type SafeDecodeResult<T extends TaskName, O extends DecodeOptions = DecodeOptions> =
+  | DecodeSuccess<T, O>
+  | { readonly success: false; readonly error: DecodeError };
+
+interface Resolved extends Bounds {
+  readonly version: 'auto' | string;
+  readonly transport: Transport;
+  readonly unknownRecovery: 'manifest' | Recovery;
+}
+
+const ASYNC_VARIANTS: readonly string[] = ['working', 'submitted', 'input-required'];
+const hasOwn = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function optionError(name: string, expected: string, got: unknown): DecodeError {
+  const shown = typeof got === 'string' ? JSON.stringify(got.length > 40 ? `${got.slice(0, 40)}…` : got) : describeValue(got);
+  return new DecodeError('INVALID_OPTION', `option ${name} must be ${expected}; got ${shown}`);
+}
+
+function positiveLimit(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !(value >= 0) || (!Number.isInteger(value) && value !== Infinity)) {
+    throw optionError(name, 'a non-negative integer or Infinity', value);
+  }
+  return value;
+}
+
+/**
+ * Merges and checks options; per-call options win over the decoder's.
+ *
+ * @throws {DecodeError} `INVALID_OPTION`
+ */
+export function resolveOptions(base: DecodeOptions | undefined, call: DecodeOptions | undefined): Resolved {
+  if (call !== undefined && (typeof call !== 'object' || call === null)) throw optionError('options', 'an object', call);
+  const o: DecodeOptions = { ...base, ...call };
+  const transport: unknown = o.transport ?? 'auto';
+  if (transport !== 'auto' && transport !== 'mcp' && transport !== 'a2a' && transport !== 'payload') {
+    throw optionError('transport', "'auto', 'mcp', 'a2a' or 'payload'", transport);
+  }
+  const unknownRecovery: unknown = o.unknownRecovery ?? 'manifest';
+  if (unknownRecovery !== 'manifest' && unknownRecovery !== 'transient' && unknownRecovery !== 'correctable' && unknownRecovery !== 'terminal') {
+    throw optionError('unknownRecovery', "'manifest', 'transient', 'correctable' or 'terminal'", unknownRecovery);
+  }
+  const version: unknown = o.version ?? 'auto';
+  if (typeof version !== 'string') throw optionError('version', "'auto', a bundled version or a release", version);
+  return {
+    version,
+    transport,
+    unknownRecovery,
+    maxBytes: positiveLimit(o.maxBytes, 'maxBytes', DEFAULT_BOUNDS.maxBytes),
+    maxDepth: positiveLimit(o.maxDepth, 'maxDepth', DEFAULT_BOUNDS.maxDepth),
+    maxNodes: positiveLimit(o.maxNodes, 'maxNodes', DEFAULT_BOUNDS.maxNodes),
+  };
+}
+
+/** Which transport an input's shape says it came over, or undefined when it is none of them. */
+function detectTransport(input: unknown): 'mcp' | 'a2a' | undefined {
+  if (looksLikeJsonRpcError(input) || looksLikeMcp(input)) return 'mcp';
+  if (looksLikeA2a(input)) return 'a2a';
+  return undefined;
+}
+
+/** A payload found in the input, and how far it can be trusted. */
+interface Found {
+  readonly payload: Record<string, unknown>;
+  /** `false` when our own JSON parser produced it (text), `true` for already-parsed objects. */
+  readonly untrusted: boolean;
+  readonly what: string;
+  /** The A2A task state, which stands in for a missing `status`. */
+  readonly a2aState?: string;
+}
+
+/** Everything known about the call, for error messages and options. */
+interface Context {
+  readonly task: string;
+  readonly options: Resolved;
+  /** The explicitly requested version, if any. */
+  readonly version: Version | undefined;
+}
+
+function failed(ctx: Context, adcpError: AdcpError | undefined, detail: string): TaskFailedError {
+  const version = ctx.version ?? defaultVersion;
+  const recovery =
+    adcpError === undefined
+      ? unknownClassification(version, ctx.options.unknownRecovery)
+      : classifyRecoveryWith(adcpError, recoveryTable(version), { unknownRecovery: ctx.options.unknownRecovery });
+  const code = adcpError === undefined ? 'no adcp_error' : `error code ${JSON.stringify(adcpError.code)}`;
+  const retry = recovery.retryAfterSeconds === undefined ? '' : `, retry after ${recovery.retryAfterSeconds} s`;
+  return new TaskFailedError(`${ctx.task} failed: ${detail} with ${code} (${recovery.recovery}${retry})`, { adcpError, recovery }, {
+    task: ctx.task,
+    version: ctx.version,
+  });
+}
+
+function fromErrorLocation(ctx: Context, location: AdcpErrorLocation, where: string): TaskFailedError | undefined {
+  if (location.kind === 'found') return failed(ctx, location.error, `the seller answered ${where}`);
+  return undefined;
+}
+
+function mcpPayload(ctx: Context, input: unknown): Found {
+  const { maxBytes } = ctx.options;
+  const error = locateMcpError(input, { maxBytes });
+  const failure = fromErrorLocation(ctx, error, 'with an AdCP error');
+  if (failure !== undefined) throw failure;
+  if (looksLikeJsonRpcError(input)) {
+    throw failed(ctx, undefined, `the seller answered with a JSON-RPC error${error.kind === 'invalid' ? ` (its adcp_error is unusable: ${error.reason})` : ''}`);
+  }
+  const location: McpPayloadLocation = locateMcpPayload(input, { maxBytes });
+  switch (location.kind) {
+    case 'payload':
+      return location.source === 'structuredContent'
+        ? { payload: location.value, untrusted: true, what: 'structuredContent' }
+        : { payload: location.value, untrusted: false, what: `content[${location.index}].text` };
+    case 'error-flag':
+      throw failed(
+        ctx,
+        undefined,
+        `the seller set isError${error.kind === 'invalid' ? ` (its adcp_error is unusable: ${error.reason})` : ''}`,
+      );
+    case 'none':
+      return mcpNone(ctx, input, location);
+  }
+}
+
+function mcpNone(ctx: Context, input: unknown, location: Extract<McpPayloadLocation, { kind: 'none' }>): never {
+  const opts = { task: ctx.task, version: ctx.version };
+  if (location.reason === 'input-not-object') {
+    throw new DecodeError('MALFORMED_ENVELOPE', `expected an MCP CallToolResult object; got ${describeValue(input)}`, opts);
+  }
+  // An adcp_error-only object without isError is an error response that lost its flag.
+  if (location.reason === 'structured-adcp-error-only' || location.rejected.some((r) => r.reason === 'adcp-error-only')) {
+    const candidate = adcpErrorOnly(input, location);
+    const valid = validateAdcpError(candidate);
+    throw failed(ctx, valid.ok ? valid.error : undefined, 'the seller answered with an adcp_error but no isError flag');
+  }
+  const tooLarge = location.rejected.find((r) => r.reason === 'too-large');
+  if (tooLarge !== undefined) {
+    // The text was never parsed; the size check is the same as for a text decode() parses.
+    checkTextSize(
+      ((input as { content: Array<{ text: string }> }).content[tooLarge.index] as { text: string }).text,
+      ctx.options.maxBytes,
+      `content[${tooLarge.index}].text`,
+      { ...opts, path: `/content/${tooLarge.index}/text` },
+    );
+  }
+  const invalid = location.rejected.find((r) => r.reason === 'invalid-json');
+  if (invalid !== undefined) {
+    const at = invalid.position === undefined ? '' : ` at offset ${invalid.position}`;
+    throw new DecodeError(
+      'INVALID_JSON',
+      `content[${invalid.index}].text looks like JSON but does not parse${at}: ${invalid.parseError ?? 'syntax error'}`,
+      { ...opts, path: `/content/${invalid.index}/text` },
+    );
+  }
+  const notObject = location.rejected.find((r) => r.reason === 'not-object');
+  const seen =
+    location.reason === 'no-content'
+      ? 'no structuredContent and no content array'
+      : notObject !== undefined
+        ? `content[${notObject.index}].text parses to a JSON value that is not an object`
+        : 'no structuredContent and no text item holding a JSON object';
+  const ignored = location.ignoredStructuredContent === undefined ? '' : ` (structuredContent is ${location.ignoredStructuredContent})`;
+  throw new DecodeError('NO_PAYLOAD', `expected an AdCP ${ctx.task} payload in structuredContent or content[].text; found ${seen}${ignored}`, opts);
+}
+
+function adcpErrorOnly(input: unknown, location: Extract<McpPayloadLocation, { kind: 'none' }>): unknown {
+  const result = input as Record<string, unknown>;
+  if (location.reason === 'structured-adcp-error-only') return (result.structuredContent as Record<string, unknown>).adcp_error;
+  const item = location.rejected.find((r) => r.reason === 'adcp-error-only')!;
+  const text = ((result.content as unknown[])[item.index] as { text: string }).text;
+  return (JSON.parse(text) as Record<string, unknown>).adcp_error;
+}
+
+function a2aPayload(ctx: Context, input: unknown): Found {
+  const failure = fromErrorLocation(ctx, locateA2aError(input), 'with an AdCP error');
+  if (failure !== undefined) throw failure;
+  const location: A2aPayloadLocation = locateA2aPayload(input);
+  const opts = { task: ctx.task, version: ctx.version };
+  switch (location.kind) {
+    case 'payload':
+      if (location.state === 'failed' || location.state === 'rejected' || location.state === 'canceled') {
+        throw failed(ctx, undefined, `the A2A task ended in state ${location.state}`);
+      }
+      return {
+        payload: location.value,
+        untrusted: true,
+        what: location.source === 'artifact' ? 'A2A artifact DataPart data' : 'A2A status message DataPart data',
+        a2aState: location.state,
+      };
+    case 'wrapper':
+      throw new DecodeError(
+        'WRAPPER_DETECTED',
+        `A2A artifact DataPart ${location.partIndex} wraps the payload in { response: ... }; expected the AdCP payload itself as data`,
+        { ...opts, path: `/artifacts/0/parts/${location.partIndex}/data/response` },
+      );
+    case 'none':
+      switch (location.reason) {
+        case 'no-data-part':
+          if (location.state === 'failed' || location.state === 'rejected' || location.state === 'canceled') {
+            throw failed(ctx, undefined, `the A2A task ended in state ${location.state}`);
+          }
+          throw new DecodeError('NO_PAYLOAD', `expected an A2A DataPart holding the ${ctx.task} payload for state ${String(location.state)}; found none`, opts);
+        case 'no-state':
+          throw new DecodeError('NO_PAYLOAD', `expected an A2A task with status.state; got ${location.envelope === undefined ? 'none' : `a ${location.envelope} envelope without one`}`, opts);
+        case 'unknown-state':
+          throw new DecodeError('MALFORMED_ENVELOPE', `expected a known A2A task state; got ${describeState(location.rawState)}`, opts);
+        case 'nested-envelope':
+          throw new DecodeError('MALFORMED_ENVELOPE', `A2A ${location.envelope ?? ''} envelope wraps another envelope; expected exactly one`, opts);
+        case 'malformed-part':
+          throw new DecodeError('MALFORMED_ENVELOPE', `A2A part ${location.partIndex ?? '?'} sets more than one of text, raw, url, data, file`, opts);
+        case 'input-not-object':
+          throw new DecodeError('MALFORMED_ENVELOPE', `expected an A2A task, event or envelope object; got ${describeValue(input)}`, opts);
+      }
+  }
+}
+
+function describeState(raw: unknown): string {
+  return typeof raw === 'string' ? JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw) : describeValue(raw);
+}
+
+function barePayload(ctx: Context, input: unknown): Found {
+  if (!isObject(input)) {
+    throw new DecodeError('MALFORMED_ENVELOPE', `expected an AdCP payload object; got ${describeValue(input)}`, { task: ctx.task, version: ctx.version });
+  }
+  return { payload: input, untrusted: true, what: 'payload' };
+}
+
+function recoveryTable(version: Version): { codes: Readonly<Record<string, Recovery>>; defaultUnknownRecovery: Recovery } {
+  const tables = tablesFor(version);
+  return {
+    codes: tables.errorCodes as Readonly<Record<string, Recovery>>,
+    defaultUnknownRecovery: tables.defaultUnknownRecovery as Recovery,
+  };
+}
+
+function unknownClassification(version: Version, unknownRecovery: 'manifest' | Recovery): RecoveryClassification {
+  return { recovery: unknownRecovery === 'manifest' ? recoveryTable(version).defaultUnknownRecovery : unknownRecovery };
+}
+
+/**
+ * Classifies an AdCP error: its own valid `recovery`, else the version's error-code table, else
+ * the unknown-code policy. An unknown `recovery` value is classified `terminal`.
+ *
+ * @param adcpError The `adcp_error` object, e.g. from {@link extractMcpError}.
+ * @param version A bundled version or release; default: the default version.
+ * @param options `unknownRecovery`: `'manifest'` (default) or a recovery class for unknown codes.
+ * @throws {DecodeError} `UNSUPPORTED_VERSION` for a version not bundled.
+ * @example
+ * classifyRecovery({ code: 'RATE_LIMITED', retry_after: 5 }); // { recovery: 'transient', retryAfterSeconds: 5 }
+ */
+export function classifyRecovery(
+  adcpError: AdcpError,
+  version: string = defaultVersion,
+  options: { readonly unknownRecovery?: 'manifest' | Recovery } = {},
+): RecoveryClassification {
+  return classifyRecoveryWith(adcpError, recoveryTable(resolveVersion(version)), options);
+}
+
+function pickVersion(ctx: Context, found: Found): Version {
+  if (ctx.version !== undefined) return ctx.version;
+  const announced = hasOwn(found.payload, 'adcp_version') ? found.payload.adcp_version : undefined;
+  // A non-string adcp_version is left for the schema to reject.
+  if (typeof announced !== 'string') return defaultVersion;
+  return resolveVersion(announced, { task: ctx.task, source: 'the payload announces' });
+}
+
+function issueSummary(issues: readonly ValidationIssue[]): string {
+  const first = issues[0];
+  if (first === undefined) return '';
+  return `; first: ${first.path === '' ? '(root)' : first.path} ${first.message}`;
+}
+
+function decodeFound<T extends TaskName>(ctx: Context, found: Found): { data: Decoded<T>; version: Version } {
+  const { task, options } = ctx;
+  checkTree(found.payload, options, { untrusted: found.untrusted, what: found.what, task, version: ctx.version });
+  const version = pickVersion(ctx, found);
+  const ids = tablesFor(version).schemaIds[task];
+  if (ids === undefined) {
+    throw new DecodeError('UNKNOWN_TASK', `${JSON.stringify(task)} is not an AdCP ${version} task (the version ${ctx.version === undefined ? 'the payload announced' : 'requested'})`, {
+      task,
+      version,
+    });
+  }
+  // The payload itself may carry an AdCP error.
+  if (hasOwn(found.payload, 'adcp_error') && found.payload.adcp_error) {
+    const valid = validateAdcpError(found.payload.adcp_error);
+    if (valid.ok) throw failed({ ...ctx, version }, valid.error, `the ${found.what} carries an adcp_error`);
+  }
+  const sent = hasOwn(found.payload, 'status') ? found.payload.status : undefined;
+  const status = sent ?? found.a2aState ?? 'completed';
+  let variant: Variant = 'response';
+  if (typeof status === 'string' && ASYNC_VARIANTS.includes(status) && ids.async[status as keyof typeof ids.async] !== undefined) {
+    variant = status as Variant;
+  }
+  // A missing status is judged as the transport state or `completed` (the MCP guide's receiver
+  // rule) on a shallow view; the caller gets the payload exactly as sent.
+  const view = sent === undefined && variant === 'response' ? { ...found.payload, status } : found.payload;
+  const validate = fastValidator(version, task, variant);
+  if (validate === undefined) throw new Error(`adcp-decode: no validator for ${task}/${variant} in ${version}; regenerate with npm run generate`);
+  if (!validate(view)) {
+    const listed = listIssues(version, task, variant, view);
+    const issues = listed.length > 0 ? listed : firstIssues(validate);
+    const schemaId = variant === 'response' ? ids.response : (ids.async[variant] as string);
+    throw new SchemaMismatchError(
+      `${task} ${variant === 'response' ? 'response' : `${variant} payload`} does not match the AdCP ${version} schema (${issues.length} ${issues.length === 1 ? 'issue' : 'issues'})${issueSummary(issues)}`,
+      { schemaId, issues },
+      { task, version },
+    );
+  }
+  return { data: found.payload as Decoded<T>, version };
+}
+
+function run<T extends TaskName>(task: T, input: unknown, options: Resolved): { data: Decoded<T>; version: Version } {
+  if (typeof task !== 'string') {
+    throw new DecodeError('UNKNOWN_TASK', `expected a task name string; got ${describeValue(task)}`);
+  }
+  const version = options.version === 'auto' ? undefined : resolveVersion(options.version, { task });
+  const known = (version === undefined ? versions : [version]).some((v) => tablesFor(v).schemaIds[task] !== undefined);
+  if (!known) {
+    const shown = task.length > 64 ? `${task.slice(0, 64)}…` : task;
+    throw new DecodeError(
+      'UNKNOWN_TASK',
+      `${JSON.stringify(shown)} is not an AdCP ${version ?? versions.join(' or ')} task; see tasks(version) for the list`,
+      { task, version },
+    );
+  }
+  const ctx: Context = { task, options, version };
+  // A raw JSON-RPC success response: its `result` is the CallToolResult or A2A task.
+  if (options.transport !== 'payload' && isObject(input) && input.jsonrpc === '2.0' && hasOwn(input, 'result') && !hasOwn(input, 'error')) {
+    input = input.result;
+  }
+  const transport = options.transport === 'auto' ? detectTransport(input) : options.transport;
+  let found: Found;
+  switch (transport) {
+    case 'mcp':
+      found = mcpPayload(ctx, input);
+      break;
+    case 'a2a':
+      found = a2aPayload(ctx, input);
+      break;
+    case 'payload':
+      found = barePayload(ctx, input);
+      break;
+    default:
+      throw new DecodeError(
+        'MALFORMED_ENVELOPE',
+        `expected an MCP CallToolResult, a JSON-RPC error, or an A2A task, event or envelope; got ${describeValue(input)} (pass transport: 'payload' for a bare payload)`,
+        { task, version },
+      );
+  }
+  return decodeFound(ctx, found);
+}
+
+function guard(error: unknown, task: unknown): DecodeError {
+  if (error instanceof DecodeError) return error;
+  // Anything else escaping the pipeline is a defect; keep it typed for the caller all the same.
+  return new DecodeError('MALFORMED_ENVELOPE', `input could not be decoded: ${error instanceof Error ? error.name : typeof error} thrown`, {
+    task: typeof task === 'string' ? task : undefined,
+    cause: error,
+  });
+}
+
+/**
+ * Decodes a seller's answer to `task` into its typed response, or throws.
+ *
+ * @param task An AdCP task name, e.g. `'get_products'`.
+ * @param input An MCP `CallToolResult`, a JSON-RPC error (`McpError` or `{ error }`), an A2A
+ *   task, status-update event or single-key envelope, or (with `transport: 'payload'`) a bare payload.
+ * @param options See {@link DecodeOptions}.
+ * @returns The payload as sent, typed as the task's response (sync, or an async variant
+ *   narrowable on `status`).
+ * @throws {DecodeError} With a stable `code`; {@link SchemaMismatchError} and
+ *   {@link TaskFailedError} carry issues and the seller's error.
+ *   `INVALID_OPTION` for a bad option.
+ * @example
+ * const result = await client.callTool({ name: 'get_products', arguments: { brief } });
+ * const { products } = decode('get_products', result);
+ */
+export function decode<T extends TaskName, const O extends DecodeOptions = DecodeOptions>(task: T, input: unknown, options?: O): Decoded<T, O> {
+  return decodeWith<T, O>(undefined, task, input, options);
+}
+
+function decodeWith<T extends TaskName, O extends DecodeOptions>(base: DecodeOptions | undefined, task: T, input: unknown, options?: O): Decoded<T, O> {
+  try {
+    return run(task, input, resolveOptions(base, options)).data as Decoded<T, O>;
+  } catch (error) {
+    throw guard(error, task);
+  }
+}
+
+function safeDecodeWith<T extends TaskName, O extends DecodeOptions>(
+  base: DecodeOptions | undefined,
+  task: T,
+  input: unknown,
+  options?: O,
+): SafeDecodeResult<T, O> {
+  try {
+    const { data, version } = run(task, input, resolveOptions(base, options));
+    return { success: true, data, version } as SafeDecodeResult<T, O>;
+  } catch (error) {
+    return { success: false, error: guard(error, task) };
+  }
+}
+
+/**
+ * Like {@link decode}, but never throws: returns `{ success: true, data, version }` or
+ * `{ success: false, error }`.
+ *
+ * @example
+ * const r = safeDecode('get_products', result);
+ * if (r.success) use(r.data.products, r.version); else log(r.error.code);
+ */
+export function safeDecode<T extends TaskName, const O extends DecodeOptions = DecodeOptions>(task: T, input: unknown, options?: O): SafeDecodeResult<T, O> {
+  return safeDecodeWith<T, O>(undefined, task, input, options);
+}
+
+/** Per-call options over a decoder's defaults. */
+export type Merged<B, O> = Omit<B, keyof O> & O;
+
+/** A decoder with default options bound; per-call options win. */
+export interface Decoder<B extends DecodeOptions> {
+  decode<T extends TaskName, const O extends DecodeOptions = {}>(task: T, input: unknown, options?: O): Decoded<T, Merged<B, O>>;
+  safeDecode<T extends TaskName, const O extends DecodeOptions = {}>(task: T, input: unknown, options?: O): SafeDecodeResult<T, Merged<B, O>>;
+}
+
+/**
+ * Binds default options, e.g. per seller agent.
+ *
+ * @throws {DecodeError} `INVALID_OPTION` when an option is invalid.
+ * @example
+ * const seller = createDecoder({ version: '3.1', maxBytes: 1024 * 1024 });
+ * const { products } = seller.decode('get_products', result);
+ */
+export function createDecoder<const B extends DecodeOptions>(options: B): Decoder<B> {
+  resolveOptions(options, undefined); // fail fast on a bad default
+  return {
+    decode: (task, input, call) => decodeWith(options, task, input, call) as never,
+    safeDecode: (task, input, call) => safeDecodeWith(options, task, input, call) as never,
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * Loads the ahead-of-time compiled validators (src/generated/<v>/validators/*.cjs) on first
+ * use of a task, synchronously, and turns Ajv errors into {@link ValidationIssue}s. Nothing is
+ * compiled at run time and importing this module loads no validator.
+ */
+import { createRequire } from 'node:module';
+import type { ValidationIssue } from './errors.js';
+import { versionFolders, type Version } from './generated/index.js';
+import type { AsyncStatus } from './response-types.js';
+
+/** Which schema of a task a payload is checked against. */
+export type Variant = 'response' | AsyncStatus;
+
+interface AjvErrorObject {
+  instancePath: string;
+  schemaPath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** An Ajv standalone validate function. */
+export interface CompiledValidator {
+  (data: unknown): boolean;
+  errors?: AjvErrorObject[] | null;
+}
+
+type ValidatorModule = Readonly<Record<string, CompiledValidator | undefined>>;
+
+// The generated validators are CommonJS (Ajv's standalone output requires its runtime helpers),
+// loaded lazily with require so that decode() stays synchronous.
+const require = createRequire(import.meta.url);
+const modules = new Map<string, ValidatorModule>();
+
+function load(file: string): ValidatorModule {
+  let mod = modules.get(file);
+  if (mod === undefined) {
+    mod = require(file) as ValidatorModule;
+    modules.set(file, mod);
+  }
+  return mod;
+}
+
+function exportKey(variant: Variant): string {
+  return variant.replace('-', '_');
+}
+
+/** The fast (first-error) validator of a task's variant, or undefined if the task has none. */
+export function fastValidator(version: Version, task: string, variant: Variant): CompiledValidator | undefined {
+  return load(`./generated/${versionFolders[version]}/validators/${task}.cjs`)[exportKey(variant)];
+}
+
+/**
+ * Every issue of a payload that failed the fast validator, from the error-listing (allErrors)
+ * validators, which are loaded only after a first failure.
+ */
+export function listIssues(version: Version, task: string, variant: Variant, data: unknown): ValidationIssue[] {
+  const validate = load(`./generated/${versionFolders[version]}/validators/all.errors.cjs`)[`${task}__${exportKey(variant)}`];
+  if (validate === undefined || validate(data)) return [];
+  return (validate.errors ?? []).map(toIssue);
+}
+
+/** The first issue the fast validator reported. */
+export function firstIssues(validate: CompiledValidator): ValidationIssue[] {
+  return (validate.errors ?? []).map(toIssue);
+}
+
+function toIssue(e: AjvErrorObject): ValidationIssue {
+  return {
+    path: e.instancePath,
+    keyword: e.keyword,
+    params: e.params,
+    schemaPath: e.schemaPath,
+    message: e.message ?? `must pass "${e.keyword}"`,
+  };
+}
