@@ -47,6 +47,7 @@ function envelopes(variant: PayloadFixture['variant']): Wrap[] {
     { name: 'A2A 0.3 task', wrap: (p) => a2a03.task('completed', p), same: true },
     { name: 'A2A 1.0 { task }', wrap: (p) => a2a10.taskEnvelope('TASK_STATE_COMPLETED', p), same: true },
     { name: 'A2A 1.0 bare task', wrap: (p) => a2a10.task('TASK_STATE_COMPLETED', p), same: true },
+    { name: 'A2A 0.3 JSON-RPC message/send result', wrap: (p) => jsonRpc.success(a2a03.task('completed', p)), same: true },
   ];
 }
 

@@ -67,6 +67,17 @@ describe('A2A: interim first DataPart, final last DataPart', () => {
     expect(decode('list_accounts', { task })).toBe(final);
   });
 
+  test('a final 0.3 status-update event carries the result in its status message', () => {
+    const final = payload('3.1.19/list_accounts.valid');
+    const event = { ...a2a03.statusUpdate('completed', final), final: true };
+    expect(decode('list_accounts', event)).toBe(final);
+  });
+
+  test('an { artifactUpdate } carries no task state: NO_PAYLOAD', () => {
+    const update = { artifactUpdate: { taskId: 'a2a-task-5c1e9b70', contextId: 'a2a-ctx-0f44d2aa', artifact: { artifactId: 'artifact-result-1', parts: [{ data: payload('3.1.19/list_accounts.valid') }] } } };
+    expect(safeDecode('list_accounts', update)).toMatchObject({ success: false, error: { code: 'NO_PAYLOAD' } });
+  });
+
   test('a progress snapshot without status is judged by the A2A state and returned as sent', () => {
     const snapshot = { percentage: 40, current_step: 'reserving inventory' };
     const data = decode('create_media_buy', a2a10.statusUpdate('TASK_STATE_WORKING', snapshot));
