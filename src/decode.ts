@@ -567,8 +567,34 @@ function run<T extends TaskName>(task: T, input: unknown, options: Resolved): { 
     );
   }
   const ctx: Context = { task, options, version };
+  try {
+    return locateAndDecode<T>(ctx, input);
+  } catch (error) {
+    throw withContext(error, ctx);
+  }
+}
+
+/**
+ * Errors raised by the extractors (a text's UNSAFE_JSON, an unreadable envelope) do not know the
+ * task or the requested version; every error decode() throws carries them.
+ */
+function withContext(error: unknown, ctx: Context): unknown {
+  try {
+    if (error instanceof DecodeError) {
+      const fields = error as { task: string | undefined; version: string | undefined };
+      if (fields.task === undefined) fields.task = ctx.task;
+      if (fields.version === undefined && ctx.version !== undefined) fields.version = ctx.version;
+    }
+  } catch {
+    // A hostile thrown value; guard() deals with it.
+  }
+  return error;
+}
+
+function locateAndDecode<T extends TaskName>(ctx: Context, input: unknown): { data: Decoded<T>; version: Version } {
+  const { task, options, version } = ctx;
   // A raw JSON-RPC success response: its `result` is the CallToolResult or A2A task.
-  if (options.transport !== 'payload' && isObject(input) && input.jsonrpc === '2.0' && hasOwn(input, 'result') && !hasOwn(input, 'error')) {
+  if (options.transport !== 'payload' && isObject(input) && hasOwn(input, 'jsonrpc') && input.jsonrpc === '2.0' && hasOwn(input, 'result') && !hasOwn(input, 'error')) {
     input = input.result;
   }
   const transport = options.transport === 'auto' ? detectTransport(input) : options.transport;

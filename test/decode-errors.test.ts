@@ -52,7 +52,7 @@ describe('UNKNOWN_TASK', () => {
 
   test('a task that is not a string', () => {
     const e = viaSafe(42 as unknown as 'get_products', {});
-    expect(e).toMatchObject({ code: 'UNKNOWN_TASK', task: undefined });
+    expect(e).toMatchObject({ code: 'UNKNOWN_TASK', task: undefined, version: undefined });
     expect(e.message).toMatchInlineSnapshot(`"expected a task name string; got number"`);
   });
 });
@@ -60,14 +60,14 @@ describe('UNKNOWN_TASK', () => {
 describe('UNSUPPORTED_VERSION', () => {
   test('a version option that is not bundled', () => {
     const e = caught(() => decode('get_products', mcp.structured(payload('3.1.19/get_products.valid')), { version: '2.5' as '3.1' }));
-    expect(e).toMatchObject({ code: 'UNSUPPORTED_VERSION', task: 'get_products' });
+    expect(e).toMatchObject({ code: 'UNSUPPORTED_VERSION', task: 'get_products', version: undefined });
     expect(e.message).toMatchInlineSnapshot(`"requested AdCP version "2.5" is not bundled; expected one of 3.1.19, 3.0.26 or their releases (3.1, 3.0)"`);
   });
 
   test('a payload that announces a future release', () => {
     const body = { ...payload('3.1.19/get_media_buys.valid'), adcp_version: '3.2' };
     const e = caught(() => decode('get_media_buys', mcp.structured(body)));
-    expect(e).toMatchObject({ code: 'UNSUPPORTED_VERSION', task: 'get_media_buys' });
+    expect(e).toMatchObject({ code: 'UNSUPPORTED_VERSION', task: 'get_media_buys', version: undefined });
     expect(e.message).toMatchInlineSnapshot(`"the payload announces AdCP version "3.2", a release that is not bundled; expected one of the bundled releases 3.1, 3.0 (or a version option)"`);
   });
 });
@@ -91,7 +91,7 @@ describe('INVALID_JSON', () => {
   test('a text item cut off mid-stream', () => {
     const text = JSON.stringify(payload('3.1.19/get_products.valid')).slice(0, 900);
     const e = caught(() => decode('get_products', mcp.text(text)));
-    expect(e).toMatchObject({ code: 'INVALID_JSON', task: 'get_products', path: '/content/0/text' });
+    expect(e).toMatchObject({ code: 'INVALID_JSON', task: 'get_products', version: undefined, path: '/content/0/text' });
     expect(e.message).toMatchInlineSnapshot(`"expected a JSON object in content[0].text; got text that starts like JSON but does not parse (invalid JSON at position 900)"`);
   });
 });
@@ -100,21 +100,23 @@ describe('UNSAFE_JSON', () => {
   test('a text item with a __proto__ key', () => {
     const text = JSON.stringify(payload('3.1.19/list_accounts.valid')).replace('"accounts":', '"__proto__":{"isAdmin":true},"accounts":');
     const e = caught(() => decode('list_accounts', mcp.text(text)));
-    expect(e).toMatchObject({ code: 'UNSAFE_JSON', path: '/content/0/text' });
+    expect(e).toMatchObject({ code: 'UNSAFE_JSON', task: 'list_accounts', version: undefined, path: '/content/0/text' });
+    // With a requested version, the error carries it.
+    expect(caught(() => decode('list_accounts', mcp.text(text), { version: '3.0' }))).toMatchObject({ code: 'UNSAFE_JSON', task: 'list_accounts', version: '3.0.26' });
     expect(e.message).toMatchInlineSnapshot(`"expected JSON without __proto__ or constructor.prototype keys at /content/0/text, but found one"`);
   });
 
   test('structuredContent with constructor.prototype', () => {
     const body = { ...payload('3.1.19/get_media_buys.valid'), context: JSON.parse('{"constructor":{"prototype":{"polluted":true}}}') };
     const e = caught(() => decode('get_media_buys', mcp.structured(body)));
-    expect(e).toMatchObject({ code: 'UNSAFE_JSON', task: 'get_media_buys', path: '/context/constructor' });
+    expect(e).toMatchObject({ code: 'UNSAFE_JSON', task: 'get_media_buys', version: undefined, path: '/context/constructor' });
     expect(e.message).toMatchInlineSnapshot(`"structuredContent has a constructor.prototype key at /context/constructor; prototype-polluting keys are refused"`);
   });
 
   test('an A2A DataPart with __proto__', () => {
     const body = JSON.parse(`{"adcp_version":"3.0","__proto__":{"polluted":true},"accounts":[]}`) as Record<string, unknown>;
     const e = caught(() => decode('list_accounts', a2a03.task('completed', body)));
-    expect(e).toMatchObject({ code: 'UNSAFE_JSON', task: 'list_accounts', path: '/__proto__' });
+    expect(e).toMatchObject({ code: 'UNSAFE_JSON', task: 'list_accounts', version: undefined, path: '/__proto__' });
     expect(e.message).toMatchInlineSnapshot(`"A2A artifact DataPart data has a __proto__ key at /__proto__; prototype-polluting keys are refused"`);
   });
 });
@@ -125,14 +127,14 @@ describe('TOO_LARGE', () => {
     const bytes = Buffer.byteLength(text, 'utf8');
     const e = caught(() => decode('get_products', mcp.text(text), { maxBytes: bytes - 1 }));
     expect(e).toBeInstanceOf(LimitError);
-    expect(e).toMatchObject({ code: 'TOO_LARGE', unit: 'bytes', limit: bytes - 1, actual: bytes, path: '/content/0/text' });
+    expect(e).toMatchObject({ code: 'TOO_LARGE', task: 'get_products', version: undefined, unit: 'bytes', limit: bytes - 1, actual: bytes, path: '/content/0/text' });
     expect(e.message.replace(String(bytes - 1), '<limit>').replace(String(bytes), '<bytes>')).toMatchInlineSnapshot(`"content[0].text is <bytes> UTF-8 bytes; expected at most <limit> (maxBytes)"`);
   });
 
   test('structuredContent holding more string bytes than maxBytes', () => {
     const body = { ...payload('3.1.19/get_products.valid'), message: 'x'.repeat(2048) };
-    const e = caught(() => decode('get_products', mcp.structured(body), { maxBytes: 2048 }));
-    expect(e).toMatchObject({ code: 'TOO_LARGE', unit: 'bytes', limit: 2048 });
+    const e = caught(() => decode('get_products', mcp.structured(body), { maxBytes: 2048, version: '3.1' }));
+    expect(e).toMatchObject({ code: 'TOO_LARGE', task: 'get_products', version: '3.1.19', unit: 'bytes', limit: 2048, path: '/message' });
     expect((e as LimitError).actual).toBeGreaterThan(2048);
   });
 });
@@ -144,14 +146,14 @@ describe('TOO_DEEP', () => {
     body['ext'] = ext;
     for (let i = 0; i < 80; i++) ext = (ext['n'] = {}) as Record<string, unknown>;
     const e = caught(() => decode('get_media_buys', mcp.structured(body)));
-    expect(e).toMatchObject({ code: 'TOO_DEEP', unit: 'depth', limit: 64, actual: 65, path: `/ext${'/n'.repeat(63)}` });
+    expect(e).toMatchObject({ code: 'TOO_DEEP', task: 'get_media_buys', version: undefined, unit: 'depth', limit: 64, actual: 65, path: `/ext${'/n'.repeat(63)}` });
     expect(e.message).toMatchInlineSnapshot(`"structuredContent nests deeper than 64 levels (maxDepth) at /ext/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n"`);
   });
 
   test('nesting deeper than maxDepth in a text item', () => {
     const text = `{"status":"completed","media_buys":[],"ext":${'{"n":'.repeat(70)}{}${'}'.repeat(70)}}`;
     const e = caught(() => decode('get_media_buys', mcp.text(text), { maxDepth: 32 }));
-    expect(e).toMatchObject({ code: 'TOO_DEEP', unit: 'depth', limit: 32, actual: 33 });
+    expect(e).toMatchObject({ code: 'TOO_DEEP', task: 'get_media_buys', version: undefined, unit: 'depth', limit: 32, actual: 33 });
   });
 
   // bounds.ts puts the whole JSON Pointer in TOO_DEEP / UNSAFE_JSON messages; its keys are the
@@ -167,7 +169,7 @@ describe('TOO_DEEP', () => {
 
   test('more values than maxNodes', () => {
     const e = caught(() => decode('get_products', mcp.structured(payload('3.1.19/get_products.valid')), { maxNodes: 40 }));
-    expect(e).toMatchObject({ code: 'TOO_DEEP', unit: 'nodes', limit: 40, actual: 41 });
+    expect(e).toMatchObject({ code: 'TOO_DEEP', task: 'get_products', version: undefined, unit: 'nodes', limit: 40, actual: 41 });
     expect(e.message).toMatchInlineSnapshot(`"structuredContent has more than 40 values (maxNodes); counting stopped at /products/0/reporting_capabilities/supports_webhooks"`);
   });
 });
@@ -180,7 +182,7 @@ describe('MALFORMED_ENVELOPE', () => {
     ['a bare payload without transport: payload', payload('3.1.19/list_accounts.valid')],
   ])('%s', (_name, input) => {
     const e = caught(() => decode('list_accounts', input));
-    expect(e).toMatchObject({ code: 'MALFORMED_ENVELOPE', task: 'list_accounts' });
+    expect(e).toMatchObject({ code: 'MALFORMED_ENVELOPE', task: 'list_accounts', version: undefined });
   });
 
   test('the message for a bare payload', () => {
@@ -189,7 +191,7 @@ describe('MALFORMED_ENVELOPE', () => {
 
   test('an A2A task in a state A2A does not define', () => {
     const e = caught(() => decode('get_signals', a2a10.task('TASK_STATE_PAUSED', payload('3.1.19/get_signals.valid'))));
-    expect(e).toMatchObject({ code: 'MALFORMED_ENVELOPE', task: 'get_signals' });
+    expect(e).toMatchObject({ code: 'MALFORMED_ENVELOPE', task: 'get_signals', version: undefined });
     expect(e.message).toMatchInlineSnapshot(`"expected a known A2A task state; got "TASK_STATE_PAUSED""`);
   });
 
@@ -197,14 +199,14 @@ describe('MALFORMED_ENVELOPE', () => {
     const task = a2a10.task('TASK_STATE_COMPLETED');
     (task['artifacts'] as Array<{ parts: unknown[] }>)[0]!.parts.push({ text: 'summary', data: payload('3.1.19/get_signals.valid') });
     const e = caught(() => decode('get_signals', { task }));
-    expect(e).toMatchObject({ code: 'MALFORMED_ENVELOPE', task: 'get_signals', path: '/task/artifacts/0/parts/1' });
+    expect(e).toMatchObject({ code: 'MALFORMED_ENVELOPE', task: 'get_signals', version: undefined, path: '/task/artifacts/0/parts/1' });
     expect(e.message).toMatchInlineSnapshot(`"expected one content field per A2A part; artifacts[0].parts[1] sets more than one of text, raw, url, data, file"`);
   });
 
   test('structuredContent holding a Date (not JSON data)', () => {
     const body = { ...payload('3.1.19/get_media_buys.valid'), timestamp: new Date('2026-03-04T16:02:44Z') };
     const e = caught(() => decode('get_media_buys', mcp.structured(body)));
-    expect(e).toMatchObject({ code: 'MALFORMED_ENVELOPE', path: '/timestamp' });
+    expect(e).toMatchObject({ code: 'MALFORMED_ENVELOPE', task: 'get_media_buys', version: undefined, path: '/timestamp' });
     expect(e.message).toMatchInlineSnapshot(`"structuredContent holds an object of class Date at /timestamp; expected JSON data (plain objects, arrays, strings, finite numbers, booleans, null)"`);
   });
 
@@ -215,8 +217,8 @@ describe('MALFORMED_ENVELOPE', () => {
         throw new Error('socket closed');
       },
     });
-    const e = caught(() => decode('get_media_buys', input));
-    expect(e).toMatchObject({ code: 'MALFORMED_ENVELOPE', path: '/structuredContent' });
+    const e = caught(() => decode('get_media_buys', input, { version: '3.1.19' }));
+    expect(e).toMatchObject({ code: 'MALFORMED_ENVELOPE', task: 'get_media_buys', version: '3.1.19', path: '/structuredContent' });
     expect(e.message).toMatchInlineSnapshot(`"expected readable input at /structuredContent, but reading it threw Error"`);
   });
 });
@@ -224,13 +226,13 @@ describe('MALFORMED_ENVELOPE', () => {
 describe('WRAPPER_DETECTED', () => {
   test('a framework { response } wrapper in the final artifact', () => {
     const e = caught(() => decode('get_products', a2a03.task('completed', { response: payload('3.1.19/get_products.valid') })));
-    expect(e).toMatchObject({ code: 'WRAPPER_DETECTED', task: 'get_products', path: '/artifacts/0/parts/1/data' });
+    expect(e).toMatchObject({ code: 'WRAPPER_DETECTED', task: 'get_products', version: undefined, path: '/artifacts/0/parts/1/data' });
     expect(e.message).toMatchInlineSnapshot(`"expected the AdCP payload itself as the final DataPart's data; artifacts[0].parts[1] wraps it in a { response: ... } framework wrapper"`);
   });
 
   test('is also caught inside a { task } envelope', () => {
     const e = caught(() => decode('get_products', a2a10.taskEnvelope('TASK_STATE_COMPLETED', { response: payload('3.1.19/get_products.valid') })));
-    expect(e).toMatchObject({ code: 'WRAPPER_DETECTED', path: '/task/artifacts/0/parts/1/data' });
+    expect(e).toMatchObject({ code: 'WRAPPER_DETECTED', task: 'get_products', version: undefined, path: '/task/artifacts/0/parts/1/data' });
   });
 });
 
