@@ -67,7 +67,7 @@ class UsageError extends Error {}
 
 interface Options {
   readonly json: boolean;
-  readonly version: 'auto' | string;
+  readonly version: 'auto' | Version;
   readonly maxBytes: number;
   readonly transport: Transport;
 }
@@ -360,13 +360,13 @@ function pickTransport(input: unknown, transport: Transport): Transport {
 // Commands
 
 async function decodeCommand(task: string, source: string, options: Options): Promise<number> {
-  checkTask(task, options.version === 'auto' ? 'auto' : (options.version as Version));
+  checkTask(task, options.version);
   let result: ReturnType<typeof safeDecode>;
   try {
     const { bytes, label } = await readInput(source, 2 * options.maxBytes + READ_SLACK_BYTES);
     const input = parseJson(bytes, label);
     result = safeDecode(task as TaskName, input, {
-      version: options.version as 'auto',
+      version: options.version,
       maxBytes: options.maxBytes,
       transport: pickTransport(input, options.transport),
     });
