@@ -23,3 +23,5 @@ export { versions, tasks, defaultVersion } from './versions.js';
 export type { Version } from './versions.js';
 export type { AsyncStatus, AsyncVariant, SyncVariant } from './response-types.js';
 export type { ResponsesByVersion } from './generated/index.js';
+export { boundedFetch, withFetchBounds, findBoundsError, FETCH_BOUNDS, DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS } from './bounded-fetch.js';
+export type { BoundedFetch, BoundedFetchOptions, BoundedRequestInit, BoundsViolation, FetchBounds } from './bounded-fetch.js';

@@ -1,0 +1,806 @@
+/**
+ * A `fetch` that bounds what a seller agent can make the client read, while it arrives.
+ *
+ * AdCP asks a client to bound the complete serialized MCP message before buffering or JSON decoding
+ * (4 MiB by default), on both the `application/json` and the SSE path, carried across `Last-Event-ID`
+ * resumption, paired with a deadline, and failing with a distinct error rather than truncating. The
+ * MCP TypeScript SDK takes a `fetch` option, so the bound is a fetch:
+ *
+ * ```ts
+ * const transport = new StreamableHTTPClientTransport(url, { fetch: boundedFetch() });
+ * ```
+ *
+ * What it bounds, per response:
+ *
+ * - **Content-Length** larger than the byte limit: rejected before a body byte is read (body cancelled).
+ * - **Body bytes** are counted as they arrive through a counting stream; the moment the count passes the
+ *   limit the request is aborted (the connection is torn down) and the stream is errored with a
+ *   {@link LimitError} `TOO_LARGE`. Nothing is buffered first, nothing is truncated.
+ * - **Raw vs decoded bytes.** Node's fetch (undici) decodes `gzip`/`deflate`/`br` itself whatever the
+ *   request said, and never exposes the raw byte count; so a counting wrapper around any WHATWG fetch
+ *   only sees decoded bytes, and a coded body whose raw size grows without decoded output (a deflate
+ *   stream of empty stored blocks) could not be bounded at all. The request is therefore sent with
+ *   `Accept-Encoding: identity`, which makes raw bytes and decoded bytes the same bytes, counted once
+ *   against `maxBytes`; a response that still carries a content coding is refused up front (body
+ *   cancelled, {@link DecodeError} `UNSUPPORTED_ENCODING`), which also stops a gzip bomb before a single
+ *   byte of it is inflated. MCP messages are small (the producer target is 128 KiB), so giving up
+ *   compression costs little, and the rule holds for any underlying fetch, not only Node's.
+ * - **Deadline** (`timeoutMs`, default 60 s, the MCP SDK's own default request timeout) for the whole
+ *   response, headers and body: a server that drips a byte a second is cut off with `TIMEOUT`. A caller's
+ *   `init.signal` still works, and aborts with its own reason.
+ * - **SSE** (`text/event-stream`): each event (the bytes between blank lines) is bounded by `maxBytes`,
+ *   and so are the cumulative bytes of one request's stream, carried across `Last-Event-ID` resumption
+ *   (see "Streams and resumption" below).
+ *
+ * Limits: `maxBytes` (default {@link DEFAULT_MAX_BYTES}) and `timeoutMs` (default
+ * {@link DEFAULT_TIMEOUT_MS}) are set per instance (one instance per agent), and per call, either with
+ * {@link withFetchBounds} around the call (works through the MCP SDK) or with `init[FETCH_BOUNDS]` when
+ * calling the fetch directly. Precedence: `init[FETCH_BOUNDS]`, then the innermost `withFetchBounds`,
+ * then the instance, then the defaults; a per-call value may raise or lower the instance's.
+ *
+ * Streams and resumption. Each request gets a ledger holding its limits, its start time and the bytes
+ * retained so far. A `GET` that carries `Last-Event-ID` resumes the ledger of the stream that delivered
+ * that event id through this instance, so its bytes and its deadline continue: a resumption neither
+ * resets the count nor restarts the clock, and a ledger that already failed fails every later resumption
+ * at once, without a request. The SDK resumes from the last id it parsed; ids are recorded only for
+ * chunks handed to the consumer, and each ledger remembers its last 16 ids of any event and, apart, of
+ * events with data (the only ids the SDK's parser surfaces), so a flood of data-less ids cannot evict
+ * the SDK's token. If two streams sent the same id, the resumption joins the one with more bytes
+ * retained. An id this instance never delivered (a token from another process, or one evicted after
+ * 1024 newer requests) starts a fresh request ledger. A `GET` without `Last-Event-ID` answered with SSE is MCP's standalone listening
+ * stream: open-ended by design, so it has no cumulative bound and no whole-stream deadline; each of its
+ * events is bounded by `maxBytes`, and must complete within `timeoutMs` of its first byte.
+ *
+ * How failures surface through the MCP SDK (1.x `StreamableHTTPClientTransport`):
+ *
+ * - A JSON response, a pre-rejected response, or a timeout before headers: `client.callTool(...)`
+ *   rejects with the {@link LimitError} / {@link DecodeError} itself (the transport rethrows it).
+ * - An SSE response: the SDK reads the stream in the background and reports a stream error to
+ *   `transport.onerror` / `client.onerror` as a new `Error("SSE stream disconnected: LimitError: ...")`,
+ *   without the original error, and the pending `callTool` is left to the SDK's own request timeout.
+ *   Run the call inside {@link withFetchBounds}: it passes an `AbortSignal` to hand to the SDK (so the
+ *   SDK drops the request and sends `notifications/cancelled`) and rejects with the typed error as soon
+ *   as any bound trips within the call. The `onLimit` option also receives every typed error.
+ *
+ * @module
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
+import { DecodeError, LimitError } from './errors.js';
+
+/** The spec's recommended client safety limit for one MCP message: 4 MiB. */
+export const DEFAULT_MAX_BYTES = 4_194_304;
+
+/**
+ * The default deadline for a whole response, in ms: 60 s, the same as the MCP SDK's default request
+ * timeout, so a call the SDK would still wait for is not cut short. Raise it per call for long tools.
+ */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Largest delay `setTimeout` honours; longer deadlines are re-armed in steps. */
+const MAX_TIMER_MS = 2_147_483_647;
+/** How many ledgers (requests) one instance remembers for resumption. */
+const MAX_LEDGERS = 1024;
+/** How many of a ledger's most recent event ids are remembered for resumption. */
+const MAX_IDS_PER_LEDGER = 16;
+
+/** Limits for a bounded fetch. Absent fields fall back (per call → scope → instance → default). */
+export interface FetchBounds {
+  /**
+   * Bytes: the whole body of a non-SSE response, one SSE event, and the cumulative bytes of one
+   * request's SSE stream(s). Raw and decoded bytes are the same bytes (see the module notes).
+   * A positive safe integer.
+   */
+  readonly maxBytes?: number | undefined;
+  /** Deadline for the whole response (headers + body), in ms. A positive number up to 2^31 - 1. */
+  readonly timeoutMs?: number | undefined;
+}
+
+/**
+ * Key of the per-call bounds in a request's `init`, for direct callers:
+ * `fetch(url, { method: 'POST', [FETCH_BOUNDS]: { maxBytes: 16_000_000 } })`. It is removed before the
+ * underlying fetch sees the init. (The MCP SDK builds its own init per request, so with the SDK use
+ * {@link withFetchBounds} instead.)
+ */
+export const FETCH_BOUNDS: unique symbol = Symbol.for('adcp-decode.fetch-bounds');
+
+/** A `RequestInit` that may carry per-call bounds under {@link FETCH_BOUNDS}. */
+export type BoundedRequestInit = RequestInit & { readonly [FETCH_BOUNDS]?: FetchBounds | undefined };
+
+/** The function {@link boundedFetch} returns; assignable to `typeof fetch` and the MCP SDK's `FetchLike`. */
+export type BoundedFetch = (input: string | URL | Request, init?: BoundedRequestInit) => Promise<Response>;
+
+/** What `onLimit` receives. */
+export interface BoundsViolation {
+  /** The typed error the response failed with (also what the body stream or the fetch rejects with). */
+  readonly error: DecodeError;
+  /** The request URL as given to the fetch. */
+  readonly url: string;
+  /** The request method, upper case. */
+  readonly method: string;
+}
+
+/** Options of {@link boundedFetch}. */
+export interface BoundedFetchOptions extends FetchBounds {
+  /** The fetch to wrap; `globalThis.fetch` (looked up per call) when absent. */
+  readonly fetch?: ((input: string | URL | Request, init?: RequestInit) => Promise<Response>) | undefined;
+  /**
+   * Called with every bound violation of a request made through this instance, including a resumption
+   * refused because its stream already failed. Must not throw (anything it throws is ignored).
+   */
+  readonly onLimit?: ((violation: BoundsViolation) => void) | undefined;
+}
+
+/** One request's byte and time budget, shared by the streams that resume it. */
+interface Ledger {
+  /** `request`: cumulative bytes and a whole-response deadline; `listen`: per-event bounds only. */
+  kind: 'request' | 'listen';
+  readonly maxBytes: number;
+  readonly timeoutMs: number;
+  /** `performance.now()` when the first request of this ledger started. */
+  readonly startedAt: number;
+  /** Body bytes received so far across this ledger's responses. */
+  retained: number;
+  /** Set once a bound trips; every later resumption fails with it. */
+  failure: DecodeError | undefined;
+  /** Keys ({@link idKey}) of the latest event ids its streams delivered, oldest first. */
+  readonly ids: string[];
+  /** The same, of events that carried data. */
+  readonly dataIds: string[];
+}
+
+/**
+ * The index key of an event id: a digest of the id as it comes back in a `Last-Event-ID` header (where
+ * HTTP strips surrounding whitespace), so remembering an id costs 43 bytes however long the id is.
+ */
+function idKey(id: string): string {
+  return createHash('sha256')
+    .update(id.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, ''))
+    .digest('base64url');
+}
+
+/**
+ * Event id → the ledgers whose streams delivered it, with bounded memory: the last
+ * {@link MAX_IDS_PER_LEDGER} ids of each ledger, of {@link MAX_LEDGERS} ledgers.
+ *
+ * Parsers differ on which id becomes the resumption token: the SDK's (eventsource-parser) only surfaces
+ * the id of an event that carries data, the SSE spec (browsers) takes every `id` field. So two lists are
+ * kept per ledger, and a flood of data-less ids cannot push the SDK's token out of the index. Ids are
+ * recorded only for events the consumer was actually handed (a chunk that trips a bound is not), so the
+ * consumer's last id is always the newest one here.
+ */
+class EventIdIndex {
+  private readonly byKey = new Map<string, Set<Ledger>>();
+  /** Ledgers in least-recently-recorded order. */
+  private readonly ledgers = new Set<Ledger>();
+
+  record(id: string, ledger: Ledger, withData: boolean): void {
+    const key = idKey(id);
+    this.ledgers.delete(ledger);
+    this.ledgers.add(ledger);
+    if (this.ledgers.size > MAX_LEDGERS) {
+      const oldest = this.ledgers.values().next().value;
+      if (oldest !== undefined) this.forget(oldest);
+    }
+    let holders = this.byKey.get(key);
+    if (holders === undefined) {
+      holders = new Set();
+      this.byKey.set(key, holders);
+    }
+    holders.add(ledger);
+    this.remember(ledger.ids, key, ledger);
+    if (withData) this.remember(ledger.dataIds, key, ledger);
+  }
+
+  /** The ledger a resumption from `id` continues: a request ledger over a listening one, then the fullest. */
+  lookup(id: string): Ledger | undefined {
+    let best: Ledger | undefined;
+    for (const ledger of this.byKey.get(idKey(id)) ?? []) {
+      if (best === undefined) best = ledger;
+      else if (ledger.kind !== best.kind) best = ledger.kind === 'request' ? ledger : best;
+      else if (ledger.retained > best.retained) best = ledger;
+    }
+    return best;
+  }
+
+  private remember(list: string[], key: string, ledger: Ledger): void {
+    list.push(key);
+    if (list.length <= MAX_IDS_PER_LEDGER) return;
+    const dropped = list.shift() as string;
+    if (!ledger.ids.includes(dropped) && !ledger.dataIds.includes(dropped)) this.unlink(dropped, ledger);
+  }
+
+  private forget(ledger: Ledger): void {
+    this.ledgers.delete(ledger);
+    for (const key of new Set([...ledger.ids, ...ledger.dataIds])) this.unlink(key, ledger);
+  }
+
+  private unlink(key: string, ledger: Ledger): void {
+    const holders = this.byKey.get(key);
+    holders?.delete(ledger);
+    if (holders?.size === 0) this.byKey.delete(key);
+  }
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+const COLON = 0x3a;
+const SPACE = 0x20;
+const BOM = [0xef, 0xbb, 0xbf] as const;
+
+/** An event id seen in a chunk, and whether its event carried data (so the SDK's parser surfaces it). */
+interface ScannedId {
+  readonly id: string;
+  readonly withData: boolean;
+}
+
+/**
+ * Splits an SSE byte stream into events (blank-line separated, CR / LF / CRLF line ends, a leading
+ * BOM ignored, as the SSE spec and the SDK's parser do), measuring each event's bytes and collecting
+ * each complete event's `id`. Holds no event data, only the bytes of an `id` value being read.
+ */
+class SseScanner {
+  /** Bytes of the event in progress (0 between events). */
+  eventBytes = 0;
+  /** `performance.now()` at the first byte of the event in progress. */
+  eventStartedAt = 0;
+  private lineLength = 0;
+  private afterCR = false;
+  private crEndedEvent = false;
+  private bomIndex = 0;
+  /** The field name read so far on this line (only `id` and `data` matter), while before the colon. */
+  private name = '';
+  private inName = true;
+  private inIdValue = false;
+  private skipSpace = false;
+  private valueParts: Uint8Array[] = [];
+  private eventId: string | undefined;
+  private eventHasData = false;
+  private readonly decoder = new TextDecoder();
+
+  /**
+   * Scans one chunk.
+   *
+   * @returns The largest event size reached in it (a partial event counts as far as it got), and the
+   *   ids of the events it completed, in order.
+   */
+  scan(chunk: Uint8Array, now: number): { largest: number; ids: ScannedId[] } {
+    let largest = 0;
+    const ids: ScannedId[] = [];
+    let valueFrom = 0;
+    for (let i = 0; i < chunk.length; i++) {
+      const byte = chunk[i] as number;
+      if (this.afterCR) {
+        this.afterCR = false;
+        if (byte === LF) {
+          // Second half of a CRLF: belongs to the line (or the blank line) the CR ended.
+          if (!this.crEndedEvent) this.eventBytes += 1;
+          continue;
+        }
+      }
+      if (byte === CR || byte === LF) {
+        if (this.bomIndex > 0) this.lineLength += this.bomIndex; // a partial BOM is line content
+        this.bomIndex = -1;
+        if (this.eventBytes === 0) this.eventStartedAt = now;
+        this.eventBytes += 1;
+        if (this.lineLength === 0) {
+          // A blank line: the event is complete.
+          largest = Math.max(largest, this.eventBytes);
+          if (this.eventId) ids.push({ id: this.eventId, withData: this.eventHasData });
+          this.eventId = undefined;
+          this.eventHasData = false;
+          this.eventBytes = 0;
+          this.crEndedEvent = true;
+        } else {
+          if (this.inName) {
+            // A line without a colon is a field with an empty value.
+            if (this.name === 'id') this.eventId = '';
+            else if (this.name === 'data') this.eventHasData = true;
+          } else if (this.inIdValue) {
+            this.valueParts.push(chunk.slice(valueFrom, i));
+            const value = this.decoder.decode(concat(this.valueParts));
+            // Like the SDK's parser, an id holding U+0000 is ignored.
+            if (!value.includes('\0')) this.eventId = value;
+          }
+          this.crEndedEvent = false;
+        }
+        this.afterCR = byte === CR;
+        this.lineLength = 0;
+        this.name = '';
+        this.inName = true;
+        this.inIdValue = false;
+        this.valueParts = [];
+        continue;
+      }
+      if (this.eventBytes === 0) this.eventStartedAt = now;
+      this.eventBytes += 1;
+      if (this.bomIndex >= 0) {
+        // A BOM at the very start of the stream is not part of the first line.
+        if (byte === BOM[this.bomIndex]) {
+          this.bomIndex = this.bomIndex === 2 ? -1 : this.bomIndex + 1;
+          continue;
+        }
+        if (this.bomIndex > 0) {
+          // A partial BOM: those bytes were line content, so this line is no field we track.
+          this.lineLength += this.bomIndex;
+          this.name = '\ufffd';
+        }
+        this.bomIndex = -1;
+      }
+      this.lineLength += 1;
+      if (this.inName) {
+        if (byte === COLON) {
+          this.inName = false;
+          if (this.name === 'id') {
+            this.inIdValue = true;
+            this.skipSpace = true;
+            valueFrom = i + 1;
+          } else if (this.name === 'data') this.eventHasData = true;
+        } else if (this.name.length < 5) {
+          // Five characters already rule out `id` and `data`; no need to read further.
+          this.name += String.fromCharCode(byte);
+        }
+      } else if (this.inIdValue && this.skipSpace) {
+        this.skipSpace = false;
+        if (byte === SPACE) valueFrom = i + 1;
+      }
+    }
+    if (this.inIdValue) this.valueParts.push(chunk.slice(valueFrom));
+    return { largest: Math.max(largest, this.eventBytes), ids };
+  }
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0] as Uint8Array;
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** A per-call scope opened by {@link withFetchBounds}. */
+interface Scope {
+  readonly bounds: FetchBounds;
+  trip(error: DecodeError): void;
+}
+
+const scopes = new AsyncLocalStorage<Scope>();
+
+function checkBounds(bounds: FetchBounds, where: string): FetchBounds {
+  const { maxBytes, timeoutMs } = bounds;
+  if (maxBytes !== undefined && !(Number.isSafeInteger(maxBytes) && maxBytes > 0)) {
+    throw new RangeError(`${where}: maxBytes must be a positive safe integer`);
+  }
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
+    throw new RangeError(`${where}: timeoutMs must be a positive number of ms up to ${MAX_TIMER_MS}`);
+  }
+  return { maxBytes, timeoutMs };
+}
+
+function tooLarge(what: string, limit: number, actual: number): LimitError {
+  return new LimitError(
+    'TOO_LARGE',
+    `expected ${what} of at most ${limit} bytes, but ${actual} bytes arrived; the response was aborted, not truncated`,
+    { unit: 'bytes', limit, actual },
+  );
+}
+
+function timedOut(what: string, limit: number, startedAt: number): LimitError {
+  const actual = Math.floor(performance.now() - startedAt);
+  return new LimitError(
+    'TIMEOUT',
+    `expected ${what} within ${limit} ms, but it was still incomplete after ${actual} ms; aborted`,
+    { unit: 'ms', limit, actual },
+  );
+}
+
+function isEventStream(contentType: string | null): boolean {
+  return (contentType ?? '').split(';', 1)[0]?.trim().toLowerCase() === 'text/event-stream';
+}
+
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+const noop = (): void => {};
+
+/** One request/response through the bounded fetch: its deadline, its abort, its counting. */
+class Exchange {
+  readonly controller = new AbortController();
+  /** The signal handed to the underlying fetch: ours (limits) combined with the caller's. */
+  readonly signal: AbortSignal;
+  failure: DecodeError | undefined;
+  /** Rejects with the failure; raced against the underlying fetch so a fetch ignoring its signal cannot hang us. */
+  readonly failed: Promise<never>;
+  semantics: 'request' | 'listen' = 'request';
+  scanner: SseScanner | undefined;
+  recordId: (id: string, ledger: Ledger, withData: boolean) => void = noop;
+  out: ReadableStreamDefaultController<Uint8Array> | undefined;
+  reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  private rejectFailed: (error: DecodeError) => void = noop;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly unlink: (() => void)[] = [];
+
+  constructor(
+    public ledger: Ledger,
+    private readonly report: (error: DecodeError) => void,
+    callerSignals: readonly AbortSignal[],
+  ) {
+    this.failed = new Promise<never>((_, reject) => {
+      this.rejectFailed = reject;
+    });
+    this.failed.catch(noop);
+    if (typeof AbortSignal.any === 'function') {
+      // No listener on the caller's signal (the SDK passes one long-lived signal to every request).
+      this.signal = callerSignals.length === 0 ? this.controller.signal : AbortSignal.any([this.controller.signal, ...callerSignals]);
+      return;
+    }
+    // Node < 20.3: forward the caller's abort by hand, and let go of the listener when done.
+    this.signal = this.controller.signal;
+    for (const signal of callerSignals) {
+      if (signal.aborted) {
+        this.controller.abort(signal.reason);
+        continue;
+      }
+      const onAbort = (): void => this.controller.abort(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.unlink.push(() => signal.removeEventListener('abort', onAbort));
+    }
+  }
+
+  /** Fails with `makeError()` at `deadline` (a `performance.now()` value) unless disarmed first. */
+  arm(deadline: number, makeError: () => DecodeError): void {
+    this.disarm();
+    const wait = Math.min(Math.max(0, Math.ceil(deadline - performance.now())), MAX_TIMER_MS);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      // Timers may fire a little early against performance.now(); re-arm for the remainder then.
+      if (performance.now() < deadline) this.arm(deadline, makeError);
+      else this.fail(makeError());
+    }, wait);
+    // The deadline bounds resources while the process lives; it is no reason to keep it alive.
+    this.timer.unref();
+  }
+
+  disarm(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Stops the deadline and lets go of the caller's signals: the exchange is over. */
+  settle(): void {
+    this.disarm();
+    for (const unlink of this.unlink.splice(0)) unlink();
+  }
+
+  /** Trips a bound: errors the body stream, aborts the request, marks the ledger, reports. */
+  fail(error: DecodeError): void {
+    if (this.failure !== undefined) return;
+    this.failure = error;
+    this.ledger.failure ??= error;
+    this.settle();
+    try {
+      this.out?.error(error);
+    } catch {
+      // The stream was already closed or errored.
+    }
+    this.controller.abort(error);
+    this.reader?.cancel(error).catch(noop);
+    this.rejectFailed(error);
+    this.report(error);
+  }
+
+  /** Counts one body chunk against every bound; returns the violation, if any. */
+  account(chunk: Uint8Array, now: number): DecodeError | undefined {
+    const { ledger } = this;
+    let ids: readonly ScannedId[] = [];
+    if (this.scanner !== undefined) {
+      const scanned = this.scanner.scan(chunk, now);
+      if (scanned.largest > ledger.maxBytes) return tooLarge('one SSE event', ledger.maxBytes, scanned.largest);
+      ids = scanned.ids;
+    }
+    if (this.semantics === 'listen') {
+      // Open-ended stream: only the event in progress is on the clock.
+      const scanner = this.scanner as SseScanner;
+      this.disarm();
+      if (scanner.eventBytes > 0) {
+        const startedAt = scanner.eventStartedAt;
+        this.arm(startedAt + ledger.timeoutMs, () => timedOut('one SSE event', ledger.timeoutMs, startedAt));
+      }
+    } else {
+      ledger.retained += chunk.length;
+      if (ledger.retained > ledger.maxBytes) {
+        const what = this.scanner !== undefined ? "one request's SSE stream (resumptions included)" : 'a response body';
+        return tooLarge(what, ledger.maxBytes, ledger.retained);
+      }
+    }
+    // The chunk passes and goes to the consumer: its ids become resumption points of this ledger.
+    for (const { id, withData } of ids) this.recordId(id, ledger, withData);
+    return undefined;
+  }
+}
+
+/**
+ * Creates a fetch that bounds every response it returns: Content-Length pre-check, bytes counted as
+ * they arrive, `Accept-Encoding: identity` (raw = decoded bytes), a whole-response deadline, and per-event
+ * plus cumulative bounds on SSE carried across `Last-Event-ID` resumption. See the module notes.
+ *
+ * @param options - Instance limits (`maxBytes`, default 4 MiB; `timeoutMs`, default 60 s), the fetch to
+ *   wrap, and an `onLimit` hook. Use one instance per agent: the resumption ledgers live in the instance.
+ * @returns A function with the signature of `fetch`. A response that breaks a bound rejects (before the
+ *   body) or errors its body stream with a {@link LimitError} (`TOO_LARGE`: unit `bytes`, limit, bytes
+ *   read; `TIMEOUT`: unit `ms`, limit, elapsed) or a {@link DecodeError} `UNSUPPORTED_ENCODING`.
+ * @throws RangeError when a limit is not a positive number.
+ * @example
+ * import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+ * import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+ * const client = new Client({ name: 'buyer', version: '1.0.0' });
+ * await client.connect(new StreamableHTTPClientTransport(new URL(agentUrl), { fetch: boundedFetch() }));
+ * const result = await withFetchBounds({ maxBytes: 8_388_608 }, signal =>
+ *   client.callTool({ name: 'get_products', arguments: args }, undefined, { signal }),
+ * );
+ */
+export function boundedFetch(options: BoundedFetchOptions = {}): BoundedFetch {
+  const instance = checkBounds(options, 'boundedFetch');
+  const { onLimit } = options;
+  const index = new EventIdIndex();
+
+  return async function fetchWithBounds(input, init) {
+    const scope = scopes.getStore();
+    const perCall = init?.[FETCH_BOUNDS] === undefined ? undefined : checkBounds(init[FETCH_BOUNDS], 'FETCH_BOUNDS');
+    const maxBytes = perCall?.maxBytes ?? scope?.bounds.maxBytes ?? instance.maxBytes ?? DEFAULT_MAX_BYTES;
+    const timeoutMs = perCall?.timeoutMs ?? scope?.bounds.timeoutMs ?? instance.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const underlying = options.fetch ?? globalThis.fetch;
+
+    const request = input instanceof Request ? input : undefined;
+    const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const headers = new Headers(init?.headers ?? request?.headers);
+    const lastEventId = method === 'GET' ? headers.get('last-event-id') : null;
+    const report = (error: DecodeError): void => {
+      scope?.trip(error);
+      try {
+        onLimit?.({ error, url, method });
+      } catch {
+        // onLimit must not throw; a throwing hook must not break the bound.
+      }
+    };
+
+    const resumed = lastEventId ? index.lookup(lastEventId) : undefined;
+    const now = performance.now();
+    let ledger: Ledger = resumed ?? {
+      kind: 'request',
+      maxBytes,
+      timeoutMs,
+      startedAt: now,
+      retained: 0,
+      failure: undefined,
+      ids: [],
+      dataIds: [],
+    };
+    // Only a fresh GET (not a resumption) can open MCP's standalone listening stream.
+    const mayListen = method === 'GET' && !lastEventId;
+
+    if (ledger.failure !== undefined) {
+      report(ledger.failure);
+      throw ledger.failure;
+    }
+    if (ledger.kind === 'request' && now >= ledger.startedAt + ledger.timeoutMs) {
+      const error = timedOut('the whole response', ledger.timeoutMs, ledger.startedAt);
+      ledger.failure = error;
+      report(error);
+      throw error;
+    }
+
+    const callerSignals = [init?.signal, request?.signal].filter((s): s is AbortSignal => s != null);
+    const ex = new Exchange(ledger, report, callerSignals);
+    // Headers are due by the ledger's deadline (a resumption keeps the original clock); a listening
+    // stream's clock is its own request's.
+    const startedAt = ledger.kind === 'request' ? ledger.startedAt : now;
+    const limitMs = ledger.timeoutMs;
+    ex.arm(startedAt + limitMs, () => timedOut('the whole response', limitMs, startedAt));
+
+    headers.set('accept-encoding', 'identity');
+    const { [FETCH_BOUNDS]: _bounds, ...rest }: BoundedRequestInit = init ?? {};
+    const pending = Promise.resolve().then(() =>
+      underlying(input, { ...rest, headers, signal: ex.signal }),
+    );
+    let response: Response;
+    try {
+      response = await Promise.race([pending, ex.failed]);
+    } catch (error) {
+      ex.settle();
+      // A late response to a request we gave up on is released, not leaked.
+      pending.then((late) => late.body?.cancel().catch(noop), noop);
+      throw ex.failure ?? error;
+    }
+
+    const encoding = response.headers.get('content-encoding');
+    if (encoding !== null && encoding.trim().toLowerCase() !== 'identity' && encoding.trim() !== '') {
+      ex.fail(
+        new DecodeError(
+          'UNSUPPORTED_ENCODING',
+          `expected an identity-coded response (Accept-Encoding: identity), but it used Content-Encoding ${JSON.stringify(encoding.slice(0, 64))}; its raw size cannot be bounded, so it was refused unread`,
+        ),
+      );
+      response.body?.cancel(ex.failure).catch(noop);
+      throw ex.failure;
+    }
+
+    const sse = isEventStream(response.headers.get('content-type'));
+    if (ledger.kind === 'listen' && !sse) {
+      // A listening ledger resumed with a non-stream answer: bound that answer as a request of its own.
+      ledger = { ...ledger, kind: 'request', startedAt: now, retained: 0, ids: [], dataIds: [] };
+      ex.ledger = ledger;
+    } else if (mayListen && sse) {
+      ledger.kind = 'listen';
+    }
+    ex.semantics = ledger.kind;
+
+    if (ex.semantics === 'request') {
+      const declared = parseContentLength(response.headers.get('content-length'));
+      if (declared !== undefined && ledger.retained + declared > ledger.maxBytes) {
+        ex.fail(
+          new LimitError(
+            'TOO_LARGE',
+            `expected at most ${ledger.maxBytes} bytes, but the response declared Content-Length ${declared}; rejected before reading the body`,
+            { unit: 'bytes', limit: ledger.maxBytes, actual: ledger.retained + declared },
+          ),
+        );
+        response.body?.cancel(ex.failure).catch(noop);
+        throw ex.failure;
+      }
+    } else {
+      // Listening: the headers are in; from here only an event in progress is on the clock.
+      ex.disarm();
+    }
+
+    const body = response.body;
+    if (body === null || NULL_BODY_STATUSES.has(response.status)) {
+      ex.settle();
+      return response;
+    }
+
+    if (sse) {
+      ex.scanner = new SseScanner();
+      ex.recordId = (id, owner, withData) => index.record(id, owner, withData);
+    }
+    const reader = body.getReader();
+    ex.reader = reader;
+    const counted = new ReadableStream<Uint8Array>({
+      start(controller) {
+        ex.out = controller;
+      },
+      async pull(controller) {
+        for (;;) {
+          let next: Awaited<ReturnType<typeof reader.read>>;
+          try {
+            next = await reader.read();
+          } catch (error) {
+            if (ex.failure === undefined) {
+              ex.settle();
+              controller.error(error);
+            }
+            return;
+          }
+          if (ex.failure !== undefined) return;
+          if (next.done) {
+            ex.settle();
+            controller.close();
+            return;
+          }
+          const chunk = next.value;
+          if (chunk.length === 0) continue;
+          const violation = ex.account(chunk, performance.now());
+          if (violation !== undefined) {
+            ex.fail(violation);
+            return;
+          }
+          controller.enqueue(chunk);
+          return;
+        }
+      },
+      cancel(reason) {
+        ex.settle();
+        return reader.cancel(reason);
+      },
+    });
+
+    const bounded = new Response(counted, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+    // Keep what a consumer may read off the original (the SDK reads `url` when describing redirects).
+    Object.defineProperty(bounded, 'url', { value: response.url });
+    Object.defineProperty(bounded, 'redirected', { value: response.redirected });
+    return bounded;
+  };
+}
+
+function parseContentLength(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  // A list of equal values ("10, 10") is legal; any other shape is left to the fetch to refuse.
+  const values = new Set(value.split(',').map((v) => v.trim()));
+  if (values.size !== 1) return undefined;
+  const [only] = values;
+  return only !== undefined && /^\d+$/.test(only) ? Number(only) : undefined;
+}
+
+/**
+ * Runs `fn` with per-call bounds for every bounded fetch it makes (through the MCP SDK too: the bounds
+ * travel in the async context, not in the request), and fails it with the typed error the moment any
+ * of those fetches trips a bound.
+ *
+ * Hand the `signal` to the SDK call (`client.callTool(params, undefined, { signal })`): when a bound
+ * trips it is aborted with the typed error, so the SDK drops the pending request and tells the server
+ * (`notifications/cancelled`). This is what makes an SSE-mode failure prompt: the SDK itself only
+ * reports a broken SSE stream to `onerror`, as a plain `Error`, and leaves the call to its own timeout.
+ *
+ * @param bounds - Limits for this call; absent fields fall back to the instance's. May raise them.
+ * @param fn - The call. Its async context (including SSE resumptions the SDK schedules) is in scope.
+ * @returns What `fn` resolves to.
+ * @throws The {@link LimitError} / {@link DecodeError} of the first bound that tripped within the call;
+ *   otherwise whatever `fn` throws. RangeError when a limit is not a positive number.
+ * @example
+ * const result = await withFetchBounds({ maxBytes: 16_777_216, timeoutMs: 120_000 }, signal =>
+ *   client.callTool({ name: 'get_products', arguments: args }, undefined, { signal, timeout: 120_000 }),
+ * );
+ */
+export async function withFetchBounds<T>(
+  bounds: FetchBounds,
+  fn: (signal: AbortSignal) => T | PromiseLike<T>,
+): Promise<T> {
+  const checked = checkBounds(bounds, 'withFetchBounds');
+  // Inside another scope, a field left out here keeps the outer scope's value.
+  const outer = scopes.getStore()?.bounds;
+  const merged: FetchBounds = {
+    maxBytes: checked.maxBytes ?? outer?.maxBytes,
+    timeoutMs: checked.timeoutMs ?? outer?.timeoutMs,
+  };
+  const controller = new AbortController();
+  let failure: DecodeError | undefined;
+  let rejectTripped: (error: DecodeError) => void = noop;
+  const tripped = new Promise<never>((_, reject) => {
+    rejectTripped = reject;
+  });
+  tripped.catch(noop);
+  const scope: Scope = {
+    bounds: merged,
+    trip(error) {
+      if (failure !== undefined) return;
+      failure = error;
+      rejectTripped(error);
+      controller.abort(error);
+    },
+  };
+  const run = scopes.run(scope, async () => fn(controller.signal));
+  try {
+    return await Promise.race([run, tripped]);
+  } catch (error) {
+    run.catch(noop);
+    throw failure ?? error;
+  }
+}
+
+/**
+ * Finds the bounded fetch's typed error in `error` or its `cause` chain (for wrappers that keep the
+ * original as `cause`). Note that the MCP SDK's SSE path does not: it reports a stringified copy.
+ *
+ * @param error - Anything caught.
+ * @returns The first {@link DecodeError} found (a {@link LimitError} is one), or `undefined`.
+ * @throws Never.
+ * @example
+ * catch (e) { const bound = findBoundsError(e); if (bound?.code === 'TOO_LARGE') ... }
+ */
+export function findBoundsError(error: unknown): DecodeError | undefined {
+  const seen = new Set<unknown>();
+  let current = error;
+  while (current !== null && typeof current === 'object' && !seen.has(current)) {
+    if (current instanceof DecodeError) return current;
+    seen.add(current);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
