@@ -70,37 +70,54 @@ type Finding =
   | { kind: 'nodes'; nodes: number }
   | { kind: 'bytes'; chars: number }
   | { kind: 'unsafe'; key: string }
-  | { kind: 'not-json'; found: string };
+  | { kind: 'not-json'; found: string }
+  | { kind: 'cycle' };
 
 /**
  * Walks `root` iteratively (no recursion, so no stack overflow at any depth) and throws at the
  * first bound passed or bad value found, with the JSON Pointer of where.
  *
+ * Every value is checked to be a finite number where it is a number: `JSON.parse` turns `1e400`
+ * into `Infinity`, which is not JSON data and would come back as `null` from `JSON.stringify`.
+ *
  * @throws {LimitError} `TOO_DEEP` (depth or node count), `TOO_LARGE` (string volume, untrusted only)
- * @throws {DecodeError} `UNSAFE_JSON`, `MALFORMED_ENVELOPE` (not JSON data, unreadable), untrusted only
+ * @throws {DecodeError} `UNSAFE_JSON` (untrusted only); `MALFORMED_ENVELOPE` for a non-finite
+ *   number, and (untrusted only) for values that are not JSON data, circular references, or
+ *   values that cannot be read
  */
 export function checkTree(root: unknown, bounds: Bounds, options: WalkOptions): void {
+  const place: Place = { keys: [], objects: [], depth: 0, key: undefined };
   let finding: Finding | undefined;
   try {
-    finding = walk(root, bounds, options.untrusted, null);
+    finding = walk(root, bounds, options.untrusted, place);
   } catch (cause) {
     // A getter or proxy trap threw while we read the value.
-    const path: string[] = [];
-    locate(root, bounds, options.untrusted, path);
+    const at = pointer(segments(place));
     throw new DecodeError(
       'MALFORMED_ENVELOPE',
-      `${options.what} could not be read at ${pointer(path)}: ${cause instanceof Error ? cause.name : typeof cause} thrown while reading it; expected plain JSON data`,
-      { ...options, path: pointer(path), cause },
+      `${options.what} could not be read at ${shown(at)}: ${describeThrown(cause)} thrown while reading it; expected plain JSON data`,
+      { ...options, path: at, cause },
     );
   }
   if (finding === undefined) return;
-  const path: string[] = [];
-  locate(root, bounds, options.untrusted, path);
-  throw toError(finding, bounds, options, pointer(path));
+  // A depth finding along a path that meets the same object twice is a cycle, not just depth.
+  if (finding.kind === 'depth' && new Set(place.objects.slice(0, place.depth + 1)).size < place.depth + 1) finding = { kind: 'cycle' };
+  throw toError(finding, bounds, options, pointer(segments(place)));
 }
 
-function toError(finding: Finding, bounds: Bounds, options: WalkOptions, at: string): DecodeError {
-  const opts = { task: options.task, version: options.version, path: at };
+/** What was thrown, named without trusting it (a thrown Proxy can throw again from `instanceof`). */
+function describeThrown(cause: unknown): string {
+  try {
+    if (cause instanceof Error) return typeof cause.name === 'string' ? cause.name.slice(0, 64) : 'an Error';
+    return cause === null ? 'null' : typeof cause;
+  } catch {
+    return 'an unreadable value';
+  }
+}
+
+function toError(finding: Finding, bounds: Bounds, options: WalkOptions, path: string): DecodeError {
+  const opts = { task: options.task, version: options.version, path };
+  const at = shown(path);
   switch (finding.kind) {
     case 'depth':
       return new LimitError(
@@ -135,7 +152,27 @@ function toError(finding: Finding, bounds: Bounds, options: WalkOptions, at: str
         `${options.what} holds ${finding.found} at ${at}; expected JSON data (plain objects, arrays, strings, finite numbers, booleans, null)`,
         opts,
       );
+    case 'cycle':
+      return new DecodeError(
+        'MALFORMED_ENVELOPE',
+        `${options.what} holds a circular reference at ${at}; expected JSON data (a tree of plain objects and arrays)`,
+        opts,
+      );
   }
+}
+
+/** Longest pointer put in a message; the whole one stays in the error's `path`. */
+const MAX_SHOWN_POINTER = 120;
+
+/**
+ * A pointer fit for a one-line message: its keys are the seller's, so control characters and
+ * U+2028/U+2029 are escaped as `\uXXXX` and a long pointer is cut with `…` (as format.ts shows
+ * pointers); the root is `(root)`.
+ */
+function shown(path: string): string {
+  if (path === '') return '(root)';
+  const escaped = path.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escaped.length > MAX_SHOWN_POINTER ? `${escaped.slice(0, MAX_SHOWN_POINTER)}…` : escaped;
 }
 
 /** JSON Pointer (RFC 6901) from path segments. */
@@ -146,92 +183,138 @@ export function pointer(segments: readonly string[]): string {
 const hasOwn = Object.prototype.hasOwnProperty;
 const objectProto = Object.prototype;
 
-function badValue(value: unknown): string | undefined {
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return undefined;
-    case 'number':
-      return Number.isFinite(value) ? undefined : String(value);
-    case 'object': {
-      if (value === null || Array.isArray(value)) return undefined;
-      const proto: unknown = Object.getPrototypeOf(value);
-      if (proto === objectProto || proto === null) return undefined;
-      const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
-      return `an object of class ${typeof name === 'string' ? name.slice(0, 40) : 'unknown'}`;
-    }
-    default:
-      return `a value of type ${typeof value}`;
-  }
+/**
+ * Below this depth a cycle is left to the depth bound; from it on, the walk keeps the objects on
+ * the current path, so a circular value ends the walk even with `maxDepth` and `maxNodes` set to
+ * `Infinity`. A cycle of length L is seen at most 2L levels past it.
+ */
+const CYCLE_CHECK_DEPTH = 256;
+
+/** Why an object or array is not JSON data, or undefined when it is. */
+function badContainer(value: object): string | undefined {
+  if (Array.isArray(value)) return undefined;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto === objectProto || proto === null) return undefined;
+  const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+  return `an object of class ${typeof name === 'string' ? name.slice(0, 40) : 'unknown'}`;
 }
 
-/**
- * The fast pass: two parallel stacks, no path bookkeeping. Returns the first finding.
- * `trail`, when given, receives the path of the finding (slow pass, see {@link locate}).
- */
-function walk(root: unknown, bounds: Bounds, untrusted: boolean, trail: string[][] | null): Finding | undefined {
-  const values: unknown[] = [root];
-  const depths: number[] = [0];
-  const paths: string[][] = trail === null ? [] : [[]];
-  let nodes = 0;
-  let chars = 0;
-  while (values.length > 0) {
-    const value = values.pop();
-    const depth = depths.pop() as number;
-    const path = trail === null ? undefined : (paths.pop() as string[]);
-    if (path !== undefined) trail![0] = path;
-    if (++nodes > bounds.maxNodes) return { kind: 'nodes', nodes };
-    if (untrusted) {
-      const bad = badValue(value);
-      if (bad !== undefined) return { kind: 'not-json', found: bad };
-      if (typeof value === 'string') {
-        chars += value.length;
-        if (chars > bounds.maxBytes) return { kind: 'bytes', chars };
-        continue;
-      }
-    }
-    if (typeof value !== 'object' || value === null) continue;
-    if (depth + 1 > bounds.maxDepth) return { kind: 'depth', depth: depth + 1 };
-    if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) {
-        values.push(value[i]);
-        depths.push(depth + 1);
-        if (path !== undefined) paths.push([...path, String(i)]);
-      }
-      continue;
-    }
-    const obj = value as Record<string, unknown>;
-    const keys = Object.keys(obj);
-    for (let i = keys.length - 1; i >= 0; i--) {
-      const key = keys[i] as string;
-      const child = obj[key];
-      if (untrusted) {
-        chars += key.length;
-        if (key === '__proto__') {
-          if (path !== undefined) trail![0] = [...path, key];
-          return { kind: 'unsafe', key: '__proto__' };
-        }
-        if (key === 'constructor' && typeof child === 'object' && child !== null && hasOwn.call(child, 'prototype')) {
-          if (path !== undefined) trail![0] = [...path, key];
-          return { kind: 'unsafe', key: 'constructor.prototype' };
-        }
-      }
-      values.push(child);
-      depths.push(depth + 1);
-      if (path !== undefined) paths.push([...path, key]);
-    }
-    if (untrusted && chars > bounds.maxBytes) return { kind: 'bytes', chars };
+/** `__proto__` as an own key (enumerable or not), or `constructor` holding an object with an own `prototype`. */
+function unsafeKey(value: object): string | undefined {
+  if (hasOwn.call(value, '__proto__')) return '__proto__';
+  if (hasOwn.call(value, 'constructor')) {
+    const ctor: unknown = (value as { constructor: unknown }).constructor;
+    if (typeof ctor === 'object' && ctor !== null && hasOwn.call(ctor, 'prototype')) return 'constructor.prototype';
   }
   return undefined;
 }
 
-/** The slow pass, run only after a finding: the same walk, keeping paths, to name the place. */
-function locate(root: unknown, bounds: Bounds, untrusted: boolean, out: string[]): void {
-  const trail: string[][] = [[]];
+/**
+ * Where the walk is: `keys[1..depth]` are the keys (or indexes) from the root to the value being
+ * visited, `objects[0..depth]` the containers along that path (the value itself included when it
+ * is one), and `key` the member being read or refused, if any.
+ */
+interface Place {
+  readonly keys: Array<string | number>;
+  readonly objects: unknown[];
+  depth: number;
+  key: string | number | undefined;
+}
+
+function segments(place: Place): string[] {
+  const out = place.keys.slice(1, place.depth + 1).map(String);
+  if (place.key !== undefined) out.push(String(place.key));
+  return out;
+}
+
+/**
+ * One iterative pass, three parallel stacks (value, depth, key). The keys and containers on the
+ * path to the value being visited are kept by depth (one store per value), so that a finding or a
+ * throw is located without a second walk; `place` is filled in only then.
+ */
+function walk(root: unknown, bounds: Bounds, untrusted: boolean, place: Place): Finding | undefined {
+  const { maxBytes, maxDepth, maxNodes } = bounds;
+  const { keys: pathKeys, objects: pathObjects } = place;
+  const values: unknown[] = [root];
+  const depths: number[] = [0];
+  const keys: Array<string | number> = [''];
+  // The containers on the current path from CYCLE_CHECK_DEPTH down, in order and as a set.
+  const deepPath: object[] = [];
+  let deep: Set<object> | undefined;
+  let nodes = 0;
+  let chars = 0;
+  let depth = 0;
+  // The member being read, so that a throwing getter or trap is blamed on it.
+  let reading: string | number | undefined;
+  const at = (finding: Finding, key?: string): Finding => {
+    place.depth = depth;
+    place.key = key;
+    return finding;
+  };
   try {
-    walk(root, bounds, untrusted, trail);
-  } catch {
-    // The place where reading threw is the last path visited.
+    while (values.length > 0) {
+      const value = values.pop();
+      depth = depths.pop() as number;
+      pathKeys[depth] = keys.pop() as string | number;
+      reading = undefined;
+      if (++nodes > maxNodes) return at({ kind: 'nodes', nodes });
+      if (typeof value !== 'object' || value === null) {
+        if (typeof value === 'string') {
+          if (untrusted) {
+            chars += value.length;
+            if (chars > maxBytes) return at({ kind: 'bytes', chars });
+          }
+        } else if (typeof value === 'number') {
+          if (value - value !== 0) return at({ kind: 'not-json', found: String(value) }); // NaN, ±Infinity
+        } else if (untrusted && typeof value !== 'boolean' && value !== null) {
+          return at({ kind: 'not-json', found: `a value of type ${typeof value}` });
+        }
+        continue;
+      }
+      pathObjects[depth] = value;
+      if (untrusted) {
+        const bad = badContainer(value);
+        if (bad !== undefined) return at({ kind: 'not-json', found: bad });
+      }
+      if (depth + 1 > maxDepth) return at({ kind: 'depth', depth: depth + 1 });
+      if (depth >= CYCLE_CHECK_DEPTH) {
+        deep ??= new Set();
+        // Drop what is no longer on the path (anything at this depth or deeper), then look.
+        while (deepPath.length > depth - CYCLE_CHECK_DEPTH) deep.delete(deepPath.pop() as object);
+        if (deep.has(value)) return at({ kind: 'cycle' });
+        deepPath.push(value);
+        deep.add(value);
+      }
+      if (untrusted) {
+        const key = unsafeKey(value);
+        if (key !== undefined) return at({ kind: 'unsafe', key }, key === '__proto__' ? key : 'constructor');
+      }
+      const next = depth + 1;
+      if (Array.isArray(value)) {
+        for (let i = value.length - 1; i >= 0; i--) {
+          reading = i;
+          values.push(value[i]);
+          depths.push(next);
+          keys.push(i);
+        }
+        continue;
+      }
+      const obj = value as Record<string, unknown>;
+      const names = Object.keys(obj);
+      for (let i = names.length - 1; i >= 0; i--) {
+        const key = names[i] as string;
+        reading = key;
+        values.push(obj[key]);
+        depths.push(next);
+        keys.push(key);
+        if (untrusted) chars += key.length;
+      }
+      if (untrusted && chars > maxBytes) return at({ kind: 'bytes', chars });
+    }
+  } catch (cause) {
+    place.depth = depth;
+    place.key = reading;
+    throw cause;
   }
-  out.push(...(trail[0] ?? []));
+  return undefined;
 }

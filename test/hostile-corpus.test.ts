@@ -1,0 +1,403 @@
+/**
+ * The hostile corpus: inputs a malicious or broken seller (or a hostile in-process object) can
+ * hand to decode(), each with the outcome pinned: the DecodeError `code` (and where it matters
+ * the `path`), or `decoded` with what the caller gets. Big inputs (100,000 levels, a million keys,
+ * 4 MiB + 1 bytes) are built here, at test time; nothing large is stored in the repository.
+ *
+ * Documented choices pinned here:
+ * - Duplicate keys in a text item: the last one wins (JSON.parse semantics). AdCP's duplicate-key
+ *   rejection (security.mdx, step 14) is a signature verifier's duty, on the raw bytes it verified.
+ * - Lone surrogates are accepted as sent; they count 3 UTF-8 bytes (U+FFFD) against maxBytes.
+ * - Numbers: past double precision they are rounded (`2^53 + 1` → `2^53`), below the smallest
+ *   double they become 0; past the double range (`1e400`) JSON.parse yields Infinity, which is not
+ *   JSON data and is refused (MALFORMED_ENVELOPE) rather than handed back as `null`-to-be.
+ * - A circular value is MALFORMED_ENVELOPE (not JSON data), with every bound lifted too.
+ */
+import { describe, expect, test } from 'vitest';
+import { safeDecode, type DecodeOptions, type TaskName } from '../src/decode.js';
+import { DecodeError, type DecodeErrorCode, type TaskFailedError } from '../src/errors.js';
+import { payload } from './fixtures/payloads.js';
+
+type Json = Record<string, unknown>;
+type Outcome = DecodeErrorCode | 'decoded';
+
+interface Case {
+  readonly name: string;
+  readonly input: () => unknown;
+  readonly code: Outcome;
+  readonly task?: TaskName;
+  readonly options?: DecodeOptions;
+  /** The error's JSON Pointer, when one place is to blame. */
+  readonly path?: string;
+  /** Further checks on what the caller got. */
+  readonly then?: (got: { data?: unknown; error?: DecodeError }) => void;
+}
+
+const MiB = 1024 * 1024;
+const base = (): Json => payload('3.1.19/list_accounts.valid');
+const text = (t: unknown): Json => ({ content: [{ type: 'text', text: t }] });
+const structured = (p: unknown): Json => ({ content: [{ type: 'text', text: 'Done.' }], structuredContent: p });
+const a2a = (data: unknown, state = 'TASK_STATE_COMPLETED'): Json => ({ task: { id: 't', status: { state }, artifacts: [{ parts: [{ data }] }] } });
+/** The base payload's JSON with `extra` members spliced in after `{`, as raw text. */
+const splice = (extra: string): string => `{${extra},${JSON.stringify(base()).slice(1)}`;
+const withExt = (ext: unknown): Json => ({ ...base(), ext });
+
+function nestArrays(depth: number, leaf: unknown = 1): unknown {
+  let v = leaf;
+  for (let i = 0; i < depth; i++) v = [v];
+  return v;
+}
+function nestObjects(depth: number, leaf: unknown = 1): unknown {
+  let v = leaf;
+  for (let i = 0; i < depth; i++) v = { a: v };
+  return v;
+}
+/** Defines an own property the way JSON.parse would, bypassing any `__proto__` setter. */
+function own<T extends object>(target: T, key: string, value: unknown, enumerable = true): T {
+  return Object.defineProperty(target, key, { value, enumerable, writable: true, configurable: true });
+}
+function throwingGetter(key: string, thrown: unknown = new Error('getter exploded')): Json {
+  return Object.defineProperty({}, key, {
+    enumerable: true,
+    get() {
+      throw thrown;
+    },
+  }) as Json;
+}
+/** A Proxy whose every trap throws the Proxy itself: `instanceof`, `.name`, `String()` all throw again. */
+function hostileProxy(): object {
+  const proxy: object = new Proxy(
+    {},
+    {
+      get: () => {
+        throw proxy;
+      },
+      has: () => {
+        throw proxy;
+      },
+      ownKeys: () => {
+        throw proxy;
+      },
+      getOwnPropertyDescriptor: () => {
+        throw proxy;
+      },
+      getPrototypeOf: () => {
+        throw proxy;
+      },
+    },
+  );
+  return proxy;
+}
+/** A million own keys, "0" to "999999" (integer-like keys build in 0.3 s; "k0"... would take 10 s). */
+function millionKeys(): Json {
+  const o: Json = {};
+  for (let i = 0; i < 1_000_000; i++) o[i] = 0;
+  return o;
+}
+/** 2^levels values reachable from `levels` objects: a tree that exists only in memory. */
+function sharedTree(levels: number): unknown {
+  let node: unknown = 'leaf';
+  for (let i = 0; i < levels; i++) node = [node, node];
+  return node;
+}
+
+const cases: Record<string, readonly Case[]> = {
+  'prototype keys': [
+    { name: '__proto__ as an own key in a text item', input: () => text(splice('"__proto__":{"polluted":true}')), code: 'UNSAFE_JSON', path: '/content/0/text' },
+    { name: '__proto__ spelled \\u005f_proto__ in a text item', input: () => text(splice('"\\u005f_proto__":{"polluted":true}')), code: 'UNSAFE_JSON' },
+    { name: '__proto__ fully escaped in a text item', input: () => text(splice('"\\u005F\\u005F\\u0070roto\\u005f\\u005f" : {"polluted":true}')), code: 'UNSAFE_JSON' },
+    { name: 'constructor.prototype in a text item', input: () => text(splice('"ext":{"constructor":{"prototype":{"polluted":true}}}')), code: 'UNSAFE_JSON' },
+    {
+      name: '__proto__ nested 60 levels deep (arrays and objects) in a text item',
+      input: () => text(splice(`"ext":${'{"a":['.repeat(30)}{"__proto__":{"polluted":true}}${']}'.repeat(30)}`)),
+      code: 'UNSAFE_JSON',
+    },
+    {
+      name: 'constructor.prototype at the bottom of 100,000 levels in a text item (found before the depth bound)',
+      input: () => text(splice(`"ext":${'['.repeat(100_000)}{"constructor":{"prototype":{}}}${']'.repeat(100_000)}`)),
+      code: 'UNSAFE_JSON',
+    },
+    { name: '__proto__ as an own key of structuredContent', input: () => structured(JSON.parse(splice('"__proto__":{"polluted":true}'))), code: 'UNSAFE_JSON', path: '/__proto__' },
+    {
+      name: '__proto__ nested at depth 40 in structuredContent',
+      input: () => structured(withExt(nestObjects(38, JSON.parse('{"__proto__":{"polluted":true}}')))),
+      code: 'UNSAFE_JSON',
+      path: `/ext${'/a'.repeat(38)}/__proto__`,
+    },
+    { name: 'constructor.prototype in structuredContent', input: () => structured(withExt(JSON.parse('{"constructor":{"prototype":{"polluted":true}}}'))), code: 'UNSAFE_JSON', path: '/ext/constructor' },
+    { name: '__proto__ as an own property of an array', input: () => structured(withExt({ list: own([1, 2], '__proto__', { polluted: true }) })), code: 'UNSAFE_JSON', path: '/ext/list/__proto__' },
+    { name: 'constructor.prototype as an own property of an array', input: () => structured(withExt([own([], 'constructor', { prototype: { polluted: true } })])), code: 'UNSAFE_JSON', path: '/ext/0/constructor' },
+    { name: 'a non-enumerable own __proto__', input: () => structured(own(base(), '__proto__', { polluted: true }, false)), code: 'UNSAFE_JSON', path: '/__proto__' },
+    { name: '__proto__ in A2A DataPart data', input: () => a2a(JSON.parse(splice('"__proto__":{"polluted":true}'))), code: 'UNSAFE_JSON', path: '/__proto__' },
+    { name: '__proto__ in a bare payload', input: () => JSON.parse(splice('"__proto__":{"polluted":true}')), options: { transport: 'payload' }, code: 'UNSAFE_JSON' },
+    {
+      name: '__proto__ inside an MCP structuredContent adcp_error',
+      input: () => ({ isError: true, content: [], structuredContent: { adcp_error: JSON.parse('{"code":"RATE_LIMITED","details":{"__proto__":{"polluted":true}}}') } }),
+      code: 'UNSAFE_JSON',
+      path: '/structuredContent/adcp_error/details/__proto__',
+    },
+    {
+      name: 'constructor.prototype inside a JSON-RPC error.data.adcp_error',
+      input: () => ({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'x', data: { adcp_error: JSON.parse('{"code":"X","constructor":{"prototype":{}}}') } } }),
+      code: 'UNSAFE_JSON',
+      path: '/error/data/adcp_error/constructor',
+    },
+    {
+      name: '__proto__ inside an A2A adcp_error DataPart',
+      input: () => a2a({ adcp_error: JSON.parse('{"code":"X","__proto__":{"polluted":true}}') }, 'TASK_STATE_FAILED'),
+      code: 'UNSAFE_JSON',
+      path: '/task/artifacts/0/parts/0/data/adcp_error/__proto__',
+    },
+    {
+      name: 'a constructor key holding plain data, a prototype key, and "__proto__" as a value are just data',
+      input: () => text(splice('"ext":{"constructor":"x","prototype":{"a":1},"note":"__proto__"}')),
+      code: 'decoded',
+    },
+  ],
+  'depth and size': [
+    { name: '100,000-deep arrays in a text item', input: () => text(splice(`"ext":${'['.repeat(100_000)}${']'.repeat(100_000)}`)), code: 'TOO_DEEP' },
+    { name: '100,000-deep objects in a text item', input: () => text(splice(`"ext":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`)), code: 'TOO_DEEP' },
+    { name: '100,000-deep arrays in structuredContent', input: () => structured(withExt(nestArrays(100_000))), code: 'TOO_DEEP', path: `/ext${'/0'.repeat(63)}` },
+    { name: '100,000-deep objects in structuredContent', input: () => structured(withExt(nestObjects(100_000))), code: 'TOO_DEEP' },
+    { name: '100,000-deep objects in A2A data', input: () => a2a(withExt(nestObjects(100_000))), code: 'TOO_DEEP' },
+    { name: '100,000-deep objects as the payload itself', input: () => nestObjects(100_000), options: { transport: 'payload' }, code: 'TOO_DEEP' },
+    {
+      name: '100,000 levels with every bound lifted: no stack overflow (the validator never descends into ext)',
+      input: () => structured(withExt(nestObjects(100_000))),
+      options: { maxDepth: Infinity, maxNodes: Infinity, maxBytes: Infinity },
+      code: 'decoded',
+    },
+    {
+      name: '300,000-deep arrays with maxDepth lifted: the node bound, located in one pass',
+      input: () => structured(withExt(nestArrays(300_000))),
+      options: { maxDepth: Infinity, maxNodes: 100_000 },
+      code: 'TOO_DEEP',
+      then: ({ error }) => {
+        expect(error).toMatchObject({ unit: 'nodes', limit: 100_000 });
+        expect(error?.path).toMatch(/^\/ext(\/0){50000,}$/);
+      },
+    },
+    {
+      name: '100,000-deep adcp_error details: the error is discarded unmeasured, the failure stays',
+      input: () => ({ isError: true, content: [], structuredContent: { adcp_error: { code: 'RATE_LIMITED', details: nestObjects(100_000) } } }),
+      code: 'TASK_FAILED',
+      then: ({ error }) => expect((error as TaskFailedError).adcpError).toBeUndefined(),
+    },
+    {
+      name: 'a million keys in a text item (over 4 MiB, refused unparsed)',
+      input: () => text(`{${Array.from({ length: 1_000_000 }, (_, i) => `"${i}":0`).join(',')}}`),
+      code: 'TOO_LARGE',
+    },
+    {
+      name: 'a million keys in structuredContent: string volume of the keys',
+      input: () => structured(withExt(millionKeys())),
+      code: 'TOO_LARGE',
+    },
+    {
+      name: 'a million keys in structuredContent with maxBytes lifted: the node count',
+      input: () => structured(withExt(millionKeys())),
+      options: { maxBytes: Infinity },
+      code: 'TOO_DEEP',
+    },
+    {
+      name: '4 MiB + 1 bytes in a text item',
+      input: () => text(JSON.stringify({ ...base(), ext: { pad: '' } }).replace('"pad":""', `"pad":"${'x'.repeat(4 * MiB + 1 - JSON.stringify({ ...base(), ext: { pad: '' } }).length)}"`)),
+      code: 'TOO_LARGE',
+      then: ({ error }) => expect(error).toMatchObject({ limit: 4 * MiB, actual: 4 * MiB + 1 }),
+    },
+    {
+      name: 'exactly 4 MiB in a text item, ending in a 4-byte character',
+      input: () => {
+        const empty = JSON.stringify({ ...base(), ext: { pad: '' } });
+        return text(empty.replace('"pad":""', `"pad":"${'x'.repeat(4 * MiB - 4 - empty.length)}😀"`));
+      },
+      code: 'decoded',
+    },
+    { name: '4 MiB + 1 UTF-16 units of strings in structuredContent', input: () => structured(withExt({ pad: 'x'.repeat(4 * MiB + 1) })), code: 'TOO_LARGE' },
+    {
+      name: 'one 4 MiB string shared by 100 text items: measured once per item, so refused by the scan budget',
+      input: () => {
+        const big = `[${'0,'.repeat(2 * MiB - 1)}0]`;
+        return { content: Array.from({ length: 100 }, () => ({ type: 'text', text: big })) };
+      },
+      code: 'TOO_LARGE',
+    },
+    {
+      name: '2^60 values reachable from 60 shared arrays in structuredContent',
+      input: () => structured(withExt(sharedTree(60))),
+      code: 'TOO_DEEP',
+      then: ({ error }) => expect(error).toMatchObject({ unit: 'nodes' }),
+    },
+    {
+      name: 'an adcp_error that would serialize to 2^60 values: discarded, the failure stays',
+      input: () => ({ isError: true, content: [], structuredContent: { adcp_error: { code: 'RATE_LIMITED', details: sharedTree(60) } } }),
+      code: 'TASK_FAILED',
+      then: ({ error }) => expect((error as TaskFailedError).adcpError).toBeUndefined(),
+    },
+  ],
+  'text encoding': [
+    { name: 'a BOM before the JSON text', input: () => text(`\uFEFF${JSON.stringify(base())}`), code: 'INVALID_JSON' },
+    { name: 'a BOM item, then a clean one (skipped, as JSON.parse would)', input: () => ({ content: [{ type: 'text', text: `\uFEFF${JSON.stringify(base())}` }, { type: 'text', text: JSON.stringify(base()) }] }), code: 'decoded' },
+    { name: 'a BOM inside a string value', input: () => structured(withExt({ s: '\uFEFFx' })), code: 'decoded' },
+    {
+      name: 'lone surrogates, raw and escaped, in values and keys of a text item',
+      input: () => text(splice('"ext":{"raw":"\uD800","esc":"\\uDC00","\uDBFF":1}')),
+      code: 'decoded',
+      then: ({ data }) => expect((data as Json)['ext']).toEqual({ raw: '\uD800', esc: '\uDC00', '\uDBFF': 1 }),
+    },
+    { name: 'lone surrogates in structuredContent', input: () => structured(withExt({ s: '\uDFFF\uD800' })), code: 'decoded' },
+    {
+      name: 'a lone surrogate counts 3 UTF-8 bytes against maxBytes',
+      input: () => text(splice('"ext":{"s":"\uD800"}')),
+      options: { maxBytes: Buffer.byteLength(splice('"ext":{"s":"\uD800"}')) - 1 },
+      code: 'TOO_LARGE',
+      then: ({ error }) => expect(error).toMatchObject({ actual: Buffer.byteLength(splice('"ext":{"s":"\uD800"}')) }),
+    },
+    {
+      name: 'duplicate keys: the last one wins',
+      input: () => text(splice('"status":"failed","status":"completed"')),
+      code: 'decoded',
+      then: ({ data }) => expect((data as Json)['status']).toBe('completed'),
+    },
+    { name: 'duplicate keys: a valid value followed by an invalid one fails', input: () => text(JSON.stringify(base()).replace(/}$/, ',"accounts":"none"}')), code: 'SCHEMA_MISMATCH' },
+    { name: 'a duplicated __proto__ key', input: () => text(splice('"__proto__":{},"__proto__":{"polluted":true}')), code: 'UNSAFE_JSON' },
+  ],
+  numbers: [
+    { name: '1e400 (past the double range) in a text item', input: () => text(splice('"ext":{"n":1e400}')), code: 'MALFORMED_ENVELOPE', path: '/ext/n' },
+    { name: '-1e400 where the schema wants an integer', input: () => text(JSON.stringify(base()).replace('"total_count":2', '"total_count":-1e400')), code: 'MALFORMED_ENVELOPE', path: '/pagination/total_count' },
+    {
+      name: '2^53 + 1 is rounded to 2^53, as JSON.parse does',
+      input: () => text(splice('"ext":{"n":9007199254740993}')),
+      code: 'decoded',
+      then: ({ data }) => expect((data as { ext: { n: number } }).ext.n).toBe(2 ** 53),
+    },
+    {
+      name: 'a 30-digit integer is rounded',
+      input: () => text(splice('"ext":{"n":123456789012345678901234567890}')),
+      code: 'decoded',
+      then: ({ data }) => expect((data as { ext: { n: number } }).ext.n).toBe(1.2345678901234568e29),
+    },
+    { name: '1e-400 underflows to 0', input: () => text(splice('"ext":{"n":1e-400}')), code: 'decoded', then: ({ data }) => expect((data as { ext: { n: number } }).ext.n).toBe(0) },
+    { name: 'Infinity in structuredContent', input: () => structured(withExt({ n: Infinity })), code: 'MALFORMED_ENVELOPE', path: '/ext/n' },
+    { name: 'NaN in structuredContent', input: () => structured(withExt({ n: NaN })), code: 'MALFORMED_ENVELOPE', path: '/ext/n' },
+    { name: 'a BigInt in structuredContent', input: () => structured(withExt({ n: 10n })), code: 'MALFORMED_ENVELOPE', path: '/ext/n' },
+  ],
+  'values JSON cannot hold': [
+    { name: 'undefined', input: () => structured(withExt({ u: undefined })), code: 'MALFORMED_ENVELOPE', path: '/ext/u' },
+    { name: 'a function', input: () => structured(withExt({ f: () => 1 })), code: 'MALFORMED_ENVELOPE', path: '/ext/f' },
+    { name: 'a symbol', input: () => structured(withExt({ s: Symbol('s') })), code: 'MALFORMED_ENVELOPE', path: '/ext/s' },
+    { name: 'a Map', input: () => structured(withExt({ m: new Map() })), code: 'MALFORMED_ENVELOPE', path: '/ext/m' },
+    { name: 'a sparse array hole', input: () => structured(withExt({ a: [1, , 3] })), code: 'MALFORMED_ENVELOPE', path: '/ext/a/1' },
+    { name: 'an object with a class prototype', input: () => structured(withExt({ o: Object.create({ inherited: true }) as object })), code: 'MALFORMED_ENVELOPE', path: '/ext/o' },
+  ],
+  'envelope shapes': [
+    { name: 'content that is a string', input: () => ({ content: 'not an array' }), code: 'MALFORMED_ENVELOPE' },
+    { name: 'content that is a string, with transport mcp', input: () => ({ content: 'not an array' }), options: { transport: 'mcp' }, code: 'NO_PAYLOAD' },
+    { name: 'content that is an object with index keys', input: () => ({ content: { 0: { type: 'text', text: '{}' } }, structuredContent: null }), code: 'NO_PAYLOAD' },
+    { name: 'content that is null', input: () => ({ content: null, isError: false }), code: 'NO_PAYLOAD' },
+    { name: 'items that are not objects', input: () => ({ content: [1, 'text', null, [], true, undefined] }), code: 'NO_PAYLOAD' },
+    { name: 'text that is not a string', input: () => ({ content: [{ type: 'text', text: 5 }, { type: 'text', text: null }, { type: 'text', text: { a: 1 } }, { type: 'text' }] }), code: 'NO_PAYLOAD' },
+    { name: 'a JSON text in an item whose type is not text', input: () => ({ content: [{ type: 'resource', text: JSON.stringify(base()) }] }), code: 'NO_PAYLOAD' },
+    { name: 'structuredContent that is an array', input: () => ({ content: [], structuredContent: [base()] }), code: 'NO_PAYLOAD' },
+    { name: 'isError given as the string "false" (truthy, as the spec says)', input: () => ({ ...structured(base()), isError: 'false' }), code: 'TASK_FAILED' },
+    { name: 'isError given as the string "true"', input: () => ({ ...structured(base()), isError: 'true' }), code: 'TASK_FAILED' },
+    { name: 'isError given as the empty string (falsy)', input: () => ({ ...structured(base()), isError: '' }), code: 'decoded' },
+    { name: 'isError given as 0', input: () => ({ ...structured(base()), isError: 0 }), code: 'decoded' },
+    { name: 'isError given as an empty object', input: () => ({ ...structured(base()), isError: {} }), code: 'TASK_FAILED' },
+    { name: 'an A2A part with two content fields', input: () => ({ task: { status: { state: 'completed' }, artifacts: [{ parts: [{ text: 'x', data: base() }] }] } }), code: 'MALFORMED_ENVELOPE' },
+    { name: 'a nested A2A envelope', input: () => ({ task: { task: a2a(base())['task'] } }), code: 'MALFORMED_ENVELOPE' },
+    { name: 'an A2A state spelled with the Kelvin sign', input: () => a2a(base(), 'WOR\u212AING'), code: 'MALFORMED_ENVELOPE' },
+    { name: 'an A2A { response } wrapper', input: () => a2a({ response: base() }), code: 'WRAPPER_DETECTED' },
+    { name: 'A2A parts that are not an array', input: () => ({ task: { status: { state: 'completed' }, artifacts: [{ parts: { 0: { data: base() } } }] } }), code: 'NO_PAYLOAD' },
+  ],
+  'objects that fight back': [
+    { name: 'a getter that throws inside structuredContent', input: () => structured(withExt(throwingGetter('boom'))), code: 'MALFORMED_ENVELOPE', path: '/ext/boom' },
+    { name: 'a getter that throws on the envelope', input: () => throwingGetter('structuredContent'), code: 'MALFORMED_ENVELOPE', path: '/structuredContent' },
+    { name: 'a getter that throws on a content item', input: () => ({ content: [throwingGetter('type')] }), code: 'MALFORMED_ENVELOPE', path: '/content/0' },
+    { name: 'a getter that throws a hostile Proxy', input: () => structured(withExt(throwingGetter('boom', hostileProxy()))), code: 'MALFORMED_ENVELOPE', path: '/ext/boom' },
+    { name: 'a hostile Proxy as the input', input: () => hostileProxy(), code: 'MALFORMED_ENVELOPE' },
+    { name: 'a hostile Proxy as structuredContent', input: () => structured(hostileProxy()), code: 'MALFORMED_ENVELOPE' },
+    { name: 'a hostile Proxy inside A2A data', input: () => a2a(withExt(hostileProxy())), code: 'MALFORMED_ENVELOPE' },
+    {
+      name: 'a revoked Proxy inside structuredContent',
+      input: () => {
+        const { proxy, revoke } = Proxy.revocable({}, {});
+        revoke();
+        return structured(withExt({ r: proxy }));
+      },
+      code: 'MALFORMED_ENVELOPE',
+      path: '/ext/r',
+    },
+  ],
+  'circular values': [
+    {
+      name: 'structuredContent that contains itself',
+      input: () => {
+        const p = base();
+        p['self'] = p;
+        return structured(p);
+      },
+      code: 'MALFORMED_ENVELOPE',
+    },
+    {
+      name: 'a cycle through an array, with every bound lifted (no hang)',
+      input: () => {
+        const p = base();
+        const list: unknown[] = [{ back: null }];
+        (list[0] as Json)['back'] = list;
+        p['ext'] = { list };
+        return structured(p);
+      },
+      options: { maxDepth: Infinity, maxNodes: Infinity, maxBytes: Infinity },
+      code: 'MALFORMED_ENVELOPE',
+    },
+    {
+      name: 'a circular adcp_error: discarded as unserializable, the failure stays',
+      input: () => {
+        const adcpError: Json = { code: 'RATE_LIMITED' };
+        adcpError['self'] = adcpError;
+        return { isError: true, content: [], structuredContent: { adcp_error: adcpError } };
+      },
+      code: 'TASK_FAILED',
+      then: ({ error }) => expect((error as TaskFailedError).adcpError).toBeUndefined(),
+    },
+    {
+      name: 'a content array that contains itself',
+      input: () => {
+        const content: unknown[] = [];
+        content.push(content, { type: 'text', text: 'Done.' });
+        return { content };
+      },
+      code: 'NO_PAYLOAD',
+    },
+  ],
+};
+
+function run(c: Case): { data?: unknown; error?: DecodeError } {
+  const result = safeDecode(c.task ?? 'list_accounts', c.input(), c.options);
+  return result.success ? { data: result.data } : { error: result.error };
+}
+
+describe.each(Object.entries(cases))('%s', (_group, list) => {
+  test.each(list.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    const got = run(c);
+    if (c.code === 'decoded') {
+      expect(got.error?.message).toBeUndefined();
+    } else {
+      expect(got.error).toBeInstanceOf(DecodeError);
+      expect(got.error?.code).toBe(c.code);
+      if (c.path !== undefined) expect(got.error?.path).toBe(c.path);
+    }
+    c.then?.(got);
+  });
+});
+
+test('the corpus names every required class of hostile input', () => {
+  const names = Object.values(cases)
+    .flat()
+    .map((c) => c.name)
+    .join('\n');
+  for (const needle of ['\\u005f_proto__', 'constructor.prototype', '100,000-deep arrays', '100,000-deep objects', 'a million keys', '4 MiB + 1', 'BOM', 'lone surrogate', 'duplicate keys', '1e400', 'content that is', 'items that are not objects', 'text that is not a string', 'getter that throws', 'contains itself', 'isError given as the string']) {
+    expect(names).toContain(needle);
+  }
+});
