@@ -13,8 +13,8 @@
  */
 import { Buffer } from 'node:buffer';
 import type { AdcpError } from './errors.js';
-import { wrapInputFault } from './errors.js';
-import { DEFAULT_MAX_BYTES, parseMcpText, type McpExtractOptions } from './extract-mcp.js';
+import { DecodeError, wrapInputFault } from './errors.js';
+import { chargeText, DEFAULT_MAX_BYTES, parseMcpText, type McpExtractOptions, type TextBudget } from './extract-mcp.js';
 import { isA2aDataPart, unwrapA2aEnvelope } from './extract-a2a.js';
 
 /** Longest accepted `adcp_error.code`, in UTF-16 code units (the spec's `code.length > 64` check). */
@@ -81,18 +81,35 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * The spec's sample measures `JSON.stringify(error).length` (UTF-16 units) while its prose says
  * bytes; bytes are used, which is the stricter reading for non-ASCII text.
  *
+ * The candidate is walked (iteratively, at most 4096 values) before it is serialized, so that an
+ * already-parsed object cannot make the size check itself unbounded: a value shared many times
+ * (`a = [x, x, ...]`, `x = [a, a, ...]`, ...) would serialize to gigabytes from a few kilobytes of
+ * memory. JSON data of at most 4096 bytes holds fewer values, so the cap only changes the verdict
+ * for values JSON cannot produce (`undefined` members, `toJSON`), which are then `too-large`. The
+ * walk also refuses what would let the caller pollute a prototype by merging the error.
+ *
  * @param candidate - The value found under an `adcp_error` key.
+ * @param at - JSON Pointer of the candidate in the input, for the `UNSAFE_JSON` error's `path`.
  * @returns `{ ok: true, error }` with the same reference, or `{ ok: false, reason }`.
+ * @throws {DecodeError} `UNSAFE_JSON` when the candidate holds a `__proto__` key or a `constructor`
+ *   object with a `prototype` key (as a text item holding them does).
  * @throws Whatever reading the candidate throws (getter, Proxy); callers wrap it.
  * @example
  * validateAdcpError({ code: 'RATE_LIMITED', recovery: 'transient' }); // { ok: true, error: <same object> }
  */
-export function validateAdcpError(candidate: unknown): AdcpErrorValidation {
+export function validateAdcpError(candidate: unknown, at = ''): AdcpErrorValidation {
   if (!isObject(candidate)) return { ok: false, reason: 'not-object' };
   const code = own(candidate, 'code');
   if (typeof code !== 'string') return { ok: false, reason: 'code-not-string' };
   if (code.length === 0) return { ok: false, reason: 'code-empty' };
   if (code.length > MAX_ERROR_CODE_LENGTH) return { ok: false, reason: 'code-too-long' };
+  const shape = inspect(candidate);
+  if (shape.kind === 'unsafe') {
+    const path = `${at}${shape.path}`;
+    throw new DecodeError('UNSAFE_JSON', `expected an adcp_error without __proto__ or constructor.prototype keys at ${path}, but found one`, { path });
+  }
+  if (shape.kind === 'cycle') return { ok: false, reason: 'unserializable' };
+  if (shape.kind === 'too-many') return { ok: false, reason: 'too-large', bytes: shape.atLeast };
   let serialized: string | undefined;
   try {
     serialized = JSON.stringify(candidate);
@@ -109,12 +126,68 @@ export function validateAdcpError(candidate: unknown): AdcpErrorValidation {
   return { ok: true, error: candidate as AdcpError };
 }
 
+/** Below this many values the candidate is serialized; JSON data of 4096 bytes holds at most 2048. */
+const MAX_ADCP_ERROR_VALUES = MAX_ADCP_ERROR_BYTES;
+
+type Shape =
+  | { readonly kind: 'ok' }
+  | { readonly kind: 'unsafe'; readonly path: string }
+  | { readonly kind: 'cycle' }
+  /** More values than any 4096-byte JSON text holds; `atLeast` is a lower bound of its size. */
+  | { readonly kind: 'too-many'; readonly atLeast: number };
+
+/**
+ * Walks own enumerable members the way `JSON.stringify` does, without recursion, counting values
+ * (a shared value once per occurrence, as serialization would), and stops at the first
+ * prototype-polluting key, cycle, or value past the cap.
+ */
+function inspect(root: object): Shape {
+  const values: unknown[] = [root];
+  const depths: number[] = [0];
+  const paths: string[] = [''];
+  // Objects on the current path, by depth: a value met again among them is a cycle.
+  const path: object[] = [];
+  let count = 0;
+  while (values.length > 0) {
+    const value = values.pop();
+    const depth = depths.pop() as number;
+    const at = paths.pop() as string;
+    if (++count > MAX_ADCP_ERROR_VALUES) return { kind: 'too-many', atLeast: count };
+    if (typeof value !== 'object' || value === null) continue;
+    path.length = depth;
+    if (path.includes(value)) return { kind: 'cycle' };
+    path.push(value);
+    if (hasOwn(value, '__proto__')) return { kind: 'unsafe', path: `${at}/__proto__` };
+    if (hasOwn(value, 'constructor')) {
+      const ctor = own(value, 'constructor');
+      if (typeof ctor === 'object' && ctor !== null && hasOwn(ctor, 'prototype')) return { kind: 'unsafe', path: `${at}/constructor` };
+    }
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) {
+        values.push(value[i]);
+        depths.push(depth + 1);
+        paths.push(`${at}/${i}`);
+      }
+      continue;
+    }
+    const keys = Object.keys(value);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i] as string;
+      values.push((value as Record<string, unknown>)[key]);
+      depths.push(depth + 1);
+      paths.push(`${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    }
+  }
+  return { kind: 'ok' };
+}
+
 function settle(
   candidate: unknown,
   source: AdcpErrorSource,
   where: { index?: number; artifactIndex?: number },
+  at: string,
 ): AdcpErrorLocation {
-  const result = validateAdcpError(candidate);
+  const result = validateAdcpError(candidate, at);
   if (result.ok) return { kind: 'found', error: result.error, source, ...where };
   return {
     kind: 'invalid',
@@ -177,7 +250,7 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }): Ad
     if (typeof structured === 'object' && structured !== null) {
       cursor.at = '/structuredContent/adcp_error';
       const candidate = own(structured, 'adcp_error');
-      if (candidate) return settle(candidate, 'structuredContent', {});
+      if (candidate) return settle(candidate, 'structuredContent', {}, cursor.at);
     }
   }
 
@@ -186,7 +259,7 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }): Ad
   const rpc = jsonRpcErrorData(input);
   if (rpc.found) {
     const candidate = isObject(rpc.data) ? own(rpc.data, 'adcp_error') : undefined;
-    return candidate ? settle(candidate, 'jsonrpc_error', {}) : { kind: 'none' };
+    return candidate ? settle(candidate, 'jsonrpc_error', {}, hasOwn(input, 'error') ? '/error/data/adcp_error' : '/data/adcp_error') : { kind: 'none' };
   }
 
   // 5. Text fallback, only for isError results, items in order; the first JSON object holding a
@@ -195,6 +268,7 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }): Ad
   cursor.at = '/content';
   const content = own(input, 'content');
   if (!Array.isArray(content)) return { kind: 'none' };
+  const budget: TextBudget = { used: 0 };
   const count = content.length;
   for (let index = 0; index < count; index++) {
     cursor.at = `/content/${index}`;
@@ -203,10 +277,11 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }): Ad
     cursor.at = `/content/${index}/text`;
     const text = own(item, 'text');
     if (typeof text !== 'string' || text === '') continue;
+    if (text.length <= maxBytes) chargeText(budget, text, maxBytes, cursor.at);
     const parsed = parseMcpText(text, maxBytes, cursor.at);
     if (!parsed.ok || !isObject(parsed.value)) continue;
     const candidate = own(parsed.value, 'adcp_error');
-    if (candidate) return settle(candidate, 'text_fallback', { index });
+    if (candidate) return settle(candidate, 'text_fallback', { index }, `${cursor.at}/adcp_error`);
   }
   return { kind: 'none' };
 }
@@ -227,8 +302,9 @@ function resolveMaxBytes(options: McpExtractOptions | null | undefined): number 
  * @param resultOrJsonRpcError - A `CallToolResult`, a JSON-RPC error response, or an `McpError`.
  * @param options - `maxBytes` for each text item (default 4 MiB, UTF-8 bytes).
  * @returns A {@link AdcpErrorLocation}.
- * @throws {DecodeError} `UNSAFE_JSON` for a text item holding prototype keys; `MALFORMED_ENVELOPE`
- *   when reading the input throws.
+ * @throws {DecodeError} `UNSAFE_JSON` for prototype keys in a text item or in the `adcp_error`;
+ *   `MALFORMED_ENVELOPE` when reading the input throws; `TOO_LARGE` when the text items examined
+ *   hold more than 4 × `maxBytes` together.
  * @throws {RangeError} When `maxBytes` is not a non-negative number.
  * @example
  * locateMcpError({ isError: true, content: [], structuredContent: { adcp_error: { code: 'RATE_LIMITED' } } });
@@ -251,8 +327,9 @@ export function locateMcpError(resultOrJsonRpcError: unknown, options?: McpExtra
  * @param resultOrJsonRpcError - A `CallToolResult`, a JSON-RPC error response, or an `McpError`.
  * @param options - `maxBytes` for each text item (default 4 MiB, UTF-8 bytes).
  * @returns The seller's `adcp_error` object itself (same reference, fields as sent), or `null`.
- * @throws {DecodeError} `UNSAFE_JSON` for a text item holding prototype keys; `MALFORMED_ENVELOPE`
- *   when reading the input throws.
+ * @throws {DecodeError} `UNSAFE_JSON` for prototype keys in a text item or in the `adcp_error`;
+ *   `MALFORMED_ENVELOPE` when reading the input throws; `TOO_LARGE` when the text items examined
+ *   hold more than 4 × `maxBytes` together.
  * @throws {RangeError} When `maxBytes` is not a non-negative number.
  * @example
  * extractMcpError({ jsonrpc: '2.0', id: 1, error: { code: -32029, message: 'x', data: { adcp_error: { code: 'RATE_LIMITED' } } } });
@@ -281,7 +358,9 @@ function a2aLocate(input: unknown, cursor: { at: string }): AdcpErrorLocation {
       const artifact: unknown = artifacts[artifactIndex];
       const parts = isObject(artifact) ? own(artifact, 'parts') : undefined;
       const found = scanForError(parts, cursor, `${prefix}/artifacts/${artifactIndex}/parts`);
-      if (found !== null) return settle(found.candidate, 'artifact', { index: found.index, artifactIndex });
+      if (found !== null) {
+        return settle(found.candidate, 'artifact', { index: found.index, artifactIndex }, `${prefix}/artifacts/${artifactIndex}/parts/${found.index}/data/adcp_error`);
+      }
     }
   }
 
@@ -291,7 +370,7 @@ function a2aLocate(input: unknown, cursor: { at: string }): AdcpErrorLocation {
   const message = isObject(status) ? own(status, 'message') : undefined;
   const parts = isObject(message) ? own(message, 'parts') : undefined;
   const found = scanForError(parts, cursor, `${prefix}/status/message/parts`);
-  if (found !== null) return settle(found.candidate, 'status_message', { index: found.index });
+  if (found !== null) return settle(found.candidate, 'status_message', { index: found.index }, `${prefix}/status/message/parts/${found.index}/data/adcp_error`);
   return { kind: 'none' };
 }
 
@@ -319,7 +398,8 @@ function scanForError(
  *
  * @param input - A Task, TaskStatusUpdateEvent, or single-key envelope (anything is accepted).
  * @returns A {@link AdcpErrorLocation}.
- * @throws {DecodeError} `MALFORMED_ENVELOPE` when reading the input throws.
+ * @throws {DecodeError} `UNSAFE_JSON` for prototype keys in the `adcp_error`; `MALFORMED_ENVELOPE`
+ *   when reading the input throws.
  * @example
  * locateA2aError({ status: { state: 'failed' }, artifacts: [{ parts: [{ kind: 'data', data: { adcp_error: { code: 'X' } } }] }] });
  * // { kind: 'found', error: { code: 'X' }, source: 'artifact', index: 0, artifactIndex: 0 }
@@ -339,7 +419,8 @@ export function locateA2aError(input: unknown): AdcpErrorLocation {
  *
  * @param input - A Task, TaskStatusUpdateEvent, or single-key envelope (anything is accepted).
  * @returns The seller's `adcp_error` object itself (same reference, fields as sent), or `null`.
- * @throws {DecodeError} `MALFORMED_ENVELOPE` when reading the input throws.
+ * @throws {DecodeError} `UNSAFE_JSON` for prototype keys in the `adcp_error`; `MALFORMED_ENVELOPE`
+ *   when reading the input throws.
  * @example
  * extractA2aError({ status: { state: 'TASK_STATE_FAILED' }, artifacts: [{ parts: [{ data: { adcp_error: { code: 'X' } } }] }] });
  * // { code: 'X' }

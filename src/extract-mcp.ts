@@ -10,7 +10,7 @@
  *   `isError` into a success, the type confusion the spec's guard exists to prevent.
  */
 import { Buffer } from 'node:buffer';
-import { DecodeError, describeValue, wrapInputFault } from './errors.js';
+import { DecodeError, LimitError, describeValue, wrapInputFault } from './errors.js';
 
 /** The spec's recommended client safety limit for one MCP response: 4 MiB, in UTF-8 bytes. */
 export const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
@@ -254,6 +254,47 @@ export function parseMcpText(text: string, maxBytes: number, path: string): McpT
   return { ok: true, value };
 }
 
+/** UTF-16 units of text measured or parsed so far in one scan of `content[]`; see {@link chargeText}. */
+export interface TextBudget {
+  used: number;
+}
+
+/**
+ * How many times `maxBytes` of text one scan of `content[]` measures or parses before it gives up.
+ * Above 1 so that the spec's item-by-item rule holds (an oversized item is skipped and a later
+ * item may still hold the payload); finite so that the work is bounded.
+ */
+export const TEXT_BUDGET_FACTOR = 4;
+
+/**
+ * Charges a text item that will be measured or parsed against the scan's budget,
+ * {@link TEXT_BUDGET_FACTOR} × `maxBytes` UTF-16 units. Each unit is at least one UTF-8 byte, so
+ * a result that trips it is several times over the limit the spec sets for the whole message.
+ * Without it, one string shared by many items (possible in an already-parsed envelope, never on
+ * the wire) would be measured and parsed again for each item, unboundedly.
+ *
+ * @param budget - The scan's running total, updated.
+ * @param text - A text item no longer than `maxBytes` units (longer ones are skipped unmeasured).
+ * @param maxBytes - The limit in UTF-8 bytes.
+ * @param path - JSON Pointer of the item's text, for the error.
+ * @throws {LimitError} `TOO_LARGE` when the items examined hold more than the budget together.
+ * @example
+ * const budget = { used: 0 };
+ * chargeText(budget, '{"a":1}', 4 * 1024 * 1024, '/content/0/text');
+ */
+export function chargeText(budget: TextBudget, text: string, maxBytes: number, path: string): void {
+  budget.used += text.length;
+  const limit = maxBytes * TEXT_BUDGET_FACTOR;
+  if (budget.used > limit) {
+    throw new LimitError(
+      'TOO_LARGE',
+      `content[] text items hold at least ${budget.used} UTF-8 bytes together; expected at most ${limit} (${TEXT_BUDGET_FACTOR} × maxBytes) for the whole result`,
+      { unit: 'bytes', limit, actual: budget.used },
+      { path },
+    );
+  }
+}
+
 function ignoredKind(value: unknown): IgnoredStructuredContent | undefined {
   if (value === undefined || value === null || isObject(value)) return undefined;
   if (Array.isArray(value)) return 'array';
@@ -283,6 +324,7 @@ function locate(result: unknown, maxBytes: number, cursor: { at: string }): McpP
   const content = own(result, 'content');
   if (!Array.isArray(content)) return { kind: 'none', reason: 'no-content', rejected: [], ...extra };
   const rejected: McpRejectedText[] = [];
+  const budget: TextBudget = { used: 0 };
   const count = content.length;
   for (let index = 0; index < count; index++) {
     cursor.at = `/content/${index}`;
@@ -294,6 +336,7 @@ function locate(result: unknown, maxBytes: number, cursor: { at: string }): McpP
       rejected.push({ index, reason: 'not-string' });
       continue;
     }
+    if (text.length <= maxBytes) chargeText(budget, text, maxBytes, cursor.at);
     const parsed = parseMcpText(text, maxBytes, cursor.at);
     if (!parsed.ok) {
       rejected.push(
@@ -333,6 +376,8 @@ function locate(result: unknown, maxBytes: number, cursor: { at: string }): McpP
  * @returns A {@link McpPayloadLocation}; a returned payload is the seller's object itself, not a copy.
  * @throws {DecodeError} `UNSAFE_JSON` for a text item holding prototype keys; `MALFORMED_ENVELOPE`
  *   when reading the input throws (getter, Proxy).
+ * @throws {LimitError} `TOO_LARGE` when the text items examined hold more than
+ *   {@link TEXT_BUDGET_FACTOR} × `maxBytes` UTF-8 bytes together (see {@link chargeText}).
  * @throws {RangeError} When `maxBytes` is not a non-negative number.
  * @example
  * const loc = locateMcpPayload({ content: [{ type: 'text', text: 'Done.' }] });
@@ -356,7 +401,8 @@ export function locateMcpPayload(result: unknown, options?: McpExtractOptions): 
  * @returns The payload object (the seller's object itself), or `null` for error results, an
  *   `adcp_error`-only body, or no machine-readable data.
  * @throws {DecodeError} `UNSAFE_JSON` for a text item holding prototype keys (a security deviation:
- *   the spec would skip it); `MALFORMED_ENVELOPE` when reading the input throws.
+ *   the spec would skip it); `MALFORMED_ENVELOPE` when reading the input throws; `TOO_LARGE` when
+ *   the text items examined hold more than 4 × `maxBytes` together.
  * @throws {RangeError} When `maxBytes` is not a non-negative number.
  * @example
  * extractMcpResponse({ content: [], structuredContent: { products: [] } }); // { products: [] }
