@@ -9,7 +9,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { decode, DecodeError, formatIssues, TaskFailedError } from '../src/index.js';
+import { boundedFetch, decode, DecodeError, formatIssues, TaskFailedError } from '../src/index.js';
 
 const [url, brief = 'Premium video inventory in the US for Q3'] = process.argv.slice(2);
 if (url === undefined || !URL.canParse(url)) {
@@ -18,7 +18,8 @@ if (url === undefined || !URL.canParse(url)) {
 }
 
 const client = new Client({ name: 'adcp-decode-example', version: '1.0.0' });
-await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+// boundedFetch caps what the seller can make us read (4 MiB, 60 s) while it arrives.
+await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: boundedFetch() }));
 try {
   let result: unknown;
   try {
