@@ -291,6 +291,15 @@ function walk(root: unknown, bounds: Bounds, untrusted: boolean, place: Place): 
       }
       const next = depth + 1;
       if (Array.isArray(value)) {
+        // A named member of an array is invisible to JSON and to the walk below, but not to a
+        // caller's for...in merge: refuse it. (A hole makes the counts differ too; it is found below.)
+        if (untrusted) {
+          const names = Object.keys(value);
+          if (names.length !== value.length) {
+            const named = names.find((name, i) => name !== String(i));
+            if (named !== undefined && !/^(0|[1-9]\d*)$/.test(named)) return at({ kind: 'not-json', found: 'an array with a named member' }, named);
+          }
+        }
         for (let i = value.length - 1; i >= 0; i--) {
           reading = i;
           values.push(value[i]);

@@ -137,7 +137,7 @@ type Shape =
   | { readonly kind: 'too-many'; readonly atLeast: number };
 
 /**
- * Walks own enumerable members the way `JSON.stringify` does, without recursion, counting values
+ * Walks own enumerable members (an array's named ones too), without recursion, counting values
  * (a shared value once per occurrence, as serialization would), and stops at the first
  * prototype-polluting key, cycle, or value past the cap.
  */
@@ -162,14 +162,7 @@ function inspect(root: object): Shape {
       const ctor = own(value, 'constructor');
       if (typeof ctor === 'object' && ctor !== null && hasOwn(ctor, 'prototype')) return { kind: 'unsafe', path: `${at}/constructor` };
     }
-    if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) {
-        values.push(value[i]);
-        depths.push(depth + 1);
-        paths.push(`${at}/${i}`);
-      }
-      continue;
-    }
+    // Arrays too: JSON.stringify skips an array's named members, a caller's for...in merge does not.
     const keys = Object.keys(value);
     for (let i = keys.length - 1; i >= 0; i--) {
       const key = keys[i] as string;
