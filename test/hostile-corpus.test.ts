@@ -127,6 +127,12 @@ const cases: Record<string, readonly Case[]> = {
     { name: 'constructor.prototype in structuredContent', input: () => structured(withExt(JSON.parse('{"constructor":{"prototype":{"polluted":true}}}'))), code: 'UNSAFE_JSON', path: '/ext/constructor' },
     { name: '__proto__ as an own property of an array', input: () => structured(withExt({ list: own([1, 2], '__proto__', { polluted: true }) })), code: 'UNSAFE_JSON', path: '/ext/list/__proto__' },
     { name: 'constructor.prototype as an own property of an array', input: () => structured(withExt([own([], 'constructor', { prototype: { polluted: true } })])), code: 'UNSAFE_JSON', path: '/ext/0/constructor' },
+    {
+      name: 'a named member of an array, holding __proto__ (invisible to JSON, not to a for...in merge)',
+      input: () => structured(withExt({ list: Object.assign([1, 2], { extra: JSON.parse('{"__proto__":{"polluted":true}}') as unknown }) })),
+      code: 'MALFORMED_ENVELOPE',
+      path: '/ext/list/extra',
+    },
     { name: 'a non-enumerable own __proto__', input: () => structured(own(base(), '__proto__', { polluted: true }, false)), code: 'UNSAFE_JSON', path: '/__proto__' },
     { name: '__proto__ in A2A DataPart data', input: () => a2a(JSON.parse(splice('"__proto__":{"polluted":true}'))), code: 'UNSAFE_JSON', path: '/__proto__' },
     { name: '__proto__ in a bare payload', input: () => JSON.parse(splice('"__proto__":{"polluted":true}')), options: { transport: 'payload' }, code: 'UNSAFE_JSON' },
