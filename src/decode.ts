@@ -16,8 +16,8 @@ import {
   type ValidationIssue,
 } from './errors.js';
 import { locateA2aPayload, looksLikeA2a, type A2aPayloadLocation } from './extract-a2a.js';
-import { locateA2aError, locateMcpError, looksLikeJsonRpcError, validateAdcpError, type AdcpErrorLocation } from './extract-errors.js';
-import { locateMcpPayload, looksLikeMcp, parseMcpText, type McpPayloadLocation } from './extract-mcp.js';
+import { locateA2aError, locateMcpError, looksLikeJsonRpcError, validateAdcpError, type AdcpErrorLocation, jsonRpcErrorCode, RESERVED_JSON_RPC_CODES } from './extract-errors.js';
+import { locateMcpPayload, looksLikeMcp, parseMcpText, type McpPayloadLocation, type McpRejectedText } from './extract-mcp.js';
 import type { ResponsesByVersion } from './generated/index.js';
 import { classifyRecoveryWith } from './recovery.js';
 import type { TaskStatus } from './response-types.js';
@@ -202,19 +202,25 @@ function failed(
   ctx: Context,
   adcpError: AdcpError | undefined,
   detail: string,
-  how: { readonly fromPayload?: boolean; readonly unusable?: string | undefined } = {},
+  how: { readonly fromPayload?: boolean; readonly unusable?: string | undefined; readonly reservedCode?: string | undefined } = {},
 ): TaskFailedError {
   const version = ctx.version ?? defaultVersion;
+  const table = recoveryTable(version);
+  const reserved = how.reservedCode === undefined ? undefined : table.codes[how.reservedCode];
   const recovery =
-    adcpError === undefined
-      ? unknownClassification(version, ctx.options.unknownRecovery)
-      : classifyRecoveryWith(adcpError, recoveryTable(version), { unknownRecovery: ctx.options.unknownRecovery });
+    adcpError !== undefined
+      ? classifyRecoveryWith(adcpError, table, { unknownRecovery: ctx.options.unknownRecovery })
+      : reserved !== undefined
+        ? { recovery: reserved }
+        : unknownClassification(version, ctx.options.unknownRecovery);
   const code =
     adcpError !== undefined
       ? `error code ${JSON.stringify(adcpError.code)}${how.fromPayload === true ? " from the payload's errors[0]" : ''}`
       : how.unusable !== undefined
         ? `an unusable adcp_error (${how.unusable})`
-        : 'no adcp_error';
+        : reserved !== undefined
+          ? `no adcp_error; the reserved code stands for ${how.reservedCode}`
+          : 'no adcp_error';
   const retry = recovery.retryAfterSeconds === undefined ? '' : `, retry after ${recovery.retryAfterSeconds} s`;
   return new TaskFailedError(`${ctx.task} failed: ${detail} with ${code} (${recovery.recovery}${retry})`, { adcpError, recovery }, {
     task: ctx.task,
@@ -263,11 +269,22 @@ function mcpPayload(ctx: Context, input: unknown): Found {
   const failure = fromErrorLocation(ctx, error, 'with an AdCP error');
   if (failure !== undefined) throw failure;
   if (looksLikeJsonRpcError(input)) {
-    throw failed(ctx, undefined, 'the seller answered with a JSON-RPC error', { unusable: error.kind === 'invalid' ? error.reason : undefined });
+    // Without an adcp_error, a reserved JSON-RPC code (transport-errors.mdx) still names the AdCP
+    // error it stands for; its recovery comes from the version's table. The error object itself
+    // stays undefined: nothing is made up in the seller's name.
+    const rpcCode = jsonRpcErrorCode(input);
+    const reserved = rpcCode === undefined ? undefined : RESERVED_JSON_RPC_CODES[rpcCode];
+    throw failed(ctx, undefined, `the seller answered with JSON-RPC error ${rpcCode ?? '(no code)'}`, {
+      unusable: error.kind === 'invalid' ? error.reason : undefined,
+      reservedCode: reserved,
+    });
   }
   const location: McpPayloadLocation = locateMcpPayload(input, { maxBytes });
   switch (location.kind) {
     case 'payload':
+      // The spec's algorithm skips an oversized text item and tries the next; decode() refuses
+      // instead, so an item over the limit is never silently dropped in favour of a later one.
+      if (location.source === 'text') refuseTooLarge(ctx, input, location.rejected);
       return location.source === 'structuredContent'
         ? { payload: location.value, untrusted: true, what: 'structuredContent' }
         : { payload: location.value, untrusted: false, what: `content[${location.index}].text` };
@@ -284,6 +301,20 @@ function mcpPayload(ctx: Context, input: unknown): Found {
   }
 }
 
+/** Throws `TOO_LARGE` for the first text item the extractor skipped as over `maxBytes`. */
+function refuseTooLarge(ctx: Context, input: unknown, rejected: readonly McpRejectedText[]): void {
+  const tooLarge = rejected.find((r) => r.reason === 'too-large');
+  if (tooLarge === undefined) return;
+  const opts = { task: ctx.task, version: ctx.version };
+  // The text was never parsed; the size check is the same as for a text decode() parses.
+  checkTextSize(
+    ((input as { content: Array<{ text: string }> }).content[tooLarge.index] as { text: string }).text,
+    ctx.options.maxBytes,
+    `content[${tooLarge.index}].text`,
+    { ...opts, path: `/content/${tooLarge.index}/text` },
+  );
+}
+
 function mcpNone(ctx: Context, input: unknown, location: Extract<McpPayloadLocation, { kind: 'none' }>): never {
   const opts = { task: ctx.task, version: ctx.version };
   if (location.reason === 'input-not-object') {
@@ -295,16 +326,7 @@ function mcpNone(ctx: Context, input: unknown, location: Extract<McpPayloadLocat
     const valid = validateAdcpError(candidate);
     throw failed(ctx, valid.ok ? valid.error : undefined, 'the seller answered with an adcp_error but no isError flag');
   }
-  const tooLarge = location.rejected.find((r) => r.reason === 'too-large');
-  if (tooLarge !== undefined) {
-    // The text was never parsed; the size check is the same as for a text decode() parses.
-    checkTextSize(
-      ((input as { content: Array<{ text: string }> }).content[tooLarge.index] as { text: string }).text,
-      ctx.options.maxBytes,
-      `content[${tooLarge.index}].text`,
-      { ...opts, path: `/content/${tooLarge.index}/text` },
-    );
-  }
+  refuseTooLarge(ctx, input, location.rejected);
   const invalid = location.rejected.find((r) => r.reason === 'invalid-json');
   if (invalid !== undefined) {
     throw new DecodeError(
@@ -366,7 +388,7 @@ function a2aPayload(ctx: Context, input: unknown): Found {
           }
           throw new DecodeError('NO_PAYLOAD', `expected an A2A DataPart holding the ${ctx.task} payload for state ${String(location.state)}; found none`, opts);
         case 'no-state':
-          throw new DecodeError('NO_PAYLOAD', `expected an A2A task with status.state; got ${location.envelope === undefined ? 'none' : `a ${location.envelope} envelope without one`}`, opts);
+          throw new DecodeError('NO_PAYLOAD', `expected an A2A task with status.state; got ${location.envelope === undefined ? 'none' : `${/^[aeiou]/.test(location.envelope) ? 'an' : 'a'} ${location.envelope} envelope without one`}`, opts);
         case 'unknown-state':
           throw new DecodeError('MALFORMED_ENVELOPE', `expected a known A2A task state; got ${describeState(location.rawState)}`, opts);
         case 'nested-envelope':
@@ -392,7 +414,11 @@ function envelopePrefix(envelope: string | undefined): string {
 }
 
 function describeState(raw: unknown): string {
-  return typeof raw === 'string' ? JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw) : describeValue(raw);
+  if (typeof raw === 'string') return JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
+  // @a2a-js/sdk 1.x clients hand back in-memory protobuf objects (numeric enum states); their
+  // wire form comes from the SDK's toJSON (e.g. Task.toJSON(task)).
+  if (typeof raw === 'number') return `number (an in-memory @a2a-js/sdk object? decode its wire form: Task.toJSON(task))`;
+  return describeValue(raw);
 }
 
 function barePayload(ctx: Context, input: unknown): Found {
@@ -620,9 +646,16 @@ function locateAndDecode<T extends TaskName>(ctx: Context, input: unknown): { da
 }
 
 function guard(error: unknown, task: unknown): DecodeError {
-  if (error instanceof DecodeError) return error;
+  // A thrown Proxy (from a caller's getter or trap) can throw again from instanceof or .name.
+  let thrown = 'an unreadable value';
+  try {
+    if (error instanceof DecodeError) return error;
+    thrown = error instanceof Error ? (typeof error.name === 'string' ? error.name.slice(0, 64) : 'Error') : typeof error;
+  } catch {
+    // keep 'an unreadable value'
+  }
   // Anything else escaping the pipeline is a defect; keep it typed for the caller all the same.
-  return new DecodeError('MALFORMED_ENVELOPE', `input could not be decoded: ${error instanceof Error ? error.name : typeof error} thrown`, {
+  return new DecodeError('MALFORMED_ENVELOPE', `input could not be decoded: ${thrown} thrown`, {
     task: typeof task === 'string' ? task : undefined,
     cause: error,
   });

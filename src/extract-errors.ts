@@ -206,6 +206,37 @@ function jsonRpcErrorData(value: Record<string, unknown>): { found: boolean; dat
 }
 
 /**
+ * The numeric JSON-RPC error code of a JSON-RPC error response (`error.code`) or a bare error
+ * object such as the MCP SDK's `McpError` (`code`), or undefined when the input is neither.
+ *
+ * @param input - Anything.
+ * @returns The code, or `undefined`; reading never throws out of this function.
+ * @throws Never.
+ * @example
+ * jsonRpcErrorCode({ jsonrpc: '2.0', id: 1, error: { code: -32029, message: 'Rate limit exceeded' } }); // -32029
+ */
+export function jsonRpcErrorCode(input: unknown): number | undefined {
+  try {
+    if (!isObject(input) || !jsonRpcErrorData(input).found) return undefined;
+    const error = own(input, 'error');
+    const code = isObject(error) ? own(error, 'code') : own(input, 'code');
+    return typeof code === 'number' ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * transport-errors.mdx "Reserved JSON-RPC Codes": the AdCP error code each reserved JSON-RPC code
+ * stands for, used to classify a JSON-RPC error that arrives without `data.adcp_error`.
+ */
+export const RESERVED_JSON_RPC_CODES: Readonly<Record<number, string>> = {
+  [-32029]: 'RATE_LIMITED',
+  [-32028]: 'AUTH_MISSING',
+  [-32027]: 'SERVICE_UNAVAILABLE',
+};
+
+/**
  * Tells whether a value is a JSON-RPC error: a response `{ jsonrpc?, id?, error: { code: number, ... } }`
  * or a bare error object with a numeric `code` (e.g. the MCP SDK's `McpError`), and not a CallToolResult.
  *

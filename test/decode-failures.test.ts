@@ -35,7 +35,7 @@ describe('JSON-RPC errors', () => {
   test('McpError without data: no adcp_error, classified by the unknown-code policy', () => {
     const e = failure('get_media_buys', mcpError(-32603, 'Internal error'));
     expect(e).toMatchObject({ adcpError: undefined, recovery: { recovery: 'transient' }, version: '3.1.19' });
-    expect(e.message).toMatchInlineSnapshot(`"get_media_buys failed: the seller answered with a JSON-RPC error with no adcp_error (transient)"`);
+    expect(e.message).toMatchInlineSnapshot(`"get_media_buys failed: the seller answered with JSON-RPC error -32603 with no adcp_error (transient)"`);
     expect(failure('get_media_buys', mcpError(-32603, 'Internal error'), { unknownRecovery: 'terminal' }).recovery).toEqual({ recovery: 'terminal' });
   });
 
@@ -214,5 +214,27 @@ describe('recovery classification', () => {
     const e = failure('get_products', mcp.error({ code: 'RATE_LIMITED', retry_after: 86400 }));
     expect(e.adcpError?.retry_after).toBe(86400);
     expect(e.recovery).toEqual({ recovery: 'transient', retryAfterSeconds: 3600 });
+  });
+});
+
+describe('a JSON-RPC error without adcp_error', () => {
+  test.each([
+    [-32029, 'transient', 'RATE_LIMITED'],
+    [-32028, 'correctable', 'AUTH_MISSING'],
+    [-32027, 'transient', 'SERVICE_UNAVAILABLE'],
+  ])('reserved code %i is classified as the AdCP error it stands for', (code, recovery, adcpCode) => {
+    const r = safeDecode('get_products', { jsonrpc: '2.0', id: 7, error: { code, message: 'rejected before dispatch' } });
+    expect(r.success).toBe(false);
+    if (r.success || !(r.error instanceof TaskFailedError)) throw new Error('expected TASK_FAILED');
+    expect(r.error.adcpError).toBeUndefined();
+    expect(r.error.recovery).toEqual({ recovery });
+    expect(r.error.message).toContain(adcpCode);
+  });
+
+  test('any other code follows the unknown-code policy', () => {
+    const r = safeDecode('get_products', { jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'internal' } }, { unknownRecovery: 'terminal' });
+    if (r.success || !(r.error instanceof TaskFailedError)) throw new Error('expected TASK_FAILED');
+    expect(r.error.recovery).toEqual({ recovery: 'terminal' });
+    expect(r.error.message).toMatchInlineSnapshot(`"get_products failed: the seller answered with JSON-RPC error -32603 with no adcp_error (terminal)"`);
   });
 });

@@ -180,10 +180,10 @@ describe('TOO_LARGE: the text bound in UTF-8 bytes, before parsing', () => {
     expect(e.actual).toBe(bytes);
   });
 
-  test('an oversized text item is never parsed or truncated; as the spec says, a later item may still hold the payload', () => {
+  test('an oversized text item is never parsed, truncated, or skipped for a later item that holds a payload', () => {
     const small = payload('3.1.19/list_accounts.valid');
     const input = { content: [{ type: 'text', text }, { type: 'text', text: JSON.stringify(small) }] };
-    expect(safeDecode('list_accounts', input, { maxBytes: bytes - 1 })).toMatchObject({ success: true, data: small });
+    expect(safeDecode('list_accounts', input, { maxBytes: bytes - 1 })).toMatchObject({ success: false, error: { code: 'TOO_LARGE', actual: bytes } });
     const alone = { content: [{ type: 'text', text }, { type: 'text', text: 'Two accounts found.' }] };
     expect(safeDecode('list_accounts', alone, { maxBytes: bytes - 1 })).toMatchObject({ success: false, error: { code: 'TOO_LARGE', actual: bytes } });
   });

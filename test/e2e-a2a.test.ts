@@ -184,7 +184,7 @@ describe('A2A JSON-RPC, real SDK client and server', () => {
     expect(outcome(task)).toMatchInlineSnapshot(`
       {
         "code": "MALFORMED_ENVELOPE",
-        "message": "expected a known A2A task state; got number",
+        "message": "expected a known A2A task state; got number (an in-memory @a2a-js/sdk object? decode its wire form: Task.toJSON(task))",
       }
     `);
     expect((Task.toJSON(task) as { status: { state: string } }).status.state).toBe('TASK_STATE_COMPLETED');
@@ -270,7 +270,7 @@ describe('A2A JSON-RPC, real SDK client and server', () => {
         },
         {
           "code": "NO_PAYLOAD",
-          "message": "expected an A2A task with status.state; got a artifactUpdate envelope without one",
+          "message": "expected an A2A task with status.state; got an artifactUpdate envelope without one",
         },
         {
           "ok": true,
@@ -280,7 +280,7 @@ describe('A2A JSON-RPC, real SDK client and server', () => {
         },
         {
           "code": "NO_PAYLOAD",
-          "message": "expected an A2A task with status.state; got a artifactUpdate envelope without one",
+          "message": "expected an A2A task with status.state; got an artifactUpdate envelope without one",
         },
         {
           "code": "NO_PAYLOAD",

@@ -318,7 +318,7 @@ describe('MCP over Streamable HTTP, real SDK client and server', () => {
         {
           "adcpError": undefined,
           "code": "TASK_FAILED",
-          "message": "get_products failed: the seller answered with a JSON-RPC error with no adcp_error (transient)",
+          "message": "get_products failed: the seller answered with JSON-RPC error -32602 with no adcp_error (transient)",
           "recovery": {
             "recovery": "transient",
           },
