@@ -316,6 +316,11 @@ const cases: Record<string, readonly Case[]> = {
     { name: 'an A2A { response } wrapper', input: () => a2a({ response: base() }), code: 'WRAPPER_DETECTED' },
     { name: 'A2A parts that are not an array', input: () => ({ task: { status: { state: 'completed' }, artifacts: [{ parts: { 0: { data: base() } } }] } }), code: 'NO_PAYLOAD' },
   ],
+  'task names': [
+    { name: 'constructor as the task (inherited by every object, not a task)', task: 'constructor' as TaskName, input: () => structured(base()), code: 'UNKNOWN_TASK' },
+    { name: '__proto__ as the task', task: '__proto__' as TaskName, input: () => structured(base()), code: 'UNKNOWN_TASK' },
+    { name: 'toString as the task, with a version pinned', task: 'toString' as TaskName, input: () => structured(base()), options: { version: '3.1' }, code: 'UNKNOWN_TASK' },
+  ],
   'objects that fight back': [
     { name: 'a getter that throws inside structuredContent', input: () => structured(withExt(throwingGetter('boom'))), code: 'MALFORMED_ENVELOPE', path: '/ext/boom' },
     { name: 'a getter that throws on the envelope', input: () => throwingGetter('structuredContent'), code: 'MALFORMED_ENVELOPE', path: '/structuredContent' },
