@@ -86,6 +86,7 @@ type Finding =
  *   values that cannot be read
  */
 export function checkTree(root: unknown, bounds: Bounds, options: WalkOptions): void {
+  if (quickPass(root, bounds, options.untrusted)) return;
   const place: Place = { keys: [], objects: [], depth: 0, key: undefined };
   let finding: Finding | undefined;
   try {
@@ -207,6 +208,79 @@ function unsafeKey(value: object): string | undefined {
     if (typeof ctor === 'object' && ctor !== null && hasOwn.call(ctor, 'prototype')) return 'constructor.prototype';
   }
   return undefined;
+}
+
+/**
+ * The common case, fast: true only when {@link walk} would find nothing, so that checkTree can
+ * skip it. The same checks on the same values, but no paths, only containers on the stack, and
+ * members read with `for...in` (served from V8's enumeration cache) rather than `Object.keys`:
+ * about a third of the walk's cost on the benchmark payloads. Whenever the answer is not a plain
+ * yes it says false and the walk decides, with paths: a finding, a primitive root, a container at
+ * CYCLE_CHECK_DEPTH or deeper, an own `constructor` key (the walk tells a harmless one from
+ * `constructor.prototype`), an enumerable property on Object.prototype (`for...in` would see it),
+ * or anything thrown while reading. (`for...in` enumerates the keys `Object.keys` returns, in the
+ * same order, for objects whose prototype is Object.prototype or null; only an object whose
+ * getters add or delete its own keys while it is read can be seen differently, and what is
+ * returned is validated either way.)
+ */
+function quickPass(root: unknown, bounds: Bounds, untrusted: boolean): boolean {
+  if (typeof root !== 'object' || root === null) return false;
+  for (const _ in objectProto) return false;
+  const { maxBytes, maxDepth, maxNodes } = bounds;
+  const stack: object[] = [root];
+  const depths: number[] = [0];
+  let nodes = 1;
+  let chars = 0;
+  try {
+    while (stack.length > 0) {
+      const value = stack.pop() as Record<string, unknown>;
+      const depth = depths.pop() as number;
+      if (depth + 1 > maxDepth || depth >= CYCLE_CHECK_DEPTH) return false;
+      if (untrusted && (hasOwn.call(value, '__proto__') || hasOwn.call(value, 'constructor'))) return false;
+      const next = depth + 1;
+      if (Array.isArray(value)) {
+        const length = value.length;
+        // A named member (or a hole): the walk tells which.
+        if (untrusted && Object.keys(value).length !== length) return false;
+        nodes += length;
+        for (let i = 0; i < length; i++) {
+          const child: unknown = value[i];
+          if (typeof child === 'object') {
+            if (child !== null) {
+              stack.push(child);
+              depths.push(next);
+            }
+          } else if (typeof child === 'string') chars += child.length;
+          else if (typeof child === 'number') {
+            if (child - child !== 0) return false; // NaN, ±Infinity
+          } else if (untrusted && typeof child !== 'boolean') return false;
+        }
+      } else {
+        if (untrusted) {
+          const proto: unknown = Object.getPrototypeOf(value);
+          if (proto !== objectProto && proto !== null) return false;
+        }
+        for (const key in value) {
+          nodes++;
+          chars += key.length;
+          const child = value[key];
+          if (typeof child === 'object') {
+            if (child !== null) {
+              stack.push(child);
+              depths.push(next);
+            }
+          } else if (typeof child === 'string') chars += child.length;
+          else if (typeof child === 'number') {
+            if (child - child !== 0) return false;
+          } else if (untrusted && typeof child !== 'boolean') return false;
+        }
+      }
+      if (nodes > maxNodes || (untrusted && chars > maxBytes)) return false;
+    }
+  } catch {
+    return false;
+  }
+  return true;
 }
 
 /**
