@@ -45,9 +45,25 @@ function exportKey(variant: Variant): string {
   return variant.replace('-', '_');
 }
 
+/** The export names of the variants, as exportKey() spells them. */
+const EXPORT_KEYS: Readonly<Record<Variant, string>> = { response: 'response', working: 'working', submitted: 'submitted', 'input-required': 'input_required' };
+
+/** Fast validator modules by version, then task: a decode finds its module without building a path. */
+const fastModules = new Map<Version, Map<string, ValidatorModule>>();
+
 /** The fast (first-error) validator of a task's variant, or undefined if the task has none. */
 export function fastValidator(version: Version, task: string, variant: Variant): CompiledValidator | undefined {
-  return load(`./generated/${versionFolders[version]}/validators/${task}.cjs`)[exportKey(variant)];
+  let byTask = fastModules.get(version);
+  if (byTask === undefined) {
+    byTask = new Map();
+    fastModules.set(version, byTask);
+  }
+  let mod = byTask.get(task);
+  if (mod === undefined) {
+    mod = load(`./generated/${versionFolders[version]}/validators/${task}.cjs`);
+    byTask.set(task, mod);
+  }
+  return mod[EXPORT_KEYS[variant]];
 }
 
 /**
