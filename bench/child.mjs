@@ -1,0 +1,140 @@
+/**
+ * One fresh process of the cold-start and first-calls measurements (spawned by bench/run.ts with
+ * bare `node`, so no TypeScript loader runs in the measured time).
+ *
+ *   node bench/child.mjs '<json job>'
+ *
+ * The job names a mode and an input file (an MCP CallToolResult as JSON, read before the clock
+ * starts). The clock starts before the first import of the code under test; each of `calls`
+ * decodes (or validations) is timed on its own. Printed on stdout, as one JSON line:
+ *   importMs   import of the code under test (and, for run-time compilation, nothing more)
+ *   calls      ms of each call; calls[0] includes any lazy loading or compiling
+ *   sinceStart ms from process start (performance.timeOrigin) to the end of the first call
+ *   rssAfterFirstKb  peak RSS (process.resourceUsage().maxRSS) right after the first call
+ *   ok         the first call's verdict, checked by the parent
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import vm from 'node:vm';
+
+const job = JSON.parse(process.argv[2]);
+const envelope = JSON.parse(readFileSync(job.input, 'utf8'));
+const calls = [];
+let ok;
+let rssAfterFirstKb = 0;
+let sinceStart = 0;
+
+function timed(fn) {
+  const t = performance.now();
+  const verdict = fn();
+  calls.push(performance.now() - t);
+  if (calls.length === 1) {
+    ok = verdict;
+    sinceStart = performance.now();
+    rssAfterFirstKb = process.resourceUsage().maxRSS;
+  }
+}
+
+const t0 = performance.now();
+let importMs = 0;
+switch (job.mode) {
+  case 'ours': {
+    // The package as a consumer gets it: dist/index.js.
+    const { decode } = await import(pathToFileURL(job.dist).href);
+    importMs = performance.now() - t0;
+    for (let i = 0; i < job.calls; i++) {
+      timed(() => {
+        const data = decode(job.task, envelope);
+        return Array.isArray(data.products ?? data.packages);
+      });
+    }
+    break;
+  }
+  case 'make-codecache':
+  case 'ours-codecache': {
+    // What-if (not what the package does): the validator module compiled from a V8 code cache
+    // (vm.Script cachedData) made by an earlier process after its first decode, put in the require
+    // cache where decode() will look it up. `make-codecache` writes the cache; nothing is timed.
+    const { decode } = await import(pathToFileURL(job.dist).href);
+    importMs = performance.now() - t0;
+    let script;
+    const inject = () => {
+      const Module = createRequire(import.meta.url)('node:module');
+      const source = readFileSync(job.validator, 'utf8');
+      const cachedData = job.mode === 'ours-codecache' ? readFileSync(job.cache) : undefined;
+      script = new vm.Script(Module.wrap(source), { filename: job.validator, cachedData });
+      if (cachedData !== undefined && script.cachedDataRejected) throw new Error('V8 rejected the code cache');
+      const mod = new Module(job.validator, null);
+      mod.filename = job.validator;
+      mod.paths = Module._nodeModulePaths(path.dirname(job.validator));
+      script.runInThisContext().call(mod.exports, mod.exports, createRequire(job.validator), mod, job.validator, path.dirname(job.validator));
+      mod.loaded = true;
+      Module._cache[job.validator] = mod;
+    };
+    for (let i = 0; i < job.calls; i++) {
+      timed(() => {
+        if (i === 0) inject();
+        const data = decode(job.task, envelope);
+        return Array.isArray(data.products ?? data.packages);
+      });
+    }
+    if (job.mode === 'make-codecache') writeFileSync(job.cache, script.createCachedData());
+    break;
+  }
+  case 'floor': {
+    // JSON.parse of the text and a bare call of the same precompiled validator, loaded the same way.
+    // The module is required on the first call, as decode() loads it lazily on its first call.
+    const require = createRequire(import.meta.url);
+    importMs = performance.now() - t0;
+    let validate;
+    for (let i = 0; i < job.calls; i++) {
+      timed(() => {
+        validate ??= require(job.validator).response;
+        return validate(JSON.parse(envelope.content[0].text));
+      });
+    }
+    break;
+  }
+  case 'runtime-ajv': {
+    // Ajv compiling the same schemas on first use (as the official SDKs do), then validating.
+    const { compileFromBundle } = await import('./runtime-ajv.mjs');
+    importMs = performance.now() - t0;
+    let validate;
+    for (let i = 0; i < job.calls; i++) {
+      timed(() => {
+        validate ??= compileFromBundle(JSON.parse(readFileSync(job.bundle, 'utf8')), job.schemaId);
+        return validate(JSON.parse(envelope.content[0].text));
+      });
+    }
+    break;
+  }
+  case 'mcp-sdk': {
+    // The MCP SDK client's own check: the tool's outputSchema compiled at listTools time
+    // (AjvJsonSchemaValidator, allErrors), then structuredContent validated on callTool.
+    const { AjvJsonSchemaValidator } = await import('@modelcontextprotocol/sdk/validation/ajv');
+    importMs = performance.now() - t0;
+    let validate;
+    for (let i = 0; i < job.calls; i++) {
+      timed(() => {
+        validate ??= new AjvJsonSchemaValidator().getValidator(JSON.parse(readFileSync(job.outputSchema, 'utf8')));
+        return validate(envelope.structuredContent).valid;
+      });
+    }
+    break;
+  }
+  case 'adcp-client': {
+    // @adcp/client's public response validator (Zod schemas), as its TaskExecutor calls it.
+    const require = createRequire(job.peers);
+    const { responseValidator } = require('@adcp/client');
+    importMs = performance.now() - t0;
+    for (let i = 0; i < job.calls; i++) {
+      timed(() => responseValidator.validate(envelope, job.task, { validateSchema: true, strict: false }).valid);
+    }
+    break;
+  }
+  default:
+    throw new Error(`unknown mode ${job.mode}`);
+}
+process.stdout.write(`${JSON.stringify({ importMs, calls, sinceStart, rssAfterFirstKb, ok })}\n`);

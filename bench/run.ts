@@ -1,0 +1,387 @@
+/**
+ * The benchmark suite (issue 7): adcp-decode against its floor and its peers, in one run, on the
+ * same generated payloads (bench/payloads.ts), as ratios.
+ *
+ *   npm run bench            build, then run everything (under 5 minutes on this 2-core machine)
+ *   npx tsx bench/run.ts     run against the current dist/ (npm run compile first)
+ *        --quick             fewer rounds and processes (a smoke run; figures are rougher)
+ *        --only=a,b          only these sections: cold, text, structured, peers, rejections, typecheck
+ *   BENCH_CLOCK=wall         time the hot loops in wall time instead of CPU time
+ *
+ * Prints a table and writes bench/results.json (git-ignored): per measurement the median, min,
+ * max and number of runs, and the ratio to its baseline (with the goal, where the issue sets one).
+ * The peers that need other packages (@adcp/client) come from bench/peers, installed on first use
+ * with `npm ci --prefix bench/peers`.
+ *
+ * Sections:
+ *   cold        fresh `node` processes (bench/child.mjs): import + first decode against Ajv
+ *               compiling the same schemas at run time, the MCP SDK's outputSchema compilation
+ *               and @adcp/client; a what-if with the validator module from a V8 code cache; peak
+ *               RSS; the first 10 decodes against the floor.
+ *   text        hot decode of an MCP result with the JSON in content[0].text, against the floor
+ *               (JSON.parse + a bare call of the same precompiled validator).
+ *   structured  hot decode of structuredContent against the bare validator.
+ *   peers       the MCP SDK client's own outputSchema check (allErrors), a run-time compiled Ajv
+ *               validator and @adcp/client's Zod validation, each in a process of its own beside
+ *               our structuredContent decode (bench/peer-hot.ts).
+ *   rejections  oversize, too deep and invalid payloads, against JSON.parse of the same text.
+ *   typecheck   tsc --noEmit of a small consumer, adcp-decode against @adcp/client (bench/typecheck.ts).
+ *
+ * To see where the time goes: `npx tsx bench/profile.ts <case>` (node --cpu-prof, summarized).
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CLOCK, goal, hot, median, pairedRatio, run, summarize, table, type HotOptions, type HotResult, type Measurement } from './harness.js';
+import { benchPayloads, deepText, invalidGetProducts, mcpStructured, mcpText, oversizeText, utf8Bytes, type Json } from './payloads.js';
+import type { RuntimeValidator } from './runtime-ajv.mjs';
+import { outputSchema, responseSchemaId, runtimeBundle } from './schemas.js';
+import { typecheckOnce, writeConsumer } from './typecheck.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DIST_INDEX = path.join(ROOT, 'dist', 'index.js');
+const PEERS = path.join(ROOT, 'bench', 'peers');
+const VERSION = '3.1.19';
+const FOLDER = 'v3_1_19';
+const MAX_BYTES = 4 * 1024 * 1024;
+
+const args = process.argv.slice(2);
+const QUICK = args.includes('--quick');
+const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const wanted = (section: string): boolean => only === undefined || only.includes(section);
+
+const measurements: Measurement[] = [];
+const rounds = (n: number): number => (QUICK ? Math.max(2, n >> 1) : n);
+const notes: string[] = [];
+const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
+
+type DecodeFn = (task: string, input: unknown, options?: object) => unknown;
+type SafeDecodeFn = (task: string, input: unknown, options?: object) => { success: boolean; error?: { code: string } };
+
+interface Payload {
+  readonly label: string;
+  readonly task: 'get_products' | 'create_media_buy';
+  readonly payload: { [key: string]: Json };
+  readonly text: ReturnType<typeof mcpText>;
+  readonly structured: ReturnType<typeof mcpStructured>;
+  readonly bytes: number;
+}
+
+/** Installs bench/peers on demand; false (with a note) when that fails, e.g. offline. */
+async function ensurePeers(): Promise<boolean> {
+  if (existsSync(path.join(PEERS, 'node_modules', '@adcp', 'client'))) return true;
+  log('installing bench/peers (npm ci --prefix bench/peers) ...');
+  try {
+    await run('npm', ['ci', '--prefix', PEERS]);
+    return true;
+  } catch (error) {
+    notes.push(`peers: npm ci --prefix bench/peers failed, so @adcp/client rows are missing: ${String(error).slice(0, 300)}`);
+    return false;
+  }
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const load0 = os.loadavg();
+  if (!existsSync(DIST_INDEX)) throw new Error('dist/ is missing: run `npm run bench` (builds first) or `npm run compile`');
+  const peers = await ensurePeers();
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'adcp-bench-'));
+  try {
+    const lib = (await import(pathToFileURL(DIST_INDEX).href)) as { decode: DecodeFn; safeDecode: SafeDecodeFn };
+    const require = createRequire(import.meta.url);
+    const validatorFile = (task: string) => path.join(ROOT, 'dist', 'generated', FOLDER, 'validators', `${task}.cjs`);
+    // The very module decode() loads (same path, same require cache): the floor calls the same function.
+    const fast = (task: string) => (require(validatorFile(task)) as { response: RuntimeValidator }).response;
+
+    const generated = benchPayloads();
+    const payloads: Payload[] = Object.entries(generated).map(([label, { task, payload }]) => ({
+      label,
+      task,
+      payload,
+      text: mcpText(payload),
+      structured: mcpStructured(payload),
+      bytes: utf8Bytes(JSON.stringify(payload)),
+    }));
+    for (const p of payloads) {
+      // The benchmark decodes what it measures: every payload passes both paths before any timing.
+      lib.decode(p.task, p.text);
+      lib.decode(p.task, p.structured);
+      if (!fast(p.task)(p.payload)) throw new Error(`${p.label} fails the ${p.task} validator`);
+    }
+
+    if (wanted('cold')) await cold(tmp, payloads.find((p) => p.label === 'get_products 100KB')!, peers, validatorFile);
+
+    const goalSizes = new Set(['get_products 100KB', 'get_products 1MB']);
+    // Many short rounds (about 10 ms of each case per round), so that the two cases of a ratio
+    // alternate often and a change in machine load hits both; a 1 MB case takes 2 calls a round.
+    const opts = (p: Payload): HotOptions => ({
+      rounds: rounds(goalSizes.has(p.label) ? 41 : 21),
+      time: 10,
+      iterations: p.bytes > 500_000 ? 2 : 3,
+    });
+
+    if (wanted('text')) {
+      log('hot: text path');
+      for (const p of payloads) {
+        const validate = fast(p.task);
+        const text = p.text.content[0]!.text;
+        const [floor, ours] = hot(
+          [
+            { name: `floor: JSON.parse + validator, ${p.label}`, fn: () => validate(JSON.parse(text)) },
+            { name: `decode content[0].text, ${p.label}`, fn: () => lib.decode(p.task, p.text) },
+          ],
+          opts(p),
+        );
+        const ratio = pairedRatio(ours!, floor!);
+        measurements.push(summarize('hot decode, text path (÷ floor)', floor!));
+        measurements.push(
+          summarize('hot decode, text path (÷ floor)', ours!, { baseline: 'floor', ratio, ...(goalSizes.has(p.label) ? goal(1.15, ratio) : {}) }),
+        );
+      }
+    }
+
+    if (wanted('structured')) {
+      log('hot: structuredContent path');
+      for (const p of payloads) {
+        const validate = fast(p.task);
+        const [bare, ours] = hot(
+          [
+            { name: `bare validator, ${p.label}`, fn: () => validate(p.payload) },
+            { name: `decode structuredContent, ${p.label}`, fn: () => lib.decode(p.task, p.structured) },
+          ],
+          opts(p),
+        );
+        const ratio = pairedRatio(ours!, bare!);
+        measurements.push(summarize('hot decode, structuredContent path (÷ bare validator)', bare!));
+        measurements.push(summarize('hot decode, structuredContent path (÷ bare validator)', ours!, { baseline: 'bare validator', ratio, ...goal(1.05, ratio) }));
+      }
+    }
+
+    if (wanted('peers')) await peersHot(peers);
+    if (wanted('rejections')) rejections(lib, generated['get_products 1MB']!.payload);
+    if (wanted('typecheck')) await typecheck(tmp, peers);
+
+    const durationMs = performance.now() - started;
+    const printed = table(measurements);
+    process.stdout.write(`${printed}\n`);
+    const sizes = payloads.map((p) => `${p.label}: ${p.bytes} B (${Array.isArray(p.payload.products) ? `${p.payload.products.length} products` : `${(p.payload.packages as Json[]).length} packages`})`);
+    process.stdout.write(`\npayloads: ${sizes.join('; ')}\n`);
+    for (const n of notes) process.stdout.write(`note: ${n}\n`);
+    process.stdout.write(`clocks: hot loops ${CLOCK === 'cpu' ? 'CPU time of the process (BENCH_CLOCK=wall for wall time)' : 'wall time'}; fresh processes and tsc wall time\n`);
+    process.stdout.write(`run: ${(durationMs / 1000).toFixed(0)} s, node ${process.version}, ${os.cpus().length} CPUs, load average ${load0[0]!.toFixed(1)} → ${os.loadavg()[0]!.toFixed(1)}${QUICK ? ', --quick' : ''}\n`);
+    writeFileSync(
+      path.join(ROOT, 'bench', 'results.json'),
+      `${JSON.stringify(
+        {
+          date: new Date().toISOString(),
+          node: process.version,
+          cpus: os.cpus().length,
+          loadAverage: { start: load0, end: os.loadavg() },
+          quick: QUICK,
+          hotClock: CLOCK,
+          durationMs,
+          payloads: payloads.map((p) => ({ label: p.label, task: p.task, bytes: p.bytes })),
+          notes,
+          measurements,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fresh processes
+
+interface ChildResult {
+  importMs: number;
+  calls: number[];
+  sinceStart: number;
+  rssAfterFirstKb: number;
+  ok: boolean;
+}
+
+async function cold(tmp: string, p: Payload, peers: boolean, validatorFile: (task: string) => string): Promise<void> {
+  log('cold: fresh processes');
+  const textFile = path.join(tmp, 'text.json');
+  const structuredFile = path.join(tmp, 'structured.json');
+  const bundleFile = path.join(tmp, 'bundle.json');
+  const outputSchemaFile = path.join(tmp, 'output-schema.json');
+  writeFileSync(textFile, JSON.stringify(p.text));
+  writeFileSync(structuredFile, JSON.stringify(p.structured));
+  writeFileSync(bundleFile, JSON.stringify(runtimeBundle(VERSION)));
+  writeFileSync(outputSchemaFile, JSON.stringify(outputSchema(VERSION, p.task)));
+  const common = { task: p.task, calls: 10 };
+  const cacheFile = path.join(tmp, 'validator.v8cache');
+  const codecache = { ...common, input: textFile, dist: DIST_INDEX, validator: validatorFile(p.task), cache: cacheFile };
+  await run(process.execPath, [path.join(ROOT, 'bench', 'child.mjs'), JSON.stringify({ ...codecache, mode: 'make-codecache' })], { cwd: ROOT });
+  const modes: Array<{ key: string; runs: number; job: object }> = [
+    { key: 'ours', runs: QUICK ? 3 : 5, job: { ...common, mode: 'ours', input: textFile, dist: DIST_INDEX } },
+    { key: 'ours-codecache', runs: QUICK ? 2 : 4, job: { ...codecache, mode: 'ours-codecache' } },
+    { key: 'runtime-ajv', runs: QUICK ? 2 : 4, job: { ...common, mode: 'runtime-ajv', input: textFile, bundle: bundleFile, schemaId: responseSchemaId(VERSION, p.task) } },
+    { key: 'floor', runs: QUICK ? 2 : 4, job: { ...common, mode: 'floor', input: textFile, validator: validatorFile(p.task) } },
+    { key: 'mcp-sdk', runs: QUICK ? 1 : 2, job: { ...common, mode: 'mcp-sdk', input: structuredFile, outputSchema: outputSchemaFile } },
+  ];
+  if (peers) modes.push({ key: 'adcp-client', runs: QUICK ? 1 : 2, job: { ...common, mode: 'adcp-client', input: structuredFile, peers: path.join(PEERS, 'package.json') } });
+  const results = new Map<string, ChildResult[]>(modes.map((m) => [m.key, []]));
+  const child = path.join(ROOT, 'bench', 'child.mjs');
+  // Interleaved: one process of each mode in turn, so that a change in machine load hits all modes.
+  for (let i = 0; modes.some((m) => i < m.runs); i++) {
+    for (const m of modes) {
+      if (i >= m.runs) continue;
+      const { stdout } = await run(process.execPath, [child, JSON.stringify(m.job)], { cwd: ROOT });
+      const r = JSON.parse(stdout.trim().split('\n').at(-1)!) as ChildResult;
+      if (r.ok !== true) throw new Error(`cold ${m.key}: the first call did not accept the payload`);
+      results.get(m.key)!.push(r);
+    }
+  }
+  const stat = (section: string, name: string, values: number[], extra: Partial<Measurement> = {}, unit: 'ms' | 'MB' = 'ms'): Measurement => ({
+    section,
+    name,
+    unit,
+    median: median(values),
+    min: Math.min(...values),
+    max: Math.max(...values),
+    runs: values.length,
+    ...extra,
+  });
+  const get = (key: string) => results.get(key) ?? [];
+  const first = (key: string) => get(key).map((r) => r.importMs + r.calls[0]!);
+  const since = (key: string) => get(key).map((r) => r.sinceStart);
+  const rss = (key: string) => get(key).map((r) => r.rssAfterFirstKb / 1024);
+  const ten = (key: string) => get(key).map((r) => r.calls.reduce((a, b) => a + b, 0));
+  const ratio = (a: number[], b: number[]) => median(a) / median(b);
+  const label = `get_products ${(p.bytes / 1024).toFixed(0)} KB`;
+
+  const S1 = `cold start: fresh node, import + first decode of ${label} (÷ run-time Ajv)`;
+  measurements.push(stat(S1, 'run-time Ajv: import, compile, first validation', first('runtime-ajv')));
+  const r1 = ratio(first('ours'), first('runtime-ajv'));
+  measurements.push(stat(S1, 'adcp-decode: import + first decode', first('ours'), { baseline: 'run-time Ajv', ratio: r1, ...goal(0.05, r1) }));
+  const rc = ratio(first('ours-codecache'), first('runtime-ajv'));
+  measurements.push(
+    stat(S1, 'what-if: adcp-decode, validator from a V8 code cache', first('ours-codecache'), {
+      baseline: 'run-time Ajv',
+      ratio: rc,
+      note: 'not what the package does: the validator module compiled from vm.Script cachedData made by an earlier process',
+    }),
+  );
+  measurements.push(stat(S1, 'run-time Ajv, from process start', since('runtime-ajv')));
+  measurements.push(stat(S1, 'adcp-decode, from process start', since('ours'), { baseline: 'run-time Ajv, from process start', ratio: ratio(since('ours'), since('runtime-ajv')) }));
+  measurements.push(stat(S1, 'MCP SDK: compile outputSchema (allErrors), first check', first('mcp-sdk'), { baseline: 'run-time Ajv', ratio: ratio(first('mcp-sdk'), first('runtime-ajv')) }));
+  if (peers) measurements.push(stat(S1, '@adcp/client: import + first validation', first('adcp-client'), { baseline: 'run-time Ajv', ratio: ratio(first('adcp-client'), first('runtime-ajv')) }));
+
+  const S2 = 'memory: peak RSS of the cold-start process after the first decode (÷ run-time Ajv)';
+  measurements.push(stat(S2, 'run-time Ajv', rss('runtime-ajv'), {}, 'MB'));
+  measurements.push(stat(S2, 'adcp-decode', rss('ours'), { baseline: 'run-time Ajv', ratio: ratio(rss('ours'), rss('runtime-ajv')) }, 'MB'));
+  measurements.push(stat(S2, 'MCP SDK outputSchema check', rss('mcp-sdk'), { baseline: 'run-time Ajv', ratio: ratio(rss('mcp-sdk'), rss('runtime-ajv')) }, 'MB'));
+  if (peers) measurements.push(stat(S2, '@adcp/client', rss('adcp-client'), { baseline: 'run-time Ajv', ratio: ratio(rss('adcp-client'), rss('runtime-ajv')) }, 'MB'));
+
+  const S3 = `first calls: total of the first 10 decodes of ${label} after import, fresh process (÷ floor)`;
+  measurements.push(stat(S3, 'floor: load validator, 10 × (JSON.parse + validate)', ten('floor')));
+  measurements.push(stat(S3, 'adcp-decode: 10 decodes', ten('ours'), { baseline: 'floor', ratio: ratio(ten('ours'), ten('floor')) }));
+  measurements.push(stat(S3, 'adcp-decode: first decode alone', get('ours').map((r) => r.calls[0]!), { note: 'includes loading the validator module' }));
+  measurements.push(stat(S3, 'run-time Ajv: compile + 10 validations', ten('runtime-ajv'), { baseline: 'floor', ratio: ratio(ten('runtime-ajv'), ten('floor')) }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Peers, hot
+
+async function peersHot(peers: boolean): Promise<void> {
+  const S = 'hot, peers on the same structuredContent, each in its own process with adcp-decode (÷ adcp-decode)';
+  const names: Record<string, string> = {
+    'mcp-sdk': 'MCP SDK outputSchema check (allErrors)',
+    'runtime-ajv': 'run-time compiled Ajv (same options)',
+    'adcp-client': '@adcp/client responseValidator (Zod)',
+  };
+  for (const peer of ['mcp-sdk', 'runtime-ajv', ...(peers ? ['adcp-client'] : [])]) {
+    log(`hot: peer ${peer}`);
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'peer-hot.ts'), peer, ...(QUICK ? ['--quick'] : [])], { cwd: ROOT });
+    const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as { setupMs: number; rows: Array<{ label: string; ours: HotResult; theirs: HotResult }> };
+    for (const { label, ours, theirs } of result.rows) {
+      measurements.push(summarize(S, { ...ours, name: `adcp-decode beside ${peer}, ${label}` }));
+      measurements.push(summarize(S, { ...theirs, name: `${names[peer]}, ${label}` }, { baseline: 'adcp-decode', ratio: pairedRatio(theirs, ours) }));
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rejections
+
+function rejections(lib: { safeDecode: SafeDecodeFn }, payload1MB: { [key: string]: Json }): void {
+  log('hot: rejections');
+  const S = 'rejections (÷ JSON.parse of the same text)';
+  const asciiOversize = `{"p":"${'a'.repeat(MAX_BYTES - 7)}"}`;
+  const cases: Array<{ label: string; text: string; code: string }> = [
+    { label: '4 MiB + 1 B, ASCII', text: asciiOversize, code: 'TOO_LARGE' },
+    { label: '4 MiB + 1 B UTF-8 in 2.1 M UTF-16 units', text: oversizeText(MAX_BYTES), code: 'TOO_LARGE' },
+    { label: '100,000-deep nesting', text: deepText(100_000), code: 'TOO_DEEP' },
+    { label: 'invalid get_products 1 MB, many errors', text: JSON.stringify(invalidGetProducts(payload1MB)), code: 'SCHEMA_MISMATCH' },
+  ];
+  for (const c of cases) {
+    if (c.code === 'TOO_LARGE' && utf8Bytes(c.text) !== MAX_BYTES + 1) throw new Error(`${c.label}: ${utf8Bytes(c.text)} bytes`);
+    const input = { content: [{ type: 'text', text: c.text }] };
+    const r = lib.safeDecode('get_products', input);
+    if (r.success || r.error?.code !== c.code) throw new Error(`${c.label}: expected ${c.code}, got ${r.success ? 'success' : r.error?.code}`);
+    const [parse, ours] = hot(
+      [
+        { name: `JSON.parse, ${c.label}`, fn: () => JSON.parse(c.text) },
+        { name: `decode rejects (${c.code}), ${c.label}`, fn: () => lib.safeDecode('get_products', input) },
+      ],
+      { rounds: rounds(15), time: 10, iterations: 2 },
+    );
+    measurements.push(summarize(S, parse!));
+    measurements.push(summarize(S, ours!, { baseline: 'JSON.parse', ratio: pairedRatio(ours!, parse!) }));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Type-check cost
+
+async function typecheck(tmp: string, peers: boolean): Promise<void> {
+  log('typecheck: tsc --noEmit');
+  const ours = path.join(tmp, 'tc-adcp-decode');
+  const theirs = path.join(tmp, 'tc-adcp-client');
+  writeConsumer(ours, 'adcp-decode', { name: 'adcp-decode', target: ROOT });
+  if (peers) writeConsumer(theirs, '@adcp/client', { nodeModules: path.join(PEERS, 'node_modules') });
+  const runs = QUICK ? 1 : 2;
+  const a: Array<{ ms: number; maxRssKb: number }> = [];
+  const b: Array<{ ms: number; maxRssKb: number }> = [];
+  for (let i = 0; i < runs; i++) {
+    if (peers) b.push(await typecheckOnce(ROOT, theirs));
+    a.push(await typecheckOnce(ROOT, ours));
+  }
+  const S = 'type-check: tsc --noEmit of a consumer reading .products (÷ @adcp/client)';
+  const m = (name: string, values: number[], unit: 'ms' | 'MB', extra: Partial<Measurement> = {}): Measurement => ({
+    section: S,
+    name,
+    unit,
+    median: median(values),
+    min: Math.min(...values),
+    max: Math.max(...values),
+    runs: values.length,
+    ...extra,
+  });
+  const msA = a.map((x) => x.ms);
+  const rssA = a.map((x) => x.maxRssKb / 1024);
+  if (peers) {
+    const msB = b.map((x) => x.ms);
+    const rssB = b.map((x) => x.maxRssKb / 1024);
+    measurements.push(m('@adcp/client consumer: time', msB, 'ms'));
+    measurements.push(m('adcp-decode consumer: time', msA, 'ms', { baseline: '@adcp/client', ratio: median(msA) / median(msB) }));
+    measurements.push(m('@adcp/client consumer: peak RSS', rssB, 'MB'));
+    measurements.push(m('adcp-decode consumer: peak RSS', rssA, 'MB', { baseline: '@adcp/client', ratio: median(rssA) / median(rssB) }));
+  } else {
+    measurements.push(m('adcp-decode consumer: time', msA, 'ms'));
+    measurements.push(m('adcp-decode consumer: peak RSS', rssA, 'MB'));
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
