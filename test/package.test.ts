@@ -7,7 +7,7 @@
  * idle 2-core machine, more on a busy one. It runs with every `npm test`; for a quicker local loop
  * skip it with ADCP_PACKAGE_TEST=0 (CI never does: it always runs when `CI` is set).
  * It packs dist/ as it is: run `npm run build` (or `npm run compile`) first. The dependencies
- * (ajv, ajv-formats, secure-json-parse) come from the npm cache (`--prefer-offline`).
+ * (ajv, ajv-formats) come from the npm cache (`--prefer-offline`).
  *
  * attw runs with `--profile esm-only`: the package is ESM-only (`"type": "module"`, one `import`
  * entry point), so resolving it from CommonJS (`node16-cjs`) or with the pre-exports `node10`
