@@ -530,7 +530,9 @@ function decodeFound<T extends TaskName>(ctx: Context, found: Found): { data: De
     }
   }
   const version = pickVersion(ctx, found);
-  const ids = tablesFor(version).schemaIds[task];
+  // Own keys only: 'constructor' or 'toString' is not a task because Object.prototype has it.
+  const table = tablesFor(version).schemaIds;
+  const ids = hasOwn(table, task) ? table[task] : undefined;
   if (ids === undefined) {
     throw new DecodeError('UNKNOWN_TASK', `${JSON.stringify(task)} is not an AdCP ${version} task (the version ${ctx.version === undefined ? 'the payload announced' : 'requested'})`, {
       task,
@@ -583,7 +585,7 @@ function run<T extends TaskName>(task: T, input: unknown, options: Resolved): { 
     throw new DecodeError('UNKNOWN_TASK', `expected a task name string; got ${describeValue(task)}`);
   }
   const version = options.version === 'auto' ? undefined : resolveVersion(options.version, { task });
-  const known = (version === undefined ? versions : [version]).some((v) => tablesFor(v).schemaIds[task] !== undefined);
+  const known = (version === undefined ? versions : [version]).some((v) => hasOwn(tablesFor(v).schemaIds, task));
   if (!known) {
     const shown = task.length > 64 ? `${task.slice(0, 64)}…` : task;
     throw new DecodeError(
