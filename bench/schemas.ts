@@ -5,38 +5,22 @@
  * - a tool's self-contained `outputSchema`, as a seller would advertise it over MCP (the response
  *   schema with every schema it references embedded under `definitions`, keeping their `$id`s).
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ANNOTATION_KEYWORDS, stripAnnotations } from '../scripts/generate.js';
+import { ANNOTATION_KEYWORDS, loadSchemas as loadSchemaFiles, stripAnnotations } from '../scripts/generate.js';
 import { schemaDir } from '../scripts/schema-paths.js';
 import type { RuntimeBundle } from './runtime-ajv.mjs';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
-function walk(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const p = path.join(dir, name);
-      return statSync(p).isDirectory() ? walk(p) : [p];
-    });
-}
-
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Every schema of a version by `$id` (a repeated `$id` keeps its first file, as codegen does). */
+/** Every schema of a version by `$id`, loaded as codegen loads them. */
 export function loadSchemas(version: string): Map<string, JsonObject> {
-  const byId = new Map<string, JsonObject>();
-  for (const file of walk(schemaDir(version))) {
-    if (!file.endsWith('.json')) continue;
-    const schema: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    if (!isObject(schema) || typeof schema.$id !== 'string' || byId.has(schema.$id)) continue;
-    byId.set(schema.$id, schema);
-  }
-  return byId;
+  return new Map([...loadSchemaFiles(version, schemaDir(version))].map(([id, file]) => [id, file.schema as JsonObject]));
 }
 
 /** The `$id` of a task's sync response schema, from the version's manifest. */

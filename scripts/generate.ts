@@ -74,7 +74,7 @@ type AsyncStatus = (typeof ASYNC_STATUSES)[number];
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
-interface SchemaFile {
+export interface SchemaFile {
   readonly id: string;
   /** Path relative to the version folder, with `/`, e.g. `core/product.json`. */
   readonly rel: string;
@@ -116,7 +116,8 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function loadSchemas(version: string, root: string): Map<string, SchemaFile> {
+/** Every draft-07 schema file of a version by `$id`; a repeated `$id` must repeat the same schema. */
+export function loadSchemas(version: string, root: string): Map<string, SchemaFile> {
   const byId = new Map<string, SchemaFile>();
   const texts = new Map<string, string>();
   for (const file of walk(root)) {
