@@ -581,10 +581,12 @@ function mutateText(ctx: Ctx, text: string): string {
 /** JSON.stringify, or a stand-in when the value cannot be serialized or would be huge (shared references). */
 function stringify(value: unknown): string {
   let values = 0;
+  let chars = 0;
   try {
     return (
       JSON.stringify(value, (_key, v: unknown) => {
         if (++values > 100_000) throw new RangeError('too many values');
+        if (typeof v === 'string' && (chars += v.length) > 16 * MiB) throw new RangeError('too long');
         return v;
       }) ?? 'null'
     );

@@ -191,6 +191,13 @@ const objectProto = Object.prototype;
  */
 const CYCLE_CHECK_DEPTH = 256;
 
+/**
+ * Above this `maxNodes` the node bound no longer bounds the work on an untrusted value whose
+ * objects are shared (`x = [y, y]`, `y = [z, z]`, ...: 2^60 values from 60 arrays), so the walk
+ * then refuses an object met twice. JSON text never parses to shared objects.
+ */
+const SHARED_CHECK_NODES = 100_000_000;
+
 /** Why an object or array is not JSON data, or undefined when it is. */
 function badContainer(value: object): string | undefined {
   if (Array.isArray(value)) return undefined;
@@ -225,6 +232,7 @@ function unsafeKey(value: object): string | undefined {
  */
 function quickPass(root: unknown, bounds: Bounds, untrusted: boolean): boolean {
   if (typeof root !== 'object' || root === null) return false;
+  if (untrusted && bounds.maxNodes > SHARED_CHECK_NODES) return false;
   for (const _ in objectProto) return false;
   const { maxBytes, maxDepth, maxNodes } = bounds;
   const stack: object[] = [root];
@@ -312,6 +320,8 @@ function walk(root: unknown, bounds: Bounds, untrusted: boolean, place: Place): 
   const values: unknown[] = [root];
   const depths: number[] = [0];
   const keys: Array<string | number> = [''];
+  // Every container seen, when the node bound is lifted (see SHARED_CHECK_NODES).
+  const visited = untrusted && maxNodes > SHARED_CHECK_NODES ? new Set<object>() : undefined;
   // The containers on the current path from CYCLE_CHECK_DEPTH down, in order and as a set.
   const deepPath: object[] = [];
   let deep: Set<object> | undefined;
@@ -349,6 +359,12 @@ function walk(root: unknown, bounds: Bounds, untrusted: boolean, place: Place): 
       if (untrusted) {
         const bad = badContainer(value);
         if (bad !== undefined) return at({ kind: 'not-json', found: bad });
+      }
+      if (visited !== undefined) {
+        if (visited.has(value)) {
+          return at(pathObjects.slice(0, depth).includes(value) ? { kind: 'cycle' } : { kind: 'not-json', found: 'an object met twice (a shared reference)' });
+        }
+        visited.add(value);
       }
       if (depth + 1 > maxDepth) return at({ kind: 'depth', depth: depth + 1 });
       if (depth >= CYCLE_CHECK_DEPTH) {

@@ -235,6 +235,13 @@ const cases: Record<string, readonly Case[]> = {
       then: ({ error }) => expect(error).toMatchObject({ unit: 'nodes' }),
     },
     {
+      name: '2^60 values from 60 shared arrays with maxNodes lifted: a shared reference is refused',
+      input: () => structured(withExt(sharedTree(60))),
+      options: { maxNodes: Infinity },
+      code: 'MALFORMED_ENVELOPE',
+      then: ({ error }) => expect(error?.path).toMatch(/^\/ext(\/0)+\/1$/),
+    },
+    {
       name: 'an adcp_error that would serialize to 2^60 values: discarded, the failure stays',
       input: () => ({ isError: true, content: [], structuredContent: { adcp_error: { code: 'RATE_LIMITED', details: sharedTree(60) } } }),
       code: 'TASK_FAILED',
