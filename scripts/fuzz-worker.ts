@@ -25,7 +25,17 @@ export interface Tally {
   slowest: { index: number; ms: number };
 }
 
-export type FromWorker = { readonly type: 'done'; readonly tally: Tally; readonly findings: readonly Finding[] } | { readonly type: 'ready' };
+/**
+ * `progress`: the tallies and findings of cases `[from, upTo)` of the current batch, sent every
+ * {@link REPORT_EVERY} cases so that a worker killed on a case loses nothing it finished (the
+ * parent reruns only what was not reported). `done`: the batch is finished.
+ */
+export type FromWorker =
+  | { readonly type: 'progress' | 'done'; readonly upTo: number; readonly tally: Tally; readonly findings: readonly Finding[] }
+  | { readonly type: 'ready' };
+
+/** Cases between two progress reports. */
+export const REPORT_EVERY = 100;
 
 export function emptyTally(): Tally {
   return { cases: 0, ms: 0, outcomes: {}, classes: {}, slowest: { index: -1, ms: 0 } };
@@ -35,9 +45,14 @@ const port = parentPort;
 if (port !== null) {
   const position = new Int32Array(workerData.position as SharedArrayBuffer);
   port.on('message', (batch: Batch) => {
-    const tally = emptyTally();
-    const findings: Finding[] = [];
+    let tally = emptyTally();
+    let findings: Finding[] = [];
     for (let index = batch.from; index < batch.to; index++) {
+      if (index > batch.from && (index - batch.from) % REPORT_EVERY === 0) {
+        port.postMessage({ type: 'progress', upTo: index, tally, findings } satisfies FromWorker);
+        tally = emptyTally();
+        findings = [];
+      }
       Atomics.store(position, 0, index);
       const c = makeCase(batch.seed, index, batch.profile);
       const result = runCase(c, batch.slowMs);
@@ -52,7 +67,7 @@ if (port !== null) {
       findings.push(...result.findings);
     }
     Atomics.store(position, 0, -1);
-    port.postMessage({ type: 'done', tally, findings } satisfies FromWorker);
+    port.postMessage({ type: 'done', upTo: batch.to, tally, findings } satisfies FromWorker);
   });
   port.postMessage({ type: 'ready' } satisfies FromWorker);
 }

@@ -5,7 +5,7 @@
  *   npm run fuzz -- --seed 1 --runs 1000000        a run (default: 10,000 cases, a random seed)
  *   npm run fuzz -- --seed 1 --case 4242           one case, in-process, with every step shown
  *
- * Options: --workers N (default: the cores), --batch N (cases per message, 1000), --hang-ms N (a case
+ * Options: --from N (first case index, 0), --workers N (default: the cores), --batch N (cases per message, 1000), --hang-ms N (a case
  * that runs longer is killed and reported, 10000), --slow-ms N (reported, 2000), --profile full|ci,
  * --out DIR (.fuzz), --max-old-mb N (a worker's heap, 2048).
  *
@@ -25,6 +25,8 @@ import { emptyTally, type Batch, type FromWorker, type Tally } from './fuzz-work
 interface Args {
   seed: number;
   runs: number;
+  /** The first case index (cases from .. from + runs). */
+  from: number;
   workers: number;
   batch: number;
   hangMs: number;
@@ -39,6 +41,7 @@ function parseArgs(argv: readonly string[]): Args {
   const args: Args = {
     seed: Math.floor(Math.random() * 2 ** 31),
     runs: 10_000,
+    from: 0,
     workers: availableParallelism(),
     batch: 1_000,
     hangMs: 10_000,
@@ -63,6 +66,9 @@ function parseArgs(argv: readonly string[]): Args {
         break;
       case '--runs':
         args.runs = number();
+        break;
+      case '--from':
+        args.from = number();
         break;
       case '--workers':
         args.workers = Math.max(1, number());
@@ -200,6 +206,8 @@ interface Slot {
   worker: Worker;
   position: Int32Array;
   batch: Batch | undefined;
+  /** Cases of the batch before this one are tallied (reported by the worker). */
+  reported: number;
   lastIndex: number;
   lastChange: number;
   retired: boolean;
@@ -209,12 +217,13 @@ async function run(args: Args): Promise<number> {
   mkdirSync(args.out, { recursive: true });
   const report = new Report(args);
   const queue: Array<[number, number]> = [];
-  for (let from = 0; from < args.runs; from += args.batch) queue.push([from, Math.min(args.runs, from + args.batch)]);
+  const end = args.from + args.runs;
+  for (let from = args.from; from < end; from += args.batch) queue.push([from, Math.min(end, from + args.batch)]);
   const started = performance.now();
   const tsx = import.meta.resolve('tsx/esm/api');
   const entry = new URL('./fuzz-worker.ts', import.meta.url).href;
   const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
-  console.log(`fuzzing: seed ${args.seed}, ${args.runs.toLocaleString('en-US')} cases, ${args.workers} workers, hang bound ${args.hangMs} ms; findings go to ${args.out}/`);
+  console.log(`fuzzing: seed ${args.seed}, ${args.runs.toLocaleString('en-US')} cases from ${args.from}, ${args.workers} workers, hang bound ${args.hangMs} ms; findings go to ${args.out}/`);
 
   return new Promise((resolve) => {
     const slots = new Set<Slot>();
@@ -231,6 +240,7 @@ async function run(args: Args): Promise<number> {
       }
       const batch: Batch = { type: 'batch', seed: args.seed, from: range[0], to: range[1], profile: args.profile, slowMs: args.slowMs };
       slot.batch = batch;
+      slot.reported = batch.from;
       slot.lastIndex = -1;
       slot.lastChange = performance.now();
       slot.worker.postMessage(batch);
@@ -244,10 +254,15 @@ async function run(args: Args): Promise<number> {
       const index = Atomics.load(slot.position, 0);
       const batch = slot.batch;
       if (batch !== undefined && index >= 0) {
+        // The case it died on is the finding (counted once, as a case); what it finished but had
+        // not reported yet is run again by another worker, deterministically.
         report.add({ kind, seed: args.seed, index, detail });
+        report.tally.cases++;
+        report.tally.outcomes[kind] = (report.tally.outcomes[kind] ?? 0) + 1;
         if (index + 1 < batch.to) queue.unshift([index + 1, batch.to]);
+        if (slot.reported < index) queue.unshift([slot.reported, index]);
       } else if (batch !== undefined) {
-        queue.unshift([batch.from, batch.to]);
+        queue.unshift([slot.reported, batch.to]);
       }
       void slot.worker.terminate();
       spawn();
@@ -257,13 +272,14 @@ async function run(args: Args): Promise<number> {
       const position = new Int32Array(new SharedArrayBuffer(4));
       position[0] = -1;
       const worker = new Worker(bootstrap, { eval: true, workerData: { position: position.buffer }, resourceLimits: { maxOldGenerationSizeMb: args.maxOldMb } });
-      const slot: Slot = { worker, position, batch: undefined, lastIndex: -1, lastChange: performance.now(), retired: false };
+      const slot: Slot = { worker, position, batch: undefined, reported: 0, lastIndex: -1, lastChange: performance.now(), retired: false };
       slots.add(slot);
       worker.on('message', (message: FromWorker) => {
         if (message.type === 'ready') return next(slot);
         report.merge(message.tally);
         for (const f of message.findings) report.add(f);
-        next(slot);
+        slot.reported = message.upTo;
+        if (message.type === 'done') next(slot);
       });
       worker.on('error', (error: Error & { code?: string }) => {
         lose(slot, error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'out-of-memory' : 'worker-died', `${error.code ?? error.name}: ${error.message.slice(0, 200)}`);
