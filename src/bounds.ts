@@ -5,6 +5,7 @@
  * are also checked for what JSON cannot produce and for prototype-polluting keys.
  */
 import { DecodeError, LimitError, type DecodeErrorOptions } from './errors.js';
+import { shownPointer as shown } from './format.js';
 
 /** The limits a decode runs under. */
 export interface Bounds {
@@ -160,20 +161,6 @@ function toError(finding: Finding, bounds: Bounds, options: WalkOptions, path: s
         opts,
       );
   }
-}
-
-/** Longest pointer put in a message; the whole one stays in the error's `path`. */
-const MAX_SHOWN_POINTER = 120;
-
-/**
- * A pointer fit for a one-line message: its keys are the seller's, so control characters and
- * U+2028/U+2029 are escaped as `\uXXXX` and a long pointer is cut with `…` (as format.ts shows
- * pointers); the root is `(root)`.
- */
-function shown(path: string): string {
-  if (path === '') return '(root)';
-  const escaped = path.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return escaped.length > MAX_SHOWN_POINTER ? `${escaped.slice(0, MAX_SHOWN_POINTER)}…` : escaped;
 }
 
 /** JSON Pointer (RFC 6901) from path segments. */
