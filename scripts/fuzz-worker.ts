@@ -1,7 +1,8 @@
 /**
  * A fuzzer worker (see scripts/fuzz.ts): runs the batches of cases it is sent, writes the index of
- * the case it is on into shared memory before each one (the parent's watchdog reads it, and
- * terminates the worker when it stops moving), and posts tallies and findings per batch.
+ * the case it is on, and whether it is building or running it, into shared memory (the parent's
+ * watchdog reads it, and terminates the worker when it stops moving), and posts tallies and
+ * findings as it goes.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { makeCase, runCase, type Finding, type Profile } from './fuzz-cases.js';
@@ -54,7 +55,9 @@ if (port !== null) {
         findings = [];
       }
       Atomics.store(position, 0, index);
+      Atomics.store(position, 1, 0); // generating
       const c = makeCase(batch.seed, index, batch.profile);
+      Atomics.store(position, 1, 1); // running
       const result = runCase(c, batch.slowMs);
       tally.cases++;
       tally.ms += result.ms;

@@ -269,7 +269,8 @@ async function run(args: Args): Promise<number> {
     };
 
     const spawn = (): void => {
-      const position = new Int32Array(new SharedArrayBuffer(4));
+      // [case index, 0 while the case is built / 1 while it runs]
+      const position = new Int32Array(new SharedArrayBuffer(8));
       position[0] = -1;
       const worker = new Worker(bootstrap, { eval: true, workerData: { position: position.buffer }, resourceLimits: { maxOldGenerationSizeMb: args.maxOldMb } });
       const slot: Slot = { worker, position, batch: undefined, reported: 0, lastIndex: -1, lastChange: performance.now(), retired: false };
@@ -298,7 +299,9 @@ async function run(args: Args): Promise<number> {
           slot.lastIndex = index;
           slot.lastChange = now;
         } else if (index >= 0 && now - slot.lastChange > args.hangMs) {
-          lose(slot, 'hang', `still running after ${args.hangMs} ms; the worker was terminated`);
+          // A case that takes this long to build is the fuzzer's problem, not decode()'s.
+          const phase = Atomics.load(slot.position, 1) === 0 ? 'being built' : 'still running';
+          lose(slot, 'hang', `${phase} after ${args.hangMs} ms; the worker was terminated`);
         }
       }
       if (now - lastProgress > 15_000) {
