@@ -22,7 +22,7 @@
  * Usage: npm run generate   (tsx scripts/generate.ts [--out DIR] [--force])
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +30,7 @@ import AjvModule, { type Options as AjvOptions } from 'ajv';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 import { compile as compileTypes } from 'json-schema-to-typescript';
-import { LOCK_PATH, readLockVersions, schemaDir } from './schema-paths.js';
+import { listFiles, LOCK_PATH, readLockVersions, schemaDir } from './schema-paths.js';
 
 const requireFromHere = createRequire(import.meta.url);
 
@@ -103,14 +103,6 @@ export interface GenerateReport {
 // ---------------------------------------------------------------------------------------------
 // Loading
 
-function walk(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const p = path.join(dir, name);
-      return statSync(p).isDirectory() ? walk(p) : [p];
-    });
-}
 
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -120,7 +112,7 @@ function isObject(value: unknown): value is JsonObject {
 export function loadSchemas(version: string, root: string): Map<string, SchemaFile> {
   const byId = new Map<string, SchemaFile>();
   const texts = new Map<string, string>();
-  for (const file of walk(root)) {
+  for (const file of listFiles(root)) {
     if (!file.endsWith('.json')) continue;
     const rel = path.relative(root, file).split(path.sep).join('/');
     const text = readFileSync(file, 'utf8');

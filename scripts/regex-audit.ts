@@ -13,14 +13,16 @@
  * grows as the input doubles (growth ~1: linear; ~2: quadratic; a step limit hit: catastrophic).
  * It then times V8 itself on that attack at 64 KiB, 1 MiB and the size limit.
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { auditPattern, build, type Attack, type Audit } from './regex-engine.js';
-import { readLockVersions, schemaDir } from './schema-paths.js';
+import { listFiles, readLockVersions, schemaDir } from './schema-paths.js';
 
 const requireHere = createRequire(import.meta.url);
+
+const jsonFiles = (dir: string): string[] => listFiles(dir).filter((f) => f.endsWith('.json'));
 
 /** A regex the validators run on seller strings, with where it comes from. */
 export interface AuditedRegex {
@@ -33,14 +35,6 @@ export interface AuditedRegex {
   readonly uses: number;
 }
 
-function files(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const p = path.join(dir, name);
-      return statSync(p).isDirectory() ? files(p) : p.endsWith('.json') ? [p] : [];
-    });
-}
 
 /** Keywords whose values are instances, not schemas: patterns there are data. */
 const INSTANCE_KEYWORDS = new Set(['examples', 'enum', 'const', 'default']);
@@ -77,7 +71,7 @@ export function collectSchemaRegexes(): { patterns: AuditedRegex[]; formats: Map
       visit(value);
     }
   };
-  for (const version of readLockVersions().versions) for (const file of files(schemaDir(version))) visit(JSON.parse(readFileSync(file, 'utf8')));
+  for (const version of readLockVersions().versions) for (const file of jsonFiles(schemaDir(version))) visit(JSON.parse(readFileSync(file, 'utf8')));
   const patterns = [...found.entries()].map(([key, { kind, uses }]) => {
     const source = key.slice(key.indexOf('\u0000') + 1);
     return { name: source, source, flags: 'u', kind, uses };

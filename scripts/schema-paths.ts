@@ -8,7 +8,7 @@
  *   test-vectors/**           e.g. test-vectors/mcp-response-extraction.json
  *   LICENSE                   Apache-2.0, from the AdCP project
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -78,4 +78,14 @@ export function readLockVersions(lockPath: string = LOCK_PATH): LockVersions {
     );
   }
   return { defaultVersion: versions[0]!, versions: [...versions] };
+}
+
+/** Every file below `dir`, recursively, in sorted order (so codegen and audits are deterministic). */
+export function listFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const p = path.join(dir, name);
+      return statSync(p).isDirectory() ? listFiles(p) : [p];
+    });
 }

@@ -4,12 +4,12 @@
  * strict, and loads no Ajv compiler at run time.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, test } from 'vitest';
-import { readLockVersions, REPO_ROOT, schemaDir } from '../scripts/schema-paths.js';
+import { listFiles, readLockVersions, REPO_ROOT, schemaDir } from '../scripts/schema-paths.js';
 import { decode, tasks, versions } from '../src/index.js';
 import { tablesByVersion, versionFolders, type Version } from '../src/generated/index.js';
 import { fastValidator } from '../src/validators.js';
@@ -30,14 +30,6 @@ function manifest(version: string): { tools: Record<string, ManifestTool>; error
   return JSON.parse(readFileSync(path.join(schemaDir(version), 'manifest.json'), 'utf8'));
 }
 
-function walk(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const p = path.join(dir, name);
-      return statSync(p).isDirectory() ? walk(p) : [p];
-    });
-}
 
 test('versions are the lock pins, default first', () => {
   const lock = readLockVersions();
@@ -94,7 +86,7 @@ describe.each([...versions])('AdCP %s', (version) => {
 });
 
 test('every generated file starts with the banner and has no timestamp', () => {
-  const files = walk(GENERATED).filter((f) => /\.(ts|cjs)$/.test(f));
+  const files = listFiles(GENERATED).filter((f) => /\.(ts|cjs)$/.test(f));
   expect(files.length).toBeGreaterThan(500);
   for (const file of files) {
     const head = readFileSync(file, 'utf8').slice(0, 400);
@@ -108,7 +100,7 @@ test('a second generate is byte-identical', async () => {
   const out = mkdtempSync(path.join(tmpdir(), 'adcp-generate-'));
   temps.push(out);
   await run(process.execPath, ['--import', 'tsx', 'scripts/generate.ts', '--out', out, '--force'], { cwd: REPO_ROOT, maxBuffer: 1 << 24 });
-  const rel = (root: string) => walk(root).map((f) => path.relative(root, f));
+  const rel = (root: string) => listFiles(root).map((f) => path.relative(root, f));
   expect(rel(out)).toEqual(rel(GENERATED));
   for (const file of rel(GENERATED)) {
     expect(readFileSync(path.join(out, file)).equals(readFileSync(path.join(GENERATED, file))), file).toBe(true);

@@ -14,11 +14,11 @@
  *    does, overflows on a payload nested along its recursion; the bound decode() applies first
  *    (checkTree) refuses that payload with TOO_DEEP.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import AjvModule from 'ajv';
 import { describe, expect, test } from 'vitest';
-import { readLockVersions, schemaDir } from '../scripts/schema-paths.js';
+import { listFiles, readLockVersions, schemaDir } from '../scripts/schema-paths.js';
 import { checkTree, DEFAULT_BOUNDS } from '../src/bounds.js';
 import { safeDecode, type TaskName } from '../src/decode.js';
 import { LimitError } from '../src/errors.js';
@@ -28,19 +28,13 @@ import type { Version } from '../src/versions.js';
 const Ajv = AjvModule.default;
 type Schema = Record<string, unknown>;
 
-function files(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const p = path.join(dir, name);
-      return statSync(p).isDirectory() ? files(p) : p.endsWith('.json') ? [p] : [];
-    });
-}
+
+const jsonFiles = (dir: string): string[] => listFiles(dir).filter((f) => f.endsWith('.json'));
 
 /** A version's schemas by `$id`, and its manifest's task → response schema `$id`. */
 function load(version: string): { byId: Map<string, Schema>; responses: Map<string, string> } {
   const byId = new Map<string, Schema>();
-  for (const file of files(schemaDir(version))) {
+  for (const file of jsonFiles(schemaDir(version))) {
     const schema = JSON.parse(readFileSync(file, 'utf8')) as Schema;
     if (typeof schema['$id'] === 'string') byId.set(schema['$id'], schema);
   }
