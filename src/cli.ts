@@ -135,6 +135,7 @@ function describeFailure(task: string, error: DecodeError): string[] {
     const formatted = formatIssues(new SchemaMismatchError(error.message, { schemaId: error.schemaId, issues: shown }));
     for (const line of formatted.split('\n')) lines.push(`  ${clean(line)}`);
     if (error.issues.length > shown.length) lines.push(`  … ${error.issues.length - shown.length} more issues (--json lists all)`);
+    if (!error.issuesComplete) lines.push('  … too many issues to list; the first is shown');
   } else if (error instanceof TaskFailedError) {
     const e = error.adcpError;
     if (e !== undefined) {
@@ -157,6 +158,7 @@ function failureJson(task: string, error: DecodeError): unknown {
   if (error instanceof SchemaMismatchError) {
     out.schemaId = error.schemaId;
     out.issues = error.issues;
+    out.issuesComplete = error.issuesComplete;
   }
   if (error instanceof TaskFailedError) {
     out.adcpError = error.adcpError ?? null;

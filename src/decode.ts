@@ -500,12 +500,22 @@ function issueSummary(issues: readonly ValidationIssue[]): string {
   return `; first: ${shownPointer(first.path)} ${first.message}`;
 }
 
-function mismatch(ctx: Context, version: Version, variant: Variant, schemaId: string, issues: readonly ValidationIssue[]): SchemaMismatchError {
+function mismatch(
+  ctx: Context,
+  version: Version,
+  variant: Variant,
+  schemaId: string,
+  issues: readonly ValidationIssue[],
+  stoppedAt?: number,
+): SchemaMismatchError {
   const what = variant === 'response' ? 'response' : `${variant} payload`;
-  const count = `${issues.length} ${issues.length === 1 ? 'issue' : 'issues'}`;
+  const count =
+    stoppedAt === undefined
+      ? `${issues.length} ${issues.length === 1 ? 'issue' : 'issues'}`
+      : `more than ${stoppedAt.toLocaleString('en-US')} issues; the listing stopped, the first is given`;
   return new SchemaMismatchError(
     `${ctx.task} ${what} does not match the AdCP ${version} schema (${count})${issueSummary(issues)}`,
-    { schemaId, issues },
+    { schemaId, issues, issuesComplete: stoppedAt === undefined },
     { task: ctx.task, version },
   );
 }
@@ -553,13 +563,13 @@ function decodeFound<T extends TaskName>(ctx: Context, found: Found): { data: De
   // rule) on a shallow view; the caller gets the payload exactly as sent.
   const view = judged ? { ...found.payload, status } : found.payload;
   if (!validate(view)) {
-    let issues = listIssues(version, task, variant, view);
+    let listing = listIssues(version, task, variant, view);
     // Where the schema's own `status` is not the task status (3.0's check_governance verdict,
     // acquire_rights outcome), the stand-in value is what fails: report the payload as sent,
     // which says `status` is missing, not that a value the seller never sent is wrong.
-    if (judged && issues.some((issue) => issue.path === '/status')) issues = listIssues(version, task, variant, found.payload);
-    if (issues.length === 0) issues = firstIssues(validate);
-    throw mismatch(ctx, version, variant, schemaId, issues);
+    if (judged && listing.issues.some((issue) => issue.path === '/status')) listing = listIssues(version, task, variant, found.payload);
+    const issues = listing.issues.length === 0 ? firstIssues(validate) : listing.issues;
+    throw mismatch(ctx, version, variant, schemaId, issues, listing.complete ? undefined : listing.limit);
   }
   // Where the schema leaves `status` open (every 3.0 response, 3.1's governance responses), a
   // present status is still the envelope's task status, as the protocol envelope of every

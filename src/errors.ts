@@ -143,17 +143,23 @@ export class SchemaMismatchError extends DecodeError {
   override readonly code: 'SCHEMA_MISMATCH' = 'SCHEMA_MISMATCH';
   /** The schema `$id` the payload was checked against. */
   readonly schemaId: string;
-  /** Every violation found, in Ajv's order. */
+  /** Every violation found, in Ajv's order (only the first when `issuesComplete` is false). */
   readonly issues: readonly ValidationIssue[];
+  /**
+   * False when the payload had so many violations (more than 100,000 errors held at once) that
+   * listing them stopped, to bound memory: `issues` then holds the first violation only.
+   */
+  readonly issuesComplete: boolean;
 
   constructor(
     message: string,
-    data: { schemaId: string; issues: readonly ValidationIssue[] },
+    data: { schemaId: string; issues: readonly ValidationIssue[]; issuesComplete?: boolean },
     options: DecodeErrorOptions = {},
   ) {
     super('SCHEMA_MISMATCH', message, options);
     this.schemaId = data.schemaId;
     this.issues = data.issues;
+    this.issuesComplete = data.issuesComplete ?? true;
   }
 }
 

@@ -66,14 +66,37 @@ export function fastValidator(version: Version, task: string, variant: Variant):
   return mod[EXPORT_KEYS[variant]];
 }
 
+/** What the error-listing validators found: every issue, or `complete: false` when the listing stopped. */
+export interface IssueListing {
+  readonly issues: ValidationIssue[];
+  /** False when the payload had more errors than the listing holds; `issues` is then empty. */
+  readonly complete: boolean;
+  /** How many errors a listing holds at most (the generated `listingLimit`). */
+  readonly limit: number;
+}
+
+interface ListingModule {
+  readonly listingLimit: number;
+  readonly ListingStopped: new (...args: never[]) => Error;
+}
+
 /**
  * Every issue of a payload that failed the fast validator, from the error-listing (allErrors)
- * validators, which are loaded only after a first failure.
+ * validators, which are loaded only after a first failure. The listing stops (complete: false)
+ * once a validator function holds more than `listingLimit` errors, which bounds its memory
+ * (see boundedListing in scripts/generate.ts).
  */
-export function listIssues(version: Version, task: string, variant: Variant, data: unknown): ValidationIssue[] {
-  const validate = load(`./generated/${versionFolders[version]}/validators/all.errors.cjs`)[`${task}__${exportKey(variant)}`];
-  if (validate === undefined || validate(data)) return [];
-  return (validate.errors ?? []).map(toIssue);
+export function listIssues(version: Version, task: string, variant: Variant, data: unknown): IssueListing {
+  const mod = load(`./generated/${versionFolders[version]}/validators/all.errors.cjs`);
+  const { listingLimit: limit, ListingStopped } = mod as unknown as ListingModule;
+  const validate = mod[`${task}__${exportKey(variant)}`];
+  try {
+    if (validate === undefined || validate(data)) return { issues: [], complete: true, limit };
+  } catch (error) {
+    if (error instanceof ListingStopped) return { issues: [], complete: false, limit };
+    throw error;
+  }
+  return { issues: (validate.errors ?? []).map(toIssue), complete: true, limit };
 }
 
 /** The first issue the fast validator reported. */

@@ -208,7 +208,8 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
               "schemaPath": "/schemas/3.1.19/enums/delivery-type.json/enum",
               "message": "must be equal to one of the allowed values"
             }
-          ]
+          ],
+          "issuesComplete": true
         }
       }
       ",

@@ -1,0 +1,244 @@
+/**
+ * The post-passes scripts/generate.ts applies to Ajv's standalone code (issue 4, fuzz findings):
+ * - linearErrors: a referenced schema's errors are appended in place, not `concat`ed (quadratic);
+ * - linearUniqueItems: `uniqueItems` over `$ref` or object items keys items by canonical JSON
+ *   instead of comparing every pair with deep-equal (quadratic);
+ * - boundedListing: the error listing stops past LISTING_LIMIT errors held at once (memory).
+ * Each must leave verdicts and errors exactly as Ajv's own code gives them; that is what is
+ * checked here, on a small schema set built to hit every rewritten site, with fast-check, and on
+ * the real generated get_products modules against Ajv compiling the same schemas at run time.
+ * No timing: the reproductions of the fuzz findings that used to run for 25-70 s are checked for
+ * their outcome (the test timeout is the only clock).
+ */
+import { createRequire } from 'node:module';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import standaloneModule from 'ajv/dist/standalone/index.js';
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { boundedListing, createAjv, linearErrors, linearUniqueItems, LISTING_LIMIT, loadSchemas, stripAnnotations } from '../scripts/generate.js';
+import { REPO_ROOT, schemaDir } from '../scripts/schema-paths.js';
+import { makeCase, runCase } from '../scripts/fuzz-cases.js';
+import { safeDecode, SchemaMismatchError } from '../src/index.js';
+import { versionFolders } from '../src/generated/index.js';
+import type { CompiledValidator } from '../src/validators.js';
+
+const standaloneCode = (standaloneModule as unknown as { default?: typeof standaloneModule }).default ?? standaloneModule;
+const requireHere = createRequire(import.meta.url);
+
+type Module = Record<string, unknown>;
+
+/** Runs standalone CommonJS source as a module. */
+function load(code: string): Module {
+  const module = { exports: {} as Module };
+  new Function('module', 'exports', 'require', code)(module, module.exports, requireHere);
+  return module.exports;
+}
+
+function validatorOf(mod: Module, name: string): CompiledValidator {
+  const v = mod[name];
+  if (typeof v !== 'function') throw new Error(`no export ${name}`);
+  return v as CompiledValidator;
+}
+
+/** Verdict and errors, as plain data. */
+function outcome(validate: CompiledValidator, data: unknown): { valid: boolean; errors: unknown } {
+  const valid = validate(data);
+  return { valid, errors: JSON.parse(JSON.stringify(validate.errors ?? null)) };
+}
+
+// A schema set that reaches every rewritten site: `$ref` items that carry `$ref`s of their own
+// (so Ajv calls a function and merges its errors instead of inlining), uniqueItems over `$ref`
+// enum items, over object items and over untyped items, inside a oneOf (errors of a failing arm
+// are discarded when another passes).
+const SCHEMAS = [
+  { $id: '/t/tag.json', type: 'string', enum: ['a', 'b', 'c'] },
+  {
+    $id: '/t/item.json',
+    type: 'object',
+    required: ['id'],
+    properties: { id: { type: 'string' }, tag: { $ref: '/t/tag.json' }, tags: { type: 'array', uniqueItems: true, items: { $ref: '/t/tag.json' } } },
+    additionalProperties: false,
+  },
+  {
+    $id: '/t/list.json',
+    type: 'object',
+    required: ['items'],
+    properties: {
+      items: { type: 'array', uniqueItems: true, items: { $ref: '/t/item.json' } },
+      tags: { type: 'array', uniqueItems: true, items: { $ref: '/t/tag.json' } },
+      any: { type: 'array', uniqueItems: true },
+      either: { oneOf: [{ type: 'array', uniqueItems: true, items: { $ref: '/t/item.json' } }, { type: 'array', maxItems: 2 }] },
+    },
+  },
+];
+
+function compileSet(allErrors: boolean): { original: string; rewritten: string } {
+  const ajv = createAjv(allErrors);
+  for (const schema of SCHEMAS) ajv.addSchema(schema);
+  const original = standaloneCode(ajv, { list: '/t/list.json' });
+  const rewritten = allErrors ? linearUniqueItems(boundedListing(linearErrors(original))) : linearUniqueItems(linearErrors(original));
+  return { original, rewritten };
+}
+
+const fast = compileSet(false);
+const full = compileSet(true);
+
+const pairwise = /outer\d+:for\(;i\d+--;\)\{for\(j\d+ = i\d+; j\d+--;\)/;
+
+describe('the small schema set reaches every rewritten site', () => {
+  test("Ajv's own code has the quadratic shapes, the rewritten code has none", () => {
+    expect(fast.original).toMatch(pairwise);
+    expect(full.original).toMatch(pairwise);
+    expect(full.original).toContain('vErrors.concat(');
+    for (const code of [fast.rewritten, full.rewritten]) {
+      expect(code).not.toMatch(pairwise);
+      expect(code).not.toContain('.concat(');
+      expect(code).toContain('uniquePair(');
+    }
+    expect(full.rewritten).toContain('stopListing()');
+  });
+});
+
+// Values that collide often: small strings, reordered keys, nested arrays, numbers that are equal
+// as JSON (1 and 1.0), so duplicates are common and near-duplicates too.
+const tag = fc.constantFrom('a', 'b', 'c', 'd');
+const item = fc.oneof(
+  fc.record({ id: fc.constantFrom('x', 'y'), tag: fc.option(tag, { nil: undefined }), tags: fc.option(fc.array(tag, { maxLength: 3 }), { nil: undefined }) }, { requiredKeys: [] }),
+  fc.constantFrom({ id: 'x', tag: 'a' }, { tag: 'a', id: 'x' }, { id: 'x', extra: true }, 'x', 1, null),
+);
+const loose = fc.oneof(fc.constantFrom(1, 1.0, -0, 0, '1', true, null), fc.dictionary(fc.constantFrom('p', 'q'), fc.constantFrom(1, 'p', null), { maxKeys: 2 }), fc.array(fc.constantFrom(1, 'a'), { maxLength: 2 }));
+const list = fc.record(
+  { items: fc.array(item, { maxLength: 8 }), tags: fc.array(tag, { maxLength: 6 }), any: fc.array(loose, { maxLength: 8 }), either: fc.array(item, { maxLength: 4 }) },
+  { requiredKeys: [] },
+);
+/** Generated objects without `undefined` values: what JSON text gives. */
+const json = list.map((v) => JSON.parse(JSON.stringify(v)) as unknown);
+
+describe('rewritten validators give exactly the verdicts and errors of the originals', () => {
+  for (const [mode, set] of [['first error', fast], ['allErrors', full]] as const) {
+    test(`${mode}: fast-check, 2,000 payloads`, () => {
+      const before = validatorOf(load(set.original), 'list');
+      const after = validatorOf(load(set.rewritten), 'list');
+      let invalid = 0;
+      fc.assert(
+        fc.property(json, (data) => {
+          const want = outcome(before, data);
+          if (!want.valid) invalid++;
+          expect(outcome(after, data)).toEqual(want);
+        }),
+        { seed: 20261130, numRuns: 2_000 },
+      );
+      // The generator must reach failures, uniqueItems ones among them, or the check says little.
+      expect(invalid).toBeGreaterThan(500);
+    });
+  }
+
+  test('the reported pair is the one Ajv reports: the last repeated item and its nearest earlier copy', () => {
+    const after = validatorOf(load(full.rewritten), 'list');
+    expect(after({ items: [{ id: 'x' }, { id: 'y' }, { id: 'x' }, { id: 'y' }, { id: 'z' }] })).toBe(false);
+    expect(after.errors).toEqual([expect.objectContaining({ instancePath: '/items', keyword: 'uniqueItems', params: { i: 3, j: 1 } })]);
+    expect(after({ items: [], any: [{ p: 1, q: 'p' }, 2, { q: 'p', p: 1 }] })).toBe(false);
+    expect(after.errors).toEqual([expect.objectContaining({ instancePath: '/any', keyword: 'uniqueItems', params: { i: 2, j: 0 } })]);
+  });
+});
+
+describe('the listing stops past LISTING_LIMIT errors', () => {
+  test('more errors than the limit: ListingStopped; exactly the limit: every error', () => {
+    const mod = load(full.rewritten);
+    const validate = validatorOf(mod, 'list');
+    expect(mod.listingLimit).toBe(LISTING_LIMIT);
+    const Stopped = mod.ListingStopped as new () => Error;
+    // Each item's `id` is a number, not a string: one error per item, and the items are distinct.
+    const items = (n: number) => Array.from({ length: n }, (_, id) => ({ id }));
+    expect(() => validate({ items: items(LISTING_LIMIT + 1) })).toThrow(Stopped);
+    expect(validate({ items: items(LISTING_LIMIT) })).toBe(false);
+    expect(validate.errors).toHaveLength(LISTING_LIMIT);
+  });
+
+  test('decode(): a payload with too many violations lists the first and says the listing stopped', () => {
+    const products = Array.from({ length: 10_001 }, () => ({})); // 10 required properties each
+    const result = safeDecode('get_products', { content: [], structuredContent: { products } });
+    expect(result.success).toBe(false);
+    const error = result.success ? undefined : result.error;
+    expect(error).toBeInstanceOf(SchemaMismatchError);
+    const mismatch = error as SchemaMismatchError;
+    expect(mismatch.issuesComplete).toBe(false);
+    expect(mismatch.issues).toHaveLength(1);
+    expect(mismatch.message).toContain('more than 100,000 issues; the listing stopped, the first is given');
+    // Under the limit the listing is complete.
+    const some = safeDecode('get_products', { content: [], structuredContent: { products: products.slice(0, 50) } });
+    expect(some).toMatchObject({ success: false, error: { code: 'SCHEMA_MISMATCH', issuesComplete: true } });
+    expect(some.success ? 0 : (some.error as SchemaMismatchError).issues.length).toBeGreaterThan(500);
+  });
+});
+
+describe('the generated get_products modules agree with Ajv compiling the same schemas at run time', () => {
+  const version = '3.1.19';
+  const id = `/schemas/${version}/media-buy/get-products-response.json`;
+  const runtime = (allErrors: boolean): CompiledValidator => {
+    const ajv = createAjv(allErrors);
+    for (const file of loadSchemas(version, schemaDir(version)).values()) ajv.addSchema(stripAnnotations(file.schema) as object, file.id);
+    return ajv.getSchema(id) as CompiledValidator;
+  };
+  const folder = path.join(REPO_ROOT, 'src/generated', versionFolders[version], 'validators');
+  const generatedFast = validatorOf(requireHere(path.join(folder, 'get_products.cjs')) as Module, 'response');
+  const generatedAll = validatorOf(requireHere(path.join(folder, 'all.errors.cjs')) as Module, 'get_products__response');
+  const valid = JSON.parse(readFileSync(path.join(REPO_ROOT, 'test/fixtures/payloads', version, 'get_products.valid.json'), 'utf8')) as { products: Record<string, unknown>[] };
+
+  const product = valid.products[0] as Record<string, unknown> & { reporting_capabilities: Record<string, unknown> };
+  const window = { window: 'live', duration_days: 0, expected_availability: 'immediate', is_guaranteed_basis: false };
+  const variants: [string, unknown][] = [
+    ['valid', valid],
+    ['duplicate $ref enum items', { ...valid, products: [{ ...product, channels: ['display', 'olv', 'display'] }] }],
+    ['duplicate metrics among many', { ...valid, products: [{ ...product, reporting_capabilities: { ...product.reporting_capabilities, available_metrics: ['impressions', 'spend', 'clicks', 'spend', 'impressions'] } }] }],
+    ['duplicate object items, keys reordered', { ...valid, products: [{ ...product, reporting_capabilities: { ...product.reporting_capabilities, measurement_windows: [window, Object.fromEntries(Object.entries(window).reverse())] } }] }],
+    ['many invalid products merged from referenced validators', { ...valid, products: Array.from({ length: 40 }, (_, i) => ({ ...product, product_id: i, channels: ['display', 'display'] })) }],
+  ];
+
+  test('same verdicts and errors, first-error and allErrors', () => {
+    const rtFast = runtime(false);
+    const rtAll = runtime(true);
+    let failures = 0;
+    for (const [name, payload] of variants) {
+      const want = outcome(rtAll, payload);
+      if (!want.valid) failures++;
+      expect(outcome(generatedAll, payload), name).toEqual(want);
+      expect(outcome(generatedFast, payload), name).toEqual(outcome(rtFast, payload));
+    }
+    expect(failures).toBe(variants.length - 1);
+  }, 60_000);
+});
+
+describe('fuzz findings that ran 25-70 s before the rewrite (seed 20260430)', () => {
+  // 104760: 50,000 distinct items appended under a uniqueItems array of $ref'd items;
+  // 578752: the same inside reporting_capabilities; 372242: 50,000 invalid accounts (error merging).
+  for (const index of [104760, 578752, 372242]) {
+    test(`case ${index} is rejected as SCHEMA_MISMATCH`, () => {
+      const result = runCase(makeCase(20260430, index));
+      expect(result.findings.filter((f) => f.kind !== 'slow')).toEqual([]);
+      expect(result.outcome).toBe('SCHEMA_MISMATCH');
+    }, 60_000);
+  }
+});
+
+describe('every generated validator module', () => {
+  test('has no pairwise uniqueItems loop and no error concat; the listing modules stop past the limit', () => {
+    let modules = 0;
+    for (const folder of Object.values(versionFolders)) {
+      const dir = path.join(REPO_ROOT, 'src/generated', folder, 'validators');
+      for (const file of readdirSync(dir).filter((f) => f.endsWith('.cjs'))) {
+        const code = readFileSync(path.join(dir, file), 'utf8');
+        expect(code, file).not.toMatch(pairwise);
+        expect(code, file).not.toContain('.concat(');
+        if (file === 'all.errors.cjs') {
+          expect(code).toContain(`const LISTING_LIMIT = ${LISTING_LIMIT};`);
+          // One check after every recorded or merged error.
+          expect(code.split('errors++;if(errors > LISTING_LIMIT){stopListing();}').length).toBe(code.split('errors++;').length);
+        }
+        modules++;
+      }
+    }
+    expect(modules).toBeGreaterThan(100);
+  });
+});
