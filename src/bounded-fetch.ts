@@ -65,7 +65,8 @@
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash } from 'node:crypto';
+import type { createHash as CreateHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { DecodeError, LimitError } from './errors.js';
 
 /** The spec's recommended client safety limit for one MCP message: 4 MiB. */
@@ -149,11 +150,15 @@ interface Ledger {
   readonly dataIds: string[];
 }
 
+let createHash: typeof CreateHash | undefined;
+
 /**
  * The index key of an event id: a digest of the id as it comes back in a `Last-Event-ID` header (where
  * HTTP strips surrounding whitespace), so remembering an id costs 43 bytes however long the id is.
  */
 function idKey(id: string): string {
+  // node:crypto takes 15-20 ms to load; only SSE resumption needs it, so it loads on first use.
+  createHash ??= (createRequire(import.meta.url)('node:crypto') as { createHash: typeof CreateHash }).createHash;
   return createHash('sha256')
     .update(id.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, ''))
     .digest('base64url');
