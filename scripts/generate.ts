@@ -458,29 +458,43 @@ export function boundedListing(code: string): string {
 /**
  * Ajv checks `uniqueItems` over items of unknown or object type by comparing every pair
  * (`for (i) for (j < i) if (equal(data[i], data[j]))`): quadratic (16,000 strings took 29 s).
- * This replaces each such loop with one pass that keys every item by its canonical JSON (object
- * keys sorted, which is fast-deep-equal's equality on JSON data) and reports the same pair Ajv
- * would: the last item that repeats an earlier one, and the nearest earlier copy.
+ * This replaces each such loop with a call of `uniquePair(data, equal)`, which reports the same
+ * pair Ajv would (the last item that repeats an earlier one, and the nearest earlier copy) and
+ * keeps Ajv's pairwise loop for short arrays (the usual case, where it is the cheapest) but keys
+ * the items of a longer one in one pass: a primitive by itself (a Map's SameValueZero is
+ * deep-equal's equality on primitives), an object or array by its canonical JSON (object keys
+ * sorted: deep-equal's equality on JSON data, which is all decode() lets through).
  */
-const UNIQUE_PAIR = `function uniquePair(items) {
-  const canonical = (v) => JSON.stringify(v, (_k, x) => x !== null && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x);
-  const last = new Map();
+export const UNIQUE_PAIRWISE_MAX = 32;
+
+const UNIQUE_PAIR = `function uniquePair(items, equal) {
+  const n = items.length;
+  if (n <= ${UNIQUE_PAIRWISE_MAX}) {
+    for (let i = n; i--;) for (let j = i; j--;) if (equal(items[i], items[j])) return [i, j];
+    return null;
+  }
+  const sorted = (_k, x) => x !== null && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x;
+  const primitives = new Map();
+  const objects = new Map();
   let pair = null;
-  for (let i = 0; i < items.length; i++) {
-    const key = canonical(items[i]);
-    const j = last.get(key);
+  for (let i = 0; i < n; i++) {
+    const item = items[i];
+    const object = item !== null && typeof item === 'object';
+    const seen = object ? objects : primitives;
+    const key = object ? JSON.stringify(item, sorted) : item;
+    const j = seen.get(key);
     if (j !== undefined) pair = [i, j];
-    last.set(key, i);
+    seen.set(key, i);
   }
   return pair;
 }`;
 
 export function linearUniqueItems(code: string): string {
-  const loop = /outer(\d+):for\(;(i\d+)--;\)\{for\((j\d+) = \2; \3--;\)\{if\(func\d+\((\w+)\[\2\], \4\[\3\]\)\)\{/g;
+  const loop = /outer(\d+):for\(;(i\d+)--;\)\{for\((j\d+) = \2; \3--;\)\{if\((func\d+)\((\w+)\[\2\], \5\[\3\]\)\)\{/g;
   let count = 0;
-  const out = code.replace(loop, (_m, n: string, i: string, j: string, data: string) => {
+  const out = code.replace(loop, (_m, n: string, i: string, j: string, equal: string, data: string) => {
     count++;
-    return `outer${n}:for(const pair${n} = uniquePair(${data}); pair${n} !== null;){for(${i} = pair${n}[0], ${j} = pair${n}[1]; ;){if(true){`;
+    return `outer${n}:for(const pair${n} = uniquePair(${data}, ${equal}); pair${n} !== null;){for(${i} = pair${n}[0], ${j} = pair${n}[1]; ;){if(true){`;
   });
   const loops = (code.match(/outer\d+:for\(/g) ?? []).length;
   if (count !== loops) throw new Error(`generate: ${loops - count} uniqueItems loops not recognised; update linearUniqueItems`);
