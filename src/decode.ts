@@ -146,6 +146,14 @@ function mergeOptions(base: unknown, call: unknown): Record<(typeof OPTION_KEYS)
  * @throws {DecodeError} `INVALID_OPTION`
  */
 export function resolveOptions(base: DecodeOptions | undefined, call: DecodeOptions | undefined): Resolved {
+  // The common call (no options anywhere) reuses one frozen result instead of merging again.
+  if (base === undefined && call === undefined) return (defaults ??= Object.freeze(resolve(undefined, undefined)));
+  return resolve(base, call);
+}
+
+let defaults: Resolved | undefined;
+
+function resolve(base: DecodeOptions | undefined, call: DecodeOptions | undefined): Resolved {
   const o = mergeOptions(base, call);
   const transport = o.transport === undefined ? 'auto' : o.transport;
   if (transport !== 'auto' && transport !== 'mcp' && transport !== 'a2a' && transport !== 'payload') {
