@@ -185,6 +185,17 @@ const CYCLE_CHECK_DEPTH = 256;
  */
 const SHARED_CHECK_NODES = 100_000_000;
 
+/**
+ * Whether a value our JSON parser produced, of the given size (measured by the parser's own
+ * prototype-key walk: `ParsedShape` in extract-mcp.ts), is within the bounds, so that checkTree
+ * would find nothing: a parsed value is a tree of plain objects and arrays (no cycles, getters or
+ * class instances), and its text was already measured against `maxBytes`. When this says false,
+ * checkTree runs and says which bound, and where.
+ */
+export function withinBounds(shape: { readonly levels: number; readonly nodes: number; readonly finite: boolean }, bounds: Bounds): boolean {
+  return shape.finite && shape.levels <= bounds.maxDepth && shape.nodes <= bounds.maxNodes;
+}
+
 /** Why an object or array is not JSON data, or undefined when it is. */
 function badContainer(value: object): string | undefined {
   if (Array.isArray(value)) return undefined;

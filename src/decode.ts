@@ -4,7 +4,7 @@
  * sync or async variant by `status`), validates it with the ahead-of-time compiled validator,
  * and returns it typed, or throws a DecodeError that says what went wrong and where.
  */
-import { checkTextSize, checkTree, DEFAULT_BOUNDS, type Bounds } from './bounds.js';
+import { checkTextSize, checkTree, DEFAULT_BOUNDS, withinBounds, type Bounds } from './bounds.js';
 import {
   DecodeError,
   SchemaMismatchError,
@@ -17,7 +17,7 @@ import {
 } from './errors.js';
 import { locateA2aPayload, looksLikeA2a, type A2aPayloadLocation } from './extract-a2a.js';
 import { locateA2aError, locateMcpError, looksLikeJsonRpcError, validateAdcpError, type AdcpErrorLocation, jsonRpcErrorCode, RESERVED_JSON_RPC_CODES } from './extract-errors.js';
-import { locateMcpPayload, looksLikeMcp, parseMcpText, type McpPayloadLocation, type McpRejectedText } from './extract-mcp.js';
+import { locateMcpPayload, looksLikeMcp, parseMcpText, type McpPayloadLocation, type McpRejectedText, type ParsedShape } from './extract-mcp.js';
 import type { ResponsesByVersion } from './generated/index.js';
 import { classifyRecoveryWith } from './recovery.js';
 import type { TaskStatus } from './response-types.js';
@@ -190,6 +190,8 @@ interface Found {
   readonly what: string;
   /** The A2A task state, which stands in for a missing `status`. */
   readonly a2aState?: string;
+  /** For a payload our parser produced: its size, measured while parsing (see withinBounds). */
+  readonly shape?: ParsedShape;
 }
 
 /** Everything known about the call, for error messages and options. */
@@ -295,7 +297,7 @@ function mcpPayload(ctx: Context, input: unknown): Found {
       if (location.source === 'text') refuseTooLarge(ctx, input, location.rejected);
       return location.source === 'structuredContent'
         ? { payload: location.value, untrusted: true, what: 'structuredContent' }
-        : { payload: location.value, untrusted: false, what: `content[${location.index}].text` };
+        : { payload: location.value, untrusted: false, what: `content[${location.index}].text`, shape: location.shape };
     case 'error-flag': {
       // A present but invalid adcp_error ends detection (the spec: "treat as no structured error").
       const fallback = error.kind === 'none' ? payloadError(mcpFailurePayload(input, maxBytes)) : undefined;
@@ -530,7 +532,10 @@ function mismatch(
 
 function decodeFound<T extends TaskName>(ctx: Context, found: Found): { data: Decoded<T>; version: Version } {
   const { task, options } = ctx;
-  checkTree(found.payload, options, { untrusted: found.untrusted, what: found.what, task, version: ctx.version });
+  // A parsed text was measured by the parse itself; only a value out of bounds is walked again, for the error.
+  if (found.shape === undefined || !withinBounds(found.shape, options)) {
+    checkTree(found.payload, options, { untrusted: found.untrusted, what: found.what, task, version: ctx.version });
+  }
   // The payload itself may carry an AdCP error; the failure is reported even when the payload
   // announces a version that is not bundled (its table is then the default one).
   if (hasOwn(found.payload, 'adcp_error') && found.payload.adcp_error) {

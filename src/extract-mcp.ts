@@ -80,6 +80,8 @@ export type McpPayloadLocation =
       readonly index: number;
       /** Text items before it that were skipped. */
       readonly rejected: readonly McpRejectedText[];
+      /** The payload's size, measured while it was checked for prototype keys. */
+      readonly shape: ParsedShape;
       readonly ignoredStructuredContent?: IgnoredStructuredContent;
     }
   /** `isError` is truthy: the success path does not apply; use the error extractor. */
@@ -91,9 +93,22 @@ export type McpPayloadLocation =
       readonly ignoredStructuredContent?: IgnoredStructuredContent;
     };
 
+/**
+ * The size of a value our JSON parser produced, measured by the same walk that looks for
+ * prototype keys, so that decode() need not walk it again to check its bounds (see
+ * `withinBounds` in bounds.ts). Counted as the bounds walk counts: `levels` is the deepest
+ * nesting of objects and arrays (the root is level 1), `nodes` is 1 + every array element + every
+ * object member, `finite` is false when a number is not (`1e400` parses to `Infinity`).
+ */
+export interface ParsedShape {
+  readonly levels: number;
+  readonly nodes: number;
+  readonly finite: boolean;
+}
+
 /** The outcome of {@link parseMcpText}. */
 export type McpTextParse =
-  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: true; readonly value: unknown; readonly shape: ParsedShape }
   | { readonly ok: false; readonly reason: 'too-large'; readonly bytes: number; readonly bytesExact: boolean }
   | {
       readonly ok: false;
@@ -135,33 +150,55 @@ function parseJson(text: string): unknown {
 /**
  * Whether a value `JSON.parse` produced holds a `__proto__` key, or a `constructor` key whose value
  * is an object with a `prototype` key, at any depth: exactly what secure-json-parse 4 refuses with
- * `protoAction` and `constructorAction` set to `'error'`. It found the same keys by first running
- * two regular expressions over the whole text (about a fifth of the cost of `JSON.parse` on a
- * 100 KB text) and then walking the value; one walk over the parsed value costs a few percent.
- * (Every key that decodes to one of those names matches its expressions, in any escaped spelling,
- * so walking the value alone refuses the same documents.) Iterative: any depth.
+ * `protoAction` and `constructorAction` set to `'error'` (then `undefined`); else the value's
+ * {@link ParsedShape}. secure-json-parse found the same keys by first running two regular
+ * expressions over the whole text (about a fifth of the cost of `JSON.parse` on a 100 KB text)
+ * and then walking the value; one walk over the parsed value costs a few percent, and measuring
+ * the shape in it spares decode() a second walk. (Every key that decodes to one of those names
+ * matches sjson's expressions, in any escaped spelling, so walking the value alone refuses the
+ * same documents.) Iterative: any depth.
  */
-function hasPrototypeKey(root: object): boolean {
+function inspectParsed(root: object): ParsedShape | undefined {
   const stack: object[] = [root];
+  const levels: number[] = [1];
+  let deepest = 1;
+  let nodes = 1;
+  let finite = true;
   while (stack.length > 0) {
     const node = stack.pop() as Record<string, unknown>;
+    const level = levels.pop() as number;
+    if (level > deepest) deepest = level;
+    const next = level + 1;
     if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) {
+      const length = node.length;
+      nodes += length;
+      for (let i = 0; i < length; i++) {
         const child: unknown = node[i];
-        if (typeof child === 'object' && child !== null) stack.push(child);
+        if (typeof child === 'object') {
+          if (child !== null) {
+            stack.push(child);
+            levels.push(next);
+          }
+        } else if (typeof child === 'number' && child - child !== 0) finite = false;
       }
       continue;
     }
     for (const key in node) {
+      nodes++;
       const child = node[key];
       if ((key === '__proto__' || key === 'constructor') && hasOwn(node, key)) {
-        if (key === '__proto__') return true;
-        if (typeof child === 'object' && child !== null && hasOwn(child, 'prototype')) return true;
+        if (key === '__proto__') return undefined;
+        if (typeof child === 'object' && child !== null && hasOwn(child, 'prototype')) return undefined;
       }
-      if (typeof child === 'object' && child !== null) stack.push(child);
+      if (typeof child === 'object') {
+        if (child !== null) {
+          stack.push(child);
+          levels.push(next);
+        }
+      } else if (typeof child === 'number' && child - child !== 0) finite = false;
     }
   }
-  return false;
+  return { levels: deepest, nodes, finite };
 }
 
 function resolveMaxBytes(options: McpExtractOptions | null | undefined): number {
@@ -233,7 +270,8 @@ function describeSyntaxError(error: unknown): { parseError: string; position?: n
  *   with a `prototype` key. This is a deliberate deviation from the spec (which would skip the item
  *   or return it): such a document is hostile, and skipping it could let a later item win.
  * @example
- * parseMcpText('{"products":[]}', DEFAULT_MAX_BYTES, '/content/0/text'); // { ok: true, value: { products: [] } }
+ * parseMcpText('{"products":[]}', DEFAULT_MAX_BYTES, '/content/0/text');
+ * // { ok: true, value: { products: [] }, shape: { levels: 2, nodes: 2, finite: true } }
  */
 export function parseMcpText(text: string, maxBytes: number, path: string): McpTextParse {
   const size = measureUtf8(text, maxBytes);
@@ -248,10 +286,12 @@ export function parseMcpText(text: string, maxBytes: number, path: string): McpT
   } catch (error) {
     return { ok: false, reason, ...describeSyntaxError(error) };
   }
-  if (typeof value === 'object' && value !== null && hasPrototypeKey(value)) {
+  const shape =
+    typeof value === 'object' && value !== null ? inspectParsed(value) : { levels: 0, nodes: 1, finite: typeof value !== 'number' || value - value === 0 };
+  if (shape === undefined) {
     throw new DecodeError('UNSAFE_JSON', `expected JSON without __proto__ or constructor.prototype keys at ${path}, but found one`, { path });
   }
-  return { ok: true, value };
+  return { ok: true, value, shape };
 }
 
 /** UTF-16 units of text measured or parsed so far in one scan of `content[]`; see {@link chargeText}. */
@@ -360,7 +400,7 @@ function locate(result: unknown, maxBytes: number, cursor: { at: string }): McpP
       rejected.push({ index, reason: 'adcp-error-only' });
       continue;
     }
-    return { kind: 'payload', value, source: 'text', index, rejected, ...extra };
+    return { kind: 'payload', value, source: 'text', index, rejected, shape: parsed.shape, ...extra };
   }
 
   // 4. Nothing machine-readable.

@@ -124,6 +124,7 @@ describe('MCP success extraction: input shapes', () => {
       source: 'text',
       index: 6,
       rejected: [],
+      shape: { levels: 1, nodes: 2, finite: true },
     });
   });
 
@@ -140,6 +141,7 @@ describe('MCP success extraction: input shapes', () => {
       source: 'text',
       index: 1,
       rejected: [{ index: 0, reason: 'not-string' }],
+      shape: { levels: 1, nodes: 2, finite: true },
     });
   });
 
@@ -256,6 +258,7 @@ describe('MCP success extraction: text parsing', () => {
       source: 'text',
       index: 1,
       rejected: [{ index: 0, reason: 'adcp-error-only' }],
+      shape: { levels: 2, nodes: 2, finite: true },
     });
   });
 

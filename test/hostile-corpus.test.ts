@@ -229,6 +229,14 @@ const cases: Record<string, readonly Case[]> = {
       code: 'TOO_LARGE',
     },
     {
+      name: 'under isError, one 3 MiB JSON text shared by 100 items: the error scan parses it until its budget (4 × maxBytes) is spent',
+      input: () => {
+        const big = `[${'0,'.repeat(1.5 * MiB - 1)}0]`;
+        return { isError: true, content: Array.from({ length: 100 }, () => ({ type: 'text', text: big })) };
+      },
+      code: 'TOO_LARGE',
+    },
+    {
       name: '2^60 values reachable from 60 shared arrays in structuredContent',
       input: () => structured(withExt(sharedTree(60))),
       code: 'TOO_DEEP',

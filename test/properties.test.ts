@@ -17,7 +17,8 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { decode, safeDecode, type DecodeOptions, type TaskName } from '../src/decode.js';
 import { DecodeError, SchemaMismatchError, TaskFailedError } from '../src/errors.js';
 import { extractA2aResponse } from '../src/extract-a2a.js';
-import { extractMcpResponse } from '../src/extract-mcp.js';
+import { checkTree, withinBounds } from '../src/bounds.js';
+import { extractMcpResponse, parseMcpText } from '../src/extract-mcp.js';
 import { fixtures, type PayloadFixture } from './fixtures/payloads.js';
 
 /** One seed for every property here, so a failure reproduces exactly; fast-check prints the path. */
@@ -242,6 +243,34 @@ describe('structuredContent and text agree', () => {
         expect(verdict(text)).toEqual(verdict(structured));
       }),
       runs(300),
+    );
+  });
+});
+
+describe("a parsed text's measured shape decides the bounds exactly as the walk does", () => {
+  // decode() skips checkTree for a parsed text when withinBounds(shape) says so: the two must agree
+  // both ways, on any JSON, under any bounds (small bounds, so that both answers are common).
+  const nested = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'medium' }, fc.constantFrom('1', '1e400', '-1e999', '"s"', 'null', 'true', '0.5'), tie('array'), tie('object')),
+    array: fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
+    object: fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c', 'd'), tie('value')), { maxLength: 4 }).map((members) => `{${members.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
+  }));
+  test('withinBounds(shape) === checkTree passes', () => {
+    fc.assert(
+      fc.property(fc.oneof(nested.object, nested.array, fc.json().filter((t) => t.startsWith('{'))), fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 40 }), (text, maxDepth, maxNodes) => {
+        const parsed = parseMcpText(text, 1 << 20, '/content/0/text');
+        if (!parsed.ok) throw new Error(`generated text did not parse: ${text}`);
+        const bounds = { maxBytes: 1 << 20, maxDepth, maxNodes };
+        let walked = true;
+        try {
+          checkTree(parsed.value, bounds, { untrusted: false, what: 'text' });
+        } catch (error) {
+          expect(error).toBeInstanceOf(DecodeError);
+          walked = false;
+        }
+        expect(withinBounds(parsed.shape, bounds)).toBe(walked);
+      }),
+      runs(2_000),
     );
   });
 });
