@@ -27,7 +27,9 @@
  *   rejections  oversize, too deep and invalid payloads, against JSON.parse of the same text.
  *   typecheck   tsc --noEmit of a small consumer, adcp-decode against @adcp/client (bench/typecheck.ts).
  *
- * To see where the time goes: `npx tsx bench/profile.ts <case>` (node --cpu-prof, summarized).
+ * To see where the time goes: `npx tsx bench/profile.ts <case>` (node --cpu-prof, summarized), and
+ * `npx tsx bench/walk-costs.ts` for the cost of each check of the structuredContent walk.
+ * The latest figures and what they mean: docs/benchmarks.md.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
