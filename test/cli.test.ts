@@ -163,6 +163,19 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
     `);
   });
 
+  test('too many violations to list: the first is shown and the listing says it stopped', async ({ expect }) => {
+    // 10,001 empty products, 10 missing required properties each: past the 100,000-error listing limit.
+    const payload = JSON.stringify({ products: Array.from({ length: 10_001 }, () => ({})) });
+    const human = await run(['get_products', '-'], payload);
+    expect(human.exit).toBe(1);
+    expect(human.stderr).toContain('(more than 100,000 issues; the listing stopped, the first is given)');
+    expect(human.stderr.trimEnd().split('\n').at(-1)).toBe('  … too many issues to list; the first is shown');
+    const json = await run(['get_products', '-', '--json'], payload);
+    const out = JSON.parse(json.stdout) as { error: { issuesComplete: boolean; issues: unknown[] } };
+    expect(out.error.issuesComplete).toBe(false);
+    expect(out.error.issues).toHaveLength(1);
+  });
+
   test('--json on failure: the error as data on stdout', async ({ expect }) => {
     expect(await run(['get_products', 'examples/get-products.invalid.mcp.json', '--json'])).toMatchInlineSnapshot(`
       {
