@@ -7,12 +7,13 @@
  *   2. types  one TypeScript module per schema file reachable from a task response, written by
  *             json-schema-to-typescript; cross-file `$ref`s become imports, so every shared schema
  *             (core/product.json, ...) is declared exactly once per version;
- *   3. validators  Ajv standalone code (CommonJS), one module per task holding its response and
- *             async-response validators, in two flavours: `<task>.cjs` stops at the first error
- *             (the fast verdict) and `<task>.errors.cjs` lists every error (loaded only after a
- *             failure). All schemas of a version share one Ajv instance in default strict mode;
- *             AdCP's annotation keywords are registered by name, so an unknown keyword or format
- *             fails the build;
+ *   3. validators  Ajv standalone code (CommonJS): `<task>.cjs`, one module per task holding its
+ *             response and async-response validators, stops at the first error (the fast
+ *             verdict); `all.errors.cjs`, one module per version, lists every error (loaded only
+ *             after a failure). All schemas of a version share one Ajv instance in default strict
+ *             mode; AdCP's annotation keywords are registered by name, so an unknown keyword or
+ *             format fails the build. Ajv's output is then rewritten where it is quadratic or
+ *             unbounded (linearErrors, linearUniqueItems, boundedListing; docs/robustness.md);
  *   4. tables `index.ts` (tasks, schema ids, error-code → recovery table and policy) and
  *             `responses.ts` (task → response type map, async variants discriminated by status).
  * Finally src/generated/index.ts lists the versions.
@@ -455,16 +456,7 @@ export function boundedListing(code: string): string {
   return out.replace('"use strict";', `"use strict";\n${header}`);
 }
 
-/**
- * Ajv checks `uniqueItems` over items of unknown or object type by comparing every pair
- * (`for (i) for (j < i) if (equal(data[i], data[j]))`): quadratic (16,000 strings took 29 s).
- * This replaces each such loop with a call of `uniquePair(data, equal)`, which reports the same
- * pair Ajv would (the last item that repeats an earlier one, and the nearest earlier copy) and
- * keeps Ajv's pairwise loop for short arrays (the usual case, where it is the cheapest) but keys
- * the items of a longer one in one pass: a primitive by itself (a Map's SameValueZero is
- * deep-equal's equality on primitives), an object or array by its canonical JSON (object keys
- * sorted: deep-equal's equality on JSON data, which is all decode() lets through).
- */
+/** Up to this many items, uniquePair compares pairs as Ajv does; longer arrays are keyed. */
 export const UNIQUE_PAIRWISE_MAX = 32;
 
 const UNIQUE_PAIR = `function uniquePair(items, equal) {
@@ -489,6 +481,16 @@ const UNIQUE_PAIR = `function uniquePair(items, equal) {
   return pair;
 }`;
 
+/**
+ * Ajv checks `uniqueItems` over items of unknown or object type by comparing every pair
+ * (`for (i) for (j < i) if (equal(data[i], data[j]))`): quadratic (16,000 strings took 29 s).
+ * This replaces each such loop with a call of `uniquePair(data, equal)`, which reports the same
+ * pair Ajv would (the last item that repeats an earlier one, and the nearest earlier copy) and
+ * keeps Ajv's pairwise loop for short arrays (the usual case, where it is the cheapest) but keys
+ * the items of a longer one in one pass: a primitive by itself (a Map's SameValueZero is
+ * deep-equal's equality on primitives), an object or array by its canonical JSON (object keys
+ * sorted: deep-equal's equality on JSON data, which is all decode() lets through).
+ */
 export function linearUniqueItems(code: string): string {
   const loop = /outer(\d+):for\(;(i\d+)--;\)\{for\((j\d+) = \2; \3--;\)\{if\((func\d+)\((\w+)\[\2\], \5\[\3\]\)\)\{/g;
   let count = 0;
