@@ -159,6 +159,14 @@ function parseJson(text: string): unknown {
  * same documents.) Iterative: any depth.
  */
 function inspectParsed(root: object): ParsedShape | undefined {
+  // for...in also yields inherited enumerable properties: with Object.prototype polluted by
+  // someone else, members read from it would be walked (forever, when they hold objects). Then
+  // only own keys count (JSON.parse makes every own key enumerable).
+  let polluted = false;
+  for (const _ in Object.prototype) {
+    polluted = true;
+    break;
+  }
   const stack: object[] = [root];
   const levels: number[] = [1];
   let deepest = 1;
@@ -184,6 +192,7 @@ function inspectParsed(root: object): ParsedShape | undefined {
       continue;
     }
     for (const key in node) {
+      if (polluted && !hasOwn(node, key)) continue;
       nodes++;
       const child = node[key];
       if ((key === '__proto__' || key === 'constructor') && hasOwn(node, key)) {

@@ -427,3 +427,23 @@ test('the corpus names every required class of hostile input', () => {
     expect(names).toContain(needle);
   }
 });
+
+describe('a process whose Object.prototype someone else polluted', () => {
+  // Not the seller's doing, but decode() must still end: for...in sees an inherited member, and
+  // one that holds an object used to be walked again inside every parsed object, forever. (Ajv's
+  // own additionalProperties check enumerates with for...in too, so a closed schema then fails:
+  // the verdict is SCHEMA_MISMATCH, closed, for text and structuredContent alike.)
+  test('a text payload and the same structuredContent end with the same verdict', () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    proto['injected'] = { nested: { deeper: true } };
+    try {
+      const fromText = safeDecode('list_accounts', text(JSON.stringify(base())));
+      const fromStructured = safeDecode('list_accounts', structured(base()));
+      expect(fromText.success ? 'decoded' : fromText.error.code).toBe('SCHEMA_MISMATCH');
+      expect(fromStructured.success ? 'decoded' : fromStructured.error.code).toBe('SCHEMA_MISMATCH');
+      expect(fromText.success || fromText.error.message).toBe(fromStructured.success || fromStructured.error.message);
+    } finally {
+      delete proto['injected'];
+    }
+  });
+});
