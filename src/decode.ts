@@ -21,7 +21,8 @@ import { locateMcpPayload, looksLikeMcp, parseMcpText, type McpPayloadLocation, 
 import type { ResponsesByVersion } from './generated/index.js';
 import { classifyRecoveryWith } from './recovery.js';
 import type { TaskStatus } from './response-types.js';
-import { defaultVersion, resolveAnnouncedVersion, resolveVersion, tablesFor, versions, type Version } from './versions.js';
+import { localFault, inputMayThrow } from './local-faults.js';
+import { defaultVersion, resolveAnnouncedVersion, resolveVersion, tablesFor, versions, type AnnouncedResolution, type NewerRelease, type Version } from './versions.js';
 import { shownPointer } from './format.js';
 import { fastValidator, firstIssues, listIssues, type Variant } from './validators.js';
 
@@ -35,6 +36,12 @@ export interface DecodeOptions {
    * the default version; or a bundled version (`'3.1.19'`) or release (`'3.1'`), which wins.
    */
   readonly version?: 'auto' | Version | ReleaseOf<Version> | undefined;
+  /**
+   * With `version: 'auto'`, a payload announcing a newer release of a bundled major (`"3.2"`):
+   * `'newest'` (default) judges it with the newest bundled release of that major (releases are
+   * additive) and says so (`standInFor`); `'refuse'` fails with `UNSUPPORTED_VERSION`.
+   */
+  readonly newerRelease?: NewerRelease | undefined;
   /** `'auto'` (default): the input's shape decides. `'payload'` takes a bare AdCP payload. */
   readonly transport?: Transport | undefined;
   /** Largest text parsed, in UTF-8 bytes; also caps string volume of already-parsed input. Default 4 MiB. */
@@ -76,9 +83,12 @@ export type ResponseIn<T extends string, V extends Version> = V extends Version
 /** What `decode(task, input, options)` returns: the task's response in the version(s) the options allow. */
 export type Decoded<T extends TaskName, O extends DecodeOptions = DecodeOptions> = ResponseIn<T, VersionFor<O>>;
 
-/** What `safeDecode` returns on success: the data and the version that judged it, paired. */
+/**
+ * What `safeDecode` returns on success: the data and the version that judged it, paired;
+ * `standInFor` is the newer release the payload announced when `version` judged it in its place.
+ */
 export type DecodeSuccess<T extends TaskName, O extends DecodeOptions = DecodeOptions> = {
-  [V in VersionFor<O>]: { readonly success: true; readonly data: ResponseIn<T, V>; readonly version: V };
+  [V in VersionFor<O>]: { readonly success: true; readonly data: ResponseIn<T, V>; readonly version: V; readonly standInFor?: string };
 }[VersionFor<O>];
 
 /** What `safeDecode` returns. */
@@ -87,7 +97,8 @@ export type SafeDecodeResult<T extends TaskName, O extends DecodeOptions = Decod
   | { readonly success: false; readonly error: DecodeError };
 
 interface Resolved extends Bounds {
-  readonly version: 'auto' | string;
+  readonly version: 'auto' | Version;
+  readonly newerRelease: NewerRelease;
   readonly transport: Transport;
   readonly unknownRecovery: 'manifest' | Recovery;
 }
@@ -117,7 +128,7 @@ function positiveLimit(value: unknown, name: string, fallback: number): number {
   return value;
 }
 
-const OPTION_KEYS = ['version', 'transport', 'maxBytes', 'maxDepth', 'maxNodes', 'unknownRecovery'] as const;
+const OPTION_KEYS = ['version', 'newerRelease', 'transport', 'maxBytes', 'maxDepth', 'maxNodes', 'unknownRecovery'] as const;
 
 /** Reads the known options once each; a per-call `undefined` leaves the decoder's value in place. */
 function mergeOptions(base: unknown, call: unknown): Record<(typeof OPTION_KEYS)[number], unknown> {
@@ -163,10 +174,15 @@ function resolve(base: DecodeOptions | undefined, call: DecodeOptions | undefine
   if (unknownRecovery !== 'manifest' && unknownRecovery !== 'transient' && unknownRecovery !== 'correctable' && unknownRecovery !== 'terminal') {
     throw optionError('unknownRecovery', "'manifest', 'transient', 'correctable' or 'terminal'", unknownRecovery);
   }
-  const version = o.version === undefined ? 'auto' : o.version;
-  if (typeof version !== 'string') throw optionError('version', "'auto', a bundled version or a release", version);
+  const requested = o.version === undefined ? 'auto' : o.version;
+  if (typeof requested !== 'string') throw optionError('version', "'auto', a bundled version or a release", requested);
+  // Resolved here, not at run time, so that createDecoder refuses an unbundled version at creation.
+  const version = requested === 'auto' ? 'auto' : resolveVersion(requested);
+  const newerRelease = o.newerRelease === undefined ? 'newest' : o.newerRelease;
+  if (newerRelease !== 'newest' && newerRelease !== 'refuse') throw optionError('newerRelease', "'newest' or 'refuse'", newerRelease);
   return {
     version,
+    newerRelease,
     transport,
     unknownRecovery,
     maxBytes: positiveLimit(o.maxBytes, 'maxBytes', DEFAULT_BOUNDS.maxBytes),
@@ -200,6 +216,8 @@ interface Context {
   readonly options: Resolved;
   /** The explicitly requested version, if any. */
   readonly version: Version | undefined;
+  /** The newer release the payload announced, once a bundled version was picked to judge it in its place. */
+  standInFor?: string;
 }
 
 /**
@@ -473,12 +491,12 @@ function announcedVersion(found: Found): unknown {
   return hasOwn(found.payload, 'adcp_version') ? found.payload.adcp_version : undefined;
 }
 
-function pickVersion(ctx: Context, found: Found): Version {
-  if (ctx.version !== undefined) return ctx.version;
+function pickVersion(ctx: Context, found: Found): AnnouncedResolution {
+  if (ctx.version !== undefined) return { version: ctx.version };
   const announced = announcedVersion(found);
   // A non-string adcp_version is left for the schema to reject.
-  if (typeof announced !== 'string') return defaultVersion;
-  return resolveAnnouncedVersion(announced, { task: ctx.task });
+  if (typeof announced !== 'string') return { version: defaultVersion };
+  return resolveAnnouncedVersion(announced, { task: ctx.task, newerRelease: ctx.options.newerRelease });
 }
 
 /**
@@ -504,6 +522,11 @@ void everyTaskStatus;
 /** A string no schema lists as a status value, to ask a validator whether it pins `status` at all. */
 const UNLISTED_STATUS = '\u0000unlisted';
 
+/** The issue a schema that needs a status reports for a payload without one. */
+function missingStatus(issue: ValidationIssue): boolean {
+  return issue.path === '' && issue.keyword === 'required' && issue.params.missingProperty === 'status';
+}
+
 function issueSummary(issues: readonly ValidationIssue[]): string {
   const first = issues[0];
   if (first === undefined) return '';
@@ -524,13 +547,13 @@ function mismatch(
       ? `${issues.length} ${issues.length === 1 ? 'issue' : 'issues'}`
       : `more than ${stoppedAt.toLocaleString('en-US')} issues; the listing stopped, the first is given`;
   return new SchemaMismatchError(
-    `${ctx.task} ${what} does not match the AdCP ${version} schema (${count})${issueSummary(issues)}`,
+    `${ctx.task} ${what} does not match the AdCP ${version} schema${ctx.standInFor === undefined ? '' : `, judged in place of the announced ${ctx.standInFor}`} (${count})${issueSummary(issues)}`,
     { schemaId, issues, issuesComplete: stoppedAt === undefined },
     { task: ctx.task, version },
   );
 }
 
-function decodeFound<T extends TaskName>(ctx: Context, found: Found): { data: Decoded<T>; version: Version } {
+function decodeFound<T extends TaskName>(ctx: Context, found: Found): Outcome<T> {
   const { task, options } = ctx;
   // A parsed text was measured by the parse itself; only a value out of bounds is walked again, for the error.
   if (found.shape === undefined || !withinBounds(found.shape, options)) {
@@ -544,7 +567,9 @@ function decodeFound<T extends TaskName>(ctx: Context, found: Found): { data: De
       let version = ctx.version;
       if (version === undefined) {
         try {
-          version = pickVersion(ctx, found);
+          const picked = pickVersion(ctx, found);
+          version = picked.version;
+          if (picked.standInFor !== undefined) ctx.standInFor = picked.standInFor;
         } catch {
           version = undefined;
         }
@@ -552,7 +577,9 @@ function decodeFound<T extends TaskName>(ctx: Context, found: Found): { data: De
       throw failed({ ...ctx, version }, valid.error, `the ${found.what} carries an adcp_error`);
     }
   }
-  const version = pickVersion(ctx, found);
+  const picked = pickVersion(ctx, found);
+  const version = picked.version;
+  if (picked.standInFor !== undefined) ctx.standInFor = picked.standInFor;
   // Own keys only: 'constructor' or 'toString' is not a task because Object.prototype has it.
   const table = tablesFor(version).schemaIds;
   const ids = hasOwn(table, task) ? table[task] : undefined;
@@ -569,19 +596,27 @@ function decodeFound<T extends TaskName>(ctx: Context, found: Found): { data: De
     variant = status as Variant;
   }
   const validate = fastValidator(version, task, variant);
-  if (validate === undefined) throw new Error(`adcp-decode: no validator for ${task}/${variant} in ${version}; regenerate with npm run generate`);
+  if (validate === undefined) throw new DecodeError('INTERNAL', `adcp-decode has no validator for ${task}/${variant} in ${version}; the generated tables and validators disagree: regenerate with npm run generate`, { task, version });
   const schemaId = variant === 'response' ? ids.response : (ids.async[variant] as string);
-  const judged = sent === undefined && variant === 'response';
-  // A missing status is judged as the transport state or `completed` (the MCP guide's receiver
-  // rule) on a shallow view; the caller gets the payload exactly as sent.
-  const view = judged ? { ...found.payload, status } : found.payload;
-  if (!validate(view)) {
-    let listing = listIssues(version, task, variant, view);
-    // Where the schema's own `status` is not the task status (3.0's check_governance verdict,
-    // acquire_rights outcome), the stand-in value is what fails: report the payload as sent,
-    // which says `status` is missing, not that a value the seller never sent is wrong.
-    if (judged && listing.issues.some((issue) => issue.path === '/status')) listing = listIssues(version, task, variant, found.payload);
-    const issues = listing.issues.length === 0 ? firstIssues(validate) : listing.issues;
+  // A payload is judged as sent first, so a payload valid as sent is never rejected (3.0's
+  // acquire_rights and creative_approval error arms forbid `status`). Only where that fails and
+  // the seller sent no status is it judged again with the stand-in: the transport state or
+  // `completed` (the MCP guide's receiver rule), on a shallow view; the caller gets the payload as sent.
+  const standIn = sent === undefined && variant === 'response';
+  if (!validate(found.payload) && !(standIn && validate({ ...found.payload, status }))) {
+    let listing = listIssues(version, task, variant, found.payload);
+    // Where the schema needs a status, the issues are those left with the stand-in; unless the
+    // stand-in value itself fails (3.0 check_governance's verdict, acquire_rights' outcome): then
+    // as sent, which says `status` is missing, not that a value the seller never sent is wrong.
+    if (standIn && listing.issues.some(missingStatus)) {
+      const withStandIn = listIssues(version, task, variant, { ...found.payload, status });
+      if (!withStandIn.issues.some((issue) => issue.path === '/status')) listing = withStandIn;
+    }
+    let issues = listing.issues;
+    if (issues.length === 0) {
+      validate(found.payload); // the listing stopped: the fast validator's first issue, as sent
+      issues = firstIssues(validate);
+    }
     throw mismatch(ctx, version, variant, schemaId, issues, listing.complete ? undefined : listing.limit);
   }
   // Where the schema leaves `status` open (every 3.0 response, 3.1's governance responses), a
@@ -600,14 +635,26 @@ function decodeFound<T extends TaskName>(ctx: Context, found: Found): { data: De
       ]);
     }
   }
-  return { data: found.payload as Decoded<T>, version };
+  return picked.standInFor === undefined
+    ? { data: found.payload as Decoded<T>, version }
+    : { data: found.payload as Decoded<T>, version, standInFor: picked.standInFor };
 }
 
-function run<T extends TaskName>(task: T, input: unknown, options: Resolved): { data: Decoded<T>; version: Version } {
+/** What a decode came to: the payload as sent, the version that judged it, and the release it stood in for. */
+interface Outcome<T extends TaskName> {
+  readonly data: Decoded<T>;
+  readonly version: Version;
+  readonly standInFor?: string;
+}
+
+function run<T extends TaskName>(task: T, input: unknown, options: Resolved): Outcome<T> {
+  const version = options.version === 'auto' ? undefined : options.version;
+  // First: is the input a seller's answer at all (not an earlier DecodeError, a Promise, the SDK's own timeout)?
+  const local = localFault(input, typeof task === 'string' ? task : undefined, version);
+  if (local !== undefined) throw local;
   if (typeof task !== 'string') {
-    throw new DecodeError('UNKNOWN_TASK', `expected a task name string; got ${describeValue(task)}`);
+    throw new DecodeError('UNKNOWN_TASK', `expected a task name string; got ${describeCallerValue(task)}`);
   }
-  const version = options.version === 'auto' ? undefined : resolveVersion(options.version, { task });
   const known = (version === undefined ? versions : [version]).some((v) => hasOwn(tablesFor(v).schemaIds, task));
   if (!known) {
     const shown = task.length > 64 ? `${task.slice(0, 64)}…` : task;
@@ -635,6 +682,7 @@ function withContext(error: unknown, ctx: Context): unknown {
       const fields = error as { task: string | undefined; version: string | undefined };
       if (fields.task === undefined) fields.task = ctx.task;
       if (fields.version === undefined && ctx.version !== undefined) fields.version = ctx.version;
+      if (error.standInFor === undefined && ctx.standInFor !== undefined) (error as { standInFor: string | undefined }).standInFor = ctx.standInFor;
     }
   } catch {
     // A hostile thrown value; guard() deals with it.
@@ -642,7 +690,7 @@ function withContext(error: unknown, ctx: Context): unknown {
   return error;
 }
 
-function locateAndDecode<T extends TaskName>(ctx: Context, input: unknown): { data: Decoded<T>; version: Version } {
+function locateAndDecode<T extends TaskName>(ctx: Context, input: unknown): Outcome<T> {
   const { task, options, version } = ctx;
   // A raw JSON-RPC success response: its `result` is the CallToolResult or A2A task.
   if (options.transport !== 'payload' && isObject(input) && hasOwn(input, 'jsonrpc') && input.jsonrpc === '2.0' && hasOwn(input, 'result') && !hasOwn(input, 'error')) {
@@ -667,21 +715,46 @@ function locateAndDecode<T extends TaskName>(ctx: Context, input: unknown): { da
         { task, version },
       );
   }
-  return decodeFound(ctx, found);
+  return decodeFound<T>(ctx, found);
 }
 
-function guard(error: unknown, task: unknown): DecodeError {
+/** describeValue for a value the caller passed, which may be a Proxy that throws when looked at. */
+function describeCallerValue(value: unknown): string {
+  try {
+    return describeValue(value);
+  } catch {
+    return 'an unreadable value';
+  }
+}
+
+/**
+ * The last line: every error decode() throws is a DecodeError that carries the task. Anything
+ * else escaping the pipeline was thrown either by the caller's input while we read it (a getter
+ * or Proxy trap: `MALFORMED_ENVELOPE`, as the extractors report it) or by our own code (a defect:
+ * `INTERNAL`), never by the seller. Which one is told by the input: only an input with accessors
+ * or with members whose reading throws can run the caller's code when read (see inputMayThrow).
+ */
+function guard(error: unknown, task: unknown, input: unknown): DecodeError {
+  const name = typeof task === 'string' ? task : undefined;
   // A thrown Proxy (from a caller's getter or trap) can throw again from instanceof or .name.
   let thrown = 'an unreadable value';
   try {
-    if (error instanceof DecodeError) return error;
+    if (error instanceof DecodeError) {
+      if (error.task === undefined && name !== undefined) (error as { task: string | undefined }).task = name;
+      return error;
+    }
     thrown = error instanceof Error ? (typeof error.name === 'string' ? error.name.slice(0, 64) : 'Error') : typeof error;
   } catch {
     // keep 'an unreadable value'
   }
-  // Anything else escaping the pipeline is a defect; keep it typed for the caller all the same.
-  return new DecodeError('MALFORMED_ENVELOPE', `input could not be decoded: ${thrown} thrown`, {
-    task: typeof task === 'string' ? task : undefined,
+  if (inputMayThrow(input)) {
+    return new DecodeError('MALFORMED_ENVELOPE', `input could not be decoded: ${thrown} thrown while reading it; expected plain JSON data (it holds getters or proxies)`, {
+      task: name,
+      cause: error,
+    });
+  }
+  return new DecodeError('INTERNAL', `adcp-decode failed on its own: ${thrown} thrown while decoding ${name ?? 'a task'}; a defect in adcp-decode, not in the seller's answer (please report it)`, {
+    task: name,
     cause: error,
   });
 }
@@ -712,7 +785,7 @@ function decodeWith<T extends TaskName, O extends DecodeOptions>(base: DecodeOpt
   try {
     return run(task, input, resolveOptions(base, options)).data as Decoded<T, O>;
   } catch (error) {
-    throw guard(error, task);
+    throw guard(error, task, input);
   }
 }
 
@@ -723,10 +796,10 @@ function safeDecodeWith<T extends TaskName, O extends DecodeOptions>(
   options?: O,
 ): SafeDecodeResult<T, O> {
   try {
-    const { data, version } = run(task, input, resolveOptions(base, options));
-    return { success: true, data, version } as SafeDecodeResult<T, O>;
+    const { data, version, standInFor } = run(task, input, resolveOptions(base, options));
+    return (standInFor === undefined ? { success: true, data, version } : { success: true, data, version, standInFor }) as SafeDecodeResult<T, O>;
   } catch (error) {
-    return { success: false, error: guard(error, task) };
+    return { success: false, error: guard(error, task, input) };
   }
 }
 

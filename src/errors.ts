@@ -28,10 +28,23 @@ export type DecodeErrorCode =
   | 'SCHEMA_MISMATCH'
   /** The seller answered with an AdCP error (`adcp_error`). */
   | 'TASK_FAILED'
-  /** A deadline passed before the response was complete. */
+  /**
+   * A deadline passed before the response was complete: boundedFetch's `timeoutMs`, or the MCP
+   * SDK client's own request timeout (its `McpError` -32001, raised by the client, passed to decode).
+   */
   | 'TIMEOUT'
   /** An option passed to decode(), safeDecode() or createDecoder() is invalid (a caller bug). */
   | 'INVALID_OPTION'
+  /**
+   * decode() was given something that is no seller's answer and never crossed the wire: a Promise
+   * or other thenable (a forgotten `await`). A caller bug, like INVALID_OPTION; the seller is not blamed.
+   */
+  | 'INVALID_INPUT'
+  /**
+   * A defect or packaging fault in adcp-decode itself (an exception of our own code, a validator
+   * module missing from a bundle), never the seller's or the caller's; `cause` holds what was thrown.
+   */
+  | 'INTERNAL'
   /**
    * The response used a content coding (`gzip`, `br`, ...) the client did not accept. The bounded
    * fetch asks for `identity`, because a runtime's fetch decodes transparently and hides the raw
@@ -81,6 +94,8 @@ export interface DecodeErrorOptions {
   readonly version?: string | undefined;
   /** JSON Pointer to where in the input the problem is, when there is one place. */
   readonly path?: string | undefined;
+  /** The release the payload announced, when `version` judged it in its place (see DecodeError.standInFor). */
+  readonly standInFor?: string | undefined;
   readonly cause?: unknown;
 }
 
@@ -102,6 +117,11 @@ export class DecodeError extends Error {
   readonly version: string | undefined;
   /** JSON Pointer into the input where the problem is, when there is one place. */
   readonly path: string | undefined;
+  /**
+   * The newer release of a bundled major that the payload announced (e.g. `3.2`), when `version`,
+   * the newest bundled release of that major, judged it in its place (option `newerRelease`).
+   */
+  readonly standInFor: string | undefined;
 
   constructor(code: DecodeErrorCode, message: string, options: DecodeErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -109,6 +129,7 @@ export class DecodeError extends Error {
     this.task = options.task;
     this.version = options.version;
     this.path = options.path;
+    this.standInFor = options.standInFor;
   }
 }
 

@@ -20,7 +20,7 @@ export { DecodeError, LimitError, SchemaMismatchError, TaskFailedError } from '.
 export type { AdcpError, DecodeErrorCode, Recovery, RecoveryClassification, ValidationIssue } from './errors.js';
 export { formatIssues } from './format.js';
 export { versions, tasks, defaultVersion } from './versions.js';
-export type { Version } from './versions.js';
+export type { NewerRelease, Version } from './versions.js';
 export type { AsyncStatus, AsyncVariant, SyncVariant } from './response-types.js';
 export type { ResponsesByVersion } from './generated/index.js';
 export { boundedFetch, withFetchBounds, findBoundsError, FETCH_BOUNDS, DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS } from './bounded-fetch.js';

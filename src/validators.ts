@@ -4,7 +4,7 @@
  * compiled at run time and importing this module loads no validator.
  */
 import { createRequire } from 'node:module';
-import type { ValidationIssue } from './errors.js';
+import { DecodeError, type ValidationIssue } from './errors.js';
 import { versionFolders, type Version } from './generated/index.js';
 import type { AsyncStatus } from './response-types.js';
 
@@ -35,10 +35,24 @@ const modules = new Map<string, ValidatorModule>();
 function load(file: string): ValidatorModule {
   let mod = modules.get(file);
   if (mod === undefined) {
-    mod = require(file) as ValidatorModule;
+    try {
+      mod = require(file) as ValidatorModule;
+    } catch (cause) {
+      throw unloadable(file, cause);
+    }
     modules.set(file, mod);
   }
   return mod;
+}
+
+/** A packaging fault, not the seller's: the generated validator module is missing or broken. */
+function unloadable(file: string, cause: unknown): DecodeError {
+  const code = typeof cause === 'object' && cause !== null && typeof (cause as { code?: unknown }).code === 'string' ? (cause as { code: string }).code : 'an exception';
+  return new DecodeError(
+    'INTERNAL',
+    `adcp-decode's validator module ${file} could not be loaded (${code.slice(0, 40)}); ship the package's generated/ folder with it: a bundler must copy adcp-decode/dist/generated/**/*.cjs beside its output, or leave adcp-decode external`,
+    { cause },
+  );
 }
 
 function exportKey(variant: Variant): string {
