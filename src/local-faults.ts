@@ -102,8 +102,9 @@ const PROBE_LIMIT = 1_000_000;
 /**
  * Whether reading `input` can run the caller's code: true when one of its members (own, at any
  * depth, up to a million) is an accessor (a getter may answer differently on a later read), or
- * when looking at it throws (a Proxy trap, a revoked Proxy), or when it is too large to look at
- * whole. Plain data, already parsed or built in code, answers false: reading it cannot throw, so
+ * when reading it throws (a Proxy trap, a revoked Proxy), or when it is too large to look at
+ * whole. A Proxy whose traps threw once and answer again is not seen (no portable code can tell
+ * a Proxy); it is then blamed on adcp-decode, never on the seller. Plain data, already parsed or built in code, answers false: reading it cannot throw, so
  * an exception met while decoding it is adcp-decode's own. Only run after such an exception.
  *
  * @param input - What decode() was given.
@@ -130,7 +131,8 @@ export function inputMayThrow(input: unknown): boolean {
         const descriptor = Reflect.getOwnPropertyDescriptor(value, key);
         if (descriptor === undefined) continue;
         if (descriptor.get !== undefined || descriptor.set !== undefined) return true;
-        stack.push(descriptor.value);
+        // Read as decode reads it, so that a Proxy's get trap runs (a trap that throws now may have thrown before).
+        stack.push((value as Record<PropertyKey, unknown>)[key]);
       }
     }
     return false;
