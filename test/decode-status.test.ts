@@ -1,17 +1,20 @@
 /**
  * How `status` picks the schema and what decode() returns: async variants by `status`, A2A
- * interim (first DataPart) vs final (last DataPart), a missing status judged `completed` (or by
- * the A2A state) but returned unchanged, an async status for a task without that async schema,
- * the A2A profile's `submitted` in a completed task, and where a schema leaves `status` open,
- * the envelope's task-status enum.
+ * interim (first DataPart) vs final (last DataPart), a missing status judged as sent first and
+ * only then as `completed` (or the A2A state), returned unchanged either way, so that a payload
+ * valid as sent is never rejected (a table over every task of both versions); an async status for
+ * a task without that async schema, the A2A profile's `submitted` in a completed task, and where
+ * a schema leaves `status` open, the envelope's task-status enum.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { decode, safeDecode } from '../src/decode.js';
 import { SchemaMismatchError } from '../src/errors.js';
-import { tablesFor, versions } from '../src/versions.js';
+import { fastValidator } from '../src/validators.js';
+import { tablesFor, tasks, versions, type Version } from '../src/versions.js';
 import { a2a03, a2a10, mcp } from './fixtures/envelopes.js';
-import { payload } from './fixtures/payloads.js';
+import { armsWithoutStatus } from './fixtures/minimal-instances.js';
+import { fixtures, payload } from './fixtures/payloads.js';
 
 function mismatch(fn: () => unknown): SchemaMismatchError {
   try {
@@ -217,5 +220,80 @@ describe("where a schema leaves status open, it is the envelope's task status", 
     expect(e).toMatchObject({ version: '3.1.19' });
     expect(e.issues[0]).toMatchObject({ path: '/status', keyword: 'enum' });
     expect(decode('check_governance', mcp.structured({ ...body, status: 'completed' })).status).toBe('completed');
+  });
+});
+
+describe('a payload valid as sent, without status, is never rejected', () => {
+  const release = (version: Version): string => version.split('.').slice(0, 2).join('.');
+  /**
+   * Payloads without status for a task: one generated per arm of its response schema (only
+   * required members, see minimal-instances.ts), error-only payloads, and every fixture of the
+   * task with its status taken out. Whether each is valid as sent, or only with the stand-in
+   * status, is the generated validator's word.
+   */
+  function candidates(version: Version, task: string): Array<Record<string, unknown>> {
+    const errorOnly = [
+      { errors: [{ code: 'INVALID_REQUEST', message: 'The brief is empty.' }] },
+      { adcp_version: release(version), errors: [{ code: 'SERVICE_UNAVAILABLE', message: 'Inventory service is down.', recovery: 'transient', retry_after: 30 }], context: { trace_id: 'trc_71b2' } },
+    ];
+    const fromFixtures = fixtures
+      .filter((f) => f.version === version && f.task === task)
+      .map((f) => {
+        const body = f.payload;
+        delete body['status'];
+        return body;
+      });
+    return [...armsWithoutStatus(tablesFor(version).schemaIds[task]!.response), ...errorOnly, ...fromFixtures];
+  }
+  const table = versions.flatMap((version) => tasks(version).map((task) => [version, task] as const));
+  const judge = (version: Version, task: string, body: Record<string, unknown>) => {
+    const validate = fastValidator(version, task, 'response')!;
+    return { asSent: validate(body), withStandIn: validate({ ...body, status: 'completed' }) };
+  };
+
+  test.each(table)('%s %s: accepted exactly when valid as sent or with the stand-in, and returned as sent', (version, task) => {
+    for (const body of candidates(version, task)) {
+      const { asSent, withStandIn } = judge(version, task, body);
+      for (const input of [mcp.structured(body), mcp.text(body), a2a10.taskEnvelope('TASK_STATE_COMPLETED', body)]) {
+        const result = safeDecode(task as 'get_products', input, { version });
+        const shown = JSON.stringify(body).slice(0, 160);
+        if (asSent || withStandIn) {
+          if (!result.success) expect.fail(`${shown} (valid ${asSent ? 'as sent' : 'with the stand-in'}): ${result.error.message}`);
+          expect(result.data).toEqual(body);
+        } else {
+          expect(result.success, shown).toBe(false);
+          if (!result.success) expect(result.error.code, shown).toBe('SCHEMA_MISMATCH');
+        }
+      }
+      if (asSent || withStandIn) expect(decode(task as 'get_products', mcp.structured(body), { version })).toBe(body);
+    }
+  });
+
+  test('the table reaches every arm that forbids status, and nearly every task', () => {
+    const reached = (which: 'asSent' | 'withStandIn') =>
+      table.filter(([version, task]) => candidates(version, task).some((body) => judge(version, task, body)[which])).map(([v, t]) => `${v} ${t}`);
+    const asSent = reached('asSent');
+    const eitherWay = new Set([...asSent, ...reached('withStandIn')]);
+    expect(asSent).toEqual(expect.arrayContaining(['3.0.26 acquire_rights', '3.0.26 creative_approval']));
+    // 3.1 requires status in every response but 3.0's governance verdicts: valid as sent is a 3.0 matter.
+    expect(asSent.filter((t) => t.startsWith('3.0.26')).length).toBeGreaterThanOrEqual(54);
+    expect(eitherWay.size).toBeGreaterThanOrEqual(115);
+  });
+
+  test.each([['3.0.26/acquire_rights.errors'], ['3.0.26/creative_approval.errors']])('%s, an error-only answer of an arm that forbids status', (id) => {
+    const body = payload(id);
+    expect('status' in body).toBe(false);
+    // With the stand-in status the arm fails: that payload was rejected before.
+    expect(fastValidator('3.0.26', id.split('/')[1]!.split('.')[0]!, 'response')!({ ...body, status: 'completed' })).toBe(false);
+    const task = id.split('/')[1]!.split('.')[0] as 'acquire_rights';
+    expect(safeDecode(task, mcp.structured(body))).toEqual({ success: true, data: body, version: '3.0.26' });
+    expect(decode(task, a2a03.task('completed', body))).toBe(body);
+  });
+
+  test('an invalid error-only answer reports the payload as sent: no issue about a status it never sent', () => {
+    const body = { ...payload('3.0.26/acquire_rights.errors'), errors: [{ message: 'no code' }] };
+    const e = mismatch(() => decode('acquire_rights', mcp.structured(body)));
+    expect(e.issues).toContainEqual(expect.objectContaining({ path: '/errors/0', keyword: 'required', params: { missingProperty: 'code' } }));
+    expect(e.issues.filter((i) => i.path === '/status')).toEqual([]);
   });
 });
