@@ -13,9 +13,10 @@
  *   JSON data and is refused (MALFORMED_ENVELOPE) rather than handed back as `null`-to-be.
  * - A circular value is MALFORMED_ENVELOPE (not JSON data), with every bound lifted too.
  */
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test } from 'vitest';
 import { safeDecode, type DecodeOptions, type TaskName } from '../src/decode.js';
-import { DecodeError, type DecodeErrorCode, type TaskFailedError } from '../src/errors.js';
+import { DecodeError, LimitError, type DecodeErrorCode, type TaskFailedError } from '../src/errors.js';
 import { payload } from './fixtures/payloads.js';
 
 type Json = Record<string, unknown>;
@@ -396,6 +397,21 @@ const cases: Record<string, readonly Case[]> = {
       },
       code: 'NO_PAYLOAD',
     },
+  ],
+  // Faults of the caller or of adcp-decode are never blamed on the seller (test/decode-blame.test.ts).
+  'not the seller’s doing': [
+    {
+      name: 'a DecodeError handed back in (a LimitError the bounded fetch raised)',
+      input: () => new LimitError('TOO_LARGE', 'body is over 1024 bytes', { unit: 'bytes', limit: 1024, actual: 1025 }),
+      code: 'TOO_LARGE',
+      then: ({ error }) => expect(error).toMatchObject({ task: 'list_accounts', message: 'body is over 1024 bytes' }),
+    },
+    { name: 'a Promise (a forgotten await)', input: () => Promise.resolve(structured(base())), code: 'INVALID_INPUT' },
+    { name: "the MCP SDK client's own request timeout", input: () => McpError.fromError(-32001, 'Request timed out', { timeout: 60_000 }), code: 'TIMEOUT' },
+    { name: "a seller's JSON-RPC error -32001 in the SDK's own words", input: () => ({ jsonrpc: '2.0', id: 1, error: { code: -32001, message: 'Request timed out', data: { timeout: 60_000 } } }), code: 'TASK_FAILED' },
+    { name: 'a 3.0 error-only answer whose arm forbids status (valid as sent)', task: 'acquire_rights', input: () => structured(payload('3.0.26/acquire_rights.errors')), code: 'decoded' },
+    { name: 'a payload announcing a newer release of a bundled major', input: () => structured({ ...base(), adcp_version: '3.7' }), code: 'decoded' },
+    { name: 'a payload announcing an unbundled major', input: () => structured({ ...base(), adcp_version: '4.0' }), code: 'UNSUPPORTED_VERSION' },
   ],
 };
 

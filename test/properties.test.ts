@@ -212,6 +212,8 @@ describe('totality', () => {
         const result = safeDecode(t as TaskName, input, opts as DecodeOptions);
         expect(typeof result.success).toBe('boolean');
         if (!result.success) expect(result.error).toBeInstanceOf(DecodeError);
+        // No input is our defect: INTERNAL would blame adcp-decode for the input (or hide a real bug).
+        if (!result.success) expect(result.error.code, result.error.message).not.toBe('INTERNAL');
         // The same input decodes the same way twice (no hidden state between calls).
         expect(result.success ? 'decoded' : result.error.code).toBe(threw === undefined ? 'decoded' : (threw as DecodeError).code);
       }),
