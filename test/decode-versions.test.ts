@@ -171,7 +171,7 @@ describe('createDecoder checks every option when it is called', () => {
 });
 
 describe('a newer release of a bundled major', () => {
-  const announcing = (release: string) => ({ ...payload('3.1.19/list_accounts.valid'), adcp_version: release });
+  const announcing = (release: string): Record<string, unknown> => ({ ...payload('3.1.19/list_accounts.valid'), adcp_version: release });
 
   test.each([['3.2'], ['3.9'], ['3.10'], ['3.999']])('%s is judged by 3.1.19, the newest bundled 3.x, and says so', (release) => {
     const body = announcing(release);
