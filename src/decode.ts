@@ -769,8 +769,10 @@ function guard(error: unknown, task: unknown, input: unknown): DecodeError {
  * @returns The payload as sent, typed as the task's response (sync, or an async variant
  *   narrowable on `status`).
  * @throws {DecodeError} With a stable `code`; {@link SchemaMismatchError} and
- *   {@link TaskFailedError} carry issues and the seller's error.
- *   `INVALID_OPTION` for a bad option.
+ *   {@link TaskFailedError} carry issues and the seller's error. Never the seller's: a DecodeError
+ *   passed as `input` is rethrown as it is; `INVALID_OPTION` for a bad option, `INVALID_INPUT` for
+ *   a Promise (a forgotten await), `TIMEOUT` for the MCP SDK client's own request timeout,
+ *   `INTERNAL` for a defect of adcp-decode.
  * @example
  * const result = await client.callTool({ name: 'get_products', arguments: { brief } });
  * const response = decode('get_products', result);
@@ -804,7 +806,8 @@ function safeDecodeWith<T extends TaskName, O extends DecodeOptions>(
 }
 
 /**
- * Like {@link decode}, but never throws: returns `{ success: true, data, version }` or
+ * Like {@link decode}, but never throws: returns `{ success: true, data, version }` (with
+ * `standInFor`, the announced release, when a newer release was judged by a bundled one) or
  * `{ success: false, error }`.
  *
  * @example
@@ -827,13 +830,14 @@ export interface Decoder<B extends DecodeOptions> {
 /**
  * Binds default options, e.g. per seller agent.
  *
- * @throws {DecodeError} `INVALID_OPTION` when an option is invalid.
+ * @throws {DecodeError} `INVALID_OPTION` when an option is invalid; `UNSUPPORTED_VERSION` when
+ *   `version` is not a bundled version or release. Every option is checked here, not at the first call.
  * @example
  * const seller = createDecoder({ version: '3.1', maxBytes: 1024 * 1024 });
  * const { media_buys } = seller.decode('get_media_buys', result);
  */
 export function createDecoder<const B extends DecodeOptions>(options: B): Decoder<B> {
-  resolveOptions(options, undefined); // fail fast on a bad default
+  resolveOptions(options, undefined); // fail fast on a bad default, version values included
   return {
     decode: (task, input, call) => decodeWith(options, task, input, call) as never,
     safeDecode: (task, input, call) => safeDecodeWith(options, task, input, call) as never,
