@@ -910,6 +910,8 @@ export function runCase(c: FuzzCase, slowMs = 2_000): CaseResult {
     if (!safe.success && safe.error.message.startsWith('input could not be decoded') && !c.classes.some((k) => k === 'payload:hostile' || k === 'stateful' || k === 'envelope:swapType')) {
       found('guarded-defect', `${safe.error.message} (cause: ${describeThrown(safe.error.cause)})`);
     }
+    // INTERNAL is adcp-decode's own defect, whatever the input.
+    if (!safe.success && safe.error.code === 'INTERNAL') found('guarded-defect', `${safe.error.message} (cause: ${describeThrown(safe.error.cause)})`);
   } catch (error) {
     found('safe-decode-threw', describeThrown(error));
   }

@@ -13,6 +13,7 @@
  *   JSON data and is refused (MALFORMED_ENVELOPE) rather than handed back as `null`-to-be.
  * - A circular value is MALFORMED_ENVELOPE (not JSON data), with every bound lifted too.
  */
+import { readFileSync } from 'node:fs';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test } from 'vitest';
 import { safeDecode, type DecodeOptions, type TaskName } from '../src/decode.js';
@@ -409,7 +410,7 @@ const cases: Record<string, readonly Case[]> = {
     { name: 'a Promise (a forgotten await)', input: () => Promise.resolve(structured(base())), code: 'INVALID_INPUT' },
     { name: "the MCP SDK client's own request timeout", input: () => McpError.fromError(-32001, 'Request timed out', { timeout: 60_000 }), code: 'TIMEOUT' },
     { name: "a seller's JSON-RPC error -32001 in the SDK's own words", input: () => ({ jsonrpc: '2.0', id: 1, error: { code: -32001, message: 'Request timed out', data: { timeout: 60_000 } } }), code: 'TASK_FAILED' },
-    { name: 'a 3.0 error-only answer whose arm forbids status (valid as sent)', task: 'acquire_rights', input: () => structured(payload('3.0.26/acquire_rights.errors')), code: 'decoded' },
+    { name: 'a 3.0 error-only answer whose arm forbids status (valid as sent)', task: 'acquire_rights', input: () => structured(JSON.parse(readFileSync(new URL('./fixtures/no-status/3.0.26/acquire_rights.errors.json', import.meta.url), 'utf8'))), code: 'decoded' },
     { name: 'a payload announcing a newer release of a bundled major', input: () => structured({ ...base(), adcp_version: '3.7' }), code: 'decoded' },
     { name: 'a payload announcing an unbundled major', input: () => structured({ ...base(), adcp_version: '4.0' }), code: 'UNSUPPORTED_VERSION' },
   ],
