@@ -753,7 +753,8 @@ function guard(error: unknown, task: unknown, input: unknown): DecodeError {
       cause: error,
     });
   }
-  return new DecodeError('INTERNAL', `adcp-decode failed on its own: ${thrown} thrown while decoding ${name ?? 'a task'}; a defect in adcp-decode, not in the seller's answer (please report it)`, {
+  const shown = name === undefined ? 'a task' : name.length > 64 ? `${name.slice(0, 64)}…` : name;
+  return new DecodeError('INTERNAL', `adcp-decode failed on its own: ${thrown} thrown while decoding ${shown}; a defect in adcp-decode, not in the seller's answer (please report it)`, {
     task: name,
     cause: error,
   });
