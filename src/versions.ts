@@ -113,7 +113,12 @@ export function resolveAnnouncedVersion(
       );
     }
   }
-  const why = /^\d+\.\d+(-[a-zA-Z0-9.-]+)?$/.test(announced) ? 'a release that is not bundled' : 'not a release-precision version';
+  const why =
+    release !== null && newestOfMajor(release[1] as string) === undefined
+      ? 'a major that is not bundled'
+      : /^\d+\.\d+(-[a-zA-Z0-9.-]+)?$/.test(announced)
+        ? 'a release that is not bundled'
+        : 'not a release-precision version';
   throw new DecodeError(
     'UNSUPPORTED_VERSION',
     `the payload announces AdCP version ${shown(announced)}, ${why}; expected one of the bundled releases ${versions.map(releaseOf).join(', ')}, a newer release of their majors, or a version option`,

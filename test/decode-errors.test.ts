@@ -65,11 +65,11 @@ describe('UNSUPPORTED_VERSION', () => {
     expect(e.message).toMatchInlineSnapshot(`"requested AdCP version "2.5" is not bundled; expected one of 3.1.19, 3.0.26 or their releases (3.1, 3.0)"`);
   });
 
-  test('a payload that announces a future release', () => {
-    const body = { ...payload('3.1.19/get_media_buys.valid'), adcp_version: '3.2' };
+  test('a payload that announces a future major (a newer release of a bundled one is judged: decode-versions.test.ts)', () => {
+    const body = { ...payload('3.1.19/get_media_buys.valid'), adcp_version: '4.0' };
     const e = caught(() => decode('get_media_buys', mcp.structured(body)));
     expect(e).toMatchObject({ code: 'UNSUPPORTED_VERSION', task: 'get_media_buys', version: undefined });
-    expect(e.message).toMatchInlineSnapshot(`"the payload announces AdCP version "3.2", a release that is not bundled; expected one of the bundled releases 3.1, 3.0 (or a version option)"`);
+    expect(e.message).toMatchInlineSnapshot(`"the payload announces AdCP version "4.0", a major that is not bundled; expected one of the bundled releases 3.1, 3.0, a newer release of their majors, or a version option"`);
   });
 });
 
