@@ -68,6 +68,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { createHash as CreateHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { DecodeError, LimitError } from './errors.js';
+import { shownText } from './format.js';
 
 /** The spec's recommended client safety limit for one MCP message: 4 MiB. */
 export const DEFAULT_MAX_BYTES = 4_194_304;
@@ -159,9 +160,17 @@ let createHash: typeof CreateHash | undefined;
 function idKey(id: string): string {
   // node:crypto takes 15-20 ms to load; only SSE resumption needs it, so it loads on first use.
   createHash ??= (createRequire(import.meta.url)('node:crypto') as { createHash: typeof CreateHash }).createHash;
-  return createHash('sha256')
-    .update(id.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, ''))
-    .digest('base64url');
+  return createHash('sha256').update(trimWhitespace(id)).digest('base64url');
+}
+
+/** `id` without surrounding tabs, line ends and spaces; a loop, as a regex here backtracked quadratically. */
+function trimWhitespace(id: string): string {
+  const blank = (unit: number): boolean => unit === 0x20 || unit === 0x09 || unit === 0x0a || unit === 0x0d;
+  let start = 0;
+  let end = id.length;
+  while (start < end && blank(id.charCodeAt(start))) start++;
+  while (end > start && blank(id.charCodeAt(end - 1))) end--;
+  return id.slice(start, end);
 }
 
 /**
@@ -626,7 +635,7 @@ export function boundedFetch(options: BoundedFetchOptions = {}): BoundedFetch {
       ex.fail(
         new DecodeError(
           'UNSUPPORTED_ENCODING',
-          `expected an identity-coded response (Accept-Encoding: identity), but it used Content-Encoding ${JSON.stringify(encoding.slice(0, 64))}; its raw size cannot be bounded, so it was refused unread`,
+          `expected an identity-coded response (Accept-Encoding: identity), but it used Content-Encoding "${shownText(encoding, 64)}"; its raw size cannot be bounded, so it was refused unread`,
         ),
       );
       response.body?.cancel(ex.failure).catch(noop);

@@ -23,21 +23,18 @@ import { readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { safeDecode, type TaskName, type Transport } from './decode.js';
-import { DecodeError, LimitError, SchemaMismatchError, TaskFailedError } from './errors.js';
+import { describeFailure, failureJson, jsonText, successLine, summarize } from './cli-report.js';
+import { DecodeError, LimitError } from './errors.js';
 import { looksLikeA2a } from './extract-a2a.js';
 import { looksLikeJsonRpcError } from './extract-errors.js';
 import { looksLikeMcp } from './extract-mcp.js';
-import { formatIssues } from './format.js';
+import { shownText } from './format.js';
 import { defaultVersion, resolveVersion, tablesFor, versions, type Version } from './versions.js';
 
 const NAME = 'adcp-decode';
 const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
 /** Room above the payload bound for envelope, a text copy of the payload, and escaping. */
 const READ_SLACK_BYTES = 1024 * 1024;
-/** Issues printed in human mode; `--json` lists all. */
-const MAX_PRINTED_ISSUES = 10;
-/** Longest seller-provided string printed in human mode. */
-const MAX_SELLER_TEXT = 300;
 
 const HELP = `Usage:
   ${NAME} <task> [file|-] [options]   decode a saved MCP result, A2A task or bare payload
@@ -72,105 +69,16 @@ interface Options {
   readonly transport: Transport;
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function releases(): string[] {
   return [...new Set(versions.map((v) => v.split('.').slice(0, 2).join('.')))];
 }
 
 // ---------------------------------------------------------------------------------------------
 // Printing
-
-/** Escapes control, line-breaking and bidi-override characters, and truncates, for terminal output. */
-function clean(text: string, max = Infinity): string {
-  const cut = text.length > max ? `${text.slice(0, max)}…` : text;
-  return cut.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => {
-    if (c === '\n') return '\\n';
-    if (c === '\t') return '\\t';
-    if (c === '\r') return '\\r';
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  });
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function plural(count: number, key: string): string {
-  const words = key.replace(/_/g, ' ');
-  if (count !== 1) return `${count} ${words}`;
-  const singular = words.endsWith('ies') ? `${words.slice(0, -3)}y` : words.endsWith('s') && !words.endsWith('ss') ? words.slice(0, -1) : words;
-  return `1 ${singular}`;
-}
-
-/**
- * What a decoded payload holds, in a few words: its key ids (`media_buy_id mb_1`), the sizes of
- * its main arrays (`3 products`), progress (`40%`), and its errors (`1 error (CODE)`).
- */
-function summarize(data: Record<string, unknown>): string {
-  const parts: string[] = [];
-  const ids = Object.keys(data).filter((k) => k.endsWith('_id') && k !== 'context_id' && typeof data[k] === 'string');
-  for (const key of ids.slice(0, 2)) parts.push(`${key} ${clean(data[key] as string, 80)}`);
-  const arrays = Object.keys(data).filter((k) => k !== 'errors' && Array.isArray(data[k]));
-  for (const key of arrays.slice(0, 3)) parts.push(plural((data[key] as unknown[]).length, clean(key, 40)));
-  if (arrays.length > 3) parts.push(`${arrays.length - 3} more lists`);
-  const percentage = data.percentage;
-  if (typeof percentage === 'number') parts.push(`${percentage}%`);
-  const errors = data.errors;
-  if (Array.isArray(errors) && errors.length > 0) {
-    const first: unknown = errors[0];
-    const code = isObject(first) && typeof first.code === 'string' ? ` (${clean(first.code, 64)}${errors.length > 1 ? ', …' : ''})` : '';
-    parts.push(`${plural(errors.length, 'errors')}${code}`);
-  }
-  return parts.length === 0 ? 'no ids or lists' : parts.join(', ');
-}
-
-function statusOf(data: Record<string, unknown>): string {
-  return typeof data.status === 'string' ? clean(data.status, 40) : 'no status';
-}
-
-/** The human report of a failed decode, one fact per line. */
-function describeFailure(task: string, error: DecodeError): string[] {
-  const lines = [`✖ ${clean(task, 64)}: ${error.code}${error.version === undefined ? '' : ` (AdCP ${error.version})`}`, `  ${clean(error.message)}`];
-  if (error instanceof SchemaMismatchError) {
-    const shown = error.issues.slice(0, MAX_PRINTED_ISSUES);
-    const formatted = formatIssues(new SchemaMismatchError(error.message, { schemaId: error.schemaId, issues: shown }));
-    for (const line of formatted.split('\n')) lines.push(`  ${clean(line)}`);
-    if (error.issues.length > shown.length) lines.push(`  … ${error.issues.length - shown.length} more issues (--json lists all)`);
-    if (!error.issuesComplete) lines.push('  … too many issues to list; the first is shown');
-  } else if (error instanceof TaskFailedError) {
-    const e = error.adcpError;
-    if (e !== undefined) {
-      const message = typeof e.message === 'string' ? `: ${clean(e.message, MAX_SELLER_TEXT)}` : '';
-      lines.push(`  adcp_error ${clean(e.code, 64)}${message}`);
-      if (typeof e.field === 'string') lines.push(`  field ${clean(e.field, 200)}`);
-      if (typeof e.suggestion === 'string') lines.push(`  suggestion ${clean(e.suggestion, MAX_SELLER_TEXT)}`);
-    }
-  } else if (error.path !== undefined && error.path !== '') {
-    lines.push(`  → at ${clean(error.path, 200)}`);
-  }
-  return lines;
-}
-
-/** The machine report of a failed decode: every data field the error carries. */
-function failureJson(task: string, error: DecodeError): unknown {
-  const out: Record<string, unknown> = { code: error.code, name: error.name, message: error.message };
-  if (error.version !== undefined) out.version = error.version;
-  if (error.path !== undefined) out.path = error.path;
-  if (error instanceof SchemaMismatchError) {
-    out.schemaId = error.schemaId;
-    out.issues = error.issues;
-    out.issuesComplete = error.issuesComplete;
-  }
-  if (error instanceof TaskFailedError) {
-    out.adcpError = error.adcpError ?? null;
-    out.recovery = error.recovery;
-  }
-  if (error instanceof LimitError) {
-    out.unit = error.unit;
-    out.limit = error.limit;
-    out.actual = error.actual;
-  }
-  return { ok: false, task, error: out };
-}
 
 function print(text: string): void {
   process.stdout.write(`${text}\n`);
@@ -204,10 +112,10 @@ function parse(argv: readonly string[]): { positionals: string[]; values: Record
     const option = /'(-[^' ]*)/.exec(message)?.[1] ?? 'option';
     const code = (error as { code?: unknown }).code;
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-      if (message.includes('does not take an argument')) throw new UsageError(`${option} takes no value`);
-      throw new UsageError(`${option} expects a value`);
+      if (message.includes('does not take an argument')) throw new UsageError(`${shownText(option, 40)} takes no value`);
+      throw new UsageError(`${shownText(option, 40)} expects a value`);
     }
-    throw new UsageError(`unknown option ${clean(option, 40)}; expected --json, --adcp-version, --max-bytes, --transport or --help`);
+    throw new UsageError(`unknown option ${shownText(option, 40)}; expected --json, --adcp-version, --max-bytes, --transport or --help`);
   }
 }
 
@@ -216,7 +124,7 @@ function versionOption(raw: string | undefined): 'auto' | Version {
   try {
     return resolveVersion(raw);
   } catch {
-    throw new UsageError(`--adcp-version ${JSON.stringify(clean(raw, 32))} is not bundled; expected auto, ${[...versions, ...releases()].join(', ')}`);
+    throw new UsageError(`--adcp-version "${shownText(raw, 32)}" is not bundled; expected auto, ${[...versions, ...releases()].join(', ')}`);
   }
 }
 
@@ -224,7 +132,7 @@ function maxBytesOption(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_MAX_BYTES;
   const value = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(value)) {
-    throw new UsageError(`--max-bytes expects a whole number of bytes, e.g. ${DEFAULT_MAX_BYTES}; got ${JSON.stringify(clean(raw, 32))}`);
+    throw new UsageError(`--max-bytes expects a whole number of bytes, e.g. ${DEFAULT_MAX_BYTES}; got "${shownText(raw, 32)}"`);
   }
   return value;
 }
@@ -232,7 +140,7 @@ function maxBytesOption(raw: string | undefined): number {
 function transportOption(raw: string | undefined): Transport {
   if (raw === undefined) return 'auto';
   if (raw === 'auto' || raw === 'mcp' || raw === 'a2a' || raw === 'payload') return raw;
-  throw new UsageError(`--transport expects auto, mcp, a2a or payload; got ${JSON.stringify(clean(raw, 32))}`);
+  throw new UsageError(`--transport expects auto, mcp, a2a or payload; got "${shownText(raw, 32)}"`);
 }
 
 function taskNames(version: 'auto' | Version): Set<string> {
@@ -263,7 +171,7 @@ function checkTask(task: string, version: 'auto' | Version): void {
   }
   const where = version === 'auto' ? `an AdCP ${versions.join(' or ')} task` : `an AdCP ${version} task`;
   const hint = best === undefined ? 'run adcp-decode tasks for the list' : `did you mean ${best}?`;
-  throw new UsageError(`unknown task ${JSON.stringify(clean(task, 64))}; expected ${where} (${hint})`);
+  throw new UsageError(`unknown task "${shownText(task, 64)}"; expected ${where} (${hint})`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -291,11 +199,11 @@ async function readInput(source: string, cap: number): Promise<{ bytes: Buffer; 
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : String(code ?? 'unreadable');
-    throw new UsageError(`cannot read ${JSON.stringify(clean(source, 200))}: ${why}; expected a saved MCP result, A2A task or payload (JSON), or - for stdin`);
+    throw new UsageError(`cannot read "${shownText(source, 200)}": ${why}; expected a saved MCP result, A2A task or payload (JSON), or - for stdin`);
   }
   try {
     const stat = await handle.stat();
-    if (stat.isDirectory()) throw new UsageError(`cannot read ${JSON.stringify(clean(source, 200))}: it is a directory; expected a JSON file, or - for stdin`);
+    if (stat.isDirectory()) throw new UsageError(`cannot read "${shownText(source, 200)}": it is a directory; expected a JSON file, or - for stdin`);
     if (stat.isFile() && stat.size > cap) throw tooLarge(source, stat.size, cap, false);
     // Read in chunks up to cap + 1 bytes: the size can change, and pipes and devices report none.
     const chunks: Buffer[] = [];
@@ -320,7 +228,7 @@ function tooLarge(label: string, actual: number, cap: number, streamed: boolean)
   const then = streamed ? 'reading stopped there' : 'it was not read';
   return new LimitError(
     'TOO_LARGE',
-    `${clean(label, 200)} ${what}; expected at most ${cap} (2 × --max-bytes + 1 MiB), so ${then}`,
+    `${shownText(label, 200)} ${what}; expected at most ${cap} (2 × --max-bytes + 1 MiB), so ${then}`,
     { unit: 'bytes', limit: cap, actual: streamed ? cap + 1 : actual },
   );
 }
@@ -331,10 +239,10 @@ function parseJson(bytes: Buffer, label: string): unknown {
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new DecodeError('INVALID_JSON', `${clean(label, 200)} is not UTF-8 text; expected JSON`);
+    throw new DecodeError('INVALID_JSON', `${shownText(label, 200)} is not UTF-8 text; expected JSON`);
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.trim() === '') throw new DecodeError('INVALID_JSON', `${clean(label, 200)} is empty; expected JSON`);
+  if (text.trim() === '') throw new DecodeError('INVALID_JSON', `${shownText(label, 200)} is empty; expected JSON`);
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
@@ -347,7 +255,7 @@ function parseJson(bytes: Buffer, label: string): unknown {
     } else if (message.includes('end of JSON input')) {
       where = ' (it ends early)';
     }
-    throw new DecodeError('INVALID_JSON', `${clean(label, 200)} is not valid JSON${where}`);
+    throw new DecodeError('INVALID_JSON', `${shownText(label, 200)} is not valid JSON${where}`);
   }
 }
 
@@ -379,13 +287,13 @@ async function decodeCommand(task: string, source: string, options: Options): Pr
   if (result.success) {
     const data = result.data as unknown as Record<string, unknown>;
     if (options.json) {
-      print(JSON.stringify({ ok: true, task, version: result.version, status: data.status ?? null, summary: summarize(data), data }, null, 2));
+      print(jsonText({ ok: true, task, version: result.version, status: data.status ?? null, summary: summarize(data), data }));
     } else {
-      print(`✔ ${task} (AdCP ${result.version}, ${statusOf(data)}): ${summarize(data)}`);
+      print(successLine(task, result.version, data));
     }
     return 0;
   }
-  if (options.json) print(JSON.stringify(failureJson(task, result.error), null, 2));
+  if (options.json) print(jsonText(failureJson(task, result.error)));
   else printError(describeFailure(task, result.error).join('\n'));
   return 1;
 }
@@ -436,7 +344,7 @@ async function main(argv: readonly string[]): Promise<number> {
     const [command, file, ...rest] = positionals;
     if (command === undefined) throw new UsageError('expected a task name, e.g. adcp-decode get_products result.json, or adcp-decode tasks (see --help)');
     if (command === 'tasks') {
-      if (file !== undefined) throw new UsageError(`tasks takes no file; got ${JSON.stringify(clean(file, 200))}`);
+      if (file !== undefined) throw new UsageError(`tasks takes no file; got "${shownText(file, 200)}"`);
       return tasksCommand(version, json);
     }
     if (rest.length > 0) throw new UsageError(`expected one task and at most one file; got ${positionals.length} arguments`);
@@ -454,7 +362,7 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     const name = error instanceof Error ? error.name : typeof error;
     const message = error instanceof Error ? error.message : '';
-    printError(`${NAME}: internal error (${clean(name, 64)}): ${clean(message, 300)}`);
+    printError(`${NAME}: internal error (${shownText(name, 64)}): ${shownText(message, 300)}`);
     return 1;
   }
 }

@@ -23,7 +23,7 @@ import { classifyRecoveryWith } from './recovery.js';
 import type { TaskStatus } from './response-types.js';
 import { localFault, inputMayThrow } from './local-faults.js';
 import { defaultVersion, resolveAnnouncedVersion, resolveVersion, tablesFor, versions, type AnnouncedResolution, type NewerRelease, type Version } from './versions.js';
-import { shownPointer } from './format.js';
+import { shownPointer, shownText } from './format.js';
 import { fastValidator, firstIssues, listIssues, type Variant } from './validators.js';
 
 /** Where `decode` reads the payload from. */
@@ -113,7 +113,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function optionError(name: string, expected: string, got: unknown): DecodeError {
   const shown =
     typeof got === 'string'
-      ? JSON.stringify(got.length > 40 ? `${got.slice(0, 40)}…` : got)
+      ? `"${shownText(got, 40)}"`
       : typeof got === 'number'
         ? String(got)
         : describeValue(got);
@@ -243,7 +243,7 @@ function failed(
         : unknownClassification(version, ctx.options.unknownRecovery);
   const code =
     adcpError !== undefined
-      ? `error code ${JSON.stringify(adcpError.code)}${how.fromPayload === true ? " from the payload's errors[0]" : ''}`
+      ? `error code "${shownText(adcpError.code, 64)}"${how.fromPayload === true ? " from the payload's errors[0]" : ''}`
       : how.unusable !== undefined
         ? `an unusable adcp_error (${how.unusable})`
         : reserved !== undefined
@@ -442,7 +442,7 @@ function envelopePrefix(envelope: string | undefined): string {
 }
 
 function describeState(raw: unknown): string {
-  if (typeof raw === 'string') return JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
+  if (typeof raw === 'string') return `"${shownText(raw, 40)}"`;
   // @a2a-js/sdk 1.x clients hand back in-memory protobuf objects (numeric enum states); their
   // wire form comes from the SDK's toJSON (e.g. Task.toJSON(task)).
   if (typeof raw === 'number') return `number (an in-memory @a2a-js/sdk object? decode its wire form: Task.toJSON(task))`;
@@ -530,7 +530,7 @@ function missingStatus(issue: ValidationIssue): boolean {
 function issueSummary(issues: readonly ValidationIssue[]): string {
   const first = issues[0];
   if (first === undefined) return '';
-  return `; first: ${shownPointer(first.path)} ${first.message}`;
+  return `; first: ${shownPointer(first.path)} ${shownText(first.message, 200)}`;
 }
 
 function mismatch(
@@ -584,7 +584,7 @@ function decodeFound<T extends TaskName>(ctx: Context, found: Found): Outcome<T>
   const table = tablesFor(version).schemaIds;
   const ids = hasOwn(table, task) ? table[task] : undefined;
   if (ids === undefined) {
-    throw new DecodeError('UNKNOWN_TASK', `${JSON.stringify(task)} is not an AdCP ${version} task (the version ${ctx.version === undefined ? 'the payload announced' : 'requested'})`, {
+    throw new DecodeError('UNKNOWN_TASK', `"${shownText(task, 64)}" is not an AdCP ${version} task (the version ${ctx.version === undefined ? 'the payload announced' : 'requested'})`, {
       task,
       version,
     });
@@ -657,10 +657,9 @@ function run<T extends TaskName>(task: T, input: unknown, options: Resolved): Ou
   }
   const known = (version === undefined ? versions : [version]).some((v) => hasOwn(tablesFor(v).schemaIds, task));
   if (!known) {
-    const shown = task.length > 64 ? `${task.slice(0, 64)}…` : task;
     throw new DecodeError(
       'UNKNOWN_TASK',
-      `${JSON.stringify(shown)} is not an AdCP ${version ?? versions.join(' or ')} task; see tasks(version) for the list`,
+      `"${shownText(task, 64)}" is not an AdCP ${version ?? versions.join(' or ')} task; see tasks(version) for the list`,
       { task, version },
     );
   }

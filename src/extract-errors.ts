@@ -16,6 +16,7 @@ import type { AdcpError } from './errors.js';
 import { DecodeError, wrapInputFault } from './errors.js';
 import { chargeText, DEFAULT_MAX_BYTES, parseMcpText, type McpExtractOptions, type TextBudget } from './extract-mcp.js';
 import { isA2aDataPart, unwrapA2aEnvelope } from './extract-a2a.js';
+import { shownPointer } from './format.js';
 
 /** Longest accepted `adcp_error.code`, in UTF-16 code units (the spec's `code.length > 64` check). */
 export const MAX_ERROR_CODE_LENGTH = 64;
@@ -106,7 +107,7 @@ export function validateAdcpError(candidate: unknown, at = ''): AdcpErrorValidat
   const shape = inspect(candidate);
   if (shape.kind === 'unsafe') {
     const path = `${at}${shape.path}`;
-    throw new DecodeError('UNSAFE_JSON', `expected an adcp_error without __proto__ or constructor.prototype keys at ${path}, but found one`, { path });
+    throw new DecodeError('UNSAFE_JSON', `expected an adcp_error without __proto__ or constructor.prototype keys at ${shownPointer(path)}, but found one`, { path });
   }
   if (shape.kind === 'cycle') return { ok: false, reason: 'unserializable' };
   if (shape.kind === 'too-many') return { ok: false, reason: 'too-large', bytes: shape.atLeast };

@@ -11,6 +11,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { DecodeError, LimitError, describeValue, wrapInputFault } from './errors.js';
+import { shownPointer } from './format.js';
 
 /** The spec's recommended client safety limit for one MCP response: 4 MiB, in UTF-8 bytes. */
 export const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
@@ -298,7 +299,7 @@ export function parseMcpText(text: string, maxBytes: number, path: string): McpT
   const shape =
     typeof value === 'object' && value !== null ? inspectParsed(value) : { levels: 0, nodes: 1, finite: typeof value !== 'number' || value - value === 0 };
   if (shape === undefined) {
-    throw new DecodeError('UNSAFE_JSON', `expected JSON without __proto__ or constructor.prototype keys at ${path}, but found one`, { path });
+    throw new DecodeError('UNSAFE_JSON', `expected JSON without __proto__ or constructor.prototype keys at ${shownPointer(path)}, but found one`, { path });
   }
   return { ok: true, value, shape };
 }

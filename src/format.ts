@@ -1,15 +1,127 @@
 /**
- * Human-readable rendering of a DecodeError, in the zod `prettifyError` shape.
+ * Seller text made fit for one line of a message, a log or a terminal, and the human-readable
+ * rendering of a DecodeError, in the zod `prettifyError` shape.
  */
 import { DecodeError, SchemaMismatchError } from './errors.js';
 
 /** Longest JSON Pointer shown to a human; the full one stays in the error's data. */
 const MAX_SHOWN_POINTER = 120;
 
+/** Longest piece of seller text shown by default. */
+const MAX_SHOWN_TEXT = 200;
+
+/** Longest Ajv issue message shown (they name schema values, such as a `pattern`). */
+const MAX_SHOWN_ISSUE = 300;
+
 /**
- * A JSON Pointer fit for one line of text. Its keys are the seller's, so control characters and
- * the U+2028/U+2029 line separators are escaped as `\uXXXX`, and a pointer longer than 120
- * characters is cut with `…`; `''` (the root) is shown as `(root)`.
+ * The characters security.mdx's log-sanitizing rule lists, and a few more invisible ones: C0
+ * controls, DEL, C1 controls, U+061C, zero-width and bidi marks (U+200B-U+200F), line and
+ * paragraph separators and bidi embeddings/overrides (U+2028-U+202E), the word joiner and
+ * invisible operators (U+2060-U+2064), bidi isolates (U+2066-U+2069) and the byte-order mark.
+ * Lone surrogates are judged apart, by {@link pieceAt}.
+ */
+function unsafe(unit: number): boolean {
+  if (unit < 0x20) return true;
+  if (unit < 0x7f) return false;
+  return (
+    unit <= 0x9f ||
+    unit === 0x061c ||
+    (unit >= 0x200b && unit <= 0x200f) ||
+    (unit >= 0x2028 && unit <= 0x202e) ||
+    (unit >= 0x2060 && unit <= 0x2064) ||
+    (unit >= 0x2066 && unit <= 0x2069) ||
+    unit === 0xfeff
+  );
+}
+
+const isHigh = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;
+const isLow = (unit: number): boolean => unit >= 0xdc00 && unit <= 0xdfff;
+const escaped = (unit: number): string => `\\u${unit.toString(16).padStart(4, '0')}`;
+
+/**
+ * The shown form of the character at `start` (a surrogate pair is one character): itself, or
+ * `\uXXXX` when it is unsafe or a lone surrogate; `width` is how many UTF-16 units it spans.
+ */
+function pieceAt(text: string, start: number): { shown: string; width: number } {
+  const unit = text.charCodeAt(start);
+  if (isHigh(unit) && start + 1 < text.length && isLow(text.charCodeAt(start + 1))) return { shown: text.slice(start, start + 2), width: 2 };
+  if (isHigh(unit) || isLow(unit) || unsafe(unit)) return { shown: escaped(unit), width: 1 };
+  return { shown: text[start] as string, width: 1 };
+}
+
+/** The same, for the character that ends just before `end`. */
+function pieceBefore(text: string, end: number): { shown: string; width: number } {
+  const unit = text.charCodeAt(end - 1);
+  if (isLow(unit) && end >= 2 && isHigh(text.charCodeAt(end - 2))) return { shown: text.slice(end - 2, end), width: 2 };
+  return pieceAt(text, end - 1);
+}
+
+/** True when no character of `text` needs escaping (no unsafe unit, no surrogate). */
+function plain(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unsafe(unit) || (unit >= 0xd800 && unit <= 0xdfff)) return false;
+  }
+  return true;
+}
+
+/** Shown pieces from the start of `text` while they fit in `budget` characters, and where they stop. */
+function head(text: string, budget: number): { shown: string; end: number } {
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const piece = pieceAt(text, i);
+    if (out.length + piece.shown.length > budget) break;
+    out += piece.shown;
+    i += piece.width;
+  }
+  return { shown: out, end: i };
+}
+
+/** Shown pieces from the end of `text` while they fit in `budget` characters. */
+function tail(text: string, budget: number): string {
+  const parts: string[] = [];
+  let length = 0;
+  for (let end = text.length; end > 0; ) {
+    const { shown, width } = pieceBefore(text, end);
+    if (length + shown.length > budget) break;
+    parts.push(shown);
+    length += shown.length;
+    end -= width;
+  }
+  return parts.reverse().join('');
+}
+
+/**
+ * Seller text as it may appear in a message, a log line or a terminal: every character that can
+ * break a line, drive a terminal or reorder what a reader sees (C0 and C1 controls, DEL, bidi
+ * marks, embeddings, overrides and isolates, U+2028/U+2029, zero-width characters, the BOM) and
+ * every lone surrogate is written `\uXXXX`; the result is at most `max` characters, cut with `…`
+ * (at the end, or in the middle with `keep: 'ends'`) without splitting a character or an escape.
+ * Already-shown text comes back unchanged (backslashes are not escaped), so showing twice is safe.
+ *
+ * @param text Any string, typically a seller's key, code or message.
+ * @param max The longest result, at least 8.
+ * @param keep `'start'` keeps the beginning; `'ends'` keeps both ends (for JSON Pointers, whose
+ *   last segment says where the problem is).
+ * @returns Text holding none of the characters above, at most `max` characters long.
+ * @throws Never.
+ * @example
+ * shownText('Slow down\u001b[2J\u202e', 40); // 'Slow down\\u001b[2J\\u202e'
+ */
+export function shownText(text: string, max: number = MAX_SHOWN_TEXT, keep: 'start' | 'ends' = 'start'): string {
+  if (text.length <= max && plain(text)) return text;
+  const whole = head(text, max);
+  if (whole.end === text.length) return whole.shown;
+  if (keep === 'start') return `${head(text, max - 1).shown}…`;
+  const front = Math.ceil((max - 1) / 2);
+  return `${head(text, front).shown}…${tail(text, max - 1 - front)}`;
+}
+
+/**
+ * A JSON Pointer fit for one line of text: its keys are the seller's, so they are shown with
+ * {@link shownText}, and a pointer longer than 120 characters keeps both ends around a `…`;
+ * `''` (the root) is shown as `(root)`.
  *
  * @param path A JSON Pointer, e.g. from {@link ValidationIssue.path}.
  * @returns The pointer as shown in messages and by {@link formatIssues}.
@@ -18,15 +130,13 @@ const MAX_SHOWN_POINTER = 120;
  * shownPointer('/extensions/a\nb'); // '/extensions/a\\u000ab'
  */
 export function shownPointer(path: string): string {
-  if (path === '') return '(root)';
-  const escaped = path.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return escaped.length > MAX_SHOWN_POINTER ? `${escaped.slice(0, MAX_SHOWN_POINTER)}…` : escaped;
+  return path === '' ? '(root)' : shownText(path, MAX_SHOWN_POINTER, 'ends');
 }
 
 /**
  * Prints an error's issues for humans: one `✖ message` line per issue, each followed by
  * `  → at <JSON Pointer>`. Errors without issues print their message (and their `path`, if any).
- * Pointers are shown with {@link shownPointer}, so a seller's key cannot break the layout.
+ * Everything is shown with {@link shownText}, so a seller's key cannot break the layout.
  *
  * @param error A DecodeError (any code).
  * @returns Lines joined with `\n`, no trailing newline.
@@ -38,7 +148,8 @@ export function shownPointer(path: string): string {
  */
 export function formatIssues(error: DecodeError): string {
   if (!(error instanceof SchemaMismatchError) || error.issues.length === 0) {
-    return `✖ ${error.message}${error.path === undefined || error.path === '' ? '' : `\n  → at ${shownPointer(error.path)}`}`;
+    const at = error.path === undefined || error.path === '' ? '' : `\n  → at ${shownPointer(error.path)}`;
+    return `✖ ${shownText(error.message, Infinity)}${at}`;
   }
-  return error.issues.map((issue) => `✖ ${issue.message}\n  → at ${shownPointer(issue.path)}`).join('\n');
+  return error.issues.map((issue) => `✖ ${shownText(issue.message, MAX_SHOWN_ISSUE)}\n  → at ${shownPointer(issue.path)}`).join('\n');
 }

@@ -2,6 +2,7 @@
  * The bundled AdCP versions and how a requested or announced version maps onto one of them.
  */
 import { DecodeError } from './errors.js';
+import { shownText } from './format.js';
 import { defaultVersion, tablesByVersion, versions, type Version } from './generated/index.js';
 import type { VersionTables } from './tables.js';
 
@@ -36,7 +37,7 @@ function releaseOf(version: string): string {
 }
 
 function shown(value: string): string {
-  return JSON.stringify(value.length > 32 ? `${value.slice(0, 32)}…` : value);
+  return `"${shownText(value, 32)}"`;
 }
 
 function expected(): string {

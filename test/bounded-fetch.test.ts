@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -26,6 +27,7 @@ import {
   type BoundsViolation,
 } from '../src/bounded-fetch.js';
 import { DecodeError, LimitError } from '../src/errors.js';
+import type { LongIdOutcome } from './fixtures/sse-long-id.js';
 
 const LIMIT = 64 * 1024;
 const FLOOD = 64 * 1024 * 1024;
@@ -354,6 +356,23 @@ async function readUntilError(response: Response): Promise<{ text: string; error
   }
 }
 
+/** Runs a TypeScript worker script to its one message, or fails once `watchdogMs` pass (and stops it). */
+function onWorker<T>(script: URL, workerData: unknown, watchdogMs: number): Promise<T> {
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(script.href)}); })`;
+  const worker = new Worker(bootstrap, { eval: true, workerData });
+  let watchdog: ReturnType<typeof setTimeout> | undefined;
+  return new Promise<T>((resolve, reject) => {
+    watchdog = setTimeout(() => reject(new Error(`${script.pathname} did not finish within ${watchdogMs} ms`)), watchdogMs);
+    worker.once('message', (message: T) => resolve(message));
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`${script.pathname} exited (${code}) without a message`)));
+  }).finally(() => {
+    clearTimeout(watchdog);
+    void worker.terminate();
+  });
+}
+
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
     await promise;
@@ -587,6 +606,20 @@ describe('boundedFetch, called directly', () => {
     // The SDK resumes from `real`, the last id of an event with data.
     const resumed = await fetchB(`${base}/plain/sse-id-flood`, { headers: { 'last-event-id': 'real' } });
     expectLimit(await rejection(resumed.text()), 'TOO_LARGE', LIMIT);
+  });
+
+  it('indexes an event id holding a long run of spaces in one pass, trimmed as a Last-Event-ID header is', async () => {
+    // A trim that backtracks tries the run from each of its 1,000,000 spaces (~5e11 steps, hours)
+    // and blocks its event loop, so the scenario runs on a worker the watchdog can stop; linear, it
+    // takes milliseconds.
+    const spaces = 1_000_000;
+    const outcome = await onWorker<LongIdOutcome>(new URL('./fixtures/sse-long-id.ts', import.meta.url), { spaces }, 20_000);
+    const event = `id:   a${' '.repeat(spaces)}b \t \ndata: {}\n\n`;
+    expect(outcome.first).toBe(event.length);
+    // The resumption continued the first stream's ledger (the id was recorded as the header carries it) ...
+    expect(outcome.resumed).toEqual({ code: 'TOO_LARGE', limit: event.length + 5, actual: event.length + 'data: {}\n\n'.length });
+    // ... and another id with the same run did not.
+    expect(outcome.other).toBe('data: {}\n\n');
   });
 
   it('carries the deadline across a resumption', async () => {

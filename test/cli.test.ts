@@ -1,12 +1,12 @@
 /**
  * The CLI as users run it: a child process, with its exact output and exit status pinned.
  *
- * Runs dist/cli.js when it is at least as new as src/cli.ts (as after `npm run build`, which
+ * Runs dist/cli.js when it is at least as new as every file of src/ (as after `npm run build`, which
  * `npm test` does first); otherwise src/cli.ts through tsx, so a stale dist/ never hides a change.
  * Output is the same either way.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,10 @@ import { describe, test } from 'vitest';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const source = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
-const useDist = existsSync(dist) && statSync(dist).mtimeMs >= statSync(source).mtimeMs;
+const srcDir = fileURLToPath(new URL('../src/', import.meta.url));
+// dist is used only when newer than every source file the CLI is built from.
+const newestSource = Math.max(...readdirSync(srcDir).filter((f) => f.endsWith('.ts')).map((f) => statSync(path.join(srcDir, f)).mtimeMs));
+const useDist = existsSync(dist) && statSync(dist).mtimeMs >= newestSource;
 const command = useDist ? [dist] : ['--import', 'tsx', source];
 
 interface Run {
@@ -315,6 +318,65 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
         "stderr": "✖ get_products: TASK_FAILED (AdCP 3.1.19)
         get_products failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (transient, retry after 30 s)
         adcp_error RATE_LIMITED: Slow down.\\u001b[2J\\u001b]8;;https://evil.example\\u0007click\\u202e
+      ",
+        "stdout": "",
+      }
+    `);
+  });
+});
+
+describe.concurrent('seller key names, codes and pointers cannot drive the terminal either', { timeout: 120_000 }, () => {
+  /** OSC 52 (a terminal that honours it puts `hi` on the clipboard), a C1 CSI, a bidi override, a line separator. */
+  const OSC52 = '\u001b]52;c;aGk=\u0007';
+  const accounts = { status: 'completed', accounts: [], [`${OSC52}_id`]: 'acc_1\u2028FORGED LINE', [`\u202elist`]: [1] };
+
+  test('the summary escapes top-level key names ending in _id, not only their values', async ({ expect }) => {
+    const result = await run(['list_accounts', '-'], JSON.stringify(accounts));
+    expect(result.stdout).not.toMatch(/[\u001b\u0007\u2028\u202e]/);
+    expect(result).toMatchInlineSnapshot(`
+      {
+        "exit": 0,
+        "stderr": "",
+        "stdout": "✔ list_accounts (AdCP 3.1.19, completed): \\u001b]52;c;aGk=\\u0007_id acc_1\\u2028FORGED LINE, 0 accounts, 1 \\u202elist
+      ",
+      }
+    `);
+  });
+
+  test('--json escapes them inside its strings and still parses to the same data', async ({ expect }) => {
+    const result = await run(['list_accounts', '-', '--json'], JSON.stringify(accounts));
+    expect(result.stdout).not.toMatch(/[\u001b\u0007\u2028\u202e]/);
+    expect((JSON.parse(result.stdout) as { data: unknown }).data).toEqual(accounts);
+    expect(result.stdout.split('\n').filter((line) => line.includes('_id'))).toMatchInlineSnapshot(`
+      [
+        "  "summary": "\\\\u001b]52;c;aGk=\\\\u0007_id acc_1\\\\u2028FORGED LINE, 0 accounts, 1 \\\\u202elist",",
+        "    "\\u001b]52;c;aGk=\\u0007_id": "acc_1\\u2028FORGED LINE",",
+      ]
+    `);
+  });
+
+  test('an adcp_error code with a C1 control, and __proto__ under a long hostile key', async ({ expect }) => {
+    const c1 = await run(['get_products', '-'], JSON.stringify({ isError: true, content: [], structuredContent: { adcp_error: { code: 'RATE\u009b2J_LIMITED' } } }));
+    expect(c1.stderr).not.toMatch(/[\u0080-\u009f]/);
+    expect(c1).toMatchInlineSnapshot(`
+      {
+        "exit": 1,
+        "stderr": "✖ get_products: TASK_FAILED (AdCP 3.1.19)
+        get_products failed: the seller answered with an AdCP error with error code "RATE\\u009b2J_LIMITED" (transient)
+        adcp_error RATE\\u009b2J_LIMITED
+      ",
+        "stdout": "",
+      }
+    `);
+    const key = `${OSC52}${'k'.repeat(5000)}\u202e`;
+    const unsafe = await run(['get_products', '-'], `{"isError":true,"content":[],"structuredContent":{"adcp_error":{"code":"X",${JSON.stringify(key)}:{"__proto__":{"polluted":true}}}}}`);
+    expect(unsafe.stderr).not.toMatch(/[\u001b\u0007\u202e]/);
+    expect(unsafe).toMatchInlineSnapshot(`
+      {
+        "exit": 1,
+        "stderr": "✖ get_products: UNSAFE_JSON
+        expected an adcp_error without __proto__ or constructor.prototype keys at /structuredContent/adcp_error/\\u001b]52;c;aGk=\\u0007kkkkkkkk…kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk\\u202e/__proto__, but found one
+        → at /structuredContent/adcp_error/\\u001b]52;c;aGk=\\u0007kkkkkkkk…kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk\\u202e/__proto__
       ",
         "stdout": "",
       }

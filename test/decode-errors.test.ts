@@ -148,7 +148,7 @@ describe('TOO_DEEP', () => {
     for (let i = 0; i < 80; i++) ext = (ext['n'] = {}) as Record<string, unknown>;
     const e = caught(() => decode('get_media_buys', mcp.structured(body)));
     expect(e).toMatchObject({ code: 'TOO_DEEP', task: 'get_media_buys', version: undefined, unit: 'depth', limit: 64, actual: 65, path: `/ext${'/n'.repeat(63)}` });
-    expect(e.message).toMatchInlineSnapshot(`"structuredContent nests deeper than 64 levels (maxDepth) at /ext/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n…"`);
+    expect(e.message).toMatchInlineSnapshot(`"structuredContent nests deeper than 64 levels (maxDepth) at /ext/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n…n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n/n"`);
   });
 
   test('nesting deeper than maxDepth in a text item', () => {
@@ -157,15 +157,18 @@ describe('TOO_DEEP', () => {
     expect(e).toMatchObject({ code: 'TOO_DEEP', task: 'get_media_buys', version: undefined, unit: 'depth', limit: 32, actual: 33 });
   });
 
-  // bounds.ts puts the whole JSON Pointer in TOO_DEEP / UNSAFE_JSON messages; its keys are the
-  // seller's, so a long or multi-line key breaks the one-line, payload-free message contract.
-  // Flip to test() when bounds.ts shortens and escapes the pointer as format.ts shownPointer does.
-  test('a seller key does not leak into the TOO_DEEP message (bounds.ts)', () => {
+  test('a seller key does not leak into the TOO_DEEP message: the pointer is shown escaped and shortened', () => {
     const body = payload('3.1.19/get_media_buys.valid');
     let ext: Record<string, unknown> = {};
     body['ext'] = ext;
-    for (let i = 0; i < 70; i++) ext = (ext[`k${'x'.repeat(200)}\nline`] = {}) as Record<string, unknown>;
-    caught(() => decode('get_media_buys', mcp.structured(body)));
+    const key = `k${'x'.repeat(200)}\nline`;
+    for (let i = 0; i < 70; i++) ext = (ext[key] = {}) as Record<string, unknown>;
+    const e = caught(() => decode('get_media_buys', mcp.structured(body)));
+    expect(e).toMatchObject({ code: 'TOO_DEEP', unit: 'depth', path: `/ext${`/${key}`.repeat(63)}` });
+    expect(e.message).not.toContain('\n');
+    expect(e.message).not.toContain(key);
+    expect(e.message).toMatch(/ at \/ext\/kx+….*\\u000aline$/);
+    expect(e.message.length).toBeLessThan(200);
   });
 
   test('more values than maxNodes', () => {

@@ -147,7 +147,9 @@ describe("a seller's keys in messages and formatIssues", () => {
     expect(shownPointer('')).toBe('(root)');
     expect(shownPointer('/products/0/pricing_options/1')).toBe('/products/0/pricing_options/1');
     expect(shownPointer('/a\u2028b/c\td')).toBe('/a\\u2028b/c\\u0009d');
-    expect(shownPointer(`/${'x'.repeat(200)}`)).toHaveLength(121);
+    // A long pointer keeps both ends, where the failing key is, and is at most 120 characters.
+    expect(shownPointer(`/${'x'.repeat(200)}/__proto__`)).toBe(`/${'x'.repeat(59)}…${'x'.repeat(49)}/__proto__`);
+    expect(shownPointer(`/${'\u202e'.repeat(200)}`)).toBe(`/${'\\u202e'.repeat(9)}…${'\\u202e'.repeat(9)}`);
   });
 });
 

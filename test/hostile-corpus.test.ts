@@ -36,6 +36,8 @@ interface Case {
 }
 
 const MiB = 1024 * 1024;
+/** OSC 52: a terminal that honours it puts the base64 payload (`hi`) on the clipboard. */
+const OSC52 = '\u001b]52;c;aGk=\u0007';
 const base = (): Json => payload('3.1.19/list_accounts.valid');
 const text = (t: unknown): Json => ({ content: [{ type: 'text', text: t }] });
 const structured = (p: unknown): Json => ({ content: [{ type: 'text', text: 'Done.' }], structuredContent: p });
@@ -414,6 +416,50 @@ const cases: Record<string, readonly Case[]> = {
     { name: 'a payload announcing a newer release of a bundled major', input: () => structured({ ...base(), adcp_version: '3.7' }), code: 'decoded' },
     { name: 'a payload announcing an unbundled major', input: () => structured({ ...base(), adcp_version: '4.0' }), code: 'UNSUPPORTED_VERSION' },
   ],
+  'terminal and log injection (seller text is shown escaped, every message bounded)': [
+    {
+      name: 'a top-level key named with OSC 52 (writes the clipboard) and ending in _id: decoded; the message-free data keeps it',
+      input: () => structured({ ...base(), [`${OSC52}_id`]: 'acc_1' }),
+      code: 'decoded',
+      then: ({ data }) => expect(Object.keys(data as Json)).toContain(`${OSC52}_id`),
+    },
+    {
+      name: 'a U+202E (right-to-left override) key where a schema issue points',
+      task: 'get_products',
+      input: () => structured({ ...payload('3.1.19/get_products.valid'), filter_diagnostics: { semantics: 'only', excluded_by: { 'evil\u202e': { notes: 'x' } } } }),
+      code: 'SCHEMA_MISMATCH',
+      then: ({ error }) => {
+        expect(error?.message).not.toMatch(/[\u202e]/);
+        expect(error?.message).toContain('/filter_diagnostics/excluded_by/evil\\u202e');
+      },
+    },
+    {
+      name: 'a U+009B (C1 CSI) and U+2028 in an adcp_error code',
+      input: () => ({ isError: true, content: [], structuredContent: { adcp_error: { code: 'RATE\u009b2J\u2028LIMITED', recovery: 'transient' } } }),
+      code: 'TASK_FAILED',
+      then: ({ error }) => expect(error?.message).toContain('error code "RATE\\u009b2J\\u2028LIMITED"'),
+    },
+    {
+      name: 'an adcp_error with __proto__ under a 100,000-character hostile key: the message shows both ends of the pointer, escaped',
+      input: () => ({
+        isError: true,
+        content: [],
+        structuredContent: { adcp_error: JSON.parse(`{"code":"X",${JSON.stringify(`${OSC52}${'k'.repeat(100_000)}\u202e`)}:{"__proto__":{"polluted":true}}}`) as unknown },
+      }),
+      code: 'UNSAFE_JSON',
+      path: `/structuredContent/adcp_error/${OSC52}${'k'.repeat(100_000)}\u202e/__proto__`,
+      then: ({ error }) => {
+        expect(error?.message.length).toBeLessThan(250);
+        expect(error?.message).toMatch(/ at \/structuredContent\/adcp_error\/\\u001b\]52;c;aGk=\\u0007k+…k+\\u202e\/__proto__, but found one$/);
+      },
+    },
+    {
+      name: 'an announced adcp_version holding a bidi isolate and a zero-width space',
+      input: () => structured({ ...base(), adcp_version: '3.1\u2066\u200b' }),
+      code: 'UNSUPPORTED_VERSION',
+      then: ({ error }) => expect(error?.message).toContain('"3.1\\u2066\\u200b"'),
+    },
+  ],
 };
 
 function run(c: Case): { data?: unknown; error?: DecodeError } {
@@ -440,7 +486,7 @@ test('the corpus names every required class of hostile input', () => {
     .flat()
     .map((c) => c.name)
     .join('\n');
-  for (const needle of ['\\u005f_proto__', 'constructor.prototype', '100,000-deep arrays', '100,000-deep objects', 'a million keys', '4 MiB + 1', 'BOM', 'lone surrogate', 'duplicate keys', '1e400', 'content that is', 'items that are not objects', 'text that is not a string', 'getter that throws', 'contains itself', 'isError given as the string']) {
+  for (const needle of ['\\u005f_proto__', 'constructor.prototype', '100,000-deep arrays', '100,000-deep objects', 'a million keys', '4 MiB + 1', 'BOM', 'lone surrogate', 'duplicate keys', '1e400', 'content that is', 'items that are not objects', 'text that is not a string', 'getter that throws', 'contains itself', 'isError given as the string', 'OSC 52', 'U+202E', 'U+009B']) {
     expect(names).toContain(needle);
   }
 });
