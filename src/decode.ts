@@ -20,6 +20,7 @@ import { locateA2aError, locateMcpError, looksLikeJsonRpcError, validateAdcpErro
 import { locateMcpPayload, looksLikeMcp, parseMcpText, type McpPayloadLocation, type McpRejectedText, type ParsedShape } from './extract-mcp.js';
 import type { ResponsesByVersion } from './generated/index.js';
 import { classifyRecoveryWith } from './recovery.js';
+import { recordVariant } from './final.js';
 import type { TaskStatus } from './response-types.js';
 import { defaultVersion, resolveAnnouncedVersion, resolveVersion, tablesFor, versions, type Version } from './versions.js';
 import { shownPointer } from './format.js';
@@ -600,6 +601,7 @@ function decodeFound<T extends TaskName>(ctx: Context, found: Found): { data: De
       ]);
     }
   }
+  recordVariant(found.payload, variant);
   return { data: found.payload as Decoded<T>, version };
 }
 
