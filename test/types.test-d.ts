@@ -1,6 +1,6 @@
 /**
- * Type tests, checked by `tsc -p tsconfig.json --noEmit` (which covers test/; vitest does not
- * run this file): unknown task names do not compile, fields are typed, async variants narrow on
+ * Type tests, run by tsc in vitest's typecheck mode with every `vitest run` (and by
+ * `tsc -p tsconfig.json --noEmit`): unknown task names do not compile, fields are typed, async variants narrow on
  * `status`, the sync variant never carries an async status, safeDecode pairs data with the
  * version that judged it, and version options narrow the result.
  */
