@@ -270,6 +270,15 @@ function linkRefs(node: Json, names: Map<string, string>, used: Set<string>): Js
   return out;
 }
 
+/**
+ * Keys a schema requires that the types make optional, because decode() returns payloads without
+ * them: a response without `status` is judged as `completed` (the MCP guide's receiver rule) and
+ * returned as sent, so a decoded final response is assignable to its task's `<Task>Response`.
+ */
+const OPTIONAL_IN_TYPES: Readonly<Record<string, readonly string[]>> = {
+  'core/protocol-envelope.json': ['status'],
+};
+
 /** Keywords whose values are instances or conditions, not object shapes `absentKeys` may add to. */
 const NOT_SHAPES = new Set(['examples', 'default', 'const', 'enum', 'not', 'if', 'then', 'else']);
 
@@ -333,6 +342,8 @@ async function generateTypes(
   for (const file of files) {
     const used = new Set<string>();
     const linked = absentKeys(linkRefs(file.schema, names, used)) as JsonObject;
+    const optional = OPTIONAL_IN_TYPES[file.rel];
+    if (optional !== undefined && Array.isArray(linked.required)) linked.required = linked.required.filter((k) => !optional.includes(k as string));
     const name = names.get(file.id)!;
     linked.title = name;
     delete linked.$id;
