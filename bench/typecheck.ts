@@ -28,6 +28,9 @@ export function productIds(result: unknown): string[] {
   return (response.products ?? []).map((p) => p.product_id);
 }
 `,
+  // The floor: what tsc costs for a file that imports nothing (the compiler and its lib files).
+  floor: `export const answer: number = 42;
+`,
 } as const;
 
 const TSCONFIG = {

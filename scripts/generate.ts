@@ -709,9 +709,9 @@ export type Response<T extends TaskName> = Responses[T];
 export type DecodeOptions = PinnedOptions;
 
 /** What safeDecode(task, ...) returns: the data typed in AdCP ${version}, or the error. */
-export type SafeDecodeResult<T extends TaskName> = PinnedResult<${q}, T>;
+export type SafeDecodeResult<T extends TaskName> = PinnedResult<${q}, Responses, T>;
 
-const pinned = pin(${q});
+const pinned = pin<${q}, Responses>(${q});
 
 /**
  * Decodes a seller's answer to \`task\` by the AdCP ${version} schemas (whatever \`adcp_version\` it announces), or throws a DecodeError.

@@ -11,47 +11,50 @@
  */
 import { decode as decodeAny, resolveOptions, safeDecode as safeDecodeAny, type DecodeOptions } from './decode.js';
 import { DecodeError } from './errors.js';
-import type { ResponsesByVersion } from './generated/index.js';
+import type { CommonDecodeOptions } from './options.js';
 import { resolveVersion, type Version } from './versions.js';
 
-/** Options of a pinned decoder: those of {@link DecodeOptions} but `version`, which the import fixes. */
-export type PinnedOptions = Omit<DecodeOptions, 'version'> & { readonly version?: never };
+// The exported types below name only the pinned version's response map `R` (never the map of
+// every version), so a consumer of one pinned import type-checks one version's declarations.
 
-/** A task name of version `V`. */
-export type PinnedTask<V extends Version> = keyof ResponsesByVersion[V] & string;
+/** Options of a pinned decoder: those of decode() but `version`, which the import fixes. */
+export type PinnedOptions = CommonDecodeOptions & { readonly version?: never };
+
+/** A task name of the response map `R`. */
+export type PinnedTask<R> = keyof R & string;
 
 /** What a pinned `safeDecode(task, ...)` returns: the data typed in version `V`, or the error. */
-export type PinnedResult<V extends Version, T extends PinnedTask<V>> =
-  | { readonly success: true; readonly data: ResponsesByVersion[V][T]; readonly version: V }
+export type PinnedResult<V extends string, R, T extends keyof R> =
+  | { readonly success: true; readonly data: R[T]; readonly version: V }
   | { readonly success: false; readonly error: DecodeError };
 
-/** decode and safeDecode, bound to one version. */
-export interface PinnedDecoder<V extends Version> {
+/** decode and safeDecode, bound to version `V`, whose responses by task are `R`. */
+export interface PinnedDecoder<V extends string, R> {
   /**
    * Decodes a seller's answer to `task` as version `V` requires, or throws a DecodeError.
    *
    * @example
    * const response = decode('get_products', result);
    */
-  decode<T extends PinnedTask<V>>(task: T, input: unknown, options?: PinnedOptions): ResponsesByVersion[V][T];
+  decode<T extends PinnedTask<R>>(task: T, input: unknown, options?: PinnedOptions): R[T];
   /**
    * Like decode, but returns `{ success: true, data, version }` or `{ success: false, error }`.
    *
    * @example
    * const r = safeDecode('get_media_buys', result);
    */
-  safeDecode<T extends PinnedTask<V>>(task: T, input: unknown, options?: PinnedOptions): PinnedResult<V, T>;
+  safeDecode<T extends PinnedTask<R>>(task: T, input: unknown, options?: PinnedOptions): PinnedResult<V, R, T>;
 }
 
 /** A pinned import's decoder, plus createDecoder for default options (per seller agent, say). */
-export interface Pinned<V extends Version> extends PinnedDecoder<V> {
+export interface Pinned<V extends string, R> extends PinnedDecoder<V, R> {
   /**
    * Binds default options; per-call options win, `undefined` leaves a default in place.
    *
    * @example
    * const seller = createDecoder({ maxBytes: 1024 * 1024 });
    */
-  createDecoder(options: PinnedOptions): PinnedDecoder<V>;
+  createDecoder(options: PinnedOptions): PinnedDecoder<V, R>;
 }
 
 /**
@@ -66,7 +69,7 @@ function pinnedOptions(version: Version, base: DecodeOptions, call: unknown): De
   return { ...resolved, version };
 }
 
-function bind<V extends Version>(version: V, base: DecodeOptions): PinnedDecoder<V> {
+function bind<V extends string, R>(version: Version, base: DecodeOptions): PinnedDecoder<V, R> {
   return {
     decode: (task, input, call) => decodeAny(task as never, input, pinnedOptions(version, base, call)) as never,
     safeDecode: (task, input, call) => {
@@ -83,22 +86,24 @@ function bind<V extends Version>(version: V, base: DecodeOptions): PinnedDecoder
 }
 
 /**
- * Binds decode, safeDecode and createDecoder to one bundled version.
+ * Binds decode, safeDecode and createDecoder to one bundled version, typed by its response map.
  *
  * @param version A bundled version, e.g. `'3.1.19'`.
  * @returns The pinned decoder.
  * @throws {DecodeError} `UNSUPPORTED_VERSION` for a version not bundled.
  * @example
- * export const { decode, safeDecode, createDecoder } = pin('3.1.19');
+ * const pinned = pin<'3.1.19', Responses>('3.1.19');
  */
-export function pin<V extends Version>(version: V): Pinned<V> {
-  const base: DecodeOptions = { version: resolveVersion(version) };
+export function pin<V extends string, R>(version: V): Pinned<V, R> {
+  const bundled = resolveVersion(version);
+  if (bundled !== version) throw new DecodeError('UNSUPPORTED_VERSION', `pin() takes a bundled version; got ${JSON.stringify(version.slice(0, 40))}`);
+  const base: DecodeOptions = { version: bundled };
   return {
-    ...bind(version, base),
+    ...bind<V, R>(bundled, base),
     createDecoder: (options) => {
       // Read and checked once, as decode() would; the snapshot is the decoder's defaults.
-      const defaults = pinnedOptions(version, base, options);
-      return bind(version, defaults);
+      const defaults = pinnedOptions(bundled, base, options);
+      return bind<V, R>(bundled, defaults);
     },
   };
 }
