@@ -647,7 +647,7 @@ ${entries.join('\n')}
 }
 
 /** Names the pinned entry module declares itself; no schema type may take them. */
-const PINNED_OWN_NAMES = ['decode', 'safeDecode', 'createDecoder', 'isFinal', 'Final', 'Pinned', 'PinnedDecoder', 'PinnedOptions', 'PinnedResult', 'PinnedTask', 'TaskName', 'Response', 'Responses', 'DecodeOptions', 'SafeDecodeResult', 'AsyncStatus', 'AsyncVariant', 'SyncVariant'];
+const PINNED_OWN_NAMES = ['decode', 'safeDecode', 'createDecoder', 'isFinal', 'Final', 'Pinned', 'PinnedDecoder', 'PinnedOptions', 'PinnedResult', 'PinnedTask', 'TaskName', 'Response', 'Responses', 'DecodeOptions', 'SafeDecodeResult', 'AsyncStatus', 'AsyncVariant', 'SyncVariant', 'EnvelopeTaskStatus'];
 
 /**
  * The name each type a version's modules export goes by in its pinned entry: the name
@@ -697,6 +697,9 @@ export { isFinal } from '../../final.js';
 export type { Final } from '../../final.js';
 export type { Pinned, PinnedDecoder, PinnedOptions, PinnedResult, PinnedTask } from '../../pinned.js';
 export type { AsyncStatus, AsyncVariant, SyncVariant } from '../../response-types.js';
+// The envelope's task status the decoded types use where a schema leaves \`status\` open (equal to
+// this version's own TaskStatus enum); exported so that a declaration file can name it.
+export type { TaskStatus as EnvelopeTaskStatus } from '../../response-types.js';
 export type { Responses } from './responses.js';
 
 /** A task name of AdCP ${version} (${manifest.tasks.length} tasks). */

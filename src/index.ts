@@ -8,6 +8,7 @@ export type {
   Decoded,
   DecodeSuccess,
   Decoder,
+  Merged,
   ReleaseOf,
   SafeDecodeResult,
   TaskName,
@@ -24,7 +25,7 @@ export type { Version } from './versions.js';
 export { isFinal } from './final.js';
 export type { Final } from './final.js';
 export type { Pinned, PinnedDecoder, PinnedOptions, PinnedResult, PinnedTask } from './pinned.js';
-export type { AsyncStatus, AsyncVariant, SyncVariant } from './response-types.js';
+export type { AsyncStatus, AsyncVariant, SyncVariant, TaskStatus } from './response-types.js';
 export type { ResponsesByVersion } from './generated/index.js';
 export { boundedFetch, withFetchBounds, findBoundsError, FETCH_BOUNDS, DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS } from './bounded-fetch.js';
 export type { BoundedFetch, BoundedFetchOptions, BoundedRequestInit, BoundsViolation, FetchBounds } from './bounded-fetch.js';

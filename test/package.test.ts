@@ -268,6 +268,16 @@ if (either.success && either.version === '3.0.26' && isFinalAny(either.data)) {
 }
 `;
 
+  // Declarations that name the envelope status, options merged by a decoder, and 3.0 types, from a
+  // file that imports only a pinned entry.
+  const PINNED_ONLY = `import { decode, createDecoder } from 'adcp-decode/3.0';
+declare const result: unknown;
+export const media = decode('get_media_buys', result);
+export const governance = decode('check_governance', result);
+export const seller = createDecoder({ maxBytes: 1024 });
+export const creatives = seller.safeDecode('sync_creatives', result);
+`;
+
   test.each([
     ['TypeScript 5', 'typescript-5'],
     ['TypeScript 6', 'typescript'],
@@ -277,6 +287,7 @@ if (either.success && either.version === '3.0.26' && isFinalAny(either.data)) {
     const dir = path.join(app, pkg);
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, 'buyer.ts'), BUYER);
+    writeFileSync(path.join(dir, 'pinned-only.ts'), PINNED_ONLY);
     const compilerOptions = {
       target: 'ES2022',
       module: 'NodeNext',
@@ -290,7 +301,7 @@ if (either.success && either.version === '3.0.26' && isFinalAny(either.data)) {
       skipLibCheck: false,
       types: [],
     };
-    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['buyer.ts'] }));
+    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['buyer.ts', 'pinned-only.ts'] }));
     const tsc = path.join(root, 'node_modules', pkg, 'bin', 'tsc');
     const version = await ok(process.execPath, [tsc, '--version'], { cwd: dir });
     expect(version).toMatch(new RegExp(`^Version ${_name.slice(-1)}\\.`));
