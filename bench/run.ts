@@ -368,14 +368,18 @@ async function typecheck(tmp: string, peers: boolean): Promise<void> {
   log('typecheck: tsc --noEmit');
   const ours = path.join(tmp, 'tc-adcp-decode');
   const theirs = path.join(tmp, 'tc-adcp-client');
+  const empty = path.join(tmp, 'tc-floor');
   writeConsumer(ours, 'adcp-decode', { name: 'adcp-decode', target: ROOT });
+  writeConsumer(empty, 'floor', { name: 'adcp-decode', target: ROOT });
   if (peers) writeConsumer(theirs, '@adcp/client', { nodeModules: path.join(PEERS, 'node_modules') });
   const runs = QUICK ? 1 : 2;
   const a: Array<{ ms: number; maxRssKb: number }> = [];
   const b: Array<{ ms: number; maxRssKb: number }> = [];
+  const f: Array<{ ms: number; maxRssKb: number }> = [];
   for (let i = 0; i < runs; i++) {
     if (peers) b.push(await typecheckOnce(ROOT, theirs));
     a.push(await typecheckOnce(ROOT, ours));
+    f.push(await typecheckOnce(ROOT, empty));
   }
   const S = 'type-check: tsc --noEmit of a consumer reading .products (÷ @adcp/client)';
   const m = (name: string, values: number[], unit: 'ms' | 'MB', extra: Partial<Measurement> = {}): Measurement => ({
@@ -393,14 +397,26 @@ async function typecheck(tmp: string, peers: boolean): Promise<void> {
   if (peers) {
     const msB = b.map((x) => x.ms);
     const rssB = b.map((x) => x.maxRssKb / 1024);
+    const time = median(msA) / median(msB);
+    const rss = median(rssA) / median(rssB);
     measurements.push(m('@adcp/client consumer: time', msB, 'ms'));
-    measurements.push(m('adcp-decode consumer: time', msA, 'ms', { baseline: '@adcp/client', ratio: median(msA) / median(msB) }));
+    measurements.push(m('adcp-decode consumer: time', msA, 'ms', { baseline: '@adcp/client', ratio: time, ...goal(0.5, time) }));
     measurements.push(m('@adcp/client consumer: peak RSS', rssB, 'MB'));
-    measurements.push(m('adcp-decode consumer: peak RSS', rssA, 'MB', { baseline: '@adcp/client', ratio: median(rssA) / median(rssB) }));
-  } else {
-    measurements.push(m('adcp-decode consumer: time', msA, 'ms'));
-    measurements.push(m('adcp-decode consumer: peak RSS', rssA, 'MB'));
+    measurements.push(m('adcp-decode consumer: peak RSS', rssA, 'MB', { baseline: '@adcp/client', ratio: rss, ...goal(0.5, rss) }));
   }
+  // What each package adds to the floor (tsc and its lib files, which no package can make cheaper).
+  const msF = f.map((x) => x.ms);
+  const rssF = f.map((x) => x.maxRssKb / 1024);
+  measurements.push(m('empty consumer (the floor): time', msF, 'ms'));
+  measurements.push(m('empty consumer (the floor): peak RSS', rssF, 'MB'));
+  if (peers) {
+    const above = (ours: number[], theirs: number[], floor: number[]): number => (median(ours) - median(floor)) / (median(theirs) - median(floor));
+    measurements.push(m('adcp-decode above the floor: time', msA, 'ms', { baseline: '@adcp/client above it', ratio: above(msA, b.map((x) => x.ms), msF) }));
+    measurements.push(m('adcp-decode above the floor: peak RSS', rssA, 'MB', { baseline: '@adcp/client above it', ratio: above(rssA, b.map((x) => x.maxRssKb / 1024), rssF) }));
+  }
+  // The absolute goals (issue 12): under 2 s and 300 MB on this machine.
+  measurements.push(m('adcp-decode consumer: time (÷ 2 s)', msA, 'ms', { baseline: '2,000 ms', ratio: median(msA) / 2000, ...goal(1, median(msA) / 2000) }));
+  measurements.push(m('adcp-decode consumer: peak RSS (÷ 300 MB)', rssA, 'MB', { baseline: '300 MB', ratio: median(rssA) / 300, ...goal(1, median(rssA) / 300) }));
 }
 
 main().catch((error: unknown) => {

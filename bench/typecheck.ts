@@ -1,6 +1,7 @@
 /**
  * Type-check cost for a consumer: `tsc --noEmit` on one small file that decodes a get_products
- * answer and reads `.products`, written once against adcp-decode and once against the types
+ * answer and reads `.products` after `isFinal`, written once against `adcp-decode/3.1` (the pinned
+ * import a buyer that knows its sellers' release uses) and once against the types
  * @adcp/client exports. Both projects get the same compiler options (strict, NodeNext,
  * skipLibCheck) and the repository's TypeScript; each resolves its package as an installed
  * dependency would (node_modules/adcp-decode links to this repository, whose package.json points
@@ -12,11 +13,11 @@ import { pathToFileURL } from 'node:url';
 import { run } from './harness.js';
 
 export const CONSUMERS = {
-  'adcp-decode': `import { decode } from 'adcp-decode';
+  'adcp-decode': `import { decode, isFinal } from 'adcp-decode/3.1';
 
 export function productIds(result: unknown): string[] {
   const response = decode('get_products', result);
-  if (response.status === 'submitted' || response.status === 'working' || response.status === 'input-required') return [];
+  if (!isFinal(response)) return [];
   return (response.products ?? []).map((p) => p.product_id);
 }
 `,
@@ -26,6 +27,9 @@ export function productIds(result: unknown): string[] {
   const response = unwrapProtocolResponse(result, 'get_products') as GetProductsResponse;
   return (response.products ?? []).map((p) => p.product_id);
 }
+`,
+  // The floor: what tsc costs for a file that imports nothing (the compiler and its lib files).
+  floor: `export const answer: number = 42;
 `,
 } as const;
 

@@ -270,11 +270,66 @@ function linkRefs(node: Json, names: Map<string, string>, used: Set<string>): Js
   return out;
 }
 
+/**
+ * Keys a schema requires that the types make optional, because decode() returns payloads without
+ * them: a response without `status` is judged as `completed` (the MCP guide's receiver rule) and
+ * returned as sent, so a decoded final response is assignable to its task's `<Task>Response`.
+ */
+const OPTIONAL_IN_TYPES: Readonly<Record<string, readonly string[]>> = {
+  'core/protocol-envelope.json': ['status'],
+};
+
+/** Keywords whose values are instances or conditions, not object shapes `absentKeys` may add to. */
+const NOT_SHAPES = new Set(['examples', 'default', 'const', 'enum', 'not', 'if', 'then', 'else']);
+
+/**
+ * The keys an object schema's `not` forbids one by one: `not: { required: [k] }` and
+ * `not: { anyOf: [{ required: [k] }, ...] }` (each alternative exactly one required key; an
+ * alternative that also constrains a value, or requires two keys together, forbids no single key).
+ */
+export function forbiddenKeys(not: Json | undefined): string[] {
+  if (!isObject(not)) return [];
+  const single = (node: Json | undefined): string | undefined =>
+    isObject(node) && Object.keys(node).length === 1 && Array.isArray(node.required) && node.required.length === 1 && typeof node.required[0] === 'string'
+      ? node.required[0]
+      : undefined;
+  const one = single(not);
+  if (one !== undefined) return [one];
+  if (Object.keys(not).length !== 1 || !Array.isArray(not.anyOf)) return [];
+  return not.anyOf.map(single).filter((k): k is string => k !== undefined);
+}
+
+/**
+ * Declares each key an object schema's `not` forbids as `k?: never` (a `tsType` property), so the
+ * arms of a `oneOf` discriminate: `r.errors !== undefined` narrows a success arm away once it
+ * says `errors?: never`. A key the arm also requires is left alone (the arm cannot match at all).
+ * Types only: the validators read the schemas as synced.
+ */
+export function absentKeys(node: Json): Json {
+  if (Array.isArray(node)) return node.map(absentKeys);
+  if (!isObject(node)) return node;
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) out[key] = NOT_SHAPES.has(key) ? value : absentKeys(value);
+  const required = Array.isArray(node.required) ? node.required : [];
+  const forbidden = forbiddenKeys(node.not).filter((k) => !required.includes(k));
+  if (forbidden.length > 0) {
+    const properties: JsonObject = isObject(out.properties) ? { ...out.properties } : {};
+    for (const k of forbidden) properties[k] = { tsType: 'never', description: `Never present in this arm (the schema's \`not: { required: ["${k}"] }\`).` };
+    out.properties = properties;
+  }
+  return out;
+}
+
 function relImport(fromRel: string, toRel: string): string {
   const from = path.posix.dirname(fromRel);
   let rel = path.posix.relative(from, toRel.replace(/\.json$/, '.js'));
   if (!rel.startsWith('.')) rel = `./${rel}`;
   return rel;
+}
+
+/** Where the type module of a schema file goes, e.g. `types/core/product.ts`. */
+function typeModulePath(rel: string): string {
+  return `types/${rel.replace(/\.json$/, '.ts')}`;
 }
 
 async function generateTypes(
@@ -286,7 +341,9 @@ async function generateTypes(
   const modules = new Map<string, string>();
   for (const file of files) {
     const used = new Set<string>();
-    const linked = linkRefs(file.schema, names, used) as JsonObject;
+    const linked = absentKeys(linkRefs(file.schema, names, used)) as JsonObject;
+    const optional = OPTIONAL_IN_TYPES[file.rel];
+    if (optional !== undefined && Array.isArray(linked.required)) linked.required = linked.required.filter((k) => !optional.includes(k as string));
     const name = names.get(file.id)!;
     linked.title = name;
     delete linked.$id;
@@ -294,7 +351,8 @@ async function generateTypes(
     const body = await compileTypes(linked as never, name, {
       bannerComment: '',
       format: false,
-      ignoreMinAndMaxItems: true,
+      ignoreMinAndMaxItems: false,
+      maxItems: -1,
       unknownAny: true,
       strictIndexSignatures: false,
       additionalProperties: true,
@@ -311,7 +369,7 @@ async function generateTypes(
         return `import type { ${n} as ${alias(n)} } from '${relImport(file.rel, target.rel)}';`;
       });
     const text = `${banner(version)}${imports.join('\n')}${imports.length > 0 ? '\n\n' : ''}${body.trim()}\n`;
-    modules.set(`types/${file.rel.replace(/\.json$/, '.ts')}`, text);
+    modules.set(typeModulePath(file.rel), text);
   }
   return modules;
 }
@@ -588,6 +646,107 @@ ${entries.join('\n')}
 `;
 }
 
+/** Names the pinned entry module declares itself; no schema type may take them. */
+const PINNED_OWN_NAMES = ['decode', 'safeDecode', 'createDecoder', 'isFinal', 'Final', 'Pinned', 'PinnedDecoder', 'PinnedOptions', 'PinnedResult', 'PinnedTask', 'TaskName', 'Response', 'Responses', 'DecodeOptions', 'SafeDecodeResult', 'AsyncStatus', 'AsyncVariant', 'SyncVariant', 'EnvelopeTaskStatus'];
+
+/**
+ * The name each type a version's modules export goes by in its pinned entry: the name
+ * json-schema-to-typescript gave it, except where two modules declare the same name; then the
+ * schema file's own type keeps it and the others are prefixed with their file's type name
+ * (`CreateMediaBuyResponse` declares an arm `CreateMediaBuySubmitted`, as does the async schema
+ * of that name: the arm is `CreateMediaBuyResponseCreateMediaBuySubmitted`).
+ */
+export function pinnedNames(types: ReadonlyMap<string, string>, mainOf: ReadonlyMap<string, string>): Map<string, Array<readonly [string, string]>> {
+  const declared = new Map<string, string[]>();
+  for (const [rel, text] of types) declared.set(rel, [...text.matchAll(/^export (?:type|interface) (\w+)/gm)].map((m) => m[1]!));
+  const count = new Map<string, number>();
+  for (const names of declared.values()) for (const n of names) count.set(n, (count.get(n) ?? 0) + 1);
+  const taken = new Map<string, string>();
+  const out = new Map<string, Array<readonly [string, string]>>();
+  for (const [rel, names] of [...declared].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const own = mainOf.get(rel);
+    if (own === undefined || !names.includes(own)) throw new Error(`pinned entry: ${rel} does not export its schema's type`);
+    const list: Array<readonly [string, string]> = [];
+    for (const n of names) {
+      const exported = count.get(n)! > 1 && n !== own ? `${own}${n}` : n;
+      const clash = taken.get(exported) ?? (PINNED_OWN_NAMES.includes(exported) ? 'the pinned entry' : undefined);
+      if (clash !== undefined) throw new Error(`pinned entry: ${rel} and ${clash} both export ${exported}`);
+      taken.set(exported, rel);
+      list.push([n, exported]);
+    }
+    out.set(rel, list);
+  }
+  return out;
+}
+
+/**
+ * The pinned entry (`adcp-decode/<major>.<minor>`): decode, safeDecode and createDecoder bound to
+ * this version by src/pinned.ts, isFinal, and every named type of the version.
+ */
+function pinnedModule(version: string, manifest: Manifest, types: ReadonlyMap<string, string>, mainOf: ReadonlyMap<string, string>): string {
+  const release = version.split('.').slice(0, 2).join('.');
+  const exports = [...pinnedNames(types, mainOf)].map(([rel, list]) => {
+    const names = list.map(([n, e]) => (n === e ? n : `${n} as ${e}`)).join(', ');
+    return `export type { ${names} } from './${rel.replace(/\.ts$/, '.js')}';`;
+  });
+  const q = JSON.stringify(version);
+  return `${banner(version)}import { pin, type PinnedOptions, type PinnedResult } from '../../pinned.js';
+import type { Responses } from './responses.js';
+
+export { isFinal } from '../../final.js';
+export type { Final } from '../../final.js';
+export type { Pinned, PinnedDecoder, PinnedOptions, PinnedResult, PinnedTask } from '../../pinned.js';
+export type { AsyncStatus, AsyncVariant, SyncVariant } from '../../response-types.js';
+// The envelope's task status the decoded types use where a schema leaves \`status\` open (equal to
+// this version's own TaskStatus enum); exported so that a declaration file can name it.
+export type { TaskStatus as EnvelopeTaskStatus } from '../../response-types.js';
+export type { Responses } from './responses.js';
+
+/** A task name of AdCP ${version} (${manifest.tasks.length} tasks). */
+export type TaskName = keyof Responses & string;
+
+/** What decode(task, ...) returns in AdCP ${version}: the final response or an async variant. */
+export type Response<T extends TaskName> = Responses[T];
+
+/** Options of decode, safeDecode and createDecoder: all of adcp-decode's but \`version\`, which this import fixes. */
+export type DecodeOptions = PinnedOptions;
+
+/** What safeDecode(task, ...) returns: the data typed in AdCP ${version}, or the error. */
+export type SafeDecodeResult<T extends TaskName> = PinnedResult<${q}, Responses, T>;
+
+const pinned = pin<${q}, Responses>(${q});
+
+/**
+ * Decodes a seller's answer to \`task\` by the AdCP ${version} schemas (whatever \`adcp_version\` it announces), or throws a DecodeError.
+ *
+ * @example
+ * import { decode, isFinal } from 'adcp-decode/${release}';
+ * const response = decode('get_products', result);
+ * if (isFinal(response)) show(response.products);
+ */
+export const decode = pinned.decode;
+
+/**
+ * Like decode, but returns \`{ success: true, data, version: ${q} }\` or \`{ success: false, error }\`.
+ *
+ * @example
+ * const r = safeDecode('get_media_buys', result);
+ */
+export const safeDecode = pinned.safeDecode;
+
+/**
+ * Binds default options (per seller agent, say) to an AdCP ${version} decoder.
+ *
+ * @throws {DecodeError} \`INVALID_OPTION\` when an option is invalid.
+ * @example
+ * const seller = createDecoder({ maxBytes: 1024 * 1024 });
+ */
+export const createDecoder = pinned.createDecoder;
+
+${exports.join('\n')}
+`;
+}
+
 function versionIdent(version: string): string {
   return `v${version.replace(/[^0-9A-Za-z]/g, '_')}`;
 }
@@ -656,6 +815,7 @@ export async function generateVersion(version: string, out: string): Promise<Gen
     new Map([
       ['index.ts', tableModule(version, manifest)],
       ['responses.ts', responsesModule(version, manifest, names, byId)],
+      ['pinned.ts', pinnedModule(version, manifest, types, new Map(files.map((f) => [typeModulePath(f.rel), names.get(f.id)!])))],
     ]),
   );
   const ms = Math.round(performance.now() - t0);

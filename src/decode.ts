@@ -20,17 +20,18 @@ import { locateA2aError, locateMcpError, looksLikeJsonRpcError, validateAdcpErro
 import { locateMcpPayload, looksLikeMcp, parseMcpText, type McpPayloadLocation, type McpRejectedText, type ParsedShape } from './extract-mcp.js';
 import type { ResponsesByVersion } from './generated/index.js';
 import { classifyRecoveryWith } from './recovery.js';
+import { recordVariant } from './final.js';
+import type { CommonDecodeOptions, Transport } from './options.js';
 import type { TaskStatus } from './response-types.js';
 import { localFault, inputMayThrow } from './local-faults.js';
 import { defaultVersion, resolveAnnouncedVersion, resolveVersion, tablesFor, versions, type AnnouncedResolution, type NewerRelease, type Version } from './versions.js';
 import { shownPointer, shownText } from './format.js';
 import { fastValidator, firstIssues, listIssues, type Variant } from './validators.js';
 
-/** Where `decode` reads the payload from. */
-export type Transport = 'auto' | 'mcp' | 'a2a' | 'payload';
+export type { Transport } from './options.js';
 
 /** Options of {@link decode}, {@link safeDecode} and {@link createDecoder}. */
-export interface DecodeOptions {
+export interface DecodeOptions extends CommonDecodeOptions {
   /**
    * `'auto'` (default): the payload's `adcp_version` (`"3.0"`, `"3.1"`) picks the schemas, else
    * the default version; or a bundled version (`'3.1.19'`) or release (`'3.1'`), which wins.
@@ -42,20 +43,6 @@ export interface DecodeOptions {
    * additive) and says so (`standInFor`); `'refuse'` fails with `UNSUPPORTED_VERSION`.
    */
   readonly newerRelease?: NewerRelease | undefined;
-  /** `'auto'` (default): the input's shape decides. `'payload'` takes a bare AdCP payload. */
-  readonly transport?: Transport | undefined;
-  /** Largest text parsed, in UTF-8 bytes; also caps string volume of already-parsed input. Default 4 MiB. */
-  readonly maxBytes?: number | undefined;
-  /** Deepest nesting accepted (the root object is depth 1). Default 64. */
-  readonly maxDepth?: number | undefined;
-  /** Most JSON values accepted. Default 1,000,000. */
-  readonly maxNodes?: number | undefined;
-  /**
-   * Recovery class for an error code that is not in the version's table and has no `recovery`:
-   * `'manifest'` (default) follows the manifest's `error_code_policy` (`transient` in 3.0 and 3.1);
-   * `'terminal'` follows the transport-errors page.
-   */
-  readonly unknownRecovery?: 'manifest' | Recovery | undefined;
 }
 
 /** `'3.1'` for `'3.1.19'`. */
@@ -635,6 +622,7 @@ function decodeFound<T extends TaskName>(ctx: Context, found: Found): Outcome<T>
       ]);
     }
   }
+  recordVariant(found.payload, variant);
   return picked.standInFor === undefined
     ? { data: found.payload as Decoded<T>, version }
     : { data: found.payload as Decoded<T>, version, standInFor: picked.standInFor };

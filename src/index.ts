@@ -8,6 +8,7 @@ export type {
   Decoded,
   DecodeSuccess,
   Decoder,
+  Merged,
   ReleaseOf,
   SafeDecodeResult,
   TaskName,
@@ -21,7 +22,13 @@ export type { AdcpError, DecodeErrorCode, Recovery, RecoveryClassification, Vali
 export { formatIssues } from './format.js';
 export { versions, tasks, defaultVersion } from './versions.js';
 export type { NewerRelease, Version } from './versions.js';
-export type { AsyncStatus, AsyncVariant, SyncVariant } from './response-types.js';
+export { isFinal } from './final.js';
+export type { Final } from './final.js';
+export type { Pinned, PinnedDecoder, PinnedOptions, PinnedResult, PinnedTask } from './pinned.js';
+export type { AsyncStatus, AsyncVariant, SyncVariant, TaskStatus } from './response-types.js';
 export type { ResponsesByVersion } from './generated/index.js';
 export { boundedFetch, withFetchBounds, findBoundsError, FETCH_BOUNDS, DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS } from './bounded-fetch.js';
 export type { BoundedFetch, BoundedFetchOptions, BoundedRequestInit, BoundsViolation, FetchBounds } from './bounded-fetch.js';
+// Every named type of each bundled version, so that a consumer's declaration emit can name what decode() returns.
+export type * as v3_1 from './generated/v3_1_19/pinned.js';
+export type * as v3_0 from './generated/v3_0_26/pinned.js';

@@ -36,10 +36,18 @@ type ArmStatus<T> = T extends { status?: infer S }
       : Exclude<S, undefined>
   : TaskStatus;
 
-/** One arm of the sync variant; an arm whose every status selects an async schema cannot occur and is dropped. */
-type SyncArm<T, S> = [S] extends [never]
-  ? never
-  : { [K in keyof T as K extends 'status' ? never : K]: T[K] } & { status?: S };
+/** One arm of the sync variant, its `status` replaced by `S`. */
+type SyncArm<T, S> = { [K in keyof T as K extends 'status' ? never : K]: T[K] } & { status?: S };
+
+/**
+ * An arm whose schema forbids `status` (`status?: never`) keeps it forbidden; an arm whose every
+ * status selects an async schema cannot occur and is dropped.
+ */
+type SyncArmOf<T, A extends AsyncStatus> = [ArmStatus<T>] extends [never]
+  ? SyncArm<T, never>
+  : [Exclude<ArmStatus<T>, A>] extends [never]
+    ? never
+    : SyncArm<T, Exclude<ArmStatus<T>, A>>;
 
 /**
  * The task's final response, as sent, one union member per schema arm. `status` is optional:
@@ -49,7 +57,7 @@ type SyncArm<T, S> = [S] extends [never]
  * narrows the union to that variant.
  * (A key-remapping mapped type, not `Omit`, so the schemas' index signatures keep the known keys.)
  */
-export type SyncVariant<T, A extends AsyncStatus = never> = T extends unknown ? SyncArm<T, Exclude<ArmStatus<T>, A>> : never;
+export type SyncVariant<T, A extends AsyncStatus = never> = T extends unknown ? SyncArmOf<T, A> : never;
 
 /**
  * An async progress payload, selected because its `status` is `S`.

@@ -127,6 +127,9 @@ test('the generated code type-checks under tsc --strict', async () => {
       },
       files: [path.join(GENERATED, 'index.ts')],
       include: [path.join(GENERATED, '**/*.ts')],
+      // The pinned entries bind the hand-written runtime (src/pinned.ts, which reaches Node APIs);
+      // tsconfig.json type-checks them with the rest of src/.
+      exclude: [path.join(GENERATED, '*/pinned.ts')],
     }),
   );
   const tsc = path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc');

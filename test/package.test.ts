@@ -207,6 +207,113 @@ decode('nope', result);
     expect(result.code).toBe(0);
   });
 
+  // A buyer as the issue tracker's users wrote one: MCP result in, typed fields out, no cast, and a
+  // declaration file naming what decode returns. Every TypeScript major we support compiles it.
+  const BUYER = `import { decode as decodeAny, safeDecode as safeDecodeAny, isFinal as isFinalAny, type v3_0 } from 'adcp-decode';
+import { decode, safeDecode, createDecoder, isFinal, type CreateMediaBuyError, type CreateMediaBuySuccess, type Error as AdcpError, type GetProductsResponse, type Product } from 'adcp-decode/3.1';
+
+interface CallToolResult {
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+declare function callTool(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
+
+export function cheapest(products: readonly Product[]): Product | undefined {
+  return products.reduce<Product | undefined>((best, p) => (best === undefined || p.product_id < best.product_id ? p : best), undefined);
+}
+
+export const products = decode('get_products', await callTool('get_products', { brief: 'CTV sports' }));
+if (isFinal(products)) {
+  const all: Product[] = products.products ?? [];
+  const response: GetProductsResponse = products;
+  void cheapest(all)?.product_id;
+  void response;
+} else {
+  const waiting: 'working' | 'submitted' | 'input-required' = products.status;
+  void waiting;
+}
+
+export const buy = decode('create_media_buy', await callTool('create_media_buy', {}));
+if (isFinal(buy)) {
+  if (buy.errors !== undefined) {
+    const first: AdcpError = buy.errors[0];
+    const code: string = first.code;
+    void code;
+  } else {
+    const id: string = buy.media_buy_id;
+    const packages: number = buy.packages.length;
+    const success: CreateMediaBuySuccess = buy;
+    void [id, packages, success];
+  }
+}
+export function refused(e: CreateMediaBuyError): string {
+  return e.errors[0].code;
+}
+
+export const seller = createDecoder({ maxBytes: 1024 * 1024 });
+export const update = seller.safeDecode('update_media_buy', await callTool('update_media_buy', {}));
+if (update.success && isFinal(update.data) && update.data.errors === undefined) {
+  const revision: number = update.data.revision;
+  void revision;
+}
+export const media = safeDecode('get_media_buys', await callTool('get_media_buys', {}));
+
+// The root import: 'auto' over both releases, narrowed by the version that judged it.
+export const auto = decodeAny('get_products', await callTool('get_products', {}));
+export const either = safeDecodeAny('get_products', await callTool('get_products', {}));
+if (either.success && either.version === '3.0.26' && isFinalAny(either.data)) {
+  const old: v3_0.Product[] | undefined = either.data.products;
+  void old;
+}
+`;
+
+  // Declarations that name the envelope status, options merged by a decoder, and 3.0 types, from a
+  // file that imports only a pinned entry.
+  const PINNED_ONLY = `import { decode, createDecoder } from 'adcp-decode/3.0';
+declare const result: unknown;
+export const media = decode('get_media_buys', result);
+export const governance = decode('check_governance', result);
+export const seller = createDecoder({ maxBytes: 1024 });
+export const creatives = seller.safeDecode('sync_creatives', result);
+`;
+
+  test.each([
+    ['TypeScript 5', 'typescript-5'],
+    ['TypeScript 6', 'typescript'],
+    ['TypeScript 7', 'typescript-7'],
+  ])('%s: a strict buyer compiles against the package, declaration emit included', { timeout: 180_000 }, async (_name, pkg) => {
+    await installed;
+    const dir = path.join(app, pkg);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'buyer.ts'), BUYER);
+    writeFileSync(path.join(dir, 'pinned-only.ts'), PINNED_ONLY);
+    const compilerOptions = {
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      exactOptionalPropertyTypes: true,
+      declaration: true,
+      emitDeclarationOnly: true,
+      outDir: 'out',
+      skipLibCheck: false,
+      types: [],
+    };
+    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['buyer.ts', 'pinned-only.ts'] }));
+    const tsc = path.join(root, 'node_modules', pkg, 'bin', 'tsc');
+    const version = await ok(process.execPath, [tsc, '--version'], { cwd: dir });
+    expect(version).toMatch(new RegExp(`^Version ${_name.slice(-1)}\\.`));
+    const result = await exec(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: dir });
+    expect(result.stdout + result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    // The declarations name the package's own exports, not its internal files.
+    const declarations = readFileSync(path.join(dir, 'out', 'buyer.d.ts'), 'utf8');
+    expect(declarations).toMatch(/export declare const buy: .*import\("adcp-decode\/3\.1"\)\.CreateMediaBuyResponse/);
+    expect(declarations).not.toMatch(/dist\/generated/);
+  });
+
   test('publint: no errors, warnings or suggestions', async () => {
     const bytes = readFileSync(tarball);
     const { messages, pkg } = await publint({ pack: { tarball: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer }, level: 'suggestion' });

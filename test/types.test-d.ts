@@ -1,11 +1,13 @@
 /**
- * Type tests, checked by `tsc -p tsconfig.json --noEmit` (which covers test/; vitest does not
- * run this file): unknown task names do not compile, fields are typed, async variants narrow on
+ * Type tests, run by tsc in vitest's typecheck mode with every `vitest run` (and by
+ * `tsc -p tsconfig.json --noEmit`): unknown task names do not compile, fields are typed, async variants narrow on
  * `status`, the sync variant never carries an async status, safeDecode pairs data with the
  * version that judged it, and version options narrow the result.
  */
 import { expectTypeOf } from 'vitest';
-import { createDecoder, decode, safeDecode, type Decoded, type TaskName } from '../src/index.js';
+import { createDecoder, decode, isFinal, safeDecode, type Decoded, type TaskName, type v3_1 } from '../src/index.js';
+import * as v30 from '../src/generated/v3_0_26/pinned.js';
+import * as v31 from '../src/generated/v3_1_19/pinned.js';
 import type { ResponsesByVersion } from '../src/generated/index.js';
 import type { Product as Product30 } from '../src/generated/v3_0_26/types/core/product.js';
 import type { Product as Product31 } from '../src/generated/v3_1_19/types/core/product.js';
@@ -121,3 +123,42 @@ expectTypeOf(seller.decode('get_media_buys', result)).toEqualTypeOf<ResponsesByV
 expectTypeOf(seller.decode('get_media_buys', result, { version: '3.1' })).toEqualTypeOf<ResponsesByVersion['3.1.19']['get_media_buys']>();
 const sellerSafe = seller.safeDecode('get_media_buys', result);
 if (sellerSafe.success) expectTypeOf(sellerSafe.version).toEqualTypeOf<'3.0.26'>();
+
+// --- isFinal narrows to the final arms, or to the async variants ------------------------------
+
+const any = decode('get_products', result);
+if (isFinal(any)) expectTypeOf(any.products).toEqualTypeOf<Product31[] | Product30[] | undefined>();
+else expectTypeOf(any.status).toEqualTypeOf<'working' | 'submitted' | 'input-required'>();
+// get_signals has no input-required schema: that status is final there.
+const sig = v31.decode('get_signals', result);
+if (isFinal(sig)) expectTypeOf<'input-required'>().toExtend<NonNullable<typeof sig.status>>();
+else expectTypeOf(sig.status).toEqualTypeOf<'working' | 'submitted'>();
+// A task without async schemas is final whatever its status.
+const buys = v31.decode('get_media_buys', result);
+if (!isFinal(buys)) expectTypeOf(buys).toBeNever();
+
+// --- Pinned imports: one version, its named types ---------------------------------------------
+
+expectTypeOf(v31.decode('get_products', result)).toEqualTypeOf<ResponsesByVersion['3.1.19']['get_products']>();
+expectTypeOf(v30.decode('get_products', result)).toEqualTypeOf<ResponsesByVersion['3.0.26']['get_products']>();
+// @ts-expect-error a pinned decoder takes no version option
+v31.decode('get_products', result, { version: '3.0' });
+// @ts-expect-error list_tasks is not a 3.0 task
+v30.decode('list_tasks', result);
+// @ts-expect-error nor on a pinned decoder
+v30.createDecoder({ maxBytes: 1 }).decode('list_tasks', result);
+const safe31 = v31.safeDecode('get_media_buys', result);
+if (safe31.success) expectTypeOf(safe31.version).toEqualTypeOf<'3.1.19'>();
+expectTypeOf<v31.Product>().toEqualTypeOf<Product31>();
+expectTypeOf<v30.Product>().toEqualTypeOf<Product30>();
+expectTypeOf<v3_1.Product>().toEqualTypeOf<Product31>();
+expectTypeOf<v31.Response<'get_products'>>().toEqualTypeOf<ResponsesByVersion['3.1.19']['get_products']>();
+// A decoded final response is assignable to its task's schema type and arms.
+const created = v31.decode('create_media_buy', result);
+if (isFinal(created)) {
+  expectTypeOf(created).toExtend<v31.CreateMediaBuyResponse>();
+  if (created.errors !== undefined) expectTypeOf(created).toExtend<v31.CreateMediaBuyError>();
+  else expectTypeOf(created).toExtend<v31.CreateMediaBuySuccess>();
+} else {
+  expectTypeOf(created).toExtend<v31.CreateMediaBuyWorking | v31.CreateMediaBuySubmitted | v31.CreateMediaBuyInputRequired>();
+}

@@ -1,0 +1,27 @@
+/**
+ * The decode options every decoder takes, whatever its version. They live apart from decode.ts
+ * so that a pinned import's declarations reach only its own version's types (decode.ts's reach
+ * every bundled version, which would make a consumer's type-check load them all).
+ */
+import type { Recovery } from './errors.js';
+
+/** Where `decode` reads the payload from. */
+export type Transport = 'auto' | 'mcp' | 'a2a' | 'payload';
+
+/** The options of decode, safeDecode and createDecoder but `version`. */
+export interface CommonDecodeOptions {
+  /** `'auto'` (default): the input's shape decides. `'payload'` takes a bare AdCP payload. */
+  readonly transport?: Transport | undefined;
+  /** Largest text parsed, in UTF-8 bytes; also caps string volume of already-parsed input. Default 4 MiB. */
+  readonly maxBytes?: number | undefined;
+  /** Deepest nesting accepted (the root object is depth 1). Default 64. */
+  readonly maxDepth?: number | undefined;
+  /** Most JSON values accepted. Default 1,000,000. */
+  readonly maxNodes?: number | undefined;
+  /**
+   * Recovery class for an error code that is not in the version's table and has no `recovery`:
+   * `'manifest'` (default) follows the manifest's `error_code_policy` (`transient` in 3.0 and 3.1);
+   * `'terminal'` follows the transport-errors page.
+   */
+  readonly unknownRecovery?: 'manifest' | Recovery | undefined;
+}
