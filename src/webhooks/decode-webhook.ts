@@ -10,7 +10,8 @@ import { classifyA2aState, unwrapA2aEnvelope } from '../extract-a2a.js';
 import { defaultVersion, resolveVersion, type Version } from '../versions.js';
 import { bodyText, parseWebhookBody } from './body.js';
 import { detectWebhookFormat, validateWebhookEnvelope, WEBHOOK_TASK_TYPES, type WebhookFormat, type WebhookStatus, type WebhookTaskType } from './envelope.js';
-import { WebhookError } from './errors.js';
+import { WebhookError, WebhookTaskFailedError, type WebhookFailure } from './errors.js';
+import { TaskFailedError } from '../errors.js';
 
 /**
  * The decode task whose response schema checks a webhook `result` of a task type: the same name,
@@ -70,11 +71,16 @@ function envelopeVersion(options: DecodeWebhookOptions | undefined): Version {
  * Decodes a parsed body. `shape` is set when our own parser produced it.
  * @internal Shared by decodeWebhook and the receiver.
  */
-export function decodeWebhookValue(body: unknown, options: DecodeWebhookOptions | undefined, shape: ParsedShape | undefined): DecodedWebhook {
+export function decodeWebhookValue(
+  body: unknown,
+  options: DecodeWebhookOptions | undefined,
+  shape: ParsedShape | undefined,
+  signer?: WebhookFailure['signer'],
+): DecodedWebhook {
   const format = options?.format ?? detectWebhookFormat(body);
   const expected = options?.taskType;
   const decodeOptions: DecodeOptions = { ...stripWebhookOptions(options) };
-  if (format === 'a2a') return decodeA2a(body, expected, decodeOptions);
+  if (format === 'a2a') return decodeA2a(body, expected, decodeOptions, signer);
   if (format !== 'mcp') {
     throw new WebhookError('webhook_envelope_invalid', `expected an MCP webhook envelope (string status and task_id) or an A2A Task / status update; got ${describeValue(body)}`);
   }
@@ -88,7 +94,13 @@ export function decodeWebhookValue(body: unknown, options: DecodeWebhookOptions 
   const task = resultTask(envelope.taskType);
   let data: unknown = null;
   if (result !== undefined || !RESULT_OPTIONAL.includes(envelope.status)) {
-    data = decodeEnclosed(task, result, { status: envelope.status, what: 'webhook result', shape }, { ...decodeOptions, version }).data;
+    try {
+      data = decodeEnclosed(task, result, { status: envelope.status, what: 'webhook result', shape }, { ...decodeOptions, version }).data;
+    } catch (error) {
+      if (!(error instanceof TaskFailedError)) throw error;
+      const { taskType, taskId, operationId, idempotencyKey, status } = envelope;
+      throw new WebhookTaskFailedError(error, { format: 'mcp', taskType, taskId, operationId, idempotencyKey, status, signer });
+    }
   }
   return {
     format: 'mcp',
@@ -112,7 +124,7 @@ function stripWebhookOptions(options: DecodeWebhookOptions | undefined): DecodeO
   return rest;
 }
 
-function decodeA2a(body: unknown, expected: WebhookTaskType | undefined, options: DecodeOptions): DecodedWebhook {
+function decodeA2a(body: unknown, expected: WebhookTaskType | undefined, options: DecodeOptions, signer: WebhookFailure['signer']): DecodedWebhook {
   if (expected === undefined) {
     throw new DecodeError('INVALID_OPTION', 'option taskType is required for A2A webhook bodies, which do not name their task; pass the task type the push registration was made for');
   }
@@ -123,22 +135,18 @@ function decodeA2a(body: unknown, expected: WebhookTaskType | undefined, options
   if (!isTaskType(expected, version)) throw new DecodeError('INVALID_OPTION', `option taskType ${JSON.stringify(String(expected).slice(0, 40))} is not an AdCP ${version} task type`);
   let data: unknown = null;
   const interim = state !== null && !state.final;
+  const taskId = task !== undefined && typeof task.id === 'string' ? task.id : task !== undefined && typeof task.taskId === 'string' ? task.taskId : undefined;
+  const status = (state?.state ?? 'unknown') as WebhookStatus;
   try {
     data = decode(resultTask(expected), body, { ...options, transport: 'a2a' });
   } catch (error) {
+    if (error instanceof TaskFailedError) {
+      throw new WebhookTaskFailedError(error, { format: 'a2a', taskType: expected, taskId, operationId: undefined, idempotencyKey: undefined, status, signer });
+    }
     // An interim update without a DataPart carries no data (webhooks.mdx: progress "may" be included).
     if (!(interim && error instanceof DecodeError && error.code === 'NO_PAYLOAD')) throw error;
   }
-  return {
-    format: 'a2a',
-    taskType: expected,
-    taskId: task !== undefined && typeof task.id === 'string' ? task.id : task !== undefined && typeof task.taskId === 'string' ? task.taskId : undefined,
-    operationId: undefined,
-    idempotencyKey: undefined,
-    status: (state?.state ?? 'unknown') as WebhookStatus,
-    data,
-    version,
-  } as DecodedWebhook;
+  return { format: 'a2a', taskType: expected, taskId, operationId: undefined, idempotencyKey: undefined, status, data, version } as DecodedWebhook;
 }
 
 /**

@@ -148,3 +148,33 @@ export function webhookResponse(error: unknown): WebhookResponseInit {
   if (error instanceof DecodeError && error.code !== 'INVALID_OPTION') return { status: 400, headers: {} };
   return { status: 500, headers: {} };
 }
+
+/** The envelope of a webhook that reported a failed task, and who signed it. */
+export interface WebhookFailure {
+  readonly format: 'mcp' | 'a2a';
+  readonly taskType: string;
+  readonly taskId: string | undefined;
+  readonly operationId: string | undefined;
+  readonly idempotencyKey: string | undefined;
+  readonly status: string;
+  /** Set by the receiver: who signed the webhook (`undefined` from decodeWebhook). */
+  readonly signer: { readonly keyid: string; readonly alg: string; readonly agent: string } | undefined;
+}
+
+/**
+ * A webhook that was delivered intact and reports that its task failed (`adcp_error`, or a
+ * failed/rejected/canceled status): a TaskFailedError that also carries the envelope, so the
+ * receiver can record the failure under its `idempotency_key` and answer 2xx.
+ *
+ * @example
+ * catch (e) { if (e instanceof WebhookTaskFailedError) await recordFailure(e.webhook.taskId, e.adcpError); }
+ */
+export class WebhookTaskFailedError extends TaskFailedError {
+  /** The webhook's envelope fields and signer. */
+  readonly webhook: WebhookFailure;
+
+  constructor(failure: TaskFailedError, webhook: WebhookFailure) {
+    super(failure.message, { adcpError: failure.adcpError, recovery: failure.recovery }, { task: failure.task, version: failure.version, path: failure.path, cause: failure });
+    this.webhook = webhook;
+  }
+}
