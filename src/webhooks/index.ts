@@ -26,3 +26,5 @@ export type { DuplicateKeys } from './duplicate-keys.js';
 export { WebhookError, WebhookTaskFailedError, webhookResponse, WEBHOOK_HTTP_STATUS } from './errors.js';
 export type { WebhookErrorCode, WebhookFailure, WebhookResponseInit } from './errors.js';
 export type { HeaderRecord, IncomingWebhook, PlainWebhookRequest } from './request.js';
+export { createRedisReplayStore } from './redis-replay.js';
+export type { RedisCommandClient, RedisReplayStoreOptions } from './redis-replay.js';
