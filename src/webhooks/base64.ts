@@ -8,7 +8,8 @@ const BASE64URL = /^[A-Za-z0-9_-]*$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**
- * Decodes strict unpadded Base64URL: no `+`, `/` or `=`, and a length that is not 1 mod 4.
+ * Decodes strict unpadded Base64URL: no `+`, `/` or `=`, a length that is not 1 mod 4, and
+ * zero unused bits in the last character (so each byte string has exactly one encoding).
  *
  * @param text - The encoded text.
  * @returns The bytes, or `undefined` when the text is not strict unpadded Base64URL.
@@ -18,11 +19,13 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
  */
 export function base64UrlDecode(text: string): Uint8Array | undefined {
   if (!BASE64URL.test(text) || text.length % 4 === 1) return undefined;
-  return base64Decode(text.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(text.length / 4) * 4, '='));
+  const bytes = base64Decode(text.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(text.length / 4) * 4, '='));
+  return bytes !== undefined && base64UrlEncode(bytes) === text ? bytes : undefined;
 }
 
 /**
- * Decodes standard padded Base64 (RFC 4648 §4), as RFC 8941 sf-binary carries it.
+ * Decodes standard padded Base64 (RFC 4648 §4), as RFC 8941 sf-binary carries it, refusing
+ * non-zero unused bits (a second encoding of the same bytes).
  *
  * @param text - The encoded text.
  * @returns The bytes, or `undefined` when the text is not padded standard Base64.
@@ -40,7 +43,7 @@ export function base64Decode(text: string): Uint8Array | undefined {
   }
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
+  return base64Encode(bytes) === text ? bytes : undefined;
 }
 
 /**

@@ -110,7 +110,8 @@ function plainBody(body: string | Uint8Array, limit: number): Uint8Array {
  * const read = await readWebhookRequest(request, 1_000_000);
  */
 export async function readWebhookRequest(request: IncomingWebhook, maxBodyBytes: number): Promise<ReadRequest> {
-  const method = request.method.toUpperCase();
+  // Methods are case-sensitive (RFC 9110): `post` is not POST.
+  const method = request.method;
   if (method !== 'POST') throw new WebhookError('webhook_method_not_allowed', `expected POST; got ${JSON.stringify(method.slice(0, 16))}`);
   const headers = headerMap(request.headers);
   const url = String(request.url);

@@ -58,13 +58,11 @@ export function workingBody(): string {
   return JSON.stringify({ ...envelope, idempotency_key: 'whk_01J9Z6Q2V8W4X7Y3B5C1D9E2F2', status: 'working', result: { percentage: 60, current_step: 'trafficking' } });
 }
 
-/** A ~size-byte completed body (packages repeated), for the bench and the size tests. */
+/** A completed body of about `size` bytes (packages repeated), for the bench and the size tests. */
 export function completedBodyOfSize(size: number): string {
-  const packages = [];
-  let i = 0;
-  while (JSON.stringify({ ...completedResult, packages }).length < size - 400) {
-    packages.push({ package_id: `pkg_${String(i).padStart(5, '0')}`, status: 'active' });
-    i++;
-  }
+  const base = completedBody().length;
+  const one = JSON.stringify({ package_id: 'pkg_00000', status: 'active' }).length + 1;
+  const count = Math.max(1, Math.floor((size - base) / one));
+  const packages = Array.from({ length: count }, (_, i) => ({ package_id: `pkg_${String(i).padStart(5, '0')}`, status: 'active' }));
   return JSON.stringify({ ...envelope, status: 'completed', result: { ...completedResult, packages } });
 }
