@@ -25,3 +25,5 @@ export type { AsyncStatus, AsyncVariant, SyncVariant } from './response-types.js
 export type { ResponsesByVersion } from './generated/index.js';
 export { boundedFetch, withFetchBounds, findBoundsError, FETCH_BOUNDS, DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS } from './bounded-fetch.js';
 export type { BoundedFetch, BoundedFetchOptions, BoundedRequestInit, BoundsViolation, FetchBounds } from './bounded-fetch.js';
+export { decodeTaskStatus } from './polling.js';
+export type { PolledTask, PolledTaskOf } from './polling.js';
