@@ -81,23 +81,19 @@ export function findDuplicateKeys(text: string): DuplicateKeys | undefined {
   for (let i = 0; i < length; i++) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
-      let end = i + 1;
-      let escaped = false;
-      while (end < length) {
-        const d = text.charCodeAt(end);
-        if (d === BACKSLASH) {
-          escaped = true;
-          end += 2;
-          continue;
-        }
-        if (d === QUOTE) break;
-        end++;
+      // Jump to the closing quote: one not preceded by an odd run of backslashes.
+      let end = text.indexOf('"', i + 1);
+      while (end !== -1) {
+        let run = 0;
+        for (let j = end - 1; text.charCodeAt(j) === BACKSLASH; j--) run++;
+        if (run % 2 === 0) break;
+        end = text.indexOf('"', end + 1);
       }
-      if (end >= length) return result(count, names);
+      if (end === -1) return result(count, names);
       const keys = stack.length > 0 ? stack[stack.length - 1] : undefined;
       if (expectKey && keys !== undefined && keys !== null) {
         let key = text.slice(i + 1, end);
-        if (escaped) {
+        if (key.includes('\\')) {
           try {
             key = JSON.parse(text.slice(i, end + 1)) as string;
           } catch {

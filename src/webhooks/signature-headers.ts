@@ -28,6 +28,11 @@ function malformed(message: string): WebhookError {
   return new WebhookError('webhook_signature_header_malformed', message);
 }
 
+/** RFC 8941 key characters: lcalpha, DIGIT, `_`, `-`, `.`, `*`. */
+function isKeyChar(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d || c === 0x2e || c === 0x2a;
+}
+
 /**
  * Lists the keys of every dictionary member and of each member's own parameters, in the raw
  * text of a field that already parsed, so that repeats RFC 8941 would collapse can be refused.
@@ -40,7 +45,7 @@ function repeatedKey(raw: string): string | undefined {
   const readKey = (): string => {
     while (raw[i] === ' ' || raw[i] === '\t') i++;
     const start = i;
-    while (i < raw.length && /[a-z0-9_.*-]/.test(raw[i] as string)) i++;
+    while (i < raw.length && isKeyChar(raw.charCodeAt(i))) i++;
     return raw.slice(start, i);
   };
   let key = readKey();
@@ -83,34 +88,32 @@ function repeatedKey(raw: string): string | undefined {
  */
 function toSfBinary(raw: string, accept: 'base64url' | 'either', field: string): string {
   let out = '';
-  let i = 0;
-  while (i < raw.length) {
-    const c = raw[i] as string;
-    if (c === '"') {
-      const start = i++;
-      while (i < raw.length && raw[i] !== '"') i += raw[i] === '\\' ? 2 : 1;
-      out += raw.slice(start, ++i);
+  let from = 0;
+  const special = /[":]/g;
+  for (let m = special.exec(raw); m !== null; m = special.exec(raw)) {
+    const i = m.index;
+    if (raw[i] === '"') {
+      let end = i + 1;
+      while (end < raw.length && raw[end] !== '"') end += raw[end] === '\\' ? 2 : 1;
+      special.lastIndex = end + 1;
       continue;
     }
     const prev = i === 0 ? '' : raw[i - 1];
     // A byte sequence starts a value (after '=') or an inner-list item; ':' inside a token does not.
-    if (c === ':' && (prev === '=' || prev === '(' || prev === ' ')) {
-      const end = raw.indexOf(':', i + 1);
-      if (end === -1) throw malformed(`${field} has an unterminated byte sequence`);
-      const token = raw.slice(i + 1, end);
-      let bytes = base64UrlDecode(token);
-      if (bytes === undefined && accept === 'either') bytes = base64Decode(token);
-      if (bytes === undefined) {
-        throw malformed(`${field} byte sequence is not ${accept === 'base64url' ? 'unpadded Base64URL (the webhook-v1 encoding)' : 'Base64 or unpadded Base64URL'}`);
-      }
-      out += `:${base64Encode(bytes)}:`;
-      i = end + 1;
-      continue;
+    if (prev !== '=' && prev !== '(' && prev !== ' ') continue;
+    const end = raw.indexOf(':', i + 1);
+    if (end === -1) throw malformed(`${field} has an unterminated byte sequence`);
+    const token = raw.slice(i + 1, end);
+    let bytes = base64UrlDecode(token);
+    if (bytes === undefined && accept === 'either') bytes = base64Decode(token);
+    if (bytes === undefined) {
+      throw malformed(`${field} byte sequence is not ${accept === 'base64url' ? 'unpadded Base64URL (the webhook-v1 encoding)' : 'Base64 or unpadded Base64URL'}`);
     }
-    out += c;
-    i++;
+    out += `${raw.slice(from, i)}:${base64Encode(bytes)}:`;
+    from = end + 1;
+    special.lastIndex = end + 1;
   }
-  return out;
+  return out + raw.slice(from);
 }
 
 function parseField(raw: string, field: string, accept: 'base64url' | 'either' | 'none'): Dictionary {
