@@ -1,12 +1,12 @@
 /**
- * Where the tests read the AdCP webhook vectors: the reference folder the build syncs from
- * (ADCP_SCHEMAS_SOURCE, as in CI), else ../shared/adcp beside the checkout. They are read, never copied.
+ * Where the tests read the AdCP webhook vectors and schemas: schemas/synced, which the build fills
+ * from the pinned lock (schemas/adcp.lock.json), as the other vector tests do. Never copied.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = process.env.ADCP_SCHEMAS_SOURCE ?? resolve(fileURLToPath(new URL('../../..', import.meta.url)), 'shared/adcp');
+const root = fileURLToPath(new URL('../../schemas/synced', import.meta.url));
 
 /** Reads one JSON file under the reference `test-vectors/` folder. */
 export function readVector<T>(path: string): T {
