@@ -5,7 +5,7 @@
  *   npm run bench            build, then run everything (under 5 minutes on this 2-core machine)
  *   npx tsx bench/run.ts     run against the current dist/ (npm run compile first)
  *        --quick             fewer rounds and processes (a smoke run; figures are rougher)
- *        --only=a,b          only these sections: cold, text, structured, peers, rejections, typecheck
+ *        --only=a,b          only these sections: cold, text, structured, peers, rejections, typecheck, webhooks
  *   BENCH_CLOCK=wall         time the hot loops in wall time instead of CPU time
  *
  * Prints a table and writes bench/results.json (git-ignored): per measurement the median, min,
@@ -26,6 +26,8 @@
  *               our structuredContent decode (bench/peer-hot.ts).
  *   rejections  oversize, too deep and invalid payloads, against JSON.parse of the same text.
  *   typecheck   tsc --noEmit of a small consumer, adcp-decode against @adcp/client (bench/typecheck.ts).
+ *   webhooks    receiver.receive() of a signed 10 KB create_media_buy webhook against WebCrypto's bare
+ *               verify + digest + JSON.parse + validator (bench/webhooks.ts; wall time, awaited loops).
  *
  * To see where the time goes: `npx tsx bench/profile.ts <case>` (node --cpu-prof, summarized), and
  * `npx tsx bench/walk-costs.ts` for the cost of each check of the structuredContent walk.
@@ -41,6 +43,7 @@ import { benchPayloads, deepText, invalidGetProducts, mcpStructured, mcpText, ov
 import type { RuntimeValidator } from './runtime-ajv.mjs';
 import { outputSchema, responseSchemaId, runtimeBundle } from './schemas.js';
 import { typecheckOnce, writeConsumer } from './typecheck.js';
+import { webhookBench } from './webhooks.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST_INDEX = path.join(ROOT, 'dist', 'index.js');
@@ -184,6 +187,7 @@ async function main(): Promise<void> {
     if (wanted('peers')) await peersHot(peers);
     if (wanted('rejections')) rejections(lib, generated['get_products 1MB']!.payload);
     if (wanted('typecheck')) await typecheck(tmp, peers);
+    if (wanted('webhooks')) measurements.push(...(await webhookBench(QUICK ? { rounds: 7, calls: 100 } : undefined)));
 
     const durationMs = performance.now() - started;
     const printed = table(measurements);

@@ -831,3 +831,57 @@ export function createDecoder<const B extends DecodeOptions>(options: B): Decode
     safeDecode: (task, input, call) => safeDecodeWith(options, task, input, call) as never,
   };
 }
+
+/** Where {@link decodeEnclosed}'s payload came from, and the status its envelope gave it. */
+export interface EnclosedPayload {
+  /** The envelope's task status (a webhook's `status`, a polled task's `status`). */
+  readonly status: string;
+  /** Names the payload in messages, e.g. `webhook result`. */
+  readonly what: string;
+  /** Set when our own parser produced the enclosing document: its measured size (the payload is no larger). */
+  readonly shape?: ParsedShape | undefined;
+}
+
+const FAILED_STATUSES: readonly string[] = ['failed', 'rejected', 'canceled'];
+
+/**
+ * Decodes a payload that arrived inside another envelope (a webhook's `result`, a polled task's
+ * `result`) the way decode() decodes a payload: the envelope's status stands in for a `status`
+ * the payload lacks (as an A2A task state does), picks the async variant, and a failed, rejected
+ * or canceled status ends as TaskFailedError (its `adcp_error`, else the payload's `errors[0]`).
+ *
+ * @param task - The task the envelope names.
+ * @param payload - The enclosed payload, or `undefined` when the envelope carried none.
+ * @param how - The envelope's status and how to name the payload.
+ * @param options - As for {@link decode}; `transport` is ignored.
+ * @returns The payload typed as the task's response, and the version that judged it.
+ * @throws {DecodeError} As decode() does; `NO_PAYLOAD` for a missing payload under a status that needs one.
+ * @example
+ * decodeEnclosed('create_media_buy', body.result, { status: body.status, what: 'webhook result' });
+ */
+export function decodeEnclosed<T extends TaskName, const O extends DecodeOptions = DecodeOptions>(
+  task: T,
+  payload: Record<string, unknown> | undefined,
+  how: EnclosedPayload,
+  options?: O,
+): { data: Decoded<T, O>; version: Version } {
+  let ctx: Context | undefined;
+  try {
+    const resolved = resolveOptions(undefined, options);
+    ctx = { task, options: resolved, version: resolved.version === 'auto' ? undefined : resolveVersion(resolved.version, { task }) };
+    if (FAILED_STATUSES.includes(how.status)) {
+      if (payload !== undefined) checkTree(payload, resolved, { untrusted: how.shape === undefined, what: how.what, task, version: ctx.version });
+      const valid = payload !== undefined && hasOwn(payload, 'adcp_error') ? validateAdcpError(payload.adcp_error) : undefined;
+      if (valid?.ok === true) throw failed(ctx, valid.error, `the ${how.what} carries an adcp_error`);
+      const fallback = payloadError(payload);
+      throw failed(ctx, fallback, `the task ended in status ${how.status}`, { fromPayload: fallback !== undefined, unusable: valid?.ok === false ? valid.reason : undefined });
+    }
+    if (payload === undefined) {
+      throw new DecodeError('NO_PAYLOAD', `expected the ${task} payload in the ${how.what} for status ${JSON.stringify(how.status.slice(0, 40))}; found none`, { task, version: ctx.version });
+    }
+    const found: Found = { payload, untrusted: how.shape === undefined, what: how.what, a2aState: how.status, ...(how.shape === undefined ? {} : { shape: how.shape }) };
+    return decodeFound(ctx, found) as { data: Decoded<T, O>; version: Version };
+  } catch (error) {
+    throw guard(ctx === undefined ? error : withContext(error, ctx), task);
+  }
+}

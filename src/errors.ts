@@ -50,7 +50,12 @@ export type DecodeErrorCode =
    * fetch asks for `identity`, because a runtime's fetch decodes transparently and hides the raw
    * byte count, so a coded body's raw size could not be bounded.
    */
-  | 'UNSUPPORTED_ENCODING';
+  | 'UNSUPPORTED_ENCODING'
+  /**
+   * A webhook was refused before its payload was trusted (size, content type, signature, replay,
+   * duplicate keys, envelope); the `WebhookError` says which spec code and HTTP status apply.
+   */
+  | 'WEBHOOK_REJECTED';
 
 /** AdCP error recovery classes (`adcp_error.recovery`). */
 export type Recovery = 'transient' | 'correctable' | 'terminal';

@@ -32,3 +32,5 @@ export type { BoundedFetch, BoundedFetchOptions, BoundedRequestInit, BoundsViola
 // Every named type of each bundled version, so that a consumer's declaration emit can name what decode() returns.
 export type * as v3_1 from './generated/v3_1_19/pinned.js';
 export type * as v3_0 from './generated/v3_0_26/pinned.js';
+export { decodeTaskStatus } from './polling.js';
+export type { PolledTask, PolledTaskOf } from './polling.js';

@@ -1,0 +1,75 @@
+/**
+ * The binary encodings of the webhook-v1 profile: `Signature` and `nonce` in unpadded Base64URL
+ * (webhooks.mdx: the legacy encoding throughout 3.x), `Content-Digest` as RFC 8941 sf-binary
+ * (the vectors' form) or unpadded Base64URL, never a mix of the two alphabets.
+ */
+
+const BASE64URL = /^[A-Za-z0-9_-]*$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * Decodes strict unpadded Base64URL: no `+`, `/` or `=`, a length that is not 1 mod 4, and
+ * zero unused bits in the last character (so each byte string has exactly one encoding).
+ *
+ * @param text - The encoded text.
+ * @returns The bytes, or `undefined` when the text is not strict unpadded Base64URL.
+ * @throws Never.
+ * @example
+ * base64UrlDecode('AQID'); // Uint8Array [1, 2, 3]
+ */
+export function base64UrlDecode(text: string): Uint8Array | undefined {
+  if (!BASE64URL.test(text) || text.length % 4 === 1) return undefined;
+  const bytes = base64Decode(text.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(text.length / 4) * 4, '='));
+  return bytes !== undefined && base64UrlEncode(bytes) === text ? bytes : undefined;
+}
+
+/**
+ * Decodes standard padded Base64 (RFC 4648 §4), as RFC 8941 sf-binary carries it, refusing
+ * non-zero unused bits (a second encoding of the same bytes).
+ *
+ * @param text - The encoded text.
+ * @returns The bytes, or `undefined` when the text is not padded standard Base64.
+ * @throws Never.
+ * @example
+ * base64Decode('AQID'); // Uint8Array [1, 2, 3]
+ */
+export function base64Decode(text: string): Uint8Array | undefined {
+  if (!BASE64.test(text) || text.length % 4 !== 0) return undefined;
+  let binary: string;
+  try {
+    binary = atob(text);
+  } catch {
+    return undefined;
+  }
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return base64Encode(bytes) === text ? bytes : undefined;
+}
+
+/**
+ * Encodes bytes as unpadded Base64URL (the webhook-v1 `Signature` form).
+ *
+ * @param bytes - The bytes.
+ * @returns The text.
+ * @throws Never.
+ * @example
+ * base64UrlEncode(new Uint8Array([1, 2, 3])); // 'AQID'
+ */
+export function base64UrlEncode(bytes: Uint8Array): string {
+  return base64Encode(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/**
+ * Encodes bytes as padded standard Base64.
+ *
+ * @param bytes - The bytes.
+ * @returns The text.
+ * @throws Never.
+ * @example
+ * base64Encode(new Uint8Array([1, 2, 3])); // 'AQID'
+ */
+export function base64Encode(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i] as number);
+  return btoa(binary);
+}

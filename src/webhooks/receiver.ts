@@ -1,0 +1,118 @@
+/**
+ * createWebhookReceiver(): the whole receiving side in the spec's order. Size (413) and content
+ * type (415) before anything is hashed; then the RFC 9421 webhook verifier checklist, or the
+ * legacy HMAC scheme when (and only when) a secret was configured; then duplicate keys and the
+ * bounded, prototype-safe parse; then the envelope and the result, decoded as decode() would.
+ */
+import { boundsOf, decodeWebhookValue, type DecodedWebhook, type DecodeWebhookOptions } from './decode-webhook.js';
+import { WebhookError } from './errors.js';
+import { parseWebhookBody, bodyText } from './body.js';
+import { checkHmacSecret, verifyLegacyHmac } from './hmac.js';
+import { createJwksResolver, type JwksResolverOptions } from './jwks.js';
+import type { KeyResolver } from './keys.js';
+import { createMemoryReplayStore, type ReplayStore } from './replay.js';
+import { checkContentType, readWebhookRequest, type IncomingWebhook } from './request.js';
+import { verifyWebhookSignature, type RevocationCheck, type WebhookCrypto, type WebhookSigner } from './verify.js';
+
+/** Default body bound (webhooks.mdx: receivers SHOULD enforce 1 MB). */
+export const DEFAULT_WEBHOOK_MAX_BYTES = 1_000_000;
+
+/** Who signed a received webhook: an RFC 9421 key, or the legacy HMAC secret. */
+export type ReceivedSigner = WebhookSigner | { readonly keyid: 'hmac-current' | 'hmac-previous'; readonly alg: 'hmac-sha256'; readonly agent: string };
+
+/** A received, verified, decoded webhook: narrow on `taskType` to type `data`. */
+export type ReceivedWebhook = DecodedWebhook & { readonly signer: ReceivedSigner };
+
+/** The legacy HMAC opt-in (deprecated; removed in AdCP 4.0). */
+export interface LegacyHmacConfig {
+  /** The shared secret, or `[current, previous]` during a rotation (at most 5 minutes). */
+  readonly secret: string | readonly [string, string];
+  /** The seller agent this secret belongs to (the signer identity to dedupe under). */
+  readonly agent: string;
+}
+
+/** Options of {@link createWebhookReceiver}. */
+export interface WebhookReceiverOptions extends DecodeWebhookOptions {
+  /** Resolves a `keyid` to its JWK and agent. Either this or `jwks`. */
+  readonly keys?: KeyResolver | undefined;
+  /** A seller's JWKS URL and agent, fetched with bounds and cached. Either this or `keys`. */
+  readonly jwks?: JwksResolverOptions | undefined;
+  /**
+   * The legacy HMAC-SHA256 scheme, for a registration made with `authentication.credentials`.
+   * When set, RFC 9421 signatures are refused (`webhook_mode_mismatch`), and vice versa.
+   */
+  readonly hmac?: LegacyHmacConfig | undefined;
+  /** The `(keyid, nonce)` store. Default: a bounded in-memory store (one process only). */
+  readonly replayStore?: ReplayStore | undefined;
+  /** The revocation list check (step 9). */
+  readonly revocation?: RevocationCheck | undefined;
+  /** Largest body, in bytes, refused before any digest or parse. Default 1,000,000. */
+  readonly maxBodyBytes?: number | undefined;
+  /** The clock in milliseconds. Default `Date.now`. */
+  readonly now?: (() => number) | undefined;
+  /** WebCrypto. Default `crypto.subtle`. */
+  readonly subtle?: WebhookCrypto | undefined;
+}
+
+/** A configured receiver. */
+export interface WebhookReceiver {
+  /**
+   * Verifies and decodes one webhook request.
+   *
+   * @throws {WebhookError} The refusal, with `webhookCode` and `httpStatus` (see `webhookResponse`).
+   * @throws {WebhookTaskFailedError} A verified webhook reporting a failed task (answer 2xx).
+   * @throws {DecodeError} A verified webhook whose result does not decode (`SCHEMA_MISMATCH`, ...).
+   */
+  receive(request: IncomingWebhook): Promise<ReceivedWebhook>;
+}
+
+function optionError(message: string): TypeError {
+  return new TypeError(`createWebhookReceiver: ${message}`);
+}
+
+/**
+ * Creates a webhook receiver for one registration mode (RFC 9421 or, on opt-in, legacy HMAC).
+ *
+ * @param options - Key resolution (`keys` or `jwks`), or `hmac`; replay store, revocation, bounds.
+ * @returns The receiver.
+ * @throws {TypeError} For a missing key source, a weak HMAC secret or an invalid bound.
+ * @example
+ * const receiver = createWebhookReceiver({ jwks: { url: sellerJwksUri, agent: sellerAgentUrl }, replayStore });
+ * const hook = await receiver.receive(request); // { taskType, taskId, status, data, signer, ... }
+ */
+export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
+  const { keys: customKeys, jwks, hmac, replayStore, revocation, maxBodyBytes = DEFAULT_WEBHOOK_MAX_BYTES, now, subtle, ...decodeOptions } = options;
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) throw optionError('maxBodyBytes must be a positive integer');
+  const secrets = hmac === undefined ? undefined : typeof hmac.secret === 'string' ? [hmac.secret] : [...hmac.secret];
+  for (const secret of secrets ?? []) checkHmacSecret(secret);
+  if (hmac !== undefined && (customKeys !== undefined || jwks !== undefined)) throw optionError('hmac selects the legacy scheme; it cannot be combined with keys or jwks (mode selection is a switch)');
+  if (hmac === undefined && (customKeys === undefined) === (jwks === undefined)) throw optionError('exactly one of keys or jwks is required (or hmac for the legacy scheme)');
+  const keys = customKeys ?? (jwks === undefined ? undefined : createJwksResolver(jwks));
+  const store = replayStore ?? createMemoryReplayStore(now === undefined ? {} : { now });
+  // The body is never larger than the parse bound either.
+  const decodeBounds = boundsOf(decodeOptions);
+  const bounds = { ...decodeBounds, maxBytes: Math.min(decodeBounds.maxBytes, maxBodyBytes) };
+
+  return {
+    async receive(request) {
+      const read = await readWebhookRequest(request, maxBodyBytes);
+      checkContentType(read.headers);
+      const signed9421 = read.headers.has('signature-input') || read.headers.has('signature');
+      const signedHmac = read.headers.has('x-adcp-signature') || read.headers.has('x-adcp-timestamp');
+      let signer: ReceivedSigner;
+      if (secrets !== undefined && hmac !== undefined) {
+        if (signed9421) throw new WebhookError('webhook_mode_mismatch', 'this registration uses the legacy HMAC scheme; the webhook carries an RFC 9421 signature');
+        if (!signedHmac) throw new WebhookError('webhook_signature_required', 'expected X-ADCP-Signature and X-ADCP-Timestamp (legacy HMAC registration); got neither');
+        const which = await verifyLegacyHmac(read.headers, read.body, { secrets, now, subtle });
+        signer = { keyid: which === 0 ? 'hmac-current' : 'hmac-previous', alg: 'hmac-sha256', agent: hmac.agent };
+      } else {
+        if (signedHmac && !signed9421) throw new WebhookError('webhook_mode_mismatch', 'this registration uses RFC 9421 signatures; the webhook carries the legacy HMAC headers');
+        signer = await verifyWebhookSignature(read, { keys: keys as KeyResolver, replayStore: store, revocation, now, subtle });
+      }
+      // Step 14 (duplicate keys) and the secure parse run only on an authenticated body.
+      const parsed = parseWebhookBody(bodyText(read.body), bounds);
+      const decoded = decodeWebhookValue(parsed.value, decodeOptions, parsed.shape, signer);
+      return { ...decoded, signer } as ReceivedWebhook;
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * A replay store shared by every receiver process through Redis (security.mdx: "Redis `SETNX`
+ * with `EX`", and "atomic insert-with-cap-check at step 13 in distributed deployments"). The
+ * claim is one Lua script: expired entries dropped, replay and caps checked, the nonce set with
+ * its TTL, all atomically on the server's clock. Works with the `redis` client (node-redis 4+)
+ * or any client with the same `sendCommand`.
+ */
+import { DEFAULT_AGGREGATE_CAP, DEFAULT_PER_KEYID_CAP, type ReplayClaim, type ReplayStore } from './replay.js';
+
+/** The one client method the store uses: node-redis's `sendCommand`. */
+export interface RedisCommandClient {
+  sendCommand(args: ReadonlyArray<string>): Promise<unknown>;
+}
+
+/** Options of {@link createRedisReplayStore}. */
+export interface RedisReplayStoreOptions {
+  /** A connected client (`createClient(...).connect()`), owned and closed by the caller. */
+  readonly client: RedisCommandClient;
+  /**
+   * Prefix of every key. The default's hash tag keeps every key in one cluster slot, which the
+   * script's aggregate cap needs. Default `{adcp-webhook-replay}:`.
+   */
+  readonly prefix?: string | undefined;
+  /** Most live entries per `keyid`. Default 100,000. */
+  readonly perKeyidCap?: number | undefined;
+  /** Most live entries in all. Default 1,000,000 (the spec allows up to 10,000,000 as memory permits). */
+  readonly aggregateCap?: number | undefined;
+}
+
+// Milliseconds on the Redis server's clock, so every receiver judges expiry alike.
+const NOW = "local t = redis.call('TIME'); local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)";
+
+/** KEYS: per-keyid set, aggregate set. ARGV: per-keyid cap, aggregate cap. */
+const CAP_SCRIPT = `${NOW}
+if redis.call('ZCOUNT', KEYS[1], '(' .. now, '+inf') >= tonumber(ARGV[1]) then return 1 end
+if redis.call('ZCOUNT', KEYS[2], '(' .. now, '+inf') >= tonumber(ARGV[2]) then return 1 end
+return 0`;
+
+/** KEYS: nonce key, per-keyid set, aggregate set. ARGV: ttl seconds, per-keyid cap, aggregate cap, nonce, aggregate member. */
+const CLAIM_SCRIPT = `${NOW}
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'replayed' end
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[2]) or redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[3]) then return 'rate_abuse' end
+local ttl = tonumber(ARGV[1]) * 1000
+redis.call('SET', KEYS[1], '1', 'PX', ttl)
+redis.call('ZADD', KEYS[2], now + ttl, ARGV[4])
+redis.call('ZADD', KEYS[3], now + ttl, ARGV[5])
+for i = 2, 3 do
+  if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
+end
+return 'claimed'`;
+
+function positive(value: number, name: string): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`createRedisReplayStore: ${name} must be a positive integer`);
+  return value;
+}
+
+/**
+ * A `(keyid, nonce)` replay store in Redis, for receivers on several processes or machines.
+ *
+ * @param options - The client, key prefix and caps.
+ * @returns The store; its calls reject when Redis does (the receiver answers 503).
+ * @throws {TypeError} For an invalid cap.
+ * @example
+ * const client = await createClient({ url: process.env.REDIS_URL }).connect();
+ * const receiver = createWebhookReceiver({ jwks, replayStore: createRedisReplayStore({ client }) });
+ */
+export function createRedisReplayStore(options: RedisReplayStoreOptions): ReplayStore {
+  const { client } = options;
+  const prefix = options.prefix ?? '{adcp-webhook-replay}:';
+  const perKeyidCap = String(positive(options.perKeyidCap ?? DEFAULT_PER_KEYID_CAP, 'perKeyidCap'));
+  const aggregateCap = String(positive(options.aggregateCap ?? DEFAULT_AGGREGATE_CAP, 'aggregateCap'));
+  const keyidSet = (keyid: string): string => `${prefix}k:${keyid}`;
+  const all = `${prefix}all`;
+  return {
+    async capReached(keyid) {
+      const reply = await client.sendCommand(['EVAL', CAP_SCRIPT, '2', keyidSet(keyid), all, perKeyidCap, aggregateCap]);
+      return Number(reply) === 1;
+    },
+    async claim(keyid, nonce, ttlSeconds) {
+      const ttl = String(Math.max(1, Math.ceil(ttlSeconds)));
+      // keyid and nonce are header strings, which cannot hold a line feed.
+      const reply = await client.sendCommand(['EVAL', CLAIM_SCRIPT, '3', `${prefix}n:${keyid}\n${nonce}`, keyidSet(keyid), all, ttl, perKeyidCap, aggregateCap, nonce, `${keyid}\n${nonce}`]);
+      if (reply === 'claimed' || reply === 'replayed' || reply === 'rate_abuse') return reply as ReplayClaim;
+      throw new Error(`unexpected Redis reply to the replay claim: ${typeof reply}`);
+    },
+  };
+}

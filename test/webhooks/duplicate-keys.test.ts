@@ -1,0 +1,82 @@
+/**
+ * The duplicate-key scan (verifier step 14) on the HMAC file's signer-side inputs (top level,
+ * nested, inside arrays, three deep, and the clean input that must pass), escaped spellings,
+ * keys in different objects, strings that look like keys, and the step 14b name sanitization.
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { findDuplicateKeys, sanitizeKeyName } from '../../src/webhooks/duplicate-keys.js';
+import { readVector } from './vectors.js';
+
+interface SignerSide {
+  signer_side: {
+    rejection_vectors: Array<{ id: string; signer_input_body: string }>;
+    positive_vectors: Array<{ id: string; signer_input_body: string }>;
+  };
+}
+const { signer_side: side } = readVector<SignerSide>('webhook-hmac-sha256.json');
+
+describe('findDuplicateKeys', () => {
+  for (const v of side.rejection_vectors) test(`${v.id}: found`, () => expect(findDuplicateKeys(v.signer_input_body)?.count).toBe(1));
+  for (const v of side.positive_vectors) test(`${v.id}: clean`, () => expect(findDuplicateKeys(v.signer_input_body)).toBeUndefined());
+  test('escaped spellings of one key collide; the same key in sibling objects does not', () => {
+    expect(findDuplicateKeys('{"a":1,"\\u0061":2}')).toEqual({ count: 1, names: ['a'] });
+    expect(findDuplicateKeys('{"x":{"a":1},"y":{"a":2},"z":[{"a":1},{"a":2}]}')).toBeUndefined();
+  });
+  test('string values and escaped quotes are not keys', () => {
+    expect(findDuplicateKeys('{"a":"\\"a\\":1,","b":["a","a"]}')).toBeUndefined();
+    expect(findDuplicateKeys('{"k\\\\":1,"k\\\\":2}')).toEqual({ count: 1, names: ['k\\'] });
+  });
+  test('counts every repeat, reports at most four names', () => {
+    const text = `{${Array.from({ length: 6 }, (_, i) => `"k${i}":1,"k${i}":2`).join(',')}}`;
+    expect(findDuplicateKeys(text)).toEqual({ count: 6, names: ['k0', 'k1', 'k2', 'k3'] });
+  });
+  test('agrees with a parse-based model on generated JSON objects', () => {
+    const key = fc.constantFrom('a', 'b', 'c', 'é', 'a"b', '\\');
+    const value = fc.letrec((tie) => ({
+      v: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.constantFrom('a', '"', '{"a":1}'), fc.array(tie('v'), { maxLength: 3 }), tie('o')),
+      o: fc.array(fc.tuple(key, tie('v')), { maxLength: 4 }).map((pairs) => ({ pairs })),
+    })).v;
+    const render = (v: unknown): string =>
+      typeof v === 'object' && v !== null && 'pairs' in v
+        ? `{${(v as { pairs: Array<[string, unknown]> }).pairs.map(([k, x]) => `${JSON.stringify(k)}:${render(x)}`).join(',')}}`
+        : Array.isArray(v)
+          ? `[${v.map(render).join(',')}]`
+          : JSON.stringify(v);
+    const repeats = (v: unknown): number => {
+      if (Array.isArray(v)) return v.reduce((n: number, x) => n + repeats(x), 0);
+      if (typeof v !== 'object' || v === null || !('pairs' in v)) return 0;
+      const pairs = (v as { pairs: Array<[string, unknown]> }).pairs;
+      const seen = new Set<string>();
+      let n = 0;
+      for (const [k, x] of pairs) {
+        if (seen.has(k)) n++;
+        seen.add(k);
+        n += repeats(x);
+      }
+      return n;
+    };
+    fc.assert(
+      fc.property(value, (v) => {
+        const text = render(v);
+        const found = findDuplicateKeys(text);
+        return (found?.count ?? 0) === repeats(v);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('sanitizeKeyName (step 14b)', () => {
+  test('cuts at the first non-printable code point, reporting the bytes before it', () => {
+    expect(sanitizeKeyName('status\u202e')).toBe('<sanitized:6>');
+    expect(sanitizeKeyName('é\u0000x')).toBe('<sanitized:2>');
+    expect(sanitizeKeyName('\u2028')).toBe('<sanitized:0>');
+    expect(sanitizeKeyName('a\ufeff')).toBe('<sanitized:1>');
+  });
+  test('truncates to 32 bytes on a code point boundary', () => {
+    expect(sanitizeKeyName('x'.repeat(40))).toBe('x'.repeat(32));
+    expect(sanitizeKeyName(`${'x'.repeat(31)}é`)).toBe('x'.repeat(31));
+    expect(sanitizeKeyName('signed_authorized_agents')).toBe('signed_authorized_agents');
+  });
+});

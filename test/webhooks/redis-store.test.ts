@@ -1,0 +1,94 @@
+/**
+ * createRedisReplayStore against a real redis-server this file starts (Debian's redis-server;
+ * .ci/run installs it): atomic claims, replays seen across receivers sharing the store, per-keyid
+ * and aggregate caps refusing rather than evicting, TTLs set from the signature's expiry, and
+ * Redis down answered as our fault (503).
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createClient, type RedisClientType } from 'redis';
+import { createRedisReplayStore } from '../../src/webhooks/redis-replay.js';
+import { createWebhookReceiver, WebhookError } from '../../src/webhooks/index.js';
+import { completedBody, ed25519, HOOK_URL, resolver } from './fixtures.js';
+import { signWebhook } from './signer.js';
+import { startRedis, type RedisServer } from './redis-server.js';
+
+let server: RedisServer;
+let client: RedisClientType;
+let prefixes = 0;
+const prefix = () => `{test-${++prefixes}}:`;
+
+beforeAll(async () => {
+  server = await startRedis();
+  client = createClient({ url: server.url });
+  await client.connect();
+});
+
+afterAll(async () => {
+  await client?.quit();
+  await server?.stop();
+});
+
+describe('createRedisReplayStore', () => {
+  test('claims a nonce once; the second claim is a replay', async () => {
+    const store = createRedisReplayStore({ client, prefix: prefix() });
+    expect(await store.claim('kid-a', 'nonce-1', 360)).toBe('claimed');
+    expect(await store.claim('kid-a', 'nonce-1', 360)).toBe('replayed');
+    expect(await store.claim('kid-b', 'nonce-1', 360)).toBe('claimed');
+  });
+  test('concurrent claims of one nonce: exactly one wins', async () => {
+    const store = createRedisReplayStore({ client, prefix: prefix() });
+    const results = await Promise.all(Array.from({ length: 20 }, () => store.claim('kid-a', 'same-nonce', 360)));
+    expect(results.filter((r) => r === 'claimed')).toHaveLength(1);
+    expect(results.filter((r) => r === 'replayed')).toHaveLength(19);
+  });
+  test('the nonce key lives for the TTL the verifier asks ((expires − now) + 60 s)', async () => {
+    const p = prefix();
+    const store = createRedisReplayStore({ client, prefix: p });
+    await store.claim('kid-a', 'nonce-ttl', 345);
+    const pttl = Number(await client.sendCommand(['PTTL', `${p}n:kid-a\nnonce-ttl`]));
+    expect(pttl).toBeGreaterThan(300_000);
+    expect(pttl).toBeLessThanOrEqual(345_000);
+  });
+  test('a full per-keyid cap refuses new nonces (no eviction) and capReached reports it; other keyids go on', async () => {
+    const store = createRedisReplayStore({ client, prefix: prefix(), perKeyidCap: 3 });
+    for (let i = 0; i < 3; i++) expect(await store.claim('kid-a', `n${i}`, 360)).toBe('claimed');
+    expect(await store.capReached('kid-a')).toBe(true);
+    expect(await store.claim('kid-a', 'n3', 360)).toBe('rate_abuse');
+    expect(await store.claim('kid-a', 'n0', 360)).toBe('replayed');
+    expect(await store.capReached('kid-b')).toBe(false);
+    expect(await store.claim('kid-b', 'n0', 360)).toBe('claimed');
+  });
+  test('the aggregate cap spans keyids', async () => {
+    const store = createRedisReplayStore({ client, prefix: prefix(), aggregateCap: 2 });
+    expect(await store.claim('kid-a', 'n0', 360)).toBe('claimed');
+    expect(await store.claim('kid-b', 'n0', 360)).toBe('claimed');
+    expect(await store.capReached('kid-c')).toBe(true);
+    expect(await store.claim('kid-c', 'n0', 360)).toBe('rate_abuse');
+  });
+  test('two receivers sharing the store: a webhook replayed to the second is refused', async () => {
+    const store = createRedisReplayStore({ client, prefix: prefix() });
+    const now = Date.now();
+    const signed = await signWebhook({ key: ed25519, url: HOOK_URL, body: completedBody(), created: Math.floor(now / 1000) });
+    const request = { method: 'POST', url: HOOK_URL, headers: signed.headers, body: signed.body };
+    const a = createWebhookReceiver({ keys: resolver, replayStore: store });
+    const b = createWebhookReceiver({ keys: resolver, replayStore: store });
+    expect((await a.receive(request)).status).toBe('completed');
+    const error = await b.receive(request).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WebhookError);
+    expect((error as WebhookError).webhookCode).toBe('webhook_signature_replayed');
+  });
+  test('Redis unreachable: webhook_replay_store_unavailable, 503 (our fault, the sender retries)', async () => {
+    const down = await startRedis();
+    const lost = createClient({ url: down.url, socket: { reconnectStrategy: false } });
+    lost.on('error', () => undefined);
+    await lost.connect();
+    await down.stop();
+    const receiver = createWebhookReceiver({ keys: resolver, replayStore: createRedisReplayStore({ client: lost }) });
+    const signed = await signWebhook({ key: ed25519, url: HOOK_URL, body: completedBody(), created: Math.floor(Date.now() / 1000) });
+    const error = await receiver.receive({ method: 'POST', url: HOOK_URL, headers: signed.headers, body: signed.body }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ webhookCode: 'webhook_replay_store_unavailable', httpStatus: 503 });
+  });
+  test('invalid caps are configuration errors', () => {
+    expect(() => createRedisReplayStore({ client, perKeyidCap: 0 })).toThrow(TypeError);
+  });
+});
