@@ -882,6 +882,6 @@ export function decodeEnclosed<T extends TaskName, const O extends DecodeOptions
     const found: Found = { payload, untrusted: how.shape === undefined, what: how.what, a2aState: how.status, ...(how.shape === undefined ? {} : { shape: how.shape }) };
     return decodeFound(ctx, found) as { data: Decoded<T, O>; version: Version };
   } catch (error) {
-    throw guard(ctx === undefined ? error : withContext(error, ctx), task);
+    throw guard(ctx === undefined ? error : withContext(error, ctx), task, payload);
   }
 }
