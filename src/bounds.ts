@@ -6,6 +6,7 @@
  */
 import { DecodeError, LimitError, type DecodeErrorOptions } from './errors.js';
 import { shownPointer as shown } from './format.js';
+import { utf8Length } from './utf8.js';
 
 /** The limits a decode runs under. */
 export interface Bounds {
@@ -21,16 +22,6 @@ export interface Bounds {
 export const DEFAULT_BOUNDS: Bounds = { maxBytes: 4 * 1024 * 1024, maxDepth: 64, maxNodes: 1_000_000 };
 
 /**
- * The exact UTF-8 length of `text` if it might exceed `max`, else a cheap bound: a UTF-16 code
- * unit takes 1 to 3 UTF-8 bytes (a surrogate pair 4 bytes for 2 units), so `length <= max / 3`
- * settles most texts without counting.
- */
-export function utf8ByteLength(text: string, max: number): number {
-  if (text.length * 3 <= max) return text.length; // a lower bound; enough to say "fits"
-  return Buffer.byteLength(text, 'utf8');
-}
-
-/**
  * Throws `TOO_LARGE` when `text` is longer than `maxBytes` UTF-8 bytes. Nothing is truncated.
  *
  * @throws {LimitError} `TOO_LARGE`
@@ -41,7 +32,7 @@ export function checkTextSize(text: string, maxBytes: number, what: string, opti
     // Each UTF-16 unit is at least one UTF-8 byte: too large without counting.
     throw tooLarge(text.length, maxBytes, what, options, 'at least ');
   }
-  const bytes = Buffer.byteLength(text, 'utf8');
+  const bytes = utf8Length(text);
   if (bytes > maxBytes) throw tooLarge(bytes, maxBytes, what, options, '');
 }
 
