@@ -36,6 +36,24 @@ export function checkTextSize(text: string, maxBytes: number, what: string, opti
   if (bytes > maxBytes) throw tooLarge(bytes, maxBytes, what, options, '');
 }
 
+/**
+ * The `TOO_LARGE` error for a text already measured (e.g. by the MCP extractor), so that the
+ * caller's text is not read again to say how large it was.
+ *
+ * @param bytes - Its UTF-8 size, or a lower bound when `exact` is false.
+ * @param exact - Whether `bytes` is exact.
+ * @param maxBytes - The limit it exceeds.
+ * @param what - What the text is, for the message: `content[0].text`.
+ * @param options - Task, version and path for the error.
+ * @returns The error, to throw.
+ * @throws Never.
+ * @example
+ * throw textTooLarge(5_000_000, false, 4 * 1024 * 1024, 'content[0].text', { path: '/content/0/text' });
+ */
+export function textTooLarge(bytes: number, exact: boolean, maxBytes: number, what: string, options: DecodeErrorOptions): LimitError {
+  return tooLarge(bytes, maxBytes, what, options, exact ? '' : 'at least ');
+}
+
 function tooLarge(actual: number, limit: number, what: string, options: DecodeErrorOptions, qualifier: string): LimitError {
   return new LimitError(
     'TOO_LARGE',
@@ -60,7 +78,7 @@ export interface WalkOptions extends DecodeErrorOptions {
 type Finding =
   | { kind: 'depth'; depth: number }
   | { kind: 'nodes'; nodes: number }
-  | { kind: 'bytes'; chars: number }
+  | { kind: 'bytes'; chars: number; json?: 'at least' | 'exact' }
   | { kind: 'unsafe'; key: string }
   | { kind: 'not-json'; found: string }
   | { kind: 'cycle' };
@@ -129,7 +147,9 @@ function toError(finding: Finding, bounds: Bounds, options: WalkOptions, path: s
     case 'bytes':
       return new LimitError(
         'TOO_LARGE',
-        `${options.what} holds at least ${finding.chars} UTF-8 bytes of strings; expected at most ${bounds.maxBytes} (maxBytes)`,
+        finding.json === undefined
+          ? `${options.what} holds at least ${finding.chars} UTF-8 bytes of strings; expected at most ${bounds.maxBytes} (maxBytes)`
+          : `${options.what} is ${finding.json === 'exact' ? '' : 'at least '}${finding.chars} UTF-8 bytes as compact JSON; expected at most ${bounds.maxBytes} (maxBytes)`,
         { unit: 'bytes', limit: bounds.maxBytes, actual: finding.chars },
         opts,
       );
@@ -405,4 +425,307 @@ function walk(root: unknown, bounds: Bounds, untrusted: boolean, place: Place): 
     throw cause;
   }
   return undefined;
+}
+
+const arrayProto = Array.prototype;
+
+/** A string JSON.stringify writes as is: printable ASCII but `"` and `\`. */
+const PLAIN_JSON_STRING = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/**
+ * The UTF-8 size of `JSON.stringify(value)` for a snapshot (plain JSON data, no cycles): the
+ * exact count, used only when the bounds the snapshot walk keeps cannot decide.
+ */
+function jsonUtf8Size(root: unknown): number {
+  let bytes = 0;
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') bytes += stringSize(value);
+    else if (typeof value === 'number') bytes += String(value).length;
+    else if (typeof value === 'boolean') bytes += value ? 4 : 5;
+    else if (value === null) bytes += 4;
+    else if (Array.isArray(value)) {
+      bytes += value.length === 0 ? 2 : value.length + 1;
+      for (const child of value) stack.push(child);
+    } else {
+      const obj = value as Record<string, unknown>;
+      const keys = Object.keys(obj);
+      bytes += keys.length === 0 ? 2 : keys.length + 1;
+      for (const key of keys) {
+        bytes += stringSize(key) + 1;
+        stack.push(obj[key]);
+      }
+    }
+  }
+  return bytes;
+}
+
+/** UTF-8 size of a string as JSON.stringify writes it (quotes, escapes, `\uXXXX` for a lone surrogate). */
+function stringSize(text: string): number {
+  return PLAIN_JSON_STRING.test(text) ? text.length + 2 : utf8Length(JSON.stringify(text));
+}
+
+/** Why a container is not plain JSON data, by its prototype, or undefined when it is. */
+function foreign(value: object, isArray: boolean): string | undefined {
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (isArray) return proto === arrayProto ? undefined : 'an array with a foreign prototype (an Array subclass?)';
+  if (proto === objectProto || proto === null) return undefined;
+  return badContainer(value);
+}
+
+/**
+ * A plain copy of an already-parsed (in-process) value, built in one walk that reads each value
+ * once: the copy is what decode() validates and returns, so a getter or Proxy that answers
+ * differently on a second read has no second read to answer. The same walk checks what
+ * {@link checkTree} checks for untrusted values, and more:
+ *
+ * - Cost follows content, never a claimed size: an array's `length` (and an object's key count)
+ *   is charged against `maxNodes` and `maxBytes` before anything proportional to it is allocated
+ *   or iterated, and a sparse array (holes) is refused as not JSON data.
+ * - Only JSON data passes: plain objects (prototype `Object.prototype` or null) and arrays
+ *   (prototype `Array.prototype`: no subclass, no foreign prototype) whose own members are all
+ *   enumerable string keys (no symbol keys, no non-enumerable members, no named members on an
+ *   array), finite numbers, strings, booleans, null. Getters are not told from data properties
+ *   (that costs a descriptor per member): each is called once and its answer is the data.
+ * - `maxBytes` counts the UTF-8 bytes of the value's compact JSON (`JSON.stringify(value)`),
+ *   the same unit as for text: a walk keeps a lower and an upper bound, and only when the limit
+ *   falls between them is the copy measured exactly.
+ *
+ * Nothing in the copy is shared with the input but strings. Object keys keep their order.
+ *
+ * @param root - The value, e.g. MCP `structuredContent` or A2A DataPart `data`.
+ * @param bounds - The bounds to check.
+ * @param options - `what` names the value in messages; `task` and `version` go on the error.
+ * @returns The plain copy.
+ * @throws {LimitError} `TOO_DEEP` (depth or node count), `TOO_LARGE` (compact JSON over `maxBytes`)
+ * @throws {DecodeError} `UNSAFE_JSON` for `__proto__` or `constructor.prototype` keys;
+ *   `MALFORMED_ENVELOPE` for what is not JSON data, circular references, or values that cannot
+ *   be read (a getter or trap that throws)
+ * @example
+ * const data = snapshot(result.structuredContent, DEFAULT_BOUNDS, { what: 'structuredContent' });
+ */
+export function snapshot(root: unknown, bounds: Bounds, options: Omit<WalkOptions, 'untrusted'>): unknown {
+  const place: Place = { keys: [], objects: [], depth: 0, key: undefined };
+  let result: { copy: unknown } | Finding;
+  try {
+    result = copyWalk(root, bounds, place);
+  } catch (cause) {
+    const at = pointer(segments(place));
+    throw new DecodeError(
+      'MALFORMED_ENVELOPE',
+      `${options.what} could not be read at ${shown(at)}: ${describeThrown(cause)} thrown while reading it; expected plain JSON data`,
+      { task: options.task, version: options.version, path: at, cause },
+    );
+  }
+  if ('copy' in result) return result.copy;
+  let finding = result;
+  if (finding.kind === 'depth' && new Set(place.objects.slice(0, place.depth + 1)).size < place.depth + 1) finding = { kind: 'cycle' };
+  throw toError(finding, bounds, { ...options, untrusted: true }, pointer(segments(place)));
+}
+
+type Container = Record<string, unknown> | unknown[];
+
+function copyWalk(root: unknown, bounds: Bounds, place: Place): { copy: unknown } | Finding {
+  const { maxBytes, maxDepth, maxNodes } = bounds;
+  const { keys: pathKeys, objects: pathObjects } = place;
+  // Bytes of the compact JSON: `low` counts every UTF-16 unit of a string as one byte and every
+  // number as one digit; `wide` counts string units and numbers, for the upper bound (a unit is at
+  // most 6 bytes, `\u0000`; a number at most 24 characters).
+  let low = 0;
+  let units = 0;
+  let numbers = 0;
+  let nodes = 1;
+  let depth = 0;
+  let reading: string | number | undefined;
+  const at = (finding: Finding, key?: string | number): Finding => {
+    place.depth = depth;
+    place.key = key;
+    return finding;
+  };
+  const holder: { copy: unknown } = { copy: undefined };
+  // Pending containers: the source, its (empty) copy, its depth and its key in its parent.
+  const sources: object[] = [];
+  const copies: Container[] = [];
+  const depths: number[] = [];
+  const keys: Array<string | number> = [];
+  const visited = maxNodes > SHARED_CHECK_NODES ? new Set<object>() : undefined;
+  const deepPath: object[] = [];
+  let deep: Set<object> | undefined;
+
+  /** Copies a member's value into `target[key]`, or says why it is not JSON data. */
+  const take = (child: unknown, target: Container, key: string | number, next: number): Finding | undefined => {
+    switch (typeof child) {
+      case 'string':
+        low += child.length + 2;
+        units += child.length;
+        break;
+      case 'number':
+        if (child - child !== 0) return at({ kind: 'not-json', found: String(child) }, key); // NaN, ±Infinity
+        low += 1;
+        numbers++;
+        break;
+      case 'boolean':
+        low += child ? 4 : 5;
+        break;
+      case 'object':
+        if (child === null) {
+          low += 4;
+          break;
+        }
+        {
+          const copy: Container = Array.isArray(child) ? [] : {};
+          (target as Record<string, unknown>)[key] = copy;
+          sources.push(child);
+          copies.push(copy);
+          depths.push(next);
+          keys.push(key);
+        }
+        return undefined;
+      default:
+        return at({ kind: 'not-json', found: `a value of type ${typeof child}` }, key);
+    }
+    (target as Record<string, unknown>)[key] = child;
+    return undefined;
+  };
+
+  try {
+    if (typeof root !== 'object' || root === null) {
+      const bad = take(root, holder as unknown as Record<string, unknown>, 'copy', 0);
+      if (bad !== undefined) {
+        place.key = undefined;
+        return bad;
+      }
+    } else {
+      const copy: Container = Array.isArray(root) ? [] : {};
+      holder.copy = copy;
+      sources.push(root);
+      copies.push(copy);
+      depths.push(0);
+      keys.push('');
+    }
+    while (sources.length > 0) {
+      const value = sources.pop() as object;
+      const copy = copies.pop() as Container;
+      depth = depths.pop() as number;
+      pathKeys[depth] = keys.pop() as string | number;
+      pathObjects[depth] = value;
+      reading = undefined;
+      const isArray = Array.isArray(copy);
+      const bad = foreign(value, isArray);
+      if (bad !== undefined) return at({ kind: 'not-json', found: bad });
+      if (visited !== undefined) {
+        if (visited.has(value)) {
+          return at(pathObjects.slice(0, depth).includes(value) ? { kind: 'cycle' } : { kind: 'not-json', found: 'an object met twice (a shared reference)' });
+        }
+        visited.add(value);
+      }
+      if (depth + 1 > maxDepth) return at({ kind: 'depth', depth: depth + 1 });
+      if (depth >= CYCLE_CHECK_DEPTH) {
+        deep ??= new Set();
+        while (deepPath.length > depth - CYCLE_CHECK_DEPTH) deep.delete(deepPath.pop() as object);
+        if (deep.has(value)) return at({ kind: 'cycle' });
+        deepPath.push(value);
+        deep.add(value);
+      }
+      if (hasOwn.call(value, '__proto__')) return at({ kind: 'unsafe', key: '__proto__' }, '__proto__');
+      const next = depth + 1;
+      const mark = sources.length;
+      if (isArray) {
+        const source = value as unknown[];
+        const length = source.length;
+        // Charge the claimed length before anything proportional to it is allocated or iterated:
+        // bytes first (each element is at least a digit and a comma), as text is measured before parsing.
+        if (low + 2 * length > maxBytes) return at({ kind: 'bytes', chars: low + 2 * length, json: 'at least' });
+        if (nodes + length > maxNodes) return at({ kind: 'nodes', nodes: nodes + length });
+        nodes += length;
+        low += length === 0 ? 2 : length + 1;
+        // Own keys are the indexes in order, then `length`, then named members, then symbols: so
+        // exactly `length + 1` keys ending the indexes at `length - 1` means no hole, no extra member.
+        const own = Reflect.ownKeys(source);
+        if (own.length !== length + 1 || (length > 0 && own[length - 1] !== String(length - 1))) {
+          const culprit = arrayCulprit(source, own, length);
+          if (culprit === 'constructor') {
+            const ctor: unknown = (source as unknown as { constructor: unknown }).constructor;
+            if (typeof ctor === 'object' && ctor !== null && hasOwn.call(ctor, 'prototype')) return at({ kind: 'unsafe', key: 'constructor.prototype' }, culprit);
+          }
+          return at(arrayFinding(culprit), culprit);
+        }
+        for (let i = 0; i < length; i++) {
+          reading = i;
+          const found = take(source[i], copy, i, next);
+          if (found !== undefined) return found;
+        }
+      } else {
+        const source = value as Record<string, unknown>;
+        const names = Object.keys(source);
+        const count = names.length;
+        // Each member is at least `"":0,`.
+        if (low + 5 * count > maxBytes) return at({ kind: 'bytes', chars: low + 5 * count, json: 'at least' });
+        if (nodes + count > maxNodes) return at({ kind: 'nodes', nodes: nodes + count });
+        nodes += count;
+        low += count === 0 ? 2 : count + 1;
+        const own = Reflect.ownKeys(source);
+        if (own.length !== count) {
+          const hidden = own.find((key) => typeof key === 'symbol' || !Object.prototype.propertyIsEnumerable.call(source, key));
+          return at({ kind: 'not-json', found: typeof hidden === 'symbol' ? 'a symbol-keyed member' : 'a non-enumerable member' }, typeof hidden === 'string' ? hidden : undefined);
+        }
+        for (let i = 0; i < count; i++) {
+          const key = names[i] as string;
+          low += key.length + 3;
+          units += key.length;
+          reading = key;
+          const child = source[key];
+          if (key === 'constructor' && typeof child === 'object' && child !== null && hasOwn.call(child, 'prototype')) return at({ kind: 'unsafe', key: 'constructor.prototype' }, key);
+          const found = take(child, copy, key, next);
+          if (found !== undefined) return found;
+        }
+      }
+      if (low > maxBytes) return at({ kind: 'bytes', chars: low, json: 'at least' });
+      // Visit the containers just found in document order, so the first finding is the first in the text.
+      if (sources.length - mark > 1) {
+        reverseFrom(sources, mark);
+        reverseFrom(copies, mark);
+        reverseFrom(depths, mark);
+        reverseFrom(keys, mark);
+      }
+    }
+  } catch (cause) {
+    place.depth = depth;
+    place.key = reading;
+    throw cause;
+  }
+  // The bounds decide unless the limit falls between them; then the copy (ours) is measured.
+  if (low + 5 * units + 23 * numbers > maxBytes) {
+    const exact = jsonUtf8Size(holder.copy);
+    if (exact > maxBytes) {
+      place.depth = 0;
+      place.key = undefined;
+      return { kind: 'bytes', chars: exact, json: 'exact' };
+    }
+  }
+  return holder;
+}
+
+function reverseFrom(list: unknown[], from: number): void {
+  for (let i = from, j = list.length - 1; i < j; i++, j--) {
+    const t = list[i];
+    list[i] = list[j];
+    list[j] = t;
+  }
+}
+
+/** What is wrong with an array whose own keys are not exactly its indexes and `length`, given its {@link arrayCulprit}. */
+function arrayFinding(culprit: string | number | undefined): Finding {
+  if (typeof culprit === 'number') return { kind: 'not-json', found: 'a sparse array (a hole)' };
+  if (culprit === undefined) return { kind: 'not-json', found: 'an array with a symbol-keyed member' };
+  return { kind: 'not-json', found: 'an array with a named member' };
+}
+
+/** The first hole's index, else the first named member, else undefined (a symbol key). Bounded by the keys present. */
+function arrayCulprit(source: unknown[], own: ReadonlyArray<string | symbol>, length: number): string | number | undefined {
+  let i = 0;
+  while (i < length && i < own.length && own[i] === String(i)) i++;
+  if (i < length && !hasOwn.call(source, i)) return i;
+  return own.find((key): key is string => typeof key === 'string' && key !== 'length' && !/^(0|[1-9]\d*)$/.test(key));
 }

@@ -4,7 +4,7 @@
  * sync or async variant by `status`), validates it with the ahead-of-time compiled validator,
  * and returns it typed, or throws a DecodeError that says what went wrong and where.
  */
-import { checkTextSize, checkTree, DEFAULT_BOUNDS, withinBounds, type Bounds } from './bounds.js';
+import { checkTree, DEFAULT_BOUNDS, snapshot, textTooLarge, withinBounds, type Bounds } from './bounds.js';
 import {
   DecodeError,
   SchemaMismatchError,
@@ -294,7 +294,7 @@ function mcpPayload(ctx: Context, input: unknown): Found {
     case 'payload':
       // The spec's algorithm skips an oversized text item and tries the next; decode() refuses
       // instead, so an item over the limit is never silently dropped in favour of a later one.
-      if (location.source === 'text') refuseTooLarge(ctx, input, location.rejected);
+      if (location.source === 'text') refuseTooLarge(ctx, location.rejected);
       return location.source === 'structuredContent'
         ? { payload: location.value, untrusted: true, what: 'structuredContent' }
         : { payload: location.value, untrusted: false, what: `content[${location.index}].text`, shape: location.shape };
@@ -311,18 +311,18 @@ function mcpPayload(ctx: Context, input: unknown): Found {
   }
 }
 
-/** Throws `TOO_LARGE` for the first text item the extractor skipped as over `maxBytes`. */
-function refuseTooLarge(ctx: Context, input: unknown, rejected: readonly McpRejectedText[]): void {
+/**
+ * Throws `TOO_LARGE` for the first text item the extractor skipped as over `maxBytes`, with the
+ * size the extractor measured: the caller's text is read once, by the extractor.
+ */
+function refuseTooLarge(ctx: Context, rejected: readonly McpRejectedText[]): void {
   const tooLarge = rejected.find((r) => r.reason === 'too-large');
   if (tooLarge === undefined) return;
-  const opts = { task: ctx.task, version: ctx.version };
-  // The text was never parsed; the size check is the same as for a text decode() parses.
-  checkTextSize(
-    ((input as { content: Array<{ text: string }> }).content[tooLarge.index] as { text: string }).text,
-    ctx.options.maxBytes,
-    `content[${tooLarge.index}].text`,
-    { ...opts, path: `/content/${tooLarge.index}/text` },
-  );
+  throw textTooLarge(tooLarge.bytes ?? 0, tooLarge.bytesExact === true, ctx.options.maxBytes, `content[${tooLarge.index}].text`, {
+    task: ctx.task,
+    version: ctx.version,
+    path: `/content/${tooLarge.index}/text`,
+  });
 }
 
 function mcpNone(ctx: Context, input: unknown, location: Extract<McpPayloadLocation, { kind: 'none' }>): never {
@@ -332,11 +332,11 @@ function mcpNone(ctx: Context, input: unknown, location: Extract<McpPayloadLocat
   }
   // An adcp_error-only object without isError is an error response that lost its flag.
   if (location.reason === 'structured-adcp-error-only' || location.rejected.some((r) => r.reason === 'adcp-error-only')) {
-    const candidate = adcpErrorOnly(input, location);
+    const candidate = location.reason === 'structured-adcp-error-only' ? location.adcpError : location.rejected.find((r) => r.reason === 'adcp-error-only')?.adcpError;
     const valid = validateAdcpError(candidate);
     throw failed(ctx, valid.ok ? valid.error : undefined, 'the seller answered with an adcp_error but no isError flag');
   }
-  refuseTooLarge(ctx, input, location.rejected);
+  refuseTooLarge(ctx, location.rejected);
   const invalid = location.rejected.find((r) => r.reason === 'invalid-json');
   if (invalid !== undefined) {
     throw new DecodeError(
@@ -354,14 +354,6 @@ function mcpNone(ctx: Context, input: unknown, location: Extract<McpPayloadLocat
         : 'no structuredContent and no text item holding a JSON object';
   const ignored = location.ignoredStructuredContent === undefined ? '' : ` (structuredContent is ${location.ignoredStructuredContent})`;
   throw new DecodeError('NO_PAYLOAD', `expected an AdCP ${ctx.task} payload in structuredContent or content[].text; found ${seen}${ignored}`, opts);
-}
-
-function adcpErrorOnly(input: unknown, location: Extract<McpPayloadLocation, { kind: 'none' }>): unknown {
-  const result = input as Record<string, unknown>;
-  if (location.reason === 'structured-adcp-error-only') return (result.structuredContent as Record<string, unknown>).adcp_error;
-  const item = location.rejected.find((r) => r.reason === 'adcp-error-only')!;
-  const text = ((result.content as unknown[])[item.index] as { text: string }).text;
-  return (JSON.parse(text) as Record<string, unknown>).adcp_error;
 }
 
 function a2aPayload(ctx: Context, input: unknown): Found {
@@ -530,12 +522,9 @@ function mismatch(
   );
 }
 
-function decodeFound<T extends TaskName>(ctx: Context, found: Found): { data: Decoded<T>; version: Version } {
+function decodeFound<T extends TaskName>(ctx: Context, located: Found): { data: Decoded<T>; version: Version } {
   const { task, options } = ctx;
-  // A parsed text was measured by the parse itself; only a value out of bounds is walked again, for the error.
-  if (found.shape === undefined || !withinBounds(found.shape, options)) {
-    checkTree(found.payload, options, { untrusted: found.untrusted, what: found.what, task, version: ctx.version });
-  }
+  const found = checked(ctx, located);
   // The payload itself may carry an AdCP error; the failure is reported even when the payload
   // announces a version that is not bundled (its table is then the default one).
   if (hasOwn(found.payload, 'adcp_error') && found.payload.adcp_error) {
@@ -601,6 +590,23 @@ function decodeFound<T extends TaskName>(ctx: Context, found: Found): { data: De
     }
   }
   return { data: found.payload as Decoded<T>, version };
+}
+
+/**
+ * The payload bounded and checked, as decode() will validate and return it: an in-process value
+ * is replaced by its plain snapshot (read once; the caller's object is never returned), a parsed
+ * text (already plain, measured by the parse itself) is kept and walked only when out of bounds,
+ * for the error.
+ */
+function checked(ctx: Context, found: Found): Found {
+  const { task, options } = ctx;
+  if (found.untrusted) {
+    return { ...found, payload: snapshot(found.payload, options, { what: found.what, task, version: ctx.version }) as Record<string, unknown> };
+  }
+  if (found.shape === undefined || !withinBounds(found.shape, options)) {
+    checkTree(found.payload, options, { untrusted: false, what: found.what, task, version: ctx.version });
+  }
+  return found;
 }
 
 function run<T extends TaskName>(task: T, input: unknown, options: Resolved): { data: Decoded<T>; version: Version } {

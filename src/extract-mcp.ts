@@ -49,6 +49,8 @@ export interface McpRejectedText {
   readonly parseError?: string;
   /** For `invalid-json` / `not-json`: UTF-16 offset where parsing failed, when the parser said. */
   readonly position?: number;
+  /** For `adcp-error-only`: the parsed item's `adcp_error`, so that nobody parses the text again. */
+  readonly adcpError?: unknown;
 }
 
 /** What a present-but-unusable `structuredContent` was (the algorithm then falls back to text). */
@@ -91,6 +93,8 @@ export type McpPayloadLocation =
       readonly reason: McpNoneReason;
       readonly rejected: readonly McpRejectedText[];
       readonly ignoredStructuredContent?: IgnoredStructuredContent;
+      /** For `structured-adcp-error-only`: the `adcp_error` as read (once) from structuredContent. */
+      readonly adcpError?: unknown;
     };
 
 /**
@@ -362,7 +366,10 @@ function locate(result: unknown, maxBytes: number, cursor: { at: string }): McpP
   cursor.at = '/structuredContent';
   const structured = own(result, 'structuredContent');
   if (isObject(structured)) {
-    if (isAdcpErrorOnly(structured)) return { kind: 'none', reason: 'structured-adcp-error-only', rejected: [] };
+    if (isAdcpErrorOnly(structured)) {
+      cursor.at = '/structuredContent/adcp_error';
+      return { kind: 'none', reason: 'structured-adcp-error-only', rejected: [], adcpError: own(structured, 'adcp_error') };
+    }
     return { kind: 'payload', value: structured, source: 'structuredContent' };
   }
   const ignored = ignoredKind(structured);
@@ -406,7 +413,7 @@ function locate(result: unknown, maxBytes: number, cursor: { at: string }): McpP
       continue;
     }
     if (isAdcpErrorOnly(value)) {
-      rejected.push({ index, reason: 'adcp-error-only' });
+      rejected.push({ index, reason: 'adcp-error-only', adcpError: value.adcp_error });
       continue;
     }
     return { kind: 'payload', value, source: 'text', index, rejected, shape: parsed.shape, ...extra };

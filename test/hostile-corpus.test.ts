@@ -237,8 +237,15 @@ const cases: Record<string, readonly Case[]> = {
       code: 'TOO_LARGE',
     },
     {
-      name: '2^60 values reachable from 60 shared arrays in structuredContent',
+      name: '2^60 values reachable from 60 shared arrays in structuredContent: its compact JSON passes maxBytes first',
       input: () => structured(withExt(sharedTree(60))),
+      code: 'TOO_LARGE',
+      then: ({ error }) => expect(error).toMatchObject({ unit: 'bytes', limit: 4 * MiB }),
+    },
+    {
+      name: '2^60 values from 60 shared arrays with maxBytes lifted: counted per occurrence up to maxNodes',
+      input: () => structured(withExt(sharedTree(60))),
+      options: { maxBytes: Infinity },
       code: 'TOO_DEEP',
       then: ({ error }) => expect(error).toMatchObject({ unit: 'nodes' }),
     },
