@@ -530,8 +530,8 @@ function copyWalk(root: unknown, bounds: Bounds, place: Place): { copy: unknown 
   const { maxBytes, maxDepth, maxNodes } = bounds;
   const { keys: pathKeys, objects: pathObjects } = place;
   // Bytes of the compact JSON: `low` counts every UTF-16 unit of a string as one byte and every
-  // number as one digit; `wide` counts string units and numbers, for the upper bound (a unit is at
-  // most 6 bytes, `\u0000`; a number at most 24 characters).
+  // number as one digit; `units` and `numbers` give the upper bound (a unit is at most 6 bytes,
+  // `\u0000`; a number at most 24 characters).
   let low = 0;
   let units = 0;
   let numbers = 0;
@@ -543,77 +543,68 @@ function copyWalk(root: unknown, bounds: Bounds, place: Place): { copy: unknown 
     place.key = key;
     return finding;
   };
-  const holder: { copy: unknown } = { copy: undefined };
-  // Pending containers: the source, its (empty) copy, its depth and its key in its parent.
+  // for...in on a copy would also yield members someone else put on Object.prototype.
+  let polluted = false;
+  for (const _ in objectProto) {
+    polluted = true;
+    break;
+  }
+  const holder: Record<string, unknown> = { copy: root };
+  // Pending containers: the source, the copy that holds it (to be replaced by its own copy), its key there, its depth.
   const sources: object[] = [];
-  const copies: Container[] = [];
-  const depths: number[] = [];
+  const parents: Container[] = [];
   const keys: Array<string | number> = [];
+  const depths: number[] = [];
   const visited = maxNodes > SHARED_CHECK_NODES ? new Set<object>() : undefined;
   const deepPath: object[] = [];
   let deep: Set<object> | undefined;
 
-  /** Copies a member's value into `target[key]`, or says why it is not JSON data. */
-  const take = (child: unknown, target: Container, key: string | number, next: number): Finding | undefined => {
+  /** Checks a member's value, now in `target[key]`; a container is queued to be copied in its place. */
+  const check = (child: unknown, target: Container, key: string | number, next: number): Finding | undefined => {
     switch (typeof child) {
       case 'string':
         low += child.length + 2;
         units += child.length;
-        break;
+        return undefined;
       case 'number':
         if (child - child !== 0) return at({ kind: 'not-json', found: String(child) }, key); // NaN, ±Infinity
         low += 1;
         numbers++;
-        break;
+        return undefined;
       case 'boolean':
         low += child ? 4 : 5;
-        break;
+        return undefined;
       case 'object':
-        if (child === null) {
-          low += 4;
-          break;
-        }
-        {
-          const copy: Container = Array.isArray(child) ? [] : {};
-          (target as Record<string, unknown>)[key] = copy;
+        if (child === null) low += 4;
+        else {
           sources.push(child);
-          copies.push(copy);
-          depths.push(next);
+          parents.push(target);
           keys.push(key);
+          depths.push(next);
         }
         return undefined;
       default:
         return at({ kind: 'not-json', found: `a value of type ${typeof child}` }, key);
     }
-    (target as Record<string, unknown>)[key] = child;
-    return undefined;
   };
 
   try {
-    if (typeof root !== 'object' || root === null) {
-      const bad = take(root, holder as unknown as Record<string, unknown>, 'copy', 0);
-      if (bad !== undefined) {
-        place.key = undefined;
-        return bad;
-      }
-    } else {
-      const copy: Container = Array.isArray(root) ? [] : {};
-      holder.copy = copy;
-      sources.push(root);
-      copies.push(copy);
-      depths.push(0);
-      keys.push('');
+    const bad = check(root, holder, 'copy', 0);
+    if (bad !== undefined) {
+      place.key = undefined;
+      return bad;
     }
     while (sources.length > 0) {
       const value = sources.pop() as object;
-      const copy = copies.pop() as Container;
+      const parent = parents.pop() as Container;
+      const key = keys.pop() as string | number;
       depth = depths.pop() as number;
-      pathKeys[depth] = keys.pop() as string | number;
+      pathKeys[depth] = depth === 0 ? '' : key;
       pathObjects[depth] = value;
       reading = undefined;
-      const isArray = Array.isArray(copy);
-      const bad = foreign(value, isArray);
-      if (bad !== undefined) return at({ kind: 'not-json', found: bad });
+      const isArray = Array.isArray(value);
+      const foreignProto = foreign(value, isArray);
+      if (foreignProto !== undefined) return at({ kind: 'not-json', found: foreignProto });
       if (visited !== undefined) {
         if (visited.has(value)) {
           return at(pathObjects.slice(0, depth).includes(value) ? { kind: 'cycle' } : { kind: 'not-json', found: 'an object met twice (a shared reference)' });
@@ -631,6 +622,7 @@ function copyWalk(root: unknown, bounds: Bounds, place: Place): { copy: unknown 
       if (hasOwn.call(value, '__proto__')) return at({ kind: 'unsafe', key: '__proto__' }, '__proto__');
       const next = depth + 1;
       const mark = sources.length;
+      let copy: Container;
       if (isArray) {
         const source = value as unknown[];
         const length = source.length;
@@ -651,43 +643,55 @@ function copyWalk(root: unknown, bounds: Bounds, place: Place): { copy: unknown 
           }
           return at(arrayFinding(culprit), culprit);
         }
+        const list: unknown[] = [];
+        copy = list;
         for (let i = 0; i < length; i++) {
           reading = i;
-          const found = take(source[i], copy, i, next);
+          const child = source[i];
+          list.push(child);
+          const found = check(child, list, i, next);
           if (found !== undefined) return found;
         }
       } else {
         const source = value as Record<string, unknown>;
-        const names = Object.keys(source);
-        const count = names.length;
-        // Each member is at least `"":0,`.
-        if (low + 5 * count > maxBytes) return at({ kind: 'bytes', chars: low + 5 * count, json: 'at least' });
-        if (nodes + count > maxNodes) return at({ kind: 'nodes', nodes: nodes + count });
-        nodes += count;
-        low += count === 0 ? 2 : count + 1;
-        const own = Reflect.ownKeys(source);
-        if (own.length !== count) {
-          const hidden = own.find((key) => typeof key === 'symbol' || !Object.prototype.propertyIsEnumerable.call(source, key));
-          return at({ kind: 'not-json', found: typeof hidden === 'symbol' ? 'a symbol-keyed member' : 'a non-enumerable member' }, typeof hidden === 'string' ? hidden : undefined);
+        // One read of each member, by the engine's own object copy (the fast path for plain objects).
+        let object: Record<string, unknown>;
+        try {
+          object = { ...source };
+        } catch (cause) {
+          reading = throwingMember(source);
+          throw cause;
         }
-        for (let i = 0; i < count; i++) {
-          const key = names[i] as string;
-          low += key.length + 3;
-          units += key.length;
-          reading = key;
-          const child = source[key];
-          if (key === 'constructor' && typeof child === 'object' && child !== null && hasOwn.call(child, 'prototype')) return at({ kind: 'unsafe', key: 'constructor.prototype' }, key);
-          const found = take(child, copy, key, next);
+        copy = object;
+        let count = 0;
+        for (const member in object) {
+          if (polluted && !hasOwn.call(object, member)) continue;
+          count++;
+          low += member.length + 3;
+          units += member.length;
+          const child = object[member];
+          if (member === 'constructor' && typeof child === 'object' && child !== null && hasOwn.call(child, 'prototype')) return at({ kind: 'unsafe', key: 'constructor.prototype' }, member);
+          const found = check(child, object, member, next);
           if (found !== undefined) return found;
         }
+        low += count === 0 ? 2 : count + 1;
+        if (low > maxBytes) return at({ kind: 'bytes', chars: low, json: 'at least' });
+        if (nodes + count > maxNodes) return at({ kind: 'nodes', nodes: nodes + count });
+        nodes += count;
+        // What the copy left out: members JSON cannot see (non-enumerable or symbol-keyed).
+        if (Object.getOwnPropertyNames(source).length !== count || Object.getOwnPropertySymbols(source).length !== 0) {
+          const hidden = Reflect.ownKeys(source).find((k) => typeof k === 'symbol' || !Object.prototype.propertyIsEnumerable.call(source, k));
+          return at({ kind: 'not-json', found: typeof hidden === 'symbol' ? 'a symbol-keyed member' : 'a non-enumerable member' }, typeof hidden === 'string' ? hidden : undefined);
+        }
       }
+      (parent as Record<string | number, unknown>)[key] = copy;
       if (low > maxBytes) return at({ kind: 'bytes', chars: low, json: 'at least' });
       // Visit the containers just found in document order, so the first finding is the first in the text.
       if (sources.length - mark > 1) {
         reverseFrom(sources, mark);
-        reverseFrom(copies, mark);
-        reverseFrom(depths, mark);
+        reverseFrom(parents, mark);
         reverseFrom(keys, mark);
+        reverseFrom(depths, mark);
       }
     }
   } catch (cause) {
@@ -704,7 +708,28 @@ function copyWalk(root: unknown, bounds: Bounds, place: Place): { copy: unknown 
       return { kind: 'bytes', chars: exact, json: 'exact' };
     }
   }
-  return holder;
+  return { copy: holder.copy };
+}
+
+/**
+ * Which member of an object that could not be copied threw when read, for the error's path: on
+ * that error path only, members are read one by one (a second read, of a value already refused).
+ */
+function throwingMember(source: Record<string, unknown>): string | undefined {
+  let names: string[];
+  try {
+    names = Object.keys(source);
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    try {
+      void source[name];
+    } catch {
+      return name;
+    }
+  }
+  return undefined;
 }
 
 function reverseFrom(list: unknown[], from: number): void {
