@@ -565,7 +565,7 @@ function copyWalk(root: unknown, bounds: Bounds, place: Place): { copy: unknown 
       case 'string':
         low += child.length + 2;
         units += child.length;
-        return undefined;
+        return low > maxBytes ? at({ kind: 'bytes', chars: low, json: 'at least' }, key) : undefined;
       case 'number':
         if (child - child !== 0) return at({ kind: 'not-json', found: String(child) }, key); // NaN, ±Infinity
         low += 1;
