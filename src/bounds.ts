@@ -429,6 +429,34 @@ function walk(root: unknown, bounds: Bounds, untrusted: boolean, place: Place): 
 
 const arrayProto = Array.prototype;
 
+/**
+ * The indexes of the elements an array actually stores, in order: every index of a dense array,
+ * only the stored ones of a sparse one. A loop over an in-process list (`content[]`, `parts[]`)
+ * then costs what the list holds, not the `length` it claims (`list.length = 2 ** 32 - 1` costs
+ * its sender nothing). A hole reads as `undefined` either way, which every such loop skips.
+ *
+ * @param list - An array (or a Proxy of one); its named members are not indexes.
+ * @returns The indexes, ascending.
+ * @throws Whatever listing the array's keys throws (a Proxy trap); callers wrap it.
+ * @example
+ * const list = [1]; list.length = 2 ** 32 - 1;
+ * storedIndexes(list); // [0]
+ */
+export function storedIndexes(list: readonly unknown[]): number[] {
+  const length = list.length;
+  const keys = Object.keys(list);
+  const out: number[] = [];
+  if (keys.length >= length) {
+    for (let i = 0; i < length; i++) out.push(i);
+    return out;
+  }
+  for (const key of keys) {
+    const i = Number(key);
+    if (i < length && String(i) === key) out.push(i);
+  }
+  return out.sort((a, b) => a - b);
+}
+
 /** A string JSON.stringify writes as is: printable ASCII but `"` and `\`. */
 const PLAIN_JSON_STRING = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 

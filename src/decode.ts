@@ -4,7 +4,7 @@
  * sync or async variant by `status`), validates it with the ahead-of-time compiled validator,
  * and returns it typed, or throws a DecodeError that says what went wrong and where.
  */
-import { checkTree, DEFAULT_BOUNDS, snapshot, textTooLarge, withinBounds, type Bounds } from './bounds.js';
+import { checkTree, DEFAULT_BOUNDS, snapshot, storedIndexes, textTooLarge, withinBounds, type Bounds } from './bounds.js';
 import {
   DecodeError,
   SchemaMismatchError,
@@ -259,7 +259,7 @@ function mcpFailurePayload(input: unknown, maxBytes: number): unknown {
   if (isObject(structured)) return structured;
   const content = hasOwn(input, 'content') ? input.content : undefined;
   if (!Array.isArray(content)) return undefined;
-  for (let index = 0; index < content.length; index++) {
+  for (const index of storedIndexes(content)) {
     const item: unknown = content[index];
     if (!isObject(item) || item.type !== 'text' || typeof item.text !== 'string') continue;
     const parsed = parseMcpText(item.text, maxBytes, `/content/${index}/text`);

@@ -10,6 +10,7 @@
  *   `isError` into a success, the type confusion the spec's guard exists to prevent.
  */
 import { DecodeError, LimitError, describeValue, wrapInputFault } from './errors.js';
+import { storedIndexes } from './bounds.js';
 import { utf8Length } from './utf8.js';
 
 /** The spec's recommended client safety limit for one MCP response: 4 MiB, in UTF-8 bytes. */
@@ -381,8 +382,7 @@ function locate(result: unknown, maxBytes: number, cursor: { at: string }): McpP
   if (!Array.isArray(content)) return { kind: 'none', reason: 'no-content', rejected: [], ...extra };
   const rejected: McpRejectedText[] = [];
   const budget: TextBudget = { used: 0 };
-  const count = content.length;
-  for (let index = 0; index < count; index++) {
+  for (const index of storedIndexes(content)) {
     cursor.at = `/content/${index}`;
     const item: unknown = content[index];
     if (!isObject(item) || own(item, 'type') !== 'text') continue;

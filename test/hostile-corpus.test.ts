@@ -203,6 +203,22 @@ const cases: Record<string, readonly Case[]> = {
       code: 'MALFORMED_ENVELOPE',
       path: '/ext/a/0',
     },
+    { name: 'a content array claiming 2^32 - 1 items, none stored: scanned by what it holds', input: () => ({ content: claimed(2 ** 32 - 1) }), code: 'NO_PAYLOAD' },
+    {
+      name: 'a content array claiming 2^32 - 1 items with a payload at index 2^32 - 2',
+      input: () => {
+        const content = claimed(2 ** 32 - 1);
+        content[2 ** 32 - 2] = { type: 'text', text: JSON.stringify(base()) };
+        return { content };
+      },
+      code: 'decoded',
+    },
+    { name: 'an isError content array claiming 2^32 - 1 items', input: () => ({ isError: true, content: claimed(2 ** 32 - 1) }), code: 'TASK_FAILED' },
+    {
+      name: 'A2A artifacts and parts claiming 2^32 - 1 entries',
+      input: () => ({ task: { id: 't', status: { state: 'TASK_STATE_COMPLETED', message: { parts: claimed(2 ** 32 - 1) } }, artifacts: Object.assign(claimed(2 ** 32 - 1), { 0: { parts: claimed(2 ** 32 - 1) } }) } }),
+      code: 'NO_PAYLOAD',
+    },
     { name: 'new Array(5): five holes', input: () => structured(withExt({ a: new Array(5) })), code: 'MALFORMED_ENVELOPE', path: '/ext/a/0' },
     {
       name: 'a Proxy over an empty array claiming 2^32 - 1 elements, every bound lifted: refused after one key listing',

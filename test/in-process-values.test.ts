@@ -68,6 +68,35 @@ describe('a claimed size costs nothing until it is charged', () => {
   });
 });
 
+describe('envelope lists cost what they hold', () => {
+  test('content[], artifacts[] and parts[] claiming any length are scanned by their stored items only', () => {
+    const lengths = fc.oneof(fc.constantFrom(0, 1, 1_000_000, 2 ** 32 - 1), fc.integer({ min: 0, max: 2 ** 32 - 1 }));
+    fc.assert(
+      fc.property(lengths, fc.constantFrom('content', 'error-content', 'artifacts', 'parts', 'message-parts'), (length, where) => {
+        let traps = 0;
+        const list = (): unknown[] => {
+          const a: unknown[] = [];
+          a.length = length;
+          return new Proxy(a, { get: (t, k, r) => (traps++, Reflect.get(t, k, r)), ownKeys: (t) => (traps++, Reflect.ownKeys(t)), getOwnPropertyDescriptor: (t, k) => (traps++, Reflect.getOwnPropertyDescriptor(t, k)) });
+        };
+        const state = where === 'message-parts' ? 'TASK_STATE_WORKING' : 'TASK_STATE_COMPLETED';
+        const input =
+          where === 'content' ? { content: list() }
+          : where === 'error-content' ? { isError: true, content: list() }
+          : where === 'artifacts' ? { task: { status: { state }, artifacts: list() } }
+          : where === 'parts' ? { task: { status: { state }, artifacts: [{ parts: list() }] } }
+          : { task: { status: { state, message: { parts: list() } } } };
+        const result = safeDecode('get_products', input);
+        expect(result.success).toBe(false);
+        if (!result.success) expect(result.error).toBeInstanceOf(DecodeError);
+        // Every extractor that scans the list (error detection, then the payload) lists its keys and reads its length: a few reads each.
+        expect(traps).toBeLessThanOrEqual(40);
+      }),
+      { seed: SEED, numRuns: 100 },
+    );
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 
 const KINDS = ['getter-flip', 'proxy-flip', 'constant-getter', 'symbol-key', 'hidden-member', 'array-subclass', 'foreign-proto-array', 'class-instance', 'proxy-array-flip'] as const;
