@@ -37,7 +37,12 @@ export interface DecodeOptions {
   readonly version?: 'auto' | Version | ReleaseOf<Version> | undefined;
   /** `'auto'` (default): the input's shape decides. `'payload'` takes a bare AdCP payload. */
   readonly transport?: Transport | undefined;
-  /** Largest text parsed, in UTF-8 bytes; also caps string volume of already-parsed input. Default 4 MiB. */
+  /**
+   * Largest payload, in UTF-8 bytes. Default 4 MiB. A text item is measured before it is parsed;
+   * an already-parsed value (MCP `structuredContent`, A2A `data`, a bare payload) counts as the
+   * UTF-8 bytes of its compact JSON, `JSON.stringify(value)`: the same value is TOO_LARGE at the
+   * same limit whichever way it arrives.
+   */
   readonly maxBytes?: number | undefined;
   /** Deepest nesting accepted (the root object is depth 1). Default 64. */
   readonly maxDepth?: number | undefined;
@@ -700,7 +705,8 @@ function guard(error: unknown, task: unknown): DecodeError {
  *   task, status-update event or single-key envelope, or (with `transport: 'payload'`) a bare payload.
  * @param options See {@link DecodeOptions}.
  * @returns The payload as sent, typed as the task's response (sync, or an async variant
- *   narrowable on `status`).
+ *   narrowable on `status`): from text, what `JSON.parse` made of it; from an already-parsed
+ *   value, a plain copy read once, which is exactly the data validated (never the caller's object).
  * @throws {DecodeError} With a stable `code`; {@link SchemaMismatchError} and
  *   {@link TaskFailedError} carry issues and the seller's error.
  *   `INVALID_OPTION` for a bad option.
