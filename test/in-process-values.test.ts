@@ -16,6 +16,7 @@
 import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { DEFAULT_BOUNDS, snapshot, type Bounds } from '../src/bounds.js';
 import { safeDecode, type DecodeOptions } from '../src/decode.js';
 import { DecodeError } from '../src/errors.js';
 import { fixtures } from './fixtures/payloads.js';
@@ -269,6 +270,108 @@ describe('maxBytes is one unit: UTF-8 bytes of the compact JSON', () => {
         }
       }),
       { seed: SEED, numRuns: 400 },
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe('snapshot() refuses exactly what an independent model of its rules refuses', () => {
+  const hasOwn = Object.prototype.hasOwnProperty;
+  /** Not JSON data, a prototype key, a bound passed: anywhere in a tree (no cycles here). */
+  function modelFinds(root: unknown, bounds: Bounds): boolean {
+    let nodes = 0;
+    let found = false;
+    const visit = (value: unknown, depth: number): void => {
+      nodes++;
+      if (typeof value !== 'object' || value === null) {
+        if (typeof value === 'number') found ||= !Number.isFinite(value);
+        else if (typeof value !== 'string' && typeof value !== 'boolean' && value !== null) found = true;
+        return;
+      }
+      const proto: unknown = Object.getPrototypeOf(value);
+      if (Array.isArray(value) ? proto !== Array.prototype : proto !== Object.prototype && proto !== null) found = true;
+      if (depth + 1 > bounds.maxDepth) {
+        found = true;
+        return;
+      }
+      if (hasOwn.call(value, '__proto__')) found = true;
+      const ctor: unknown = hasOwn.call(value, 'constructor') ? (value as { constructor: unknown }).constructor : undefined;
+      if (typeof ctor === 'object' && ctor !== null && hasOwn.call(ctor, 'prototype')) found = true;
+      const own = Reflect.ownKeys(value);
+      if (Array.isArray(value)) {
+        // Exactly the indexes and `length`: no hole, no named or symbol member.
+        if (own.length !== value.length + 1 || !value.every((_, i) => hasOwn.call(value, i))) found = true;
+        for (let i = 0; i < value.length; i++) visit(value[i], depth + 1);
+        return;
+      }
+      if (own.length !== Object.keys(value).length) found = true; // symbol-keyed or non-enumerable
+      for (const key of Object.keys(value)) visit((value as Record<string, unknown>)[key], depth + 1);
+    };
+    visit(root, 0);
+    if (found || nodes > bounds.maxNodes) return true;
+    return Buffer.byteLength(JSON.stringify(root), 'utf8') > bounds.maxBytes;
+  }
+
+  class Point {
+    x = 1;
+  }
+  const leaf = fc.oneof(
+    fc.string({ maxLength: 6, unit: 'binary' }),
+    fc.constantFrom('"\\', '\n\u0001', '😀', '\uD800', 'ü€'),
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constantFrom<unknown>(undefined, NaN, Infinity, -Infinity, 10n, () => 1, Symbol('s'), new Point(), new Date(0)),
+  );
+  const tree = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, tie('object'), tie('array')),
+    array: fc.tuple(fc.array(tie('value'), { maxLength: 4 }), fc.constantFrom('plain', 'plain', 'named member', 'hole', 'symbol', 'hidden', 'subclass')).map(([items, kind]) => {
+      const a: unknown[] = kind === 'subclass' ? Tracked.from(items) : [...items];
+      if (kind === 'named member') Object.assign(a, { extra: 1 });
+      if (kind === 'hole') a.length += 1;
+      if (kind === 'symbol') Object.assign(a, { [Symbol('s')]: 1 });
+      if (kind === 'hidden') Object.defineProperty(a, 'hidden', { value: 1 });
+      return a;
+    }),
+    object: fc
+      .tuple(
+        fc.array(fc.tuple(fc.constantFrom('a', 'b', 'constructor', 'prototype', 'name', 'ü', '"'), tie('value')), { maxLength: 4 }),
+        fc.constantFrom('plain', 'plain', 'null-proto', 'own __proto__', 'hidden __proto__', 'symbol', 'hidden'),
+      )
+      .map(([entries, kind]) => {
+        const o: Record<string, unknown> = kind === 'null-proto' ? Object.create(null) : {};
+        for (const [k, v] of entries) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+        if (kind === 'own __proto__') Object.defineProperty(o, '__proto__', { value: {}, enumerable: true, configurable: true });
+        if (kind === 'hidden __proto__') Object.defineProperty(o, '__proto__', { value: 1, enumerable: false, configurable: true });
+        if (kind === 'symbol') Object.assign(o, { [Symbol('s')]: 1 });
+        if (kind === 'hidden') Object.defineProperty(o, 'hidden', { value: 1 });
+        return o;
+      }),
+  }));
+  const bounds = fc.record({ maxDepth: fc.integer({ min: 1, max: 8 }), maxNodes: fc.integer({ min: 1, max: 60 }), maxBytes: fc.integer({ min: 0, max: 120 }) });
+
+  test('on generated trees under tight and default bounds; what passes comes back equal, as plain data', () => {
+    fc.assert(
+      fc.property(fc.oneof(tree.object, tree.array), bounds, fc.boolean(), (value, tight, useDefault) => {
+        const b = useDefault ? DEFAULT_BOUNDS : tight;
+        let copy: unknown;
+        let threw = false;
+        try {
+          copy = snapshot(value, b, { what: 'value' });
+        } catch (error) {
+          expect(error).toBeInstanceOf(DecodeError);
+          threw = true;
+        }
+        expect(threw).toBe(modelFinds(value, b));
+        if (!threw) {
+          expect(copy).toEqual(JSON.parse(JSON.stringify(value)));
+          expect(JSON.stringify(copy)).toBe(JSON.stringify(value));
+          expectPlain(copy, new Set());
+        }
+      }),
+      { seed: SEED, numRuns: 5000 },
     );
   });
 });
