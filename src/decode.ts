@@ -609,7 +609,7 @@ function checked(ctx: Context, found: Found): Found {
     return { ...found, payload: snapshot(found.payload, options, { what: found.what, task, version: ctx.version }) as Record<string, unknown> };
   }
   if (found.shape === undefined || !withinBounds(found.shape, options)) {
-    checkTree(found.payload, options, { untrusted: false, what: found.what, task, version: ctx.version });
+    checkTree(found.payload, options, { what: found.what, task, version: ctx.version });
   }
   return found;
 }
