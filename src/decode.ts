@@ -16,7 +16,7 @@ import {
   type ValidationIssue,
 } from './errors.js';
 import { locateA2aPayload, looksLikeA2a, type A2aPayloadLocation } from './extract-a2a.js';
-import { locateA2aError, locateMcpError, looksLikeJsonRpcError, validateAdcpError, type AdcpErrorLocation, jsonRpcErrorCode, RESERVED_JSON_RPC_CODES } from './extract-errors.js';
+import { locateA2aError, locateMcpError, looksLikeJsonRpcError, validateAdcpError, type AdcpErrorLocation, jsonRpcErrorCode, MAX_ADCP_ERROR_BYTES, RESERVED_JSON_RPC_CODES } from './extract-errors.js';
 import { locateMcpPayload, looksLikeMcp, parseMcpText, type McpPayloadLocation, type McpRejectedText, type ParsedShape } from './extract-mcp.js';
 import type { ResponsesByVersion } from './generated/index.js';
 import { classifyRecoveryWith } from './recovery.js';
@@ -215,10 +215,11 @@ interface Context {
  */
 function failed(
   ctx: Context,
-  adcpError: AdcpError | undefined,
+  found: AdcpError | undefined,
   detail: string,
   how: { readonly fromPayload?: boolean; readonly unusable?: string | undefined; readonly reservedCode?: string | undefined } = {},
 ): TaskFailedError {
+  const adcpError = found === undefined ? undefined : plainAdcpError(found);
   const version = ctx.version ?? defaultVersion;
   const table = recoveryTable(version);
   const reserved = how.reservedCode === undefined ? undefined : table.codes[how.reservedCode];
@@ -241,6 +242,25 @@ function failed(
     task: ctx.task,
     version,
   });
+}
+
+/** Bounds of an adcp_error's copy: what validateAdcpError already measured (4096 bytes of JSON, so fewer values). */
+const ADCP_ERROR_BOUNDS: Bounds = { maxBytes: MAX_ADCP_ERROR_BYTES, maxDepth: Infinity, maxNodes: MAX_ADCP_ERROR_BYTES };
+
+/**
+ * The adcp_error handed back in a TaskFailedError: a plain copy read once (the seller's object may
+ * be in-process, with getters), validated again as copied; a copy that is not JSON data or no
+ * longer valid is discarded, as an invalid adcp_error is (the failure stays).
+ */
+function plainAdcpError(error: AdcpError): AdcpError | undefined {
+  let copy: unknown;
+  try {
+    copy = snapshot(error, ADCP_ERROR_BOUNDS, { what: 'adcp_error' });
+  } catch {
+    return undefined;
+  }
+  const valid = validateAdcpError(copy);
+  return valid.ok ? valid.error : undefined;
 }
 
 /**

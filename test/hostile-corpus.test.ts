@@ -262,6 +262,25 @@ const cases: Record<string, readonly Case[]> = {
       code: 'decoded',
       then: ({ data }) => expect(data).toEqual(base()),
     },
+    {
+      name: 'an in-process adcp_error whose getter answers a polluting object after its first read: the TaskFailedError holds a plain copy or none',
+      input: () => ({ isError: true, content: [], structuredContent: { adcp_error: Object.assign(turncoat('details', { reason: 'x' }, pollutingProto()).value, { code: 'RATE_LIMITED' }) } }),
+      code: 'TASK_FAILED',
+      then: ({ error }) => {
+        const held = (error as TaskFailedError).adcpError;
+        if (held !== undefined) {
+          expect(Object.getPrototypeOf(held)).toBe(Object.prototype);
+          expect(Object.getOwnPropertyDescriptor(held, 'details')).toMatchObject({ writable: true });
+          expect(JSON.stringify(held)).not.toContain('polluted');
+        }
+      },
+    },
+    {
+      name: 'an in-process adcp_error comes back as a plain copy, not the seller object',
+      input: () => ({ isError: true, content: [], structuredContent: { adcp_error: { code: 'RATE_LIMITED', retry_after: 5 } } }),
+      code: 'TASK_FAILED',
+      then: ({ error }) => expect((error as TaskFailedError).adcpError).toEqual({ code: 'RATE_LIMITED', retry_after: 5 }),
+    },
     { name: 'a symbol-keyed member', input: () => structured(withExt({ a: 1, [Symbol('hidden')]: 2 })), code: 'MALFORMED_ENVELOPE', path: '/ext' },
     { name: 'a non-enumerable member', input: () => structured(withExt(own({ a: 1 }, 'hidden', { polluted: true }, false))), code: 'MALFORMED_ENVELOPE', path: '/ext/hidden' },
     { name: 'a non-enumerable member of an array', input: () => structured(withExt({ list: own([1], 'hidden', 2, false) })), code: 'MALFORMED_ENVELOPE', path: '/ext/list/hidden' },
