@@ -1,7 +1,8 @@
 /**
- * Where the structuredContent walk's cost goes: the checks of src/bounds.ts's fast pre-pass
- * (quickPass), written out again with each check switchable, timed against the bare get_products
- * validator on the benchmark payloads. docs/benchmarks.md quotes it.
+ * Where the former check-only structuredContent walk's cost went: the checks of its fast pre-pass
+ * (quickPass, since replaced by snapshot() in src/bounds.ts, which also copies), written out with
+ * each check switchable, timed against the bare get_products validator on the benchmark
+ * payloads. docs/benchmarks.md quotes it, beside the snapshot's own figures.
  *
  *   npx tsx bench/walk-costs.ts          (needs src/generated: npm run build)
  *

@@ -1,11 +1,13 @@
 /**
- * Bounds checked before validation: text size in UTF-8 bytes before parsing, and depth, node
- * count and string volume of a parsed value before any recursive code (Ajv's validators
- * recurse) touches it. Values that arrive already parsed (MCP `structuredContent`, A2A `data`)
- * are also checked for what JSON cannot produce and for prototype-polluting keys.
+ * Bounds checked before validation, so that no recursive code (Ajv's validators recurse) meets an
+ * unbounded value: the `TOO_LARGE` of a text measured before parsing, the depth and node count of
+ * a value our own JSON parser produced (checkTree), and the one walk over an already-parsed value
+ * from the caller (MCP `structuredContent`, A2A `data`): snapshot(), which reads it once into the
+ * plain copy decode() validates and returns, checking bounds, JSON data and prototype keys.
  */
 import { DecodeError, LimitError, type DecodeErrorOptions } from './errors.js';
 import { shownPointer as shown } from './format.js';
+import { utf8Length } from './utf8.js';
 
 /** The limits a decode runs under. */
 export interface Bounds {
@@ -21,28 +23,21 @@ export interface Bounds {
 export const DEFAULT_BOUNDS: Bounds = { maxBytes: 4 * 1024 * 1024, maxDepth: 64, maxNodes: 1_000_000 };
 
 /**
- * The exact UTF-8 length of `text` if it might exceed `max`, else a cheap bound: a UTF-16 code
- * unit takes 1 to 3 UTF-8 bytes (a surrogate pair 4 bytes for 2 units), so `length <= max / 3`
- * settles most texts without counting.
- */
-export function utf8ByteLength(text: string, max: number): number {
-  if (text.length * 3 <= max) return text.length; // a lower bound; enough to say "fits"
-  return Buffer.byteLength(text, 'utf8');
-}
-
-/**
- * Throws `TOO_LARGE` when `text` is longer than `maxBytes` UTF-8 bytes. Nothing is truncated.
+ * The `TOO_LARGE` error for a text already measured (e.g. by the MCP extractor), so that the
+ * caller's text is not read again to say how large it was.
  *
- * @throws {LimitError} `TOO_LARGE`
+ * @param bytes - Its UTF-8 size, or a lower bound when `exact` is false.
+ * @param exact - Whether `bytes` is exact.
+ * @param maxBytes - The limit it exceeds.
+ * @param what - What the text is, for the message: `content[0].text`.
+ * @param options - Task, version and path for the error.
+ * @returns The error, to throw.
+ * @throws Never.
+ * @example
+ * throw textTooLarge(5_000_000, false, 4 * 1024 * 1024, 'content[0].text', { path: '/content/0/text' });
  */
-export function checkTextSize(text: string, maxBytes: number, what: string, options: DecodeErrorOptions): void {
-  if (text.length <= maxBytes / 3) return;
-  if (text.length > maxBytes) {
-    // Each UTF-16 unit is at least one UTF-8 byte: too large without counting.
-    throw tooLarge(text.length, maxBytes, what, options, 'at least ');
-  }
-  const bytes = Buffer.byteLength(text, 'utf8');
-  if (bytes > maxBytes) throw tooLarge(bytes, maxBytes, what, options, '');
+export function textTooLarge(bytes: number, exact: boolean, maxBytes: number, what: string, options: DecodeErrorOptions): LimitError {
+  return tooLarge(bytes, maxBytes, what, options, exact ? '' : 'at least ');
 }
 
 function tooLarge(actual: number, limit: number, what: string, options: DecodeErrorOptions, qualifier: string): LimitError {
@@ -54,14 +49,8 @@ function tooLarge(actual: number, limit: number, what: string, options: DecodeEr
   );
 }
 
-/** How much a walk trusts its input. */
+/** What a walk needs besides the bounds: what the value is, for messages, and the error's task and version. */
 export interface WalkOptions extends DecodeErrorOptions {
-  /**
-   * `true` for values that did not come out of our own JSON parser: check that every value is
-   * JSON data (plain objects and arrays, finite numbers, strings, booleans, null), refuse
-   * `__proto__` and `constructor.prototype` keys, and count string volume against `maxBytes`.
-   */
-  readonly untrusted: boolean;
   /** What the value is, for messages: `structuredContent`, `A2A DataPart data`. */
   readonly what: string;
 }
@@ -69,42 +58,31 @@ export interface WalkOptions extends DecodeErrorOptions {
 type Finding =
   | { kind: 'depth'; depth: number }
   | { kind: 'nodes'; nodes: number }
-  | { kind: 'bytes'; chars: number }
+  | { kind: 'bytes'; chars: number; json: 'at least' | 'exact' }
   | { kind: 'unsafe'; key: string }
   | { kind: 'not-json'; found: string }
   | { kind: 'cycle' };
 
 /**
- * Walks `root` iteratively (no recursion, so no stack overflow at any depth) and throws at the
- * first bound passed or bad value found, with the JSON Pointer of where.
+ * Throws the first bound that a value our own JSON parser produced passes (depth, node count),
+ * or its first non-finite number (`JSON.parse` turns `1e400` into `Infinity`, which is not JSON
+ * data), with the JSON Pointer of where. Such a value is a tree of plain objects and arrays, its
+ * text already measured against `maxBytes`; decode() walks it only when the shape measured while
+ * parsing is out of bounds ({@link withinBounds}), to say where. Iterative: any depth.
+ * Already-parsed input from the caller goes through {@link snapshot} instead.
  *
- * Every value is checked to be a finite number where it is a number: `JSON.parse` turns `1e400`
- * into `Infinity`, which is not JSON data and would come back as `null` from `JSON.stringify`.
- *
- * @throws {LimitError} `TOO_DEEP` (depth or node count), `TOO_LARGE` (string volume, untrusted only)
- * @throws {DecodeError} `UNSAFE_JSON` (untrusted only); `MALFORMED_ENVELOPE` for a non-finite
- *   number, and (untrusted only) for values that are not JSON data, circular references, or
- *   values that cannot be read
+ * @param root - A value `JSON.parse` returned.
+ * @param bounds - The bounds to check.
+ * @param options - `what` names the value in messages; `task` and `version` go on the error.
+ * @throws {LimitError} `TOO_DEEP` (depth or node count)
+ * @throws {DecodeError} `MALFORMED_ENVELOPE` for a non-finite number
+ * @example
+ * checkTree(JSON.parse(text), DEFAULT_BOUNDS, { what: 'content[0].text' });
  */
 export function checkTree(root: unknown, bounds: Bounds, options: WalkOptions): void {
-  if (quickPass(root, bounds, options.untrusted)) return;
   const place: Place = { keys: [], objects: [], depth: 0, key: undefined };
-  let finding: Finding | undefined;
-  try {
-    finding = walk(root, bounds, options.untrusted, place);
-  } catch (cause) {
-    // A getter or proxy trap threw while we read the value.
-    const at = pointer(segments(place));
-    throw new DecodeError(
-      'MALFORMED_ENVELOPE',
-      `${options.what} could not be read at ${shown(at)}: ${describeThrown(cause)} thrown while reading it; expected plain JSON data`,
-      { ...options, path: at, cause },
-    );
-  }
-  if (finding === undefined) return;
-  // A depth finding along a path that meets the same object twice is a cycle, not just depth.
-  if (finding.kind === 'depth' && new Set(place.objects.slice(0, place.depth + 1)).size < place.depth + 1) finding = { kind: 'cycle' };
-  throw toError(finding, bounds, options, pointer(segments(place)));
+  const finding = walk(root, bounds, place);
+  if (finding !== undefined) throw toError(finding, bounds, options, pointer(segments(place)));
 }
 
 /** What was thrown, named without trusting it (a thrown Proxy can throw again from `instanceof`). */
@@ -138,7 +116,7 @@ function toError(finding: Finding, bounds: Bounds, options: WalkOptions, path: s
     case 'bytes':
       return new LimitError(
         'TOO_LARGE',
-        `${options.what} holds at least ${finding.chars} UTF-8 bytes of strings; expected at most ${bounds.maxBytes} (maxBytes)`,
+        `${options.what} is ${finding.json === 'exact' ? '' : 'at least '}${finding.chars} UTF-8 bytes as compact JSON; expected at most ${bounds.maxBytes} (maxBytes)`,
         { unit: 'bytes', limit: bounds.maxBytes, actual: finding.chars },
         opts,
       );
@@ -179,7 +157,7 @@ const objectProto = Object.prototype;
 const CYCLE_CHECK_DEPTH = 256;
 
 /**
- * Above this `maxNodes` the node bound no longer bounds the work on an untrusted value whose
+ * Above this `maxNodes` the node bound no longer bounds the work on an in-process value whose
  * objects are shared (`x = [y, y]`, `y = [z, z]`, ...: 2^60 values from 60 arrays), so the walk
  * then refuses an object met twice. JSON text never parses to shared objects.
  */
@@ -205,90 +183,6 @@ function badContainer(value: object): string | undefined {
   return `an object of class ${typeof name === 'string' ? name.slice(0, 40) : 'unknown'}`;
 }
 
-/** `__proto__` as an own key (enumerable or not), or `constructor` holding an object with an own `prototype`. */
-function unsafeKey(value: object): string | undefined {
-  if (hasOwn.call(value, '__proto__')) return '__proto__';
-  if (hasOwn.call(value, 'constructor')) {
-    const ctor: unknown = (value as { constructor: unknown }).constructor;
-    if (typeof ctor === 'object' && ctor !== null && hasOwn.call(ctor, 'prototype')) return 'constructor.prototype';
-  }
-  return undefined;
-}
-
-/**
- * The common case, fast: true only when {@link walk} would find nothing, so that checkTree can
- * skip it. The same checks on the same values, but no paths, only containers on the stack, and
- * members read with `for...in` (served from V8's enumeration cache) rather than `Object.keys`:
- * about a third of the walk's cost on the benchmark payloads. Whenever the answer is not a plain
- * yes it says false and the walk decides, with paths: a finding, a primitive root, a container at
- * CYCLE_CHECK_DEPTH or deeper, an own `constructor` key (the walk tells a harmless one from
- * `constructor.prototype`), an enumerable property on Object.prototype (`for...in` would see it),
- * or anything thrown while reading. (`for...in` enumerates the keys `Object.keys` returns, in the
- * same order, for objects whose prototype is Object.prototype or null; only an object whose
- * getters add or delete its own keys while it is read can be seen differently, and what is
- * returned is validated either way.)
- */
-function quickPass(root: unknown, bounds: Bounds, untrusted: boolean): boolean {
-  if (typeof root !== 'object' || root === null) return false;
-  if (untrusted && bounds.maxNodes > SHARED_CHECK_NODES) return false;
-  for (const _ in objectProto) return false;
-  const { maxBytes, maxDepth, maxNodes } = bounds;
-  const stack: object[] = [root];
-  const depths: number[] = [0];
-  let nodes = 1;
-  let chars = 0;
-  try {
-    while (stack.length > 0) {
-      const value = stack.pop() as Record<string, unknown>;
-      const depth = depths.pop() as number;
-      if (depth + 1 > maxDepth || depth >= CYCLE_CHECK_DEPTH) return false;
-      if (untrusted && (hasOwn.call(value, '__proto__') || hasOwn.call(value, 'constructor'))) return false;
-      const next = depth + 1;
-      if (Array.isArray(value)) {
-        const length = value.length;
-        // A named member (or a hole): the walk tells which.
-        if (untrusted && Object.keys(value).length !== length) return false;
-        nodes += length;
-        for (let i = 0; i < length; i++) {
-          const child: unknown = value[i];
-          if (typeof child === 'object') {
-            if (child !== null) {
-              stack.push(child);
-              depths.push(next);
-            }
-          } else if (typeof child === 'string') chars += child.length;
-          else if (typeof child === 'number') {
-            if (child - child !== 0) return false; // NaN, ±Infinity
-          } else if (untrusted && typeof child !== 'boolean') return false;
-        }
-      } else {
-        if (untrusted) {
-          const proto: unknown = Object.getPrototypeOf(value);
-          if (proto !== objectProto && proto !== null) return false;
-        }
-        for (const key in value) {
-          nodes++;
-          chars += key.length;
-          const child = value[key];
-          if (typeof child === 'object') {
-            if (child !== null) {
-              stack.push(child);
-              depths.push(next);
-            }
-          } else if (typeof child === 'string') chars += child.length;
-          else if (typeof child === 'number') {
-            if (child - child !== 0) return false;
-          } else if (untrusted && typeof child !== 'boolean') return false;
-        }
-      }
-      if (nodes > maxNodes || (untrusted && chars > maxBytes)) return false;
-    }
-  } catch {
-    return false;
-  }
-  return true;
-}
-
 /**
  * Where the walk is: `keys[1..depth]` are the keys (or indexes) from the root to the value being
  * visited, `objects[0..depth]` the containers along that path (the value itself included when it
@@ -307,57 +201,251 @@ function segments(place: Place): string[] {
   return out;
 }
 
-/**
- * One iterative pass, three parallel stacks (value, depth, key). The keys and containers on the
- * path to the value being visited are kept by depth (one store per value), so that a finding or a
- * throw is located without a second walk; `place` is filled in only then.
- */
-function walk(root: unknown, bounds: Bounds, untrusted: boolean, place: Place): Finding | undefined {
-  const { maxBytes, maxDepth, maxNodes } = bounds;
-  const { keys: pathKeys, objects: pathObjects } = place;
+/** One iterative pass over a parsed value, three parallel stacks (value, depth, key); `place` is filled in at a finding. */
+function walk(root: unknown, bounds: Bounds, place: Place): Finding | undefined {
+  const { maxDepth, maxNodes } = bounds;
+  const pathKeys = place.keys;
   const values: unknown[] = [root];
   const depths: number[] = [0];
   const keys: Array<string | number> = [''];
-  // Every container seen, when the node bound is lifted (see SHARED_CHECK_NODES).
-  const visited = untrusted && maxNodes > SHARED_CHECK_NODES ? new Set<object>() : undefined;
-  // The containers on the current path from CYCLE_CHECK_DEPTH down, in order and as a set.
-  const deepPath: object[] = [];
-  let deep: Set<object> | undefined;
   let nodes = 0;
-  let chars = 0;
+  while (values.length > 0) {
+    const value = values.pop();
+    const depth = depths.pop() as number;
+    pathKeys[depth] = keys.pop() as string | number;
+    place.depth = depth;
+    if (++nodes > maxNodes) return { kind: 'nodes', nodes };
+    if (typeof value !== 'object' || value === null) {
+      if (typeof value === 'number' && value - value !== 0) return { kind: 'not-json', found: String(value) }; // NaN, ±Infinity
+      continue;
+    }
+    if (depth + 1 > maxDepth) return { kind: 'depth', depth: depth + 1 };
+    const next = depth + 1;
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) {
+        values.push(value[i]);
+        depths.push(next);
+        keys.push(i);
+      }
+      continue;
+    }
+    const obj = value as Record<string, unknown>;
+    const names = Object.keys(obj);
+    for (let i = names.length - 1; i >= 0; i--) {
+      const key = names[i] as string;
+      values.push(obj[key]);
+      depths.push(next);
+      keys.push(key);
+    }
+  }
+  return undefined;
+}
+
+const arrayProto = Array.prototype;
+
+/**
+ * The indexes of the elements an array actually stores, in order: every index of a dense array,
+ * only the stored ones of a sparse one. A loop over an in-process list (`content[]`, `parts[]`)
+ * then costs what the list holds, not the `length` it claims (`list.length = 2 ** 32 - 1` costs
+ * its sender nothing). A hole reads as `undefined` either way, which every such loop skips.
+ *
+ * @param list - An array (or a Proxy of one); its named members are not indexes.
+ * @returns The indexes, ascending.
+ * @throws Whatever listing the array's keys throws (a Proxy trap); callers wrap it.
+ * @example
+ * const list = [1]; list.length = 2 ** 32 - 1;
+ * storedIndexes(list); // [0]
+ */
+export function storedIndexes(list: readonly unknown[]): number[] {
+  const length = list.length;
+  const keys = Object.keys(list);
+  const out: number[] = [];
+  if (keys.length >= length) {
+    for (let i = 0; i < length; i++) out.push(i);
+    return out;
+  }
+  for (const key of keys) {
+    const i = Number(key);
+    if (i < length && String(i) === key) out.push(i);
+  }
+  return out.sort((a, b) => a - b);
+}
+
+/** A string JSON.stringify writes as is: printable ASCII but `"` and `\`. */
+const PLAIN_JSON_STRING = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/**
+ * The UTF-8 size of `JSON.stringify(value)` for a snapshot (plain JSON data, no cycles): the
+ * exact count, used only when the bounds the snapshot walk keeps cannot decide.
+ */
+function jsonUtf8Size(root: unknown): number {
+  let bytes = 0;
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') bytes += stringSize(value);
+    else if (typeof value === 'number') bytes += String(value).length;
+    else if (typeof value === 'boolean') bytes += value ? 4 : 5;
+    else if (value === null) bytes += 4;
+    else if (Array.isArray(value)) {
+      bytes += value.length === 0 ? 2 : value.length + 1;
+      for (const child of value) stack.push(child);
+    } else {
+      const obj = value as Record<string, unknown>;
+      const keys = Object.keys(obj);
+      bytes += keys.length === 0 ? 2 : keys.length + 1;
+      for (const key of keys) {
+        bytes += stringSize(key) + 1;
+        stack.push(obj[key]);
+      }
+    }
+  }
+  return bytes;
+}
+
+/** UTF-8 size of a string as JSON.stringify writes it (quotes, escapes, `\uXXXX` for a lone surrogate). */
+function stringSize(text: string): number {
+  return PLAIN_JSON_STRING.test(text) ? text.length + 2 : utf8Length(JSON.stringify(text));
+}
+
+/** Why a container is not plain JSON data, by its prototype, or undefined when it is. */
+function foreign(value: object, isArray: boolean): string | undefined {
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (isArray) return proto === arrayProto ? undefined : 'an array with a foreign prototype (an Array subclass?)';
+  if (proto === objectProto || proto === null) return undefined;
+  return badContainer(value);
+}
+
+/**
+ * A plain copy of an already-parsed (in-process) value, built in one walk that reads each value
+ * once: the copy is what decode() validates and returns, so a getter or Proxy that answers
+ * differently on a second read has no second read to answer. The same walk checks:
+ *
+ * - Cost follows content, never a claimed size: an array's `length` (and an object's key count)
+ *   is charged against `maxNodes` and `maxBytes` before anything proportional to it is allocated
+ *   or iterated, and a sparse array (holes) is refused as not JSON data.
+ * - Only JSON data passes: plain objects (prototype `Object.prototype` or null) and arrays
+ *   (prototype `Array.prototype`: no subclass, no foreign prototype) whose own members are all
+ *   enumerable string keys (no symbol keys, no non-enumerable members, no named members on an
+ *   array), finite numbers, strings, booleans, null. Getters are not told from data properties
+ *   (that costs a descriptor per member): each is called once and its answer is the data.
+ * - `maxBytes` counts the UTF-8 bytes of the value's compact JSON (`JSON.stringify(value)`),
+ *   the same unit as for text: a walk keeps a lower and an upper bound, and only when the limit
+ *   falls between them is the copy measured exactly.
+ *
+ * Nothing in the copy is shared with the input but strings. Object keys keep their order.
+ *
+ * @param root - The value, e.g. MCP `structuredContent` or A2A DataPart `data`.
+ * @param bounds - The bounds to check.
+ * @param options - `what` names the value in messages; `task` and `version` go on the error.
+ * @returns The plain copy.
+ * @throws {LimitError} `TOO_DEEP` (depth or node count), `TOO_LARGE` (compact JSON over `maxBytes`)
+ * @throws {DecodeError} `UNSAFE_JSON` for `__proto__` or `constructor.prototype` keys;
+ *   `MALFORMED_ENVELOPE` for what is not JSON data, circular references, or values that cannot
+ *   be read (a getter or trap that throws)
+ * @example
+ * const data = snapshot(result.structuredContent, DEFAULT_BOUNDS, { what: 'structuredContent' });
+ */
+export function snapshot(root: unknown, bounds: Bounds, options: WalkOptions): unknown {
+  const place: Place = { keys: [], objects: [], depth: 0, key: undefined };
+  let result: { copy: unknown } | Finding;
+  try {
+    result = copyWalk(root, bounds, place);
+  } catch (cause) {
+    const at = pointer(segments(place));
+    throw new DecodeError(
+      'MALFORMED_ENVELOPE',
+      `${options.what} could not be read at ${shown(at)}: ${describeThrown(cause)} thrown while reading it; expected plain JSON data`,
+      { task: options.task, version: options.version, path: at, cause },
+    );
+  }
+  if ('copy' in result) return result.copy;
+  let finding = result;
+  if (finding.kind === 'depth' && new Set(place.objects.slice(0, place.depth + 1)).size < place.depth + 1) finding = { kind: 'cycle' };
+  throw toError(finding, bounds, options, pointer(segments(place)));
+}
+
+type Container = Record<string, unknown> | unknown[];
+
+function copyWalk(root: unknown, bounds: Bounds, place: Place): { copy: unknown } | Finding {
+  const { maxBytes, maxDepth, maxNodes } = bounds;
+  const { keys: pathKeys, objects: pathObjects } = place;
+  // Bytes of the compact JSON: `low` counts every UTF-16 unit of a string as one byte and every
+  // number as one digit; `units` and `numbers` give the upper bound (a unit is at most 6 bytes,
+  // `\u0000`; a number at most 24 characters).
+  let low = 0;
+  let units = 0;
+  let numbers = 0;
+  let nodes = 1;
   let depth = 0;
-  // The member being read, so that a throwing getter or trap is blamed on it.
   let reading: string | number | undefined;
-  const at = (finding: Finding, key?: string): Finding => {
+  const at = (finding: Finding, key?: string | number): Finding => {
     place.depth = depth;
     place.key = key;
     return finding;
   };
-  try {
-    while (values.length > 0) {
-      const value = values.pop();
-      depth = depths.pop() as number;
-      pathKeys[depth] = keys.pop() as string | number;
-      reading = undefined;
-      if (++nodes > maxNodes) return at({ kind: 'nodes', nodes });
-      if (typeof value !== 'object' || value === null) {
-        if (typeof value === 'string') {
-          if (untrusted) {
-            chars += value.length;
-            if (chars > maxBytes) return at({ kind: 'bytes', chars });
-          }
-        } else if (typeof value === 'number') {
-          if (value - value !== 0) return at({ kind: 'not-json', found: String(value) }); // NaN, ±Infinity
-        } else if (untrusted && typeof value !== 'boolean' && value !== null) {
-          return at({ kind: 'not-json', found: `a value of type ${typeof value}` });
+  // for...in on a copy would also yield members someone else put on Object.prototype.
+  let polluted = false;
+  for (const _ in objectProto) {
+    polluted = true;
+    break;
+  }
+  const holder: Record<string, unknown> = { copy: root };
+  // Pending containers: the source, the copy that holds it (to be replaced by its own copy), its key there, its depth.
+  const sources: object[] = [];
+  const parents: Container[] = [];
+  const keys: Array<string | number> = [];
+  const depths: number[] = [];
+  const visited = maxNodes > SHARED_CHECK_NODES ? new Set<object>() : undefined;
+  const deepPath: object[] = [];
+  let deep: Set<object> | undefined;
+
+  /** Checks a member's value, now in `target[key]`; a container is queued to be copied in its place. */
+  const check = (child: unknown, target: Container, key: string | number, next: number): Finding | undefined => {
+    switch (typeof child) {
+      case 'string':
+        low += child.length + 2;
+        units += child.length;
+        return low > maxBytes ? at({ kind: 'bytes', chars: low, json: 'at least' }, key) : undefined;
+      case 'number':
+        if (child - child !== 0) return at({ kind: 'not-json', found: String(child) }, key); // NaN, ±Infinity
+        low += 1;
+        numbers++;
+        return undefined;
+      case 'boolean':
+        low += child ? 4 : 5;
+        return undefined;
+      case 'object':
+        if (child === null) low += 4;
+        else {
+          sources.push(child);
+          parents.push(target);
+          keys.push(key);
+          depths.push(next);
         }
-        continue;
-      }
+        return undefined;
+      default:
+        return at({ kind: 'not-json', found: `a value of type ${typeof child}` }, key);
+    }
+  };
+
+  try {
+    const bad = check(root, holder, 'copy', 0);
+    if (bad !== undefined) {
+      place.key = undefined;
+      return bad;
+    }
+    while (sources.length > 0) {
+      const value = sources.pop() as object;
+      const parent = parents.pop() as Container;
+      const key = keys.pop() as string | number;
+      depth = depths.pop() as number;
+      pathKeys[depth] = depth === 0 ? '' : key;
       pathObjects[depth] = value;
-      if (untrusted) {
-        const bad = badContainer(value);
-        if (bad !== undefined) return at({ kind: 'not-json', found: bad });
-      }
+      reading = undefined;
+      const isArray = Array.isArray(value);
+      const foreignProto = foreign(value, isArray);
+      if (foreignProto !== undefined) return at({ kind: 'not-json', found: foreignProto });
       if (visited !== undefined) {
         if (visited.has(value)) {
           return at(pathObjects.slice(0, depth).includes(value) ? { kind: 'cycle' } : { kind: 'not-json', found: 'an object met twice (a shared reference)' });
@@ -367,51 +455,143 @@ function walk(root: unknown, bounds: Bounds, untrusted: boolean, place: Place): 
       if (depth + 1 > maxDepth) return at({ kind: 'depth', depth: depth + 1 });
       if (depth >= CYCLE_CHECK_DEPTH) {
         deep ??= new Set();
-        // Drop what is no longer on the path (anything at this depth or deeper), then look.
         while (deepPath.length > depth - CYCLE_CHECK_DEPTH) deep.delete(deepPath.pop() as object);
         if (deep.has(value)) return at({ kind: 'cycle' });
         deepPath.push(value);
         deep.add(value);
       }
-      if (untrusted) {
-        const key = unsafeKey(value);
-        if (key !== undefined) return at({ kind: 'unsafe', key }, key === '__proto__' ? key : 'constructor');
-      }
+      if (hasOwn.call(value, '__proto__')) return at({ kind: 'unsafe', key: '__proto__' }, '__proto__');
       const next = depth + 1;
-      if (Array.isArray(value)) {
-        // A named member of an array is invisible to JSON and to the walk below, but not to a
-        // caller's for...in merge: refuse it. (A hole makes the counts differ too; it is found below.)
-        if (untrusted) {
-          const names = Object.keys(value);
-          if (names.length !== value.length) {
-            const named = names.find((name, i) => name !== String(i));
-            if (named !== undefined && !/^(0|[1-9]\d*)$/.test(named)) return at({ kind: 'not-json', found: 'an array with a named member' }, named);
+      const mark = sources.length;
+      let copy: Container;
+      if (isArray) {
+        const source = value as unknown[];
+        const length = source.length;
+        // Charge the claimed length before anything proportional to it is allocated or iterated:
+        // bytes first (each element is at least a digit and a comma), as text is measured before parsing.
+        if (low + 2 * length > maxBytes) return at({ kind: 'bytes', chars: low + 2 * length, json: 'at least' });
+        if (nodes + length > maxNodes) return at({ kind: 'nodes', nodes: nodes + length });
+        nodes += length;
+        low += length === 0 ? 2 : length + 1;
+        // Own keys are the indexes in order, then `length`, then named members, then symbols: so
+        // exactly `length + 1` keys ending the indexes at `length - 1` means no hole, no extra member.
+        const own = Reflect.ownKeys(source);
+        if (own.length !== length + 1 || (length > 0 && own[length - 1] !== String(length - 1))) {
+          const culprit = arrayCulprit(source, own, length);
+          if (culprit === 'constructor') {
+            const ctor: unknown = (source as unknown as { constructor: unknown }).constructor;
+            if (typeof ctor === 'object' && ctor !== null && hasOwn.call(ctor, 'prototype')) return at({ kind: 'unsafe', key: 'constructor.prototype' }, culprit);
           }
+          return at(arrayFinding(culprit), culprit);
         }
-        for (let i = value.length - 1; i >= 0; i--) {
+        const list: unknown[] = [];
+        copy = list;
+        for (let i = 0; i < length; i++) {
           reading = i;
-          values.push(value[i]);
-          depths.push(next);
-          keys.push(i);
+          const child = source[i];
+          list.push(child);
+          const found = check(child, list, i, next);
+          if (found !== undefined) return found;
         }
-        continue;
+      } else {
+        const source = value as Record<string, unknown>;
+        // One read of each member, by the engine's own object copy (the fast path for plain objects).
+        let object: Record<string, unknown>;
+        try {
+          object = { ...source };
+        } catch (cause) {
+          reading = throwingMember(source);
+          throw cause;
+        }
+        copy = object;
+        let count = 0;
+        for (const member in object) {
+          if (polluted && !hasOwn.call(object, member)) continue;
+          count++;
+          low += member.length + 3;
+          units += member.length;
+          const child = object[member];
+          if (member === 'constructor' && typeof child === 'object' && child !== null && hasOwn.call(child, 'prototype')) return at({ kind: 'unsafe', key: 'constructor.prototype' }, member);
+          const found = check(child, object, member, next);
+          if (found !== undefined) return found;
+        }
+        low += count === 0 ? 2 : count + 1;
+        if (low > maxBytes) return at({ kind: 'bytes', chars: low, json: 'at least' });
+        if (nodes + count > maxNodes) return at({ kind: 'nodes', nodes: nodes + count });
+        nodes += count;
+        // What the copy left out: members JSON cannot see (non-enumerable or symbol-keyed).
+        if (Object.getOwnPropertyNames(source).length !== count || Object.getOwnPropertySymbols(source).length !== 0) {
+          const hidden = Reflect.ownKeys(source).find((k) => typeof k === 'symbol' || !Object.prototype.propertyIsEnumerable.call(source, k));
+          return at({ kind: 'not-json', found: typeof hidden === 'symbol' ? 'a symbol-keyed member' : 'a non-enumerable member' }, typeof hidden === 'string' ? hidden : undefined);
+        }
       }
-      const obj = value as Record<string, unknown>;
-      const names = Object.keys(obj);
-      for (let i = names.length - 1; i >= 0; i--) {
-        const key = names[i] as string;
-        reading = key;
-        values.push(obj[key]);
-        depths.push(next);
-        keys.push(key);
-        if (untrusted) chars += key.length;
+      (parent as Record<string | number, unknown>)[key] = copy;
+      if (low > maxBytes) return at({ kind: 'bytes', chars: low, json: 'at least' });
+      // Visit the containers just found in document order, so the first finding is the first in the text.
+      if (sources.length - mark > 1) {
+        reverseFrom(sources, mark);
+        reverseFrom(parents, mark);
+        reverseFrom(keys, mark);
+        reverseFrom(depths, mark);
       }
-      if (untrusted && chars > maxBytes) return at({ kind: 'bytes', chars });
     }
   } catch (cause) {
     place.depth = depth;
     place.key = reading;
     throw cause;
   }
+  // The bounds decide unless the limit falls between them; then the copy (ours) is measured.
+  if (low + 5 * units + 23 * numbers > maxBytes) {
+    const exact = jsonUtf8Size(holder.copy);
+    if (exact > maxBytes) {
+      place.depth = 0;
+      place.key = undefined;
+      return { kind: 'bytes', chars: exact, json: 'exact' };
+    }
+  }
+  return { copy: holder.copy };
+}
+
+/**
+ * Which member of an object that could not be copied threw when read, for the error's path: on
+ * that error path only, members are read one by one (a second read, of a value already refused).
+ */
+function throwingMember(source: Record<string, unknown>): string | undefined {
+  let names: string[];
+  try {
+    names = Object.keys(source);
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    try {
+      void source[name];
+    } catch {
+      return name;
+    }
+  }
   return undefined;
+}
+
+function reverseFrom(list: unknown[], from: number): void {
+  for (let i = from, j = list.length - 1; i < j; i++, j--) {
+    const t = list[i];
+    list[i] = list[j];
+    list[j] = t;
+  }
+}
+
+/** What is wrong with an array whose own keys are not exactly its indexes and `length`, given its {@link arrayCulprit}. */
+function arrayFinding(culprit: string | number | undefined): Finding {
+  if (typeof culprit === 'number') return { kind: 'not-json', found: 'a sparse array (a hole)' };
+  if (culprit === undefined) return { kind: 'not-json', found: 'an array with a symbol-keyed member' };
+  return { kind: 'not-json', found: 'an array with a named member' };
+}
+
+/** The first hole's index, else the first named member, else undefined (a symbol key). Bounded by the keys present. */
+function arrayCulprit(source: unknown[], own: ReadonlyArray<string | symbol>, length: number): string | number | undefined {
+  let i = 0;
+  while (i < length && i < own.length && own[i] === String(i)) i++;
+  if (i < length && !hasOwn.call(source, i)) return i;
+  return own.find((key): key is string => typeof key === 'string' && key !== 'length' && !/^(0|[1-9]\d*)$/.test(key));
 }

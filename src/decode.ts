@@ -4,7 +4,7 @@
  * sync or async variant by `status`), validates it with the ahead-of-time compiled validator,
  * and returns it typed, or throws a DecodeError that says what went wrong and where.
  */
-import { checkTextSize, checkTree, DEFAULT_BOUNDS, withinBounds, type Bounds } from './bounds.js';
+import { checkTree, DEFAULT_BOUNDS, snapshot, storedIndexes, textTooLarge, withinBounds, type Bounds } from './bounds.js';
 import {
   DecodeError,
   SchemaMismatchError,
@@ -16,7 +16,7 @@ import {
   type ValidationIssue,
 } from './errors.js';
 import { locateA2aPayload, looksLikeA2a, type A2aPayloadLocation } from './extract-a2a.js';
-import { locateA2aError, locateMcpError, looksLikeJsonRpcError, validateAdcpError, type AdcpErrorLocation, jsonRpcErrorCode, RESERVED_JSON_RPC_CODES } from './extract-errors.js';
+import { locateA2aError, locateMcpError, looksLikeJsonRpcError, validateAdcpError, type AdcpErrorLocation, jsonRpcErrorCode, MAX_ADCP_ERROR_BYTES, RESERVED_JSON_RPC_CODES } from './extract-errors.js';
 import { locateMcpPayload, looksLikeMcp, parseMcpText, type McpPayloadLocation, type McpRejectedText, type ParsedShape } from './extract-mcp.js';
 import type { ResponsesByVersion } from './generated/index.js';
 import { classifyRecoveryWith } from './recovery.js';
@@ -215,10 +215,11 @@ interface Context {
  */
 function failed(
   ctx: Context,
-  adcpError: AdcpError | undefined,
+  found: AdcpError | undefined,
   detail: string,
   how: { readonly fromPayload?: boolean; readonly unusable?: string | undefined; readonly reservedCode?: string | undefined } = {},
 ): TaskFailedError {
+  const adcpError = found === undefined ? undefined : plainAdcpError(found);
   const version = ctx.version ?? defaultVersion;
   const table = recoveryTable(version);
   const reserved = how.reservedCode === undefined ? undefined : table.codes[how.reservedCode];
@@ -243,6 +244,25 @@ function failed(
   });
 }
 
+/** Bounds of an adcp_error's copy: what validateAdcpError already measured (4096 bytes of JSON, so fewer values). */
+const ADCP_ERROR_BOUNDS: Bounds = { maxBytes: MAX_ADCP_ERROR_BYTES, maxDepth: Infinity, maxNodes: MAX_ADCP_ERROR_BYTES };
+
+/**
+ * The adcp_error handed back in a TaskFailedError: a plain copy read once (the seller's object may
+ * be in-process, with getters), validated again as copied; a copy that is not JSON data or no
+ * longer valid is discarded, as an invalid adcp_error is (the failure stays).
+ */
+function plainAdcpError(error: AdcpError): AdcpError | undefined {
+  let copy: unknown;
+  try {
+    copy = snapshot(error, ADCP_ERROR_BOUNDS, { what: 'adcp_error' });
+  } catch {
+    return undefined;
+  }
+  const valid = validateAdcpError(copy);
+  return valid.ok ? valid.error : undefined;
+}
+
 /**
  * Transport-errors.mdx detection step 6: a failure the envelope signals (isError, a failed A2A
  * task) without an `adcp_error` is described by the payload's `errors[0]`, when that is a valid
@@ -264,7 +284,7 @@ function mcpFailurePayload(input: unknown, maxBytes: number): unknown {
   if (isObject(structured)) return structured;
   const content = hasOwn(input, 'content') ? input.content : undefined;
   if (!Array.isArray(content)) return undefined;
-  for (let index = 0; index < content.length; index++) {
+  for (const index of storedIndexes(content)) {
     const item: unknown = content[index];
     if (!isObject(item) || item.type !== 'text' || typeof item.text !== 'string') continue;
     const parsed = parseMcpText(item.text, maxBytes, `/content/${index}/text`);
@@ -299,7 +319,7 @@ function mcpPayload(ctx: Context, input: unknown): Found {
     case 'payload':
       // The spec's algorithm skips an oversized text item and tries the next; decode() refuses
       // instead, so an item over the limit is never silently dropped in favour of a later one.
-      if (location.source === 'text') refuseTooLarge(ctx, input, location.rejected);
+      if (location.source === 'text') refuseTooLarge(ctx, location.rejected);
       return location.source === 'structuredContent'
         ? { payload: location.value, untrusted: true, what: 'structuredContent' }
         : { payload: location.value, untrusted: false, what: `content[${location.index}].text`, shape: location.shape };
@@ -316,18 +336,18 @@ function mcpPayload(ctx: Context, input: unknown): Found {
   }
 }
 
-/** Throws `TOO_LARGE` for the first text item the extractor skipped as over `maxBytes`. */
-function refuseTooLarge(ctx: Context, input: unknown, rejected: readonly McpRejectedText[]): void {
+/**
+ * Throws `TOO_LARGE` for the first text item the extractor skipped as over `maxBytes`, with the
+ * size the extractor measured: the caller's text is read once, by the extractor.
+ */
+function refuseTooLarge(ctx: Context, rejected: readonly McpRejectedText[]): void {
   const tooLarge = rejected.find((r) => r.reason === 'too-large');
   if (tooLarge === undefined) return;
-  const opts = { task: ctx.task, version: ctx.version };
-  // The text was never parsed; the size check is the same as for a text decode() parses.
-  checkTextSize(
-    ((input as { content: Array<{ text: string }> }).content[tooLarge.index] as { text: string }).text,
-    ctx.options.maxBytes,
-    `content[${tooLarge.index}].text`,
-    { ...opts, path: `/content/${tooLarge.index}/text` },
-  );
+  throw textTooLarge(tooLarge.bytes ?? 0, tooLarge.bytesExact === true, ctx.options.maxBytes, `content[${tooLarge.index}].text`, {
+    task: ctx.task,
+    version: ctx.version,
+    path: `/content/${tooLarge.index}/text`,
+  });
 }
 
 function mcpNone(ctx: Context, input: unknown, location: Extract<McpPayloadLocation, { kind: 'none' }>): never {
@@ -337,11 +357,11 @@ function mcpNone(ctx: Context, input: unknown, location: Extract<McpPayloadLocat
   }
   // An adcp_error-only object without isError is an error response that lost its flag.
   if (location.reason === 'structured-adcp-error-only' || location.rejected.some((r) => r.reason === 'adcp-error-only')) {
-    const candidate = adcpErrorOnly(input, location);
+    const candidate = location.reason === 'structured-adcp-error-only' ? location.adcpError : location.rejected.find((r) => r.reason === 'adcp-error-only')?.adcpError;
     const valid = validateAdcpError(candidate);
     throw failed(ctx, valid.ok ? valid.error : undefined, 'the seller answered with an adcp_error but no isError flag');
   }
-  refuseTooLarge(ctx, input, location.rejected);
+  refuseTooLarge(ctx, location.rejected);
   const invalid = location.rejected.find((r) => r.reason === 'invalid-json');
   if (invalid !== undefined) {
     throw new DecodeError(
@@ -359,14 +379,6 @@ function mcpNone(ctx: Context, input: unknown, location: Extract<McpPayloadLocat
         : 'no structuredContent and no text item holding a JSON object';
   const ignored = location.ignoredStructuredContent === undefined ? '' : ` (structuredContent is ${location.ignoredStructuredContent})`;
   throw new DecodeError('NO_PAYLOAD', `expected an AdCP ${ctx.task} payload in structuredContent or content[].text; found ${seen}${ignored}`, opts);
-}
-
-function adcpErrorOnly(input: unknown, location: Extract<McpPayloadLocation, { kind: 'none' }>): unknown {
-  const result = input as Record<string, unknown>;
-  if (location.reason === 'structured-adcp-error-only') return (result.structuredContent as Record<string, unknown>).adcp_error;
-  const item = location.rejected.find((r) => r.reason === 'adcp-error-only')!;
-  const text = ((result.content as unknown[])[item.index] as { text: string }).text;
-  return (JSON.parse(text) as Record<string, unknown>).adcp_error;
 }
 
 function a2aPayload(ctx: Context, input: unknown): Found {
@@ -540,12 +552,9 @@ function mismatch(
   );
 }
 
-function decodeFound<T extends TaskName>(ctx: Context, found: Found): Outcome<T> {
+function decodeFound<T extends TaskName>(ctx: Context, located: Found): Outcome<T> {
   const { task, options } = ctx;
-  // A parsed text was measured by the parse itself; only a value out of bounds is walked again, for the error.
-  if (found.shape === undefined || !withinBounds(found.shape, options)) {
-    checkTree(found.payload, options, { untrusted: found.untrusted, what: found.what, task, version: ctx.version });
-  }
+  const found = checked(ctx, located);
   // The payload itself may carry an AdCP error; the failure is reported even when the payload
   // announces a version that is not bundled (its table is then the default one).
   if (hasOwn(found.payload, 'adcp_error') && found.payload.adcp_error) {
@@ -626,6 +635,23 @@ function decodeFound<T extends TaskName>(ctx: Context, found: Found): Outcome<T>
   return picked.standInFor === undefined
     ? { data: found.payload as Decoded<T>, version }
     : { data: found.payload as Decoded<T>, version, standInFor: picked.standInFor };
+}
+
+/**
+ * The payload bounded and checked, as decode() will validate and return it: an in-process value
+ * is replaced by its plain snapshot (read once; the caller's object is never returned), a parsed
+ * text (already plain, measured by the parse itself) is kept and walked only when out of bounds,
+ * for the error.
+ */
+function checked(ctx: Context, found: Found): Found {
+  const { task, options } = ctx;
+  if (found.untrusted) {
+    return { ...found, payload: snapshot(found.payload, options, { what: found.what, task, version: ctx.version }) as Record<string, unknown> };
+  }
+  if (found.shape === undefined || !withinBounds(found.shape, options)) {
+    checkTree(found.payload, options, { what: found.what, task, version: ctx.version });
+  }
+  return found;
 }
 
 /** What a decode came to: the payload as sent, the version that judged it, and the release it stood in for. */
@@ -755,7 +781,8 @@ function guard(error: unknown, task: unknown, input: unknown): DecodeError {
  *   task, status-update event or single-key envelope, or (with `transport: 'payload'`) a bare payload.
  * @param options See {@link DecodeOptions}.
  * @returns The payload as sent, typed as the task's response (sync, or an async variant
- *   narrowable on `status`).
+ *   narrowable on `status`): from text, what `JSON.parse` made of it; from an already-parsed
+ *   value, a plain copy read once, which is exactly the data validated (never the caller's object).
  * @throws {DecodeError} With a stable `code`; {@link SchemaMismatchError} and
  *   {@link TaskFailedError} carry issues and the seller's error. Never the seller's: a DecodeError
  *   passed as `input` is rethrown as it is; `INVALID_OPTION` for a bad option, `INVALID_INPUT` for
@@ -870,7 +897,7 @@ export function decodeEnclosed<T extends TaskName, const O extends DecodeOptions
     const resolved = resolveOptions(undefined, options);
     ctx = { task, options: resolved, version: resolved.version === 'auto' ? undefined : resolveVersion(resolved.version, { task }) };
     if (FAILED_STATUSES.includes(how.status)) {
-      if (payload !== undefined) checkTree(payload, resolved, { untrusted: how.shape === undefined, what: how.what, task, version: ctx.version });
+      if (payload !== undefined) payload = checked(ctx, { payload, untrusted: how.shape === undefined, what: how.what, ...(how.shape === undefined ? {} : { shape: how.shape }) }).payload;
       const valid = payload !== undefined && hasOwn(payload, 'adcp_error') ? validateAdcpError(payload.adcp_error) : undefined;
       if (valid?.ok === true) throw failed(ctx, valid.error, `the ${how.what} carries an adcp_error`);
       const fallback = payloadError(payload);

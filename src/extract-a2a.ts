@@ -7,6 +7,7 @@
  * - If reading the input throws (a getter, a Proxy trap, a revoked Proxy) the call fails with
  *   `MALFORMED_ENVELOPE` rather than guessing.
  */
+import { storedIndexes } from './bounds.js';
 import { DecodeError, wrapInputFault } from './errors.js';
 
 /** The single-key envelopes unwrapped (once) before extraction: A2A 1.0 `SendMessageResponse` / `StreamResponse` branches. */
@@ -217,8 +218,7 @@ type PartScan =
 function scanParts(parts: unknown, pick: 'first' | 'last', cursor: { at: string }, base: string): PartScan {
   if (!Array.isArray(parts)) return { kind: 'none' };
   let chosen: PartScan = { kind: 'none' };
-  const count = parts.length;
-  for (let index = 0; index < count; index++) {
+  for (const index of storedIndexes(parts)) {
     cursor.at = `${base}/${index}`;
     const part: unknown = parts[index];
     if (isMalformedA2aPart(part)) return { kind: 'malformed', partIndex: index };

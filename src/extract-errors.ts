@@ -11,12 +11,13 @@
  * Reading rules: own properties only; an exception while reading the input (getter, Proxy) fails
  * the call with `MALFORMED_ENVELOPE`.
  */
-import { Buffer } from 'node:buffer';
 import type { AdcpError } from './errors.js';
 import { DecodeError, wrapInputFault } from './errors.js';
 import { chargeText, DEFAULT_MAX_BYTES, parseMcpText, type McpExtractOptions, type TextBudget } from './extract-mcp.js';
 import { isA2aDataPart, unwrapA2aEnvelope } from './extract-a2a.js';
 import { shownPointer } from './format.js';
+import { storedIndexes } from './bounds.js';
+import { utf8Length } from './utf8.js';
 
 /** Longest accepted `adcp_error.code`, in UTF-16 code units (the spec's `code.length > 64` check). */
 export const MAX_ERROR_CODE_LENGTH = 64;
@@ -121,7 +122,7 @@ export function validateAdcpError(candidate: unknown, at = ''): AdcpErrorValidat
   if (typeof serialized !== 'string') return { ok: false, reason: 'unserializable' };
   // Cheap bounds first: UTF-8 is 1-3 bytes per UTF-16 unit, so most errors never need encoding.
   if (serialized.length * 3 > MAX_ADCP_ERROR_BYTES) {
-    const bytes = Buffer.byteLength(serialized, 'utf8');
+    const bytes = utf8Length(serialized);
     if (bytes > MAX_ADCP_ERROR_BYTES) return { ok: false, reason: 'too-large', bytes };
   }
   return { ok: true, error: candidate as AdcpError };
@@ -294,8 +295,7 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }): Ad
   const content = own(input, 'content');
   if (!Array.isArray(content)) return { kind: 'none' };
   const budget: TextBudget = { used: 0 };
-  const count = content.length;
-  for (let index = 0; index < count; index++) {
+  for (const index of storedIndexes(content)) {
     cursor.at = `/content/${index}`;
     const item: unknown = content[index];
     if (!isObject(item) || own(item, 'type') !== 'text') continue;
@@ -377,8 +377,7 @@ function a2aLocate(input: unknown, cursor: { at: string }): AdcpErrorLocation {
   cursor.at = `${prefix}/artifacts`;
   const artifacts = own(task, 'artifacts');
   if (Array.isArray(artifacts)) {
-    const artifactCount = artifacts.length;
-    for (let artifactIndex = 0; artifactIndex < artifactCount; artifactIndex++) {
+    for (const artifactIndex of storedIndexes(artifacts)) {
       cursor.at = `${prefix}/artifacts/${artifactIndex}`;
       const artifact: unknown = artifacts[artifactIndex];
       const parts = isObject(artifact) ? own(artifact, 'parts') : undefined;
@@ -406,8 +405,7 @@ function scanForError(
   base: string,
 ): { candidate: unknown; index: number } | null {
   if (!Array.isArray(parts)) return null;
-  const count = parts.length;
-  for (let index = 0; index < count; index++) {
+  for (const index of storedIndexes(parts)) {
     cursor.at = `${base}/${index}`;
     const part: unknown = parts[index];
     if (!isA2aDataPart(part)) continue;

@@ -9,9 +9,10 @@
  *   with `MALFORMED_ENVELOPE`. Treating the value as absent instead could turn an unreadable
  *   `isError` into a success, the type confusion the spec's guard exists to prevent.
  */
-import { Buffer } from 'node:buffer';
 import { DecodeError, LimitError, describeValue, wrapInputFault } from './errors.js';
 import { shownPointer } from './format.js';
+import { storedIndexes } from './bounds.js';
+import { utf8Length } from './utf8.js';
 
 /** The spec's recommended client safety limit for one MCP response: 4 MiB, in UTF-8 bytes. */
 export const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
@@ -50,6 +51,8 @@ export interface McpRejectedText {
   readonly parseError?: string;
   /** For `invalid-json` / `not-json`: UTF-16 offset where parsing failed, when the parser said. */
   readonly position?: number;
+  /** For `adcp-error-only`: the parsed item's `adcp_error`, so that nobody parses the text again. */
+  readonly adcpError?: unknown;
 }
 
 /** What a present-but-unusable `structuredContent` was (the algorithm then falls back to text). */
@@ -92,6 +95,8 @@ export type McpPayloadLocation =
       readonly reason: McpNoneReason;
       readonly rejected: readonly McpRejectedText[];
       readonly ignoredStructuredContent?: IgnoredStructuredContent;
+      /** For `structured-adcp-error-only`: the `adcp_error` as read (once) from structuredContent. */
+      readonly adcpError?: unknown;
     };
 
 /**
@@ -238,7 +243,7 @@ function resolveMaxBytes(options: McpExtractOptions | null | undefined): number 
 export function measureUtf8(text: string, limit: number): { fits: boolean; bytes: number; exact: boolean } {
   if (text.length * 3 <= limit) return { fits: true, bytes: text.length, exact: false };
   if (text.length > limit) return { fits: false, bytes: text.length, exact: false };
-  const bytes = Buffer.byteLength(text, 'utf8');
+  const bytes = utf8Length(text);
   return { fits: bytes <= limit, bytes, exact: true };
 }
 
@@ -363,7 +368,10 @@ function locate(result: unknown, maxBytes: number, cursor: { at: string }): McpP
   cursor.at = '/structuredContent';
   const structured = own(result, 'structuredContent');
   if (isObject(structured)) {
-    if (isAdcpErrorOnly(structured)) return { kind: 'none', reason: 'structured-adcp-error-only', rejected: [] };
+    if (isAdcpErrorOnly(structured)) {
+      cursor.at = '/structuredContent/adcp_error';
+      return { kind: 'none', reason: 'structured-adcp-error-only', rejected: [], adcpError: own(structured, 'adcp_error') };
+    }
     return { kind: 'payload', value: structured, source: 'structuredContent' };
   }
   const ignored = ignoredKind(structured);
@@ -375,8 +383,7 @@ function locate(result: unknown, maxBytes: number, cursor: { at: string }): McpP
   if (!Array.isArray(content)) return { kind: 'none', reason: 'no-content', rejected: [], ...extra };
   const rejected: McpRejectedText[] = [];
   const budget: TextBudget = { used: 0 };
-  const count = content.length;
-  for (let index = 0; index < count; index++) {
+  for (const index of storedIndexes(content)) {
     cursor.at = `/content/${index}`;
     const item: unknown = content[index];
     if (!isObject(item) || own(item, 'type') !== 'text') continue;
@@ -407,7 +414,7 @@ function locate(result: unknown, maxBytes: number, cursor: { at: string }): McpP
       continue;
     }
     if (isAdcpErrorOnly(value)) {
-      rejected.push({ index, reason: 'adcp-error-only' });
+      rejected.push({ index, reason: 'adcp-error-only', adcpError: value.adcp_error });
       continue;
     }
     return { kind: 'payload', value, source: 'text', index, rejected, shape: parsed.shape, ...extra };

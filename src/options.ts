@@ -12,7 +12,12 @@ export type Transport = 'auto' | 'mcp' | 'a2a' | 'payload';
 export interface CommonDecodeOptions {
   /** `'auto'` (default): the input's shape decides. `'payload'` takes a bare AdCP payload. */
   readonly transport?: Transport | undefined;
-  /** Largest text parsed, in UTF-8 bytes; also caps string volume of already-parsed input. Default 4 MiB. */
+  /**
+   * Largest payload, in UTF-8 bytes. Default 4 MiB. A text item is measured before it is parsed;
+   * an already-parsed value (MCP `structuredContent`, A2A `data`, a bare payload) counts as the
+   * UTF-8 bytes of its compact JSON, `JSON.stringify(value)`: the same value is TOO_LARGE at the
+   * same limit whichever way it arrives.
+   */
   readonly maxBytes?: number | undefined;
   /** Deepest nesting accepted (the root object is depth 1). Default 64. */
   readonly maxDepth?: number | undefined;

@@ -18,7 +18,7 @@ import { hot, pairedRatio } from '../bench/harness.js';
 import { benchPayloads, createMediaBuyResponse, deepText, getProductsResponse, invalidGetProducts, mcpStructured, mcpText, oversizeText, utf8Bytes } from '../bench/payloads.js';
 import { compileFromBundle } from '../bench/runtime-ajv.mjs';
 import { outputSchema, responseSchemaId, runtimeBundle } from '../bench/schemas.js';
-import { checkTree, DEFAULT_BOUNDS, type Bounds } from '../src/bounds.js';
+import { checkTree, DEFAULT_BOUNDS, snapshot, type Bounds } from '../src/bounds.js';
 import { decode, safeDecode } from '../src/decode.js';
 import { DecodeError } from '../src/errors.js';
 import { parseMcpText } from '../src/extract-mcp.js';
@@ -48,10 +48,10 @@ describe('payloads', () => {
     expect(JSON.stringify(payloads['get_products 100KB']!.payload)).toMatch(/[^\x00-\x7f]/);
   });
 
-  test('are valid AdCP 3.1.19 responses, decoded on both MCP paths to the payload itself', () => {
+  test('are valid AdCP 3.1.19 responses, decoded on both MCP paths to the payload (structuredContent: a plain copy)', () => {
     for (const { task, payload } of Object.values(payloads)) {
       expect(generated(task)(payload)).toBe(true);
-      expect(decode(task, mcpStructured(payload), { version: '3.1.19' })).toBe(payload);
+      expect(decode(task, mcpStructured(payload), { version: '3.1.19' })).toEqual(payload);
       expect(decode(task, mcpText(payload))).toEqual(payload);
     }
     expect(Object.keys(payloads)).toEqual(['get_products 2KB', 'get_products 100KB', 'get_products 1MB', 'create_media_buy']);
@@ -216,7 +216,7 @@ describe('parseMcpText refuses exactly what secure-json-parse refused', () => {
   });
 });
 
-describe('checkTree (with its fast pre-pass) finds something exactly when the walk it documents would', () => {
+describe('checkTree finds something in a parsed value exactly when the walk it documents would', () => {
   const hasOwn = Object.prototype.hasOwnProperty;
   /** An independent model of the walk's checks: does any of them fail anywhere? (Trees only.) */
   function modelFinds(root: unknown, bounds: Bounds, untrusted: boolean): boolean {
@@ -293,13 +293,14 @@ describe('checkTree (with its fast pre-pass) finds something exactly when the wa
   }));
   const bounds = fc.record({ maxDepth: fc.integer({ min: 1, max: 8 }), maxNodes: fc.integer({ min: 1, max: 60 }), maxBytes: fc.integer({ min: 0, max: 80 }) });
 
-  test('on generated trees, trusted and untrusted, under tight and default bounds', () => {
+  test('on generated trees, under tight and default bounds', () => {
     fc.assert(
-      fc.property(fc.oneof(tree.object, tree.array), bounds, fc.boolean(), fc.boolean(), (value, tight, untrusted, useDefault) => {
+      fc.property(fc.oneof(tree.object, tree.array), bounds, fc.boolean(), (value, tight, useDefault) => {
+        const untrusted = false; // in-process values go through snapshot(): test/in-process-values.test.ts
         const b = useDefault ? DEFAULT_BOUNDS : tight;
         let threw = false;
         try {
-          checkTree(value, b, { untrusted, what: 'value' });
+          checkTree(value, b, { what: 'value' });
         } catch (error) {
           expect(error).toBeInstanceOf(DecodeError);
           threw = true;
@@ -314,8 +315,12 @@ describe('checkTree (with its fast pre-pass) finds something exactly when the wa
     Object.defineProperty(Object.prototype, 'polluted', { value: Number.NaN, enumerable: true, writable: true, configurable: true });
     try {
       const value = { a: [1, { b: 'x' }] };
-      expect(() => checkTree(value, DEFAULT_BOUNDS, { untrusted: true, what: 'value' })).not.toThrow();
-      expect(modelFinds(value, DEFAULT_BOUNDS, true)).toBe(false);
+      expect(() => checkTree(value, DEFAULT_BOUNDS, { what: 'value' })).not.toThrow();
+      expect(modelFinds(value, DEFAULT_BOUNDS, false)).toBe(false);
+      // The snapshot of an in-process value copies own members only.
+      const copy = snapshot(value, DEFAULT_BOUNDS, { what: 'value' });
+      expect(Object.keys(copy as object)).toEqual(['a']);
+      expect(JSON.stringify(copy)).toBe(JSON.stringify(value));
     } finally {
       delete (Object.prototype as Record<string, unknown>).polluted;
     }

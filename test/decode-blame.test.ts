@@ -285,13 +285,19 @@ describe("an exception from the caller's input while we read it stays MALFORMED_
   }
 
   test.each([
-    ['a getter that turns hostile after the bounds walk', () => mcp.structured(flaky(1))],
-    ['a getter that turns hostile inside A2A data', () => a2a10.taskEnvelope('TASK_STATE_COMPLETED', flaky(1))],
-    ['a Proxy that turns hostile after the bounds walk', () => mcp.structured(flakyProxy(1) as Record<string, unknown>)],
+    ['a getter that throws', () => mcp.structured(flaky(0))],
+    ['a getter that throws inside A2A data', () => a2a10.taskEnvelope('TASK_STATE_COMPLETED', flaky(0))],
+    ['a Proxy that throws', () => mcp.structured(flakyProxy(0) as Record<string, unknown>)],
   ])('%s', (_name, make) => {
     const e = failure('list_accounts', make());
     expect(e).toMatchObject({ code: 'MALFORMED_ENVELOPE', task: 'list_accounts' });
     expect(e.cause).toBeInstanceOf(RangeError);
-    expect(e.message).toBe('input could not be decoded: RangeError thrown while reading it; expected plain JSON data (it holds getters or proxies)');
+  });
+
+  test.each([
+    ['a getter that would turn hostile on a second read', () => mcp.structured(flaky(1))],
+    ['a Proxy that would turn hostile on a second read', () => mcp.structured(flakyProxy(1) as Record<string, unknown>)],
+  ])('%s is read once: the data is that one read', (_name, make) => {
+    expect(decode('list_accounts', make())).toEqual(payload('3.1.19/list_accounts.valid'));
   });
 });

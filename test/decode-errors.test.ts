@@ -173,8 +173,8 @@ describe('TOO_DEEP', () => {
 
   test('more values than maxNodes', () => {
     const e = caught(() => decode('get_products', mcp.structured(payload('3.1.19/get_products.valid')), { maxNodes: 40 }));
-    expect(e).toMatchObject({ code: 'TOO_DEEP', task: 'get_products', version: undefined, unit: 'nodes', limit: 40, actual: 41 });
-    expect(e.message).toMatchInlineSnapshot(`"structuredContent has more than 40 values (maxNodes); counting stopped at /products/0/reporting_capabilities/supports_webhooks"`);
+    expect(e).toMatchObject({ code: 'TOO_DEEP', task: 'get_products', version: undefined, unit: 'nodes', limit: 40, actual: 43 });
+    expect(e.message).toMatchInlineSnapshot(`"structuredContent has more than 40 values (maxNodes); counting stopped at /products/0/reporting_capabilities"`);
   });
 });
 

@@ -103,7 +103,7 @@ describe("the payload's errors[0] when the envelope has no adcp_error (detection
   test('isError with a failed create_media_buy in structuredContent', () => {
     const body = payload('3.1.19/create_media_buy.errors');
     const e = failure('create_media_buy', { isError: true, content: [{ type: 'text', text: 'Media buy rejected.' }], structuredContent: body });
-    expect(e.adcpError).toBe((body['errors'] as unknown[])[0]);
+    expect(e.adcpError).toEqual((body['errors'] as unknown[])[0]); // a plain copy, read once
     // Correctable, as the seller said, not the unknown-code default (transient: retry as is).
     expect(e.recovery).toEqual({ recovery: 'correctable' });
     expect(e).toMatchObject({ version: '3.1.19' });
@@ -134,7 +134,7 @@ describe("the payload's errors[0] when the envelope has no adcp_error (detection
 
   test('errors[] in a successful payload are warnings, not a failure', () => {
     const body = { ...payload('3.1.19/get_products.valid'), errors: [{ code: 'PRODUCT_EXPIRED', message: 'One product dropped: expired.' }] };
-    expect(decode('get_products', mcp.structured(body))).toBe(body);
+    expect(decode('get_products', mcp.structured(body))).toEqual(body);
   });
 });
 

@@ -24,7 +24,7 @@ function autoPicks(f: PayloadFixture): boolean {
 
 type Wrap = { name: string; wrap: (payload: Record<string, unknown>) => unknown; same: boolean };
 
-/** The envelopes a payload of this variant arrives in; `same`: decode returns the very object. */
+/** The envelopes a payload of this variant arrives in; `same`: the payload is passed in process (decode returns a plain copy of it). */
 function envelopes(variant: PayloadFixture['variant']): Wrap[] {
   const common: Wrap[] = [
     { name: 'MCP structuredContent', wrap: (p) => mcp.structured(p, 'Done; see structuredContent.'), same: true },
@@ -85,11 +85,12 @@ describe.each(valid.map((f) => [f.id, f] as const))('%s', (_id, f) => {
     expect(ok).toBe(true);
   });
 
-  test('decodes as a bare payload, returned as the same object', () => {
+  test('decodes as a bare payload, returned as a plain copy (never the caller\'s object)', () => {
     const input = f.payload;
     const result = safeDecode(f.task, input, { transport: 'payload', version: f.version });
     expect(result).toMatchObject({ success: true, version: f.version });
-    if (result.success) expect(result.data).toBe(input);
+    if (result.success) expect(result.data).toEqual(input);
+    if (result.success) expect(result.data).not.toBe(input);
   });
 
   test.each(envelopes(f.variant))('decodes from $name', ({ wrap, same }) => {
@@ -97,8 +98,8 @@ describe.each(valid.map((f) => [f.id, f] as const))('%s', (_id, f) => {
     const explicit = safeDecode(f.task, wrap(input), { version: f.version });
     if (!explicit.success) expect.fail(explicit.error.message);
     expect(explicit.version).toBe(f.version);
-    if (same) expect(explicit.data).toBe(input);
-    else expect(explicit.data).toEqual(input);
+    expect(explicit.data).toEqual(input);
+    if (same) expect(explicit.data).not.toBe(input); // an in-process payload comes back as a plain copy
     if (autoPicks(f)) expect(safeDecode(f.task, wrap(f.payload))).toMatchObject({ success: true, version: f.version, data: input });
   });
 });

@@ -78,7 +78,10 @@ describe('prototype keys are refused wherever the payload comes from', () => {
   test('a constructor key holding plain data is just data', () => {
     const body = { ...payload('3.1.19/list_accounts.valid'), context: { constructor: 'campaign-builder v2' } };
     expect(decode('list_accounts', mcp.text(body))).toEqual(body);
-    expect(decode('list_accounts', mcp.structured(body))).toBe(body);
+    // structuredContent comes back as a plain snapshot of what was sent, never the caller's object.
+    const data = decode('list_accounts', mcp.structured(body));
+    expect(data).toEqual(body);
+    expect(data).not.toBe(body);
   });
 });
 
@@ -94,7 +97,7 @@ describe('a polluted Object.prototype does not change how an envelope is read', 
 
   test('an inherited isError does not turn a success into a failure', () => {
     const body = payload('3.1.19/get_media_buys.valid');
-    pollute('isError', true, () => expect(decode('get_media_buys', mcp.structured(body))).toBe(body));
+    pollute('isError', true, () => expect(decode('get_media_buys', mcp.structured(body))).toEqual(body));
   });
 
   test('an inherited status does not pick an async schema', () => {

@@ -12,14 +12,14 @@
  *    same payload with TOO_DEEP before validation, from structuredContent and from text.
  * 3. A recursive schema (as a future AdCP version may add), compiled with Ajv the way the codegen
  *    does, overflows on a payload nested along its recursion; the bound decode() applies first
- *    (checkTree) refuses that payload with TOO_DEEP.
+ *    (snapshot for structuredContent, checkTree for parsed text) refuses that payload with TOO_DEEP.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import AjvModule from 'ajv';
 import { describe, expect, test } from 'vitest';
 import { listFiles, readLockVersions, schemaDir } from '../scripts/schema-paths.js';
-import { checkTree, DEFAULT_BOUNDS } from '../src/bounds.js';
+import { checkTree, DEFAULT_BOUNDS, snapshot } from '../src/bounds.js';
 import { safeDecode, type TaskName } from '../src/decode.js';
 import { LimitError } from '../src/errors.js';
 import { listIssues } from '../src/validators.js';
@@ -243,13 +243,13 @@ describe('a recursive schema, as a future version may bring', () => {
   test('the bound decode() applies before validation refuses it with TOO_DEEP', () => {
     let error: unknown;
     try {
-      checkTree(along(100_000), DEFAULT_BOUNDS, { untrusted: true, what: 'structuredContent' });
+      snapshot(along(100_000), DEFAULT_BOUNDS, { what: 'structuredContent' });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(LimitError);
     expect(error).toMatchObject({ code: 'TOO_DEEP', unit: 'depth', limit: 64, actual: 65 });
     // At any depth: the walk is iterative.
-    expect(() => checkTree(along(1_000_000), DEFAULT_BOUNDS, { untrusted: false, what: 'content[0].text' })).toThrow(LimitError);
+    expect(() => checkTree(along(1_000_000), DEFAULT_BOUNDS, { what: 'content[0].text' })).toThrow(LimitError);
   });
 });

@@ -192,7 +192,7 @@ describe('MCP success extraction: input shapes', () => {
 
   test('adcp_error-only structuredContent returns null without trying the text', () => {
     const location = locateMcpPayload({ structuredContent: { adcp_error: { code: 'X' } }, content: [json({ a: 1 })] });
-    expect(location).toEqual({ kind: 'none', reason: 'structured-adcp-error-only', rejected: [] });
+    expect(location).toEqual({ kind: 'none', reason: 'structured-adcp-error-only', rejected: [], adcpError: { code: 'X' } });
   });
 
   test('a circular structuredContent is returned as is (nothing serializes it)', () => {
@@ -257,7 +257,7 @@ describe('MCP success extraction: text parsing', () => {
       value: { products: [] },
       source: 'text',
       index: 1,
-      rejected: [{ index: 0, reason: 'adcp-error-only' }],
+      rejected: [{ index: 0, reason: 'adcp-error-only', adcpError: { code: 'X' } }],
       shape: { levels: 2, nodes: 2, finite: true },
     });
   });

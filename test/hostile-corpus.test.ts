@@ -15,6 +15,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Buffer } from 'node:buffer';
 import { describe, expect, test } from 'vitest';
 import { safeDecode, type DecodeOptions, type TaskName } from '../src/decode.js';
 import { DecodeError, LimitError, type DecodeErrorCode, type TaskFailedError } from '../src/errors.js';
@@ -105,6 +106,26 @@ function sharedTree(levels: number): unknown {
   return node;
 }
 
+/** A sparse array: `length` claimed, nothing stored. */
+function claimed(length: number): unknown[] {
+  const a: unknown[] = [];
+  a.length = length;
+  return a;
+}
+/** An object whose getter answers `first` once and `later` every time after, counting its calls. */
+function turncoat(key: string, first: unknown, later: unknown): { value: Json; calls: () => number } {
+  let calls = 0;
+  const value = Object.defineProperty({}, key, {
+    enumerable: true,
+    get() {
+      calls++;
+      return calls === 1 ? first : later;
+    },
+  }) as Json;
+  return { value, calls: () => calls };
+}
+const pollutingProto = (): unknown => JSON.parse('{"__proto__":{"polluted":true}}');
+
 const cases: Record<string, readonly Case[]> = {
   'prototype keys': [
     { name: '__proto__ as an own key in a text item', input: () => text(splice('"__proto__":{"polluted":true}')), code: 'UNSAFE_JSON', path: '/content/0/text' },
@@ -162,6 +183,137 @@ const cases: Record<string, readonly Case[]> = {
       name: 'a constructor key holding plain data, a prototype key, and "__proto__" as a value are just data',
       input: () => text(splice('"ext":{"constructor":"x","prototype":{"a":1},"note":"__proto__"}')),
       code: 'decoded',
+    },
+  ],
+  'claimed sizes (charged before anything is allocated)': [
+    { name: 'a sparse array claiming 10,000,000 elements in structuredContent', input: () => structured(withExt({ a: claimed(1e7) })), code: 'TOO_LARGE', path: '/ext/a' },
+    { name: 'a sparse array claiming 2^32 - 1 elements', input: () => structured(withExt({ a: claimed(2 ** 32 - 1) })), code: 'TOO_LARGE', path: '/ext/a' },
+    { name: 'a sparse array claiming 2^32 - 1 elements, maxBytes lifted: the node bound', input: () => structured(withExt({ a: claimed(2 ** 32 - 1) })), options: { maxBytes: Infinity }, code: 'TOO_DEEP', path: '/ext/a' },
+    {
+      name: 'a sparse array claiming 2^32 - 1 elements, every bound lifted: a hole is not JSON data',
+      input: () => structured(withExt({ a: claimed(2 ** 32 - 1) })),
+      options: { maxBytes: Infinity, maxDepth: Infinity, maxNodes: Infinity },
+      code: 'MALFORMED_ENVELOPE',
+      path: '/ext/a/0',
+    },
+    {
+      name: 'a sparse array claiming 2^32 - 1 elements with one stored at the end, every bound lifted',
+      input: () => {
+        const a = claimed(2 ** 32 - 1);
+        a[2 ** 32 - 2] = 1;
+        return a2a(withExt({ a }));
+      },
+      options: { maxBytes: Infinity, maxDepth: Infinity, maxNodes: Infinity },
+      code: 'MALFORMED_ENVELOPE',
+      path: '/ext/a/0',
+    },
+    { name: 'a content array claiming 2^32 - 1 items, none stored: scanned by what it holds', input: () => ({ content: claimed(2 ** 32 - 1) }), code: 'NO_PAYLOAD' },
+    {
+      name: 'a content array claiming 2^32 - 1 items with a payload at index 2^32 - 2',
+      input: () => {
+        const content = claimed(2 ** 32 - 1);
+        content[2 ** 32 - 2] = { type: 'text', text: JSON.stringify(base()) };
+        return { content };
+      },
+      code: 'decoded',
+    },
+    { name: 'an isError content array claiming 2^32 - 1 items', input: () => ({ isError: true, content: claimed(2 ** 32 - 1) }), code: 'TASK_FAILED' },
+    {
+      name: 'A2A artifacts and parts claiming 2^32 - 1 entries',
+      input: () => ({ task: { id: 't', status: { state: 'TASK_STATE_COMPLETED', message: { parts: claimed(2 ** 32 - 1) } }, artifacts: Object.assign(claimed(2 ** 32 - 1), { 0: { parts: claimed(2 ** 32 - 1) } }) } }),
+      code: 'NO_PAYLOAD',
+    },
+    { name: 'new Array(5): five holes', input: () => structured(withExt({ a: new Array(5) })), code: 'MALFORMED_ENVELOPE', path: '/ext/a/0' },
+    {
+      name: 'a Proxy over an empty array claiming 2^32 - 1 elements, every bound lifted: refused after one key listing',
+      input: () => structured(withExt({ a: new Proxy([], { get: (t, k) => (k === 'length' ? 2 ** 32 - 1 : Reflect.get(t, k)) }) })),
+      options: { maxBytes: Infinity, maxDepth: Infinity, maxNodes: Infinity },
+      code: 'MALFORMED_ENVELOPE',
+      path: '/ext/a/0',
+    },
+  ],
+  'in-process values: one read, a plain snapshot': [
+    {
+      name: 'a getter that answers valid data once and a __proto__ object after: read once, its first answer is the data',
+      input: () => structured(withExt(turncoat('x', { ok: true }, pollutingProto()).value)),
+      code: 'decoded',
+      then: ({ data }) => {
+        expect((data as Json)['ext']).toEqual({ x: { ok: true } });
+        expect(Object.getOwnPropertyDescriptor((data as { ext: object }).ext, 'x')).toMatchObject({ value: { ok: true }, writable: true, enumerable: true });
+      },
+    },
+    {
+      name: 'a getter on the payload root whose second answer is invalid: the checked answer is the returned one',
+      input: () => {
+        const t = turncoat('accounts', base()['accounts'], 'not a list');
+        return structured(Object.assign(t.value, { adcp_version: base()['adcp_version'] }));
+      },
+      code: 'decoded',
+      then: ({ data }) => expect((data as Json)['accounts']).toEqual(base()['accounts']),
+    },
+    {
+      name: 'a Proxy payload whose get trap answers differently each time: each member read once',
+      input: () => {
+        const reads = new Map<PropertyKey, number>();
+        const proxy = new Proxy(base(), {
+          get: (target, key, receiver) => {
+            reads.set(key, (reads.get(key) ?? 0) + 1);
+            return (reads.get(key) ?? 0) > 1 ? pollutingProto() : Reflect.get(target, key, receiver);
+          },
+        });
+        return structured(proxy);
+      },
+      code: 'decoded',
+      then: ({ data }) => expect(data).toEqual(base()),
+    },
+    {
+      name: 'an in-process adcp_error whose getter answers a polluting object after its first read: the TaskFailedError holds a plain copy or none',
+      input: () => ({ isError: true, content: [], structuredContent: { adcp_error: Object.assign(turncoat('details', { reason: 'x' }, pollutingProto()).value, { code: 'RATE_LIMITED' }) } }),
+      code: 'TASK_FAILED',
+      then: ({ error }) => {
+        const held = (error as TaskFailedError).adcpError;
+        if (held !== undefined) {
+          expect(Object.getPrototypeOf(held)).toBe(Object.prototype);
+          expect(Object.getOwnPropertyDescriptor(held, 'details')).toMatchObject({ writable: true });
+          expect(JSON.stringify(held)).not.toContain('polluted');
+        }
+      },
+    },
+    {
+      name: 'an in-process adcp_error comes back as a plain copy, not the seller object',
+      input: () => ({ isError: true, content: [], structuredContent: { adcp_error: { code: 'RATE_LIMITED', retry_after: 5 } } }),
+      code: 'TASK_FAILED',
+      then: ({ error }) => expect((error as TaskFailedError).adcpError).toEqual({ code: 'RATE_LIMITED', retry_after: 5 }),
+    },
+    { name: 'a symbol-keyed member', input: () => structured(withExt({ a: 1, [Symbol('hidden')]: 2 })), code: 'MALFORMED_ENVELOPE', path: '/ext' },
+    { name: 'a non-enumerable member', input: () => structured(withExt(own({ a: 1 }, 'hidden', { polluted: true }, false))), code: 'MALFORMED_ENVELOPE', path: '/ext/hidden' },
+    { name: 'a non-enumerable member of an array', input: () => structured(withExt({ list: own([1], 'hidden', 2, false) })), code: 'MALFORMED_ENVELOPE', path: '/ext/list/hidden' },
+    { name: 'a symbol-keyed member of an array', input: () => structured(withExt({ list: Object.assign([1], { [Symbol('s')]: 2 }) })), code: 'MALFORMED_ENVELOPE', path: '/ext/list' },
+    {
+      name: 'an Array subclass',
+      input: () => {
+        class Tracked extends Array<unknown> {}
+        return structured(withExt({ list: Tracked.from([1, 2]) }));
+      },
+      code: 'MALFORMED_ENVELOPE',
+      path: '/ext/list',
+    },
+    { name: 'an array with a foreign prototype', input: () => structured(withExt({ list: Object.setPrototypeOf([1, 2], { polluted: true }) as unknown })), code: 'MALFORMED_ENVELOPE', path: '/ext/list' },
+    {
+      name: 'a text getter that is too large on the first read and small after: TOO_LARGE from the one read',
+      input: () => ({ content: [Object.assign(turncoat('text', `{"pad":"${'x'.repeat(100)}"}`, '{}').value, { type: 'text' })] }),
+      options: { maxBytes: 50 },
+      code: 'TOO_LARGE',
+      path: '/content/0/text',
+    },
+    {
+      name: 'the caller’s structuredContent object is never returned: a plain copy is',
+      input: () => structured(base()),
+      code: 'decoded',
+      then: ({ data }) => {
+        expect(data).toEqual(base());
+        expect(Object.getPrototypeOf(data)).toBe(Object.prototype);
+      },
     },
   ],
   'depth and size': [
@@ -225,6 +377,25 @@ const cases: Record<string, readonly Case[]> = {
     },
     { name: '4 MiB + 1 UTF-16 units of strings in structuredContent', input: () => structured(withExt({ pad: 'x'.repeat(4 * MiB + 1) })), code: 'TOO_LARGE' },
     {
+      name: 'structuredContent under 4 MiB in UTF-16 units but over it in UTF-8 bytes of compact JSON (1.5 M × €, 3 bytes each): TOO_LARGE, as the same text is',
+      input: () => structured(withExt({ pad: '€'.repeat(1.5 * MiB) })),
+      code: 'TOO_LARGE',
+      then: ({ error }) => expect(error).toMatchObject({ unit: 'bytes', limit: 4 * MiB, actual: Buffer.byteLength(JSON.stringify(withExt({ pad: '€'.repeat(1.5 * MiB) }))) }),
+    },
+    {
+      name: 'structuredContent exactly at maxBytes as compact JSON, escapes and a lone surrogate included: decoded',
+      input: () => structured(withExt({ s: 'a"\\\n\u0001\uD800é' })),
+      options: { maxBytes: Buffer.byteLength(JSON.stringify(withExt({ s: 'a"\\\n\u0001\uD800é' }))) },
+      code: 'decoded',
+    },
+    {
+      name: 'the same, one byte under: TOO_LARGE with the exact size',
+      input: () => structured(withExt({ s: 'a"\\\n\u0001\uD800é' })),
+      options: { maxBytes: Buffer.byteLength(JSON.stringify(withExt({ s: 'a"\\\n\u0001\uD800é' }))) - 1 },
+      code: 'TOO_LARGE',
+      then: ({ error }) => expect(error).toMatchObject({ actual: Buffer.byteLength(JSON.stringify(withExt({ s: 'a"\\\n\u0001\uD800é' }))) }),
+    },
+    {
       name: 'one 4 MiB string shared by 100 text items: measured once per item, so refused by the scan budget',
       input: () => {
         const big = `[${'0,'.repeat(2 * MiB - 1)}0]`;
@@ -241,8 +412,15 @@ const cases: Record<string, readonly Case[]> = {
       code: 'TOO_LARGE',
     },
     {
-      name: '2^60 values reachable from 60 shared arrays in structuredContent',
+      name: '2^60 values reachable from 60 shared arrays in structuredContent: its compact JSON passes maxBytes first',
       input: () => structured(withExt(sharedTree(60))),
+      code: 'TOO_LARGE',
+      then: ({ error }) => expect(error).toMatchObject({ unit: 'bytes', limit: 4 * MiB }),
+    },
+    {
+      name: '2^60 values from 60 shared arrays with maxBytes lifted: counted per occurrence up to maxNodes',
+      input: () => structured(withExt(sharedTree(60))),
+      options: { maxBytes: Infinity },
       code: 'TOO_DEEP',
       then: ({ error }) => expect(error).toMatchObject({ unit: 'nodes' }),
     },
@@ -486,7 +664,7 @@ test('the corpus names every required class of hostile input', () => {
     .flat()
     .map((c) => c.name)
     .join('\n');
-  for (const needle of ['\\u005f_proto__', 'constructor.prototype', '100,000-deep arrays', '100,000-deep objects', 'a million keys', '4 MiB + 1', 'BOM', 'lone surrogate', 'duplicate keys', '1e400', 'content that is', 'items that are not objects', 'text that is not a string', 'getter that throws', 'contains itself', 'isError given as the string', 'OSC 52', 'U+202E', 'U+009B']) {
+  for (const needle of ['\\u005f_proto__', 'constructor.prototype', '100,000-deep arrays', '100,000-deep objects', 'a million keys', '4 MiB + 1', 'BOM', 'lone surrogate', 'duplicate keys', '1e400', 'content that is', 'items that are not objects', 'text that is not a string', 'getter that throws', 'contains itself', 'isError given as the string', 'OSC 52', 'U+202E', 'U+009B', 'claiming 2^32 - 1', 'Array subclass', 'foreign prototype', 'symbol-keyed', 'non-enumerable', 'getter that answers valid data once', 'Proxy payload', 'text getter', 'UTF-8 bytes of compact JSON']) {
     expect(names).toContain(needle);
   }
 });

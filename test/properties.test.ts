@@ -265,7 +265,7 @@ describe("a parsed text's measured shape decides the bounds exactly as the walk 
         const bounds = { maxBytes: 1 << 20, maxDepth, maxNodes };
         let walked = true;
         try {
-          checkTree(parsed.value, bounds, { untrusted: false, what: 'text' });
+          checkTree(parsed.value, bounds, { what: 'text' });
         } catch (error) {
           expect(error).toBeInstanceOf(DecodeError);
           walked = false;
