@@ -24,7 +24,7 @@ import {
   findBoundsError,
   withFetchBounds,
   type BoundsViolation,
-} from '../src/bounded-fetch.js';
+} from '../src/fetch/bounded-fetch.js';
 import { DecodeError, LimitError } from '../src/errors.js';
 
 const LIMIT = 64 * 1024;

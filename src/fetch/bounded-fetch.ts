@@ -67,7 +67,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { createHash as CreateHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { DecodeError, LimitError } from './errors.js';
+import { DecodeError, LimitError } from '../errors.js';
 
 /** The spec's recommended client safety limit for one MCP message: 4 MiB. */
 export const DEFAULT_MAX_BYTES = 4_194_304;
