@@ -102,7 +102,7 @@ async function main(): Promise<void> {
   try {
     const lib = (await import(pathToFileURL(DIST_INDEX).href)) as { decode: DecodeFn; safeDecode: SafeDecodeFn };
     const require = createRequire(import.meta.url);
-    const validatorFile = (task: string) => path.join(ROOT, 'dist', 'generated', FOLDER, 'validators', `${task}.cjs`);
+    const validatorFile = (task: string) => path.join(ROOT, 'dist', 'generated', FOLDER, 'validators', `${task}.js`);
     // The very module decode() loads (same path, same require cache): the floor calls the same function.
     const fast = (task: string) => (require(validatorFile(task)) as { response: RuntimeValidator }).response;
 

@@ -37,7 +37,9 @@ export type DecodeErrorCode =
    * fetch asks for `identity`, because a runtime's fetch decodes transparently and hides the raw
    * byte count, so a coded body's raw size could not be bounded.
    */
-  | 'UNSUPPORTED_ENCODING';
+  | 'UNSUPPORTED_ENCODING'
+  /** A fault of adcp-decode or its packaging, not of the seller or the caller. */
+  | 'INTERNAL';
 
 /** AdCP error recovery classes (`adcp_error.recovery`). */
 export type Recovery = 'transient' | 'correctable' | 'terminal';

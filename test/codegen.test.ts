@@ -86,7 +86,7 @@ describe.each([...versions])('AdCP %s', (version) => {
 });
 
 test('every generated file starts with the banner and has no timestamp', () => {
-  const files = listFiles(GENERATED).filter((f) => /\.(ts|cjs)$/.test(f));
+  const files = listFiles(GENERATED).filter((f) => /\.(ts|js)$/.test(f));
   expect(files.length).toBeGreaterThan(500);
   for (const file of files) {
     const head = readFileSync(file, 'utf8').slice(0, 400);
@@ -147,8 +147,8 @@ test('importing the package loads no validator and no Ajv compiler; decoding loa
   const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT });
   const { before, after } = JSON.parse(stdout) as { before: string[]; after: string[] };
   expect(before).toEqual([]);
-  expect(after.some((k) => k.endsWith('/validators/get_products.cjs'))).toBe(true);
-  expect(after.filter((k) => k.includes('/validators/') && !/get_products\.cjs$|all\.errors\.cjs$/.test(k))).toEqual([]);
+  expect(after.some((k) => k.endsWith('/validators/get_products.js'))).toBe(true);
+  expect(after.filter((k) => k.includes('/validators/') && !/\/get_products\.js$|\/get_products\.errors\.js$/.test(k))).toEqual([]);
   // Only Ajv's small runtime helpers, never the compiler.
   expect(after.filter((k) => k.includes('/ajv/') && !k.includes('/ajv/dist/runtime/'))).toEqual([]);
 }, 120_000);
