@@ -1,10 +1,34 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The decode suite: run a second time where code generation from strings is off, as under a
+ * strict CSP. Left out: e2e-mcp and deep-data, whose baselines compile Ajv at run time (the MCP
+ * SDK's outputSchema check, a recursive schema), which that flag forbids by design.
+ */
+const DECODE_SUITE = [
+  'test/decode-*.test.ts',
+  'test/vectors-*.test.ts',
+  'test/e2e-a2a.test.ts',
+  'test/extract-edge-cases.test.ts',
+  'test/hostile-corpus.test.ts',
+  'test/properties.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    setupFiles: ['test/setup-node-validators.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    setupFiles: ['test/setup-node-validators.ts'],
+    projects: [
+      { extends: true, test: { name: 'node', include: ['test/**/*.test.ts'], exclude: ['test/code-generation.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'no-code-generation',
+          include: [...DECODE_SUITE, 'test/code-generation.test.ts'],
+          execArgv: ['--disallow-code-generation-from-strings'],
+        },
+      },
+    ],
   },
 });
