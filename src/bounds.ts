@@ -27,7 +27,27 @@ export const DEFAULT_BOUNDS: Bounds = { maxBytes: 4 * 1024 * 1024, maxDepth: 64,
  */
 export function utf8ByteLength(text: string, max: number): number {
   if (text.length * 3 <= max) return text.length; // a lower bound; enough to say "fits"
-  return Buffer.byteLength(text, 'utf8');
+  return utf8Length(text);
+}
+
+/**
+ * The UTF-8 length of `text` in bytes, counted without encoding it (web-standard: no Buffer); a
+ * lone surrogate counts 3, as TextEncoder writes it as U+FFFD.
+ * @param text Any string.
+ * @example utf8Length('é') // 2
+ */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) bytes += 1;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2; // 4 bytes for the pair's 2 units
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
 }
 
 /**
@@ -41,7 +61,7 @@ export function checkTextSize(text: string, maxBytes: number, what: string, opti
     // Each UTF-16 unit is at least one UTF-8 byte: too large without counting.
     throw tooLarge(text.length, maxBytes, what, options, 'at least ');
   }
-  const bytes = Buffer.byteLength(text, 'utf8');
+  const bytes = utf8Length(text);
   if (bytes > maxBytes) throw tooLarge(bytes, maxBytes, what, options, '');
 }
 

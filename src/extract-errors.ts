@@ -11,9 +11,9 @@
  * Reading rules: own properties only; an exception while reading the input (getter, Proxy) fails
  * the call with `MALFORMED_ENVELOPE`.
  */
-import { Buffer } from 'node:buffer';
 import type { AdcpError } from './errors.js';
 import { DecodeError, wrapInputFault } from './errors.js';
+import { utf8Length } from './bounds.js';
 import { chargeText, DEFAULT_MAX_BYTES, parseMcpText, type McpExtractOptions, type TextBudget } from './extract-mcp.js';
 import { isA2aDataPart, unwrapA2aEnvelope } from './extract-a2a.js';
 
@@ -120,7 +120,7 @@ export function validateAdcpError(candidate: unknown, at = ''): AdcpErrorValidat
   if (typeof serialized !== 'string') return { ok: false, reason: 'unserializable' };
   // Cheap bounds first: UTF-8 is 1-3 bytes per UTF-16 unit, so most errors never need encoding.
   if (serialized.length * 3 > MAX_ADCP_ERROR_BYTES) {
-    const bytes = Buffer.byteLength(serialized, 'utf8');
+    const bytes = utf8Length(serialized);
     if (bytes > MAX_ADCP_ERROR_BYTES) return { ok: false, reason: 'too-large', bytes };
   }
   return { ok: true, error: candidate as AdcpError };

@@ -9,8 +9,8 @@
  *   with `MALFORMED_ENVELOPE`. Treating the value as absent instead could turn an unreadable
  *   `isError` into a success, the type confusion the spec's guard exists to prevent.
  */
-import { Buffer } from 'node:buffer';
 import { DecodeError, LimitError, describeValue, wrapInputFault } from './errors.js';
+import { utf8Length } from './bounds.js';
 
 /** The spec's recommended client safety limit for one MCP response: 4 MiB, in UTF-8 bytes. */
 export const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
@@ -237,7 +237,7 @@ function resolveMaxBytes(options: McpExtractOptions | null | undefined): number 
 export function measureUtf8(text: string, limit: number): { fits: boolean; bytes: number; exact: boolean } {
   if (text.length * 3 <= limit) return { fits: true, bytes: text.length, exact: false };
   if (text.length > limit) return { fits: false, bytes: text.length, exact: false };
-  const bytes = Buffer.byteLength(text, 'utf8');
+  const bytes = utf8Length(text);
   return { fits: bytes <= limit, bytes, exact: true };
 }
 
