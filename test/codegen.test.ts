@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, test } from 'vitest';
+import { staticImports } from '../scripts/generate.js';
 import { listFiles, readLockVersions, REPO_ROOT, schemaDir } from '../scripts/schema-paths.js';
 import { decode, tasks, versions } from '../src/index.js';
 import { tablesByVersion, versionFolders, type Version } from '../src/generated/index.js';
@@ -94,6 +95,29 @@ test('every generated file starts with the banner and has no timestamp', () => {
     expect(head, file).toMatch(/Regenerate with: npm run generate/);
     expect(head, file).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
   }
+});
+
+describe('the validator modules are ES modules a bundler can follow', () => {
+  test('staticImports turns the require()s of Ajv\'s ESM output into imports, and refuses any other', () => {
+    const out = staticImports('"use strict";export const response = v;const func0 = require("ajv/dist/runtime/equal").default;const f = require("ajv-formats/dist/formats").fullFormats.uri;');
+    expect(out).toContain('import deepEqual from "fast-deep-equal";');
+    expect(out).toContain('import * as ajvFormats from "ajv-formats/dist/formats.js";');
+    expect(out).toContain('const func0 = deepEqual;');
+    expect(out).not.toContain('require(');
+    expect(() => staticImports('const x = require("ajv/dist/runtime/uri").default;')).toThrow(/REQUIRE_REWRITES/);
+  });
+
+  test('no generated validator module requires anything; each version has an import map of every task', () => {
+    for (const folder of Object.values(versionFolders)) {
+      const files = listFiles(path.join(GENERATED, folder, 'validators'));
+      for (const file of files.filter((f) => f.endsWith('.js'))) expect(readFileSync(file, 'utf8'), file).not.toMatch(/\brequire\s*\(/);
+      const map = readFileSync(path.join(GENERATED, folder, 'validators', 'index.js'), 'utf8');
+      const version = versions.find((v) => versionFolders[v] === folder)!;
+      for (const task of tasks(version)) {
+        expect(map).toContain(`${task}: { fast: () => import('./${task}.js'), listing: () => import('./${task}.errors.js') },`);
+      }
+    }
+  });
 });
 
 test('a second generate is byte-identical', async () => {
