@@ -28,10 +28,11 @@ const requireHere = createRequire(import.meta.url);
 
 type Module = Record<string, unknown>;
 
-/** Runs standalone CommonJS source as a module. */
+/** Runs standalone source (Ajv's ES module output, its require()s not yet rewritten) as a CommonJS module. */
 function load(code: string): Module {
   const module = { exports: {} as Module };
-  new Function('module', 'exports', 'require', code)(module, module.exports, requireHere);
+  const cjs = code.replace(/\bexport const (\w+) = /g, 'exports.$1 = ').replace(/\bexport \{ (\w+) \};/g, 'exports.$1 = $1;');
+  new Function('module', 'exports', 'require', cjs)(module, module.exports, requireHere);
   return module.exports;
 }
 
