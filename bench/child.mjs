@@ -13,11 +13,9 @@
  *   rssAfterFirstKb  peak RSS (process.resourceUsage().maxRSS) right after the first call
  *   ok         the first call's verdict, checked by the parent
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import vm from 'node:vm';
 
 const job = JSON.parse(process.argv[2]);
 const envelope = JSON.parse(readFileSync(job.input, 'utf8'));
@@ -52,40 +50,34 @@ switch (job.mode) {
     }
     break;
   }
-  case 'make-codecache':
-  case 'ours-codecache': {
-    // What-if (not what the package does): the validator module compiled from a V8 code cache
-    // (vm.Script cachedData) made by an earlier process after its first decode, put in the require
-    // cache where decode() will look it up. `make-codecache` writes the cache; nothing is timed.
-    const { decode } = await import(pathToFileURL(job.dist).href);
+  case 'ours-fail': {
+    // The first failing decode: the fast validator rejects, then the task's listing module loads.
+    const { safeDecode } = await import(pathToFileURL(job.dist).href);
     importMs = performance.now() - t0;
-    let script;
-    const inject = () => {
-      const Module = createRequire(import.meta.url)('node:module');
-      const source = readFileSync(job.validator, 'utf8');
-      const cachedData = job.mode === 'ours-codecache' ? readFileSync(job.cache) : undefined;
-      script = new vm.Script(Module.wrap(source), { filename: job.validator, cachedData });
-      if (cachedData !== undefined && script.cachedDataRejected) throw new Error('V8 rejected the code cache');
-      const mod = new Module(job.validator, null);
-      mod.filename = job.validator;
-      mod.paths = Module._nodeModulePaths(path.dirname(job.validator));
-      script.runInThisContext().call(mod.exports, mod.exports, createRequire(job.validator), mod, job.validator, path.dirname(job.validator));
-      mod.loaded = true;
-      Module._cache[job.validator] = mod;
-    };
     for (let i = 0; i < job.calls; i++) {
       timed(() => {
-        if (i === 0) inject();
+        const result = safeDecode(job.task, envelope);
+        return !result.success && result.error.code === 'SCHEMA_MISMATCH';
+      });
+    }
+    break;
+  }
+  case 'ours-bundle': {
+    // A Node bundle (esbuild, ESM, split per task) as a Lambda ships it: import, preload(), decode.
+    const { decode, preload } = await import(pathToFileURL(job.bundle).href);
+    await preload(job.task);
+    importMs = performance.now() - t0;
+    for (let i = 0; i < job.calls; i++) {
+      timed(() => {
         const data = decode(job.task, envelope);
         return Array.isArray(data.products ?? data.packages);
       });
     }
-    if (job.mode === 'make-codecache') writeFileSync(job.cache, script.createCachedData());
     break;
   }
   case 'floor': {
     // JSON.parse of the text and a bare call of the same precompiled validator, loaded the same way.
-    // The module is required on the first call, as decode() loads it lazily on its first call.
+    // The module is required on the first call, as decode() loads it on its first call.
     const require = createRequire(import.meta.url);
     importMs = performance.now() - t0;
     let validate;

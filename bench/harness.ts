@@ -15,7 +15,7 @@ import { Bench } from 'tinybench';
 export interface Measurement {
   readonly section: string;
   readonly name: string;
-  readonly unit: 'ms' | 'MB';
+  readonly unit: 'ms' | 'MB' | 'files';
   readonly median: number;
   readonly min: number;
   readonly max: number;
@@ -177,7 +177,8 @@ export function run(command: string, args: readonly string[], options: { env?: N
 
 const fmt = (n: number, unit: string): string => {
   if (!Number.isFinite(n)) return '-';
-  if (unit === 'MB') return n.toFixed(1);
+  if (unit === 'MB') return n >= 10 ? n.toFixed(1) : n.toFixed(2);
+  if (unit === 'files') return n.toFixed(0);
   if (n >= 100) return n.toFixed(0);
   if (n >= 10) return n.toFixed(1);
   if (n >= 1) return n.toFixed(2);

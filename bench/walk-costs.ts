@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { benchPayloads } from './payloads.js';
 
 const require = createRequire(import.meta.url);
-const v = (require('../src/generated/v3_1_19/validators/get_products.cjs') as { response: (data: unknown) => boolean }).response;
+const v = (require('../src/generated/v3_1_19/validators/get_products.js') as { response: (data: unknown) => boolean }).response;
 const hasOwn = Object.prototype.hasOwnProperty;
 const objectProto = Object.prototype;
 function make(arrKeys: boolean, own: boolean, proto: boolean, getter: boolean) {

@@ -5,11 +5,12 @@
  *   npx tsx examples/mcp-client.ts https://seller.example/mcp "Premium CTV in the US, Q3"
  *
  * Exit status: 0 products listed, 1 the seller's answer did not decode, 2 usage.
- * In your own project, import from 'adcp-decode' instead of '../src/index.js'.
+ * In your own project, import from 'adcp-decode' and 'adcp-decode/fetch' instead of '../src/...'.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { boundedFetch, decode, DecodeError, formatIssues, TaskFailedError } from '../src/index.js';
+import { decode, DecodeError, formatIssues, TaskFailedError } from '../src/index.js';
+import { boundedFetch } from '../src/fetch/index.js';
 
 const [url, brief = 'Premium video inventory in the US for Q3'] = process.argv.slice(2);
 if (url === undefined || !URL.canParse(url)) {

@@ -1,15 +1,18 @@
 /**
- * Copies the generated CommonJS validators (src/generated/<v>/validators/*.cjs) into dist/,
- * beside the compiled code that requires them; tsc compiles only the TypeScript.
+ * Copies the generated validator modules and import maps (src/generated/<v>/validators/) into
+ * dist/, beside the compiled code that imports them (tsc compiles only the TypeScript), and the
+ * AdCP schemas' license (schemas/synced/LICENSE) to dist/generated/LICENSE, beside the files
+ * derived from those schemas: the package ships it, the repository never holds it.
  *
  * Usage: part of `npm run compile`.
  */
-import { cpSync, existsSync, readdirSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const src = fileURLToPath(new URL('../src/generated', import.meta.url));
 const dist = fileURLToPath(new URL('../dist/generated', import.meta.url));
+const license = fileURLToPath(new URL('../schemas/synced/LICENSE', import.meta.url));
 let count = 0;
 for (const version of readdirSync(src).sort()) {
   const from = path.join(src, version, 'validators');
@@ -17,4 +20,6 @@ for (const version of readdirSync(src).sort()) {
   cpSync(from, path.join(dist, version, 'validators'), { recursive: true });
   count += readdirSync(from).length;
 }
-console.log(`copy-validators: ${count} validator modules copied into dist/generated`);
+if (!existsSync(license)) throw new Error('copy-validators: schemas/synced/LICENSE is missing; run npm run sync-schemas');
+copyFileSync(license, path.join(dist, 'LICENSE'));
+console.log(`copy-validators: ${count} validator files and the AdCP schemas' LICENSE copied into dist/generated`);

@@ -7,13 +7,14 @@
  *   2. types  one TypeScript module per schema file reachable from a task response, written by
  *             json-schema-to-typescript; cross-file `$ref`s become imports, so every shared schema
  *             (core/product.json, ...) is declared exactly once per version;
- *   3. validators  Ajv standalone code (CommonJS): `<task>.cjs`, one module per task holding its
+ *   3. validators  Ajv standalone code as ES modules: `<task>.js`, one module per task holding its
  *             response and async-response validators, stops at the first error (the fast
- *             verdict); `all.errors.cjs`, one module per version, lists every error (loaded only
- *             after a failure). All schemas of a version share one Ajv instance in default strict
- *             mode; AdCP's annotation keywords are registered by name, so an unknown keyword or
- *             format fails the build. Ajv's output is then rewritten where it is quadratic or
- *             unbounded (linearErrors, linearUniqueItems, boundedListing; docs/robustness.md);
+ *             verdict); `<task>.errors.js` lists every error (loaded only after a failure);
+ *             `index.js`, the import map a bundler follows. All schemas of a version share one Ajv
+ *             instance in default strict mode; AdCP's annotation keywords are registered by name,
+ *             so an unknown keyword or format fails the build. Ajv's output is then rewritten where
+ *             it is quadratic or unbounded (linearErrors, linearUniqueItems, boundedListing;
+ *             docs/robustness.md), and its require() calls become static imports (staticImports);
  *   4. tables `index.ts` (tasks, schema ids, error-code → recovery table and policy) and
  *             `responses.ts` (task → response type map, async variants discriminated by status).
  * Finally src/generated/index.ts lists the versions.
@@ -387,7 +388,7 @@ export function createAjv(allErrors: boolean, warnings: string[] = []): Instance
     strictTypes: 'log',
     strictTuples: 'log',
     strictRequired: false,
-    code: { source: true, esm: false, lines: false, optimize: true },
+    code: { source: true, esm: true, lines: false, optimize: true },
     logger: {
       log: () => undefined,
       warn: (...args: unknown[]) => void warnings.push(String(args[0])),
@@ -448,11 +449,11 @@ function variantRefs(task: TaskEntry, prefix: string): Record<string, string> {
 }
 
 /**
- * The fast validators: one module per task, so decoding one task loads only its code (about
- * 120 ms for get_products against about 500 ms for all 3.1.19 tasks in one module). The
- * error-listing (`allErrors`) validators are needed only after a failure, so they live in one
- * module per version (`all.errors.cjs`, export `<task>__<variant>`), which shares the code of
- * common schemas and keeps the package smaller.
+ * The validators, as ES modules a bundler can follow: per task, `<task>.js` stops at the first
+ * error (the fast verdict) and `<task>.errors.js` lists every error (loaded only after a
+ * failure, so a first failing decode loads one task's listing, not every task's); each holds the
+ * task's response and async-response validators. `index.js` is the import map (task →
+ * `() => import('./<task>.js')`), so a bundler includes the validators and can split them per task.
  */
 function validatorModules(version: string, manifest: Manifest, schemas: Map<string, SchemaFile>): { modules: Map<string, string>; warnings: number } {
   const modules = new Map<string, string>();
@@ -460,14 +461,62 @@ function validatorModules(version: string, manifest: Manifest, schemas: Map<stri
   const fast = createAjv(false, warnings);
   for (const file of schemas.values()) fast.addSchema(stripAnnotations(file.schema) as object, file.id);
   for (const task of manifest.tasks) {
-    modules.set(`validators/${task.name}.cjs`, `${banner(version, '//')}${linearUniqueItems(linearErrors(standaloneCode(fast, variantRefs(task, ''))))}\n`);
+    modules.set(`validators/${task.name}.js`, `${banner(version, '//')}${staticImports(linearUniqueItems(linearErrors(standaloneCode(fast, variantRefs(task, '')))))}\n`);
   }
   const full = createAjv(true, warnings);
   for (const file of schemas.values()) full.addSchema(stripAnnotations(file.schema) as object, file.id);
-  const all: Record<string, string> = {};
-  for (const task of manifest.tasks) Object.assign(all, variantRefs(task, `${task.name}__`));
-  modules.set('validators/all.errors.cjs', `${banner(version, '//')}${linearUniqueItems(boundedListing(linearErrors(standaloneCode(full, all))))}\n`);
+  for (const task of manifest.tasks) {
+    modules.set(`validators/${task.name}.errors.js`, `${banner(version, '//')}${staticImports(linearUniqueItems(boundedListing(linearErrors(standaloneCode(full, variantRefs(task, ''))))))}\n`);
+  }
+  modules.set('validators/index.js', importMap(version, manifest));
+  modules.set('validators/index.d.ts', `${banner(version)}import type { ValidatorImports } from '../../../validators.js';
+
+/** Per task: imports of its fast and its error-listing validator modules. */
+export declare const validators: ValidatorImports;
+`);
   return { modules, warnings: new Set(warnings).size };
+}
+
+/** The import map of a version's validators: every specifier a literal, so bundlers follow it. */
+function importMap(version: string, manifest: Manifest): string {
+  const entries = manifest.tasks.map(
+    (t) => `  ${t.name}: { fast: () => import('./${t.name}.js'), listing: () => import('./${t.name}.errors.js') },`,
+  );
+  return `${banner(version)}
+/** Per task: imports of its fast and its error-listing validator modules. */
+export const validators = {
+${entries.join('\n')}
+};
+`;
+}
+
+/**
+ * What Ajv's ESM output still \`require()\`s (ajv#2209), as static imports: the identifier each
+ * require expression becomes and the import (or, for a helper whose package is CommonJS with an
+ * \`exports.default\`, which bundlers and Node interpret differently, a local copy) that declares it.
+ */
+const REQUIRE_REWRITES: ReadonlyArray<{ readonly expression: string; readonly name: string; readonly declaration: string }> = [
+  { expression: 'require("ajv/dist/runtime/equal").default', name: 'deepEqual', declaration: 'import deepEqual from "fast-deep-equal";' },
+  { expression: 'require("ajv-formats/dist/formats")', name: 'ajvFormats', declaration: 'import * as ajvFormats from "ajv-formats/dist/formats.js";' },
+  {
+    expression: 'require("ajv/dist/runtime/ucs2length").default',
+    name: 'ucs2length',
+    // Ajv's maxLength counts code points: a surrogate pair is one character.
+    declaration: 'function ucs2length(text) { let n = 0; for (let i = 0; i < text.length; i++, n++) { const c = text.charCodeAt(i); if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++; } return n; }',
+  },
+];
+
+/** Turns the require() calls of Ajv's ESM output into static imports; any other require fails the build. */
+export function staticImports(code: string): string {
+  let out = code;
+  const declarations: string[] = [];
+  for (const { expression, name, declaration } of REQUIRE_REWRITES) {
+    if (!out.includes(expression)) continue;
+    out = out.replaceAll(expression, name);
+    declarations.push(declaration);
+  }
+  if (/\brequire\s*\(/.test(out)) throw new Error('generate: the validator code requires a module staticImports does not know; add it to REQUIRE_REWRITES');
+  return declarations.length === 0 ? out : `${declarations.join('\n')}\n${out}`;
 }
 
 /**
@@ -508,8 +557,8 @@ export function boundedListing(code: string): string {
     `const LISTING_LIMIT = ${LISTING_LIMIT};`,
     'class ListingStopped extends Error {}',
     'function stopListing() { throw new ListingStopped(`the listing stopped after more than ${LISTING_LIMIT} errors`); }',
-    'exports.listingLimit = LISTING_LIMIT;',
-    'exports.ListingStopped = ListingStopped;',
+    'export const listingLimit = LISTING_LIMIT;',
+    'export { ListingStopped };',
   ].join('\n');
   return out.replace('"use strict";', `"use strict";\n${header}`);
 }
@@ -691,6 +740,7 @@ function pinnedModule(version: string, manifest: Manifest, types: ReadonlyMap<st
   });
   const q = JSON.stringify(version);
   return `${banner(version)}import { pin, type PinnedOptions, type PinnedResult } from '../../pinned.js';
+import { preload as preloadTasks } from '../../validators.js';
 import type { Responses } from './responses.js';
 
 export { isFinal } from '../../final.js';
@@ -743,7 +793,25 @@ export const safeDecode = pinned.safeDecode;
  */
 export const createDecoder = pinned.createDecoder;
 
+/**
+ * Loads the AdCP ${version} validators of tasks before their first decode: needed in bundles,
+ * browsers and workers (one chunk per task); in Node decode() loads them itself on first use.
+ *
+ * @throws {DecodeError} \`UNKNOWN_TASK\` for a task ${version} lacks, \`INTERNAL\` when a chunk cannot be loaded.
+ * @example
+ * await preload(['get_products', 'create_media_buy']);
+ */
+export const preload = (tasks: TaskName | readonly TaskName[]): Promise<void> => preloadTasks(tasks, ${q});
+
 ${exports.join('\n')}
+`;
+}
+
+/** The Node entry of a pinned import: validators load on first use, as through the root's Node entry. */
+function pinnedNodeModule(version: string): string {
+  return `${banner(version)}import '../../node-validators.js';
+
+export * from './pinned.js';
 `;
 }
 
@@ -754,8 +822,11 @@ function versionIdent(version: string): string {
 function rootIndex(versions: readonly string[]): string {
   const imports = versions.map((v) => `import { tables as ${versionIdent(v)} } from './${versionIdent(v)}/index.js';`);
   const types = versions.map((v) => `import type { Responses as ${versionIdent(v)}Responses } from './${versionIdent(v)}/responses.js';`);
+  const maps = versions.map((v) => `import { validators as ${versionIdent(v)}Validators } from './${versionIdent(v)}/validators/index.js';`);
   return `${banner(undefined)}import type { VersionTables } from '../tables.js';
+import type { ValidatorImports } from '../validators.js';
 ${imports.join('\n')}
+${maps.join('\n')}
 ${types.join('\n')}
 
 /** The pinned AdCP versions, default first. */
@@ -775,6 +846,11 @@ ${versions.map((v) => `  ${JSON.stringify(v)}: ${versionIdent(v)},`).join('\n')}
 /** The folder of each version's generated modules, beside this file. */
 export const versionFolders: { readonly [V in Version]: string } = {
 ${versions.map((v) => `  ${JSON.stringify(v)}: ${JSON.stringify(versionIdent(v))},`).join('\n')}
+};
+
+/** The validator import map of each version (task → its modules, imported on first use). */
+export const validatorsByVersion: { readonly [V in Version]: ValidatorImports } = {
+${versions.map((v) => `  ${JSON.stringify(v)}: ${versionIdent(v)}Validators,`).join('\n')}
 };
 
 /** Task → response type, per version. */
@@ -816,6 +892,7 @@ export async function generateVersion(version: string, out: string): Promise<Gen
       ['index.ts', tableModule(version, manifest)],
       ['responses.ts', responsesModule(version, manifest, names, byId)],
       ['pinned.ts', pinnedModule(version, manifest, types, new Map(files.map((f) => [typeModulePath(f.rel), names.get(f.id)!])))],
+      ['node.ts', pinnedNodeModule(version)],
     ]),
   );
   const ms = Math.round(performance.now() - t0);

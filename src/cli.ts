@@ -22,6 +22,7 @@
 import { readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import './node-validators.js';
 import { safeDecode, type TaskName, type Transport } from './decode.js';
 import { describeFailure, failureJson, jsonText, successLine, summarize } from './cli-report.js';
 import { DecodeError, LimitError } from './errors.js';

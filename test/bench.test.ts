@@ -27,7 +27,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MAX_BYTES = 4 * 1024 * 1024;
 const payloads = benchPayloads();
 const require = createRequire(import.meta.url);
-const generated = (task: string) => (require(`../src/generated/v3_1_19/validators/${task}.cjs`) as { response: (d: unknown) => boolean }).response;
+const generated = (task: string) => (require(`../src/generated/v3_1_19/validators/${task}.js`) as { response: (d: unknown) => boolean }).response;
 
 describe('payloads', () => {
   test('are deterministic', () => {
@@ -150,7 +150,7 @@ describe('harness', () => {
       writeFileSync(input, JSON.stringify(mcpText(payloads['get_products 2KB']!.payload)));
       const jobs = [
         { mode: 'ours', task: 'get_products', calls: 2, input, dist: path.join(ROOT, 'dist', 'index.js') },
-        { mode: 'floor', task: 'get_products', calls: 2, input, validator: path.join(ROOT, 'dist', 'generated', 'v3_1_19', 'validators', 'get_products.cjs') },
+        { mode: 'floor', task: 'get_products', calls: 2, input, validator: path.join(ROOT, 'dist', 'generated', 'v3_1_19', 'validators', 'get_products.js') },
       ];
       for (const job of jobs) {
         const child = spawnSync(process.execPath, [path.join(ROOT, 'bench', 'child.mjs'), JSON.stringify(job)], { encoding: 'utf8' });

@@ -25,7 +25,7 @@ import {
   findBoundsError,
   withFetchBounds,
   type BoundsViolation,
-} from '../src/bounded-fetch.js';
+} from '../src/fetch/bounded-fetch.js';
 import { DecodeError, LimitError } from '../src/errors.js';
 import type { LongIdOutcome } from './fixtures/sse-long-id.js';
 

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, test } from 'vitest';
+import { staticImports } from '../scripts/generate.js';
 import { listFiles, readLockVersions, REPO_ROOT, schemaDir } from '../scripts/schema-paths.js';
 import { decode, tasks, versions } from '../src/index.js';
 import { tablesByVersion, versionFolders, type Version } from '../src/generated/index.js';
@@ -86,7 +87,7 @@ describe.each([...versions])('AdCP %s', (version) => {
 });
 
 test('every generated file starts with the banner and has no timestamp', () => {
-  const files = listFiles(GENERATED).filter((f) => /\.(ts|cjs)$/.test(f));
+  const files = listFiles(GENERATED).filter((f) => /\.(ts|js)$/.test(f));
   expect(files.length).toBeGreaterThan(500);
   for (const file of files) {
     const head = readFileSync(file, 'utf8').slice(0, 400);
@@ -94,6 +95,29 @@ test('every generated file starts with the banner and has no timestamp', () => {
     expect(head, file).toMatch(/Regenerate with: npm run generate/);
     expect(head, file).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
   }
+});
+
+describe('the validator modules are ES modules a bundler can follow', () => {
+  test('staticImports turns the require()s of Ajv\'s ESM output into imports, and refuses any other', () => {
+    const out = staticImports('"use strict";export const response = v;const func0 = require("ajv/dist/runtime/equal").default;const f = require("ajv-formats/dist/formats").fullFormats.uri;');
+    expect(out).toContain('import deepEqual from "fast-deep-equal";');
+    expect(out).toContain('import * as ajvFormats from "ajv-formats/dist/formats.js";');
+    expect(out).toContain('const func0 = deepEqual;');
+    expect(out).not.toContain('require(');
+    expect(() => staticImports('const x = require("ajv/dist/runtime/uri").default;')).toThrow(/REQUIRE_REWRITES/);
+  });
+
+  test('no generated validator module requires anything; each version has an import map of every task', () => {
+    for (const folder of Object.values(versionFolders)) {
+      const files = listFiles(path.join(GENERATED, folder, 'validators'));
+      for (const file of files.filter((f) => f.endsWith('.js'))) expect(readFileSync(file, 'utf8'), file).not.toMatch(/\brequire\s*\(/);
+      const map = readFileSync(path.join(GENERATED, folder, 'validators', 'index.js'), 'utf8');
+      const version = versions.find((v) => versionFolders[v] === folder)!;
+      for (const task of tasks(version)) {
+        expect(map).toContain(`${task}: { fast: () => import('./${task}.js'), listing: () => import('./${task}.errors.js') },`);
+      }
+    }
+  });
 });
 
 test('a second generate is byte-identical', async () => {
@@ -129,7 +153,7 @@ test('the generated code type-checks under tsc --strict', async () => {
       include: [path.join(GENERATED, '**/*.ts')],
       // The pinned entries bind the hand-written runtime (src/pinned.ts, which reaches Node APIs);
       // tsconfig.json type-checks them with the rest of src/.
-      exclude: [path.join(GENERATED, '*/pinned.ts')],
+      exclude: [path.join(GENERATED, '*/pinned.ts'), path.join(GENERATED, '*/node.ts')],
     }),
   );
   const tsc = path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
@@ -150,8 +174,8 @@ test('importing the package loads no validator and no Ajv compiler; decoding loa
   const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT });
   const { before, after } = JSON.parse(stdout) as { before: string[]; after: string[] };
   expect(before).toEqual([]);
-  expect(after.some((k) => k.endsWith('/validators/get_products.cjs'))).toBe(true);
-  expect(after.filter((k) => k.includes('/validators/') && !/get_products\.cjs$|all\.errors\.cjs$/.test(k))).toEqual([]);
+  expect(after.some((k) => k.endsWith('/validators/get_products.js'))).toBe(true);
+  expect(after.filter((k) => k.includes('/validators/') && !/\/get_products\.js$|\/get_products\.errors\.js$/.test(k))).toEqual([]);
   // Only Ajv's small runtime helpers, never the compiler.
   expect(after.filter((k) => k.includes('/ajv/') && !k.includes('/ajv/dist/runtime/'))).toEqual([]);
 }, 120_000);

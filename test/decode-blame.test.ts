@@ -2,13 +2,12 @@
  * Blame: decode() never blames the seller for a fault of ours or the caller's. A DecodeError
  * handed in (boundedFetch's LimitError via withFetchBounds) comes back unchanged; a Promise (a
  * forgotten await) is INVALID_INPUT; the MCP SDK client's own request timeout is TIMEOUT, while a
- * seller's JSON-RPC error -32001 stays TASK_FAILED; a validator module that cannot be loaded and
- * an exception of our own code are INTERNAL; an exception from the caller's getter or Proxy while
+ * seller's JSON-RPC error -32001 stays TASK_FAILED; an exception of our own code is INTERNAL (a
+ * validator module that cannot be loaded: test/validator-loading.test.ts); an exception from the caller's getter or Proxy while
  * we read it stays MALFORMED_ENVELOPE.
  *
- * Two defects are planted for this file only: the get_signals validator throws a TypeError (our
- * own bug), and the module of the list_creative_formats validators cannot be required (a bundle
- * that left src/generated out).
+ * One defect is planted for this file only: the get_signals validator throws a TypeError (our
+ * own bug).
  */
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,27 +18,11 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { boundedFetch, withFetchBounds } from '../src/bounded-fetch.js';
+import { boundedFetch, withFetchBounds } from '../src/fetch/bounded-fetch.js';
 import { decode, safeDecode, type DecodeOptions, type TaskName } from '../src/decode.js';
 import { DecodeError, LimitError } from '../src/errors.js';
 import { a2a10, jsonRpc, mcp } from './fixtures/envelopes.js';
 import { payload } from './fixtures/payloads.js';
-
-/** The validator file whose require() fails, as a bundle without src/generated would. */
-const UNLOADABLE = 'list_creative_formats.cjs';
-
-vi.mock('node:module', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('node:module')>();
-  const createRequire = (from: string | URL) => {
-    const real = actual.createRequire(from);
-    const wrapped = (id: string): unknown => {
-      if (id.endsWith(`/${UNLOADABLE}`)) throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' });
-      return real(id);
-    };
-    return Object.assign(wrapped, real);
-  };
-  return { ...actual, createRequire, default: { ...actual, createRequire } };
-});
 
 vi.mock('../src/validators.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../src/validators.js')>();
@@ -237,13 +220,6 @@ describe("the MCP SDK client's own timeout is TIMEOUT; a seller's JSON-RPC error
 });
 
 describe('INTERNAL: our own faults, never the seller’s', () => {
-  test('a validator module that cannot be loaded names the module and the fix', () => {
-    const e = failure('list_creative_formats', mcp.structured(payload('3.1.19/list_creative_formats.valid')));
-    expect(e).toMatchObject({ code: 'INTERNAL', task: 'list_creative_formats' });
-    expect((e.cause as { code?: unknown }).code).toBe('MODULE_NOT_FOUND');
-    expect(e.message).toMatchInlineSnapshot(`"adcp-decode's validator module ./generated/v3_1_19/validators/list_creative_formats.cjs could not be loaded (MODULE_NOT_FOUND); ship the package's generated/ folder with it: a bundler must copy adcp-decode/dist/generated/**/*.cjs beside its output, or leave adcp-decode external"`);
-  });
-
   const signals = payload('3.1.19/get_signals.valid');
   test.each([
     ['structuredContent', () => mcp.structured(signals)],

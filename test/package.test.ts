@@ -93,12 +93,15 @@ describe.skipIf(!enabled)('npm pack → npm install → use', { timeout: 120_000
     const files = packed.files.map((f) => f.path);
     expect(files.filter((f) => !f.startsWith('dist/')).sort()).toEqual(expect.arrayContaining(['package.json']));
     expect(files.filter((f) => !f.startsWith('dist/') && !/^(package\.json|README\.md|LICENSE(\.\w+)?)$/.test(f))).toEqual([]);
-    for (const f of ['dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/generated/index.js', 'dist/generated/index.d.ts']) expect(files).toContain(f);
+    for (const f of ['dist/index.js', 'dist/index.d.ts', 'dist/portable.js', 'dist/fetch/index.js', 'dist/cli.js', 'dist/generated/index.js', 'dist/generated/index.d.ts']) expect(files).toContain(f);
+    // Our license, and the AdCP schemas' license beside the files derived from them.
+    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'dist/generated/LICENSE']));
     const versions = [...new Set(files.map((f) => /^dist\/generated\/(v[\d_]+)\//.exec(f)?.[1]).filter((v) => v !== undefined))];
     expect(versions.length).toBeGreaterThanOrEqual(2);
     for (const v of versions) {
-      expect(files).toContain(`dist/generated/${v}/validators/get_products.cjs`);
-      expect(files).toContain(`dist/generated/${v}/validators/all.errors.cjs`);
+      expect(files).toContain(`dist/generated/${v}/validators/get_products.js`);
+      expect(files).toContain(`dist/generated/${v}/validators/get_products.errors.js`);
+      expect(files).toContain(`dist/generated/${v}/validators/index.js`);
       expect(files).toContain(`dist/generated/${v}/responses.d.ts`);
       expect(files.some((f) => f.startsWith(`dist/generated/${v}/types/`) && f.endsWith('.d.ts'))).toBe(true);
     }

@@ -56,7 +56,11 @@ export function base64Decode(text: string): Uint8Array | undefined {
  * base64UrlEncode(new Uint8Array([1, 2, 3])); // 'AQID'
  */
 export function base64UrlEncode(bytes: Uint8Array): string {
-  return base64Encode(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  const padded = base64Encode(bytes);
+  // At most two '=' end a Base64 text; cut them by index (a regex anchored at $ rescans from each '=').
+  let end = padded.length;
+  while (end > 0 && padded.charCodeAt(end - 1) === 0x3d) end--;
+  return padded.slice(0, end).replace(/\+/g, '-').replace(/\//g, '_');
 }
 
 /**

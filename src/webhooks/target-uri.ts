@@ -17,11 +17,28 @@ function malformed(message: string): WebhookError {
   return new WebhookError('webhook_target_uri_malformed', message);
 }
 
-const URL_SHAPE = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/;
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/;
 const UNRESERVED = /[A-Za-z0-9._~-]/;
 const PORT = /^[0-9]*$/;
 const HOST_CHARS = /^[A-Za-z0-9.-]+$/;
 const DEFAULT_PORTS: Readonly<Record<string, string>> = { https: '443', http: '80' };
+
+/**
+ * `scheme://authority path ?query #fragment` split by index (RFC 3986 appendix B), not by a
+ * regular expression, whose overlapping groups backtracked on a long URL; undefined when there
+ * is no `scheme://`.
+ */
+function splitUrl(url: string): { scheme: string; authority: string; path: string; query: string } | undefined {
+  const colon = url.indexOf('://');
+  if (colon <= 0 || !SCHEME.test(url.slice(0, colon))) return undefined;
+  const hash = url.indexOf('#', colon + 3);
+  const whole = hash === -1 ? url : url.slice(0, hash);
+  const q = whole.indexOf('?', colon + 3);
+  const beforeQuery = q === -1 ? whole : whole.slice(0, q);
+  let end = colon + 3;
+  while (end < beforeQuery.length && beforeQuery[end] !== '/') end++;
+  return { scheme: url.slice(0, colon), authority: beforeQuery.slice(colon + 3, end), path: beforeQuery.slice(end), query: q === -1 ? '' : whole.slice(q) };
+}
 
 /**
  * Canonicalizes a host (no port): IPv6 literals keep their brackets with hex lowercased, zone
@@ -129,12 +146,12 @@ function removeDotSegments(path: string): string {
  * canonicalTarget('HTTPS://Buyer.example:443/a/./b?x=1#f'); // { targetUri: 'https://buyer.example/a/b?x=1', authority: 'buyer.example' }
  */
 export function canonicalTarget(url: string): CanonicalTarget {
-  const m = URL_SHAPE.exec(url);
-  if (m === null) throw malformed('expected an absolute http(s) URL with an authority');
-  const scheme = (m[1] as string).toLowerCase();
-  const authority = canonicalAuthority(m[2] as string, scheme);
-  const path = removeDotSegments(normalizeEncoding(m[3] ?? ''));
-  return { targetUri: `${scheme}://${authority}${path}${m[4] ?? ''}`, authority };
+  const parts = splitUrl(url);
+  if (parts === undefined) throw malformed('expected an absolute http(s) URL with an authority');
+  const scheme = parts.scheme.toLowerCase();
+  const authority = canonicalAuthority(parts.authority, scheme);
+  const path = removeDotSegments(normalizeEncoding(parts.path));
+  return { targetUri: `${scheme}://${authority}${path}${parts.query}`, authority };
 }
 
 /**
