@@ -280,6 +280,20 @@ export function invalidGetProducts(payload: JsonObject): JsonObject {
   return copy;
 }
 
+/**
+ * A valid get_products of about `targetBytes` of JSON built to make Ajv's map-key escaping
+ * quadratic (issue 11): a small answer, then one `filter_diagnostics.excluded_by` key holding
+ * half the bytes as `~/` runs, over one-letter strings that fill the other half (each fails the
+ * `object` branch of a oneOf, whose discarded error Ajv's own code gave the escaped key).
+ */
+export function quadraticKeysGetProducts(targetBytes: number): JsonObject {
+  const base = getProductsResponse(2 * 1024, 33);
+  const room = targetBytes - utf8Bytes(JSON.stringify(base)) - 100;
+  const key = '~/'.repeat(Math.floor(room / 4));
+  const values = Array.from({ length: Math.floor(room / 8) }, () => 'a');
+  return { ...base, filter_diagnostics: { excluded_by: { [key]: { count: 1, values } } } };
+}
+
 export function utf8Bytes(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }

@@ -5,7 +5,7 @@
  *   npm run bench            build, then run everything (under 5 minutes on this 2-core machine)
  *   npx tsx bench/run.ts     run against the current dist/ (npm run compile first)
  *        --quick             fewer rounds and processes (a smoke run; figures are rougher)
- *        --only=a,b          only these sections: cold, text, structured, peers, rejections, typecheck
+ *        --only=a,b          only these sections: cold, text, structured, peers, rejections, hostile, typecheck
  *   BENCH_CLOCK=wall         time the hot loops in wall time instead of CPU time
  *
  * Prints a table and writes bench/results.json (git-ignored): per measurement the median, min,
@@ -25,6 +25,8 @@
  *               validator and @adcp/client's Zod validation, each in a process of its own beside
  *               our structuredContent decode (bench/peer-hot.ts).
  *   rejections  oversize, too deep and invalid payloads, against JSON.parse of the same text.
+ *   hostile     payloads built to hit a cost class (issue 11): a 4 MiB get_products whose map key
+ *               makes Ajv's pointer escaping quadratic, against a plain 4 MiB get_products.
  *   typecheck   tsc --noEmit of a small consumer, adcp-decode against @adcp/client (bench/typecheck.ts).
  *
  * To see where the time goes: `npx tsx bench/profile.ts <case>` (node --cpu-prof, summarized), and
@@ -37,7 +39,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CLOCK, goal, hot, median, pairedRatio, run, summarize, table, type HotOptions, type HotResult, type Measurement } from './harness.js';
-import { benchPayloads, deepText, invalidGetProducts, mcpStructured, mcpText, oversizeText, utf8Bytes, type Json } from './payloads.js';
+import { benchPayloads, deepText, getProductsResponse, invalidGetProducts, mcpStructured, mcpText, oversizeText, quadraticKeysGetProducts, utf8Bytes, type Json } from './payloads.js';
 import type { RuntimeValidator } from './runtime-ajv.mjs';
 import { outputSchema, responseSchemaId, runtimeBundle } from './schemas.js';
 import { typecheckOnce, writeConsumer } from './typecheck.js';
@@ -183,6 +185,7 @@ async function main(): Promise<void> {
 
     if (wanted('peers')) await peersHot(peers);
     if (wanted('rejections')) rejections(lib, generated['get_products 1MB']!.payload);
+    if (wanted('hostile')) hostile(fast('get_products'));
     if (wanted('typecheck')) await typecheck(tmp, peers);
 
     const durationMs = performance.now() - started;
@@ -359,6 +362,32 @@ function rejections(lib: { safeDecode: SafeDecodeFn }, payload1MB: { [key: strin
     measurements.push(summarize(S, parse!));
     measurements.push(summarize(S, ours!, { baseline: 'JSON.parse', ratio: pairedRatio(ours!, parse!) }));
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hostile payloads
+
+function hostile(validate: RuntimeValidator): void {
+  log('hot: hostile payloads');
+  const S = 'hostile payloads, 4 MiB (÷ plain 4 MiB get_products)';
+  const size = MAX_BYTES - 4096;
+  const plain = getProductsResponse(size, 7);
+  const quadratic = quadraticKeysGetProducts(size);
+  for (const [label, payload] of [['plain', plain], ['quadratic keys', quadratic]] as const) {
+    const bytes = utf8Bytes(JSON.stringify(payload));
+    if (bytes > MAX_BYTES || bytes < size - 64 * 1024) throw new Error(`hostile: the ${label} payload has ${bytes} bytes`);
+    if (!validate(payload)) throw new Error(`hostile: the ${label} payload fails the get_products validator`);
+  }
+  const [base, keys] = hot(
+    [
+      { name: `validator, plain get_products (${(utf8Bytes(JSON.stringify(plain)) / 1048576).toFixed(2)} MiB)`, fn: () => validate(plain) },
+      { name: 'validator, valid get_products, a 2 MiB `~/` key over 260,000 items (quadratic in Ajv\'s own code)', fn: () => validate(quadratic) },
+    ],
+    { rounds: rounds(9), time: 10, iterations: 2 },
+  );
+  measurements.push(summarize(S, base!));
+  const ratio = pairedRatio(keys!, base!);
+  measurements.push(summarize(S, keys!, { baseline: 'plain', ratio, ...goal(2, ratio) }));
 }
 
 // ---------------------------------------------------------------------------------------------
