@@ -336,3 +336,24 @@ export function oversizeText(maxBytes: number): string {
 export function deepText(depth: number): string {
   return `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
 }
+
+/**
+ * Raw issues, as the error-listing validator would give them, for the worst listing the bounds
+ * of src/issue-listing.ts allow: a first issue whose pointer holds a key of `firstKeyChars` `~`
+ * (escaped to twice that), then more issues than MAX_ISSUES, each with control characters and
+ * long segments in its pointer and a long message, as near the character budget as they fit.
+ */
+export function worstIssues(firstKeyChars: number, count: number): Array<{ path: string; keyword: string; params: Record<string, unknown>; schemaPath: string; message: string }> {
+  const first = { path: `/filter_diagnostics/excluded_by/${'~0'.repeat(firstKeyChars)}/values/0`, keyword: 'type', params: { type: 'string' }, schemaPath: '#/oneOf/0/type', message: 'must be string' };
+  const segment = '\u0001\u202e~1'.repeat(75);
+  return [
+    first,
+    ...Array.from({ length: count }, (_, i) => ({
+      path: `/${segment}/${i}/${segment}`,
+      keyword: 'additionalProperties',
+      params: { additionalProperty: segment },
+      schemaPath: '#/additionalProperties',
+      message: `must NOT have additional properties ${'x'.repeat(100)}`,
+    })),
+  ];
+}
