@@ -185,7 +185,10 @@ async function main(): Promise<void> {
 
     if (wanted('peers')) await peersHot(peers);
     if (wanted('rejections')) rejections(lib, generated['get_products 1MB']!.payload);
-    if (wanted('hostile')) hostile(fast('get_products'));
+    if (wanted('hostile')) {
+      hostile(fast('get_products'));
+      await worstListing();
+    }
     if (wanted('typecheck')) await typecheck(tmp, peers);
 
     const durationMs = performance.now() - started;
@@ -388,6 +391,38 @@ function hostile(validate: RuntimeValidator): void {
   measurements.push(summarize(S, base!));
   const ratio = pairedRatio(keys!, base!);
   measurements.push(summarize(S, keys!, { baseline: 'plain', ratio, ...goal(2, ratio) }));
+}
+
+/** formatIssues and JSON.stringify on the worst issue listing the bounds allow, in fresh processes (peak RSS). */
+async function worstListing(): Promise<void> {
+  log('fresh processes: the worst issue listing');
+  const S = 'the worst issue listing the bounds allow (1,000 issues, a first issue with an 8 Mi-character pointer), fresh process';
+  const once = async (mode: 'build' | 'format') => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'issue-listing.ts'), mode], { cwd: ROOT });
+    return JSON.parse(stdout.trim().split('\n').at(-1)!) as { buildMs: number; formatMs: number; stringifyMs: number; chars: number; maxRssKb: number };
+  };
+  const build: Awaited<ReturnType<typeof once>>[] = [];
+  const format: Awaited<ReturnType<typeof once>>[] = [];
+  for (let i = 0; i < (QUICK ? 2 : 5); i++) {
+    build.push(await once('build'));
+    format.push(await once('format'));
+  }
+  const stat = (name: string, values: number[], unit: 'ms' | 'MB', extra: Partial<Measurement> = {}): Measurement => ({
+    section: S,
+    name,
+    unit,
+    median: median(values),
+    min: Math.min(...values),
+    max: Math.max(...values),
+    runs: values.length,
+    ...extra,
+  });
+  measurements.push(stat('formatIssues', format.map((r) => r.formatMs), 'ms', { note: `${format[0]!.chars} characters printed and serialized` }));
+  measurements.push(stat('JSON.stringify(issues)', format.map((r) => r.stringifyMs), 'ms'));
+  const rssBuild = build.map((r) => r.maxRssKb / 1024);
+  const rssFormat = format.map((r) => r.maxRssKb / 1024);
+  measurements.push(stat('peak RSS: build the listing only', rssBuild, 'MB'));
+  measurements.push(stat('peak RSS: build, formatIssues, JSON.stringify', rssFormat, 'MB', { baseline: 'build only', ratio: median(rssFormat) / median(rssBuild) }));
 }
 
 // ---------------------------------------------------------------------------------------------
