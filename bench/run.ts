@@ -396,10 +396,9 @@ function hostile(validate: RuntimeValidator): void {
 /** formatIssues and JSON.stringify on the worst issue listing the bounds allow, in fresh processes (peak RSS). */
 async function worstListing(): Promise<void> {
   log('fresh processes: the worst issue listing');
-  const S = 'the worst issue listing the bounds allow (1,000 issues, a first issue with an 8 Mi-character pointer), fresh process';
   const once = async (mode: 'build' | 'format') => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'issue-listing.ts'), mode], { cwd: ROOT });
-    return JSON.parse(stdout.trim().split('\n').at(-1)!) as { buildMs: number; formatMs: number; stringifyMs: number; chars: number; maxRssKb: number };
+    return JSON.parse(stdout.trim().split('\n').at(-1)!) as { issues: number; buildMs: number; formatMs: number; stringifyMs: number; chars: number; maxRssKb: number };
   };
   const build: Awaited<ReturnType<typeof once>>[] = [];
   const format: Awaited<ReturnType<typeof once>>[] = [];
@@ -407,6 +406,7 @@ async function worstListing(): Promise<void> {
     build.push(await once('build'));
     format.push(await once('format'));
   }
+  const S = `the worst issue listing the bounds allow (${format[0]!.issues} issues at the character budget, a first issue with an 8 Mi-character pointer), fresh process`;
   const stat = (name: string, values: number[], unit: 'ms' | 'MB', extra: Partial<Measurement> = {}): Measurement => ({
     section: S,
     name,

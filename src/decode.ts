@@ -522,7 +522,7 @@ function mismatch(
   const n = (k: number) => k.toLocaleString('en-US');
   let count = `${n(issues.length)} ${issues.length === 1 ? 'issue' : 'issues'}`;
   if (listing?.stopped === true) count = `more than ${n(listing.limit)} issues; the listing stopped, the first is given`;
-  else if (listing !== undefined && !listing.complete) count = `${n(listing.found)} issues; the listing was cut to the first ${n(issues.length)}`;
+  else if (listing !== undefined && !listing.complete) count = `${n(listing.found)} issues; the listing was cut to the first ${issues.length === 1 ? 'one' : n(issues.length)}`;
   if (listing !== undefined && listing.shortened > 0) count += `; long keys shortened in ${n(listing.shortened)}`;
   return new SchemaMismatchError(
     `${ctx.task} ${what} does not match the AdCP ${version} schema (${count})${issueSummary(issues)}`,

@@ -77,7 +77,7 @@ describe('decode(): listings past the bounds', () => {
     expect(error.issuesComplete).toBe(false);
     expect(error.issuesFound).toBe(90_000); // type string, type object and oneOf, per item
     expect(error.issues[0]!.path).toBe(`/filter_diagnostics/excluded_by/${'~0'.repeat(512 * 1024)}/values/0`);
-    expect(error.message).toContain('(90,000 issues; the listing was cut to the first');
+    expect(error.message).toContain('(90,000 issues; the listing was cut to the first one)');
     const first = JSON.stringify(error.issues[0]).length;
     expect(JSON.stringify(error.issues).length).toBeLessThanOrEqual(first + 6 * MAX_LISTING_CHARS + 200 * MAX_ISSUES);
     expect(formatIssues(error).length).toBeLessThanOrEqual(error.issues.length * FORMATTED_PER_ISSUE);
