@@ -13,7 +13,8 @@
  *             after a failure). All schemas of a version share one Ajv instance in default strict
  *             mode; AdCP's annotation keywords are registered by name, so an unknown keyword or
  *             format fails the build. Ajv's output is then rewritten where it is quadratic or
- *             unbounded (linearErrors, linearUniqueItems, boundedListing; docs/robustness.md);
+ *             unbounded (linearKeyPointers, linearErrors, linearUniqueItems, boundedListing;
+ *             docs/robustness.md);
  *   4. tables `index.ts` (tasks, schema ids, error-code → recovery table and policy) and
  *             `responses.ts` (task → response type map, async variants discriminated by status).
  * Finally src/generated/index.ts lists the versions.
@@ -438,6 +439,12 @@ const KEY_ESCAPE = '.replace(/~/g, "~0").replace(/\\//g, "~1")';
  * `(key0Ptr ??= key0.replace(...))`; the pointers are the same strings, built once.
  * Ajv's code is scanned with its strings skipped and its blocks matched, so that every escape is
  * proven to sit inside the loop of its own key; anything the scan does not know fails the build.
+ *
+ * @param code Ajv standalone code, before the other post-passes.
+ * @returns The same code with each map key escaped at most once per visit.
+ * @throws Error when the code has a shape the scan does not know (the build fails).
+ * @example
+ * linearKeyPointers(standaloneCode(ajv, refs));
  */
 export function linearKeyPointers(code: string): string {
   const loopBefore = /for\(const (key\d+) in [\w$.]+\)$/;
