@@ -296,7 +296,7 @@ function hostileValue(ctx: Ctx): { value: unknown; kind: string } {
   }
 }
 
-const PAYLOAD_MUTATIONS = ['typeSwap', 'delete', 'injectKey', 'deepNest', 'share', 'cycle', 'growArray', 'growString', 'numberEdge', 'unicode', 'status', 'version', 'adcpError', 'hostile', 'duplicateKey', 'longKey', 'idWhitespace', 'controlKey'] as const;
+const PAYLOAD_MUTATIONS = ['typeSwap', 'delete', 'injectKey', 'deepNest', 'share', 'cycle', 'growArray', 'growString', 'numberEdge', 'unicode', 'status', 'version', 'adcpError', 'hostile', 'duplicateKey'] as const;
 
 /** Characters that must never reach a terminal or a log raw (security.mdx's log rule): bidi, C1, separators, zero-width, ESC. */
 const CONTROL_CHARS = ['\u202E', '\u009B', '\u2028', '\u2029', '\u200B', '\u200D', '\uFEFF', '\u001B[2J', '\u0007'];
@@ -336,12 +336,8 @@ function mutatePayload(ctx: Ctx, root: Json): Json {
     [6, 'adcpError'],
     [2, 'hostile'],
     [3, 'duplicateKey'],
-    [4, 'longKey'],
-    [3, 'idWhitespace'],
-    [3, 'controlKey'],
   ]);
   const target = slot ?? { parent: root, key: 'x', path: '/x' };
-  const objects = () => all.filter((s) => { const v = get(s); return typeof v === 'object' && v !== null && !Array.isArray(v); });
   switch (op) {
     case 'typeSwap': {
       const { value, kind } = anyValue(ctx);
@@ -478,6 +474,29 @@ function mutatePayload(ctx: Ctx, root: Json): Json {
       note(ctx, 'payload:hostile', `${kind} at ${target.path}`);
       break;
     }
+    default: {
+      // Duplicate keys only exist in text; here, a key added twice under Unicode-equal names.
+      Object.defineProperty(root, 'st\u0061tus', { value: 'failed', enumerable: true, writable: true, configurable: true });
+      note(ctx, 'payload:duplicateKey', 'status (same name)');
+      break;
+    }
+  }
+  return root;
+}
+
+const COST_MUTATIONS = ['longKey', 'idWhitespace', 'controlKey'] as const;
+
+/**
+ * Issue 11's cost classes: long keys of `~` and `/` runs over many items, long whitespace runs in
+ * `*_id` values, control, bidi and zero-width characters in keys. They draw from a stream of their
+ * own (see makeCase), so every case of earlier runs is generated as it was.
+ */
+function mutateCostClasses(ctx: Ctx, root: Json): Json {
+  const { rng } = ctx;
+  const all = slots(root);
+  const objects = () => all.filter((s) => { const v = get(s); return typeof v === 'object' && v !== null && !Array.isArray(v); });
+  const op = rng.pick(COST_MUTATIONS);
+  switch (op) {
     case 'longKey': {
       // Issue 11: a long key of `~` and `/` runs (each escapes to two characters in a JSON Pointer)
       // over many items, so a validator that escapes the key per item is quadratic.
@@ -501,17 +520,11 @@ function mutatePayload(ctx: Ctx, root: Json): Json {
       note(ctx, 'payload:idWhitespace', `${n} × ${JSON.stringify(space)} at ${where.path}`);
       break;
     }
-    case 'controlKey': {
+    default: {
       const chars = Array.from({ length: 1 + rng.int(4) }, () => rng.pick(CONTROL_CHARS)).join('');
       const key = rng.pick([chars, `a${chars}b`, `${chars}_id`, `${chars}/~`]);
       const where = addMember(ctx, root, objects(), key, rng.pick<unknown>([1, 'x', ['x', 1], { count: -1 }]));
       note(ctx, 'payload:controlKey', `${JSON.stringify(key)} at ${where}`);
-      break;
-    }
-    default: {
-      // Duplicate keys only exist in text; here, a key added twice under Unicode-equal names.
-      Object.defineProperty(root, 'st\u0061tus', { value: 'failed', enumerable: true, writable: true, configurable: true });
-      note(ctx, 'payload:duplicateKey', 'status (same name)');
       break;
     }
   }
@@ -835,6 +848,9 @@ export function makeCase(seed: number, index: number, profile: Profile = 'full')
     }
   };
   for (let i = 0; i < payloadMutations; i++) payload = attempt(() => mutatePayload(ctx, payload), payload);
+  // Mutators added later draw from streams of their own: the cases of earlier runs stay as they were.
+  const cost: Ctx = { ...ctx, rng: new Rng(seed ^ 0x11c0057, index) };
+  if (cost.rng.chance(0.08)) payload = attempt(() => mutateCostClasses(cost, payload), payload);
   const env = attempt(() => envelope(ctx, payload), { kind: 'payload', input: payload, transport: 'payload', texts: [] });
   for (const { holder, key } of env.texts) {
     const textMutations = rng.weighted<number>([[40, 0], [40, 1], [15, 2], [5, 3]]);
