@@ -280,6 +280,20 @@ export function invalidGetProducts(payload: JsonObject): JsonObject {
   return copy;
 }
 
+/**
+ * A valid get_products of about `targetBytes` of JSON built to make Ajv's map-key escaping
+ * quadratic (issue 11): a small answer, then one `filter_diagnostics.excluded_by` key holding
+ * half the bytes as `~/` runs, over one-letter strings that fill the other half (each fails the
+ * `object` branch of a oneOf, whose discarded error Ajv's own code gave the escaped key).
+ */
+export function quadraticKeysGetProducts(targetBytes: number): JsonObject {
+  const base = getProductsResponse(2 * 1024, 33);
+  const room = targetBytes - utf8Bytes(JSON.stringify(base)) - 100;
+  const key = '~/'.repeat(Math.floor(room / 4));
+  const values = Array.from({ length: Math.floor(room / 8) }, () => 'a');
+  return { ...base, filter_diagnostics: { excluded_by: { [key]: { count: 1, values } } } };
+}
+
 export function utf8Bytes(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
@@ -321,4 +335,25 @@ export function oversizeText(maxBytes: number): string {
 /** `{"a":{"a":...}}`, `depth` objects deep: valid JSON that only a depth bound rejects. */
 export function deepText(depth: number): string {
   return `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
+}
+
+/**
+ * Raw issues, as the error-listing validator would give them, for the worst listing the bounds
+ * of src/issue-listing.ts allow: a first issue whose pointer holds a key of `firstKeyChars` `~`
+ * (escaped to twice that), then more issues than MAX_ISSUES, each with control characters and
+ * long segments in its pointer and a long message, as near the character budget as they fit.
+ */
+export function worstIssues(firstKeyChars: number, count: number): Array<{ path: string; keyword: string; params: Record<string, unknown>; schemaPath: string; message: string }> {
+  const first = { path: `/filter_diagnostics/excluded_by/${'~0'.repeat(firstKeyChars)}/values/0`, keyword: 'type', params: { type: 'string' }, schemaPath: '#/oneOf/0/type', message: 'must be string' };
+  const segment = '\u0001\u202e~1'.repeat(75);
+  return [
+    first,
+    ...Array.from({ length: count }, (_, i) => ({
+      path: `/${segment}/${i}/${segment}`,
+      keyword: 'additionalProperties',
+      params: { additionalProperty: segment },
+      schemaPath: '#/additionalProperties',
+      message: `must NOT have additional properties ${'x'.repeat(100)}`,
+    })),
+  ];
 }

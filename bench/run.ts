@@ -5,7 +5,7 @@
  *   npm run bench            build, then run everything (under 5 minutes on this 2-core machine)
  *   npx tsx bench/run.ts     run against the current dist/ (npm run compile first)
  *        --quick             fewer rounds and processes (a smoke run; figures are rougher)
- *        --only=a,b          only these sections: cold, text, structured, peers, rejections, typecheck, webhooks, package
+ *        --only=a,b          only these sections: cold, text, structured, peers, rejections, hostile, typecheck, webhooks, package
  *   BENCH_CLOCK=wall         time the hot loops in wall time instead of CPU time
  *
  * Prints a table and writes bench/results.json (git-ignored): per measurement the median, min,
@@ -25,6 +25,8 @@
  *               validator and @adcp/client's Zod validation, each in a process of its own beside
  *               our structuredContent decode (bench/peer-hot.ts).
  *   rejections  oversize, too deep and invalid payloads, against JSON.parse of the same text.
+ *   hostile     payloads built to hit a cost class (issue 11): a 4 MiB get_products whose map key
+ *               makes Ajv's pointer escaping quadratic, against a plain 4 MiB get_products.
  *   typecheck   tsc --noEmit of a small consumer, adcp-decode against @adcp/client (bench/typecheck.ts).
  *   webhooks    receiver.receive() of a signed 10 KB create_media_buy webhook against WebCrypto's bare
  *               verify + digest + JSON.parse + validator (bench/webhooks.ts; wall time, awaited loops).
@@ -41,7 +43,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CLOCK, goal, hot, median, pairedRatio, run, summarize, table, type HotOptions, type HotResult, type Measurement } from './harness.js';
-import { benchPayloads, deepText, invalidGetProducts, mcpStructured, mcpText, oversizeText, utf8Bytes, type Json } from './payloads.js';
+import { benchPayloads, deepText, getProductsResponse, invalidGetProducts, mcpStructured, mcpText, oversizeText, quadraticKeysGetProducts, utf8Bytes, type Json } from './payloads.js';
 import type { RuntimeValidator } from './runtime-ajv.mjs';
 import { outputSchema, responseSchemaId, runtimeBundle } from './schemas.js';
 import { typecheckOnce, writeConsumer } from './typecheck.js';
@@ -189,6 +191,10 @@ async function main(): Promise<void> {
 
     if (wanted('peers')) await peersHot(peers);
     if (wanted('rejections')) rejections(lib, generated['get_products 1MB']!.payload);
+    if (wanted('hostile')) {
+      hostile(fast('get_products'));
+      await worstListing();
+    }
     if (wanted('typecheck')) await typecheck(tmp, peers);
     if (wanted('webhooks')) measurements.push(...(await webhookBench(QUICK ? { rounds: 7, calls: 100 } : undefined)));
     if (wanted('package')) await packageSizes(tmp);
@@ -422,6 +428,64 @@ function rejections(lib: { safeDecode: SafeDecodeFn }, payload1MB: { [key: strin
     measurements.push(summarize(S, parse!));
     measurements.push(summarize(S, ours!, { baseline: 'JSON.parse', ratio: pairedRatio(ours!, parse!) }));
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hostile payloads
+
+function hostile(validate: RuntimeValidator): void {
+  log('hot: hostile payloads');
+  const S = 'hostile payloads, 4 MiB (÷ plain 4 MiB get_products)';
+  const size = MAX_BYTES - 4096;
+  const plain = getProductsResponse(size, 7);
+  const quadratic = quadraticKeysGetProducts(size);
+  for (const [label, payload] of [['plain', plain], ['quadratic keys', quadratic]] as const) {
+    const bytes = utf8Bytes(JSON.stringify(payload));
+    if (bytes > MAX_BYTES || bytes < size - 64 * 1024) throw new Error(`hostile: the ${label} payload has ${bytes} bytes`);
+    if (!validate(payload)) throw new Error(`hostile: the ${label} payload fails the get_products validator`);
+  }
+  const [base, keys] = hot(
+    [
+      { name: `validator, plain get_products (${(utf8Bytes(JSON.stringify(plain)) / 1048576).toFixed(2)} MiB)`, fn: () => validate(plain) },
+      { name: 'validator, valid get_products, a 2 MiB `~/` key over 260,000 items (quadratic in Ajv\'s own code)', fn: () => validate(quadratic) },
+    ],
+    { rounds: rounds(9), time: 10, iterations: 2 },
+  );
+  measurements.push(summarize(S, base!));
+  const ratio = pairedRatio(keys!, base!);
+  measurements.push(summarize(S, keys!, { baseline: 'plain', ratio, ...goal(2, ratio) }));
+}
+
+/** formatIssues and JSON.stringify on the worst issue listing the bounds allow, in fresh processes (peak RSS). */
+async function worstListing(): Promise<void> {
+  log('fresh processes: the worst issue listing');
+  const once = async (mode: 'build' | 'format') => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'issue-listing.ts'), mode], { cwd: ROOT });
+    return JSON.parse(stdout.trim().split('\n').at(-1)!) as { issues: number; buildMs: number; formatMs: number; stringifyMs: number; chars: number; maxRssKb: number };
+  };
+  const build: Awaited<ReturnType<typeof once>>[] = [];
+  const format: Awaited<ReturnType<typeof once>>[] = [];
+  for (let i = 0; i < (QUICK ? 2 : 5); i++) {
+    build.push(await once('build'));
+    format.push(await once('format'));
+  }
+  const S = `the worst issue listing the bounds allow (${format[0]!.issues} issues at the character budget, a first issue with an 8 Mi-character pointer), fresh process`;
+  const stat = (name: string, values: number[], unit: 'ms' | 'MB', extra: Partial<Measurement> = {}): Measurement => ({
+    section: S,
+    name,
+    unit,
+    median: median(values),
+    min: Math.min(...values),
+    max: Math.max(...values),
+    runs: values.length,
+    ...extra,
+  });
+  measurements.push(stat('formatIssues', format.map((r) => r.formatMs), 'ms', { note: `${format[0]!.chars} characters printed and serialized` }));
+  measurements.push(stat('JSON.stringify(issues)', format.map((r) => r.stringifyMs), 'ms'));
+  const rssBuild = build.map((r) => r.maxRssKb / 1024);
+  const rssFormat = format.map((r) => r.maxRssKb / 1024);
+  measurements.push(stat('peak RSS: build the listing only', rssBuild, 'MB'));
+  measurements.push(stat('peak RSS: build, formatIssues, JSON.stringify', rssFormat, 'MB', { baseline: 'build only', ratio: median(rssFormat) / median(rssBuild) }));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ type Receiver = { receive(request: { method: string; url: string; headers: Recor
 export async function webhookBench(options: { rounds: number; calls: number } = { rounds: 21, calls: 200 }): Promise<Measurement[]> {
   const { createWebhookReceiver } = (await import(pathToFileURL(path.join(ROOT, 'dist', 'webhooks', 'index.js')).href)) as { createWebhookReceiver: (o: unknown) => Receiver };
   const require = createRequire(import.meta.url);
-  const validate = (require(path.join(ROOT, 'dist', 'generated', 'v3_1_19', 'validators', 'create_media_buy.cjs')) as { response: (d: unknown) => boolean }).response;
+  const validate = (require(path.join(ROOT, 'dist', 'generated', 'v3_1_19', 'validators', 'create_media_buy.js')) as { response: (d: unknown) => boolean }).response;
   const body = completedBodyOfSize(10_000);
   const created = Math.floor(Date.now() / 1000);
   // One signed request per call (distinct nonces: the replay store is part of what is measured).

@@ -13,7 +13,7 @@
  *             `index.js`, the import map a bundler follows. All schemas of a version share one Ajv
  *             instance in default strict mode; AdCP's annotation keywords are registered by name,
  *             so an unknown keyword or format fails the build. Ajv's output is then rewritten where
- *             it is quadratic or unbounded (linearErrors, linearUniqueItems, boundedListing;
+ *             it is quadratic or unbounded (linearKeyPointers, linearErrors, linearUniqueItems, boundedListing;
  *             docs/robustness.md), and its require() calls become static imports (staticImports);
  *   4. tables `index.ts` (tasks, schema ids, error-code → recovery table and policy) and
  *             `responses.ts` (task → response type map, async variants discriminated by status).
@@ -461,12 +461,12 @@ function validatorModules(version: string, manifest: Manifest, schemas: Map<stri
   const fast = createAjv(false, warnings);
   for (const file of schemas.values()) fast.addSchema(stripAnnotations(file.schema) as object, file.id);
   for (const task of manifest.tasks) {
-    modules.set(`validators/${task.name}.js`, `${banner(version, '//')}${staticImports(linearUniqueItems(linearErrors(standaloneCode(fast, variantRefs(task, '')))))}\n`);
+    modules.set(`validators/${task.name}.js`, `${banner(version, '//')}${staticImports(linearUniqueItems(linearErrors(linearKeyPointers(standaloneCode(fast, variantRefs(task, ''))))))}\n`);
   }
   const full = createAjv(true, warnings);
   for (const file of schemas.values()) full.addSchema(stripAnnotations(file.schema) as object, file.id);
   for (const task of manifest.tasks) {
-    modules.set(`validators/${task.name}.errors.js`, `${banner(version, '//')}${staticImports(linearUniqueItems(boundedListing(linearErrors(standaloneCode(full, variantRefs(task, ''))))))}\n`);
+    modules.set(`validators/${task.name}.errors.js`, `${banner(version, '//')}${staticImports(linearUniqueItems(boundedListing(linearErrors(linearKeyPointers(standaloneCode(full, variantRefs(task, '')))))))}\n`);
   }
   modules.set('validators/index.js', importMap(version, manifest));
   modules.set('validators/index.d.ts', `${banner(version)}import type { ValidatorImports } from '../../../validators.js';
@@ -530,6 +530,97 @@ export function linearErrors(code: string): string {
   const out = code.replace(concat, 'if (vErrors === null) { vErrors = $1.errors; } else { for (const e of $1.errors) vErrors.push(e); }');
   if (out.includes('.concat(')) throw new Error('generate: Ajv merges errors in a way linearErrors does not know; update it');
   return out;
+}
+
+/** How Ajv escapes a map key into a JSON Pointer segment (`~` → `~0`, `/` → `~1`) in generated code. */
+const KEY_ESCAPE = '.replace(/~/g, "~0").replace(/\\//g, "~1")';
+
+/**
+ * Ajv builds the JSON Pointer of every error under a map (`additionalProperties`,
+ * `patternProperties`) by escaping the map key in place, `key0.replace(/~/g, "~0").replace(...)`,
+ * once per error built, discarded ones (failing `oneOf` branches) and instance paths passed to
+ * referenced validators included: a key of length L over N items under it costs L × N (a valid
+ * 290 KB get_products took 9 s). This escapes each key at most once per visit of its member:
+ * `let key0Ptr;` opens the body of `for(const key0 in data)` and every escape of `key0` becomes
+ * `(key0Ptr ??= key0.replace(...))`; the pointers are the same strings, built once.
+ * Ajv's code is scanned with its strings skipped and its blocks matched, so that every escape is
+ * proven to sit inside the loop of its own key; anything the scan does not know fails the build.
+ *
+ * @param code Ajv standalone code, before the other post-passes.
+ * @returns The same code with each map key escaped at most once per visit.
+ * @throws Error when the code has a shape the scan does not know (the build fails).
+ * @example
+ * linearKeyPointers(standaloneCode(ajv, refs));
+ */
+export function linearKeyPointers(code: string): string {
+  const loopBefore = /for\(const (key\d+) in [\w$.]+\)$/;
+  const escape = /(key\d+)\.replace\(\/~\/g, "~0"\)\.replace\(\/\\\/\/g, "~1"\)/y;
+  const unknown = (at: number, what: string): Error =>
+    new Error(`generate: linearKeyPointers met ${what} at ${at} (${JSON.stringify(code.slice(Math.max(0, at - 40), at + 40))}); update it`);
+  if (/\w+Ptr\b/.test(code)) throw unknown(code.search(/\w+Ptr\b/), 'a name ending in Ptr');
+  // Open blocks: the loop key a block is the body of, or '' for any other block.
+  const blocks: { key: string; at: number; used: boolean }[] = [];
+  const edits: { at: number; end: number; text: string }[] = [];
+  let escapes = 0;
+  for (let i = 0; i < code.length; i++) {
+    const c = code[i];
+    if (c === '"') {
+      for (i++; code[i] !== '"'; i++) {
+        if (i >= code.length) throw unknown(i, 'an unterminated string');
+        if (code[i] === '\\') i++;
+      }
+    } else if (c === '{') {
+      const loop = loopBefore.exec(code.slice(Math.max(0, i - 60), i));
+      blocks.push({ key: loop?.[1] ?? '', at: i + 1, used: false });
+    } else if (c === '}') {
+      const block = blocks.pop();
+      if (block === undefined) throw unknown(i, 'an unmatched }');
+      if (block.used) edits.push({ at: block.at, end: block.at, text: `let ${block.key}Ptr;` });
+    } else if (c === '/' && code[i + 1] === '*') {
+      i = code.indexOf('*/', i + 2) + 1; // Ajv's /*# sourceURL=... */ comments
+      if (i === 0) throw unknown(code.length, 'an unterminated comment');
+    } else if (c === '/' && /const formats\d+ = $/.test(code.slice(Math.max(0, i - 30), i))) {
+      // ajv-formats' regexes, inlined: skip the literal (a / inside [...] or after \ does not end it).
+      for (let inClass = false, j = i + 1; ; j++) {
+        if (j >= code.length || code[j] === '\n') throw unknown(i, 'an unterminated regex');
+        if (code[j] === '\\') j++;
+        else if (code[j] === '[') inClass = true;
+        else if (code[j] === ']') inClass = false;
+        else if (code[j] === '/' && !inClass) {
+          i = j;
+          break;
+        }
+      }
+    } else if (c === '/' || c === "'" || c === '`') {
+      throw unknown(i, `${c} outside a string (a regex, comment or quote the scan does not know)`);
+    } else if (c === 'k' && code.startsWith('key', i) && !/[\w$.]/.test(code[i - 1] ?? '')) {
+      escape.lastIndex = i;
+      const m = escape.exec(code);
+      if (m === null) continue;
+      const key = m[1]!;
+      const loop = blocks.findLast((b) => b.key === key);
+      if (loop === undefined) throw unknown(i, `an escape of ${key} outside a loop over ${key}`);
+      loop.used = true;
+      escapes++;
+      edits.push({ at: i, end: i + m[0].length, text: `(${key}Ptr ??= ${m[0]})` });
+      i += m[0].length - 1;
+    }
+  }
+  if (blocks.length > 0) throw unknown(code.length, 'an unclosed {');
+  const all = code.split(KEY_ESCAPE).length - 1;
+  if (escapes !== all) throw new Error(`generate: ${all - escapes} map key escapes not recognised; update linearKeyPointers`);
+  if (code.includes('.replace(') && code.split('.replace(').length - 1 !== 2 * all) {
+    throw new Error('generate: Ajv calls replace() in a way linearKeyPointers does not know; update it');
+  }
+  // An insertion after a `{` goes before an edit that starts at the same place.
+  edits.sort((a, b) => a.at - b.at || (a.end - a.at) - (b.end - b.at));
+  let out = '';
+  let from = 0;
+  for (const edit of edits) {
+    out += code.slice(from, edit.at) + edit.text;
+    from = edit.end;
+  }
+  return out + code.slice(from);
 }
 
 /** The most errors one error-listing validator function holds before the listing stops. */

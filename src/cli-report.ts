@@ -83,7 +83,7 @@ export function describeFailure(task: string, error: DecodeError): string[] {
     const formatted = formatIssues(new SchemaMismatchError(error.message, { schemaId: error.schemaId, issues: shown }));
     for (const line of formatted.split('\n')) lines.push(`  ${line}`);
     if (error.issues.length > shown.length) lines.push(`  … ${error.issues.length - shown.length} more issues (--json lists all)`);
-    if (!error.issuesComplete) lines.push('  … too many issues to list; the first is shown');
+    if (!error.issuesComplete) lines.push(`  … the listing was cut (${error.issuesFound === undefined ? 'more than 100,000 issues' : `${error.issuesFound} issues found`}, ${error.issues.length} kept)`);
   } else if (error instanceof TaskFailedError) {
     const e = error.adcpError;
     if (e !== undefined) {
@@ -116,6 +116,8 @@ export function failureJson(task: string, error: DecodeError): unknown {
     out.schemaId = error.schemaId;
     out.issues = error.issues;
     out.issuesComplete = error.issuesComplete;
+    out.issuesFound = error.issuesFound ?? null;
+    out.issuesShortened = error.issuesShortened;
   }
   if (error instanceof TaskFailedError) {
     out.adcpError = error.adcpError ?? null;

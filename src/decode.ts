@@ -26,7 +26,7 @@ import type { TaskStatus } from './response-types.js';
 import { localFault, inputMayThrow } from './local-faults.js';
 import { defaultVersion, resolveAnnouncedVersion, resolveVersion, tablesFor, versions, type AnnouncedResolution, type NewerRelease, type Version } from './versions.js';
 import { shownPointer, shownText } from './format.js';
-import { fastValidator, firstIssues, listIssues, type Variant } from './validators.js';
+import { fastValidator, firstIssues, listIssues, type IssueListing, type Variant } from './validators.js';
 
 export type { Transport } from './options.js';
 
@@ -538,16 +538,23 @@ function mismatch(
   variant: Variant,
   schemaId: string,
   issues: readonly ValidationIssue[],
-  stoppedAt?: number,
+  listing?: IssueListing,
 ): SchemaMismatchError {
   const what = variant === 'response' ? 'response' : `${variant} payload`;
-  const count =
-    stoppedAt === undefined
-      ? `${issues.length} ${issues.length === 1 ? 'issue' : 'issues'}`
-      : `more than ${stoppedAt.toLocaleString('en-US')} issues; the listing stopped, the first is given`;
+  const n = (k: number) => k.toLocaleString('en-US');
+  let count = `${n(issues.length)} ${issues.length === 1 ? 'issue' : 'issues'}`;
+  if (listing?.stopped === true) count = `more than ${n(listing.limit)} issues; the listing stopped, the first is given`;
+  else if (listing !== undefined && !listing.complete) count = `${n(listing.found)} issues; the listing was cut to the first ${issues.length === 1 ? 'one' : n(issues.length)}`;
+  if (listing !== undefined && listing.shortened > 0) count += `; long keys shortened in ${n(listing.shortened)}`;
   return new SchemaMismatchError(
     `${ctx.task} ${what} does not match the AdCP ${version} schema${ctx.standInFor === undefined ? '' : `, judged in place of the announced ${ctx.standInFor}`} (${count})${issueSummary(issues)}`,
-    { schemaId, issues, issuesComplete: stoppedAt === undefined },
+    {
+      schemaId,
+      issues,
+      issuesComplete: listing === undefined || listing.complete,
+      issuesFound: listing === undefined || listing.stopped ? undefined : Math.max(listing.found, issues.length),
+      issuesShortened: listing?.shortened ?? 0,
+    },
     { task: ctx.task, version },
   );
 }
@@ -613,7 +620,7 @@ function decodeFound<T extends TaskName>(ctx: Context, located: Found): Outcome<
       validate(found.payload); // the listing stopped: the fast validator's first issue, as sent
       issues = firstIssues(validate);
     }
-    throw mismatch(ctx, version, variant, schemaId, issues, listing.complete ? undefined : listing.limit);
+    throw mismatch(ctx, version, variant, schemaId, issues, listing);
   }
   // Where the schema leaves `status` open (every 3.0 response, 3.1's governance responses), a
   // present status is still the envelope's task status, as the protocol envelope of every

@@ -169,23 +169,35 @@ export class SchemaMismatchError extends DecodeError {
   override readonly code: 'SCHEMA_MISMATCH' = 'SCHEMA_MISMATCH';
   /** The schema `$id` the payload was checked against. */
   readonly schemaId: string;
-  /** Every violation found, in Ajv's order (only the first when `issuesComplete` is false). */
+  /**
+   * The violations found, in Ajv's order, bounded so that printing or serializing them stays
+   * small: at most 1,000 issues and about a megabyte of text after the first (src/issue-listing.ts).
+   * The first issue is always exact. In later ones, a pointer segment, message or string param
+   * longer than 256 characters keeps its first 128 and a `…(+N chars)` marker (`issuesShortened`
+   * counts them). When the payload had more than 100,000 errors, only the first is given.
+   */
   readonly issues: readonly ValidationIssue[];
   /**
-   * False when the payload had so many violations (more than 100,000 errors held at once) that
-   * listing them stopped, to bound memory: `issues` then holds the first violation only.
+   * False when issues were left out: the listing was cut at the bounds above, or stopped past
+   * 100,000 errors (`issues` then holds the first violation only). The message says which.
    */
   readonly issuesComplete: boolean;
+  /** How many issues the listing found (`issues.length` or more); undefined when it stopped past 100,000. */
+  readonly issuesFound: number | undefined;
+  /** How many listed issues have a segment, message or param shortened with a `…(+N chars)` marker. */
+  readonly issuesShortened: number;
 
   constructor(
     message: string,
-    data: { schemaId: string; issues: readonly ValidationIssue[]; issuesComplete?: boolean },
+    data: { schemaId: string; issues: readonly ValidationIssue[]; issuesComplete?: boolean; issuesFound?: number | undefined; issuesShortened?: number },
     options: DecodeErrorOptions = {},
   ) {
     super('SCHEMA_MISMATCH', message, options);
     this.schemaId = data.schemaId;
     this.issues = data.issues;
     this.issuesComplete = data.issuesComplete ?? true;
+    this.issuesFound = data.issuesComplete === false ? data.issuesFound : (data.issuesFound ?? data.issues.length);
+    this.issuesShortened = data.issuesShortened ?? 0;
   }
 }
 

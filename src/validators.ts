@@ -8,6 +8,7 @@
  */
 import { DecodeError, type ValidationIssue } from './errors.js';
 import { defaultVersion, validatorsByVersion, versionFolders, versions, type Version } from './generated/index.js';
+import { boundIssues } from './issue-listing.js';
 import type { AsyncStatus } from './response-types.js';
 
 /** Which schema of a task a payload is checked against. */
@@ -142,11 +143,17 @@ export function fastValidator(version: Version, task: string, variant: Variant):
   return typeof validate === 'function' ? (validate as CompiledValidator) : undefined;
 }
 
-/** What the error-listing validators found: every issue, or `complete: false` when the listing stopped. */
+/** What the error-listing validators found, bounded by src/issue-listing.ts. */
 export interface IssueListing {
   readonly issues: ValidationIssue[];
-  /** False when the payload had more errors than the listing holds; `issues` is then empty. */
+  /** False when issues were left out: past the bounds of boundIssues, or the listing stopped (`stopped`). */
   readonly complete: boolean;
+  /** True when the validator stopped past `limit` errors; `issues` is then empty. */
+  readonly stopped: boolean;
+  /** How many errors Ajv found (0 when it stopped). */
+  readonly found: number;
+  /** How many listed issues were shortened. */
+  readonly shortened: number;
   /** How many errors a listing holds at most (the generated `listingLimit`). */
   readonly limit: number;
 }
@@ -168,13 +175,20 @@ export function listIssues(version: Version, task: string, variant: Variant, dat
   const { listingLimit: limit, ListingStopped } = mod as unknown as ListingModule;
   const found = mod[EXPORT_KEYS[variant]];
   const validate = typeof found === 'function' ? (found as CompiledValidator) : undefined;
+  const empty = { issues: [], complete: true, stopped: false, found: 0, shortened: 0, limit };
   try {
-    if (validate === undefined || validate(data)) return { issues: [], complete: true, limit };
+    if (validate === undefined || validate(data)) return empty;
   } catch (error) {
-    if (error instanceof ListingStopped) return { issues: [], complete: false, limit };
+    if (error instanceof ListingStopped) return { ...empty, complete: false, stopped: true };
     throw error;
   }
-  return { issues: (validate.errors ?? []).map(toIssue), complete: true, limit };
+  const errors = validate.errors ?? [];
+  return { ...boundIssues(lazyIssues(errors)), stopped: false, found: errors.length, limit };
+}
+
+/** Ajv's errors as issues, converted only as far as they are read. */
+function* lazyIssues(errors: readonly AjvErrorObject[]): Generator<ValidationIssue> {
+  for (const e of errors) yield toIssue(e);
 }
 
 /** The first issue the fast validator reported. */

@@ -172,7 +172,7 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
     const human = await run(['get_products', '-'], payload);
     expect(human.exit).toBe(1);
     expect(human.stderr).toContain('(more than 100,000 issues; the listing stopped, the first is given)');
-    expect(human.stderr.trimEnd().split('\n').at(-1)).toBe('  … too many issues to list; the first is shown');
+    expect(human.stderr.trimEnd().split('\n').at(-1)).toBe('  … the listing was cut (more than 100,000 issues, 1 kept)');
     const json = await run(['get_products', '-', '--json'], payload);
     const out = JSON.parse(json.stdout) as { error: { issuesComplete: boolean; issues: unknown[] } };
     expect(out.error.issuesComplete).toBe(false);
@@ -225,7 +225,9 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
               "message": "must be equal to one of the allowed values"
             }
           ],
-          "issuesComplete": true
+          "issuesComplete": true,
+          "issuesFound": 3,
+          "issuesShortened": 0
         }
       }
       ",

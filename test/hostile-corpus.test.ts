@@ -18,7 +18,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Buffer } from 'node:buffer';
 import { describe, expect, test } from 'vitest';
 import { safeDecode, type DecodeOptions, type TaskName } from '../src/decode.js';
-import { DecodeError, LimitError, type DecodeErrorCode, type TaskFailedError } from '../src/errors.js';
+import { DecodeError, LimitError, type DecodeErrorCode, type SchemaMismatchError, type TaskFailedError } from '../src/errors.js';
 import { payload } from './fixtures/payloads.js';
 
 type Json = Record<string, unknown>;
@@ -537,6 +537,46 @@ const cases: Record<string, readonly Case[]> = {
       path: '/ext/r',
     },
   ],
+  // Issue 11: payloads that cost the validators more than their size, checked for outcome here
+  // (test/validator-complexity.test.ts counts the work, test/issue-listing.test.ts the sizes).
+  'cost classes': [
+    {
+      name: 'a valid get_products with a 2 MiB `~/` map key over 260,000 items (quadratic pointer escaping)',
+      task: 'get_products',
+      input: () => {
+        const p = payload('3.1.19/get_products.valid');
+        p['filter_diagnostics'] = { excluded_by: { ['~/'.repeat(MiB)]: { count: 1, values: Array.from({ length: 260_000 }, () => 'a') } } };
+        return text(JSON.stringify(p));
+      },
+      code: 'decoded',
+    },
+    {
+      name: 'a 512 KiB map key over 30,000 bad items (an issue listing as a memory bomb)',
+      task: 'get_products',
+      input: () => {
+        const p = payload('3.1.19/get_products.valid');
+        p['filter_diagnostics'] = { excluded_by: { ['~'.repeat(512 * 1024)]: { count: 1, values: Array.from({ length: 30_000 }, () => 1) } } };
+        return structured(p);
+      },
+      code: 'SCHEMA_MISMATCH',
+      then: ({ error }) => {
+        const mismatch = error as SchemaMismatchError;
+        expect(mismatch.issuesComplete).toBe(false);
+        expect(JSON.stringify(mismatch.issues).length).toBeLessThan(16 * MiB);
+      },
+    },
+    {
+      name: 'bidi, C1, line-separator and zero-width characters in map keys',
+      task: 'get_products',
+      input: () => {
+        const p = payload('3.1.19/get_products.valid');
+        p['filter_diagnostics'] = { excluded_by: { '\u202e\u009b\u2028\u200b': { count: -1 } } };
+        return structured(p);
+      },
+      code: 'SCHEMA_MISMATCH',
+      then: ({ error }) => expect((error as SchemaMismatchError).issues[0]?.path).toBe('/filter_diagnostics/excluded_by/\u202e\u009b\u2028\u200b/count'),
+    },
+  ],
   'circular values': [
     {
       name: 'structuredContent that contains itself',
@@ -664,7 +704,7 @@ test('the corpus names every required class of hostile input', () => {
     .flat()
     .map((c) => c.name)
     .join('\n');
-  for (const needle of ['\\u005f_proto__', 'constructor.prototype', '100,000-deep arrays', '100,000-deep objects', 'a million keys', '4 MiB + 1', 'BOM', 'lone surrogate', 'duplicate keys', '1e400', 'content that is', 'items that are not objects', 'text that is not a string', 'getter that throws', 'contains itself', 'isError given as the string', 'OSC 52', 'U+202E', 'U+009B', 'claiming 2^32 - 1', 'Array subclass', 'foreign prototype', 'symbol-keyed', 'non-enumerable', 'getter that answers valid data once', 'Proxy payload', 'text getter', 'UTF-8 bytes of compact JSON']) {
+  for (const needle of ['\\u005f_proto__', 'constructor.prototype', '100,000-deep arrays', '100,000-deep objects', 'a million keys', '4 MiB + 1', 'BOM', 'lone surrogate', 'duplicate keys', '1e400', 'content that is', 'items that are not objects', 'text that is not a string', 'getter that throws', 'contains itself', 'isError given as the string', 'OSC 52', 'U+202E', 'U+009B', 'claiming 2^32 - 1', 'Array subclass', 'foreign prototype', 'symbol-keyed', 'non-enumerable', 'getter that answers valid data once', 'Proxy payload', 'text getter', 'UTF-8 bytes of compact JSON', 'quadratic pointer escaping', 'memory bomb', 'bidi, C1']) {
     expect(names).toContain(needle);
   }
 });

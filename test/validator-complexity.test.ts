@@ -3,7 +3,9 @@
  * - linearErrors: a referenced schema's errors are appended in place, not `concat`ed (quadratic);
  * - linearUniqueItems: `uniqueItems` over `$ref` or object items keys items by canonical JSON
  *   instead of comparing every pair with deep-equal (quadratic);
- * - boundedListing: the error listing stops past LISTING_LIMIT errors held at once (memory).
+ * - boundedListing: the error listing stops past LISTING_LIMIT errors held at once (memory);
+ * - linearKeyPointers: a map key is escaped into a JSON Pointer once per visit, not once per error
+ *   built under it (issue 11: quadratic in key length × items).
  * Each must leave verdicts and errors exactly as Ajv's own code gives them; that is what is
  * checked here, on a small schema set built to hit every rewritten site, with fast-check, and on
  * the real generated get_products modules against Ajv compiling the same schemas at run time.
@@ -16,11 +18,12 @@ import path from 'node:path';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { boundedListing, createAjv, linearErrors, linearUniqueItems, LISTING_LIMIT, loadSchemas, stripAnnotations, UNIQUE_PAIRWISE_MAX } from '../scripts/generate.js';
+import { boundedListing, createAjv, linearErrors, linearKeyPointers, linearUniqueItems, LISTING_LIMIT, loadSchemas, stripAnnotations, UNIQUE_PAIRWISE_MAX } from '../scripts/generate.js';
 import { REPO_ROOT, schemaDir } from '../scripts/schema-paths.js';
 import { makeCase, runCase } from '../scripts/fuzz-cases.js';
 import { safeDecode, SchemaMismatchError } from '../src/index.js';
-import { versionFolders } from '../src/generated/index.js';
+import { tablesByVersion, versionFolders, versions } from '../src/generated/index.js';
+import { mapPayload, mapSites, type Child } from './fixtures/map-sites.js';
 import type { CompiledValidator } from '../src/validators.js';
 
 const standaloneCode = standaloneModule.default;
@@ -66,6 +69,18 @@ const SCHEMAS = [
     type: 'object',
     required: ['items'],
     properties: {
+      // Maps (first, so that first-error validation reaches them): items under a key in a oneOf (a
+      // failing branch builds a discarded error), a $ref'd value (the key's pointer is passed to
+      // the referenced validator), a patternProperties map.
+      maps: {
+        type: 'object',
+        additionalProperties: {
+          type: 'object',
+          properties: { values: { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'object' }] } }, item: { $ref: '/t/item.json' } },
+          additionalProperties: false,
+        },
+      },
+      named: { type: 'object', patternProperties: { '^[~/a-z]+$': { type: 'array', items: { $ref: '/t/tag.json' } } }, additionalProperties: false },
       items: { type: 'array', uniqueItems: true, items: { $ref: '/t/item.json' } },
       tags: { type: 'array', uniqueItems: true, items: { $ref: '/t/tag.json' } },
       any: { type: 'array', uniqueItems: true },
@@ -78,7 +93,9 @@ function compileSet(allErrors: boolean): { original: string; rewritten: string }
   const ajv = createAjv(allErrors);
   for (const schema of SCHEMAS) ajv.addSchema(schema);
   const original = standaloneCode(ajv, { list: '/t/list.json' });
-  const rewritten = allErrors ? linearUniqueItems(boundedListing(linearErrors(original))) : linearUniqueItems(linearErrors(original));
+  const rewritten = allErrors
+    ? linearUniqueItems(boundedListing(linearErrors(linearKeyPointers(original))))
+    : linearUniqueItems(linearErrors(linearKeyPointers(original)));
   return { original, rewritten };
 }
 
@@ -86,16 +103,21 @@ const fast = compileSet(false);
 const full = compileSet(true);
 
 const pairwise = /outer\d+:for\(;i\d+--;\)\{for\(j\d+ = i\d+; j\d+--;\)/;
+/** A map key escaped where it is used, not through its once-per-visit `keyNPtr`. */
+const bareEscape = /[^=] key\d+\.replace\(\/~\/g/;
 
 describe('the small schema set reaches every rewritten site', () => {
   test("Ajv's own code has the quadratic shapes, the rewritten code has none", () => {
     expect(fast.original).toMatch(pairwise);
     expect(full.original).toMatch(pairwise);
     expect(full.original).toContain('vErrors.concat(');
+    for (const code of [fast.original, full.original]) expect(code).toMatch(bareEscape);
     for (const code of [fast.rewritten, full.rewritten]) {
       expect(code).not.toMatch(pairwise);
       expect(code).not.toContain('.concat(');
       expect(code).toContain('uniquePair(');
+      expect(code).not.toMatch(bareEscape);
+      expect(code).toMatch(/\(key\d+Ptr \?\?= key\d+\.replace\(/);
     }
     expect(full.rewritten).toContain('stopListing()');
   });
@@ -109,8 +131,17 @@ const item = fc.oneof(
   fc.constantFrom({ id: 'x', tag: 'a' }, { tag: 'a', id: 'x' }, { id: 'x', extra: true }, 'x', 1, null),
 );
 const loose = fc.oneof(fc.constantFrom(1, 1.0, -0, 0, '1', true, null), fc.dictionary(fc.constantFrom('p', 'q'), fc.constantFrom(1, 'p', null), { maxKeys: 2 }), fc.array(fc.constantFrom(1, 'a'), { maxLength: 2 }));
+// Map keys with `~` and `/` (and the escapes' own spellings `~0`, `~1`), over values that pass
+// and fail, so the pointers of kept and discarded errors under a key are compared too.
+const mapKey = fc.stringMatching(/^[~/a-z01]{0,6}$/);
+const mapValue = fc.record(
+  { values: fc.array(fc.oneof(fc.constantFrom('s', 1, null), fc.constant({})), { maxLength: 4 }), item: item, extra: fc.constant(1) },
+  { requiredKeys: [] },
+);
+const maps = fc.dictionary(mapKey, fc.oneof(mapValue, fc.constantFrom(1, 'x')), { maxKeys: 4 });
+const named = fc.dictionary(mapKey, fc.oneof(fc.array(tag, { maxLength: 3 }), fc.constant('x')), { maxKeys: 3 });
 const list = fc.record(
-  { items: fc.array(item, { maxLength: 8 }), tags: fc.array(tag, { maxLength: 6 }), any: fc.array(loose, { maxLength: 8 }), either: fc.array(item, { maxLength: 4 }) },
+  { items: fc.array(item, { maxLength: 8 }), tags: fc.array(tag, { maxLength: 6 }), any: fc.array(loose, { maxLength: 8 }), either: fc.array(item, { maxLength: 4 }), maps, named },
   { requiredKeys: [] },
 );
 // Arrays longer than UNIQUE_PAIRWISE_MAX, where uniquePair keys items instead of comparing pairs:
@@ -149,11 +180,13 @@ describe('rewritten validators give exactly the verdicts and errors of the origi
       const after = validatorOf(load(set.rewritten), 'list');
       let invalid = 0;
       let duplicates = 0;
+      let escapedKeys = 0;
       fc.assert(
         fc.property(json, (data) => {
           const want = outcome(before, data);
           if (!want.valid) invalid++;
-        if (!want.valid && JSON.stringify(want.errors).includes('uniqueItems')) duplicates++;
+          if (!want.valid && JSON.stringify(want.errors).includes('uniqueItems')) duplicates++;
+          if (!want.valid && /"instancePath":"\/(maps|named)\/[^"]*~[01]/.test(JSON.stringify(want.errors))) escapedKeys++;
           expect(outcome(after, data)).toEqual(want);
         }),
         { seed: 20261130, numRuns: 3_000 },
@@ -162,6 +195,7 @@ describe('rewritten validators give exactly the verdicts and errors of the origi
       expect(invalid).toBeGreaterThan(500);
       expect(invalid).toBeLessThan(2_850);
       expect(duplicates).toBeGreaterThan(300);
+      expect(escapedKeys).toBeGreaterThan(mode === 'allErrors' ? 600 : 300);
     });
   }
 
@@ -230,6 +264,7 @@ describe('the generated get_products modules agree with Ajv compiling the same s
     ['duplicate $ref enum items', { ...valid, products: [{ ...product, channels: ['display', 'olv', 'display'] }] }],
     ['duplicate metrics among many', { ...valid, products: [{ ...product, reporting_capabilities: { ...product.reporting_capabilities, available_metrics: ['impressions', 'spend', 'clicks', 'spend', 'impressions'] } }] }],
     ['duplicate object items, keys reordered', { ...valid, products: [{ ...product, reporting_capabilities: { ...product.reporting_capabilities, measurement_windows: [window, Object.fromEntries(Object.entries(window).reverse())] } }] }],
+    ['map keys with ~ and / over items that fail', { ...valid, filter_diagnostics: { excluded_by: { 'a~b/c~1~0//': { count: 1, values: ['x', 1, {}, null] }, '~': { count: -1 } } } }],
     ['many invalid products merged from referenced validators', { ...valid, products: Array.from({ length: 40 }, (_, i) => ({ ...product, product_id: i, channels: ['display', 'display'] })) }],
   ];
 
@@ -268,6 +303,9 @@ describe('every generated validator module', () => {
         const code = readFileSync(path.join(dir, file), 'utf8');
         expect(code, file).not.toMatch(pairwise);
         expect(code, file).not.toContain('.concat(');
+        // Every map key escape goes through its loop's once-per-visit pointer.
+        expect(code, file).not.toMatch(bareEscape);
+        for (const [, key] of code.matchAll(/\((key\d+)Ptr \?\?= /g)) expect(code, file).toContain(`for(const ${key} in `);
         if (file.endsWith('.errors.js')) {
           expect(code).toContain(`const LISTING_LIMIT = ${LISTING_LIMIT};`);
           // One check after every recorded or merged error.
@@ -277,5 +315,118 @@ describe('every generated validator module', () => {
       }
     }
     expect(modules).toBeGreaterThan(100);
+  });
+});
+
+/**
+ * The work of escaping map keys into JSON Pointers while `run` runs: the characters of every
+ * string Ajv's key escape (`.replace(/~/g, "~0")`) is called on. Counts work, not time.
+ */
+function escapedChars(run: () => unknown): number {
+  const replace = String.prototype.replace;
+  let chars = 0;
+  function counting(this: string, pattern: unknown, replacement: unknown): string {
+    if (pattern instanceof RegExp && pattern.source === '~') chars += this.length;
+    return Reflect.apply(replace, this, [pattern, replacement]) as string;
+  }
+  String.prototype.replace = counting as typeof replace;
+  try {
+    run();
+  } finally {
+    String.prototype.replace = replace;
+  }
+  return chars;
+}
+
+/** Key length and items under it, then both doubled. */
+const SMALL = { length: 1_000, items: 200 };
+
+describe('escaping map keys is linear in key length × items (issue 11)', () => {
+  // Every map of every task variant of both versions, in the error-listing validators (which visit
+  // every member whatever else is wrong, so a bare payload reaches each map): one key of length L
+  // holding `~/` runs over N items (numbers, strings or objects; in an array or in the members of
+  // an object), then 2L and 2N. Linear: twice the work. Ajv's own code did L × N: four times.
+  const rows = versions.flatMap((version) => {
+    const tables = tablesByVersion[version];
+    return tables.tasks.flatMap((task) => {
+      const ids = tables.schemaIds[task]!;
+      const variants: [string, string][] = [['response', ids.response], ...Object.entries(ids.async).map(([s, id]): [string, string] => [s.replace('-', '_'), id])];
+      return variants.flatMap(([variant, id]) => mapSites(version, id).map((site) => ({ version, task, variant, site })));
+    });
+  });
+
+  test('the table covers every task that has a map, in both versions', () => {
+    const tasks = new Set(rows.map((r) => `${r.version} ${r.task}`));
+    // Tasks whose fast validator escapes a key are exactly the tasks that have a map site.
+    for (const version of versions) {
+      const dir = path.join(REPO_ROOT, 'src/generated', versionFolders[version], 'validators');
+      for (const file of readdirSync(dir).filter((f) => f.endsWith('.js') && !f.endsWith('.errors.js') && f !== 'index.js')) {
+        const escapes = readFileSync(path.join(dir, file), 'utf8').includes('Ptr ??= key');
+        expect(tasks.has(`${version} ${file.slice(0, -'.js'.length)}`), `${version} ${file}`).toBe(escapes);
+      }
+    }
+    expect(rows.length).toBeGreaterThan(60);
+  });
+
+  test('every map site: twice the key and twice the items cost twice the escaping, not four times', () => {
+    // The task's error-listing module (an ES module; Node >= 20.19 require()s it synchronously).
+    const listing = (version: (typeof versions)[number], task: string) => requireHere(path.join(REPO_ROOT, 'src/generated', versionFolders[version], `validators/${task}.errors.js`)) as Module;
+    const unreached: string[] = [];
+    const reached: string[] = [];
+    const growth: number[] = [];
+    for (const { version, task, variant, site } of rows) {
+      const validate = validatorOf(listing(version, task), variant);
+      let seen = false;
+      for (const child of [0, 'x', {}] as Child[]) {
+        for (const shape of ['array', 'object'] as const) {
+          const work = (n: number) => escapedChars(() => validate(mapPayload(site, n * SMALL.length, n * SMALL.items, child, shape)));
+          const [once, twice] = [work(1), work(2)];
+          if (once === 0) continue;
+          seen = true;
+          growth.push(twice / once);
+          // Each visit of the long key escapes it at most once: the work is a small multiple of L.
+          expect(twice / once, `${version} ${task} ${variant} ${site.label} ${JSON.stringify(child)} ${shape}`).toBeLessThanOrEqual(2.01);
+          expect(once, `${version} ${task} ${site.label}`).toBeLessThan(64 * SMALL.length);
+        }
+      }
+      (seen ? reached : unreached).push(`${version} ${task} ${site.label}`);
+    }
+    expect(growth.length).toBeGreaterThan(300);
+    // Sites the bare payload cannot reach sit behind an anyOf branch that an earlier branch
+    // accepts (get_task_status' result); each is the map of another task, reached there.
+    expect(unreached).toEqual([
+      '3.1.19 get_task_status /result/creative_manifest/assets (^[a-z0-9_]+$)',
+      '3.1.19 get_task_status /result/preview/previews/0/input/macros',
+      '3.1.19 get_task_status /result/preview/previews/0/input/macros',
+      '3.1.19 get_task_status /result/creatives/0/assignment_errors (^[a-zA-Z0-9_-]+$)',
+    ]);
+    for (const miss of unreached) {
+      const tail = miss.replace(/^3\.1\.19 get_task_status \/result(\/preview)?/, '');
+      expect(reached.some((r) => r.startsWith('3.1.19 ') && !r.includes('get_task_status') && r.endsWith(tail)), miss).toBe(true);
+    }
+  }, 120_000);
+
+  describe('get_products, the reported case: a valid payload with a long filter_diagnostics key', () => {
+    const version = '3.1.19';
+    const valid = JSON.parse(readFileSync(path.join(REPO_ROOT, 'test/fixtures/payloads', version, 'get_products.valid.json'), 'utf8')) as Record<string, unknown>;
+    // A key of `~` runs over N strings: each string fails the `object` branch of a oneOf.
+    const payload = (n: number) => ({ ...valid, filter_diagnostics: { excluded_by: { ['~'.repeat(n * 5_000)]: { count: 1, values: Array.from({ length: n * 1_000 }, () => 'a') } } } });
+
+    test('decode() accepts it, and doubling key and items doubles the escaping', () => {
+      const work = (n: number) => escapedChars(() => expect(safeDecode('get_products', { content: [], structuredContent: payload(n) }, { version }).success).toBe(true));
+      const [once, twice] = [work(1), work(2)];
+      expect(once).toBeGreaterThan(0);
+      expect(twice / once).toBeLessThanOrEqual(2.01);
+    });
+
+    test("Ajv's own code (compiled at run time, no rewrite) escapes the key once per item: four times the work", () => {
+      const ajv = createAjv(false);
+      for (const file of loadSchemas(version, schemaDir(version)).values()) ajv.addSchema(stripAnnotations(file.schema) as object, file.id);
+      const validate = ajv.getSchema(`/schemas/${version}/media-buy/get-products-response.json`) as CompiledValidator;
+      const work = (n: number) => escapedChars(() => expect(validate(payload(n))).toBe(true));
+      const [once, twice] = [work(1), work(2)];
+      expect(once).toBeGreaterThanOrEqual(1_000 * 5_000);
+      expect(twice / once).toBeGreaterThan(3.9);
+    }, 60_000);
   });
 });
