@@ -55,12 +55,16 @@ test('pinnedNames: a schema file keeps its own name; the others that collide are
   expect(() => pinnedNames(new Map([['types/x.ts', 'export type decode = 1']]), new Map([['types/x.ts', 'decode']]))).toThrow(/both export decode/);
 });
 
-test('package.json exports a pinned entry per bundled release, types first', () => {
-  const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+test('package.json exports a pinned entry per bundled release: Node loads validators on first use, elsewhere preload(); types first', () => {
+  const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { exports: Record<string, Record<string, object>> };
   for (const version of versions) {
     const release = version.split('.').slice(0, 2).join('.');
     const dir = `./dist/generated/${versionFolders[version]}`;
-    expect(pkg.exports[`./${release}`]).toEqual({ types: `${dir}/pinned.d.ts`, default: `${dir}/pinned.js` });
-    expect(Object.keys(pkg.exports[`./${release}`] as object)[0]).toBe('types');
+    const entry = pkg.exports[`./${release}`];
+    expect(entry).toEqual({
+      node: { types: `${dir}/node.d.ts`, default: `${dir}/node.js` },
+      default: { types: `${dir}/pinned.d.ts`, default: `${dir}/pinned.js` },
+    });
+    for (const condition of Object.values(entry ?? {})) expect(Object.keys(condition)[0]).toBe('types');
   }
 });
