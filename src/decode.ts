@@ -17,7 +17,7 @@ import {
 } from './errors.js';
 import { locateA2aPayload, looksLikeA2a, type A2aPayloadLocation } from './extract-a2a.js';
 import { locateA2aError, locateMcpError, looksLikeJsonRpcError, validateAdcpError, type AdcpErrorLocation, jsonRpcErrorCode, MAX_ADCP_ERROR_BYTES, RESERVED_JSON_RPC_CODES } from './extract-errors.js';
-import { locateMcpPayload, looksLikeMcp, parseMcpText, type McpPayloadLocation, type McpRejectedText, type ParsedShape } from './extract-mcp.js';
+import { chargeAndParse, locateMcpPayload, looksLikeMcp, type McpPayloadLocation, type McpRejectedText, type ParsedShape, type TextBudget } from './extract-mcp.js';
 import type { ResponsesByVersion } from './generated/index.js';
 import { classifyRecoveryWith } from './recovery.js';
 import { recordVariant } from './final.js';
@@ -284,10 +284,11 @@ function mcpFailurePayload(input: unknown, maxBytes: number): unknown {
   if (isObject(structured)) return structured;
   const content = hasOwn(input, 'content') ? input.content : undefined;
   if (!Array.isArray(content)) return undefined;
+  const budget: TextBudget = { used: 0 };
   for (const index of storedIndexes(content)) {
     const item: unknown = content[index];
     if (!isObject(item) || item.type !== 'text' || typeof item.text !== 'string') continue;
-    const parsed = parseMcpText(item.text, maxBytes, `/content/${index}/text`);
+    const parsed = chargeAndParse(budget, item.text, maxBytes, `/content/${index}/text`);
     if (parsed.ok && isObject(parsed.value)) return parsed.value;
   }
   return undefined;

@@ -13,7 +13,7 @@
  */
 import type { AdcpError } from './errors.js';
 import { DecodeError, wrapInputFault } from './errors.js';
-import { chargeText, DEFAULT_MAX_BYTES, parseMcpText, type McpExtractOptions, type TextBudget } from './extract-mcp.js';
+import { chargeAndParse, DEFAULT_MAX_BYTES, type McpExtractOptions, type TextBudget } from './extract-mcp.js';
 import { isA2aDataPart, unwrapA2aEnvelope } from './extract-a2a.js';
 import { shownPointer } from './format.js';
 import { storedIndexes } from './bounds.js';
@@ -302,8 +302,7 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }): Ad
     cursor.at = `/content/${index}/text`;
     const text = own(item, 'text');
     if (typeof text !== 'string' || text === '') continue;
-    if (text.length <= maxBytes) chargeText(budget, text, maxBytes, cursor.at);
-    const parsed = parseMcpText(text, maxBytes, cursor.at);
+    const parsed = chargeAndParse(budget, text, maxBytes, cursor.at);
     if (!parsed.ok || !isObject(parsed.value)) continue;
     const candidate = own(parsed.value, 'adcp_error');
     if (candidate) return settle(candidate, 'text_fallback', { index }, `${cursor.at}/adcp_error`);

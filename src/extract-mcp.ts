@@ -312,6 +312,8 @@ export function parseMcpText(text: string, maxBytes: number, path: string): McpT
 /** UTF-16 units of text measured or parsed so far in one scan of `content[]`; see {@link chargeText}. */
 export interface TextBudget {
   used: number;
+  /** The last text parsed in this scan and what came of it, so an identical text is not parsed again. */
+  last?: { readonly text: string; readonly parsed: McpTextParse };
 }
 
 /**
@@ -348,6 +350,32 @@ export function chargeText(budget: TextBudget, text: string, maxBytes: number, p
       { path },
     );
   }
+}
+
+/**
+ * Charges a text item against the scan's budget ({@link chargeText}) and parses it
+ * ({@link parseMcpText}), once per distinct text: an item identical to the one before (one string
+ * shared by many items of an already-parsed envelope) reuses its result, so a text that is costly
+ * to parse (a million nested brackets) is parsed once, not once per item, until the budget ends the scan.
+ *
+ * @param budget - The scan's running total and last parse, updated.
+ * @param text - The item's text.
+ * @param maxBytes - Largest text parsed, in UTF-8 bytes.
+ * @param path - JSON Pointer of the text, for errors.
+ * @returns What parseMcpText returns for the text.
+ * @throws {LimitError} `TOO_LARGE` when the scan's budget is spent.
+ * @throws {DecodeError} `UNSAFE_JSON` for prototype keys in the text.
+ * @example
+ * const budget: TextBudget = { used: 0 };
+ * const parsed = chargeAndParse(budget, item.text, DEFAULT_MAX_BYTES, '/content/0/text');
+ */
+export function chargeAndParse(budget: TextBudget, text: string, maxBytes: number, path: string): McpTextParse {
+  if (text.length <= maxBytes) chargeText(budget, text, maxBytes, path);
+  const last = budget.last;
+  if (last !== undefined && last.text === text) return last.parsed;
+  const parsed = parseMcpText(text, maxBytes, path);
+  budget.last = { text, parsed };
+  return parsed;
 }
 
 function ignoredKind(value: unknown): IgnoredStructuredContent | undefined {
@@ -393,8 +421,7 @@ function locate(result: unknown, maxBytes: number, cursor: { at: string }): McpP
       rejected.push({ index, reason: 'not-string' });
       continue;
     }
-    if (text.length <= maxBytes) chargeText(budget, text, maxBytes, cursor.at);
-    const parsed = parseMcpText(text, maxBytes, cursor.at);
+    const parsed = chargeAndParse(budget, text, maxBytes, cursor.at);
     if (!parsed.ok) {
       rejected.push(
         parsed.reason === 'too-large'

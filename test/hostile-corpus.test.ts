@@ -16,7 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Buffer } from 'node:buffer';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { safeDecode, type DecodeOptions, type TaskName } from '../src/decode.js';
 import { DecodeError, LimitError, type DecodeErrorCode, type SchemaMismatchError, type TaskFailedError } from '../src/errors.js';
 import { payload } from './fixtures/payloads.js';
@@ -404,6 +404,14 @@ const cases: Record<string, readonly Case[]> = {
       code: 'TOO_LARGE',
     },
     {
+      name: 'one text of 1,000,000 nested brackets shared by 100 text items: parsed once, then refused by the scan budget',
+      input: () => {
+        const deep = `${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`;
+        return { content: Array.from({ length: 100 }, () => ({ type: 'text', text: deep })) };
+      },
+      code: 'TOO_LARGE',
+    },
+    {
       name: 'under isError, one 3 MiB JSON text shared by 100 items: the error scan parses it until its budget (4 × maxBytes) is spent',
       input: () => {
         const big = `[${'0,'.repeat(1.5 * MiB - 1)}0]`;
@@ -725,6 +733,28 @@ describe('a process whose Object.prototype someone else polluted', () => {
       expect(fromText.success || fromText.error.message).toBe(fromStructured.success || fromStructured.error.message);
     } finally {
       delete proto['injected'];
+    }
+  });
+});
+
+describe('a text shared by many content[] items is parsed once per scan', () => {
+  // JSON.parse of deeply nested text is its slowest case (about 1 µs a level); parsed again for
+  // every item sharing it, 100 items of one 2 MB text took minutes (fuzz seed 1, case 3200).
+  const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+  const shared = (isError: boolean) => ({ ...(isError ? { isError: true } : {}), content: Array.from({ length: 100 }, () => ({ type: 'text', text: deep })) });
+  test.each([
+    ['the payload scan', false, 1],
+    ['under isError: the error scan and, at most, the failure payload search', true, 2],
+  ])('%s', (_name, isError, scans) => {
+    const spy = vi.spyOn(JSON, 'parse');
+    try {
+      const result = safeDecode('get_products', shared(isError));
+      expect(result.success).toBe(false);
+      const parses = spy.mock.calls.filter(([text]) => text === deep).length;
+      expect(parses).toBeGreaterThanOrEqual(1);
+      expect(parses).toBeLessThanOrEqual(scans);
+    } finally {
+      spy.mockRestore();
     }
   });
 });
