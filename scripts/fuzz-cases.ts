@@ -17,6 +17,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+// decode() in Node loads a task's validators on first use, as the package's Node entry sets up.
+import '../src/node-validators.js';
 import { decode, safeDecode } from '../src/decode.js';
 import { DecodeError, SchemaMismatchError, TaskFailedError } from '../src/errors.js';
 import { extractA2aResponse } from '../src/extract-a2a.js';
