@@ -163,15 +163,17 @@ interface Slot {
   readonly parent: Json | unknown[];
   readonly key: string | number;
   readonly path: string;
+  /** Members from the root (1 for the root's own); counted, as splitting a path under a 2 MiB key costs its length. */
+  readonly depth: number;
 }
 
 /** Every member of the tree (capped), with where it sits. */
 function slots(root: unknown, limit = 4_000): Slot[] {
   const out: Slot[] = [];
-  const stack: Array<{ value: unknown; path: string }> = [{ value: root, path: '' }];
+  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value: root, path: '', depth: 0 }];
   const seen = new Set<unknown>();
   while (stack.length > 0 && out.length < limit) {
-    const { value, path } = stack.pop()!;
+    const { value, path, depth } = stack.pop()!;
     if (typeof value !== 'object' || value === null || seen.has(value)) continue;
     seen.add(value);
     let keys: string[];
@@ -183,14 +185,14 @@ function slots(root: unknown, limit = 4_000): Slot[] {
     for (const key of keys) {
       const k = Array.isArray(value) ? Number(key) : key;
       const p = `${path}/${key}`;
-      out.push({ parent: value as Json, key: k, path: p });
+      out.push({ parent: value as Json, key: k, path: p, depth: depth + 1 });
       let child: unknown;
       try {
         child = (value as Json)[key];
       } catch {
         continue;
       }
-      stack.push({ value: child, path: p });
+      stack.push({ value: child, path: p, depth: depth + 1 });
     }
   }
   return out;
@@ -339,7 +341,7 @@ function mutatePayload(ctx: Ctx, root: Json): Json {
     [2, 'hostile'],
     [3, 'duplicateKey'],
   ]);
-  const target = slot ?? { parent: root, key: 'x', path: '/x' };
+  const target = slot ?? { parent: root, key: 'x', path: '/x', depth: 1 };
   switch (op) {
     case 'typeSwap': {
       const { value, kind } = anyValue(ctx);
@@ -514,7 +516,7 @@ function mutateCostClasses(ctx: Ctx, root: Json): Json {
     case 'idWhitespace': {
       // Long whitespace runs in identifiers, where a trimming regex could backtrack.
       const ids = all.filter((s) => typeof s.key === 'string' && s.key.endsWith('_id') && typeof get(s) === 'string');
-      const where = ids.length > 0 ? rng.pick(ids) : { parent: root, key: 'media_buy_id', path: '/media_buy_id' };
+      const where = ids.length > 0 ? rng.pick(ids) : { parent: root, key: 'media_buy_id', path: '/media_buy_id', depth: 1 };
       const space = rng.pick([' ', '\t', '\n', '\u00A0', '\u3000', '\u2028', ' \t']);
       const n = size(ctx, MiB);
       const value = rng.pick([`id${space.repeat(n)}x`, space.repeat(n), `${space.repeat(n)}id`, `id${space.repeat(n)}`]);
@@ -760,7 +762,7 @@ function mutateEnvelope(ctx: Ctx, input: unknown): unknown {
   const all = slots(input, 200);
   if (all.length === 0) return input;
   const op = rng.pick(ENVELOPE_MUTATIONS);
-  const slot = rng.pick(all.filter((s) => s.path.split('/').length <= 5).concat(all.slice(0, 1)));
+  const slot = rng.pick(all.filter((s) => s.depth <= 4).concat(all.slice(0, 1)));
   switch (op) {
     case 'dropKey':
       if (!Array.isArray(slot.parent)) delete slot.parent[slot.key];
