@@ -16,7 +16,7 @@ export type { JwksResolverOptions } from './jwks.js';
 export { WEBHOOK_ALGS } from './keys.js';
 export type { KeyResolver, ResolvedKey, WebhookAlg, WebhookJwk } from './keys.js';
 export { createMemoryReplayStore, DEFAULT_PER_KEYID_CAP, DEFAULT_AGGREGATE_CAP } from './replay.js';
-export type { MemoryReplayStoreOptions, ReplayClaim, ReplayStore } from './replay.js';
+export type { AdmissionTrackingOptions, MemoryReplayStoreOptions, NewKeyidAdmission, ReplayClaim, ReplayStore } from './replay.js';
 export { hmacSignature, verifyLegacyHmac, checkHmacSecret } from './hmac.js';
 export type { LegacyHmacOptions } from './hmac.js';
 export { canonicalTarget } from './target-uri.js';
