@@ -26,5 +26,7 @@ export type { DuplicateKeys } from './duplicate-keys.js';
 export { WebhookError, WebhookTaskFailedError, webhookResponse, WEBHOOK_HTTP_STATUS } from './errors.js';
 export type { WebhookErrorCode, WebhookFailure, WebhookResponseInit } from './errors.js';
 export type { HeaderRecord, IncomingWebhook, PlainWebhookRequest } from './request.js';
+export { createRevocationList, RevocationListError, REVOCATION_LIST_TYP } from './revocation.js';
+export type { RevocationList, RevocationListOptions } from './revocation.js';
 export { createRedisReplayStore } from './redis-replay.js';
 export type { RedisCommandClient, RedisReplayStoreOptions } from './redis-replay.js';

@@ -4,6 +4,7 @@
  * on an unknown `kid` but not twice within the 30 s cooldown. Web-standard fetch only.
  */
 import type { KeyResolver, ResolvedKey, WebhookJwk } from './keys.js';
+import { fetchBoundedText } from './remote-json.js';
 
 /** Options of {@link createJwksResolver}. */
 export interface JwksResolverOptions {
@@ -31,42 +32,6 @@ export const JWKS_MAX_BYTES = 256 * 1024;
 /** Why a JWKS could not be used; the verifier reports it as `webhook_signature_jwks_unavailable`. */
 export class JwksError extends Error {
   override readonly name = 'JwksError';
-}
-
-async function readBounded(response: Response, maxBytes: number, signal: AbortSignal): Promise<string> {
-  const declared = response.headers.get('content-length');
-  if (declared !== null && Number(declared) > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new JwksError(`JWKS Content-Length ${declared} exceeds ${maxBytes} bytes`);
-  }
-  const coding = response.headers.get('content-encoding');
-  if (coding !== null && coding.toLowerCase() !== 'identity') {
-    // A runtime's fetch decodes codings itself and hides the raw size; refuse rather than inflate.
-    await response.body?.cancel().catch(() => undefined);
-    throw new JwksError(`JWKS sent with content coding ${coding.slice(0, 32)}`);
-  }
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    if (signal.aborted) throw new JwksError('JWKS fetch passed its deadline');
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new JwksError(`JWKS body exceeds ${maxBytes} bytes`);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
 }
 
 function keysOf(text: string): Map<string, WebhookJwk> {
@@ -103,7 +68,6 @@ export function createJwksResolver(options: JwksResolverOptions): KeyResolver {
   const ttl = Math.min(options.cacheTtlMs ?? 5 * 60_000, 30 * 60_000);
   const cooldown = options.refetchCooldownMs ?? 30_000;
   const now = options.now ?? Date.now;
-  const doFetch = options.fetch ?? ((input: string, init?: RequestInit) => fetch(input, init));
   let cache: { keys: Map<string, WebhookJwk>; fetchedAt: number } | undefined;
   let inFlight: Promise<Map<string, WebhookJwk>> | undefined;
   let lastFetchAt = -Infinity;
@@ -111,14 +75,8 @@ export function createJwksResolver(options: JwksResolverOptions): KeyResolver {
   const load = (): Promise<Map<string, WebhookJwk>> => {
     inFlight ??= (async () => {
       lastFetchAt = now();
-      const signal = AbortSignal.timeout(timeoutMs);
       try {
-        const response = await doFetch(url, { signal, headers: { accept: 'application/json', 'accept-encoding': 'identity' }, redirect: 'error' });
-        if (!response.ok) {
-          await response.body?.cancel().catch(() => undefined);
-          throw new JwksError(`JWKS fetch answered HTTP ${response.status}`);
-        }
-        const keys = keysOf(await readBounded(response, maxBytes, signal));
+        const keys = keysOf(await fetchBoundedText(url, { fetch: options.fetch, maxBytes, timeoutMs }, (message) => new JwksError(message), 'JWKS'));
         cache = { keys, fetchedAt: now() };
         return keys;
       } finally {

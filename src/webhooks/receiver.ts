@@ -11,6 +11,7 @@ import { checkHmacSecret, verifyLegacyHmac } from './hmac.js';
 import { createJwksResolver, type JwksResolverOptions } from './jwks.js';
 import type { KeyResolver } from './keys.js';
 import { createMemoryReplayStore, type ReplayStore } from './replay.js';
+import { createRevocationList, type RevocationListOptions } from './revocation.js';
 import { checkContentType, readWebhookRequest, type IncomingWebhook } from './request.js';
 import { verifyWebhookSignature, type RevocationCheck, type WebhookCrypto, type WebhookSigner } from './verify.js';
 
@@ -44,8 +45,13 @@ export interface WebhookReceiverOptions extends DecodeWebhookOptions {
   readonly hmac?: LegacyHmacConfig | undefined;
   /** The `(keyid, nonce)` store. Default: a bounded in-memory store (one process only). */
   readonly replayStore?: ReplayStore | undefined;
-  /** The revocation list check (step 9). */
+  /** The revocation list check (step 9), your own. Or `revocationList`. */
   readonly revocation?: RevocationCheck | undefined;
+  /**
+   * The signer's revocation list, polled and verified (see `createRevocationList`); its signature
+   * is checked with this receiver's `keys` or `jwks` unless you pass `keys`.
+   */
+  readonly revocationList?: (Omit<RevocationListOptions, 'keys'> & { readonly keys?: KeyResolver | undefined }) | undefined;
   /** Largest body, in bytes, refused before any digest or parse. Default 1,000,000. */
   readonly maxBodyBytes?: number | undefined;
   /** The clock in milliseconds. Default `Date.now`. */
@@ -81,13 +87,17 @@ function optionError(message: string): TypeError {
  * const hook = await receiver.receive(request); // { taskType, taskId, status, data, signer, ... }
  */
 export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
-  const { keys: customKeys, jwks, hmac, replayStore, revocation, maxBodyBytes = DEFAULT_WEBHOOK_MAX_BYTES, now, subtle, ...decodeOptions } = options;
+  const { keys: customKeys, jwks, hmac, replayStore, revocation: customRevocation, revocationList, maxBodyBytes = DEFAULT_WEBHOOK_MAX_BYTES, now, subtle, ...decodeOptions } = options;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) throw optionError('maxBodyBytes must be a positive integer');
   const secrets = hmac === undefined ? undefined : typeof hmac.secret === 'string' ? [hmac.secret] : [...hmac.secret];
   for (const secret of secrets ?? []) checkHmacSecret(secret);
   if (hmac !== undefined && (customKeys !== undefined || jwks !== undefined)) throw optionError('hmac selects the legacy scheme; it cannot be combined with keys or jwks (mode selection is a switch)');
   if (hmac === undefined && (customKeys === undefined) === (jwks === undefined)) throw optionError('exactly one of keys or jwks is required (or hmac for the legacy scheme)');
+  if (customRevocation !== undefined && revocationList !== undefined) throw optionError('pass revocation or revocationList, not both');
   const keys = customKeys ?? (jwks === undefined ? undefined : createJwksResolver(jwks));
+  const listKeys = revocationList?.keys ?? keys;
+  if (revocationList !== undefined && listKeys === undefined) throw optionError('revocationList needs keys to verify the list (this receiver has none)');
+  const revocation = revocationList === undefined || listKeys === undefined ? customRevocation : createRevocationList({ ...revocationList, keys: listKeys, now: revocationList.now ?? now, subtle: revocationList.subtle ?? subtle }).check;
   const store = replayStore ?? createMemoryReplayStore(now === undefined ? {} : { now });
   // The body is never larger than the parse bound either.
   const decodeBounds = boundsOf(decodeOptions);
