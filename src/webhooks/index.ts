@@ -10,7 +10,7 @@ export type { DecodedWebhook, DecodedWebhookOf, DecodeWebhookOptions, WebhookDat
 export { detectWebhookFormat, extractWebhookPayload, validateWebhookEnvelope, WEBHOOK_STATUSES, WEBHOOK_TASK_TYPES } from './envelope.js';
 export type { WebhookEnvelope, WebhookFormat, WebhookStatus, WebhookTaskType } from './envelope.js';
 export { verifyWebhookSignature, WEBHOOK_TAG, REQUIRED_COMPONENTS, REQUIRED_PARAMS } from './verify.js';
-export type { RevocationCheck, RevocationStatus, VerifiableRequest, VerifySignatureOptions, WebhookCrypto, WebhookSigner } from './verify.js';
+export type { ReplayScope, RevocationCheck, RevocationStatus, VerifiableRequest, VerifySignatureOptions, WebhookCrypto, WebhookSigner } from './verify.js';
 export { createJwksResolver, JwksError, JWKS_MAX_BYTES } from './jwks.js';
 export type { JwksResolverOptions } from './jwks.js';
 export { WEBHOOK_ALGS } from './keys.js';

@@ -13,7 +13,7 @@ import type { KeyResolver } from './keys.js';
 import { createMemoryReplayStore, type ReplayStore } from './replay.js';
 import { createRevocationList, type RevocationListOptions } from './revocation.js';
 import { checkContentType, readWebhookRequest, type IncomingWebhook } from './request.js';
-import { verifyWebhookSignature, type RevocationCheck, type WebhookCrypto, type WebhookSigner } from './verify.js';
+import { verifyWebhookSignature, type ReplayScope, type RevocationCheck, type WebhookCrypto, type WebhookSigner } from './verify.js';
 
 /** Default body bound (webhooks.mdx: receivers SHOULD enforce 1 MB). */
 export const DEFAULT_WEBHOOK_MAX_BYTES = 1_000_000;
@@ -52,6 +52,11 @@ export interface WebhookReceiverOptions extends DecodeWebhookOptions {
    * is checked with this receiver's `keys` or `jwks` unless you pass `keys`.
    */
   readonly revocationList?: (Omit<RevocationListOptions, 'keys'> & { readonly keys?: KeyResolver | undefined }) | undefined;
+  /**
+   * `'destination'` scopes the replay key to the canonical `@target-uri` (security.mdx,
+   * "Cross-endpoint scoping", option 2); default `'keyid'` (option 1: share one store instead).
+   */
+  readonly replayScope?: ReplayScope | undefined;
   /** Largest body, in bytes, refused before any digest or parse. Default 1,000,000. */
   readonly maxBodyBytes?: number | undefined;
   /** The clock in milliseconds. Default `Date.now`. */
@@ -87,8 +92,9 @@ function optionError(message: string): TypeError {
  * const hook = await receiver.receive(request); // { taskType, taskId, status, data, signer, ... }
  */
 export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
-  const { keys: customKeys, jwks, hmac, replayStore, revocation: customRevocation, revocationList, maxBodyBytes = DEFAULT_WEBHOOK_MAX_BYTES, now, subtle, ...decodeOptions } = options;
+  const { keys: customKeys, jwks, hmac, replayStore, revocation: customRevocation, revocationList, replayScope, maxBodyBytes = DEFAULT_WEBHOOK_MAX_BYTES, now, subtle, ...decodeOptions } = options;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) throw optionError('maxBodyBytes must be a positive integer');
+  if (replayScope !== undefined && replayScope !== 'keyid' && replayScope !== 'destination') throw optionError("replayScope must be 'keyid' or 'destination'");
   const secrets = hmac === undefined ? undefined : typeof hmac.secret === 'string' ? [hmac.secret] : [...hmac.secret];
   for (const secret of secrets ?? []) checkHmacSecret(secret);
   if (hmac !== undefined && (customKeys !== undefined || jwks !== undefined)) throw optionError('hmac selects the legacy scheme; it cannot be combined with keys or jwks (mode selection is a switch)');
@@ -117,7 +123,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
         signer = { keyid: which === 0 ? 'hmac-current' : 'hmac-previous', alg: 'hmac-sha256', agent: hmac.agent };
       } else {
         if (signedHmac && !signed9421) throw new WebhookError('webhook_mode_mismatch', 'this registration uses RFC 9421 signatures; the webhook carries the legacy HMAC headers');
-        signer = await verifyWebhookSignature(read, { keys: keys as KeyResolver, replayStore: store, revocation, now, subtle });
+        signer = await verifyWebhookSignature(read, { keys: keys as KeyResolver, replayStore: store, revocation, replayScope, now, subtle });
       }
       // Step 14 (duplicate keys) and the secure parse run only on an authenticated body.
       const parsed = parseWebhookBody(bodyText(read.body), bounds);

@@ -20,8 +20,10 @@ export interface ReplayStore {
   /**
    * Steps 12 and 13 as one atomic act, after the signature and digest verified: record the pair
    * for `ttlSeconds` unless it is already there (`replayed`) or a cap is full (`rate_abuse`).
+   * With `destination` (the receiver's `replayScope: 'destination'`), the key is
+   * `(keyid, destination, nonce)`: the same nonce at another endpoint URL is another entry.
    */
-  claim(keyid: string, nonce: string, ttlSeconds: number): ReplayClaim | Promise<ReplayClaim>;
+  claim(keyid: string, nonce: string, ttlSeconds: number, destination?: string): ReplayClaim | Promise<ReplayClaim>;
   /**
    * The new-keyid admission pressure (security.mdx, "Webhook replay dedup sizing": MUST track):
    * how many claims in the rolling admission window were a keyid's first entry, counting keyids
@@ -80,6 +82,22 @@ export const DEFAULT_PER_KEYID_CAP = 100_000;
 
 /** The default aggregate cap of the in-memory store (one process's memory budget). */
 export const DEFAULT_AGGREGATE_CAP = 1_000_000;
+
+/**
+ * The replay key of a claim: `keyid`, the canonical destination when scoped, and `nonce`, joined
+ * by line feeds, which none of them can hold (header strings; a parsed URL drops them).
+ *
+ * @param keyid - The signature's keyid.
+ * @param nonce - The signature's nonce.
+ * @param destination - The canonical `@target-uri`, when the replay key is scoped to it.
+ * @returns The key.
+ * @throws Never.
+ * @example
+ * replayKey('kid-1', 'bm9uY2U', 'https://buyer.example/hook'); // 'kid-1\nhttps://buyer.example/hook\nbm9uY2U'
+ */
+export function replayKey(keyid: string, nonce: string, destination?: string): string {
+  return destination === undefined ? `${keyid}\n${nonce}` : `${keyid}\n${destination}\n${nonce}`;
+}
 
 /** Resolved new-keyid tracking settings. */
 export interface AdmissionTracking {
@@ -183,10 +201,9 @@ export function createMemoryReplayStore(options: MemoryReplayStoreOptions = {}):
       sweep();
       return full(keyid);
     },
-    claim(keyid, nonce, ttlSeconds) {
+    claim(keyid, nonce, ttlSeconds, destination) {
       sweep();
-      // keyid and nonce are header strings, which cannot hold a line feed.
-      const key = `${keyid}\n${nonce}`;
+      const key = replayKey(keyid, nonce, destination);
       const seen = entries.get(key);
       if (seen !== undefined) {
         if (seen.expiresAt > now()) return 'replayed';

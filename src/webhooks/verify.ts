@@ -55,7 +55,18 @@ export interface VerifySignatureOptions {
   readonly now?: (() => number) | undefined;
   /** Default `crypto.subtle`. */
   readonly subtle?: WebhookCrypto | undefined;
+  /**
+   * What a nonce is unique within (security.mdx, "Cross-endpoint scoping"): `'keyid'` (default)
+   * keys the replay cache by `(keyid, nonce)`, right for one endpoint or a store shared by every
+   * endpoint; `'destination'` by `(keyid, canonical @target-uri, nonce)`, the spec's weaker option
+   * for endpoints that keep separate stores, sound only when the signer signs each delivery for one
+   * endpoint URL.
+   */
+  readonly replayScope?: ReplayScope | undefined;
 }
+
+/** The replay key's scope: see {@link VerifySignatureOptions.replayScope}. */
+export type ReplayScope = 'keyid' | 'destination';
 
 /** Who signed a verified webhook. */
 export interface WebhookSigner {
@@ -177,7 +188,13 @@ export async function verifyWebhookSignature(request: VerifiableRequest, options
     if (!timingSafeEqual(digest, entry.digest)) throw fail('webhook_signature_digest_mismatch', `the body's ${entry.algorithm} digest does not match Content-Digest`);
   }
   // Steps 12-13: one atomic claim, TTL (expires − now) + 60 s.
-  const claim = await guarded(() => options.replayStore.claim(keyid, nonce, Math.max(1, e - now + SKEW_SECONDS)), 'webhook_replay_store_unavailable', 'the replay store');
+  const ttl = Math.max(1, e - now + SKEW_SECONDS);
+  const store = options.replayStore;
+  const claim = await guarded(
+    () => (options.replayScope === 'destination' ? store.claim(keyid, nonce, ttl, target.targetUri) : store.claim(keyid, nonce, ttl)),
+    'webhook_replay_store_unavailable',
+    'the replay store',
+  );
   if (claim === 'replayed') throw fail('webhook_signature_replayed', `nonce already seen for keyid ${JSON.stringify(keyid.slice(0, 64))}`);
   if (claim === 'rate_abuse') throw fail('webhook_signature_rate_abuse', `keyid ${JSON.stringify(keyid.slice(0, 64))} has filled its replay-cache cap`);
   return { keyid, alg: algorithm, agent: resolved.agent };

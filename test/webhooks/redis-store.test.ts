@@ -99,6 +99,14 @@ describe('createRedisReplayStore', () => {
     expect(Number(await client.sendCommand(['ZCARD', `${p}known`]))).toBe(3);
     expect(await store.newKeyidAdmissions()).toBe(3);
   });
+  test('a destination-scoped claim is keyed by (keyid, destination, nonce); caps count every entry of the keyid', async () => {
+    const store = createRedisReplayStore({ client, prefix: prefix(), perKeyidCap: 3 });
+    expect(await store.claim('kid-a', 'n1', 360, 'https://buyer.example/a')).toBe('claimed');
+    expect(await store.claim('kid-a', 'n1', 360, 'https://buyer.example/b')).toBe('claimed');
+    expect(await store.claim('kid-a', 'n1', 360, 'https://buyer.example/a')).toBe('replayed');
+    expect(await store.claim('kid-a', 'n1', 360)).toBe('claimed');
+    expect(await store.capReached('kid-a')).toBe(true);
+  });
   test('two receivers sharing the store: a webhook replayed to the second is refused', async () => {
     const store = createRedisReplayStore({ client, prefix: prefix() });
     const now = Date.now();

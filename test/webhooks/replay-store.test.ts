@@ -115,3 +115,38 @@ describe('createMemoryReplayStore: new-keyid admission pressure', () => {
     expect(replayStore.newKeyidAdmissions()).toBe(0);
   });
 });
+
+describe('replay key scoping (security.mdx, "Cross-endpoint scoping")', () => {
+  test('the store keys a destination-scoped claim by (keyid, destination, nonce)', () => {
+    const store = createMemoryReplayStore({ perKeyidCap: 3 });
+    expect(store.claim('kid-a', 'n1', 360, 'https://buyer.example/a')).toBe('claimed');
+    expect(store.claim('kid-a', 'n1', 360, 'https://buyer.example/b')).toBe('claimed');
+    expect(store.claim('kid-a', 'n1', 360, 'https://buyer.example/a')).toBe('replayed');
+    expect(store.claim('kid-a', 'n1', 360)).toBe('claimed');
+    // The per-keyid cap still counts every entry of the keyid, whatever its destination.
+    expect(store.capReached('kid-a')).toBe(true);
+  });
+  const OTHER_URL = 'https://buyer.example.com/adcp/webhook/create_media_buy/agent_123/op_other';
+  async function twoEndpoints(replayScope: 'keyid' | 'destination' | undefined): Promise<unknown[]> {
+    const replayStore = createMemoryReplayStore();
+    const receiver = createWebhookReceiver({ keys: resolver, replayStore, ...(replayScope === undefined ? {} : { replayScope }) });
+    const created = Math.floor(Date.now() / 1000);
+    const nonce = 'c2FtZS1ub25jZS1ib3RoLWVuZHBvaW50cw';
+    const results: unknown[] = [];
+    for (const url of [HOOK_URL, OTHER_URL, OTHER_URL]) {
+      const signed = await signWebhook({ key: ed25519, url, body: completedBody(), created, nonce });
+      results.push(await receiver.receive({ method: 'POST', url, headers: signed.headers, body: signed.body }).then((hook) => hook.status, (e: unknown) => (e as { webhookCode?: string }).webhookCode));
+    }
+    return results;
+  }
+  test("default 'keyid': a nonce seen at one endpoint is a replay at any other sharing the store", async () => {
+    expect(await twoEndpoints(undefined)).toEqual(['completed', 'webhook_signature_replayed', 'webhook_signature_replayed']);
+  });
+  test("'destination': the same nonce signed for another endpoint URL is accepted once there", async () => {
+    expect(await twoEndpoints('destination')).toEqual(['completed', 'completed', 'webhook_signature_replayed']);
+  });
+  test('an unknown scope is refused', () => {
+    // @ts-expect-error: not a ReplayScope.
+    expect(() => createWebhookReceiver({ keys: resolver, replayScope: 'url' })).toThrow(/replayScope/);
+  });
+});
