@@ -12,6 +12,7 @@ import { bodyText, parseWebhookBody } from './body.js';
 import { detectWebhookFormat, validateWebhookEnvelope, WEBHOOK_TASK_TYPES, type WebhookFormat, type WebhookStatus, type WebhookTaskType } from './envelope.js';
 import { WebhookError, WebhookTaskFailedError, type WebhookFailure } from './errors.js';
 import { TaskFailedError } from '../errors.js';
+import { shownText } from '../format.js';
 
 /**
  * The decode task whose response schema checks a webhook `result` of a task type: the same name,
@@ -132,7 +133,7 @@ function decodeA2a(body: unknown, expected: WebhookTaskType | undefined, options
   const task = unwrapped.kind === 'object' ? unwrapped.value : undefined;
   const state = task !== undefined && typeof task.status === 'object' && task.status !== null ? classifyA2aState((task.status as Record<string, unknown>).state) : null;
   const version = options.version === undefined || options.version === 'auto' ? defaultVersion : resolveVersion(options.version);
-  if (!isTaskType(expected, version)) throw new DecodeError('INVALID_OPTION', `option taskType ${JSON.stringify(String(expected).slice(0, 40))} is not an AdCP ${version} task type`);
+  if (!isTaskType(expected, version)) throw new DecodeError('INVALID_OPTION', `option taskType "${shownText(String(expected), 40)}" is not an AdCP ${version} task type`);
   let data: unknown = null;
   const interim = state !== null && !state.final;
   const taskId = task !== undefined && typeof task.id === 'string' ? task.id : task !== undefined && typeof task.taskId === 'string' ? task.taskId : undefined;

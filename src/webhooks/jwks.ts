@@ -5,6 +5,7 @@
  */
 import type { KeyResolver, ResolvedKey, WebhookJwk } from './keys.js';
 import { fetchBoundedText } from './remote-json.js';
+import { shownText } from '../format.js';
 
 /** Options of {@link createJwksResolver}. */
 export interface JwksResolverOptions {
@@ -44,7 +45,7 @@ function keysOf(text: string): Map<string, WebhookJwk> {
     const kid = (key as WebhookJwk).kid;
     if (typeof kid !== 'string') continue;
     // kid collisions are forbidden: a kid must resolve to exactly one key.
-    if (map.has(kid)) throw new JwksError(`JWKS repeats kid ${JSON.stringify(kid.slice(0, 64))}`);
+    if (map.has(kid)) throw new JwksError(`JWKS repeats kid "${shownText(kid, 64)}"`);
     map.set(kid, key as WebhookJwk);
   }
   return map;

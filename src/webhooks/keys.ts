@@ -4,6 +4,7 @@
  * Ed25519 and ECDSA P-256 (IEEE P1363 `r || s`) signatures.
  */
 import { WebhookError } from './errors.js';
+import { shownText } from '../format.js';
 
 /** WebCrypto's SubtleCrypto, typed from the runtime's `crypto` global (Node, browsers, Workers). */
 export type Subtle = typeof crypto.subtle;
@@ -80,12 +81,12 @@ export function checkKeyPurpose(jwk: WebhookJwk, alg: WebhookAlg): void {
         ? 'use is not "sig"'
         : !Array.isArray(ops) || !ops.includes('verify')
           ? 'key_ops lacks "verify"'
-          : `adcp_use is ${typeof jwk.adcp_use === 'string' ? JSON.stringify(jwk.adcp_use.slice(0, 40)) : 'absent'}, not "request-signing" (or the deprecated "webhook-signing")`;
+          : `adcp_use is ${typeof jwk.adcp_use === 'string' ? `"${shownText(jwk.adcp_use, 40)}"` : 'absent'}, not "request-signing" (or the deprecated "webhook-signing")`;
     throw new WebhookError('webhook_signature_key_purpose_invalid', `the key cannot verify webhooks: ${why}`);
   }
   if (!jwkFitsAlg(jwk, alg)) {
     const want = JWK_FOR[alg];
-    throw new WebhookError('webhook_signature_alg_not_allowed', `the signature says ${alg} but the key is ${String(jwk.alg).slice(0, 16)}/${String(jwk.crv).slice(0, 16)}; expected ${want.alg}/${want.crv}`);
+    throw new WebhookError('webhook_signature_alg_not_allowed', `the signature says ${alg} but the key is ${shownText(String(jwk.alg), 16)}/${shownText(String(jwk.crv), 16)}; expected ${want.alg}/${want.crv}`);
   }
 }
 

@@ -3,6 +3,7 @@
  * bound checked on the declared length and on every chunk, a deadline over headers and body, no
  * redirects and no content codings (a runtime's fetch would inflate them and hide the raw size).
  */
+import { shownText } from '../format.js';
 
 /** The bounds of {@link fetchBoundedText}. */
 export interface BoundedFetchOptions {
@@ -20,7 +21,7 @@ async function readBounded(response: Response, maxBytes: number, signal: AbortSi
   const declared = response.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
-    throw fail(`${what} Content-Length ${declared.slice(0, 20)} exceeds ${maxBytes} bytes`);
+    throw fail(`${what} Content-Length ${shownText(declared, 20)} exceeds ${maxBytes} bytes`);
   }
   const coding = response.headers.get('content-encoding');
   if (coding !== null && coding.toLowerCase() !== 'identity') {
