@@ -6,7 +6,7 @@
 export { createWebhookReceiver, DEFAULT_WEBHOOK_MAX_BYTES } from './receiver.js';
 export type { LegacyHmacConfig, ReceivedSigner, ReceivedWebhook, WebhookReceiver, WebhookReceiverOptions } from './receiver.js';
 export { decodeWebhook } from './decode-webhook.js';
-export type { DecodedWebhook, DecodedWebhookOf, DecodeWebhookOptions, WebhookData, WebhookResultTask } from './decode-webhook.js';
+export type { DecodedWebhook, DecodedWebhookOf, DecodeWebhookOptions, WebhookData, WebhookResultTask, WebhookTaskTypeIn } from './decode-webhook.js';
 export { detectWebhookFormat, extractWebhookPayload, validateWebhookEnvelope, WEBHOOK_STATUSES, WEBHOOK_TASK_TYPES } from './envelope.js';
 export type { WebhookEnvelope, WebhookFormat, WebhookStatus, WebhookTaskType } from './envelope.js';
 export { verifyWebhookSignature, WEBHOOK_TAG, REQUIRED_COMPONENTS, REQUIRED_PARAMS } from './verify.js';

@@ -4,6 +4,8 @@
  * legacy HMAC scheme when (and only when) a secret was configured; then duplicate keys and the
  * bounded, prototype-safe parse; then the envelope and the result, decoded as decode() would.
  */
+import type { VersionFor } from '../decode.js';
+import type { Version } from '../versions.js';
 import { boundsOf, decodeWebhookValue, type DecodedWebhook, type DecodeWebhookOptions } from './decode-webhook.js';
 import { WebhookError } from './errors.js';
 import { parseWebhookBody, bodyText } from './body.js';
@@ -21,8 +23,8 @@ export const DEFAULT_WEBHOOK_MAX_BYTES = 1_000_000;
 /** Who signed a received webhook: an RFC 9421 key, or the legacy HMAC secret. */
 export type ReceivedSigner = WebhookSigner | { readonly keyid: 'hmac-current' | 'hmac-previous'; readonly alg: 'hmac-sha256'; readonly agent: string };
 
-/** A received, verified, decoded webhook: narrow on `taskType` to type `data`. */
-export type ReceivedWebhook = DecodedWebhook & { readonly signer: ReceivedSigner };
+/** A received, verified, decoded webhook (judged by version(s) `V`): narrow on `taskType` to type `data`. */
+export type ReceivedWebhook<V extends Version = Version> = DecodedWebhook<V> & { readonly signer: ReceivedSigner };
 
 /** The legacy HMAC opt-in (deprecated; removed in AdCP 4.0). */
 export interface LegacyHmacConfig {
@@ -65,8 +67,8 @@ export interface WebhookReceiverOptions extends DecodeWebhookOptions {
   readonly subtle?: WebhookCrypto | undefined;
 }
 
-/** A configured receiver. */
-export interface WebhookReceiver {
+/** A configured receiver, whose webhooks are judged by version(s) `V`. */
+export interface WebhookReceiver<V extends Version = Version> {
   /**
    * Verifies and decodes one webhook request.
    *
@@ -74,7 +76,7 @@ export interface WebhookReceiver {
    * @throws {WebhookTaskFailedError} A verified webhook reporting a failed task (answer 2xx).
    * @throws {DecodeError} A verified webhook whose result does not decode (`SCHEMA_MISMATCH`, ...).
    */
-  receive(request: IncomingWebhook): Promise<ReceivedWebhook>;
+  receive(request: IncomingWebhook): Promise<ReceivedWebhook<V>>;
 }
 
 function optionError(message: string): TypeError {
@@ -84,14 +86,15 @@ function optionError(message: string): TypeError {
 /**
  * Creates a webhook receiver for one registration mode (RFC 9421 or, on opt-in, legacy HMAC).
  *
- * @param options - Key resolution (`keys` or `jwks`), or `hmac`; replay store, revocation, bounds.
+ * @param options - Key resolution (`keys` or `jwks`), or `hmac`; replay store, revocation, bounds;
+ *   a `version` (`'3.0'`, `'3.1.19'`) judges every webhook by that version and types `data` by it alone.
  * @returns The receiver.
  * @throws {TypeError} For a missing key source, a weak HMAC secret or an invalid bound.
  * @example
  * const receiver = createWebhookReceiver({ jwks: { url: sellerJwksUri, agent: sellerAgentUrl }, replayStore });
  * const hook = await receiver.receive(request); // { taskType, taskId, status, data, signer, ... }
  */
-export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
+export function createWebhookReceiver<O extends WebhookReceiverOptions>(options: O): WebhookReceiver<VersionFor<O>> {
   const { keys: customKeys, jwks, hmac, replayStore, revocation: customRevocation, revocationList, replayScope, maxBodyBytes = DEFAULT_WEBHOOK_MAX_BYTES, now, subtle, ...decodeOptions } = options;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) throw optionError('maxBodyBytes must be a positive integer');
   if (replayScope !== undefined && replayScope !== 'keyid' && replayScope !== 'destination') throw optionError("replayScope must be 'keyid' or 'destination'");
@@ -128,7 +131,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       // Step 14 (duplicate keys) and the secure parse run only on an authenticated body.
       const parsed = parseWebhookBody(bodyText(read.body), bounds);
       const decoded = decodeWebhookValue(parsed.value, decodeOptions, parsed.shape, signer);
-      return { ...decoded, signer } as ReceivedWebhook;
+      // The version option fixed the schemas that judged the body, so its version is in VersionFor<O>.
+      return { ...decoded, signer } as ReceivedWebhook<VersionFor<O>>;
     },
   };
 }
