@@ -1,6 +1,7 @@
 /**
  * adcp-decode/webhooks: verified, decoded AdCP webhooks (the RFC 9421 webhook profile, the legacy
- * HMAC fallback on opt-in, replay stores) and decodeWebhook() for bodies verified elsewhere.
+ * HMAC fallback on opt-in, replay stores, revocation lists) and decodeWebhook() for bodies
+ * verified elsewhere.
  * Web-standard APIs only (WebCrypto, fetch, streams), so it runs in Node, Workers and browsers.
  */
 export { createWebhookReceiver, DEFAULT_WEBHOOK_MAX_BYTES } from './receiver.js';
