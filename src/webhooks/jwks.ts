@@ -4,7 +4,7 @@
  * on an unknown `kid` but not twice within the 30 s cooldown. Web-standard fetch only.
  */
 import type { KeyResolver, ResolvedKey, WebhookJwk } from './keys.js';
-import { fetchBoundedText } from './remote-json.js';
+import { fetchBoundedText } from './remote-document.js';
 import { shownText } from '../format.js';
 
 /** Options of {@link createJwksResolver}. */

@@ -9,7 +9,7 @@ import { shownText } from '../format.js';
 import { base64UrlDecode } from './base64.js';
 import { JWKS_MAX_BYTES } from './jwks.js';
 import { jwkFitsAlg, verifySignature, type KeyResolver, type Subtle, type WebhookAlg, type WebhookJwk } from './keys.js';
-import { fetchBoundedText } from './remote-json.js';
+import { fetchBoundedText } from './remote-document.js';
 import type { RevocationCheck, RevocationStatus } from './verify.js';
 
 /** Options of {@link createRevocationList}. */

@@ -1,5 +1,5 @@
 /**
- * One bounded fetch of a counterparty-supplied JSON document (a JWKS, a revocation list): a byte
+ * One bounded fetch of a counterparty-supplied document (a JWKS, a signed revocation list): a byte
  * bound checked on the declared length and on every chunk, a deadline over headers and body, no
  * redirects and no content codings (a runtime's fetch would inflate them and hide the raw size).
  */
