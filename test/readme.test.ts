@@ -29,6 +29,11 @@ declare const params: Parameters<import('@modelcontextprotocol/sdk/client/index.
 declare const agent: import('@a2a-js/sdk/client').Client;
 declare const request: Parameters<import('@a2a-js/sdk/client').Client['sendMessage']>[0];
 declare function log(message: string): void;
+declare const receiver: import('adcp-decode/webhooks').WebhookReceiver;
+declare const ORIGIN: string;
+/** The application's webhook handling: dedup by idempotency_key, side effects, the status to answer. */
+declare function handle(hook: import('adcp-decode/webhooks').ReceivedWebhook): Promise<200 | 409 | 503>;
+declare function recordFailure(error: import('adcp-decode/webhooks').WebhookTaskFailedError): Promise<200 | 409 | 503>;
 `;
 
 const blocks = typeScriptBlocks(readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8'));
@@ -47,7 +52,7 @@ test('every README TypeScript example compiles (strict, noUncheckedIndexedAccess
   const modules = path.join(work, 'node_modules');
   mkdirSync(modules);
   symlinkSync(REPO_ROOT, path.join(modules, 'adcp-decode'), 'dir');
-  for (const dep of ['@modelcontextprotocol', '@a2a-js', '@types']) symlinkSync(path.join(REPO_ROOT, 'node_modules', dep), path.join(modules, dep), 'dir');
+  for (const dep of ['@modelcontextprotocol', '@a2a-js', '@types', 'express', 'hono']) symlinkSync(path.join(REPO_ROOT, 'node_modules', dep), path.join(modules, dep), 'dir');
   writeFileSync(path.join(work, 'package.json'), JSON.stringify({ name: 'readme', private: true, type: 'module' }));
   writeFileSync(path.join(work, 'given.d.ts'), GIVEN);
   const files = blocks.map((block, i) => {

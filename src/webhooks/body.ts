@@ -8,6 +8,7 @@ import { DecodeError, describeValue } from '../errors.js';
 import { parseMcpText, type ParsedShape } from '../extract-mcp.js';
 import { findDuplicateKeys, MAX_REPORTED_KEYS } from './duplicate-keys.js';
 import { WebhookError } from './errors.js';
+import { shownText } from '../format.js';
 
 /** A parsed webhook body and its measured size. */
 export interface ParsedBody {
@@ -50,7 +51,7 @@ export function parseWebhookBody(text: string, bounds: Bounds): ParsedBody {
   const duplicates = findDuplicateKeys(text);
   if (duplicates !== undefined) {
     const more = duplicates.count > MAX_REPORTED_KEYS ? `, <...${duplicates.count - MAX_REPORTED_KEYS} more>` : '';
-    throw new WebhookError('webhook_body_malformed', `expected unique object keys; the body repeats ${duplicates.names.map((n) => JSON.stringify(n)).join(', ')}${more}`, {
+    throw new WebhookError('webhook_body_malformed', `expected unique object keys; the body repeats ${duplicates.names.map((n) => `"${shownText(n, 40)}"`).join(', ')}${more}`, {
       duplicateKeys: duplicates.names,
     });
   }

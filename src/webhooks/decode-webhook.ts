@@ -3,7 +3,7 @@
  * fields and its `result` decoded exactly as decode() decodes that task's answer.
  */
 import { DEFAULT_BOUNDS, type Bounds } from '../bounds.js';
-import { decode, decodeEnclosed, resolveOptions, type DecodeOptions, type Decoded } from '../decode.js';
+import { decode, decodeEnclosed, resolveOptions, type DecodeOptions, type ResponseIn, type VersionFor } from '../decode.js';
 import { DecodeError, describeValue } from '../errors.js';
 import type { ParsedShape } from '../extract-mcp.js';
 import { classifyA2aState, unwrapA2aEnvelope } from '../extract-a2a.js';
@@ -12,6 +12,7 @@ import { bodyText, parseWebhookBody } from './body.js';
 import { detectWebhookFormat, validateWebhookEnvelope, WEBHOOK_TASK_TYPES, type WebhookFormat, type WebhookStatus, type WebhookTaskType } from './envelope.js';
 import { WebhookError, WebhookTaskFailedError, type WebhookFailure } from './errors.js';
 import { TaskFailedError } from '../errors.js';
+import { shownText } from '../format.js';
 
 /**
  * The decode task whose response schema checks a webhook `result` of a task type: the same name,
@@ -20,8 +21,11 @@ import { TaskFailedError } from '../errors.js';
  */
 export type WebhookResultTask<K extends string> = K extends 'media_buy_delivery' ? 'get_media_buy_delivery' : K;
 
-/** What a webhook of task type `K` carries as `data`. */
-export type WebhookData<K extends WebhookTaskType> = Decoded<WebhookResultTask<K> & Parameters<typeof decode>[0]>;
+/** What a webhook of task type `K` carries as `data` in version(s) `V` (default: any bundled). */
+export type WebhookData<K extends WebhookTaskType, V extends Version = Version> = ResponseIn<WebhookResultTask<K>, V>;
+
+/** The webhook task types of version `V`. */
+export type WebhookTaskTypeIn<V extends Version> = (typeof WEBHOOK_TASK_TYPES)[V][number];
 
 /** Options of {@link decodeWebhook} (and of the receiver's decoding). */
 export interface DecodeWebhookOptions extends Omit<DecodeOptions, 'transport'> {
@@ -34,8 +38,8 @@ export interface DecodeWebhookOptions extends Omit<DecodeOptions, 'transport'> {
   readonly taskType?: WebhookTaskType | undefined;
 }
 
-/** A decoded webhook of one task type. */
-export interface DecodedWebhookOf<K extends WebhookTaskType> {
+/** A decoded webhook of one task type, judged by version(s) `V`. */
+export interface DecodedWebhookOf<K extends WebhookTaskType, V extends Version = Version> {
   readonly format: WebhookFormat;
   readonly taskType: K;
   readonly taskId: string | undefined;
@@ -44,13 +48,16 @@ export interface DecodedWebhookOf<K extends WebhookTaskType> {
   readonly idempotencyKey: string | undefined;
   readonly status: WebhookStatus;
   /** The result typed by task type; `null` when a non-final status carried no result. */
-  readonly data: WebhookData<K> | null;
+  readonly data: WebhookData<K, V> | null;
   /** The AdCP version whose schemas judged the body. */
-  readonly version: Version;
+  readonly version: V;
 }
 
-/** A decoded webhook: a union discriminated by `taskType`, so narrowing it types `data`. */
-export type DecodedWebhook = { [K in WebhookTaskType]: DecodedWebhookOf<K> }[WebhookTaskType];
+/**
+ * A decoded webhook: a union discriminated by `taskType` (and `version`), so narrowing it types
+ * `data`. `V` is the version the `version` option pins (`'3.0'` → `'3.0.26'`); without one, any.
+ */
+export type DecodedWebhook<V extends Version = Version> = { [W in V]: { [K in WebhookTaskTypeIn<W>]: DecodedWebhookOf<K, W> }[WebhookTaskTypeIn<W>] }[V];
 
 const hasOwn = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
 
@@ -132,7 +139,7 @@ function decodeA2a(body: unknown, expected: WebhookTaskType | undefined, options
   const task = unwrapped.kind === 'object' ? unwrapped.value : undefined;
   const state = task !== undefined && typeof task.status === 'object' && task.status !== null ? classifyA2aState((task.status as Record<string, unknown>).state) : null;
   const version = options.version === undefined || options.version === 'auto' ? defaultVersion : resolveVersion(options.version);
-  if (!isTaskType(expected, version)) throw new DecodeError('INVALID_OPTION', `option taskType ${JSON.stringify(String(expected).slice(0, 40))} is not an AdCP ${version} task type`);
+  if (!isTaskType(expected, version)) throw new DecodeError('INVALID_OPTION', `option taskType "${shownText(String(expected), 40)}" is not an AdCP ${version} task type`);
   let data: unknown = null;
   const interim = state !== null && !state.final;
   const taskId = task !== undefined && typeof task.id === 'string' ? task.id : task !== undefined && typeof task.taskId === 'string' ? task.taskId : undefined;
@@ -156,7 +163,8 @@ function decodeA2a(body: unknown, expected: WebhookTaskType | undefined, options
  * Raw text or bytes get the receiver's body checks (UTF-8, duplicate keys, prototype keys, bounds).
  *
  * @param body - The raw body (string or bytes), or an already-parsed object.
- * @param options - Format, expected task type, version and decode's bounds.
+ * @param options - Format, expected task type, version and decode's bounds. A `version`
+ *   (`'3.0'`, `'3.1.19'`) judges the body by that version only and types `data` by it alone.
  * @returns The envelope's fields and the typed result; narrow on `taskType` to type `data`.
  * @throws {WebhookError} `webhook_envelope_invalid`, `webhook_body_malformed`.
  * @throws {DecodeError} As decode() throws for the result (`SCHEMA_MISMATCH`, `TASK_FAILED`, ...).
@@ -164,14 +172,18 @@ function decodeA2a(body: unknown, expected: WebhookTaskType | undefined, options
  * const hook = decodeWebhook(rawBody, { format: 'mcp' });
  * if (hook.taskType === 'create_media_buy' && hook.status === 'completed') use(hook.data);
  */
-export function decodeWebhook(body: string | Uint8Array | Record<string, unknown>, options?: DecodeWebhookOptions): DecodedWebhook {
+export function decodeWebhook<O extends DecodeWebhookOptions = DecodeWebhookOptions>(body: string | Uint8Array | Record<string, unknown>, options?: O): DecodedWebhook<VersionFor<O>> {
+  let decoded: DecodedWebhook;
   if (typeof body === 'string' || body instanceof Uint8Array) {
     const bounds: Bounds = boundsOf(options);
     const text = typeof body === 'string' ? body : bodyText(body);
     const parsed = parseWebhookBody(text, bounds);
-    return decodeWebhookValue(parsed.value, options, parsed.shape);
+    decoded = decodeWebhookValue(parsed.value, options, parsed.shape);
+  } else {
+    decoded = decodeWebhookValue(body, options, undefined);
   }
-  return decodeWebhookValue(body, options, undefined);
+  // The version option fixed the schemas that judged the body, so `decoded.version` is in VersionFor<O>.
+  return decoded as DecodedWebhook<VersionFor<O>>;
 }
 
 /** decode()'s bounds as the options set them (checked the same way). */

@@ -8,6 +8,7 @@ import { extractA2aResponse, looksLikeA2a } from '../extract-a2a.js';
 import { describeValue } from '../errors.js';
 import type { Version } from '../versions.js';
 import { WebhookError } from './errors.js';
+import { shownText } from '../format.js';
 
 /** How a webhook body is framed: the AdCP MCP envelope, or an A2A Task / status update. */
 export type WebhookFormat = 'mcp' | 'a2a';
@@ -142,7 +143,7 @@ function fieldError(reason: string, path: string): WebhookError {
 }
 
 function shownString(value: string): string {
-  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  return `"${shownText(value, 40)}"`;
 }
 
 function isDateTime(value: string): boolean {

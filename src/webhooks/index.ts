@@ -1,22 +1,23 @@
 /**
  * adcp-decode/webhooks: verified, decoded AdCP webhooks (the RFC 9421 webhook profile, the legacy
- * HMAC fallback on opt-in, replay stores) and decodeWebhook() for bodies verified elsewhere.
+ * HMAC fallback on opt-in, replay stores, revocation lists) and decodeWebhook() for bodies
+ * verified elsewhere.
  * Web-standard APIs only (WebCrypto, fetch, streams), so it runs in Node, Workers and browsers.
  */
 export { createWebhookReceiver, DEFAULT_WEBHOOK_MAX_BYTES } from './receiver.js';
 export type { LegacyHmacConfig, ReceivedSigner, ReceivedWebhook, WebhookReceiver, WebhookReceiverOptions } from './receiver.js';
 export { decodeWebhook } from './decode-webhook.js';
-export type { DecodedWebhook, DecodedWebhookOf, DecodeWebhookOptions, WebhookData, WebhookResultTask } from './decode-webhook.js';
+export type { DecodedWebhook, DecodedWebhookOf, DecodeWebhookOptions, WebhookData, WebhookResultTask, WebhookTaskTypeIn } from './decode-webhook.js';
 export { detectWebhookFormat, extractWebhookPayload, validateWebhookEnvelope, WEBHOOK_STATUSES, WEBHOOK_TASK_TYPES } from './envelope.js';
 export type { WebhookEnvelope, WebhookFormat, WebhookStatus, WebhookTaskType } from './envelope.js';
 export { verifyWebhookSignature, WEBHOOK_TAG, REQUIRED_COMPONENTS, REQUIRED_PARAMS } from './verify.js';
-export type { RevocationCheck, RevocationStatus, VerifiableRequest, VerifySignatureOptions, WebhookCrypto, WebhookSigner } from './verify.js';
+export type { ReplayScope, RevocationCheck, RevocationStatus, VerifiableRequest, VerifySignatureOptions, WebhookCrypto, WebhookSigner } from './verify.js';
 export { createJwksResolver, JwksError, JWKS_MAX_BYTES } from './jwks.js';
 export type { JwksResolverOptions } from './jwks.js';
 export { WEBHOOK_ALGS } from './keys.js';
 export type { KeyResolver, ResolvedKey, WebhookAlg, WebhookJwk } from './keys.js';
 export { createMemoryReplayStore, DEFAULT_PER_KEYID_CAP, DEFAULT_AGGREGATE_CAP } from './replay.js';
-export type { MemoryReplayStoreOptions, ReplayClaim, ReplayStore } from './replay.js';
+export type { AdmissionTrackingOptions, MemoryReplayStoreOptions, NewKeyidAdmission, ReplayClaim, ReplayStore } from './replay.js';
 export { hmacSignature, verifyLegacyHmac, checkHmacSecret } from './hmac.js';
 export type { LegacyHmacOptions } from './hmac.js';
 export { canonicalTarget } from './target-uri.js';
@@ -26,5 +27,7 @@ export type { DuplicateKeys } from './duplicate-keys.js';
 export { WebhookError, WebhookTaskFailedError, webhookResponse, WEBHOOK_HTTP_STATUS } from './errors.js';
 export type { WebhookErrorCode, WebhookFailure, WebhookResponseInit } from './errors.js';
 export type { HeaderRecord, IncomingWebhook, PlainWebhookRequest } from './request.js';
+export { createRevocationList, RevocationListError, REVOCATION_LIST_TYP } from './revocation.js';
+export type { RevocationList, RevocationListOptions } from './revocation.js';
 export { createRedisReplayStore } from './redis-replay.js';
 export type { RedisCommandClient, RedisReplayStoreOptions } from './redis-replay.js';

@@ -4,6 +4,8 @@
  * on an unknown `kid` but not twice within the 30 s cooldown. Web-standard fetch only.
  */
 import type { KeyResolver, ResolvedKey, WebhookJwk } from './keys.js';
+import { fetchBoundedText } from './remote-document.js';
+import { shownText } from '../format.js';
 
 /** Options of {@link createJwksResolver}. */
 export interface JwksResolverOptions {
@@ -33,42 +35,6 @@ export class JwksError extends Error {
   override readonly name = 'JwksError';
 }
 
-async function readBounded(response: Response, maxBytes: number, signal: AbortSignal): Promise<string> {
-  const declared = response.headers.get('content-length');
-  if (declared !== null && Number(declared) > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new JwksError(`JWKS Content-Length ${declared} exceeds ${maxBytes} bytes`);
-  }
-  const coding = response.headers.get('content-encoding');
-  if (coding !== null && coding.toLowerCase() !== 'identity') {
-    // A runtime's fetch decodes codings itself and hides the raw size; refuse rather than inflate.
-    await response.body?.cancel().catch(() => undefined);
-    throw new JwksError(`JWKS sent with content coding ${coding.slice(0, 32)}`);
-  }
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    if (signal.aborted) throw new JwksError('JWKS fetch passed its deadline');
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new JwksError(`JWKS body exceeds ${maxBytes} bytes`);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-}
-
 function keysOf(text: string): Map<string, WebhookJwk> {
   const parsed = JSON.parse(text) as unknown;
   const keys = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as { keys?: unknown }).keys : undefined;
@@ -79,7 +45,7 @@ function keysOf(text: string): Map<string, WebhookJwk> {
     const kid = (key as WebhookJwk).kid;
     if (typeof kid !== 'string') continue;
     // kid collisions are forbidden: a kid must resolve to exactly one key.
-    if (map.has(kid)) throw new JwksError(`JWKS repeats kid ${JSON.stringify(kid.slice(0, 64))}`);
+    if (map.has(kid)) throw new JwksError(`JWKS repeats kid "${shownText(kid, 64)}"`);
     map.set(kid, key as WebhookJwk);
   }
   return map;
@@ -103,7 +69,6 @@ export function createJwksResolver(options: JwksResolverOptions): KeyResolver {
   const ttl = Math.min(options.cacheTtlMs ?? 5 * 60_000, 30 * 60_000);
   const cooldown = options.refetchCooldownMs ?? 30_000;
   const now = options.now ?? Date.now;
-  const doFetch = options.fetch ?? ((input: string, init?: RequestInit) => fetch(input, init));
   let cache: { keys: Map<string, WebhookJwk>; fetchedAt: number } | undefined;
   let inFlight: Promise<Map<string, WebhookJwk>> | undefined;
   let lastFetchAt = -Infinity;
@@ -111,14 +76,8 @@ export function createJwksResolver(options: JwksResolverOptions): KeyResolver {
   const load = (): Promise<Map<string, WebhookJwk>> => {
     inFlight ??= (async () => {
       lastFetchAt = now();
-      const signal = AbortSignal.timeout(timeoutMs);
       try {
-        const response = await doFetch(url, { signal, headers: { accept: 'application/json', 'accept-encoding': 'identity' }, redirect: 'error' });
-        if (!response.ok) {
-          await response.body?.cancel().catch(() => undefined);
-          throw new JwksError(`JWKS fetch answered HTTP ${response.status}`);
-        }
-        const keys = keysOf(await readBounded(response, maxBytes, signal));
+        const keys = keysOf(await fetchBoundedText(url, { fetch: options.fetch, maxBytes, timeoutMs }, (message) => new JwksError(message), 'JWKS'));
         cache = { keys, fetchedAt: now() };
         return keys;
       } finally {

@@ -4,6 +4,7 @@
  * Ed25519 and ECDSA P-256 (IEEE P1363 `r || s`) signatures.
  */
 import { WebhookError } from './errors.js';
+import { shownText } from '../format.js';
 
 /** WebCrypto's SubtleCrypto, typed from the runtime's `crypto` global (Node, browsers, Workers). */
 export type Subtle = typeof crypto.subtle;
@@ -45,6 +46,21 @@ const JWK_FOR: Readonly<Record<WebhookAlg, { alg: string; kty: string; crv: stri
   'ecdsa-p256-sha256': { alg: 'ES256', kty: 'EC', crv: 'P-256' },
 };
 
+/**
+ * Whether a JWK is a key for `alg`: its JWS `alg`, key type and curve all match.
+ *
+ * @param jwk - The key.
+ * @param alg - The algorithm a signature names.
+ * @returns Whether the key fits.
+ * @throws Never.
+ * @example
+ * jwkFitsAlg({ alg: 'EdDSA', kty: 'OKP', crv: 'Ed25519' }, 'ed25519'); // true
+ */
+export function jwkFitsAlg(jwk: WebhookJwk, alg: WebhookAlg): boolean {
+  const want = JWK_FOR[alg];
+  return jwk.alg === want.alg && jwk.kty === want.kty && jwk.crv === want.crv;
+}
+
 /** Key purposes a webhook verifier accepts (`webhook-signing` is deprecated but still accepted). */
 const WEBHOOK_PURPOSES: readonly string[] = ['request-signing', 'webhook-signing'];
 
@@ -65,12 +81,12 @@ export function checkKeyPurpose(jwk: WebhookJwk, alg: WebhookAlg): void {
         ? 'use is not "sig"'
         : !Array.isArray(ops) || !ops.includes('verify')
           ? 'key_ops lacks "verify"'
-          : `adcp_use is ${typeof jwk.adcp_use === 'string' ? JSON.stringify(jwk.adcp_use.slice(0, 40)) : 'absent'}, not "request-signing" (or the deprecated "webhook-signing")`;
+          : `adcp_use is ${typeof jwk.adcp_use === 'string' ? `"${shownText(jwk.adcp_use, 40)}"` : 'absent'}, not "request-signing" (or the deprecated "webhook-signing")`;
     throw new WebhookError('webhook_signature_key_purpose_invalid', `the key cannot verify webhooks: ${why}`);
   }
-  const want = JWK_FOR[alg];
-  if (jwk.alg !== want.alg || jwk.kty !== want.kty || jwk.crv !== want.crv) {
-    throw new WebhookError('webhook_signature_alg_not_allowed', `the signature says ${alg} but the key is ${String(jwk.alg).slice(0, 16)}/${String(jwk.crv).slice(0, 16)}; expected ${want.alg}/${want.crv}`);
+  if (!jwkFitsAlg(jwk, alg)) {
+    const want = JWK_FOR[alg];
+    throw new WebhookError('webhook_signature_alg_not_allowed', `the signature says ${alg} but the key is ${shownText(String(jwk.alg), 16)}/${shownText(String(jwk.crv), 16)}; expected ${want.alg}/${want.crv}`);
   }
 }
 

@@ -4,6 +4,8 @@
  * legacy HMAC scheme when (and only when) a secret was configured; then duplicate keys and the
  * bounded, prototype-safe parse; then the envelope and the result, decoded as decode() would.
  */
+import type { VersionFor } from '../decode.js';
+import type { Version } from '../versions.js';
 import { boundsOf, decodeWebhookValue, type DecodedWebhook, type DecodeWebhookOptions } from './decode-webhook.js';
 import { WebhookError } from './errors.js';
 import { parseWebhookBody, bodyText } from './body.js';
@@ -11,8 +13,9 @@ import { checkHmacSecret, verifyLegacyHmac } from './hmac.js';
 import { createJwksResolver, type JwksResolverOptions } from './jwks.js';
 import type { KeyResolver } from './keys.js';
 import { createMemoryReplayStore, type ReplayStore } from './replay.js';
+import { createRevocationList, type RevocationListOptions } from './revocation.js';
 import { checkContentType, readWebhookRequest, type IncomingWebhook } from './request.js';
-import { verifyWebhookSignature, type RevocationCheck, type WebhookCrypto, type WebhookSigner } from './verify.js';
+import { verifyWebhookSignature, type ReplayScope, type RevocationCheck, type WebhookCrypto, type WebhookSigner } from './verify.js';
 
 /** Default body bound (webhooks.mdx: receivers SHOULD enforce 1 MB). */
 export const DEFAULT_WEBHOOK_MAX_BYTES = 1_000_000;
@@ -20,8 +23,8 @@ export const DEFAULT_WEBHOOK_MAX_BYTES = 1_000_000;
 /** Who signed a received webhook: an RFC 9421 key, or the legacy HMAC secret. */
 export type ReceivedSigner = WebhookSigner | { readonly keyid: 'hmac-current' | 'hmac-previous'; readonly alg: 'hmac-sha256'; readonly agent: string };
 
-/** A received, verified, decoded webhook: narrow on `taskType` to type `data`. */
-export type ReceivedWebhook = DecodedWebhook & { readonly signer: ReceivedSigner };
+/** A received, verified, decoded webhook (judged by version(s) `V`): narrow on `taskType` to type `data`. */
+export type ReceivedWebhook<V extends Version = Version> = DecodedWebhook<V> & { readonly signer: ReceivedSigner };
 
 /** The legacy HMAC opt-in (deprecated; removed in AdCP 4.0). */
 export interface LegacyHmacConfig {
@@ -44,8 +47,18 @@ export interface WebhookReceiverOptions extends DecodeWebhookOptions {
   readonly hmac?: LegacyHmacConfig | undefined;
   /** The `(keyid, nonce)` store. Default: a bounded in-memory store (one process only). */
   readonly replayStore?: ReplayStore | undefined;
-  /** The revocation list check (step 9). */
+  /** The revocation list check (step 9), your own. Or `revocationList`. */
   readonly revocation?: RevocationCheck | undefined;
+  /**
+   * The signer's revocation list, polled and verified (see `createRevocationList`); its signature
+   * is checked with this receiver's `keys` or `jwks` unless you pass `keys`.
+   */
+  readonly revocationList?: (Omit<RevocationListOptions, 'keys'> & { readonly keys?: KeyResolver | undefined }) | undefined;
+  /**
+   * `'destination'` scopes the replay key to the canonical `@target-uri` (security.mdx,
+   * "Cross-endpoint scoping", option 2); default `'keyid'` (option 1: share one store instead).
+   */
+  readonly replayScope?: ReplayScope | undefined;
   /** Largest body, in bytes, refused before any digest or parse. Default 1,000,000. */
   readonly maxBodyBytes?: number | undefined;
   /** The clock in milliseconds. Default `Date.now`. */
@@ -54,8 +67,8 @@ export interface WebhookReceiverOptions extends DecodeWebhookOptions {
   readonly subtle?: WebhookCrypto | undefined;
 }
 
-/** A configured receiver. */
-export interface WebhookReceiver {
+/** A configured receiver, whose webhooks are judged by version(s) `V`. */
+export interface WebhookReceiver<V extends Version = Version> {
   /**
    * Verifies and decodes one webhook request.
    *
@@ -63,7 +76,7 @@ export interface WebhookReceiver {
    * @throws {WebhookTaskFailedError} A verified webhook reporting a failed task (answer 2xx).
    * @throws {DecodeError} A verified webhook whose result does not decode (`SCHEMA_MISMATCH`, ...).
    */
-  receive(request: IncomingWebhook): Promise<ReceivedWebhook>;
+  receive(request: IncomingWebhook): Promise<ReceivedWebhook<V>>;
 }
 
 function optionError(message: string): TypeError {
@@ -73,21 +86,27 @@ function optionError(message: string): TypeError {
 /**
  * Creates a webhook receiver for one registration mode (RFC 9421 or, on opt-in, legacy HMAC).
  *
- * @param options - Key resolution (`keys` or `jwks`), or `hmac`; replay store, revocation, bounds.
+ * @param options - Key resolution (`keys` or `jwks`), or `hmac`; replay store, revocation, bounds;
+ *   a `version` (`'3.0'`, `'3.1.19'`) judges every webhook by that version and types `data` by it alone.
  * @returns The receiver.
  * @throws {TypeError} For a missing key source, a weak HMAC secret or an invalid bound.
  * @example
  * const receiver = createWebhookReceiver({ jwks: { url: sellerJwksUri, agent: sellerAgentUrl }, replayStore });
  * const hook = await receiver.receive(request); // { taskType, taskId, status, data, signer, ... }
  */
-export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
-  const { keys: customKeys, jwks, hmac, replayStore, revocation, maxBodyBytes = DEFAULT_WEBHOOK_MAX_BYTES, now, subtle, ...decodeOptions } = options;
+export function createWebhookReceiver<O extends WebhookReceiverOptions>(options: O): WebhookReceiver<VersionFor<O>> {
+  const { keys: customKeys, jwks, hmac, replayStore, revocation: customRevocation, revocationList, replayScope, maxBodyBytes = DEFAULT_WEBHOOK_MAX_BYTES, now, subtle, ...decodeOptions } = options;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) throw optionError('maxBodyBytes must be a positive integer');
+  if (replayScope !== undefined && replayScope !== 'keyid' && replayScope !== 'destination') throw optionError("replayScope must be 'keyid' or 'destination'");
   const secrets = hmac === undefined ? undefined : typeof hmac.secret === 'string' ? [hmac.secret] : [...hmac.secret];
   for (const secret of secrets ?? []) checkHmacSecret(secret);
   if (hmac !== undefined && (customKeys !== undefined || jwks !== undefined)) throw optionError('hmac selects the legacy scheme; it cannot be combined with keys or jwks (mode selection is a switch)');
   if (hmac === undefined && (customKeys === undefined) === (jwks === undefined)) throw optionError('exactly one of keys or jwks is required (or hmac for the legacy scheme)');
+  if (customRevocation !== undefined && revocationList !== undefined) throw optionError('pass revocation or revocationList, not both');
   const keys = customKeys ?? (jwks === undefined ? undefined : createJwksResolver(jwks));
+  const listKeys = revocationList?.keys ?? keys;
+  if (revocationList !== undefined && listKeys === undefined) throw optionError('revocationList needs keys to verify the list (this receiver has none)');
+  const revocation = revocationList === undefined || listKeys === undefined ? customRevocation : createRevocationList({ ...revocationList, keys: listKeys, now: revocationList.now ?? now, subtle: revocationList.subtle ?? subtle }).check;
   const store = replayStore ?? createMemoryReplayStore(now === undefined ? {} : { now });
   // The body is never larger than the parse bound either.
   const decodeBounds = boundsOf(decodeOptions);
@@ -107,12 +126,13 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
         signer = { keyid: which === 0 ? 'hmac-current' : 'hmac-previous', alg: 'hmac-sha256', agent: hmac.agent };
       } else {
         if (signedHmac && !signed9421) throw new WebhookError('webhook_mode_mismatch', 'this registration uses RFC 9421 signatures; the webhook carries the legacy HMAC headers');
-        signer = await verifyWebhookSignature(read, { keys: keys as KeyResolver, replayStore: store, revocation, now, subtle });
+        signer = await verifyWebhookSignature(read, { keys: keys as KeyResolver, replayStore: store, revocation, replayScope, now, subtle });
       }
       // Step 14 (duplicate keys) and the secure parse run only on an authenticated body.
       const parsed = parseWebhookBody(bodyText(read.body), bounds);
       const decoded = decodeWebhookValue(parsed.value, decodeOptions, parsed.shape, signer);
-      return { ...decoded, signer } as ReceivedWebhook;
+      // The version option fixed the schemas that judged the body, so its version is in VersionFor<O>.
+      return { ...decoded, signer } as ReceivedWebhook<VersionFor<O>>;
     },
   };
 }

@@ -2,10 +2,10 @@
  * A replay store shared by every receiver process through Redis (security.mdx: "Redis `SETNX`
  * with `EX`", and "atomic insert-with-cap-check at step 13 in distributed deployments"). The
  * claim is one Lua script: expired entries dropped, replay and caps checked, the nonce set with
- * its TTL, all atomically on the server's clock. Works with the `redis` client (node-redis 4+)
+ * its TTL, and the new-keyid admission tracked, all atomically on the server's clock. Works with the `redis` client (node-redis 4+)
  * or any client with the same `sendCommand`.
  */
-import { DEFAULT_AGGREGATE_CAP, DEFAULT_PER_KEYID_CAP, type ReplayClaim, type ReplayStore } from './replay.js';
+import { admissionTracking, DEFAULT_AGGREGATE_CAP, DEFAULT_PER_KEYID_CAP, replayKey, type AdmissionTrackingOptions, type ReplayStore } from './replay.js';
 
 /** The one client method the store uses: node-redis's `sendCommand`. */
 export interface RedisCommandClient {
@@ -13,7 +13,7 @@ export interface RedisCommandClient {
 }
 
 /** Options of {@link createRedisReplayStore}. */
-export interface RedisReplayStoreOptions {
+export interface RedisReplayStoreOptions extends AdmissionTrackingOptions {
   /** A connected client (`createClient(...).connect()`), owned and closed by the caller. */
   readonly client: RedisCommandClient;
   /**
@@ -36,7 +36,18 @@ if redis.call('ZCOUNT', KEYS[1], '(' .. now, '+inf') >= tonumber(ARGV[1]) then r
 if redis.call('ZCOUNT', KEYS[2], '(' .. now, '+inf') >= tonumber(ARGV[2]) then return 1 end
 return 0`;
 
-/** KEYS: nonce key, per-keyid set, aggregate set. ARGV: ttl seconds, per-keyid cap, aggregate cap, nonce, aggregate member. */
+/** KEYS: admissions set. ARGV: window ms. */
+const ADMISSIONS_SCRIPT = `${NOW}
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[1]))
+return redis.call('ZCARD', KEYS[1])`;
+
+/**
+ * KEYS: nonce key, per-keyid set, aggregate set, known-keyids set, admissions set.
+ * ARGV: ttl seconds, per-keyid cap, aggregate cap, nonce, aggregate member, keyid, admission
+ * window ms, keyid memory ms, most known keyids.
+ * Returns 'replayed', 'rate_abuse', 'claimed', or 'new:<admissions in window>' for a claim that
+ * is a previously-unseen keyid's first entry.
+ */
 const CLAIM_SCRIPT = `${NOW}
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
@@ -49,7 +60,21 @@ redis.call('ZADD', KEYS[3], now + ttl, ARGV[5])
 for i = 2, 3 do
   if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
 end
-return 'claimed'`;
+local window = tonumber(ARGV[7])
+local memory = tonumber(ARGV[8])
+local last = redis.call('ZSCORE', KEYS[4], ARGV[6])
+redis.call('ZADD', KEYS[4], now, ARGV[6])
+redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now - memory)
+local excess = redis.call('ZCARD', KEYS[4]) - tonumber(ARGV[9])
+if excess > 0 then redis.call('ZREMRANGEBYRANK', KEYS[4], 0, excess - 1) end
+redis.call('PEXPIRE', KEYS[4], memory)
+if last and tonumber(last) > now - memory then return 'claimed' end
+redis.call('ZADD', KEYS[5], now, now .. '|' .. ARGV[6])
+redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - window)
+excess = redis.call('ZCARD', KEYS[5]) - tonumber(ARGV[9])
+if excess > 0 then redis.call('ZREMRANGEBYRANK', KEYS[5], 0, excess - 1) end
+redis.call('PEXPIRE', KEYS[5], window)
+return 'new:' .. redis.call('ZCARD', KEYS[5])`;
 
 function positive(value: number, name: string): number {
   if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`createRedisReplayStore: ${name} must be a positive integer`);
@@ -71,19 +96,31 @@ export function createRedisReplayStore(options: RedisReplayStoreOptions): Replay
   const prefix = options.prefix ?? '{adcp-webhook-replay}:';
   const perKeyidCap = String(positive(options.perKeyidCap ?? DEFAULT_PER_KEYID_CAP, 'perKeyidCap'));
   const aggregateCap = String(positive(options.aggregateCap ?? DEFAULT_AGGREGATE_CAP, 'aggregateCap'));
+  const tracking = admissionTracking(options, 'createRedisReplayStore');
+  const trackingArgs = [String(tracking.windowMs), String(tracking.memoryMs), String(tracking.maxKnown)];
   const keyidSet = (keyid: string): string => `${prefix}k:${keyid}`;
   const all = `${prefix}all`;
+  const known = `${prefix}known`;
+  const admissions = `${prefix}admissions`;
   return {
     async capReached(keyid) {
       const reply = await client.sendCommand(['EVAL', CAP_SCRIPT, '2', keyidSet(keyid), all, perKeyidCap, aggregateCap]);
       return Number(reply) === 1;
     },
-    async claim(keyid, nonce, ttlSeconds) {
+    async claim(keyid, nonce, ttlSeconds, destination) {
       const ttl = String(Math.max(1, Math.ceil(ttlSeconds)));
-      // keyid and nonce are header strings, which cannot hold a line feed.
-      const reply = await client.sendCommand(['EVAL', CLAIM_SCRIPT, '3', `${prefix}n:${keyid}\n${nonce}`, keyidSet(keyid), all, ttl, perKeyidCap, aggregateCap, nonce, `${keyid}\n${nonce}`]);
-      if (reply === 'claimed' || reply === 'replayed' || reply === 'rate_abuse') return reply as ReplayClaim;
+      const key = replayKey(keyid, nonce, destination);
+      const member = destination === undefined ? nonce : `${destination}\n${nonce}`;
+      const reply = await client.sendCommand(['EVAL', CLAIM_SCRIPT, '5', `${prefix}n:${key}`, keyidSet(keyid), all, known, admissions, ttl, perKeyidCap, aggregateCap, member, key, keyid, ...trackingArgs]);
+      if (reply === 'claimed' || reply === 'replayed' || reply === 'rate_abuse') return reply;
+      if (typeof reply === 'string' && reply.startsWith('new:')) {
+        options.onNewKeyid?.({ keyid, admissionsInWindow: Number(reply.slice(4)), windowMs: tracking.windowMs });
+        return 'claimed';
+      }
       throw new Error(`unexpected Redis reply to the replay claim: ${typeof reply}`);
+    },
+    async newKeyidAdmissions() {
+      return Number(await client.sendCommand(['EVAL', ADMISSIONS_SCRIPT, '1', admissions, String(tracking.windowMs)]));
     },
   };
 }

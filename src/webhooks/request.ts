@@ -4,6 +4,7 @@
  * before it is buffered in full (and long before any digest or parse).
  */
 import { WebhookError } from './errors.js';
+import { shownText } from '../format.js';
 
 /** Header values as Node (`IncomingMessage.headers`), Express or a plain object hold them. */
 export type HeaderRecord = Readonly<Record<string, string | readonly string[] | undefined>>;
@@ -112,7 +113,7 @@ function plainBody(body: string | Uint8Array, limit: number): Uint8Array {
 export async function readWebhookRequest(request: IncomingWebhook, maxBodyBytes: number): Promise<ReadRequest> {
   // Methods are case-sensitive (RFC 9110): `post` is not POST.
   const method = request.method;
-  if (method !== 'POST') throw new WebhookError('webhook_method_not_allowed', `expected POST; got ${JSON.stringify(method.slice(0, 16))}`);
+  if (method !== 'POST') throw new WebhookError('webhook_method_not_allowed', `expected POST; got "${shownText(method, 16)}"`);
   const headers = headerMap(request.headers);
   const url = String(request.url);
   if (isRequest(request)) return { method, url, headers, body: await readStream(request, maxBodyBytes) };
@@ -135,6 +136,6 @@ const JSON_MEDIA_TYPE = /^application\/json[\t ]*(?:;|$)/i;
 export function checkContentType(headers: ReadonlyMap<string, string>): void {
   const type = headers.get('content-type');
   if (type === undefined || !JSON_MEDIA_TYPE.test(type.trim())) {
-    throw new WebhookError('webhook_content_type_invalid', `expected Content-Type application/json; got ${type === undefined ? 'none' : JSON.stringify(type.slice(0, 64))}`);
+    throw new WebhookError('webhook_content_type_invalid', `expected Content-Type application/json; got ${type === undefined ? 'none' : `"${shownText(type, 64)}"`}`);
   }
 }

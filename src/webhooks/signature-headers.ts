@@ -7,6 +7,7 @@
 import { parseDictionary, serializeInnerList, type BareItem, type Dictionary, type InnerList, type Parameters } from 'structured-headers';
 import { base64Decode, base64Encode, base64UrlDecode } from './base64.js';
 import { WebhookError } from './errors.js';
+import { shownText } from '../format.js';
 
 /** The label a webhook verifier processes (security.mdx: the label named `sig1`, not the first one). */
 export const SIGNATURE_LABEL = 'sig1';
@@ -122,10 +123,10 @@ function parseField(raw: string, field: string, accept: 'base64url' | 'either' |
     dictionary = parseDictionary(accept === 'none' ? raw : toSfBinary(raw, accept, field));
   } catch (error) {
     if (error instanceof WebhookError) throw error;
-    throw malformed(`${field} is not an RFC 8941 dictionary (${error instanceof Error ? error.message.slice(0, 120) : 'parse error'})`);
+    throw malformed(`${field} is not an RFC 8941 dictionary (${error instanceof Error ? shownText(error.message, 120) : 'parse error'})`);
   }
   const repeated = repeatedKey(raw);
-  if (repeated !== undefined) throw malformed(`${field} repeats ${JSON.stringify(repeated.slice(0, 40))}; RFC 8941 would keep only the last`);
+  if (repeated !== undefined) throw malformed(`${field} repeats "${shownText(repeated, 40)}"; RFC 8941 would keep only the last`);
   return dictionary;
 }
 
@@ -158,7 +159,7 @@ export function parseSignatureHeaders(signatureInput: string, signature: string)
     if (typeof item !== 'string' || itemParams.size > 0) {
       throw malformed(`Signature-Input ${SIGNATURE_LABEL} covers a component that is not a plain string identifier`);
     }
-    if (components.includes(item)) throw malformed(`Signature-Input ${SIGNATURE_LABEL} covers ${JSON.stringify(item.slice(0, 40))} twice`);
+    if (components.includes(item)) throw malformed(`Signature-Input ${SIGNATURE_LABEL} covers "${shownText(item, 40)}" twice`);
     components.push(item);
   }
   if (isInnerList(value) || !(value[0] instanceof ArrayBuffer)) throw malformed(`Signature ${SIGNATURE_LABEL} must be a byte sequence`);
@@ -190,7 +191,7 @@ export interface ContentDigestEntry {
 export function parseContentDigest(raw: string): ContentDigestEntry[] {
   const entries: ContentDigestEntry[] = [];
   for (const [algorithm, member] of parseField(raw, 'Content-Digest', 'either')) {
-    if (isInnerList(member) || !(member[0] instanceof ArrayBuffer)) throw malformed(`Content-Digest ${JSON.stringify(algorithm)} must be a byte sequence`);
+    if (isInnerList(member) || !(member[0] instanceof ArrayBuffer)) throw malformed(`Content-Digest "${shownText(algorithm, 40)}" must be a byte sequence`);
     entries.push({ algorithm, digest: new Uint8Array(member[0]) });
   }
   return entries;

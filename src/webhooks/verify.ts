@@ -10,6 +10,7 @@ import { signatureBase } from './signature-base.js';
 import { parseContentDigest, parseSignatureHeaders } from './signature-headers.js';
 import { canonicalHostHeader, canonicalTarget } from './target-uri.js';
 import { base64UrlDecode } from './base64.js';
+import { shownText } from '../format.js';
 
 /** The `tag` of the webhook profile. */
 export const WEBHOOK_TAG = 'adcp/webhook-signing/v1';
@@ -55,7 +56,18 @@ export interface VerifySignatureOptions {
   readonly now?: (() => number) | undefined;
   /** Default `crypto.subtle`. */
   readonly subtle?: WebhookCrypto | undefined;
+  /**
+   * What a nonce is unique within (security.mdx, "Cross-endpoint scoping"): `'keyid'` (default)
+   * keys the replay cache by `(keyid, nonce)`, right for one endpoint or a store shared by every
+   * endpoint; `'destination'` by `(keyid, canonical @target-uri, nonce)`, the spec's weaker option
+   * for endpoints that keep separate stores, sound only when the signer signs each delivery for one
+   * endpoint URL.
+   */
+  readonly replayScope?: ReplayScope | undefined;
 }
+
+/** The replay key's scope: see {@link VerifySignatureOptions.replayScope}. */
+export type ReplayScope = 'keyid' | 'destination';
 
 /** Who signed a verified webhook. */
 export interface WebhookSigner {
@@ -121,9 +133,9 @@ export async function verifyWebhookSignature(request: VerifiableRequest, options
   const nonceBytes = base64UrlDecode(nonce);
   if (nonceBytes === undefined || nonceBytes.length < 16) throw fail('webhook_signature_header_malformed', 'nonce must be unpadded Base64URL of at least 16 bytes');
   // Step 3.
-  if (tag !== WEBHOOK_TAG) throw fail('webhook_signature_tag_invalid', `expected tag ${JSON.stringify(WEBHOOK_TAG)}; got ${JSON.stringify(tag.slice(0, 64))}`);
+  if (tag !== WEBHOOK_TAG) throw fail('webhook_signature_tag_invalid', `expected tag "${WEBHOOK_TAG}"; got "${shownText(tag, 64)}"`);
   // Step 4.
-  if (!(WEBHOOK_ALGS as readonly string[]).includes(alg)) throw fail('webhook_signature_alg_not_allowed', `expected alg ${WEBHOOK_ALGS.join(' or ')}; got ${JSON.stringify(alg.slice(0, 40))}`);
+  if (!(WEBHOOK_ALGS as readonly string[]).includes(alg)) throw fail('webhook_signature_alg_not_allowed', `expected alg ${WEBHOOK_ALGS.join(' or ')}; got "${shownText(alg, 40)}"`);
   const algorithm = alg as WebhookAlg;
   // Step 5.
   const c = created as number;
@@ -137,18 +149,18 @@ export async function verifyWebhookSignature(request: VerifiableRequest, options
   if (uncovered.length > 0) throw fail('webhook_signature_components_incomplete', `the signature must cover ${REQUIRED_COMPONENTS.join(', ')}; it leaves out ${uncovered.join(', ')}`);
   // Step 7.
   const resolved: ResolvedKey | undefined = await guarded(() => options.keys(keyid), 'webhook_signature_jwks_unavailable', 'key resolution');
-  if (resolved === undefined) throw fail('webhook_signature_key_unknown', `keyid ${JSON.stringify(keyid.slice(0, 64))} is not in the signer's JWKS`);
+  if (resolved === undefined) throw fail('webhook_signature_key_unknown', `keyid "${shownText(keyid, 64)}" is not in the signer's JWKS`);
   // Step 8.
   checkKeyPurpose(resolved.jwk, algorithm);
   // Step 9.
   if (options.revocation !== undefined) {
     const status = await guarded(() => (options.revocation as RevocationCheck)(keyid), 'webhook_signature_jwks_unavailable', 'the revocation check');
-    if (status === 'revoked') throw fail('webhook_signature_key_revoked', `keyid ${JSON.stringify(keyid.slice(0, 64))} is revoked`);
+    if (status === 'revoked') throw fail('webhook_signature_key_revoked', `keyid "${shownText(keyid, 64)}" is revoked`);
     if (status === 'stale') throw fail('webhook_signature_revocation_stale', 'the revocation list has not been refreshed within its grace period');
   }
   // Step 9a.
   if (await guarded(() => options.replayStore.capReached(keyid), 'webhook_replay_store_unavailable', 'the replay store')) {
-    throw fail('webhook_signature_rate_abuse', `keyid ${JSON.stringify(keyid.slice(0, 64))} has filled its replay-cache cap`);
+    throw fail('webhook_signature_rate_abuse', `keyid "${shownText(keyid, 64)}" has filled its replay-cache cap`);
   }
   // Step 10: canonical target, the authority gate, then the signature.
   const target = canonicalTarget(request.url);
@@ -162,11 +174,11 @@ export async function verifyWebhookSignature(request: VerifiableRequest, options
   }
   const received = pseudoAuthority ?? hostAuthority;
   if (received !== undefined && received !== target.authority) {
-    throw fail('webhook_target_uri_malformed', `the request's authority ${JSON.stringify(received.slice(0, 64))} does not match the target URI's ${JSON.stringify(target.authority.slice(0, 64))}`);
+    throw fail('webhook_target_uri_malformed', `the request's authority "${shownText(received, 64)}" does not match the target URI's "${shownText(target.authority, 64)}"`);
   }
   const base = signatureBase(parsed, { method: request.method, target, headers: request.headers });
   if (!(await verifySignature(resolved.jwk, algorithm, parsed.signature, encoder.encode(base), subtle))) {
-    throw fail('webhook_signature_invalid', `the ${algorithm} signature does not verify against keyid ${JSON.stringify(keyid.slice(0, 64))}`);
+    throw fail('webhook_signature_invalid', `the ${algorithm} signature does not verify against keyid "${shownText(keyid, 64)}"`);
   }
   // Step 11.
   const entries = parseContentDigest(request.headers.get('content-digest') as string);
@@ -177,8 +189,14 @@ export async function verifyWebhookSignature(request: VerifiableRequest, options
     if (!timingSafeEqual(digest, entry.digest)) throw fail('webhook_signature_digest_mismatch', `the body's ${entry.algorithm} digest does not match Content-Digest`);
   }
   // Steps 12-13: one atomic claim, TTL (expires − now) + 60 s.
-  const claim = await guarded(() => options.replayStore.claim(keyid, nonce, Math.max(1, e - now + SKEW_SECONDS)), 'webhook_replay_store_unavailable', 'the replay store');
-  if (claim === 'replayed') throw fail('webhook_signature_replayed', `nonce already seen for keyid ${JSON.stringify(keyid.slice(0, 64))}`);
-  if (claim === 'rate_abuse') throw fail('webhook_signature_rate_abuse', `keyid ${JSON.stringify(keyid.slice(0, 64))} has filled its replay-cache cap`);
+  const ttl = Math.max(1, e - now + SKEW_SECONDS);
+  const store = options.replayStore;
+  const claim = await guarded(
+    () => (options.replayScope === 'destination' ? store.claim(keyid, nonce, ttl, target.targetUri) : store.claim(keyid, nonce, ttl)),
+    'webhook_replay_store_unavailable',
+    'the replay store',
+  );
+  if (claim === 'replayed') throw fail('webhook_signature_replayed', `nonce already seen for keyid "${shownText(keyid, 64)}"`);
+  if (claim === 'rate_abuse') throw fail('webhook_signature_rate_abuse', `keyid "${shownText(keyid, 64)}" has filled its replay-cache cap`);
   return { keyid, alg: algorithm, agent: resolved.agent };
 }

@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { DecodeError, SchemaMismatchError, TaskFailedError } from '../../src/errors.js';
 import { versions } from '../../src/versions.js';
 import {
+  createWebhookReceiver,
   decodeWebhook,
   detectWebhookFormat,
   extractWebhookPayload,
@@ -16,6 +17,8 @@ import {
 } from '../../src/webhooks/index.js';
 import { WEBHOOK_PROTOCOLS, WEBHOOK_REQUIRED } from '../../src/webhooks/envelope.js';
 import { readSchema, readVector } from './vectors.js';
+import { completedBody, ed25519, HOOK_URL, resolver } from './fixtures.js';
+import { signWebhook } from './signer.js';
 
 interface ExtractionVector {
   id: string;
@@ -204,3 +207,20 @@ function catchError(fn: () => unknown): unknown {
 }
 
 void DecodeError;
+
+describe('a pinned version judges the webhook by that version alone', () => {
+  test("version '3.0' judges the envelope and the result by 3.0.26 and says so", () => {
+    const hook = decodeWebhook(completedBody(), { version: '3.0' });
+    expect(hook.version).toBe('3.0.26');
+    expect(decodeWebhook(completedBody(), { version: '3.1' }).version).toBe('3.1.19');
+  });
+  test("under version '3.0', a 3.1-only task type is refused", () => {
+    expect(() => decodeWebhook(completedBody({ task_type: 'media_buy_delivery' }), { version: '3.0' })).toThrow(/AdCP 3\.0\.26 task type/);
+  });
+  test('the receiver takes the same version option', async () => {
+    const receiver = createWebhookReceiver({ keys: resolver, version: '3.0' });
+    const signed = await signWebhook({ key: ed25519, url: HOOK_URL, body: completedBody(), created: Math.floor(Date.now() / 1000) });
+    const hook = await receiver.receive({ method: 'POST', url: HOOK_URL, headers: signed.headers, body: signed.body });
+    expect(hook.version).toBe('3.0.26');
+  });
+});

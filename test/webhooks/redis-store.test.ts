@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createClient, type RedisClientType } from 'redis';
 import { createRedisReplayStore } from '../../src/webhooks/redis-replay.js';
-import { createWebhookReceiver, WebhookError } from '../../src/webhooks/index.js';
+import { createWebhookReceiver, WebhookError, type NewKeyidAdmission } from '../../src/webhooks/index.js';
 import { completedBody, ed25519, HOOK_URL, resolver } from './fixtures.js';
 import { signWebhook } from './signer.js';
 import { startRedis, type RedisServer } from './redis-server.js';
@@ -64,6 +64,48 @@ describe('createRedisReplayStore', () => {
     expect(await store.claim('kid-b', 'n0', 360)).toBe('claimed');
     expect(await store.capReached('kid-c')).toBe(true);
     expect(await store.claim('kid-c', 'n0', 360)).toBe('rate_abuse');
+  });
+  test('new-keyid admissions: counted atomically in the claim, in a rolling window, once per keyid', async () => {
+    const seen: NewKeyidAdmission[] = [];
+    const store = createRedisReplayStore({ client, prefix: prefix(), admissionWindowMs: 60_000, onNewKeyid: (a) => seen.push(a) });
+    await Promise.all(Array.from({ length: 10 }, (_, i) => store.claim('kid-a', `n${i}`, 360)));
+    await store.claim('kid-b', 'n0', 360);
+    expect(await store.claim('kid-b', 'n0', 360)).toBe('replayed');
+    expect(await store.newKeyidAdmissions()).toBe(2);
+    // Ten concurrent first claims of kid-a: the script admits it once.
+    expect(seen).toEqual([
+      { keyid: 'kid-a', admissionsInWindow: 1, windowMs: 60_000 },
+      { keyid: 'kid-b', admissionsInWindow: 2, windowMs: 60_000 },
+    ]);
+  });
+  test('new-keyid admissions leave the window, and a keyid is known again only after keyidMemoryMs', async () => {
+    const store = createRedisReplayStore({ client, prefix: prefix(), admissionWindowMs: 1_000, keyidMemoryMs: 3_000 });
+    // Redis judges time by its own clock (TIME), so the test waits; the margins absorb a slow machine.
+    await store.claim('kid-a', 'n0', 360);
+    expect(await store.newKeyidAdmissions()).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 1_050));
+    expect(await store.newKeyidAdmissions()).toBe(0);
+    await store.claim('kid-a', 'n1', 360);
+    expect(await store.newKeyidAdmissions()).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 3_050));
+    await store.claim('kid-a', 'n2', 360);
+    expect(await store.newKeyidAdmissions()).toBe(1);
+  });
+  test('the known-keyid set is bounded by maxKnownKeyids; refused claims admit nothing', async () => {
+    const p = prefix();
+    const store = createRedisReplayStore({ client, prefix: p, maxKnownKeyids: 3, aggregateCap: 5 });
+    for (let i = 0; i < 5; i++) expect(await store.claim(`kid-${i}`, 'n', 360)).toBe('claimed');
+    expect(await store.claim('kid-9', 'n', 360)).toBe('rate_abuse');
+    expect(Number(await client.sendCommand(['ZCARD', `${p}known`]))).toBe(3);
+    expect(await store.newKeyidAdmissions()).toBe(3);
+  });
+  test('a destination-scoped claim is keyed by (keyid, destination, nonce); caps count every entry of the keyid', async () => {
+    const store = createRedisReplayStore({ client, prefix: prefix(), perKeyidCap: 3 });
+    expect(await store.claim('kid-a', 'n1', 360, 'https://buyer.example/a')).toBe('claimed');
+    expect(await store.claim('kid-a', 'n1', 360, 'https://buyer.example/b')).toBe('claimed');
+    expect(await store.claim('kid-a', 'n1', 360, 'https://buyer.example/a')).toBe('replayed');
+    expect(await store.claim('kid-a', 'n1', 360)).toBe('claimed');
+    expect(await store.capReached('kid-a')).toBe(true);
   });
   test('two receivers sharing the store: a webhook replayed to the second is refused', async () => {
     const store = createRedisReplayStore({ client, prefix: prefix() });
