@@ -142,7 +142,7 @@ function toError(finding: Finding, bounds: Bounds, options: WalkOptions, path: s
 }
 
 /** JSON Pointer (RFC 6901) from path segments. */
-export function pointer(segments: readonly string[]): string {
+function pointer(segments: readonly string[]): string {
   return segments.map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }
 

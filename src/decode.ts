@@ -52,7 +52,7 @@ export type ReleaseOf<V extends string> = V extends `${infer Major}.${infer Mino
 export type TaskName = { [V in Version]: keyof ResponsesByVersion[V] & string }[Version];
 
 /** The bundled version(s) a `version` option can resolve to. */
-export type VersionFor<O> = O extends { readonly version: infer R }
+type VersionFor<O> = O extends { readonly version: infer R }
   ? R extends Version
     ? R
     : R extends ReleaseOf<Version>
@@ -61,7 +61,7 @@ export type VersionFor<O> = O extends { readonly version: infer R }
   : Version;
 
 /** What `decode(task, ...)` returns for one version. */
-export type ResponseIn<T extends string, V extends Version> = V extends Version
+type ResponseIn<T extends string, V extends Version> = V extends Version
   ? T extends keyof ResponsesByVersion[V]
     ? ResponsesByVersion[V][T]
     : never

@@ -11,16 +11,16 @@ import { storedIndexes } from './bounds.js';
 import { DecodeError, wrapInputFault } from './errors.js';
 
 /** The single-key envelopes unwrapped (once) before extraction: A2A 1.0 `SendMessageResponse` / `StreamResponse` branches. */
-export const A2A_ENVELOPE_KEYS = ['task', 'message', 'statusUpdate', 'artifactUpdate'] as const;
+const A2A_ENVELOPE_KEYS = ['task', 'message', 'statusUpdate', 'artifactUpdate'] as const;
 
 /** One of {@link A2A_ENVELOPE_KEYS}. */
-export type A2aEnvelopeKey = (typeof A2A_ENVELOPE_KEYS)[number];
+type A2aEnvelopeKey = (typeof A2A_ENVELOPE_KEYS)[number];
 
 /** Final A2A transport states (normalized): data comes from `artifacts[0]`, last DataPart. */
-export type A2aFinalState = 'completed' | 'failed' | 'canceled' | 'rejected';
+type A2aFinalState = 'completed' | 'failed' | 'canceled' | 'rejected';
 
 /** Interim A2A transport states (normalized): data comes from `status.message`, first DataPart. */
-export type A2aInterimState = 'working' | 'submitted' | 'input-required' | 'auth-required';
+type A2aInterimState = 'working' | 'submitted' | 'input-required' | 'auth-required';
 
 /** A recognised, normalized A2A transport state. */
 export type A2aState = A2aFinalState | A2aInterimState;
@@ -32,10 +32,10 @@ const INTERIM_STATES: readonly string[] = ['working', 'submitted', 'input-requir
 const CONTENT_FIELDS = ['text', 'raw', 'url', 'data', 'file'] as const;
 
 /** Where an A2A payload was found: `artifacts[0].parts[]` or `status.message.parts[]`. */
-export type A2aPayloadSource = 'artifact' | 'status-message';
+type A2aPayloadSource = 'artifact' | 'status-message';
 
 /** Why no A2A payload was found. */
-export type A2aNoneReason =
+type A2aNoneReason =
   /** The input is not a non-array object. */
   | 'input-not-object'
   /** An envelope wrapped another envelope (`{ task: { task: … } }`): a smuggling attempt, rejected. */
@@ -185,7 +185,7 @@ function contentFieldCount(part: Record<string, unknown>): number {
  * @example
  * isMalformedA2aPart({ text: 'hi', data: { a: 1 } }); // true
  */
-export function isMalformedA2aPart(part: unknown): boolean {
+function isMalformedA2aPart(part: unknown): boolean {
   return isObject(part) && contentFieldCount(part) > 1;
 }
 

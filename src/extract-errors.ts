@@ -20,16 +20,16 @@ import { storedIndexes } from './bounds.js';
 import { utf8Length } from './utf8.js';
 
 /** Longest accepted `adcp_error.code`, in UTF-16 code units (the spec's `code.length > 64` check). */
-export const MAX_ERROR_CODE_LENGTH = 64;
+const MAX_ERROR_CODE_LENGTH = 64;
 
 /** Largest accepted serialized `adcp_error` (`JSON.stringify`), in UTF-8 bytes. */
 export const MAX_ADCP_ERROR_BYTES = 4096;
 
 /** Where an `adcp_error` was found, named as in the transport-error-mapping vectors' `path`. */
-export type AdcpErrorSource = 'structuredContent' | 'jsonrpc_error' | 'text_fallback' | 'artifact' | 'status_message';
+type AdcpErrorSource = 'structuredContent' | 'jsonrpc_error' | 'text_fallback' | 'artifact' | 'status_message';
 
 /** Why a present `adcp_error` failed the spec's validation (and so counts as "no structured error"). */
-export type AdcpErrorInvalidReason =
+type AdcpErrorInvalidReason =
   | 'not-object'
   | 'code-not-string'
   | 'code-empty'

@@ -24,7 +24,7 @@ export interface McpExtractOptions {
 }
 
 /** Why a `type: 'text'` content item did not yield the payload. */
-export type McpTextRejectReason =
+type McpTextRejectReason =
   /** `text` is missing or not a string. */
   | 'not-string'
   /** Larger than `maxBytes`; it was not parsed. */
@@ -56,10 +56,10 @@ export interface McpRejectedText {
 }
 
 /** What a present-but-unusable `structuredContent` was (the algorithm then falls back to text). */
-export type IgnoredStructuredContent = 'array' | 'string' | 'number' | 'boolean' | 'bigint' | 'symbol' | 'function';
+type IgnoredStructuredContent = 'array' | 'string' | 'number' | 'boolean' | 'bigint' | 'symbol' | 'function';
 
 /** Why no payload was found. */
-export type McpNoneReason =
+type McpNoneReason =
   /** The result is not a non-array object. */
   | 'input-not-object'
   /** `structuredContent` holds only `adcp_error`: an error response missing `isError`. */
@@ -319,7 +319,7 @@ export interface TextBudget {
  * Above 1 so that the spec's item-by-item rule holds (an oversized item is skipped and a later
  * item may still hold the payload); finite so that the work is bounded.
  */
-export const TEXT_BUDGET_FACTOR = 4;
+const TEXT_BUDGET_FACTOR = 4;
 
 /**
  * Charges a text item that will be measured or parsed against the scan's budget,

@@ -15,14 +15,11 @@
 import type { AdcpError, Recovery, RecoveryClassification } from './errors.js';
 import { describeValue, wrapInputFault } from './errors.js';
 
-/** The three recovery classes, in the spec's order. */
-export const RECOVERY_VALUES: readonly Recovery[] = ['transient', 'correctable', 'terminal'];
-
 /** Lower bound of a usable `retry_after`, in seconds. */
-export const RETRY_AFTER_MIN_SECONDS = 1;
+const RETRY_AFTER_MIN_SECONDS = 1;
 
 /** Upper bound of a usable `retry_after`, in seconds. */
-export const RETRY_AFTER_MAX_SECONDS = 3600;
+const RETRY_AFTER_MAX_SECONDS = 3600;
 
 /** A version's error-code → recovery table plus its policy for codes not in it. */
 export interface RecoveryTable {

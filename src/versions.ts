@@ -8,9 +8,6 @@ import type { VersionTables } from './tables.js';
 
 export { defaultVersion, versions, type Version };
 
-/** `'auto'`, a pinned version (`'3.1.19'`), or its release (`'3.1'`). */
-export type VersionOption = 'auto' | Version | (string & {});
-
 /**
  * The task names of a bundled AdCP version.
  *
