@@ -5,7 +5,7 @@
  * from the caller (MCP `structuredContent`, A2A `data`): snapshot(), which reads it once into the
  * plain copy decode() validates and returns, checking bounds, JSON data and prototype keys.
  */
-import { DecodeError, LimitError, type DecodeErrorOptions } from './errors.js';
+import { DecodeError, LimitError, describeThrown, type DecodeErrorOptions } from './errors.js';
 import { shownPointer as shown } from './format.js';
 import { utf8Length } from './utf8.js';
 
@@ -83,16 +83,6 @@ export function checkTree(root: unknown, bounds: Bounds, options: WalkOptions): 
   const place: Place = { keys: [], objects: [], depth: 0, key: undefined };
   const finding = walk(root, bounds, place);
   if (finding !== undefined) throw toError(finding, bounds, options, pointer(segments(place)));
-}
-
-/** What was thrown, named without trusting it (a thrown Proxy can throw again from `instanceof`). */
-function describeThrown(cause: unknown): string {
-  try {
-    if (cause instanceof Error) return typeof cause.name === 'string' ? cause.name.slice(0, 64) : 'an Error';
-    return cause === null ? 'null' : typeof cause;
-  } catch {
-    return 'an unreadable value';
-  }
 }
 
 function toError(finding: Finding, bounds: Bounds, options: WalkOptions, path: string): DecodeError {

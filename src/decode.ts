@@ -9,6 +9,7 @@ import {
   DecodeError,
   SchemaMismatchError,
   TaskFailedError,
+  describeThrown,
   describeValue,
   type AdcpError,
   type Recovery,
@@ -27,6 +28,8 @@ import { localFault, inputMayThrow } from './local-faults.js';
 import { defaultVersion, resolveAnnouncedVersion, resolveVersion, tablesFor, versions, type AnnouncedResolution, type NewerRelease, type Version } from './versions.js';
 import { shownPointer, shownText } from './format.js';
 import { fastValidator, firstIssues, listIssues, type IssueListing, type Variant } from './validators.js';
+import { hasOwn, isObject } from './own-properties.js';
+import { unwrapJsonRpcResult } from './json-rpc.js';
 
 export type { Transport } from './options.js';
 
@@ -91,12 +94,6 @@ interface Resolved extends Bounds {
 }
 
 const ASYNC_VARIANTS: readonly string[] = ['working', 'submitted', 'input-required'];
-const hasOwn = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function optionError(name: string, expected: string, got: unknown): DecodeError {
   const shown =
     typeof got === 'string'
@@ -129,7 +126,7 @@ function mergeOptions(base: unknown, call: unknown): Record<(typeof OPTION_KEYS)
       value = call === undefined ? undefined : (call as Record<string, unknown>)[key];
       if (value === undefined && base !== undefined) value = (base as Record<string, unknown>)[key];
     } catch (cause) {
-      throw new DecodeError('INVALID_OPTION', `option ${key} could not be read: ${cause instanceof Error ? cause.name : typeof cause} thrown`, { cause });
+      throw new DecodeError('INVALID_OPTION', `option ${key} could not be read: ${describeThrown(cause)} thrown`, { cause });
     }
     merged[key] = value;
   }
@@ -713,9 +710,7 @@ function withContext(error: unknown, ctx: Context): unknown {
 function locateAndDecode<T extends TaskName>(ctx: Context, input: unknown): Outcome<T> {
   const { task, options, version } = ctx;
   // A raw JSON-RPC success response: its `result` is the CallToolResult or A2A task.
-  if (options.transport !== 'payload' && isObject(input) && hasOwn(input, 'jsonrpc') && input.jsonrpc === '2.0' && hasOwn(input, 'result') && !hasOwn(input, 'error')) {
-    input = input.result;
-  }
+  if (options.transport !== 'payload') input = unwrapJsonRpcResult(input);
   const transport = options.transport === 'auto' ? detectTransport(input) : options.transport;
   let found: Found;
   switch (transport) {
@@ -756,17 +751,15 @@ function describeCallerValue(value: unknown): string {
  */
 function guard(error: unknown, task: unknown, input: unknown): DecodeError {
   const name = typeof task === 'string' ? task : undefined;
-  // A thrown Proxy (from a caller's getter or trap) can throw again from instanceof or .name.
-  let thrown = 'an unreadable value';
   try {
     if (error instanceof DecodeError) {
       if (error.task === undefined && name !== undefined) (error as { task: string | undefined }).task = name;
       return error;
     }
-    thrown = error instanceof Error ? (typeof error.name === 'string' ? error.name.slice(0, 64) : 'Error') : typeof error;
   } catch {
-    // keep 'an unreadable value'
+    // A thrown Proxy (from a caller's getter or trap) can throw again from instanceof; describeThrown names it.
   }
+  const thrown = describeThrown(error);
   if (inputMayThrow(input)) {
     return new DecodeError('MALFORMED_ENVELOPE', `input could not be decoded: ${thrown} thrown while reading it; expected plain JSON data (it holds getters or proxies)`, {
       task: name,

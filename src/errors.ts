@@ -234,6 +234,26 @@ export function describeValue(value: unknown): string {
 }
 
 /**
+ * Names what was thrown for a one-line message without trusting it: an Error's `name` (at most 64
+ * characters), else the value's type; a thrown Proxy can throw again from `instanceof`, so this never throws.
+ *
+ * @param cause What was thrown.
+ * @returns `'TypeError'`, `'an Error'` (no string name), `'null'`, `'string'`, ... or `'an unreadable value'`.
+ * @throws Never.
+ * @example
+ * describeThrown(new RangeError('x')); // 'RangeError'
+ * describeThrown('oops'); // 'string'
+ */
+export function describeThrown(cause: unknown): string {
+  try {
+    if (cause instanceof Error) return typeof cause.name === 'string' ? cause.name.slice(0, 64) : 'an Error';
+    return cause === null ? 'null' : typeof cause;
+  } catch {
+    return 'an unreadable value';
+  }
+}
+
+/**
  * Wraps an exception raised while reading caller-supplied input (a throwing getter, a Proxy trap,
  * a revoked Proxy) as a `MALFORMED_ENVELOPE` DecodeError, so extraction never leaks a TypeError;
  * a DecodeError passes through unchanged.
@@ -246,14 +266,13 @@ export function describeValue(value: unknown): string {
  * try { read(input) } catch (e) { throw wrapInputFault(e, '/content/0') }
  */
 export function wrapInputFault(cause: unknown, path: string): DecodeError {
-  let kind = 'a non-Error value';
   try {
-    // A thrown Proxy can throw again from instanceof or a name getter, so even these reads are guarded.
+    // A thrown Proxy can throw again from instanceof.
     if (cause instanceof DecodeError) return cause;
-    if (cause instanceof Error) kind = typeof cause.name === 'string' ? cause.name.slice(0, 64) : 'an Error';
   } catch {
-    kind = 'an unreadable value';
+    // not a DecodeError; describeThrown names it
   }
+  const kind = describeThrown(cause);
   const where = path === '' ? 'the input' : `input at ${path}`;
   return new DecodeError('MALFORMED_ENVELOPE', `expected readable ${where}, but reading it threw ${kind}`, {
     path,

@@ -9,6 +9,7 @@
  */
 import { storedIndexes } from './bounds.js';
 import { DecodeError, wrapInputFault } from './errors.js';
+import { hasOwn, own, isObject } from './own-properties.js';
 
 /** The single-key envelopes unwrapped (once) before extraction: A2A 1.0 `SendMessageResponse` / `StreamResponse` branches. */
 const A2A_ENVELOPE_KEYS = ['task', 'message', 'statusUpdate', 'artifactUpdate'] as const;
@@ -89,16 +90,6 @@ export type A2aUnwrapResult =
   | { readonly kind: 'object'; readonly value: Record<string, unknown>; readonly envelope?: A2aEnvelopeKey }
   | { readonly kind: 'nested-envelope'; readonly envelope: A2aEnvelopeKey }
   | { readonly kind: 'not-object' };
-
-const hasOwn = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
-
-function own(obj: object, key: string): unknown {
-  return hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isEnvelopeKey(key: string | undefined): key is A2aEnvelopeKey {
   return key !== undefined && (A2A_ENVELOPE_KEYS as readonly string[]).includes(key);

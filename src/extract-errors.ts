@@ -13,11 +13,12 @@
  */
 import type { AdcpError } from './errors.js';
 import { DecodeError, wrapInputFault } from './errors.js';
-import { chargeText, DEFAULT_MAX_BYTES, parseMcpText, type McpExtractOptions, type TextBudget } from './extract-mcp.js';
+import { readTextItem, resolveMaxBytes, textItems, type McpExtractOptions, type TextBudget } from './extract-mcp.js';
 import { isA2aDataPart, unwrapA2aEnvelope } from './extract-a2a.js';
 import { shownPointer } from './format.js';
 import { storedIndexes } from './bounds.js';
 import { utf8Length } from './utf8.js';
+import { hasOwn, own, isObject } from './own-properties.js';
 
 /** Longest accepted `adcp_error.code`, in UTF-16 code units (the spec's `code.length > 64` check). */
 const MAX_ERROR_CODE_LENGTH = 64;
@@ -65,16 +66,6 @@ export type AdcpErrorLocation =
 export type AdcpErrorValidation =
   | { readonly ok: true; readonly error: AdcpError }
   | { readonly ok: false; readonly reason: AdcpErrorInvalidReason; readonly bytes?: number };
-
-const hasOwn = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
-
-function own(obj: object, key: string): unknown {
-  return hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Applies the spec's `validate()` to a candidate `adcp_error`: a non-array object whose `code` is a
@@ -295,29 +286,14 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }): Ad
   const content = own(input, 'content');
   if (!Array.isArray(content)) return { kind: 'none' };
   const budget: TextBudget = { used: 0 };
-  for (const index of storedIndexes(content)) {
-    cursor.at = `/content/${index}`;
-    const item: unknown = content[index];
-    if (!isObject(item) || own(item, 'type') !== 'text') continue;
-    cursor.at = `/content/${index}/text`;
-    const text = own(item, 'text');
+  for (const { index, text } of textItems(content, cursor)) {
     if (typeof text !== 'string' || text === '') continue;
-    if (text.length <= maxBytes) chargeText(budget, text, maxBytes, cursor.at);
-    const parsed = parseMcpText(text, maxBytes, cursor.at);
+    const parsed = readTextItem(budget, text, maxBytes, cursor.at);
     if (!parsed.ok || !isObject(parsed.value)) continue;
     const candidate = own(parsed.value, 'adcp_error');
     if (candidate) return settle(candidate, 'text_fallback', { index }, `${cursor.at}/adcp_error`);
   }
   return { kind: 'none' };
-}
-
-function resolveMaxBytes(options: McpExtractOptions | null | undefined): number {
-  const raw = options == null ? undefined : options.maxBytes;
-  if (raw === undefined) return DEFAULT_MAX_BYTES;
-  if (typeof raw !== 'number' || Number.isNaN(raw) || raw < 0) {
-    throw new RangeError('maxBytes must be a non-negative number of bytes');
-  }
-  return raw;
 }
 
 /**

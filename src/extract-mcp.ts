@@ -11,11 +11,9 @@
  */
 import { DecodeError, LimitError, describeValue, wrapInputFault } from './errors.js';
 import { shownPointer } from './format.js';
-import { storedIndexes } from './bounds.js';
+import { DEFAULT_BOUNDS, storedIndexes } from './bounds.js';
 import { utf8Length } from './utf8.js';
-
-/** The spec's recommended client safety limit for one MCP response: 4 MiB, in UTF-8 bytes. */
-export const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
+import { hasOwn, own, isObject } from './own-properties.js';
 
 /** Options for MCP extraction. */
 export interface McpExtractOptions {
@@ -123,16 +121,6 @@ export type McpTextParse =
       readonly position?: number;
     };
 
-const hasOwn = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
-
-function own(obj: object, key: string): unknown {
-  return hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** True when the object's only own enumerable key is `adcp_error`. */
 function isAdcpErrorOnly(value: Record<string, unknown>): boolean {
   const keys = Object.keys(value);
@@ -216,9 +204,18 @@ function inspectParsed(root: object): ParsedShape | undefined {
   return { levels: deepest, nodes, finite };
 }
 
-function resolveMaxBytes(options: McpExtractOptions | null | undefined): number {
+/**
+ * The `maxBytes` of extraction options: decode's default text limit when absent.
+ *
+ * @param options Extraction options, possibly absent.
+ * @returns The limit in UTF-8 bytes.
+ * @throws {RangeError} When `maxBytes` is not a non-negative number.
+ * @example
+ * resolveMaxBytes(undefined); // 4194304
+ */
+export function resolveMaxBytes(options: McpExtractOptions | null | undefined): number {
   const raw = options == null ? undefined : options.maxBytes;
-  if (raw === undefined) return DEFAULT_MAX_BYTES;
+  if (raw === undefined) return DEFAULT_BOUNDS.maxBytes;
   if (typeof raw !== 'number' || Number.isNaN(raw) || raw < 0) {
     // RangeError, not TypeError: this is a caller bug, and the module never throws TypeError.
     throw new RangeError(`maxBytes must be a non-negative number of bytes, got ${describeValue(raw)}`);
@@ -285,7 +282,7 @@ function describeSyntaxError(error: unknown): { parseError: string; position?: n
  *   with a `prototype` key. This is a deliberate deviation from the spec (which would skip the item
  *   or return it): such a document is hostile, and skipping it could let a later item win.
  * @example
- * parseMcpText('{"products":[]}', DEFAULT_MAX_BYTES, '/content/0/text');
+ * parseMcpText('{"products":[]}', 4 * 1024 * 1024, '/content/0/text');
  * // { ok: true, value: { products: [] }, shape: { levels: 2, nodes: 2, finite: true } }
  */
 export function parseMcpText(text: string, maxBytes: number, path: string): McpTextParse {
@@ -383,18 +380,12 @@ function locate(result: unknown, maxBytes: number, cursor: { at: string }): McpP
   if (!Array.isArray(content)) return { kind: 'none', reason: 'no-content', rejected: [], ...extra };
   const rejected: McpRejectedText[] = [];
   const budget: TextBudget = { used: 0 };
-  for (const index of storedIndexes(content)) {
-    cursor.at = `/content/${index}`;
-    const item: unknown = content[index];
-    if (!isObject(item) || own(item, 'type') !== 'text') continue;
-    cursor.at = `/content/${index}/text`;
-    const text = own(item, 'text');
+  for (const { index, text } of textItems(content, cursor)) {
     if (typeof text !== 'string') {
       rejected.push({ index, reason: 'not-string' });
       continue;
     }
-    if (text.length <= maxBytes) chargeText(budget, text, maxBytes, cursor.at);
-    const parsed = parseMcpText(text, maxBytes, cursor.at);
+    const parsed = readTextItem(budget, text, maxBytes, cursor.at);
     if (!parsed.ok) {
       rejected.push(
         parsed.reason === 'too-large'
@@ -422,6 +413,45 @@ function locate(result: unknown, maxBytes: number, cursor: { at: string }): McpP
 
   // 4. Nothing machine-readable.
   return { kind: 'none', reason: 'no-json-object', rejected, ...extra };
+}
+
+/**
+ * The `type: 'text'` items of an MCP `content[]` in array order, with their `text` as stored (of
+ * any type); `cursor.at` points at what is being read, so a throwing getter is blamed on its place.
+ *
+ * @param content The `content` array.
+ * @param cursor Set to the JSON Pointer of the item, then of its `text`.
+ * @returns The items' indexes and texts.
+ * @throws Whatever a getter or Proxy trap in `content` throws.
+ * @example
+ * [...textItems([{ type: 'text', text: '{}' }], { at: '' })]; // [{ index: 0, text: '{}' }]
+ */
+export function* textItems(content: readonly unknown[], cursor: { at: string }): Generator<{ index: number; text: unknown }> {
+  for (const index of storedIndexes(content)) {
+    cursor.at = `/content/${index}`;
+    const item: unknown = content[index];
+    if (!isObject(item) || own(item, 'type') !== 'text') continue;
+    cursor.at = `/content/${index}/text`;
+    yield { index, text: own(item, 'text') };
+  }
+}
+
+/**
+ * Charges a text item against the result's shared budget (see {@link chargeText}), then parses it
+ * (see {@link parseMcpText}).
+ *
+ * @param budget The result's budget.
+ * @param text The text item's string.
+ * @param maxBytes Largest accepted size of one item in UTF-8 bytes.
+ * @param path JSON Pointer of the text.
+ * @returns The parse outcome.
+ * @throws {LimitError} `TOO_LARGE` when the budget is spent; {@link DecodeError} `UNSAFE_JSON`.
+ * @example
+ * readTextItem({ used: 0 }, '{}', 1024, '/content/0/text'); // { ok: true, value: {}, ... }
+ */
+export function readTextItem(budget: TextBudget, text: string, maxBytes: number, path: string): McpTextParse {
+  if (text.length <= maxBytes) chargeText(budget, text, maxBytes, path);
+  return parseMcpText(text, maxBytes, path);
 }
 
 /**

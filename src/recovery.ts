@@ -14,6 +14,7 @@
  */
 import type { AdcpError, Recovery, RecoveryClassification } from './errors.js';
 import { describeValue, wrapInputFault } from './errors.js';
+import { hasOwn, own } from './own-properties.js';
 
 /** Lower bound of a usable `retry_after`, in seconds. */
 const RETRY_AFTER_MIN_SECONDS = 1;
@@ -31,12 +32,6 @@ export interface RecoveryTable {
 export interface ClassifyRecoveryOptions {
   /** Recovery for a code missing from the table when the error has no `recovery`: `'manifest'` (default) uses the table's. */
   readonly unknownRecovery?: 'manifest' | Recovery | undefined;
-}
-
-const hasOwn = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
-
-function own(obj: object, key: string): unknown {
-  return hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : undefined;
 }
 
 /**

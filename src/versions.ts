@@ -29,7 +29,16 @@ function isVersion(value: string): value is Version {
   return (versions as readonly string[]).includes(value);
 }
 
-function releaseOf(version: string): string {
+/**
+ * The release (major.minor) of a version.
+ *
+ * @param version A version such as `'3.1.19'`.
+ * @returns Its release, `'3.1'`.
+ * @throws Never.
+ * @example
+ * releaseOf('3.1.19'); // '3.1'
+ */
+export function releaseOf(version: string): string {
   return version.split('.').slice(0, 2).join('.');
 }
 

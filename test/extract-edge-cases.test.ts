@@ -24,13 +24,16 @@ import {
   validateAdcpError,
 } from '../src/extract-errors.js';
 import {
-  DEFAULT_MAX_BYTES,
   extractMcpResponse,
   locateMcpPayload,
   looksLikeMcp,
   measureUtf8,
 } from '../src/extract-mcp.js';
 import { classifyRecoveryWith, normalizeRetryAfter, type RecoveryTable } from '../src/recovery.js';
+import { DEFAULT_BOUNDS } from '../src/bounds.js';
+
+/** Decode's default limit on one text item. */
+const DEFAULT_MAX_BYTES = DEFAULT_BOUNDS.maxBytes;
 
 function thrown(fn: () => unknown): unknown {
   try {

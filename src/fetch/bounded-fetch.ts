@@ -71,7 +71,7 @@ import { DecodeError, LimitError } from '../errors.js';
 import { SseScanner, type ScannedId } from './sse.js';
 import { shownText } from '../format.js';
 
-/** The spec's recommended client safety limit for one MCP message: 4 MiB. */
+/** Default cap on a response body, in bytes: the spec's recommended client safety limit for one MCP message, 4 MiB (decode's own text limit is its `maxBytes` option). */
 export const DEFAULT_MAX_BYTES = 4_194_304;
 
 /**
