@@ -104,7 +104,7 @@ function optionError(name: string, expected: string, got: unknown): DecodeError 
   return new DecodeError('INVALID_OPTION', `option ${name} must be ${expected}; got ${shown}`);
 }
 
-function positiveLimit(value: unknown, name: string, fallback: number): number {
+function nonNegativeLimit(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !(value >= 0) || (!Number.isInteger(value) && value !== Infinity)) {
     throw optionError(name, 'a non-negative integer or Infinity', value);
@@ -169,9 +169,9 @@ function resolve(base: DecodeOptions | undefined, call: DecodeOptions | undefine
     newerRelease,
     transport,
     unknownRecovery,
-    maxBytes: positiveLimit(o.maxBytes, 'maxBytes', DEFAULT_BOUNDS.maxBytes),
-    maxDepth: positiveLimit(o.maxDepth, 'maxDepth', DEFAULT_BOUNDS.maxDepth),
-    maxNodes: positiveLimit(o.maxNodes, 'maxNodes', DEFAULT_BOUNDS.maxNodes),
+    maxBytes: nonNegativeLimit(o.maxBytes, 'maxBytes', DEFAULT_BOUNDS.maxBytes),
+    maxDepth: nonNegativeLimit(o.maxDepth, 'maxDepth', DEFAULT_BOUNDS.maxDepth),
+    maxNodes: nonNegativeLimit(o.maxNodes, 'maxNodes', DEFAULT_BOUNDS.maxNodes),
   };
 }
 
@@ -185,8 +185,8 @@ function detectTransport(input: unknown): 'mcp' | 'a2a' | undefined {
 /** A payload found in the input, and how far it can be trusted. */
 interface Found {
   readonly payload: Record<string, unknown>;
-  /** `false` when our own JSON parser produced it (text), `true` for already-parsed objects. */
-  readonly untrusted: boolean;
+  /** `true` for a value that arrived already parsed (in-process objects), `false` when our own JSON parser produced it from text. */
+  readonly inProcess: boolean;
   readonly what: string;
   /** The A2A task state, which stands in for a missing `status`. */
   readonly a2aState?: string;
@@ -318,8 +318,8 @@ function mcpPayload(ctx: Context, input: unknown): Found {
       // instead, so an item over the limit is never silently dropped in favour of a later one.
       if (location.source === 'text') refuseTooLarge(ctx, location.rejected);
       return location.source === 'structuredContent'
-        ? { payload: location.value, untrusted: true, what: 'structuredContent' }
-        : { payload: location.value, untrusted: false, what: `content[${location.index}].text`, shape: location.shape };
+        ? { payload: location.value, inProcess: true, what: 'structuredContent' }
+        : { payload: location.value, inProcess: false, what: `content[${location.index}].text`, shape: location.shape };
     case 'error-flag': {
       // A present but invalid adcp_error ends detection (the spec: "treat as no structured error").
       const fallback = error.kind === 'none' ? payloadError(mcpFailurePayload(input, maxBytes)) : undefined;
@@ -394,7 +394,7 @@ function a2aPayload(ctx: Context, input: unknown): Found {
       }
       return {
         payload: location.value,
-        untrusted: true,
+        inProcess: true,
         what: location.source === 'artifact' ? 'A2A artifact DataPart data' : 'A2A status message DataPart data',
         a2aState: location.state,
       };
@@ -449,7 +449,7 @@ function barePayload(ctx: Context, input: unknown): Found {
   if (!isObject(input)) {
     throw new DecodeError('MALFORMED_ENVELOPE', `expected an AdCP payload object; got ${describeValue(input)}`, { task: ctx.task, version: ctx.version });
   }
-  return { payload: input, untrusted: true, what: 'payload' };
+  return { payload: input, inProcess: true, what: 'payload' };
 }
 
 function recoveryTable(version: Version): { codes: Readonly<Record<string, Recovery>>; defaultUnknownRecovery: Recovery } {
@@ -649,7 +649,7 @@ function decodeFound<T extends TaskName>(ctx: Context, located: Found): Outcome<
  */
 function checked(ctx: Context, found: Found): Found {
   const { task, options } = ctx;
-  if (found.untrusted) {
+  if (found.inProcess) {
     return { ...found, payload: snapshot(found.payload, options, { what: found.what, task, version: ctx.version }) as Record<string, unknown> };
   }
   if (found.shape === undefined || !withinBounds(found.shape, options)) {
@@ -897,7 +897,7 @@ export function decodeEnclosed<T extends TaskName, const O extends DecodeOptions
     const resolved = resolveOptions(undefined, options);
     ctx = { task, options: resolved, version: resolved.version === 'auto' ? undefined : resolveVersion(resolved.version, { task }) };
     if (FAILED_STATUSES.includes(how.status)) {
-      if (payload !== undefined) payload = checked(ctx, { payload, untrusted: how.shape === undefined, what: how.what, ...(how.shape === undefined ? {} : { shape: how.shape }) }).payload;
+      if (payload !== undefined) payload = checked(ctx, { payload, inProcess: how.shape === undefined, what: how.what, ...(how.shape === undefined ? {} : { shape: how.shape }) }).payload;
       const valid = payload !== undefined && hasOwn(payload, 'adcp_error') ? validateAdcpError(payload.adcp_error) : undefined;
       if (valid?.ok === true) throw failed(ctx, valid.error, `the ${how.what} carries an adcp_error`);
       const fallback = payloadError(payload);
@@ -906,7 +906,7 @@ export function decodeEnclosed<T extends TaskName, const O extends DecodeOptions
     if (payload === undefined) {
       throw new DecodeError('NO_PAYLOAD', `expected the ${task} payload in the ${how.what} for status ${JSON.stringify(how.status.slice(0, 40))}; found none`, { task, version: ctx.version });
     }
-    const found: Found = { payload, untrusted: how.shape === undefined, what: how.what, a2aState: how.status, ...(how.shape === undefined ? {} : { shape: how.shape }) };
+    const found: Found = { payload, inProcess: how.shape === undefined, what: how.what, a2aState: how.status, ...(how.shape === undefined ? {} : { shape: how.shape }) };
     return decodeFound(ctx, found) as { data: Decoded<T, O>; version: Version };
   } catch (error) {
     throw guard(ctx === undefined ? error : withContext(error, ctx), task, payload);

@@ -18,7 +18,10 @@ export type DecodeErrorCode =
   | 'UNSAFE_JSON'
   /** A size bound (UTF-8 bytes) was exceeded. Nothing is truncated. */
   | 'TOO_LARGE'
-  /** A depth or node-count bound was exceeded before validation. */
+  /**
+   * A bound on the payload's shape was exceeded before validation: nesting over `maxDepth`, or more
+   * than `maxNodes` values (too many, not too deep); `LimitError.unit` (`'depth'` or `'nodes'`) tells which.
+   */
   | 'TOO_DEEP'
   /** The input is not an MCP result, JSON-RPC error, A2A task/event/envelope, or payload. */
   | 'MALFORMED_ENVELOPE'
@@ -142,7 +145,7 @@ export class DecodeError extends Error {
 export class LimitError extends DecodeError {
   override readonly name = 'LimitError';
   override readonly code: 'TOO_LARGE' | 'TOO_DEEP' | 'TIMEOUT';
-  /** What was bounded. */
+  /** What was bounded; for `TOO_DEEP`, `'depth'` (nesting) or `'nodes'` (too many values). */
   readonly unit: 'bytes' | 'depth' | 'nodes' | 'ms';
   /** The configured limit. */
   readonly limit: number;

@@ -167,7 +167,7 @@ function inspect(root: object): Shape {
   return { kind: 'ok' };
 }
 
-function settle(
+function locationOf(
   candidate: unknown,
   source: AdcpErrorSource,
   where: { index?: number; artifactIndex?: number },
@@ -267,7 +267,7 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }): Ad
     if (typeof structured === 'object' && structured !== null) {
       cursor.at = '/structuredContent/adcp_error';
       const candidate = own(structured, 'adcp_error');
-      if (candidate) return settle(candidate, 'structuredContent', {}, cursor.at);
+      if (candidate) return locationOf(candidate, 'structuredContent', {}, cursor.at);
     }
   }
 
@@ -276,7 +276,7 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }): Ad
   const rpc = jsonRpcErrorData(input);
   if (rpc.found) {
     const candidate = isObject(rpc.data) ? own(rpc.data, 'adcp_error') : undefined;
-    return candidate ? settle(candidate, 'jsonrpc_error', {}, hasOwn(input, 'error') ? '/error/data/adcp_error' : '/data/adcp_error') : { kind: 'none' };
+    return candidate ? locationOf(candidate, 'jsonrpc_error', {}, hasOwn(input, 'error') ? '/error/data/adcp_error' : '/data/adcp_error') : { kind: 'none' };
   }
 
   // 5. Text fallback, only for isError results, items in order; the first JSON object holding a
@@ -291,7 +291,7 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }): Ad
     const parsed = readTextItem(budget, text, maxBytes, cursor.at);
     if (!parsed.ok || !isObject(parsed.value)) continue;
     const candidate = own(parsed.value, 'adcp_error');
-    if (candidate) return settle(candidate, 'text_fallback', { index }, `${cursor.at}/adcp_error`);
+    if (candidate) return locationOf(candidate, 'text_fallback', { index }, `${cursor.at}/adcp_error`);
   }
   return { kind: 'none' };
 }
@@ -359,7 +359,7 @@ function a2aLocate(input: unknown, cursor: { at: string }): AdcpErrorLocation {
       const parts = isObject(artifact) ? own(artifact, 'parts') : undefined;
       const found = scanForError(parts, cursor, `${prefix}/artifacts/${artifactIndex}/parts`);
       if (found !== null) {
-        return settle(found.candidate, 'artifact', { index: found.index, artifactIndex }, `${prefix}/artifacts/${artifactIndex}/parts/${found.index}/data/adcp_error`);
+        return locationOf(found.candidate, 'artifact', { index: found.index, artifactIndex }, `${prefix}/artifacts/${artifactIndex}/parts/${found.index}/data/adcp_error`);
       }
     }
   }
@@ -370,7 +370,7 @@ function a2aLocate(input: unknown, cursor: { at: string }): AdcpErrorLocation {
   const message = isObject(status) ? own(status, 'message') : undefined;
   const parts = isObject(message) ? own(message, 'parts') : undefined;
   const found = scanForError(parts, cursor, `${prefix}/status/message/parts`);
-  if (found !== null) return settle(found.candidate, 'status_message', { index: found.index }, `${prefix}/status/message/parts/${found.index}/data/adcp_error`);
+  if (found !== null) return locationOf(found.candidate, 'status_message', { index: found.index }, `${prefix}/status/message/parts/${found.index}/data/adcp_error`);
   return { kind: 'none' };
 }
 

@@ -334,7 +334,7 @@ const TEXT_BUDGET_FACTOR = 4;
  * const budget = { used: 0 };
  * chargeText(budget, '{"a":1}', 4 * 1024 * 1024, '/content/0/text');
  */
-export function chargeText(budget: TextBudget, text: string, maxBytes: number, path: string): void {
+function chargeText(budget: TextBudget, text: string, maxBytes: number, path: string): void {
   budget.used += text.length;
   const limit = maxBytes * TEXT_BUDGET_FACTOR;
   if (budget.used > limit) {
