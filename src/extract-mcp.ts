@@ -127,10 +127,7 @@ function isAdcpErrorOnly(value: Record<string, unknown>): boolean {
   return keys.length === 1 && keys[0] === 'adcp_error';
 }
 
-/**
- * `JSON.parse` with the stack trace of a SyntaxError left out (only its message is used), as
- * secure-json-parse did: prose items in `content[]` fail to parse routinely.
- */
+/** `JSON.parse` without a SyntaxError stack trace (only its message is used): prose items in `content[]` fail to parse routinely. */
 function parseJson(text: string): unknown {
   const { stackTraceLimit } = Error;
   Error.stackTraceLimit = 0;
@@ -142,15 +139,10 @@ function parseJson(text: string): unknown {
 }
 
 /**
- * Whether a value `JSON.parse` produced holds a `__proto__` key, or a `constructor` key whose value
- * is an object with a `prototype` key, at any depth: exactly what secure-json-parse 4 refuses with
- * `protoAction` and `constructorAction` set to `'error'` (then `undefined`); else the value's
- * {@link ParsedShape}. secure-json-parse found the same keys by first running two regular
- * expressions over the whole text (about a fifth of the cost of `JSON.parse` on a 100 KB text)
- * and then walking the value; one walk over the parsed value costs a few percent, and measuring
- * the shape in it spares decode() a second walk. (Every key that decodes to one of those names
- * matches sjson's expressions, in any escaped spelling, so walking the value alone refuses the
- * same documents.) Iterative: any depth.
+ * `undefined` when a value `JSON.parse` produced holds a `__proto__` key, or a `constructor` key
+ * whose value has a `prototype` key, at any depth (what secure-json-parse refuses with both actions
+ * set to `'error'`); else its {@link ParsedShape}. One iterative walk of the value, which also
+ * measures the shape so decode() need not walk it again (cost: docs/benchmarks.md).
  */
 function inspectParsed(root: object): ParsedShape | undefined {
   // for...in also yields inherited enumerable properties: with Object.prototype polluted by
