@@ -32,7 +32,6 @@ import { looksLikeJsonRpcError } from './extract-errors.js';
 import { looksLikeMcp } from './extract-mcp.js';
 import { shownText } from './format.js';
 import { defaultVersion, releaseOf, resolveVersion, tablesFor, versions, type Version } from './versions.js';
-import { isObject } from './own-properties.js';
 import { unwrapJsonRpcResult } from './json-rpc.js';
 
 const NAME = 'adcp-decode';

@@ -31,18 +31,10 @@ import {
 } from '../src/extract-mcp.js';
 import { classifyRecoveryWith, normalizeRetryAfter, type RecoveryTable } from '../src/recovery.js';
 import { DEFAULT_BOUNDS } from '../src/bounds.js';
+import { thrown } from './helpers.js';
 
 /** Decode's default limit on one text item. */
 const DEFAULT_MAX_BYTES = DEFAULT_BOUNDS.maxBytes;
-
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
 
 function decodeError(fn: () => unknown): DecodeError {
   const error = thrown(fn);
