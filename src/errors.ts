@@ -257,6 +257,25 @@ export function describeThrown(cause: unknown): string {
 }
 
 /**
+ * Runs a reader over caller-supplied input, so that whatever reading it throws becomes a
+ * `MALFORMED_ENVELOPE` DecodeError at the place the reader had reached (see {@link wrapInputFault}).
+ *
+ * @param read The reader; it sets `cursor.at` to the JSON Pointer of what it is about to read.
+ * @returns What the reader returns.
+ * @throws {DecodeError} `MALFORMED_ENVELOPE` (or the reader's own DecodeError, unchanged).
+ * @example
+ * readInput((cursor) => { cursor.at = '/content'; return input.content; });
+ */
+export function readInput<T>(read: (cursor: { at: string }) => T): T {
+  const cursor = { at: '' };
+  try {
+    return read(cursor);
+  } catch (error) {
+    throw wrapInputFault(error, cursor.at);
+  }
+}
+
+/**
  * Wraps an exception raised while reading caller-supplied input (a throwing getter, a Proxy trap,
  * a revoked Proxy) as a `MALFORMED_ENVELOPE` DecodeError, so extraction never leaks a TypeError;
  * a DecodeError passes through unchanged.

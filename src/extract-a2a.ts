@@ -8,7 +8,7 @@
  *   `MALFORMED_ENVELOPE` rather than guessing.
  */
 import { storedIndexes } from './bounds.js';
-import { DecodeError, wrapInputFault } from './errors.js';
+import { DecodeError, readInput } from './errors.js';
 import { hasOwn, own, isObject } from './own-properties.js';
 
 /** The single-key envelopes unwrapped (once) before extraction: A2A 1.0 `SendMessageResponse` / `StreamResponse` branches. */
@@ -241,6 +241,10 @@ function locate(input: unknown, cursor: { at: string }): A2aPayloadLocation {
   if (classified === null) return { kind: 'none', reason: 'unknown-state', rawState, ...env };
   const { state, final } = classified;
   const stateText = rawState as string;
+  const located = (source: A2aPayloadSource, scan: Exclude<PartScan, { kind: 'none' }>): A2aPayloadLocation =>
+    scan.kind === 'malformed'
+      ? { kind: 'none', reason: 'malformed-part', state, rawState, source, partIndex: scan.partIndex, ...env }
+      : { kind: 'payload', value: scan.value, state, rawState: stateText, source, partIndex: scan.partIndex, ...env };
 
   const fromMessage = (): A2aPayloadLocation => {
     cursor.at = `${prefix}/status/message`;
@@ -248,27 +252,8 @@ function locate(input: unknown, cursor: { at: string }): A2aPayloadLocation {
     cursor.at = `${prefix}/status/message/parts`;
     const parts = isObject(message) ? own(message, 'parts') : undefined;
     const scan = scanParts(parts, 'first', cursor, `${prefix}/status/message/parts`);
-    if (scan.kind === 'malformed') {
-      return {
-        kind: 'none',
-        reason: 'malformed-part',
-        state,
-        rawState,
-        source: 'status-message',
-        partIndex: scan.partIndex,
-        ...env,
-      };
-    }
     if (scan.kind === 'none') return { kind: 'none', reason: 'no-data-part', state, rawState, ...env };
-    return {
-      kind: 'payload',
-      value: scan.value,
-      state,
-      rawState: stateText,
-      source: 'status-message',
-      partIndex: scan.partIndex,
-      ...env,
-    };
+    return located('status-message', scan);
   };
 
   // 3. Interim states: first DataPart of status.message.parts, no wrapper check.
@@ -282,17 +267,7 @@ function locate(input: unknown, cursor: { at: string }): A2aPayloadLocation {
   cursor.at = `${prefix}/artifacts/0/parts`;
   const parts = isObject(first) ? own(first, 'parts') : undefined;
   const scan = scanParts(parts, 'last', cursor, `${prefix}/artifacts/0/parts`);
-  if (scan.kind === 'malformed') {
-    return {
-      kind: 'none',
-      reason: 'malformed-part',
-      state,
-      rawState,
-      source: 'artifact',
-      partIndex: scan.partIndex,
-      ...env,
-    };
-  }
+  if (scan.kind === 'malformed') return located('artifact', scan);
   if (scan.kind === 'found') {
     cursor.at = `${prefix}/artifacts/0/parts/${scan.partIndex}/data`;
     if (isWrapper(scan.value)) {
@@ -305,15 +280,7 @@ function locate(input: unknown, cursor: { at: string }): A2aPayloadLocation {
         ...env,
       };
     }
-    return {
-      kind: 'payload',
-      value: scan.value,
-      state,
-      rawState: stateText,
-      source: 'artifact',
-      partIndex: scan.partIndex,
-      ...env,
-    };
+    return located('artifact', scan);
   }
   return fromMessage();
 }
@@ -330,12 +297,7 @@ function locate(input: unknown, cursor: { at: string }): A2aPayloadLocation {
  * // { kind: 'payload', value: { percentage: 5 }, state: 'working', source: 'status-message', partIndex: 0, ... }
  */
 export function locateA2aPayload(input: unknown): A2aPayloadLocation {
-  const cursor = { at: '' };
-  try {
-    return locate(input, cursor);
-  } catch (error) {
-    throw wrapInputFault(error, cursor.at);
-  }
+  return readInput((cursor) => locate(input, cursor));
 }
 
 /**

@@ -12,7 +12,7 @@
  * the call with `MALFORMED_ENVELOPE`.
  */
 import type { AdcpError } from './errors.js';
-import { DecodeError, wrapInputFault } from './errors.js';
+import { DecodeError, readInput } from './errors.js';
 import { readTextItem, resolveMaxBytes, textItems, type McpExtractOptions, type TextBudget } from './extract-mcp.js';
 import { isA2aDataPart, unwrapA2aEnvelope } from './extract-a2a.js';
 import { shownPointer } from './format.js';
@@ -313,12 +313,7 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }): Ad
  */
 export function locateMcpError(resultOrJsonRpcError: unknown, options?: McpExtractOptions): AdcpErrorLocation {
   const maxBytes = resolveMaxBytes(options);
-  const cursor = { at: '' };
-  try {
-    return mcpLocate(resultOrJsonRpcError, maxBytes, cursor);
-  } catch (error) {
-    throw wrapInputFault(error, cursor.at);
-  }
+  return readInput((cursor) => mcpLocate(resultOrJsonRpcError, maxBytes, cursor));
 }
 
 /**
@@ -404,12 +399,7 @@ function scanForError(
  * // { kind: 'found', error: { code: 'X' }, source: 'artifact', index: 0, artifactIndex: 0 }
  */
 export function locateA2aError(input: unknown): AdcpErrorLocation {
-  const cursor = { at: '' };
-  try {
-    return a2aLocate(input, cursor);
-  } catch (error) {
-    throw wrapInputFault(error, cursor.at);
-  }
+  return readInput((cursor) => a2aLocate(input, cursor));
 }
 
 /**

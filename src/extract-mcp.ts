@@ -9,7 +9,7 @@
  *   with `MALFORMED_ENVELOPE`. Treating the value as absent instead could turn an unreadable
  *   `isError` into a success, the type confusion the spec's guard exists to prevent.
  */
-import { DecodeError, LimitError, describeValue, wrapInputFault } from './errors.js';
+import { DecodeError, LimitError, describeValue, readInput } from './errors.js';
 import { shownPointer } from './format.js';
 import { DEFAULT_BOUNDS, storedIndexes } from './bounds.js';
 import { utf8Length } from './utf8.js';
@@ -464,12 +464,7 @@ export function readTextItem(budget: TextBudget, text: string, maxBytes: number,
  */
 export function locateMcpPayload(result: unknown, options?: McpExtractOptions): McpPayloadLocation {
   const maxBytes = resolveMaxBytes(options);
-  const cursor = { at: '' };
-  try {
-    return locate(result, maxBytes, cursor);
-  } catch (error) {
-    throw wrapInputFault(error, cursor.at);
-  }
+  return readInput((cursor) => locate(result, maxBytes, cursor));
 }
 
 /**
