@@ -17,7 +17,7 @@ import {
   type ValidationIssue,
 } from './errors.js';
 import { locateA2aPayload, looksLikeA2a, type A2aPayloadLocation } from './extract-a2a.js';
-import { locateA2aError, locateMcpError, looksLikeJsonRpcError, validateAdcpError, type AdcpErrorLocation, jsonRpcErrorCode, MAX_ADCP_ERROR_BYTES, RESERVED_JSON_RPC_CODES } from './extract-errors.js';
+import { locateA2aError, locateMcpError, looksLikeJsonRpcError, checkAdcpError, type AdcpErrorLocation, jsonRpcErrorCode, MAX_ADCP_ERROR_BYTES, RESERVED_JSON_RPC_CODES } from './extract-errors.js';
 import { locateMcpPayload, looksLikeMcp, parseMcpText, type McpPayloadLocation, type McpRejectedText, type ParsedShape } from './extract-mcp.js';
 import type { ResponsesByVersion } from './generated/index.js';
 import { classifyRecoveryWith } from './recovery.js';
@@ -241,7 +241,7 @@ function failed(
   });
 }
 
-/** Bounds of an adcp_error's copy: what validateAdcpError already measured (4096 bytes of JSON, so fewer values). */
+/** Bounds of an adcp_error's copy: what checkAdcpError already measured (4096 bytes of JSON, so fewer values). */
 const ADCP_ERROR_BOUNDS: Bounds = { maxBytes: MAX_ADCP_ERROR_BYTES, maxDepth: Infinity, maxNodes: MAX_ADCP_ERROR_BYTES };
 
 /**
@@ -256,7 +256,7 @@ function plainAdcpError(error: AdcpError): AdcpError | undefined {
   } catch {
     return undefined;
   }
-  const valid = validateAdcpError(copy);
+  const valid = checkAdcpError(copy);
   return valid.ok ? valid.error : undefined;
 }
 
@@ -270,7 +270,7 @@ function payloadError(payload: unknown): AdcpError | undefined {
   if (!isObject(payload) || !hasOwn(payload, 'errors')) return undefined;
   const errors = payload.errors;
   if (!Array.isArray(errors) || errors.length === 0) return undefined;
-  const valid = validateAdcpError(errors[0]);
+  const valid = checkAdcpError(errors[0]);
   return valid.ok ? valid.error : undefined;
 }
 
@@ -355,7 +355,7 @@ function mcpNone(ctx: Context, input: unknown, location: Extract<McpPayloadLocat
   // An adcp_error-only object without isError is an error response that lost its flag.
   if (location.reason === 'structured-adcp-error-only' || location.rejected.some((r) => r.reason === 'adcp-error-only')) {
     const candidate = location.reason === 'structured-adcp-error-only' ? location.adcpError : location.rejected.find((r) => r.reason === 'adcp-error-only')?.adcpError;
-    const valid = validateAdcpError(candidate);
+    const valid = checkAdcpError(candidate);
     throw failed(ctx, valid.ok ? valid.error : undefined, 'the seller answered with an adcp_error but no isError flag');
   }
   refuseTooLarge(ctx, location.rejected);
@@ -562,7 +562,7 @@ function decodeFound<T extends TaskName>(ctx: Context, located: Found): Outcome<
   // The payload itself may carry an AdCP error; the failure is reported even when the payload
   // announces a version that is not bundled (its table is then the default one).
   if (hasOwn(found.payload, 'adcp_error') && found.payload.adcp_error) {
-    const valid = validateAdcpError(found.payload.adcp_error);
+    const valid = checkAdcpError(found.payload.adcp_error);
     if (valid.ok) {
       let version = ctx.version;
       if (version === undefined) {
@@ -898,7 +898,7 @@ export function decodeEnclosed<T extends TaskName, const O extends DecodeOptions
     ctx = { task, options: resolved, version: resolved.version === 'auto' ? undefined : resolveVersion(resolved.version, { task }) };
     if (FAILED_STATUSES.includes(how.status)) {
       if (payload !== undefined) payload = checked(ctx, { payload, inProcess: how.shape === undefined, what: how.what, ...(how.shape === undefined ? {} : { shape: how.shape }) }).payload;
-      const valid = payload !== undefined && hasOwn(payload, 'adcp_error') ? validateAdcpError(payload.adcp_error) : undefined;
+      const valid = payload !== undefined && hasOwn(payload, 'adcp_error') ? checkAdcpError(payload.adcp_error) : undefined;
       if (valid?.ok === true) throw failed(ctx, valid.error, `the ${how.what} carries an adcp_error`);
       const fallback = payloadError(payload);
       throw failed(ctx, fallback, `the task ended in status ${how.status}`, { fromPayload: fallback !== undefined, unusable: valid?.ok === false ? valid.reason : undefined });

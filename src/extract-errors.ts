@@ -62,10 +62,13 @@ export type AdcpErrorLocation =
     }
   | { readonly kind: 'none' };
 
-/** The outcome of {@link validateAdcpError}. */
-export type AdcpErrorValidation =
+/** The verdict on an `adcp_error` that holds no prototype keys (see {@link checkAdcpError}). */
+export type AdcpErrorVerdict =
   | { readonly ok: true; readonly error: AdcpError }
   | { readonly ok: false; readonly reason: AdcpErrorInvalidReason; readonly bytes?: number };
+
+/** The outcome of {@link validateAdcpError}: a verdict, or `unsafe` with where the prototype key is. */
+export type AdcpErrorValidation = AdcpErrorVerdict | { readonly ok: false; readonly reason: 'unsafe'; readonly path: string };
 
 /**
  * Applies the spec's `validate()` to a candidate `adcp_error`: a non-array object whose `code` is a
@@ -82,10 +85,10 @@ export type AdcpErrorValidation =
  * walk also refuses what would let the caller pollute a prototype by merging the error.
  *
  * @param candidate - The value found under an `adcp_error` key.
- * @param at - JSON Pointer of the candidate in the input, for the `UNSAFE_JSON` error's `path`.
- * @returns `{ ok: true, error }` with the same reference, or `{ ok: false, reason }`.
- * @throws {DecodeError} `UNSAFE_JSON` when the candidate holds a `__proto__` key or a `constructor`
- *   object with a `prototype` key (as a text item holding them does).
+ * @param at - JSON Pointer of the candidate in the input, prefixed to an `unsafe` outcome's `path`.
+ * @returns `{ ok: true, error }` with the same reference, or `{ ok: false, reason }`; `reason:
+ *   'unsafe'` (with `path`) when the candidate holds a `__proto__` key or a `constructor` object
+ *   with a `prototype` key.
  * @throws Whatever reading the candidate throws (getter, Proxy); callers wrap it.
  * @example
  * validateAdcpError({ code: 'RATE_LIMITED', recovery: 'transient' }); // { ok: true, error: <same object> }
@@ -97,10 +100,7 @@ export function validateAdcpError(candidate: unknown, at = ''): AdcpErrorValidat
   if (code.length === 0) return { ok: false, reason: 'code-empty' };
   if (code.length > MAX_ERROR_CODE_LENGTH) return { ok: false, reason: 'code-too-long' };
   const shape = inspect(candidate);
-  if (shape.kind === 'unsafe') {
-    const path = `${at}${shape.path}`;
-    throw new DecodeError('UNSAFE_JSON', `expected an adcp_error without __proto__ or constructor.prototype keys at ${shownPointer(path)}, but found one`, { path });
-  }
+  if (shape.kind === 'unsafe') return { ok: false, reason: 'unsafe', path: `${at}${shape.path}` };
   if (shape.kind === 'cycle') return { ok: false, reason: 'unserializable' };
   if (shape.kind === 'too-many') return { ok: false, reason: 'too-large', bytes: shape.atLeast };
   let serialized: string | undefined;
@@ -117,6 +117,28 @@ export function validateAdcpError(candidate: unknown, at = ''): AdcpErrorValidat
     if (bytes > MAX_ADCP_ERROR_BYTES) return { ok: false, reason: 'too-large', bytes };
   }
   return { ok: true, error: candidate as AdcpError };
+}
+
+/**
+ * {@link validateAdcpError}, refusing a candidate that holds prototype keys as hostile (as a text
+ * item holding them is), so the caller gets a verdict on a safe candidate or an error.
+ *
+ * @param candidate - The value found under an `adcp_error` key.
+ * @param at - JSON Pointer of the candidate in the input, for the error's `path`.
+ * @returns The verdict: `{ ok: true, error }` or `{ ok: false, reason }`.
+ * @throws {DecodeError} `UNSAFE_JSON` for a `__proto__` key or a `constructor` object with a `prototype` key.
+ * @throws Whatever reading the candidate throws (getter, Proxy); callers wrap it.
+ * @example
+ * checkAdcpError({ code: 'RATE_LIMITED' }); // { ok: true, error: <same object> }
+ */
+export function checkAdcpError(candidate: unknown, at = ''): AdcpErrorVerdict {
+  const result = validateAdcpError(candidate, at);
+  if (!result.ok && result.reason === 'unsafe') {
+    throw new DecodeError('UNSAFE_JSON', `expected an adcp_error without __proto__ or constructor.prototype keys at ${shownPointer(result.path)}, but found one`, {
+      path: result.path,
+    });
+  }
+  return result;
 }
 
 /** Below this many values the candidate is serialized; JSON data of 4096 bytes holds at most 2048. */
@@ -173,7 +195,7 @@ function locationOf(
   where: { index?: number; artifactIndex?: number },
   at: string,
 ): AdcpErrorLocation {
-  const result = validateAdcpError(candidate, at);
+  const result = checkAdcpError(candidate, at);
   if (result.ok) return { kind: 'found', error: result.error, source, ...where };
   return {
     kind: 'invalid',
