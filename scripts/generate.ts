@@ -727,7 +727,7 @@ function tableModule(version: string, manifest: Manifest): string {
   return `${banner(version)}import type { TaskSchemaIds, VersionTables } from '../../tables.js';
 
 /** The AdCP ${version} tasks, sorted. */
-export const tasks = [
+const tasks = [
 ${tasks}
 ] as const;
 
@@ -735,12 +735,12 @@ ${tasks}
 export type TaskName = (typeof tasks)[number];
 
 /** The response schema \`$id\`s of each task: the sync response and the async variants by status. */
-export const schemaIds: Readonly<Record<TaskName, TaskSchemaIds>> = {
+const schemaIds: Readonly<Record<TaskName, TaskSchemaIds>> = {
 ${schemaIds}
 };
 
 /** manifest.json \`error_codes\`: the recovery class of every standard error code. */
-export const errorCodes: Readonly<Record<string, string>> = {
+const errorCodes: Readonly<Record<string, string>> = {
 ${codes}
 };
 

@@ -5,7 +5,7 @@
  * from the caller (MCP `structuredContent`, A2A `data`): snapshot(), which reads it once into the
  * plain copy decode() validates and returns, checking bounds, JSON data and prototype keys.
  */
-import { DecodeError, LimitError, type DecodeErrorOptions } from './errors.js';
+import { DecodeError, LimitError, describeThrown, type DecodeErrorOptions } from './errors.js';
 import { shownPointer as shown } from './format.js';
 import { utf8Length } from './utf8.js';
 
@@ -85,16 +85,6 @@ export function checkTree(root: unknown, bounds: Bounds, options: WalkOptions): 
   if (finding !== undefined) throw toError(finding, bounds, options, pointer(segments(place)));
 }
 
-/** What was thrown, named without trusting it (a thrown Proxy can throw again from `instanceof`). */
-function describeThrown(cause: unknown): string {
-  try {
-    if (cause instanceof Error) return typeof cause.name === 'string' ? cause.name.slice(0, 64) : 'an Error';
-    return cause === null ? 'null' : typeof cause;
-  } catch {
-    return 'an unreadable value';
-  }
-}
-
 function toError(finding: Finding, bounds: Bounds, options: WalkOptions, path: string): DecodeError {
   const opts = { task: options.task, version: options.version, path };
   const at = shown(path);
@@ -142,7 +132,7 @@ function toError(finding: Finding, bounds: Bounds, options: WalkOptions, path: s
 }
 
 /** JSON Pointer (RFC 6901) from path segments. */
-export function pointer(segments: readonly string[]): string {
+function pointer(segments: readonly string[]): string {
   return segments.map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }
 

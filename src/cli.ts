@@ -25,15 +25,16 @@ import { parseArgs } from 'node:util';
 import './node-validators.js';
 import { safeDecode, type TaskName, type Transport } from './decode.js';
 import { describeFailure, failureJson, jsonText, successLine, summarize } from './cli-report.js';
+import { DEFAULT_BOUNDS } from './bounds.js';
 import { DecodeError, LimitError } from './errors.js';
 import { looksLikeA2a } from './extract-a2a.js';
 import { looksLikeJsonRpcError } from './extract-errors.js';
 import { looksLikeMcp } from './extract-mcp.js';
 import { shownText } from './format.js';
-import { defaultVersion, resolveVersion, tablesFor, versions, type Version } from './versions.js';
+import { defaultVersion, releaseOf, resolveVersion, tablesFor, versions, type Version } from './versions.js';
+import { unwrapJsonRpcResult } from './json-rpc.js';
 
 const NAME = 'adcp-decode';
-const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
 /** Room above the payload bound for envelope, a text copy of the payload, and escaping. */
 const READ_SLACK_BYTES = 1024 * 1024;
 
@@ -47,7 +48,7 @@ Options:
   --json              print machine-readable JSON (the decoded data, or the error) on stdout
   --adcp-version V    auto (default: the payload's adcp_version, else ${defaultVersion}),
                       a bundled version (${versions.join(', ')}) or release (${releases().join(', ')})
-  --max-bytes N       largest payload text in UTF-8 bytes (default ${DEFAULT_MAX_BYTES}); the input
+  --max-bytes N       largest payload text in UTF-8 bytes (default ${DEFAULT_BOUNDS.maxBytes}); the input
                       itself may be at most 2 × N + 1 MiB; reading stops above that
   --transport T       auto (default), mcp, a2a or payload; auto reads anything that is not an
                       MCP result, JSON-RPC message or A2A task/event as a bare payload
@@ -70,12 +71,8 @@ interface Options {
   readonly transport: Transport;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function releases(): string[] {
-  return [...new Set(versions.map((v) => v.split('.').slice(0, 2).join('.')))];
+  return [...new Set(versions.map(releaseOf))];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -130,10 +127,10 @@ function versionOption(raw: string | undefined): 'auto' | Version {
 }
 
 function maxBytesOption(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_MAX_BYTES;
+  if (raw === undefined) return DEFAULT_BOUNDS.maxBytes;
   const value = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(value)) {
-    throw new UsageError(`--max-bytes expects a whole number of bytes, e.g. ${DEFAULT_MAX_BYTES}; got "${shownText(raw, 32)}"`);
+    throw new UsageError(`--max-bytes expects a whole number of bytes, e.g. ${DEFAULT_BOUNDS.maxBytes}; got "${shownText(raw, 32)}"`);
   }
   return value;
 }
@@ -263,7 +260,7 @@ function parseJson(bytes: Buffer, label: string): unknown {
 /** `auto` reads anything that is not a transport envelope as a bare payload. */
 function pickTransport(input: unknown, transport: Transport): Transport {
   if (transport !== 'auto') return transport;
-  const inner = isObject(input) && input.jsonrpc === '2.0' && Object.hasOwn(input, 'result') && !Object.hasOwn(input, 'error') ? input.result : input;
+  const inner = unwrapJsonRpcResult(input);
   return looksLikeJsonRpcError(inner) || looksLikeMcp(inner) || looksLikeA2a(inner) ? 'auto' : 'payload';
 }
 

@@ -9,6 +9,7 @@ import {
   DecodeError,
   SchemaMismatchError,
   TaskFailedError,
+  describeThrown,
   describeValue,
   type AdcpError,
   type Recovery,
@@ -16,8 +17,8 @@ import {
   type ValidationIssue,
 } from './errors.js';
 import { locateA2aPayload, looksLikeA2a, type A2aPayloadLocation } from './extract-a2a.js';
-import { locateA2aError, locateMcpError, looksLikeJsonRpcError, validateAdcpError, type AdcpErrorLocation, jsonRpcErrorCode, MAX_ADCP_ERROR_BYTES, RESERVED_JSON_RPC_CODES } from './extract-errors.js';
-import { chargeAndParse, locateMcpPayload, looksLikeMcp, type McpPayloadLocation, type McpRejectedText, type ParsedShape, type TextBudget } from './extract-mcp.js';
+import { locateA2aError, locateMcpError, looksLikeJsonRpcError, checkAdcpError, type AdcpErrorLocation, jsonRpcErrorCode, MAX_ADCP_ERROR_BYTES, RESERVED_JSON_RPC_CODES } from './extract-errors.js';
+import { locateMcpPayload, looksLikeMcp, readTextItem, type McpPayloadLocation, type McpRejectedText, type ParsedShape, type TextBudget } from './extract-mcp.js';
 import type { ResponsesByVersion } from './generated/index.js';
 import { classifyRecoveryWith } from './recovery.js';
 import { recordVariant } from './final.js';
@@ -27,6 +28,8 @@ import { localFault, inputMayThrow } from './local-faults.js';
 import { defaultVersion, resolveAnnouncedVersion, resolveVersion, tablesFor, versions, type AnnouncedResolution, type NewerRelease, type Version } from './versions.js';
 import { shownPointer, shownText } from './format.js';
 import { fastValidator, firstIssues, listIssues, type IssueListing, type Variant } from './validators.js';
+import { hasOwn, isObject } from './own-properties.js';
+import { unwrapJsonRpcResult } from './json-rpc.js';
 
 export type { Transport } from './options.js';
 
@@ -91,12 +94,6 @@ interface Resolved extends Bounds {
 }
 
 const ASYNC_VARIANTS: readonly string[] = ['working', 'submitted', 'input-required'];
-const hasOwn = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function optionError(name: string, expected: string, got: unknown): DecodeError {
   const shown =
     typeof got === 'string'
@@ -107,7 +104,7 @@ function optionError(name: string, expected: string, got: unknown): DecodeError 
   return new DecodeError('INVALID_OPTION', `option ${name} must be ${expected}; got ${shown}`);
 }
 
-function positiveLimit(value: unknown, name: string, fallback: number): number {
+function nonNegativeLimit(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !(value >= 0) || (!Number.isInteger(value) && value !== Infinity)) {
     throw optionError(name, 'a non-negative integer or Infinity', value);
@@ -129,7 +126,7 @@ function mergeOptions(base: unknown, call: unknown): Record<(typeof OPTION_KEYS)
       value = call === undefined ? undefined : (call as Record<string, unknown>)[key];
       if (value === undefined && base !== undefined) value = (base as Record<string, unknown>)[key];
     } catch (cause) {
-      throw new DecodeError('INVALID_OPTION', `option ${key} could not be read: ${cause instanceof Error ? cause.name : typeof cause} thrown`, { cause });
+      throw new DecodeError('INVALID_OPTION', `option ${key} could not be read: ${describeThrown(cause)} thrown`, { cause });
     }
     merged[key] = value;
   }
@@ -172,9 +169,9 @@ function resolve(base: DecodeOptions | undefined, call: DecodeOptions | undefine
     newerRelease,
     transport,
     unknownRecovery,
-    maxBytes: positiveLimit(o.maxBytes, 'maxBytes', DEFAULT_BOUNDS.maxBytes),
-    maxDepth: positiveLimit(o.maxDepth, 'maxDepth', DEFAULT_BOUNDS.maxDepth),
-    maxNodes: positiveLimit(o.maxNodes, 'maxNodes', DEFAULT_BOUNDS.maxNodes),
+    maxBytes: nonNegativeLimit(o.maxBytes, 'maxBytes', DEFAULT_BOUNDS.maxBytes),
+    maxDepth: nonNegativeLimit(o.maxDepth, 'maxDepth', DEFAULT_BOUNDS.maxDepth),
+    maxNodes: nonNegativeLimit(o.maxNodes, 'maxNodes', DEFAULT_BOUNDS.maxNodes),
   };
 }
 
@@ -188,8 +185,8 @@ function detectTransport(input: unknown): 'mcp' | 'a2a' | undefined {
 /** A payload found in the input, and how far it can be trusted. */
 interface Found {
   readonly payload: Record<string, unknown>;
-  /** `false` when our own JSON parser produced it (text), `true` for already-parsed objects. */
-  readonly untrusted: boolean;
+  /** `true` for a value that arrived already parsed (in-process objects), `false` when our own JSON parser produced it from text. */
+  readonly inProcess: boolean;
   readonly what: string;
   /** The A2A task state, which stands in for a missing `status`. */
   readonly a2aState?: string;
@@ -244,7 +241,7 @@ function failed(
   });
 }
 
-/** Bounds of an adcp_error's copy: what validateAdcpError already measured (4096 bytes of JSON, so fewer values). */
+/** Bounds of an adcp_error's copy: what checkAdcpError already measured (4096 bytes of JSON, so fewer values). */
 const ADCP_ERROR_BOUNDS: Bounds = { maxBytes: MAX_ADCP_ERROR_BYTES, maxDepth: Infinity, maxNodes: MAX_ADCP_ERROR_BYTES };
 
 /**
@@ -259,7 +256,7 @@ function plainAdcpError(error: AdcpError): AdcpError | undefined {
   } catch {
     return undefined;
   }
-  const valid = validateAdcpError(copy);
+  const valid = checkAdcpError(copy);
   return valid.ok ? valid.error : undefined;
 }
 
@@ -273,7 +270,7 @@ function payloadError(payload: unknown): AdcpError | undefined {
   if (!isObject(payload) || !hasOwn(payload, 'errors')) return undefined;
   const errors = payload.errors;
   if (!Array.isArray(errors) || errors.length === 0) return undefined;
-  const valid = validateAdcpError(errors[0]);
+  const valid = checkAdcpError(errors[0]);
   return valid.ok ? valid.error : undefined;
 }
 
@@ -288,7 +285,7 @@ function mcpFailurePayload(input: unknown, maxBytes: number): unknown {
   for (const index of storedIndexes(content)) {
     const item: unknown = content[index];
     if (!isObject(item) || item.type !== 'text' || typeof item.text !== 'string') continue;
-    const parsed = chargeAndParse(budget, item.text, maxBytes, `/content/${index}/text`);
+    const parsed = readTextItem(budget, item.text, maxBytes, `/content/${index}/text`);
     if (parsed.ok && isObject(parsed.value)) return parsed.value;
   }
   return undefined;
@@ -322,8 +319,8 @@ function mcpPayload(ctx: Context, input: unknown): Found {
       // instead, so an item over the limit is never silently dropped in favour of a later one.
       if (location.source === 'text') refuseTooLarge(ctx, location.rejected);
       return location.source === 'structuredContent'
-        ? { payload: location.value, untrusted: true, what: 'structuredContent' }
-        : { payload: location.value, untrusted: false, what: `content[${location.index}].text`, shape: location.shape };
+        ? { payload: location.value, inProcess: true, what: 'structuredContent' }
+        : { payload: location.value, inProcess: false, what: `content[${location.index}].text`, shape: location.shape };
     case 'error-flag': {
       // A present but invalid adcp_error ends detection (the spec: "treat as no structured error").
       const fallback = error.kind === 'none' ? payloadError(mcpFailurePayload(input, maxBytes)) : undefined;
@@ -359,7 +356,7 @@ function mcpNone(ctx: Context, input: unknown, location: Extract<McpPayloadLocat
   // An adcp_error-only object without isError is an error response that lost its flag.
   if (location.reason === 'structured-adcp-error-only' || location.rejected.some((r) => r.reason === 'adcp-error-only')) {
     const candidate = location.reason === 'structured-adcp-error-only' ? location.adcpError : location.rejected.find((r) => r.reason === 'adcp-error-only')?.adcpError;
-    const valid = validateAdcpError(candidate);
+    const valid = checkAdcpError(candidate);
     throw failed(ctx, valid.ok ? valid.error : undefined, 'the seller answered with an adcp_error but no isError flag');
   }
   refuseTooLarge(ctx, location.rejected);
@@ -398,7 +395,7 @@ function a2aPayload(ctx: Context, input: unknown): Found {
       }
       return {
         payload: location.value,
-        untrusted: true,
+        inProcess: true,
         what: location.source === 'artifact' ? 'A2A artifact DataPart data' : 'A2A status message DataPart data',
         a2aState: location.state,
       };
@@ -453,7 +450,7 @@ function barePayload(ctx: Context, input: unknown): Found {
   if (!isObject(input)) {
     throw new DecodeError('MALFORMED_ENVELOPE', `expected an AdCP payload object; got ${describeValue(input)}`, { task: ctx.task, version: ctx.version });
   }
-  return { payload: input, untrusted: true, what: 'payload' };
+  return { payload: input, inProcess: true, what: 'payload' };
 }
 
 function recoveryTable(version: Version): { codes: Readonly<Record<string, Recovery>>; defaultUnknownRecovery: Recovery } {
@@ -566,7 +563,7 @@ function decodeFound<T extends TaskName>(ctx: Context, located: Found): Outcome<
   // The payload itself may carry an AdCP error; the failure is reported even when the payload
   // announces a version that is not bundled (its table is then the default one).
   if (hasOwn(found.payload, 'adcp_error') && found.payload.adcp_error) {
-    const valid = validateAdcpError(found.payload.adcp_error);
+    const valid = checkAdcpError(found.payload.adcp_error);
     if (valid.ok) {
       let version = ctx.version;
       if (version === undefined) {
@@ -653,7 +650,7 @@ function decodeFound<T extends TaskName>(ctx: Context, located: Found): Outcome<
  */
 function checked(ctx: Context, found: Found): Found {
   const { task, options } = ctx;
-  if (found.untrusted) {
+  if (found.inProcess) {
     return { ...found, payload: snapshot(found.payload, options, { what: found.what, task, version: ctx.version }) as Record<string, unknown> };
   }
   if (found.shape === undefined || !withinBounds(found.shape, options)) {
@@ -714,9 +711,7 @@ function withContext(error: unknown, ctx: Context): unknown {
 function locateAndDecode<T extends TaskName>(ctx: Context, input: unknown): Outcome<T> {
   const { task, options, version } = ctx;
   // A raw JSON-RPC success response: its `result` is the CallToolResult or A2A task.
-  if (options.transport !== 'payload' && isObject(input) && hasOwn(input, 'jsonrpc') && input.jsonrpc === '2.0' && hasOwn(input, 'result') && !hasOwn(input, 'error')) {
-    input = input.result;
-  }
+  if (options.transport !== 'payload') input = unwrapJsonRpcResult(input);
   const transport = options.transport === 'auto' ? detectTransport(input) : options.transport;
   let found: Found;
   switch (transport) {
@@ -757,17 +752,15 @@ function describeCallerValue(value: unknown): string {
  */
 function guard(error: unknown, task: unknown, input: unknown): DecodeError {
   const name = typeof task === 'string' ? task : undefined;
-  // A thrown Proxy (from a caller's getter or trap) can throw again from instanceof or .name.
-  let thrown = 'an unreadable value';
   try {
     if (error instanceof DecodeError) {
       if (error.task === undefined && name !== undefined) (error as { task: string | undefined }).task = name;
       return error;
     }
-    thrown = error instanceof Error ? (typeof error.name === 'string' ? error.name.slice(0, 64) : 'Error') : typeof error;
   } catch {
-    // keep 'an unreadable value'
+    // A thrown Proxy (from a caller's getter or trap) can throw again from instanceof; describeThrown names it.
   }
+  const thrown = describeThrown(error);
   if (inputMayThrow(input)) {
     return new DecodeError('MALFORMED_ENVELOPE', `input could not be decoded: ${thrown} thrown while reading it; expected plain JSON data (it holds getters or proxies)`, {
       task: name,
@@ -905,8 +898,8 @@ export function decodeEnclosed<T extends TaskName, const O extends DecodeOptions
     const resolved = resolveOptions(undefined, options);
     ctx = { task, options: resolved, version: resolved.version === 'auto' ? undefined : resolveVersion(resolved.version, { task }) };
     if (FAILED_STATUSES.includes(how.status)) {
-      if (payload !== undefined) payload = checked(ctx, { payload, untrusted: how.shape === undefined, what: how.what, ...(how.shape === undefined ? {} : { shape: how.shape }) }).payload;
-      const valid = payload !== undefined && hasOwn(payload, 'adcp_error') ? validateAdcpError(payload.adcp_error) : undefined;
+      if (payload !== undefined) payload = checked(ctx, { payload, inProcess: how.shape === undefined, what: how.what, ...(how.shape === undefined ? {} : { shape: how.shape }) }).payload;
+      const valid = payload !== undefined && hasOwn(payload, 'adcp_error') ? checkAdcpError(payload.adcp_error) : undefined;
       if (valid?.ok === true) throw failed(ctx, valid.error, `the ${how.what} carries an adcp_error`);
       const fallback = payloadError(payload);
       throw failed(ctx, fallback, `the task ended in status ${how.status}`, { fromPayload: fallback !== undefined, unusable: valid?.ok === false ? valid.reason : undefined });
@@ -914,7 +907,7 @@ export function decodeEnclosed<T extends TaskName, const O extends DecodeOptions
     if (payload === undefined) {
       throw new DecodeError('NO_PAYLOAD', `expected the ${task} payload in the ${how.what} for status ${JSON.stringify(how.status.slice(0, 40))}; found none`, { task, version: ctx.version });
     }
-    const found: Found = { payload, untrusted: how.shape === undefined, what: how.what, a2aState: how.status, ...(how.shape === undefined ? {} : { shape: how.shape }) };
+    const found: Found = { payload, inProcess: how.shape === undefined, what: how.what, a2aState: how.status, ...(how.shape === undefined ? {} : { shape: how.shape }) };
     return decodeFound(ctx, found) as { data: Decoded<T, O>; version: Version };
   } catch (error) {
     throw guard(ctx === undefined ? error : withContext(error, ctx), task, payload);

@@ -18,7 +18,10 @@ export type DecodeErrorCode =
   | 'UNSAFE_JSON'
   /** A size bound (UTF-8 bytes) was exceeded. Nothing is truncated. */
   | 'TOO_LARGE'
-  /** A depth or node-count bound was exceeded before validation. */
+  /**
+   * A bound on the payload's shape was exceeded before validation: nesting over `maxDepth`, or more
+   * than `maxNodes` values (too many, not too deep); `LimitError.unit` (`'depth'` or `'nodes'`) tells which.
+   */
   | 'TOO_DEEP'
   /** The input is not an MCP result, JSON-RPC error, A2A task/event/envelope, or payload. */
   | 'MALFORMED_ENVELOPE'
@@ -142,7 +145,7 @@ export class DecodeError extends Error {
 export class LimitError extends DecodeError {
   override readonly name = 'LimitError';
   override readonly code: 'TOO_LARGE' | 'TOO_DEEP' | 'TIMEOUT';
-  /** What was bounded. */
+  /** What was bounded; for `TOO_DEEP`, `'depth'` (nesting) or `'nodes'` (too many values). */
   readonly unit: 'bytes' | 'depth' | 'nodes' | 'ms';
   /** The configured limit. */
   readonly limit: number;
@@ -234,6 +237,45 @@ export function describeValue(value: unknown): string {
 }
 
 /**
+ * Names what was thrown for a one-line message without trusting it: an Error's `name` (at most 64
+ * characters), else the value's type; a thrown Proxy can throw again from `instanceof`, so this never throws.
+ *
+ * @param cause What was thrown.
+ * @returns `'TypeError'`, `'an Error'` (no string name), `'null'`, `'string'`, ... or `'an unreadable value'`.
+ * @throws Never.
+ * @example
+ * describeThrown(new RangeError('x')); // 'RangeError'
+ * describeThrown('oops'); // 'string'
+ */
+export function describeThrown(cause: unknown): string {
+  try {
+    if (cause instanceof Error) return typeof cause.name === 'string' ? cause.name.slice(0, 64) : 'an Error';
+    return cause === null ? 'null' : typeof cause;
+  } catch {
+    return 'an unreadable value';
+  }
+}
+
+/**
+ * Runs a reader over caller-supplied input, so that whatever reading it throws becomes a
+ * `MALFORMED_ENVELOPE` DecodeError at the place the reader had reached (see {@link wrapInputFault}).
+ *
+ * @param read The reader; it sets `cursor.at` to the JSON Pointer of what it is about to read.
+ * @returns What the reader returns.
+ * @throws {DecodeError} `MALFORMED_ENVELOPE` (or the reader's own DecodeError, unchanged).
+ * @example
+ * readInput((cursor) => { cursor.at = '/content'; return input.content; });
+ */
+export function readInput<T>(read: (cursor: { at: string }) => T): T {
+  const cursor = { at: '' };
+  try {
+    return read(cursor);
+  } catch (error) {
+    throw wrapInputFault(error, cursor.at);
+  }
+}
+
+/**
  * Wraps an exception raised while reading caller-supplied input (a throwing getter, a Proxy trap,
  * a revoked Proxy) as a `MALFORMED_ENVELOPE` DecodeError, so extraction never leaks a TypeError;
  * a DecodeError passes through unchanged.
@@ -246,14 +288,13 @@ export function describeValue(value: unknown): string {
  * try { read(input) } catch (e) { throw wrapInputFault(e, '/content/0') }
  */
 export function wrapInputFault(cause: unknown, path: string): DecodeError {
-  let kind = 'a non-Error value';
   try {
-    // A thrown Proxy can throw again from instanceof or a name getter, so even these reads are guarded.
+    // A thrown Proxy can throw again from instanceof.
     if (cause instanceof DecodeError) return cause;
-    if (cause instanceof Error) kind = typeof cause.name === 'string' ? cause.name.slice(0, 64) : 'an Error';
   } catch {
-    kind = 'an unreadable value';
+    // not a DecodeError; describeThrown names it
   }
+  const kind = describeThrown(cause);
   const where = path === '' ? 'the input' : `input at ${path}`;
   return new DecodeError('MALFORMED_ENVELOPE', `expected readable ${where}, but reading it threw ${kind}`, {
     path,

@@ -8,19 +8,20 @@
  *   `MALFORMED_ENVELOPE` rather than guessing.
  */
 import { storedIndexes } from './bounds.js';
-import { DecodeError, wrapInputFault } from './errors.js';
+import { DecodeError, readInput } from './errors.js';
+import { hasOwn, own, isObject } from './own-properties.js';
 
 /** The single-key envelopes unwrapped (once) before extraction: A2A 1.0 `SendMessageResponse` / `StreamResponse` branches. */
-export const A2A_ENVELOPE_KEYS = ['task', 'message', 'statusUpdate', 'artifactUpdate'] as const;
+const A2A_ENVELOPE_KEYS = ['task', 'message', 'statusUpdate', 'artifactUpdate'] as const;
 
 /** One of {@link A2A_ENVELOPE_KEYS}. */
-export type A2aEnvelopeKey = (typeof A2A_ENVELOPE_KEYS)[number];
+type A2aEnvelopeKey = (typeof A2A_ENVELOPE_KEYS)[number];
 
 /** Final A2A transport states (normalized): data comes from `artifacts[0]`, last DataPart. */
-export type A2aFinalState = 'completed' | 'failed' | 'canceled' | 'rejected';
+type A2aFinalState = 'completed' | 'failed' | 'canceled' | 'rejected';
 
 /** Interim A2A transport states (normalized): data comes from `status.message`, first DataPart. */
-export type A2aInterimState = 'working' | 'submitted' | 'input-required' | 'auth-required';
+type A2aInterimState = 'working' | 'submitted' | 'input-required' | 'auth-required';
 
 /** A recognised, normalized A2A transport state. */
 export type A2aState = A2aFinalState | A2aInterimState;
@@ -32,10 +33,10 @@ const INTERIM_STATES: readonly string[] = ['working', 'submitted', 'input-requir
 const CONTENT_FIELDS = ['text', 'raw', 'url', 'data', 'file'] as const;
 
 /** Where an A2A payload was found: `artifacts[0].parts[]` or `status.message.parts[]`. */
-export type A2aPayloadSource = 'artifact' | 'status-message';
+type A2aPayloadSource = 'artifact' | 'status-message';
 
 /** Why no A2A payload was found. */
-export type A2aNoneReason =
+type A2aNoneReason =
   /** The input is not a non-array object. */
   | 'input-not-object'
   /** An envelope wrapped another envelope (`{ task: { task: … } }`): a smuggling attempt, rejected. */
@@ -89,16 +90,6 @@ export type A2aUnwrapResult =
   | { readonly kind: 'object'; readonly value: Record<string, unknown>; readonly envelope?: A2aEnvelopeKey }
   | { readonly kind: 'nested-envelope'; readonly envelope: A2aEnvelopeKey }
   | { readonly kind: 'not-object' };
-
-const hasOwn = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
-
-function own(obj: object, key: string): unknown {
-  return hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isEnvelopeKey(key: string | undefined): key is A2aEnvelopeKey {
   return key !== undefined && (A2A_ENVELOPE_KEYS as readonly string[]).includes(key);
@@ -185,7 +176,7 @@ function contentFieldCount(part: Record<string, unknown>): number {
  * @example
  * isMalformedA2aPart({ text: 'hi', data: { a: 1 } }); // true
  */
-export function isMalformedA2aPart(part: unknown): boolean {
+function isMalformedA2aPart(part: unknown): boolean {
   return isObject(part) && contentFieldCount(part) > 1;
 }
 
@@ -250,6 +241,10 @@ function locate(input: unknown, cursor: { at: string }): A2aPayloadLocation {
   if (classified === null) return { kind: 'none', reason: 'unknown-state', rawState, ...env };
   const { state, final } = classified;
   const stateText = rawState as string;
+  const located = (source: A2aPayloadSource, scan: Exclude<PartScan, { kind: 'none' }>): A2aPayloadLocation =>
+    scan.kind === 'malformed'
+      ? { kind: 'none', reason: 'malformed-part', state, rawState, source, partIndex: scan.partIndex, ...env }
+      : { kind: 'payload', value: scan.value, state, rawState: stateText, source, partIndex: scan.partIndex, ...env };
 
   const fromMessage = (): A2aPayloadLocation => {
     cursor.at = `${prefix}/status/message`;
@@ -257,27 +252,8 @@ function locate(input: unknown, cursor: { at: string }): A2aPayloadLocation {
     cursor.at = `${prefix}/status/message/parts`;
     const parts = isObject(message) ? own(message, 'parts') : undefined;
     const scan = scanParts(parts, 'first', cursor, `${prefix}/status/message/parts`);
-    if (scan.kind === 'malformed') {
-      return {
-        kind: 'none',
-        reason: 'malformed-part',
-        state,
-        rawState,
-        source: 'status-message',
-        partIndex: scan.partIndex,
-        ...env,
-      };
-    }
     if (scan.kind === 'none') return { kind: 'none', reason: 'no-data-part', state, rawState, ...env };
-    return {
-      kind: 'payload',
-      value: scan.value,
-      state,
-      rawState: stateText,
-      source: 'status-message',
-      partIndex: scan.partIndex,
-      ...env,
-    };
+    return located('status-message', scan);
   };
 
   // 3. Interim states: first DataPart of status.message.parts, no wrapper check.
@@ -291,17 +267,7 @@ function locate(input: unknown, cursor: { at: string }): A2aPayloadLocation {
   cursor.at = `${prefix}/artifacts/0/parts`;
   const parts = isObject(first) ? own(first, 'parts') : undefined;
   const scan = scanParts(parts, 'last', cursor, `${prefix}/artifacts/0/parts`);
-  if (scan.kind === 'malformed') {
-    return {
-      kind: 'none',
-      reason: 'malformed-part',
-      state,
-      rawState,
-      source: 'artifact',
-      partIndex: scan.partIndex,
-      ...env,
-    };
-  }
+  if (scan.kind === 'malformed') return located('artifact', scan);
   if (scan.kind === 'found') {
     cursor.at = `${prefix}/artifacts/0/parts/${scan.partIndex}/data`;
     if (isWrapper(scan.value)) {
@@ -314,15 +280,7 @@ function locate(input: unknown, cursor: { at: string }): A2aPayloadLocation {
         ...env,
       };
     }
-    return {
-      kind: 'payload',
-      value: scan.value,
-      state,
-      rawState: stateText,
-      source: 'artifact',
-      partIndex: scan.partIndex,
-      ...env,
-    };
+    return located('artifact', scan);
   }
   return fromMessage();
 }
@@ -339,12 +297,7 @@ function locate(input: unknown, cursor: { at: string }): A2aPayloadLocation {
  * // { kind: 'payload', value: { percentage: 5 }, state: 'working', source: 'status-message', partIndex: 0, ... }
  */
 export function locateA2aPayload(input: unknown): A2aPayloadLocation {
-  const cursor = { at: '' };
-  try {
-    return locate(input, cursor);
-  } catch (error) {
-    throw wrapInputFault(error, cursor.at);
-  }
+  return readInput((cursor) => locate(input, cursor));
 }
 
 /**

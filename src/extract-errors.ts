@@ -12,24 +12,25 @@
  * the call with `MALFORMED_ENVELOPE`.
  */
 import type { AdcpError } from './errors.js';
-import { DecodeError, wrapInputFault } from './errors.js';
-import { chargeAndParse, DEFAULT_MAX_BYTES, type McpExtractOptions, type TextBudget } from './extract-mcp.js';
+import { DecodeError, readInput } from './errors.js';
+import { readTextItem, resolveMaxBytes, textItems, type McpExtractOptions, type TextBudget } from './extract-mcp.js';
 import { isA2aDataPart, unwrapA2aEnvelope } from './extract-a2a.js';
 import { shownPointer } from './format.js';
 import { storedIndexes } from './bounds.js';
 import { utf8Length } from './utf8.js';
+import { hasOwn, own, isObject } from './own-properties.js';
 
 /** Longest accepted `adcp_error.code`, in UTF-16 code units (the spec's `code.length > 64` check). */
-export const MAX_ERROR_CODE_LENGTH = 64;
+const MAX_ERROR_CODE_LENGTH = 64;
 
 /** Largest accepted serialized `adcp_error` (`JSON.stringify`), in UTF-8 bytes. */
 export const MAX_ADCP_ERROR_BYTES = 4096;
 
 /** Where an `adcp_error` was found, named as in the transport-error-mapping vectors' `path`. */
-export type AdcpErrorSource = 'structuredContent' | 'jsonrpc_error' | 'text_fallback' | 'artifact' | 'status_message';
+type AdcpErrorSource = 'structuredContent' | 'jsonrpc_error' | 'text_fallback' | 'artifact' | 'status_message';
 
 /** Why a present `adcp_error` failed the spec's validation (and so counts as "no structured error"). */
-export type AdcpErrorInvalidReason =
+type AdcpErrorInvalidReason =
   | 'not-object'
   | 'code-not-string'
   | 'code-empty'
@@ -61,20 +62,13 @@ export type AdcpErrorLocation =
     }
   | { readonly kind: 'none' };
 
-/** The outcome of {@link validateAdcpError}. */
-export type AdcpErrorValidation =
+/** The verdict on an `adcp_error` that holds no prototype keys (see {@link checkAdcpError}). */
+export type AdcpErrorVerdict =
   | { readonly ok: true; readonly error: AdcpError }
   | { readonly ok: false; readonly reason: AdcpErrorInvalidReason; readonly bytes?: number };
 
-const hasOwn = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
-
-function own(obj: object, key: string): unknown {
-  return hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/** The outcome of {@link validateAdcpError}: a verdict, or `unsafe` with where the prototype key is. */
+export type AdcpErrorValidation = AdcpErrorVerdict | { readonly ok: false; readonly reason: 'unsafe'; readonly path: string };
 
 /**
  * Applies the spec's `validate()` to a candidate `adcp_error`: a non-array object whose `code` is a
@@ -91,10 +85,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * walk also refuses what would let the caller pollute a prototype by merging the error.
  *
  * @param candidate - The value found under an `adcp_error` key.
- * @param at - JSON Pointer of the candidate in the input, for the `UNSAFE_JSON` error's `path`.
- * @returns `{ ok: true, error }` with the same reference, or `{ ok: false, reason }`.
- * @throws {DecodeError} `UNSAFE_JSON` when the candidate holds a `__proto__` key or a `constructor`
- *   object with a `prototype` key (as a text item holding them does).
+ * @param at - JSON Pointer of the candidate in the input, prefixed to an `unsafe` outcome's `path`.
+ * @returns `{ ok: true, error }` with the same reference, or `{ ok: false, reason }`; `reason:
+ *   'unsafe'` (with `path`) when the candidate holds a `__proto__` key or a `constructor` object
+ *   with a `prototype` key.
  * @throws Whatever reading the candidate throws (getter, Proxy); callers wrap it.
  * @example
  * validateAdcpError({ code: 'RATE_LIMITED', recovery: 'transient' }); // { ok: true, error: <same object> }
@@ -106,10 +100,7 @@ export function validateAdcpError(candidate: unknown, at = ''): AdcpErrorValidat
   if (code.length === 0) return { ok: false, reason: 'code-empty' };
   if (code.length > MAX_ERROR_CODE_LENGTH) return { ok: false, reason: 'code-too-long' };
   const shape = inspect(candidate);
-  if (shape.kind === 'unsafe') {
-    const path = `${at}${shape.path}`;
-    throw new DecodeError('UNSAFE_JSON', `expected an adcp_error without __proto__ or constructor.prototype keys at ${shownPointer(path)}, but found one`, { path });
-  }
+  if (shape.kind === 'unsafe') return { ok: false, reason: 'unsafe', path: `${at}${shape.path}` };
   if (shape.kind === 'cycle') return { ok: false, reason: 'unserializable' };
   if (shape.kind === 'too-many') return { ok: false, reason: 'too-large', bytes: shape.atLeast };
   let serialized: string | undefined;
@@ -126,6 +117,28 @@ export function validateAdcpError(candidate: unknown, at = ''): AdcpErrorValidat
     if (bytes > MAX_ADCP_ERROR_BYTES) return { ok: false, reason: 'too-large', bytes };
   }
   return { ok: true, error: candidate as AdcpError };
+}
+
+/**
+ * {@link validateAdcpError}, refusing a candidate that holds prototype keys as hostile (as a text
+ * item holding them is), so the caller gets a verdict on a safe candidate or an error.
+ *
+ * @param candidate - The value found under an `adcp_error` key.
+ * @param at - JSON Pointer of the candidate in the input, for the error's `path`.
+ * @returns The verdict: `{ ok: true, error }` or `{ ok: false, reason }`.
+ * @throws {DecodeError} `UNSAFE_JSON` for a `__proto__` key or a `constructor` object with a `prototype` key.
+ * @throws Whatever reading the candidate throws (getter, Proxy); callers wrap it.
+ * @example
+ * checkAdcpError({ code: 'RATE_LIMITED' }); // { ok: true, error: <same object> }
+ */
+export function checkAdcpError(candidate: unknown, at = ''): AdcpErrorVerdict {
+  const result = validateAdcpError(candidate, at);
+  if (!result.ok && result.reason === 'unsafe') {
+    throw new DecodeError('UNSAFE_JSON', `expected an adcp_error without __proto__ or constructor.prototype keys at ${shownPointer(result.path)}, but found one`, {
+      path: result.path,
+    });
+  }
+  return result;
 }
 
 /** Below this many values the candidate is serialized; JSON data of 4096 bytes holds at most 2048. */
@@ -176,13 +189,13 @@ function inspect(root: object): Shape {
   return { kind: 'ok' };
 }
 
-function settle(
+function locationOf(
   candidate: unknown,
   source: AdcpErrorSource,
   where: { index?: number; artifactIndex?: number },
   at: string,
 ): AdcpErrorLocation {
-  const result = validateAdcpError(candidate, at);
+  const result = checkAdcpError(candidate, at);
   if (result.ok) return { kind: 'found', error: result.error, source, ...where };
   return {
     kind: 'invalid',
@@ -276,7 +289,7 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }): Ad
     if (typeof structured === 'object' && structured !== null) {
       cursor.at = '/structuredContent/adcp_error';
       const candidate = own(structured, 'adcp_error');
-      if (candidate) return settle(candidate, 'structuredContent', {}, cursor.at);
+      if (candidate) return locationOf(candidate, 'structuredContent', {}, cursor.at);
     }
   }
 
@@ -285,7 +298,7 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }): Ad
   const rpc = jsonRpcErrorData(input);
   if (rpc.found) {
     const candidate = isObject(rpc.data) ? own(rpc.data, 'adcp_error') : undefined;
-    return candidate ? settle(candidate, 'jsonrpc_error', {}, hasOwn(input, 'error') ? '/error/data/adcp_error' : '/data/adcp_error') : { kind: 'none' };
+    return candidate ? locationOf(candidate, 'jsonrpc_error', {}, hasOwn(input, 'error') ? '/error/data/adcp_error' : '/data/adcp_error') : { kind: 'none' };
   }
 
   // 5. Text fallback, only for isError results, items in order; the first JSON object holding a
@@ -295,28 +308,14 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }): Ad
   const content = own(input, 'content');
   if (!Array.isArray(content)) return { kind: 'none' };
   const budget: TextBudget = { used: 0 };
-  for (const index of storedIndexes(content)) {
-    cursor.at = `/content/${index}`;
-    const item: unknown = content[index];
-    if (!isObject(item) || own(item, 'type') !== 'text') continue;
-    cursor.at = `/content/${index}/text`;
-    const text = own(item, 'text');
+  for (const { index, text } of textItems(content, cursor)) {
     if (typeof text !== 'string' || text === '') continue;
-    const parsed = chargeAndParse(budget, text, maxBytes, cursor.at);
+    const parsed = readTextItem(budget, text, maxBytes, cursor.at);
     if (!parsed.ok || !isObject(parsed.value)) continue;
     const candidate = own(parsed.value, 'adcp_error');
-    if (candidate) return settle(candidate, 'text_fallback', { index }, `${cursor.at}/adcp_error`);
+    if (candidate) return locationOf(candidate, 'text_fallback', { index }, `${cursor.at}/adcp_error`);
   }
   return { kind: 'none' };
-}
-
-function resolveMaxBytes(options: McpExtractOptions | null | undefined): number {
-  const raw = options == null ? undefined : options.maxBytes;
-  if (raw === undefined) return DEFAULT_MAX_BYTES;
-  if (typeof raw !== 'number' || Number.isNaN(raw) || raw < 0) {
-    throw new RangeError('maxBytes must be a non-negative number of bytes');
-  }
-  return raw;
 }
 
 /**
@@ -336,12 +335,7 @@ function resolveMaxBytes(options: McpExtractOptions | null | undefined): number 
  */
 export function locateMcpError(resultOrJsonRpcError: unknown, options?: McpExtractOptions): AdcpErrorLocation {
   const maxBytes = resolveMaxBytes(options);
-  const cursor = { at: '' };
-  try {
-    return mcpLocate(resultOrJsonRpcError, maxBytes, cursor);
-  } catch (error) {
-    throw wrapInputFault(error, cursor.at);
-  }
+  return readInput((cursor) => mcpLocate(resultOrJsonRpcError, maxBytes, cursor));
 }
 
 /**
@@ -382,7 +376,7 @@ function a2aLocate(input: unknown, cursor: { at: string }): AdcpErrorLocation {
       const parts = isObject(artifact) ? own(artifact, 'parts') : undefined;
       const found = scanForError(parts, cursor, `${prefix}/artifacts/${artifactIndex}/parts`);
       if (found !== null) {
-        return settle(found.candidate, 'artifact', { index: found.index, artifactIndex }, `${prefix}/artifacts/${artifactIndex}/parts/${found.index}/data/adcp_error`);
+        return locationOf(found.candidate, 'artifact', { index: found.index, artifactIndex }, `${prefix}/artifacts/${artifactIndex}/parts/${found.index}/data/adcp_error`);
       }
     }
   }
@@ -393,7 +387,7 @@ function a2aLocate(input: unknown, cursor: { at: string }): AdcpErrorLocation {
   const message = isObject(status) ? own(status, 'message') : undefined;
   const parts = isObject(message) ? own(message, 'parts') : undefined;
   const found = scanForError(parts, cursor, `${prefix}/status/message/parts`);
-  if (found !== null) return settle(found.candidate, 'status_message', { index: found.index }, `${prefix}/status/message/parts/${found.index}/data/adcp_error`);
+  if (found !== null) return locationOf(found.candidate, 'status_message', { index: found.index }, `${prefix}/status/message/parts/${found.index}/data/adcp_error`);
   return { kind: 'none' };
 }
 
@@ -427,12 +421,7 @@ function scanForError(
  * // { kind: 'found', error: { code: 'X' }, source: 'artifact', index: 0, artifactIndex: 0 }
  */
 export function locateA2aError(input: unknown): AdcpErrorLocation {
-  const cursor = { at: '' };
-  try {
-    return a2aLocate(input, cursor);
-  } catch (error) {
-    throw wrapInputFault(error, cursor.at);
-  }
+  return readInput((cursor) => a2aLocate(input, cursor));
 }
 
 /**

@@ -9,13 +9,11 @@
  *   with `MALFORMED_ENVELOPE`. Treating the value as absent instead could turn an unreadable
  *   `isError` into a success, the type confusion the spec's guard exists to prevent.
  */
-import { DecodeError, LimitError, describeValue, wrapInputFault } from './errors.js';
+import { DecodeError, LimitError, describeValue, readInput } from './errors.js';
 import { shownPointer } from './format.js';
-import { storedIndexes } from './bounds.js';
+import { DEFAULT_BOUNDS, storedIndexes } from './bounds.js';
 import { utf8Length } from './utf8.js';
-
-/** The spec's recommended client safety limit for one MCP response: 4 MiB, in UTF-8 bytes. */
-export const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
+import { hasOwn, own, isObject } from './own-properties.js';
 
 /** Options for MCP extraction. */
 export interface McpExtractOptions {
@@ -24,7 +22,7 @@ export interface McpExtractOptions {
 }
 
 /** Why a `type: 'text'` content item did not yield the payload. */
-export type McpTextRejectReason =
+type McpTextRejectReason =
   /** `text` is missing or not a string. */
   | 'not-string'
   /** Larger than `maxBytes`; it was not parsed. */
@@ -56,10 +54,10 @@ export interface McpRejectedText {
 }
 
 /** What a present-but-unusable `structuredContent` was (the algorithm then falls back to text). */
-export type IgnoredStructuredContent = 'array' | 'string' | 'number' | 'boolean' | 'bigint' | 'symbol' | 'function';
+type IgnoredStructuredContent = 'array' | 'string' | 'number' | 'boolean' | 'bigint' | 'symbol' | 'function';
 
 /** Why no payload was found. */
-export type McpNoneReason =
+type McpNoneReason =
   /** The result is not a non-array object. */
   | 'input-not-object'
   /** `structuredContent` holds only `adcp_error`: an error response missing `isError`. */
@@ -123,26 +121,13 @@ export type McpTextParse =
       readonly position?: number;
     };
 
-const hasOwn = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
-
-function own(obj: object, key: string): unknown {
-  return hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** True when the object's only own enumerable key is `adcp_error`. */
 function isAdcpErrorOnly(value: Record<string, unknown>): boolean {
   const keys = Object.keys(value);
   return keys.length === 1 && keys[0] === 'adcp_error';
 }
 
-/**
- * `JSON.parse` with the stack trace of a SyntaxError left out (only its message is used), as
- * secure-json-parse did: prose items in `content[]` fail to parse routinely.
- */
+/** `JSON.parse` without a SyntaxError stack trace (only its message is used): prose items in `content[]` fail to parse routinely. */
 function parseJson(text: string): unknown {
   const { stackTraceLimit } = Error;
   Error.stackTraceLimit = 0;
@@ -154,15 +139,10 @@ function parseJson(text: string): unknown {
 }
 
 /**
- * Whether a value `JSON.parse` produced holds a `__proto__` key, or a `constructor` key whose value
- * is an object with a `prototype` key, at any depth: exactly what secure-json-parse 4 refuses with
- * `protoAction` and `constructorAction` set to `'error'` (then `undefined`); else the value's
- * {@link ParsedShape}. secure-json-parse found the same keys by first running two regular
- * expressions over the whole text (about a fifth of the cost of `JSON.parse` on a 100 KB text)
- * and then walking the value; one walk over the parsed value costs a few percent, and measuring
- * the shape in it spares decode() a second walk. (Every key that decodes to one of those names
- * matches sjson's expressions, in any escaped spelling, so walking the value alone refuses the
- * same documents.) Iterative: any depth.
+ * `undefined` when a value `JSON.parse` produced holds a `__proto__` key, or a `constructor` key
+ * whose value has a `prototype` key, at any depth (what secure-json-parse refuses with both actions
+ * set to `'error'`); else its {@link ParsedShape}. One iterative walk of the value, which also
+ * measures the shape so decode() need not walk it again (cost: docs/benchmarks.md).
  */
 function inspectParsed(root: object): ParsedShape | undefined {
   // for...in also yields inherited enumerable properties: with Object.prototype polluted by
@@ -216,9 +196,18 @@ function inspectParsed(root: object): ParsedShape | undefined {
   return { levels: deepest, nodes, finite };
 }
 
-function resolveMaxBytes(options: McpExtractOptions | null | undefined): number {
+/**
+ * The `maxBytes` of extraction options: decode's default text limit when absent.
+ *
+ * @param options Extraction options, possibly absent.
+ * @returns The limit in UTF-8 bytes.
+ * @throws {RangeError} When `maxBytes` is not a non-negative number.
+ * @example
+ * resolveMaxBytes(undefined); // 4194304
+ */
+export function resolveMaxBytes(options: McpExtractOptions | null | undefined): number {
   const raw = options == null ? undefined : options.maxBytes;
-  if (raw === undefined) return DEFAULT_MAX_BYTES;
+  if (raw === undefined) return DEFAULT_BOUNDS.maxBytes;
   if (typeof raw !== 'number' || Number.isNaN(raw) || raw < 0) {
     // RangeError, not TypeError: this is a caller bug, and the module never throws TypeError.
     throw new RangeError(`maxBytes must be a non-negative number of bytes, got ${describeValue(raw)}`);
@@ -285,7 +274,7 @@ function describeSyntaxError(error: unknown): { parseError: string; position?: n
  *   with a `prototype` key. This is a deliberate deviation from the spec (which would skip the item
  *   or return it): such a document is hostile, and skipping it could let a later item win.
  * @example
- * parseMcpText('{"products":[]}', DEFAULT_MAX_BYTES, '/content/0/text');
+ * parseMcpText('{"products":[]}', 4 * 1024 * 1024, '/content/0/text');
  * // { ok: true, value: { products: [] }, shape: { levels: 2, nodes: 2, finite: true } }
  */
 export function parseMcpText(text: string, maxBytes: number, path: string): McpTextParse {
@@ -321,7 +310,7 @@ export interface TextBudget {
  * Above 1 so that the spec's item-by-item rule holds (an oversized item is skipped and a later
  * item may still hold the payload); finite so that the work is bounded.
  */
-export const TEXT_BUDGET_FACTOR = 4;
+const TEXT_BUDGET_FACTOR = 4;
 
 /**
  * Charges a text item that will be measured or parsed against the scan's budget,
@@ -339,7 +328,7 @@ export const TEXT_BUDGET_FACTOR = 4;
  * const budget = { used: 0 };
  * chargeText(budget, '{"a":1}', 4 * 1024 * 1024, '/content/0/text');
  */
-export function chargeText(budget: TextBudget, text: string, maxBytes: number, path: string): void {
+function chargeText(budget: TextBudget, text: string, maxBytes: number, path: string): void {
   budget.used += text.length;
   const limit = maxBytes * TEXT_BUDGET_FACTOR;
   if (budget.used > limit) {
@@ -350,32 +339,6 @@ export function chargeText(budget: TextBudget, text: string, maxBytes: number, p
       { path },
     );
   }
-}
-
-/**
- * Charges a text item against the scan's budget ({@link chargeText}) and parses it
- * ({@link parseMcpText}), once per distinct text: an item identical to the one before (one string
- * shared by many items of an already-parsed envelope) reuses its result, so a text that is costly
- * to parse (a million nested brackets) is parsed once, not once per item, until the budget ends the scan.
- *
- * @param budget - The scan's running total and last parse, updated.
- * @param text - The item's text.
- * @param maxBytes - Largest text parsed, in UTF-8 bytes.
- * @param path - JSON Pointer of the text, for errors.
- * @returns What parseMcpText returns for the text.
- * @throws {LimitError} `TOO_LARGE` when the scan's budget is spent.
- * @throws {DecodeError} `UNSAFE_JSON` for prototype keys in the text.
- * @example
- * const budget: TextBudget = { used: 0 };
- * const parsed = chargeAndParse(budget, item.text, DEFAULT_MAX_BYTES, '/content/0/text');
- */
-export function chargeAndParse(budget: TextBudget, text: string, maxBytes: number, path: string): McpTextParse {
-  if (text.length <= maxBytes) chargeText(budget, text, maxBytes, path);
-  const last = budget.last;
-  if (last !== undefined && last.text === text) return last.parsed;
-  const parsed = parseMcpText(text, maxBytes, path);
-  budget.last = { text, parsed };
-  return parsed;
 }
 
 function ignoredKind(value: unknown): IgnoredStructuredContent | undefined {
@@ -411,17 +374,12 @@ function locate(result: unknown, maxBytes: number, cursor: { at: string }): McpP
   if (!Array.isArray(content)) return { kind: 'none', reason: 'no-content', rejected: [], ...extra };
   const rejected: McpRejectedText[] = [];
   const budget: TextBudget = { used: 0 };
-  for (const index of storedIndexes(content)) {
-    cursor.at = `/content/${index}`;
-    const item: unknown = content[index];
-    if (!isObject(item) || own(item, 'type') !== 'text') continue;
-    cursor.at = `/content/${index}/text`;
-    const text = own(item, 'text');
+  for (const { index, text } of textItems(content, cursor)) {
     if (typeof text !== 'string') {
       rejected.push({ index, reason: 'not-string' });
       continue;
     }
-    const parsed = chargeAndParse(budget, text, maxBytes, cursor.at);
+    const parsed = readTextItem(budget, text, maxBytes, cursor.at);
     if (!parsed.ok) {
       rejected.push(
         parsed.reason === 'too-large'
@@ -452,6 +410,51 @@ function locate(result: unknown, maxBytes: number, cursor: { at: string }): McpP
 }
 
 /**
+ * The `type: 'text'` items of an MCP `content[]` in array order, with their `text` as stored (of
+ * any type); `cursor.at` points at what is being read, so a throwing getter is blamed on its place.
+ *
+ * @param content The `content` array.
+ * @param cursor Set to the JSON Pointer of the item, then of its `text`.
+ * @returns The items' indexes and texts.
+ * @throws Whatever a getter or Proxy trap in `content` throws.
+ * @example
+ * [...textItems([{ type: 'text', text: '{}' }], { at: '' })]; // [{ index: 0, text: '{}' }]
+ */
+export function* textItems(content: readonly unknown[], cursor: { at: string }): Generator<{ index: number; text: unknown }> {
+  for (const index of storedIndexes(content)) {
+    cursor.at = `/content/${index}`;
+    const item: unknown = content[index];
+    if (!isObject(item) || own(item, 'type') !== 'text') continue;
+    cursor.at = `/content/${index}/text`;
+    yield { index, text: own(item, 'text') };
+  }
+}
+
+/**
+ * Charges a text item against the result's shared budget (see {@link chargeText}), then parses it
+ * (see {@link parseMcpText}), once per distinct text: an item identical to the one before (one
+ * string shared by many items of an already-parsed envelope) reuses its result, so a text costly
+ * to parse (a million nested brackets) is parsed once, not once per item, until the budget ends the scan.
+ *
+ * @param budget The result's budget and last parse, updated.
+ * @param text The text item's string.
+ * @param maxBytes Largest accepted size of one item in UTF-8 bytes.
+ * @param path JSON Pointer of the text.
+ * @returns The parse outcome.
+ * @throws {LimitError} `TOO_LARGE` when the budget is spent; {@link DecodeError} `UNSAFE_JSON`.
+ * @example
+ * readTextItem({ used: 0 }, '{}', 1024, '/content/0/text'); // { ok: true, value: {}, ... }
+ */
+export function readTextItem(budget: TextBudget, text: string, maxBytes: number, path: string): McpTextParse {
+  if (text.length <= maxBytes) chargeText(budget, text, maxBytes, path);
+  const last = budget.last;
+  if (last !== undefined && last.text === text) return last.parsed;
+  const parsed = parseMcpText(text, maxBytes, path);
+  budget.last = { text, parsed };
+  return parsed;
+}
+
+/**
  * Runs the MCP success-extraction algorithm and reports where the payload came from, or exactly
  * why there is none, so a decoder can raise TOO_LARGE / INVALID_JSON / NO_PAYLOAD instead of `null`.
  *
@@ -469,12 +472,7 @@ function locate(result: unknown, maxBytes: number, cursor: { at: string }): McpP
  */
 export function locateMcpPayload(result: unknown, options?: McpExtractOptions): McpPayloadLocation {
   const maxBytes = resolveMaxBytes(options);
-  const cursor = { at: '' };
-  try {
-    return locate(result, maxBytes, cursor);
-  } catch (error) {
-    throw wrapInputFault(error, cursor.at);
-  }
+  return readInput((cursor) => locate(result, maxBytes, cursor));
 }
 
 /**

@@ -6,8 +6,7 @@
  */
 import { DecodeError, LimitError } from './errors.js';
 import type { Version } from './versions.js';
-
-const hasOwn = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
+import { hasOwn } from './own-properties.js';
 
 /** The JSON-RPC code the MCP SDK's Protocol uses for its own request timeout (ErrorCode.RequestTimeout). */
 const SDK_REQUEST_TIMEOUT = -32001;

@@ -14,15 +14,13 @@
  */
 import type { AdcpError, Recovery, RecoveryClassification } from './errors.js';
 import { describeValue, wrapInputFault } from './errors.js';
-
-/** The three recovery classes, in the spec's order. */
-export const RECOVERY_VALUES: readonly Recovery[] = ['transient', 'correctable', 'terminal'];
+import { hasOwn, own } from './own-properties.js';
 
 /** Lower bound of a usable `retry_after`, in seconds. */
-export const RETRY_AFTER_MIN_SECONDS = 1;
+const RETRY_AFTER_MIN_SECONDS = 1;
 
 /** Upper bound of a usable `retry_after`, in seconds. */
-export const RETRY_AFTER_MAX_SECONDS = 3600;
+const RETRY_AFTER_MAX_SECONDS = 3600;
 
 /** A version's error-code → recovery table plus its policy for codes not in it. */
 export interface RecoveryTable {
@@ -34,12 +32,6 @@ export interface RecoveryTable {
 export interface ClassifyRecoveryOptions {
   /** Recovery for a code missing from the table when the error has no `recovery`: `'manifest'` (default) uses the table's. */
   readonly unknownRecovery?: 'manifest' | Recovery | undefined;
-}
-
-const hasOwn = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
-
-function own(obj: object, key: string): unknown {
-  return hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : undefined;
 }
 
 /**

@@ -29,7 +29,7 @@ export interface CompiledValidator {
 }
 
 /** Which module of a task: the fast (first-error) validators or the error-listing ones. */
-export type ValidatorKind = 'fast' | 'listing';
+type ValidatorKind = 'fast' | 'listing';
 
 /** A version's generated import map: per task, an import of each of its two validator modules. */
 export type ValidatorImports = Readonly<Record<string, Readonly<Record<ValidatorKind, () => Promise<unknown>>>>>;

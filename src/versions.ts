@@ -8,9 +8,6 @@ import type { VersionTables } from './tables.js';
 
 export { defaultVersion, versions, type Version };
 
-/** `'auto'`, a pinned version (`'3.1.19'`), or its release (`'3.1'`). */
-export type VersionOption = 'auto' | Version | (string & {});
-
 /**
  * The task names of a bundled AdCP version.
  *
@@ -32,7 +29,16 @@ function isVersion(value: string): value is Version {
   return (versions as readonly string[]).includes(value);
 }
 
-function releaseOf(version: string): string {
+/**
+ * The release (major.minor) of a version.
+ *
+ * @param version A version such as `'3.1.19'`.
+ * @returns Its release, `'3.1'`.
+ * @throws Never.
+ * @example
+ * releaseOf('3.1.19'); // '3.1'
+ */
+export function releaseOf(version: string): string {
   return version.split('.').slice(0, 2).join('.');
 }
 

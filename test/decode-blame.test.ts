@@ -19,10 +19,11 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { boundedFetch, withFetchBounds } from '../src/fetch/bounded-fetch.js';
-import { decode, safeDecode, type DecodeOptions, type TaskName } from '../src/decode.js';
+import { decode } from '../src/decode.js';
 import { DecodeError, LimitError } from '../src/errors.js';
 import { a2a10, jsonRpc, mcp } from './fixtures/envelopes.js';
 import { payload } from './fixtures/payloads.js';
+import { failureOf } from './helpers.js';
 
 vi.mock('../src/validators.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../src/validators.js')>();
@@ -38,19 +39,7 @@ vi.mock('../src/validators.js', async (importOriginal) => {
   };
 });
 
-function failure(task: TaskName, input: unknown, options?: DecodeOptions): DecodeError {
-  const result = safeDecode(task, input, options);
-  if (result.success) return expect.fail('expected a DecodeError');
-  expect(result.error).toBeInstanceOf(DecodeError);
-  let thrown: unknown;
-  try {
-    decode(task, input, options);
-  } catch (error) {
-    thrown = error;
-  }
-  expect((thrown as DecodeError).code).toBe(result.error.code);
-  return result.error;
-}
+const failure = failureOf;
 
 describe('a DecodeError handed to decode() is rethrown unchanged, with the task filled in', () => {
   test('a LimitError from withFetchBounds around boundedFetch', async () => {

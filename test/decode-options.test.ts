@@ -11,15 +11,10 @@ import { createDecoder, decode, safeDecode } from '../src/decode.js';
 import { DecodeError, LimitError } from '../src/errors.js';
 import { a2a03, a2a10, jsonRpc, mcp, mcpError } from './fixtures/envelopes.js';
 import { fixtures, payload } from './fixtures/payloads.js';
+import { caughtAs } from './helpers.js';
 
 function limit(fn: () => unknown): LimitError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(LimitError);
-    return error as LimitError;
-  }
-  return expect.fail('expected a LimitError');
+  return caughtAs(LimitError, fn);
 }
 
 /** Every value in a JSON tree, the root included (what maxNodes counts). */

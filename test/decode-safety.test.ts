@@ -6,10 +6,11 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { decode, safeDecode } from '../src/decode.js';
-import { DecodeError, SchemaMismatchError } from '../src/errors.js';
+import { SchemaMismatchError } from '../src/errors.js';
 import { formatIssues, shownPointer } from '../src/format.js';
 import { a2a03, a2a10, mcp } from './fixtures/envelopes.js';
 import { fixtures, payload } from './fixtures/payloads.js';
+import { codeOf as code } from './helpers.js';
 
 /** The naive recursive merge applications write (and lodash.merge < 4.6.2 was). */
 function deepMerge(target: Record<string, unknown>, source: Record<string, unknown>): Record<string, unknown> {
@@ -32,16 +33,6 @@ afterEach(() => {
   expect(protoKeys()).toEqual(pristine);
   expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
 });
-
-function code(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DecodeError);
-    return (error as DecodeError).code;
-  }
-  return 'decoded';
-}
 
 describe('decoded values merge without touching a prototype', () => {
   test.each(fixtures.filter((f) => f.valid).map((f) => [f.id, f] as const))('%s', (_id, f) => {

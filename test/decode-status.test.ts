@@ -15,15 +15,10 @@ import { tablesFor, tasks, versions, type Version } from '../src/versions.js';
 import { a2a03, a2a10, mcp } from './fixtures/envelopes.js';
 import { armsWithoutStatus } from './fixtures/minimal-instances.js';
 import { fixtures, payload } from './fixtures/payloads.js';
+import { caughtAs } from './helpers.js';
 
 function mismatch(fn: () => unknown): SchemaMismatchError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(SchemaMismatchError);
-    return error as SchemaMismatchError;
-  }
-  return expect.fail('expected SCHEMA_MISMATCH');
+  return caughtAs(SchemaMismatchError, fn);
 }
 
 describe('async variants are selected by status', () => {

@@ -8,20 +8,11 @@
  */
 import { describe, expect, test } from 'vitest';
 import { createDecoder, decode, safeDecode } from '../src/decode.js';
-import { DecodeError, SchemaMismatchError } from '../src/errors.js';
+import { SchemaMismatchError } from '../src/errors.js';
 import { defaultVersion, tasks, versions } from '../src/versions.js';
 import { a2a10, mcp } from './fixtures/envelopes.js';
 import { payload } from './fixtures/payloads.js';
-
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DecodeError);
-    return (error as DecodeError).code;
-  }
-  return 'no error';
-}
+import { codeOf } from './helpers.js';
 
 test('the bundled versions, default first', () => {
   expect(versions).toEqual(['3.1.19', '3.0.26']);

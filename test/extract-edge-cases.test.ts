@@ -22,24 +22,20 @@ import {
   locateMcpError,
   looksLikeJsonRpcError,
   validateAdcpError,
+  checkAdcpError,
 } from '../src/extract-errors.js';
 import {
-  DEFAULT_MAX_BYTES,
   extractMcpResponse,
   locateMcpPayload,
   looksLikeMcp,
   measureUtf8,
 } from '../src/extract-mcp.js';
 import { classifyRecoveryWith, normalizeRetryAfter, type RecoveryTable } from '../src/recovery.js';
+import { DEFAULT_BOUNDS } from '../src/bounds.js';
+import { thrown } from './helpers.js';
 
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
+/** Decode's default limit on one text item. */
+const DEFAULT_MAX_BYTES = DEFAULT_BOUNDS.maxBytes;
 
 function decodeError(fn: () => unknown): DecodeError {
   const error = thrown(fn);
@@ -796,6 +792,13 @@ describe('error extraction: validation caps', () => {
     ['a BigInt field', { code: 'X', n: 1n }, 'unserializable'],
   ])('%s is invalid', (_name, candidate, reason) => {
     expect(validateAdcpError(candidate)).toMatchObject({ ok: false, reason });
+  });
+
+  test('prototype keys: validateAdcpError says unsafe and where; checkAdcpError refuses them as UNSAFE_JSON', () => {
+    const candidate = JSON.parse('{"code":"X","details":{"__proto__":{"polluted":true}}}') as unknown;
+    expect(validateAdcpError(candidate, '/error/data/adcp_error')).toEqual({ ok: false, reason: 'unsafe', path: '/error/data/adcp_error/details/__proto__' });
+    expect(thrown(() => checkAdcpError(candidate, '/error/data/adcp_error'))).toMatchObject({ code: 'UNSAFE_JSON', path: '/error/data/adcp_error/details/__proto__' });
+    expect(checkAdcpError({ code: 'X' })).toEqual({ ok: true, error: { code: 'X' } });
   });
 
   test('a circular adcp_error is discarded as unserializable, not thrown', () => {

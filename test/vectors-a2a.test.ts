@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { DecodeError } from '../src/errors.js';
 import { extractA2aResponse, locateA2aPayload } from '../src/extract-a2a.js';
+import { thrown } from './helpers.js';
 
 interface A2aVector {
   readonly id: string;
@@ -29,15 +30,6 @@ interface A2aVector {
 
 const file = new URL('../schemas/synced/test-vectors/a2a-response-extraction.json', import.meta.url);
 const vectors = (JSON.parse(readFileSync(file, 'utf8')) as { vectors: A2aVector[] }).vectors;
-
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
 
 describe('a2a-response-extraction vectors', () => {
   test('the vector file holds all 31 vectors', () => {

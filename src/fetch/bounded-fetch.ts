@@ -1,66 +1,10 @@
 /**
- * A `fetch` that bounds what a seller agent can make the client read, while it arrives.
- *
- * AdCP asks a client to bound the complete serialized MCP message before buffering or JSON decoding
- * (4 MiB by default), on both the `application/json` and the SSE path, carried across `Last-Event-ID`
- * resumption, paired with a deadline, and failing with a distinct error rather than truncating. The
- * MCP TypeScript SDK takes a `fetch` option, so the bound is a fetch:
- *
- * ```ts
- * const transport = new StreamableHTTPClientTransport(url, { fetch: boundedFetch() });
- * ```
- *
- * What it bounds, per response:
- *
- * - **Content-Length** larger than the byte limit: rejected before a body byte is read (body cancelled).
- * - **Body bytes** are counted as they arrive through a counting stream; the moment the count passes the
- *   limit the request is aborted (the connection is torn down) and the stream is errored with a
- *   {@link LimitError} `TOO_LARGE`. Nothing is buffered first, nothing is truncated.
- * - **Raw vs decoded bytes.** Node's fetch (undici) decodes `gzip`/`deflate`/`br` itself whatever the
- *   request said, and never exposes the raw byte count; so a counting wrapper around any WHATWG fetch
- *   only sees decoded bytes, and a coded body whose raw size grows without decoded output (a deflate
- *   stream of empty stored blocks) could not be bounded at all. The request is therefore sent with
- *   `Accept-Encoding: identity`, which makes raw bytes and decoded bytes the same bytes, counted once
- *   against `maxBytes`; a response that still carries a content coding is refused up front (body
- *   cancelled, {@link DecodeError} `UNSUPPORTED_ENCODING`), which also stops a gzip bomb before a single
- *   byte of it is inflated. MCP messages are small (the producer target is 128 KiB), so giving up
- *   compression costs little, and the rule holds for any underlying fetch, not only Node's.
- * - **Deadline** (`timeoutMs`, default 60 s, the MCP SDK's own default request timeout) for the whole
- *   response, headers and body: a server that drips a byte a second is cut off with `TIMEOUT`. A caller's
- *   `init.signal` still works, and aborts with its own reason.
- * - **SSE** (`text/event-stream`): each event (the bytes between blank lines) is bounded by `maxBytes`,
- *   and so are the cumulative bytes of one request's stream, carried across `Last-Event-ID` resumption
- *   (see "Streams and resumption" below).
- *
- * Limits: `maxBytes` (default {@link DEFAULT_MAX_BYTES}) and `timeoutMs` (default
- * {@link DEFAULT_TIMEOUT_MS}) are set per instance (one instance per agent), and per call, either with
- * {@link withFetchBounds} around the call (works through the MCP SDK) or with `init[FETCH_BOUNDS]` when
- * calling the fetch directly. Precedence: `init[FETCH_BOUNDS]`, then the innermost `withFetchBounds`,
- * then the instance, then the defaults; a per-call value may raise or lower the instance's.
- *
- * Streams and resumption. Each request gets a ledger holding its limits, its start time and the bytes
- * retained so far. A `GET` that carries `Last-Event-ID` resumes the ledger of the stream that delivered
- * that event id through this instance, so its bytes and its deadline continue: a resumption neither
- * resets the count nor restarts the clock, and a ledger that already failed fails every later resumption
- * at once, without a request. The SDK resumes from the last id it parsed; ids are recorded only for
- * chunks handed to the consumer, and each ledger remembers its last 16 ids of any event and, apart, of
- * events with data (the only ids the SDK's parser surfaces), so a flood of data-less ids cannot evict
- * the SDK's token. If two streams sent the same id, the resumption joins the one with more bytes
- * retained. An id this instance never delivered (a token from another process, or one evicted after
- * 1024 newer requests) starts a fresh request ledger. A `GET` without `Last-Event-ID` answered with SSE is MCP's standalone listening
- * stream: open-ended by design, so it has no cumulative bound and no whole-stream deadline; each of its
- * events is bounded by `maxBytes`, and must complete within `timeoutMs` of its first byte.
- *
- * How failures surface through the MCP SDK (1.x `StreamableHTTPClientTransport`):
- *
- * - A JSON response, a pre-rejected response, or a timeout before headers: `client.callTool(...)`
- *   rejects with the {@link LimitError} / {@link DecodeError} itself (the transport rethrows it).
- * - An SSE response: the SDK reads the stream in the background and reports a stream error to
- *   `transport.onerror` / `client.onerror` as a new `Error("SSE stream disconnected: LimitError: ...")`,
- *   without the original error, and the pending `callTool` is left to the SDK's own request timeout.
- *   Run the call inside {@link withFetchBounds}: it passes an `AbortSignal` to hand to the SDK (so the
- *   SDK drops the request and sends `notifications/cancelled`) and rejects with the typed error as soon
- *   as any bound trips within the call. The `onLimit` option also receives every typed error.
+ * A `fetch` that bounds what a seller agent can make the client read, while it arrives: AdCP asks a
+ * client to bound the whole MCP message before buffering it, on the JSON and the SSE path, across
+ * `Last-Event-ID` resumption, with a deadline, failing with a typed error rather than truncating.
+ * What is bounded, the defaults, resumption and how failures surface through the MCP SDK: README,
+ * `boundedFetch`; why requests ask for `Accept-Encoding: identity`: Node's fetch inflates a coded
+ * body itself and never exposes the raw byte count, so only uncoded bytes can be bounded.
  *
  * @module
  */
@@ -71,7 +15,7 @@ import { DecodeError, LimitError } from '../errors.js';
 import { SseScanner, type ScannedId } from './sse.js';
 import { shownText } from '../format.js';
 
-/** The spec's recommended client safety limit for one MCP message: 4 MiB. */
+/** Default cap on a response body, in bytes: the spec's recommended client safety limit for one MCP message, 4 MiB (decode's own text limit is its `maxBytes` option). */
 export const DEFAULT_MAX_BYTES = 4_194_304;
 
 /**
@@ -91,7 +35,7 @@ const MAX_IDS_PER_LEDGER = 16;
 export interface FetchBounds {
   /**
    * Bytes: the whole body of a non-SSE response, one SSE event, and the cumulative bytes of one
-   * request's SSE stream(s). Raw and decoded bytes are the same bytes (see the module notes).
+   * request's SSE stream(s). Raw and decoded bytes are the same bytes (requests ask for identity encoding).
    * A positive safe integer.
    */
   readonly maxBytes?: number | undefined;
@@ -400,7 +344,7 @@ class Exchange {
 /**
  * Creates a fetch that bounds every response it returns: Content-Length pre-check, bytes counted as
  * they arrive, `Accept-Encoding: identity` (raw = decoded bytes), a whole-response deadline, and per-event
- * plus cumulative bounds on SSE carried across `Last-Event-ID` resumption. See the module notes.
+ * plus cumulative bounds on SSE carried across `Last-Event-ID` resumption (README, `boundedFetch`).
  *
  * @param options - Instance limits (`maxBytes`, default 4 MiB; `timeoutMs`, default 60 s), the fetch to
  *   wrap, and an `onLimit` hook. Use one instance per agent: the resumption ledgers live in the instance.

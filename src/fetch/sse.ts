@@ -36,7 +36,8 @@ export class SseScanner {
   private valueParts: Uint8Array[] = [];
   private eventId: string | undefined;
   private eventHasData = false;
-  private readonly decoder = new TextDecoder();
+  // ignoreBOM: a U+FEFF at the start of an id value is part of the id (the SDK's parser keeps it).
+  private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
   /**
    * Scans one chunk.

@@ -11,15 +11,12 @@ import { decode, safeDecode, type DecodeOptions } from '../src/decode.js';
 import { TaskFailedError } from '../src/errors.js';
 import { a2a03, a2a10, jsonRpc, mcp, mcpError } from './fixtures/envelopes.js';
 import { payload } from './fixtures/payloads.js';
+import { failureOf } from './helpers.js';
 
 function failure(task: Parameters<typeof decode>[0], input: unknown, options?: DecodeOptions): TaskFailedError {
-  const result = safeDecode(task, input, options);
-  if (result.success) return expect.fail('expected TASK_FAILED');
-  expect(result.error).toBeInstanceOf(TaskFailedError);
-  expect(result.error.message).not.toMatch(/[\r\n]/);
-  // decode() throws the same error.
-  expect(() => decode(task, input, options)).toThrow(TaskFailedError);
-  return result.error as TaskFailedError;
+  const error = failureOf(task, input, options);
+  expect(error).toBeInstanceOf(TaskFailedError);
+  return error as TaskFailedError;
 }
 
 const budgetTooLow = { code: 'BUDGET_TOO_LOW', message: 'Package budget 5000 USD is below the 25000 USD minimum.', field: 'packages[0].budget' };

@@ -9,19 +9,14 @@ import { extractMcpResponse } from '../src/extract-mcp.js';
 import { DecodeError, LimitError, SchemaMismatchError, TaskFailedError, type DecodeErrorCode } from '../src/errors.js';
 import { a2a03, a2a10, jsonRpc, mcp, mcpError } from './fixtures/envelopes.js';
 import { payload } from './fixtures/payloads.js';
+import { caughtAs } from './helpers.js';
 
 function caught(fn: () => unknown, { short = true } = {}): DecodeError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DecodeError);
-    const e = error as DecodeError;
-    // The message contract: one line, never the payload.
-    expect(e.message).not.toMatch(/[\r\n\u2028\u2029]/);
-    if (short) expect(e.message.length).toBeLessThan(400);
-    return e;
-  }
-  return expect.fail('expected decode() to throw');
+  const e = caughtAs(DecodeError, fn);
+  // The message contract: one line, never the payload.
+  expect(e.message).not.toMatch(/[\r\n\u2028\u2029]/);
+  if (short) expect(e.message.length).toBeLessThan(400);
+  return e;
 }
 
 /** The same error from safeDecode, which must not throw. */

@@ -1,0 +1,47 @@
+/**
+ * Helpers shared by the test files: what a call threw, and a decode failure read both ways.
+ */
+import { expect } from 'vitest';
+import { decode, safeDecode, type DecodeOptions, type TaskName } from '../src/decode.js';
+import { DecodeError } from '../src/errors.js';
+
+/** What `fn` threw, or `undefined` when it returned. */
+export function thrown(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+/** What `fn` threw, failing the test unless it threw an instance of `type`. */
+export function caughtAs<E>(type: abstract new (...args: never[]) => E, fn: () => unknown): E {
+  const error = thrown(fn);
+  if (error === undefined) return expect.fail(`expected a ${type.name}, but nothing was thrown`);
+  expect(error).toBeInstanceOf(type);
+  return error as E;
+}
+
+/** The `code` of the DecodeError `fn` threw, or `'decoded'` when it returned. */
+export function codeOf(fn: () => unknown): string {
+  const error = thrown(fn);
+  if (error === undefined) return 'decoded';
+  expect(error).toBeInstanceOf(DecodeError);
+  return (error as DecodeError).code;
+}
+
+/**
+ * The DecodeError of a decode that must fail: safeDecode's, after checking that its message is one
+ * line and that decode() throws an error with the same code.
+ */
+export function failureOf(task: TaskName, input: unknown, options?: DecodeOptions): DecodeError {
+  const result = safeDecode(task, input, options);
+  if (result.success) return expect.fail('expected a DecodeError');
+  expect(result.error).toBeInstanceOf(DecodeError);
+  expect(result.error.message).not.toMatch(/[\r\n]/);
+  const error = thrown(() => decode(task, input, options));
+  expect(error).toBeInstanceOf(DecodeError);
+  expect((error as DecodeError).code).toBe(result.error.code);
+  return result.error;
+}
