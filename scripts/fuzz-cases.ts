@@ -1073,7 +1073,7 @@ export function describeInput(input: unknown): unknown {
         const proto: unknown = Object.getPrototypeOf(value);
         const out: Json = proto === Object.prototype || proto === null ? {} : { $fuzz: 'class', name: String((value as { constructor?: { name?: unknown } }).constructor?.name) };
         for (const key of Object.keys(value as object).slice(0, 100)) Object.defineProperty(out, key, { value: render((value as Json)[key], depth + 1), enumerable: true, writable: true, configurable: true });
-        if (Object.prototype.hasOwnProperty.call(value, '__proto__') && !Object.keys(value as object).includes('__proto__')) out['$fuzz:hidden __proto__'] = true;
+        if (Object.hasOwn(value as object, '__proto__') && !Object.keys(value as object).includes('__proto__')) out['$fuzz:hidden __proto__'] = true;
         return out;
       } finally {
         ancestors.pop();

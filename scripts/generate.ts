@@ -554,7 +554,7 @@ const KEY_ESCAPE = '.replace(/~/g, "~0").replace(/\\//g, "~1")';
  */
 export function linearKeyPointers(code: string): string {
   const loopBefore = /for\(const (key\d+) in [\w$.]+\)$/;
-  const escape = /(key\d+)\.replace\(\/~\/g, "~0"\)\.replace\(\/\\\/\/g, "~1"\)/y;
+  const keyEscape = /(key\d+)\.replace\(\/~\/g, "~0"\)\.replace\(\/\\\/\/g, "~1"\)/y;
   const unknown = (at: number, what: string): Error =>
     new Error(`generate: linearKeyPointers met ${what} at ${at} (${JSON.stringify(code.slice(Math.max(0, at - 40), at + 40))}); update it`);
   if (/\w+Ptr\b/.test(code)) throw unknown(code.search(/\w+Ptr\b/), 'a name ending in Ptr');
@@ -594,12 +594,12 @@ export function linearKeyPointers(code: string): string {
     } else if (c === '/' || c === "'" || c === '`') {
       throw unknown(i, `${c} outside a string (a regex, comment or quote the scan does not know)`);
     } else if (c === 'k' && code.startsWith('key', i) && !/[\w$.]/.test(code[i - 1] ?? '')) {
-      escape.lastIndex = i;
-      const m = escape.exec(code);
+      keyEscape.lastIndex = i;
+      const m = keyEscape.exec(code);
       if (m === null) continue;
       const key = m[1]!;
       const loop = blocks.findLast((b) => b.key === key);
-      if (loop === undefined) throw unknown(i, `an escape of ${key} outside a loop over ${key}`);
+      if (loop === undefined) throw unknown(i, `an keyEscape of ${key} outside a loop over ${key}`);
       loop.used = true;
       escapes++;
       edits.push({ at: i, end: i + m[0].length, text: `(${key}Ptr ??= ${m[0]})` });
@@ -647,6 +647,7 @@ export function boundedListing(code: string): string {
   const header = [
     `const LISTING_LIMIT = ${LISTING_LIMIT};`,
     'class ListingStopped extends Error {}',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: this is generated code, whose template literal names LISTING_LIMIT
     'function stopListing() { throw new ListingStopped(`the listing stopped after more than ${LISTING_LIMIT} errors`); }',
     'export const listingLimit = LISTING_LIMIT;',
     'export { ListingStopped };',

@@ -62,7 +62,10 @@ export function collectSchemaRegexes(): { patterns: AuditedRegex[]; formats: Map
   const found = new Map<string, { kind: 'pattern' | 'patternProperties'; uses: number }>();
   const formats = new Map<string, number>();
   const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
     if (typeof node !== 'object' || node === null) return;
     for (const [key, value] of Object.entries(node)) {
       if (INSTANCE_KEYWORDS.has(key)) continue;

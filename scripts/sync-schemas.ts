@@ -885,23 +885,27 @@ async function downloadOnce(ctx: FetchContext, rel: string, limit: number): Prom
 const USAGE =
   'usage: sync-schemas [--update [--versions 3.1.19,3.0.26]] [--out DIR] [--lock FILE] [--source DIR|URL]';
 
+function parseSyncArgs(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      update: { type: 'boolean' },
+      versions: { type: 'string' },
+      out: { type: 'string' },
+      lock: { type: 'string' },
+      source: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
   try {
-    let parsed;
+    let parsed: ReturnType<typeof parseSyncArgs>;
     try {
-      parsed = parseArgs({
-        args: [...argv],
-        strict: true,
-        allowPositionals: false,
-        options: {
-          update: { type: 'boolean' },
-          versions: { type: 'string' },
-          out: { type: 'string' },
-          lock: { type: 'string' },
-          source: { type: 'string' },
-          help: { type: 'boolean', short: 'h' },
-        },
-      });
+      parsed = parseSyncArgs(argv);
     } catch (cause) {
       throw new SyncSchemasError('USAGE', `${(cause as Error).message}; ${USAGE}`, { cause });
     }

@@ -3,7 +3,7 @@
  * failure, and JSON for `--json`. Seller text is shown with {@link shownText}, so nothing a seller
  * sends (a key name, an id, a code, a message) can drive the terminal or forge a line.
  */
-import { DecodeError, LimitError, SchemaMismatchError, TaskFailedError } from './errors.js';
+import { type DecodeError, LimitError, SchemaMismatchError, TaskFailedError } from './errors.js';
 import { formatIssues, shownPointer, shownText } from './format.js';
 
 /** Issues printed in human mode; `--json` lists all. */

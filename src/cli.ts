@@ -191,7 +191,7 @@ async function readInput(source: string, cap: number): Promise<{ bytes: Buffer; 
     }
     return { bytes: Buffer.concat(chunks, total), label: 'stdin' };
   }
-  let handle;
+  let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(source, 'r');
   } catch (error) {

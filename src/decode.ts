@@ -142,7 +142,10 @@ function mergeOptions(base: unknown, call: unknown): Record<(typeof OPTION_KEYS)
  */
 export function resolveOptions(base: DecodeOptions | undefined, call: DecodeOptions | undefined): Resolved {
   // The common call (no options anywhere) reuses one frozen result instead of merging again.
-  if (base === undefined && call === undefined) return (defaults ??= Object.freeze(resolve(undefined, undefined)));
+  if (base === undefined && call === undefined) {
+    defaults ??= Object.freeze(resolve(undefined, undefined));
+    return defaults;
+  }
   return resolve(base, call);
 }
 
@@ -558,7 +561,7 @@ function mismatch(
 }
 
 function decodeFound<T extends TaskName>(ctx: Context, located: Found): Outcome<T> {
-  const { task, options } = ctx;
+  const { task } = ctx;
   const found = checked(ctx, located);
   // The payload itself may carry an AdCP error; the failure is reported even when the payload
   // announces a version that is not bundled (its table is then the default one).
@@ -839,7 +842,9 @@ export type Merged<B, O> = Omit<B, keyof O> & O;
 
 /** A decoder with default options bound; per-call options win. */
 export interface Decoder<B extends DecodeOptions> {
+  // biome-ignore lint/complexity/noBannedTypes: `{}` is "no per-call options": Merged<B, {}> is B
   decode<T extends TaskName, const O extends DecodeOptions = {}>(task: T, input: unknown, options?: O): Decoded<T, Merged<B, O>>;
+  // biome-ignore lint/complexity/noBannedTypes: as above
   safeDecode<T extends TaskName, const O extends DecodeOptions = {}>(task: T, input: unknown, options?: O): SafeDecodeResult<T, Merged<B, O>>;
 }
 

@@ -2,7 +2,7 @@
  * Seller text made fit for one line of a message, a log or a terminal, and the human-readable
  * rendering of a DecodeError, in the zod `prettifyError` shape.
  */
-import { DecodeError, SchemaMismatchError } from './errors.js';
+import { type DecodeError, SchemaMismatchError } from './errors.js';
 
 /** Longest JSON Pointer shown to a human; the full one stays in the error's data. */
 const MAX_SHOWN_POINTER = 120;

@@ -15,7 +15,7 @@
  * hasOwn({}, 'toString'); // false
  */
 export function hasOwn(obj: object, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(obj, key);
+  return  Object.hasOwn(obj, key);
 }
 
 /**

@@ -24,7 +24,7 @@ export interface PolledTaskOf<K extends WebhookTaskType> {
 /** A polled task: a union discriminated by `taskType`, so narrowing it types `data`. */
 export type PolledTask = { [K in WebhookTaskType]: PolledTaskOf<K> }[WebhookTaskType];
 
-const hasOwn = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
+const hasOwn = (obj: object, key: string): boolean => Object.hasOwn(obj, key);
 const FAILED: readonly string[] = ['failed', 'rejected', 'canceled'];
 
 /** 3.0's core/tasks-get-response.json `required` (3.0 has no decode task for it, so it is checked here). */

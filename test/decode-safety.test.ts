@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { decode, safeDecode } from '../src/decode.js';
-import { SchemaMismatchError } from '../src/errors.js';
+import type { SchemaMismatchError } from '../src/errors.js';
 import { formatIssues, shownPointer } from '../src/format.js';
 import { a2a03, a2a10, mcp } from './fixtures/envelopes.js';
 import { fixtures, payload } from './fixtures/payloads.js';

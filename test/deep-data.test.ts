@@ -74,9 +74,16 @@ function edges(byId: Map<string, Schema>, at: At): Edge[] {
   for (const [k, v] of Object.entries(node)) {
     if (typeof v !== 'object' || v === null) continue;
     if (k === 'properties' || k === 'patternProperties') for (const name of Object.keys(v)) child(`${k}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, k === 'properties' ? name : '*');
-    else if (k === 'items' || k === 'additionalItems' || k === 'contains') Array.isArray(v) ? v.forEach((_, i) => child(`${k}/${i}`, String(i))) : child(k, '0');
+    else if (k === 'items' || k === 'additionalItems' || k === 'contains') {
+      if (Array.isArray(v)) v.forEach((_, i) => {
+        child(`${k}/${i}`, String(i));
+      });
+      else child(k, '0');
+    }
     else if (k === 'additionalProperties') child(k, '*');
-    else if (k === 'allOf' || k === 'anyOf' || k === 'oneOf') (v as unknown[]).forEach((_, i) => child(`${k}/${i}`, null));
+    else if (k === 'allOf' || k === 'anyOf' || k === 'oneOf') (v as unknown[]).forEach((_, i) => {
+      child(`${k}/${i}`, null);
+    });
     else if (k === 'not' || k === 'if' || k === 'then' || k === 'else' || k === 'propertyNames') child(k, null);
   }
   return out;

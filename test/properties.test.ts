@@ -404,9 +404,9 @@ function carriesPrototypeKey(input: unknown): boolean {
       }
     }
     if (typeof v !== 'object' || v === null) continue;
-    if (Object.prototype.hasOwnProperty.call(v, '__proto__')) return true;
-    const ctor = Object.prototype.hasOwnProperty.call(v, 'constructor') ? (v as Json)['constructor'] : undefined;
-    if (typeof ctor === 'object' && ctor !== null && Object.prototype.hasOwnProperty.call(ctor, 'prototype')) return true;
+    if (Object.hasOwn(v, '__proto__')) return true;
+    const ctor = Object.hasOwn(v, 'constructor') ? (v as Json)['constructor'] : undefined;
+    if (typeof ctor === 'object' && ctor !== null && Object.hasOwn(ctor, 'prototype')) return true;
     for (const key of Object.keys(v)) stack.push((v as Json)[key]);
   }
   return false;
@@ -484,7 +484,7 @@ function hasPrototypeKey(value: unknown): boolean {
   return Object.keys(value).some((key) => {
     const child = (value as Json)[key];
     if (key === '__proto__') return true;
-    if (key === 'constructor' && typeof child === 'object' && child !== null && Object.prototype.hasOwnProperty.call(child, 'prototype')) return true;
+    if (key === 'constructor' && typeof child === 'object' && child !== null && Object.hasOwn(child, 'prototype')) return true;
     return hasPrototypeKey(child);
   });
 }

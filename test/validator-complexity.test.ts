@@ -177,7 +177,7 @@ describe('rewritten validators give exactly the verdicts and errors of the origi
   for (const [mode, set] of [['first error', fast], ['allErrors', full]] as const) {
     test(`${mode}: fast-check, 3,000 payloads, short and long arrays`, () => {
       const before = validatorOf(load(set.original), 'list');
-      const after = validatorOf(load(set.rewritten), 'list');
+      const patched = validatorOf(load(set.rewritten), 'list');
       let invalid = 0;
       let duplicates = 0;
       let escapedKeys = 0;
@@ -187,7 +187,7 @@ describe('rewritten validators give exactly the verdicts and errors of the origi
           if (!want.valid) invalid++;
           if (!want.valid && JSON.stringify(want.errors).includes('uniqueItems')) duplicates++;
           if (!want.valid && /"instancePath":"\/(maps|named)\/[^"]*~[01]/.test(JSON.stringify(want.errors))) escapedKeys++;
-          expect(outcome(after, data)).toEqual(want);
+          expect(outcome(patched, data)).toEqual(want);
         }),
         { seed: 20261130, numRuns: 3_000 },
       );
@@ -200,17 +200,17 @@ describe('rewritten validators give exactly the verdicts and errors of the origi
   }
 
   test('the reported pair is the one Ajv reports: the last repeated item and its nearest earlier copy', () => {
-    const after = validatorOf(load(full.rewritten), 'list');
-    expect(after({ items: [{ id: 'x' }, { id: 'y' }, { id: 'x' }, { id: 'y' }, { id: 'z' }] })).toBe(false);
-    expect(after.errors).toEqual([expect.objectContaining({ instancePath: '/items', keyword: 'uniqueItems', params: { i: 3, j: 1 } })]);
-    expect(after({ items: [], any: [{ p: 1, q: 'p' }, 2, { q: 'p', p: 1 }] })).toBe(false);
-    expect(after.errors).toEqual([expect.objectContaining({ instancePath: '/any', keyword: 'uniqueItems', params: { i: 2, j: 0 } })]);
+    const patched = validatorOf(load(full.rewritten), 'list');
+    expect(patched({ items: [{ id: 'x' }, { id: 'y' }, { id: 'x' }, { id: 'y' }, { id: 'z' }] })).toBe(false);
+    expect(patched.errors).toEqual([expect.objectContaining({ instancePath: '/items', keyword: 'uniqueItems', params: { i: 3, j: 1 } })]);
+    expect(patched({ items: [], any: [{ p: 1, q: 'p' }, 2, { q: 'p', p: 1 }] })).toBe(false);
+    expect(patched.errors).toEqual([expect.objectContaining({ instancePath: '/any', keyword: 'uniqueItems', params: { i: 2, j: 0 } })]);
     // A long array, keyed not compared: 1 equals 1.0; an object repeats with its keys reordered.
     const any = [...Array.from({ length: UNIQUE_PAIRWISE_MAX + 10 }, (_, k) => k), { p: 1, q: 'p' }, 'x', { q: 'p', p: 1 }, 7.0, 'y'];
-    expect(after({ items: [], any })).toBe(false);
-    expect(after.errors).toEqual([expect.objectContaining({ instancePath: '/any', keyword: 'uniqueItems', params: { i: any.length - 2, j: 7 } })]);
-    expect(after({ items: [], any: any.slice(0, -2) })).toBe(false);
-    expect(after.errors).toEqual([expect.objectContaining({ params: { i: any.length - 3, j: any.length - 5 } })]);
+    expect(patched({ items: [], any })).toBe(false);
+    expect(patched.errors).toEqual([expect.objectContaining({ instancePath: '/any', keyword: 'uniqueItems', params: { i: any.length - 2, j: 7 } })]);
+    expect(patched({ items: [], any: any.slice(0, -2) })).toBe(false);
+    expect(patched.errors).toEqual([expect.objectContaining({ params: { i: any.length - 3, j: any.length - 5 } })]);
   });
 });
 
@@ -308,7 +308,7 @@ describe('every generated validator module', () => {
         for (const [, key] of code.matchAll(/\((key\d+)Ptr \?\?= /g)) expect(code, file).toContain(`for(const ${key} in `);
         if (file.endsWith('.errors.js')) {
           expect(code).toContain(`const LISTING_LIMIT = ${LISTING_LIMIT};`);
-          // One check after every recorded or merged error.
+          // One check patched every recorded or merged error.
           expect(code.split('errors++;if(errors > LISTING_LIMIT){stopListing();}').length).toBe(code.split('errors++;').length);
         }
         modules++;

@@ -88,7 +88,7 @@ describe('transport-error-mapping vectors', () => {
 
   test('the page-only codes are exactly the ones the 3.1.19 manifest lacks', () => {
     for (const code of Object.keys(PAGE_ONLY_CODES)) {
-      expect(Object.prototype.hasOwnProperty.call(manifestTable.codes, code)).toBe(false);
+      expect(Object.hasOwn(manifestTable.codes, code)).toBe(false);
       // With the manifest alone they are unknown codes: terminal under the page's rule.
       expect(classifyRecoveryWith({ code }, manifestTable, { unknownRecovery: 'terminal' }).recovery).toBe('terminal');
     }

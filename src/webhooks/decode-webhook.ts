@@ -59,7 +59,7 @@ export interface DecodedWebhookOf<K extends WebhookTaskType, V extends Version =
  */
 export type DecodedWebhook<V extends Version = Version> = { [W in V]: { [K in WebhookTaskTypeIn<W>]: DecodedWebhookOf<K, W> }[WebhookTaskTypeIn<W>] }[V];
 
-const hasOwn = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
+const hasOwn = (obj: object, key: string): boolean => Object.hasOwn(obj, key);
 
 /** Statuses whose webhook carries no result necessarily (webhooks.mdx, "Status-specific result data"). */
 const RESULT_OPTIONAL: readonly string[] = ['working', 'submitted', 'input-required', 'auth-required', 'unknown'];

@@ -75,7 +75,7 @@ const STRING_FIELDS: Readonly<Record<Version, Readonly<Record<string, readonly [
 /** RFC 3339 `date-time` (JSON Schema `format: date-time`), checked for a real calendar date below. */
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
 
-const hasOwn = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
+const hasOwn = (obj: object, key: string): boolean => Object.hasOwn(obj, key);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -95,8 +95,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function detectWebhookFormat(body: unknown): WebhookFormat | null {
   if (!isObject(body)) return null;
   const status = hasOwn(body, 'status') ? body.status : undefined;
-  if (isObject(status) && hasOwn(status, 'state') && Boolean(status.state)) return 'a2a';
-  if (typeof status === 'string' && hasOwn(body, 'task_id') && Boolean(body.task_id)) return 'mcp';
+  if (isObject(status) && hasOwn(status, 'state') && status.state) return 'a2a';
+  if (typeof status === 'string' && hasOwn(body, 'task_id') && body.task_id) return 'mcp';
   if (status === undefined && looksLikeA2a(body)) return 'a2a';
   return null;
 }

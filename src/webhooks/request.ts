@@ -37,7 +37,9 @@ function tooLarge(limit: number, got: string): WebhookError {
 function headerMap(headers: HeaderRecord | Headers): Map<string, string> {
   const map = new Map<string, string>();
   if (typeof (headers as Headers).forEach === 'function' && typeof (headers as Headers).get === 'function') {
-    (headers as Headers).forEach((value, name) => map.set(name.toLowerCase(), value));
+    (headers as Headers).forEach((value, name) => {
+      map.set(name.toLowerCase(), value);
+    });
     return map;
   }
   for (const [name, value] of Object.entries(headers as HeaderRecord)) {
