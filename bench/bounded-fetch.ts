@@ -39,17 +39,7 @@ const EVENTS_CAP = 16 * 1024 * 1024;
 const BOUNDED_TIMEOUT_MS = 20_000;
 const DRIP_TIMEOUT_MS = 2_000;
 const DRIP_MS = 8_000;
-const CASES = [
-  'baseline',
-  'chunked',
-  'cl-big',
-  'cl-small-lie',
-  'gzip-bomb',
-  'drip',
-  'sse-many',
-  'sse-one-big',
-  'sse-resume',
-] as const;
+const CASES = ['baseline', 'chunked', 'cl-big', 'cl-small-lie', 'gzip-bomb', 'drip', 'sse-many', 'sse-one-big', 'sse-resume'] as const;
 type Case = (typeof CASES)[number];
 type Mode = 'bounded' | 'unbounded';
 
@@ -175,7 +165,8 @@ async function misbehave(name: Case, req: http.IncomingMessage, res: http.Server
       return;
     case 'chunked':
     case 'cl-big': {
-      const headers = name === 'cl-big' ? { ...JSON_HEADERS, 'content-length': String(prefix(id).length + CAP + SUFFIX.length) } : JSON_HEADERS;
+      const headers =
+        name === 'cl-big' ? { ...JSON_HEADERS, 'content-length': String(prefix(id).length + CAP + SUFFIX.length) } : JSON_HEADERS;
       res.writeHead(200, headers);
       if ((await write(res, prefix(id))) && (await pump(res, A64K, CAP))) res.end(SUFFIX);
       return;
@@ -229,7 +220,8 @@ async function misbehave(name: Case, req: http.IncomingMessage, res: http.Server
       const segment = ++resumeSegment;
       if (!(await pump(res, NOTES_64K, RESUME_SEGMENT))) return;
       resumeSent += RESUME_SEGMENT;
-      if (resumeSent >= EVENTS_CAP) res.end(event(`{"jsonrpc":"2.0","id":${resumeId},"result":{"content":[{"type":"text","text":"done"}]}}`, `s${segment}`));
+      if (resumeSent >= EVENTS_CAP)
+        res.end(event(`{"jsonrpc":"2.0","id":${resumeId},"result":{"content":[{"type":"text","text":"done"}]}}`, `s${segment}`));
       else res.end(`id: s${segment}\ndata: \n\n`);
       return;
     }
@@ -257,7 +249,11 @@ function seller(name: Case) {
         JSON.stringify({
           jsonrpc: '2.0',
           id: message.id,
-          result: { protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'hostile', version: '0' } },
+          result: {
+            protocolVersion: message.params?.protocolVersion,
+            capabilities: { tools: {} },
+            serverInfo: { name: 'hostile', version: '0' },
+          },
         }),
       );
       return;
@@ -277,7 +273,9 @@ function seller(name: Case) {
 
 function spawnChild(url: string, mode: Mode, timeoutMs: number): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', here, 'child', url, mode, String(timeoutMs)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, ['--import', 'tsx', here, 'child', url, mode, String(timeoutMs)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -382,7 +380,15 @@ async function main(): Promise<void> {
         generatedAt: new Date().toISOString(),
         node: process.version,
         platform: `${process.platform} ${process.arch}`,
-        config: { capBytes: CAP, eventsCapBytes: EVENTS_CAP, boundedMaxBytes: 4_194_304, boundedTimeoutMs: BOUNDED_TIMEOUT_MS, boundedDripTimeoutMs: DRIP_TIMEOUT_MS, dripMs: DRIP_MS, resumeSegmentBytes: RESUME_SEGMENT },
+        config: {
+          capBytes: CAP,
+          eventsCapBytes: EVENTS_CAP,
+          boundedMaxBytes: 4_194_304,
+          boundedTimeoutMs: BOUNDED_TIMEOUT_MS,
+          boundedDripTimeoutMs: DRIP_TIMEOUT_MS,
+          dripMs: DRIP_MS,
+          resumeSegmentBytes: RESUME_SEGMENT,
+        },
         notes: [
           'clientReadBytes: LimitError.actual, the body bytes boundedFetch counted before the abort (0 when it refused the Content-Length; absent for TIMEOUT, UNSUPPORTED_ENCODING and unbounded runs, which read all the seller sent)',
           'serverSentBytes: body bytes the seller handed to the socket before the client hung up, socket buffers included',

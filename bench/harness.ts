@@ -158,7 +158,11 @@ export function goal(limit: number, ratio: number): { goal: string; holds: boole
 }
 
 /** Runs a process to its end; resolves with stdout, rejects with stderr on a non-zero exit. */
-export function run(command: string, args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<{ stdout: string; ms: number }> {
+export function run(
+  command: string,
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<{ stdout: string; ms: number }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(command, args, { env: options.env ?? process.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -209,7 +213,11 @@ export function table(measurements: readonly Measurement[]): string {
     ]);
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.filter((r) => r.length > 1).map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   const out = [line(header), widths.map((w) => '-'.repeat(w)).join('  ')];
   for (const r of rows) out.push(r.length === 1 ? `\n${r[0]}` : line(r));
   return out.join('\n');

@@ -19,7 +19,12 @@ const { formatIssues } = (await import(dist('format.js'))) as typeof import('../
 const mode = process.argv[2];
 const t0 = performance.now();
 const listing = boundIssues(worstIssues(4 * 1024 * 1024, 2 * MAX_ISSUES));
-const error = new SchemaMismatchError('worst', { schemaId: 'bench', issues: listing.issues, issuesComplete: listing.complete, issuesShortened: listing.shortened });
+const error = new SchemaMismatchError('worst', {
+  schemaId: 'bench',
+  issues: listing.issues,
+  issuesComplete: listing.complete,
+  issuesShortened: listing.shortened,
+});
 const buildMs = performance.now() - t0;
 let formatMs = 0;
 let stringifyMs = 0;
@@ -32,4 +37,6 @@ if (mode === 'format') {
   chars += JSON.stringify(error.issues).length;
   stringifyMs = performance.now() - t2;
 }
-process.stdout.write(`${JSON.stringify({ issues: listing.issues.length, buildMs, formatMs, stringifyMs, chars, maxRssKb: process.resourceUsage().maxRSS })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ issues: listing.issues.length, buildMs, formatMs, stringifyMs, chars, maxRssKb: process.resourceUsage().maxRSS })}\n`,
+);

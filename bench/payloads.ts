@@ -52,18 +52,94 @@ interface Publisher {
 }
 
 const PUBLISHERS: readonly Publisher[] = [
-  { domain: 'trailheadtv.example', name: 'Trailhead TV', properties: ['trailhead_ctv_app', 'trailhead_web'], tags: ['outdoor', 'adventure'], channels: ['ctv', 'olv'], timezone: 'America/Denver', currency: 'USD' },
-  { domain: 'alpineoutdoors.example', name: 'Alpine Outdoors', properties: ['alpine_web', 'alpine_app'], tags: ['editorial', 'gear_reviews'], channels: ['display', 'olv'], timezone: 'Europe/Zurich', currency: 'CHF' },
-  { domain: 'dailyledger.example', name: 'The Daily Ledger', properties: ['ledger_web', 'ledger_newsletter'], tags: ['news', 'business'], channels: ['display', 'email'], timezone: 'America/New_York', currency: 'USD' },
-  { domain: 'radiocafe.example', name: 'Radio Café', properties: ['radiocafe_stream', 'radiocafe_podcasts'], tags: ['music', 'talk'], channels: ['streaming_audio', 'podcast'], timezone: 'Europe/Paris', currency: 'EUR' },
-  { domain: 'saopaulo-metro.example', name: 'São Paulo Metrô Screens', properties: ['linha_azul', 'linha_verde'], tags: ['transit', 'dooh'], channels: ['dooh'], timezone: 'America/Sao_Paulo', currency: 'BRL' },
-  { domain: 'zuerich-anzeiger.example', name: 'Zürcher Anzeiger', properties: ['anzeiger_web', 'anzeiger_epaper'], tags: ['news', 'regional'], channels: ['display', 'print'], timezone: 'Europe/Zurich', currency: 'CHF' },
-  { domain: 'gamehub.example', name: 'GameHub Network', properties: ['gamehub_web', 'gamehub_mobile'], tags: ['gaming', 'esports'], channels: ['gaming', 'display', 'olv'], timezone: 'America/Los_Angeles', currency: 'USD' },
-  { domain: 'shopmart.example', name: 'ShopMart Retail Media', properties: ['shopmart_web', 'shopmart_app'], tags: ['retail', 'grocery'], channels: ['retail_media', 'display'], timezone: 'America/Chicago', currency: 'USD' },
-  { domain: 'tokyo-life.example', name: '東京ライフ', properties: ['tokyo_life_web'], tags: ['lifestyle'], channels: ['display', 'social'], timezone: 'Asia/Tokyo', currency: 'JPY' },
+  {
+    domain: 'trailheadtv.example',
+    name: 'Trailhead TV',
+    properties: ['trailhead_ctv_app', 'trailhead_web'],
+    tags: ['outdoor', 'adventure'],
+    channels: ['ctv', 'olv'],
+    timezone: 'America/Denver',
+    currency: 'USD',
+  },
+  {
+    domain: 'alpineoutdoors.example',
+    name: 'Alpine Outdoors',
+    properties: ['alpine_web', 'alpine_app'],
+    tags: ['editorial', 'gear_reviews'],
+    channels: ['display', 'olv'],
+    timezone: 'Europe/Zurich',
+    currency: 'CHF',
+  },
+  {
+    domain: 'dailyledger.example',
+    name: 'The Daily Ledger',
+    properties: ['ledger_web', 'ledger_newsletter'],
+    tags: ['news', 'business'],
+    channels: ['display', 'email'],
+    timezone: 'America/New_York',
+    currency: 'USD',
+  },
+  {
+    domain: 'radiocafe.example',
+    name: 'Radio Café',
+    properties: ['radiocafe_stream', 'radiocafe_podcasts'],
+    tags: ['music', 'talk'],
+    channels: ['streaming_audio', 'podcast'],
+    timezone: 'Europe/Paris',
+    currency: 'EUR',
+  },
+  {
+    domain: 'saopaulo-metro.example',
+    name: 'São Paulo Metrô Screens',
+    properties: ['linha_azul', 'linha_verde'],
+    tags: ['transit', 'dooh'],
+    channels: ['dooh'],
+    timezone: 'America/Sao_Paulo',
+    currency: 'BRL',
+  },
+  {
+    domain: 'zuerich-anzeiger.example',
+    name: 'Zürcher Anzeiger',
+    properties: ['anzeiger_web', 'anzeiger_epaper'],
+    tags: ['news', 'regional'],
+    channels: ['display', 'print'],
+    timezone: 'Europe/Zurich',
+    currency: 'CHF',
+  },
+  {
+    domain: 'gamehub.example',
+    name: 'GameHub Network',
+    properties: ['gamehub_web', 'gamehub_mobile'],
+    tags: ['gaming', 'esports'],
+    channels: ['gaming', 'display', 'olv'],
+    timezone: 'America/Los_Angeles',
+    currency: 'USD',
+  },
+  {
+    domain: 'shopmart.example',
+    name: 'ShopMart Retail Media',
+    properties: ['shopmart_web', 'shopmart_app'],
+    tags: ['retail', 'grocery'],
+    channels: ['retail_media', 'display'],
+    timezone: 'America/Chicago',
+    currency: 'USD',
+  },
+  {
+    domain: 'tokyo-life.example',
+    name: '東京ライフ',
+    properties: ['tokyo_life_web'],
+    tags: ['lifestyle'],
+    channels: ['display', 'social'],
+    timezone: 'Asia/Tokyo',
+    currency: 'JPY',
+  },
 ];
 
-const CREATIVE_AGENTS = ['https://creative.adcontextprotocol.org', 'https://creatives.trailheadtv.example', 'https://formats.shopmart.example/adcp'];
+const CREATIVE_AGENTS = [
+  'https://creative.adcontextprotocol.org',
+  'https://creatives.trailheadtv.example',
+  'https://formats.shopmart.example/adcp',
+];
 const DISPLAY_SIZES: ReadonlyArray<readonly [number, number]> = [
   [300, 250],
   [728, 90],
@@ -75,9 +151,24 @@ const DISPLAY_SIZES: ReadonlyArray<readonly [number, number]> = [
 const VIDEO_FORMATS = ['video_15s', 'video_30s', 'video_6s_bumper', 'video_30s_ctv', 'video_vertical_15s'];
 const AUDIO_FORMATS = ['audio_15s', 'audio_30s', 'audio_host_read_60s'];
 const DAYPARTS = ['Prime Time', 'Daytime', 'Late Night', 'Morning Drive', 'Weekend', 'Run of Network'];
-const AUDIENCES = ['adults 25–54', 'sports fans', 'new parents', 'outdoor enthusiasts', 'business decision makers', 'gamers 18–34', 'grocery shoppers', 'commuters'];
+const AUDIENCES = [
+  'adults 25–54',
+  'sports fans',
+  'new parents',
+  'outdoor enthusiasts',
+  'business decision makers',
+  'gamers 18–34',
+  'grocery shoppers',
+  'commuters',
+];
 const CITIES = ['Zürich', 'São Paulo', 'Montréal', 'München', 'Kraków', 'Reykjavík', 'Denver', 'Chicago', 'Tokyo'];
-const MEASUREMENT = ['Google Ad Manager with IAS viewability', 'Nielsen DAR', 'Geopath for DOOH impressions', 'Publisher ad server (first-party)', 'Comscore Campaign Ratings'];
+const MEASUREMENT = [
+  'Google Ad Manager with IAS viewability',
+  'Nielsen DAR',
+  'Geopath for DOOH impressions',
+  'Publisher ad server (first-party)',
+  'Comscore Campaign Ratings',
+];
 // Only metrics that AdCP 3.0 also lists, so that @adcp/client 4.8 (whose schemas predate 3.1) accepts them too.
 const METRICS_BY_CHANNEL: Readonly<Record<string, readonly string[]>> = {
   ctv: ['impressions', 'spend', 'completed_views', 'completion_rate', 'reach', 'frequency'],
@@ -100,7 +191,11 @@ function formatIds(r: Rand, channel: string): JsonObject[] {
   }
   if (channel === 'streaming_audio' || channel === 'podcast') return some(r, AUDIO_FORMATS, 1, 2).map((id) => ({ agent_url: agent, id }));
   if (channel === 'dooh') return [{ agent_url: agent, id: 'dooh_landscape_1920x1080', width: 1920, height: 1080 }];
-  return some(r, VIDEO_FORMATS, 1, 3).map((id) => ({ agent_url: agent, id, duration_ms: id.includes('6s') ? 6000 : id.includes('15s') ? 15000 : 30000 }));
+  return some(r, VIDEO_FORMATS, 1, 3).map((id) => ({
+    agent_url: agent,
+    id,
+    duration_ms: id.includes('6s') ? 6000 : id.includes('15s') ? 15000 : 30000,
+  }));
 }
 
 function pricingOptions(r: Rand, id: string, channel: string, currency: string, guaranteed: boolean): JsonObject[] {
@@ -108,7 +203,13 @@ function pricingOptions(r: Rand, id: string, channel: string, currency: string, 
   const video = channel === 'ctv' || channel === 'olv';
   const base = channel === 'ctv' ? 35 : video ? 18 : channel === 'dooh' ? 12 : 4;
   if (guaranteed) {
-    out.push({ pricing_option_id: `${id}_cpm_fixed_${currency.toLowerCase()}`, pricing_model: 'cpm', currency, fixed_price: money(r, base, base * 1.6), min_spend_per_package: int(r, 5, 50) * 1000 });
+    out.push({
+      pricing_option_id: `${id}_cpm_fixed_${currency.toLowerCase()}`,
+      pricing_model: 'cpm',
+      currency,
+      fixed_price: money(r, base, base * 1.6),
+      min_spend_per_package: int(r, 5, 50) * 1000,
+    });
   } else {
     const floor = money(r, base * 0.5, base);
     out.push({
@@ -116,11 +217,28 @@ function pricingOptions(r: Rand, id: string, channel: string, currency: string, 
       pricing_model: 'cpm',
       currency,
       floor_price: floor,
-      price_guidance: { p25: money(r, floor, floor * 1.2), p50: money(r, floor * 1.2, floor * 1.4), p75: money(r, floor * 1.4, floor * 1.7), p90: money(r, floor * 1.7, floor * 2.2) },
+      price_guidance: {
+        p25: money(r, floor, floor * 1.2),
+        p50: money(r, floor * 1.2, floor * 1.4),
+        p75: money(r, floor * 1.4, floor * 1.7),
+        p90: money(r, floor * 1.7, floor * 2.2),
+      },
     });
   }
-  if (video && chance(r, 0.6)) out.push({ pricing_option_id: `${id}_cpcv_${currency.toLowerCase()}`, pricing_model: 'cpcv', currency, fixed_price: money(r, 0.02, 0.09) });
-  if (channel === 'display' && chance(r, 0.5)) out.push({ pricing_option_id: `${id}_vcpm_${currency.toLowerCase()}`, pricing_model: 'vcpm', currency, floor_price: money(r, base, base * 2) });
+  if (video && chance(r, 0.6))
+    out.push({
+      pricing_option_id: `${id}_cpcv_${currency.toLowerCase()}`,
+      pricing_model: 'cpcv',
+      currency,
+      fixed_price: money(r, 0.02, 0.09),
+    });
+  if (channel === 'display' && chance(r, 0.5))
+    out.push({
+      pricing_option_id: `${id}_vcpm_${currency.toLowerCase()}`,
+      pricing_model: 'vcpm',
+      currency,
+      floor_price: money(r, base, base * 2),
+    });
   if ((channel === 'display' || channel === 'retail_media' || channel === 'email') && chance(r, 0.5)) {
     out.push({ pricing_option_id: `${id}_cpc_${currency.toLowerCase()}`, pricing_model: 'cpc', currency, fixed_price: money(r, 0.3, 2.5) });
   }
@@ -143,7 +261,13 @@ function forecast(r: Rand, id: string, currency: string): JsonObject {
     });
     budget *= 2;
   }
-  return { points, method: pick(r, ['estimate', 'modeled']), currency, generated_at: '2026-03-04T15:21:09Z', valid_until: '2026-03-11T15:21:09Z' };
+  return {
+    points,
+    method: pick(r, ['estimate', 'modeled']),
+    currency,
+    generated_at: '2026-03-04T15:21:09Z',
+    valid_until: '2026-03-11T15:21:09Z',
+  };
 }
 
 function product(r: Rand, n: number): JsonObject {
@@ -188,7 +312,8 @@ function product(r: Rand, n: number): JsonObject {
       tags: [slot, channel],
     }));
   }
-  if (chance(r, 0.35)) p.creative_policy = { co_branding: pick(r, ['optional', 'none']), landing_page: 'any', templates_available: chance(r, 0.5) };
+  if (chance(r, 0.35))
+    p.creative_policy = { co_branding: pick(r, ['optional', 'none']), landing_page: 'any', templates_available: chance(r, 0.5) };
   if (chance(r, 0.5)) p.expires_at = `2026-03-${String(int(r, 10, 28)).padStart(2, '0')}T23:59:59Z`;
   if (chance(r, 0.3)) p.property_targeting_allowed = true;
   if (chance(r, 0.15)) p.is_custom = true;
@@ -343,8 +468,17 @@ export function deepText(depth: number): string {
  * (escaped to twice that), then more issues than MAX_ISSUES, each with control characters and
  * long segments in its pointer and a long message, as near the character budget as they fit.
  */
-export function worstIssues(firstKeyChars: number, count: number): Array<{ path: string; keyword: string; params: Record<string, unknown>; schemaPath: string; message: string }> {
-  const first = { path: `/filter_diagnostics/excluded_by/${'~0'.repeat(firstKeyChars)}/values/0`, keyword: 'type', params: { type: 'string' }, schemaPath: '#/oneOf/0/type', message: 'must be string' };
+export function worstIssues(
+  firstKeyChars: number,
+  count: number,
+): Array<{ path: string; keyword: string; params: Record<string, unknown>; schemaPath: string; message: string }> {
+  const first = {
+    path: `/filter_diagnostics/excluded_by/${'~0'.repeat(firstKeyChars)}/values/0`,
+    keyword: 'type',
+    params: { type: 'string' },
+    schemaPath: '#/oneOf/0/type',
+    message: 'must be string',
+  };
   const segment = '\u0001\u202e~1'.repeat(75);
   return [
     first,

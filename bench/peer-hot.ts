@@ -23,7 +23,9 @@ const VERSION = '3.1.19';
 const [peer = 'mcp-sdk'] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const quick = process.argv.includes('--quick');
 
-const { decode } = (await import(pathToFileURL(path.join(ROOT, 'dist', 'index.js')).href)) as { decode: (task: string, input: unknown) => unknown };
+const { decode } = (await import(pathToFileURL(path.join(ROOT, 'dist', 'index.js')).href)) as {
+  decode: (task: string, input: unknown) => unknown;
+};
 const payloads = Object.entries(benchPayloads());
 const tasks = [...new Set(payloads.map(([, p]) => p.task))];
 
@@ -52,7 +54,9 @@ switch (peer) {
   }
   case 'adcp-client': {
     const requirePeers = createRequire(path.join(ROOT, 'bench', 'peers', 'package.json'));
-    const { responseValidator } = requirePeers('@adcp/client') as { responseValidator: { validate: (r: unknown, tool: string, o: object) => { valid: boolean } } };
+    const { responseValidator } = requirePeers('@adcp/client') as {
+      responseValidator: { validate: (r: unknown, tool: string, o: object) => { valid: boolean } };
+    };
     for (const task of tasks) checks.set(task, (e) => responseValidator.validate(e, task, { validateSchema: true, strict: false }).valid);
     break;
   }

@@ -26,9 +26,15 @@ if (entry === undefined) throw new Error(`unknown case ${which}`);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'adcp-profile-'));
 const input = path.join(dir, 'payload.json');
 writeFileSync(input, JSON.stringify(entry));
-const loop = spawnSync(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, path.join(ROOT, 'bench', 'profile-loop.mjs'), which, input, seconds], { stdio: 'inherit' });
+const loop = spawnSync(
+  process.execPath,
+  ['--cpu-prof', `--cpu-prof-dir=${dir}`, path.join(ROOT, 'bench', 'profile-loop.mjs'), which, input, seconds],
+  { stdio: 'inherit' },
+);
 if (loop.status !== 0) process.exit(loop.status ?? 1);
-const profiles = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(dir, f));
+const profiles = readdirSync(dir)
+  .filter((f) => f.endsWith('.cpuprofile'))
+  .map((f) => path.join(dir, f));
 spawnSync(process.execPath, [path.join(ROOT, 'bench', 'profile-summary.mjs'), ...profiles], { stdio: 'inherit' });
 if (process.argv.includes('--keep')) console.log(`profile kept in ${dir}`);
 else rmSync(dir, { recursive: true, force: true });

@@ -42,8 +42,31 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { CLOCK, goal, hot, median, pairedRatio, run, summarize, table, type HotOptions, type HotResult, type Measurement } from './harness.js';
-import { benchPayloads, deepText, getProductsResponse, invalidGetProducts, mcpStructured, mcpText, oversizeText, quadraticKeysGetProducts, utf8Bytes, type Json } from './payloads.js';
+import {
+  CLOCK,
+  goal,
+  hot,
+  median,
+  pairedRatio,
+  run,
+  summarize,
+  table,
+  type HotOptions,
+  type HotResult,
+  type Measurement,
+} from './harness.js';
+import {
+  benchPayloads,
+  deepText,
+  getProductsResponse,
+  invalidGetProducts,
+  mcpStructured,
+  mcpText,
+  oversizeText,
+  quadraticKeysGetProducts,
+  utf8Bytes,
+  type Json,
+} from './payloads.js';
 import type { RuntimeValidator } from './runtime-ajv.mjs';
 import { outputSchema, responseSchemaId, runtimeBundle } from './schemas.js';
 import { typecheckOnce, writeConsumer } from './typecheck.js';
@@ -58,7 +81,10 @@ const MAX_BYTES = 4 * 1024 * 1024;
 
 const args = process.argv.slice(2);
 const QUICK = args.includes('--quick');
-const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = args
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 const wanted = (section: string): boolean => only === undefined || only.includes(section);
 
 const measurements: Measurement[] = [];
@@ -155,7 +181,11 @@ async function main(): Promise<void> {
         const ratio = pairedRatio(ours!, floor!);
         measurements.push(summarize('hot decode, text path (÷ floor)', floor!));
         measurements.push(
-          summarize('hot decode, text path (÷ floor)', ours!, { baseline: 'floor', ratio, ...(goalSizes.has(p.label) ? goal(1.15, ratio) : {}) }),
+          summarize('hot decode, text path (÷ floor)', ours!, {
+            baseline: 'floor',
+            ratio,
+            ...(goalSizes.has(p.label) ? goal(1.15, ratio) : {}),
+          }),
         );
       }
     }
@@ -175,7 +205,10 @@ async function main(): Promise<void> {
           [
             { name: `bare validator, ${p.label}`, fn: () => validate(p.payload) },
             { name: `decode structuredContent, ${p.label}`, fn: () => lib.decode(p.task, p.structured) },
-            { name: `its snapshot walk alone (read once, check, copy), ${p.label}`, fn: () => snapshot(p.payload, bounds, { what: 'structuredContent' }) },
+            {
+              name: `its snapshot walk alone (read once, check, copy), ${p.label}`,
+              fn: () => snapshot(p.payload, bounds, { what: 'structuredContent' }),
+            },
             { name: `a bare visit of every value (no checks), ${p.label}`, fn: () => visitAll(p.payload) },
           ],
           opts(p),
@@ -202,11 +235,18 @@ async function main(): Promise<void> {
     const durationMs = performance.now() - started;
     const printed = table(measurements);
     process.stdout.write(`${printed}\n`);
-    const sizes = payloads.map((p) => `${p.label}: ${p.bytes} B (${Array.isArray(p.payload.products) ? `${p.payload.products.length} products` : `${(p.payload.packages as Json[]).length} packages`})`);
+    const sizes = payloads.map(
+      (p) =>
+        `${p.label}: ${p.bytes} B (${Array.isArray(p.payload.products) ? `${p.payload.products.length} products` : `${(p.payload.packages as Json[]).length} packages`})`,
+    );
     process.stdout.write(`\npayloads: ${sizes.join('; ')}\n`);
     for (const n of notes) process.stdout.write(`note: ${n}\n`);
-    process.stdout.write(`clocks: hot loops ${CLOCK === 'cpu' ? 'CPU time of the process (BENCH_CLOCK=wall for wall time)' : 'wall time'}; fresh processes and tsc wall time\n`);
-    process.stdout.write(`run: ${(durationMs / 1000).toFixed(0)} s, node ${process.version}, ${os.cpus().length} CPUs, load average ${load0[0]!.toFixed(1)} → ${os.loadavg()[0]!.toFixed(1)}${QUICK ? ', --quick' : ''}\n`);
+    process.stdout.write(
+      `clocks: hot loops ${CLOCK === 'cpu' ? 'CPU time of the process (BENCH_CLOCK=wall for wall time)' : 'wall time'}; fresh processes and tsc wall time\n`,
+    );
+    process.stdout.write(
+      `run: ${(durationMs / 1000).toFixed(0)} s, node ${process.version}, ${os.cpus().length} CPUs, load average ${load0[0]!.toFixed(1)} → ${os.loadavg()[0]!.toFixed(1)}${QUICK ? ', --quick' : ''}\n`,
+    );
     writeFileSync(
       path.join(ROOT, 'bench', 'results.json'),
       `${JSON.stringify(
@@ -261,11 +301,20 @@ async function cold(tmp: string, p: Payload, peers: boolean, validatorFile: (tas
     { key: 'ours', runs: QUICK ? 3 : 5, job: { ...common, mode: 'ours', input: textFile, dist: DIST_INDEX } },
     { key: 'ours-fail', runs: QUICK ? 3 : 5, job: { ...common, mode: 'ours-fail', input: failFile, dist: DIST_INDEX } },
     { key: 'ours-bundle', runs: QUICK ? 2 : 4, job: { ...common, mode: 'ours-bundle', input: textFile, bundle } },
-    { key: 'runtime-ajv', runs: QUICK ? 2 : 4, job: { ...common, mode: 'runtime-ajv', input: textFile, bundle: bundleFile, schemaId: responseSchemaId(VERSION, p.task) } },
+    {
+      key: 'runtime-ajv',
+      runs: QUICK ? 2 : 4,
+      job: { ...common, mode: 'runtime-ajv', input: textFile, bundle: bundleFile, schemaId: responseSchemaId(VERSION, p.task) },
+    },
     { key: 'floor', runs: QUICK ? 2 : 4, job: { ...common, mode: 'floor', input: textFile, validator: validatorFile(p.task) } },
     { key: 'mcp-sdk', runs: QUICK ? 1 : 2, job: { ...common, mode: 'mcp-sdk', input: structuredFile, outputSchema: outputSchemaFile } },
   ];
-  if (peers) modes.push({ key: 'adcp-client', runs: QUICK ? 1 : 2, job: { ...common, mode: 'adcp-client', input: structuredFile, peers: path.join(PEERS, 'package.json') } });
+  if (peers)
+    modes.push({
+      key: 'adcp-client',
+      runs: QUICK ? 1 : 2,
+      job: { ...common, mode: 'adcp-client', input: structuredFile, peers: path.join(PEERS, 'package.json') },
+    });
   const results = new Map<string, ChildResult[]>(modes.map((m) => [m.key, []]));
   const child = path.join(ROOT, 'bench', 'child.mjs');
   // Interleaved: one process of each mode in turn, so that a change in machine load hits all modes.
@@ -278,7 +327,13 @@ async function cold(tmp: string, p: Payload, peers: boolean, validatorFile: (tas
       results.get(m.key)!.push(r);
     }
   }
-  const stat = (section: string, name: string, values: number[], extra: Partial<Measurement> = {}, unit: 'ms' | 'MB' = 'ms'): Measurement => ({
+  const stat = (
+    section: string,
+    name: string,
+    values: number[],
+    extra: Partial<Measurement> = {},
+    unit: 'ms' | 'MB' = 'ms',
+  ): Measurement => ({
     section,
     name,
     unit,
@@ -299,34 +354,89 @@ async function cold(tmp: string, p: Payload, peers: boolean, validatorFile: (tas
   const S1 = `cold start: fresh node, import + first decode of ${label} (÷ run-time Ajv)`;
   measurements.push(stat(S1, 'run-time Ajv: import, compile, first validation', first('runtime-ajv')));
   const r1 = ratio(first('ours'), first('runtime-ajv'));
-  measurements.push(stat(S1, 'adcp-decode: import + first decode', first('ours'), { baseline: 'run-time Ajv', ratio: r1, ...goal(0.08, r1) }));
+  measurements.push(
+    stat(S1, 'adcp-decode: import + first decode', first('ours'), { baseline: 'run-time Ajv', ratio: r1, ...goal(0.08, r1) }),
+  );
   const rb = ratio(first('ours-bundle'), first('runtime-ajv'));
-  measurements.push(stat(S1, 'adcp-decode Node bundle (esbuild, split): import + preload + first decode', first('ours-bundle'), { baseline: 'run-time Ajv', ratio: rb, ...goal(0.08, rb) }));
+  measurements.push(
+    stat(S1, 'adcp-decode Node bundle (esbuild, split): import + preload + first decode', first('ours-bundle'), {
+      baseline: 'run-time Ajv',
+      ratio: rb,
+      ...goal(0.08, rb),
+    }),
+  );
   const rf = ratio(first('ours-fail'), first('ours'));
   measurements.push(
     stat(S1, 'adcp-decode: import + first failing decode (every product broken)', first('ours-fail'), {
       baseline: 'adcp-decode: import + first decode',
       ratio: rf,
       ...goal(1.5, rf),
-      note: 'the fast verdict, then the task\'s error-listing module loads and lists',
+      note: "the fast verdict, then the task's error-listing module loads and lists",
     }),
   );
   measurements.push(stat(S1, 'run-time Ajv, from process start', since('runtime-ajv')));
-  measurements.push(stat(S1, 'adcp-decode, from process start', since('ours'), { baseline: 'run-time Ajv, from process start', ratio: ratio(since('ours'), since('runtime-ajv')) }));
-  measurements.push(stat(S1, 'MCP SDK: compile outputSchema (allErrors), first check', first('mcp-sdk'), { baseline: 'run-time Ajv', ratio: ratio(first('mcp-sdk'), first('runtime-ajv')) }));
-  if (peers) measurements.push(stat(S1, '@adcp/client: import + first validation', first('adcp-client'), { baseline: 'run-time Ajv', ratio: ratio(first('adcp-client'), first('runtime-ajv')) }));
+  measurements.push(
+    stat(S1, 'adcp-decode, from process start', since('ours'), {
+      baseline: 'run-time Ajv, from process start',
+      ratio: ratio(since('ours'), since('runtime-ajv')),
+    }),
+  );
+  measurements.push(
+    stat(S1, 'MCP SDK: compile outputSchema (allErrors), first check', first('mcp-sdk'), {
+      baseline: 'run-time Ajv',
+      ratio: ratio(first('mcp-sdk'), first('runtime-ajv')),
+    }),
+  );
+  if (peers)
+    measurements.push(
+      stat(S1, '@adcp/client: import + first validation', first('adcp-client'), {
+        baseline: 'run-time Ajv',
+        ratio: ratio(first('adcp-client'), first('runtime-ajv')),
+      }),
+    );
 
   const S2 = 'memory: peak RSS of the cold-start process after the first decode (÷ run-time Ajv)';
   measurements.push(stat(S2, 'run-time Ajv', rss('runtime-ajv'), {}, 'MB'));
-  measurements.push(stat(S2, 'adcp-decode', rss('ours'), { baseline: 'run-time Ajv', ratio: ratio(rss('ours'), rss('runtime-ajv')) }, 'MB'));
-  measurements.push(stat(S2, 'MCP SDK outputSchema check', rss('mcp-sdk'), { baseline: 'run-time Ajv', ratio: ratio(rss('mcp-sdk'), rss('runtime-ajv')) }, 'MB'));
-  if (peers) measurements.push(stat(S2, '@adcp/client', rss('adcp-client'), { baseline: 'run-time Ajv', ratio: ratio(rss('adcp-client'), rss('runtime-ajv')) }, 'MB'));
+  measurements.push(
+    stat(S2, 'adcp-decode', rss('ours'), { baseline: 'run-time Ajv', ratio: ratio(rss('ours'), rss('runtime-ajv')) }, 'MB'),
+  );
+  measurements.push(
+    stat(
+      S2,
+      'MCP SDK outputSchema check',
+      rss('mcp-sdk'),
+      { baseline: 'run-time Ajv', ratio: ratio(rss('mcp-sdk'), rss('runtime-ajv')) },
+      'MB',
+    ),
+  );
+  if (peers)
+    measurements.push(
+      stat(
+        S2,
+        '@adcp/client',
+        rss('adcp-client'),
+        { baseline: 'run-time Ajv', ratio: ratio(rss('adcp-client'), rss('runtime-ajv')) },
+        'MB',
+      ),
+    );
 
   const S3 = `first calls: total of the first 10 decodes of ${label} after import, fresh process (÷ floor)`;
   measurements.push(stat(S3, 'floor: load validator, 10 × (JSON.parse + validate)', ten('floor')));
   measurements.push(stat(S3, 'adcp-decode: 10 decodes', ten('ours'), { baseline: 'floor', ratio: ratio(ten('ours'), ten('floor')) }));
-  measurements.push(stat(S3, 'adcp-decode: first decode alone', get('ours').map((r) => r.calls[0]!), { note: 'includes loading the validator module' }));
-  measurements.push(stat(S3, 'run-time Ajv: compile + 10 validations', ten('runtime-ajv'), { baseline: 'floor', ratio: ratio(ten('runtime-ajv'), ten('floor')) }));
+  measurements.push(
+    stat(
+      S3,
+      'adcp-decode: first decode alone',
+      get('ours').map((r) => r.calls[0]!),
+      { note: 'includes loading the validator module' },
+    ),
+  );
+  measurements.push(
+    stat(S3, 'run-time Ajv: compile + 10 validations', ten('runtime-ajv'), {
+      baseline: 'floor',
+      ratio: ratio(ten('runtime-ajv'), ten('floor')),
+    }),
+  );
 }
 
 /** A Node bundle of the portable entry (what `adcp-decode` resolves to in a bundler), as a Lambda ships it. */
@@ -335,7 +445,16 @@ async function nodeBundle(tmp: string): Promise<string> {
   const entry = path.join(tmp, 'lambda.mjs');
   writeFileSync(entry, `export { decode, preload } from ${JSON.stringify(path.join(ROOT, 'dist', 'portable.js'))};\n`);
   const outdir = path.join(tmp, 'bundle');
-  const result = await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', splitting: true, outdir, outExtension: { '.js': '.mjs' }, logLevel: 'silent' });
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    splitting: true,
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    logLevel: 'silent',
+  });
   if (result.warnings.length > 0) throw new Error(`bench: the Node bundle warns: ${result.warnings.map((w) => w.text).join('; ')}`);
   return path.join(outdir, 'lambda.mjs');
 }
@@ -391,11 +510,20 @@ async function peersHot(peers: boolean): Promise<void> {
   };
   for (const peer of ['mcp-sdk', 'runtime-ajv', ...(peers ? ['adcp-client'] : [])]) {
     log(`hot: peer ${peer}`);
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'peer-hot.ts'), peer, ...(QUICK ? ['--quick'] : [])], { cwd: ROOT });
-    const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as { setupMs: number; rows: Array<{ label: string; ours: HotResult; theirs: HotResult }> };
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'bench', 'peer-hot.ts'), peer, ...(QUICK ? ['--quick'] : [])],
+      { cwd: ROOT },
+    );
+    const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+      setupMs: number;
+      rows: Array<{ label: string; ours: HotResult; theirs: HotResult }>;
+    };
     for (const { label, ours, theirs } of result.rows) {
       measurements.push(summarize(S, { ...ours, name: `adcp-decode beside ${peer}, ${label}` }));
-      measurements.push(summarize(S, { ...theirs, name: `${names[peer]}, ${label}` }, { baseline: 'adcp-decode', ratio: pairedRatio(theirs, ours) }));
+      measurements.push(
+        summarize(S, { ...theirs, name: `${names[peer]}, ${label}` }, { baseline: 'adcp-decode', ratio: pairedRatio(theirs, ours) }),
+      );
     }
   }
 }
@@ -417,7 +545,8 @@ function rejections(lib: { safeDecode: SafeDecodeFn }, payload1MB: { [key: strin
     if (c.code === 'TOO_LARGE' && utf8Bytes(c.text) !== MAX_BYTES + 1) throw new Error(`${c.label}: ${utf8Bytes(c.text)} bytes`);
     const input = { content: [{ type: 'text', text: c.text }] };
     const r = lib.safeDecode('get_products', input);
-    if (r.success || r.error?.code !== c.code) throw new Error(`${c.label}: expected ${c.code}, got ${r.success ? 'success' : r.error?.code}`);
+    if (r.success || r.error?.code !== c.code)
+      throw new Error(`${c.label}: expected ${c.code}, got ${r.success ? 'success' : r.error?.code}`);
     const [parse, ours] = hot(
       [
         { name: `JSON.parse, ${c.label}`, fn: () => JSON.parse(c.text) },
@@ -439,7 +568,10 @@ function hostile(validate: RuntimeValidator): void {
   const size = MAX_BYTES - 4096;
   const plain = getProductsResponse(size, 7);
   const quadratic = quadraticKeysGetProducts(size);
-  for (const [label, payload] of [['plain', plain], ['quadratic keys', quadratic]] as const) {
+  for (const [label, payload] of [
+    ['plain', plain],
+    ['quadratic keys', quadratic],
+  ] as const) {
     const bytes = utf8Bytes(JSON.stringify(payload));
     if (bytes > MAX_BYTES || bytes < size - 64 * 1024) throw new Error(`hostile: the ${label} payload has ${bytes} bytes`);
     if (!validate(payload)) throw new Error(`hostile: the ${label} payload fails the get_products validator`);
@@ -447,7 +579,10 @@ function hostile(validate: RuntimeValidator): void {
   const [base, keys] = hot(
     [
       { name: `validator, plain get_products (${(utf8Bytes(JSON.stringify(plain)) / 1048576).toFixed(2)} MiB)`, fn: () => validate(plain) },
-      { name: 'validator, valid get_products, a 2 MiB `~/` key over 260,000 items (quadratic in Ajv\'s own code)', fn: () => validate(quadratic) },
+      {
+        name: "validator, valid get_products, a 2 MiB `~/` key over 260,000 items (quadratic in Ajv's own code)",
+        fn: () => validate(quadratic),
+      },
     ],
     { rounds: rounds(9), time: 10, iterations: 2 },
   );
@@ -461,7 +596,14 @@ async function worstListing(): Promise<void> {
   log('fresh processes: the worst issue listing');
   const once = async (mode: 'build' | 'format') => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'issue-listing.ts'), mode], { cwd: ROOT });
-    return JSON.parse(stdout.trim().split('\n').at(-1)!) as { issues: number; buildMs: number; formatMs: number; stringifyMs: number; chars: number; maxRssKb: number };
+    return JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+      issues: number;
+      buildMs: number;
+      formatMs: number;
+      stringifyMs: number;
+      chars: number;
+      maxRssKb: number;
+    };
   };
   const build: Awaited<ReturnType<typeof once>>[] = [];
   const format: Awaited<ReturnType<typeof once>>[] = [];
@@ -480,12 +622,30 @@ async function worstListing(): Promise<void> {
     runs: values.length,
     ...extra,
   });
-  measurements.push(stat('formatIssues', format.map((r) => r.formatMs), 'ms', { note: `${format[0]!.chars} characters printed and serialized` }));
-  measurements.push(stat('JSON.stringify(issues)', format.map((r) => r.stringifyMs), 'ms'));
+  measurements.push(
+    stat(
+      'formatIssues',
+      format.map((r) => r.formatMs),
+      'ms',
+      { note: `${format[0]!.chars} characters printed and serialized` },
+    ),
+  );
+  measurements.push(
+    stat(
+      'JSON.stringify(issues)',
+      format.map((r) => r.stringifyMs),
+      'ms',
+    ),
+  );
   const rssBuild = build.map((r) => r.maxRssKb / 1024);
   const rssFormat = format.map((r) => r.maxRssKb / 1024);
   measurements.push(stat('peak RSS: build the listing only', rssBuild, 'MB'));
-  measurements.push(stat('peak RSS: build, formatIssues, JSON.stringify', rssFormat, 'MB', { baseline: 'build only', ratio: median(rssFormat) / median(rssBuild) }));
+  measurements.push(
+    stat('peak RSS: build, formatIssues, JSON.stringify', rssFormat, 'MB', {
+      baseline: 'build only',
+      ratio: median(rssFormat) / median(rssBuild),
+    }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -537,13 +697,40 @@ async function typecheck(tmp: string, peers: boolean): Promise<void> {
   measurements.push(m('empty consumer (the floor): time', msF, 'ms'));
   measurements.push(m('empty consumer (the floor): peak RSS', rssF, 'MB'));
   if (peers) {
-    const above = (ours: number[], theirs: number[], floor: number[]): number => (median(ours) - median(floor)) / (median(theirs) - median(floor));
-    measurements.push(m('adcp-decode above the floor: time', msA, 'ms', { baseline: '@adcp/client above it', ratio: above(msA, b.map((x) => x.ms), msF) }));
-    measurements.push(m('adcp-decode above the floor: peak RSS', rssA, 'MB', { baseline: '@adcp/client above it', ratio: above(rssA, b.map((x) => x.maxRssKb / 1024), rssF) }));
+    const above = (ours: number[], theirs: number[], floor: number[]): number =>
+      (median(ours) - median(floor)) / (median(theirs) - median(floor));
+    measurements.push(
+      m('adcp-decode above the floor: time', msA, 'ms', {
+        baseline: '@adcp/client above it',
+        ratio: above(
+          msA,
+          b.map((x) => x.ms),
+          msF,
+        ),
+      }),
+    );
+    measurements.push(
+      m('adcp-decode above the floor: peak RSS', rssA, 'MB', {
+        baseline: '@adcp/client above it',
+        ratio: above(
+          rssA,
+          b.map((x) => x.maxRssKb / 1024),
+          rssF,
+        ),
+      }),
+    );
   }
   // The absolute goals (issue 12): under 2 s and 300 MB on this machine.
-  measurements.push(m('adcp-decode consumer: time (÷ 2 s)', msA, 'ms', { baseline: '2,000 ms', ratio: median(msA) / 2000, ...goal(1, median(msA) / 2000) }));
-  measurements.push(m('adcp-decode consumer: peak RSS (÷ 300 MB)', rssA, 'MB', { baseline: '300 MB', ratio: median(rssA) / 300, ...goal(1, median(rssA) / 300) }));
+  measurements.push(
+    m('adcp-decode consumer: time (÷ 2 s)', msA, 'ms', { baseline: '2,000 ms', ratio: median(msA) / 2000, ...goal(1, median(msA) / 2000) }),
+  );
+  measurements.push(
+    m('adcp-decode consumer: peak RSS (÷ 300 MB)', rssA, 'MB', {
+      baseline: '300 MB',
+      ratio: median(rssA) / 300,
+      ...goal(1, median(rssA) / 300),
+    }),
+  );
 }
 
 main().catch((error: unknown) => {

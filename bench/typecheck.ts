@@ -46,7 +46,11 @@ const TSCONFIG = {
 };
 
 /** Writes the consumer project for `which` into `dir`; `modules` is linked as its node_modules content. */
-export function writeConsumer(dir: string, which: keyof typeof CONSUMERS, link: { name: string; target: string } | { nodeModules: string }): void {
+export function writeConsumer(
+  dir: string,
+  which: keyof typeof CONSUMERS,
+  link: { name: string; target: string } | { nodeModules: string },
+): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'consumer.ts'), CONSUMERS[which]);
   writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));

@@ -19,7 +19,8 @@ function make(arrKeys: boolean, own: boolean, proto: boolean, getter: boolean) {
   return function q(root: unknown): boolean {
     const stack: object[] = [root as object];
     const depths: number[] = [0];
-    let nodes = 1, chars = 0;
+    let nodes = 1,
+      chars = 0;
     while (stack.length > 0) {
       const value = stack.pop() as Record<string, unknown>;
       const depth = depths.pop() as number;
@@ -32,21 +33,39 @@ function make(arrKeys: boolean, own: boolean, proto: boolean, getter: boolean) {
         nodes += length;
         for (let i = 0; i < length; i++) {
           const child: unknown = value[i];
-          if (typeof child === 'object') { if (child !== null) { stack.push(child); depths.push(next); } }
-          else if (typeof child === 'string') chars += child.length;
-          else if (typeof child === 'number') { if (child - child !== 0) return false; }
-          else if (typeof child !== 'boolean') return false;
+          if (typeof child === 'object') {
+            if (child !== null) {
+              stack.push(child);
+              depths.push(next);
+            }
+          } else if (typeof child === 'string') chars += child.length;
+          else if (typeof child === 'number') {
+            if (child - child !== 0) return false;
+          } else if (typeof child !== 'boolean') return false;
         }
       } else {
-        if (proto) { const p = Object.getPrototypeOf(value); if (p !== objectProto && p !== null) return false; }
-        if (getter && ((value as { __proto__?: unknown }).__proto__ !== objectProto || (value as { constructor?: unknown }).constructor !== Object)) return false;
+        if (proto) {
+          const p = Object.getPrototypeOf(value);
+          if (p !== objectProto && p !== null) return false;
+        }
+        if (
+          getter &&
+          ((value as { __proto__?: unknown }).__proto__ !== objectProto || (value as { constructor?: unknown }).constructor !== Object)
+        )
+          return false;
         for (const key in value) {
-          nodes++; chars += key.length;
+          nodes++;
+          chars += key.length;
           const child = value[key];
-          if (typeof child === 'object') { if (child !== null) { stack.push(child); depths.push(next); } }
-          else if (typeof child === 'string') chars += child.length;
-          else if (typeof child === 'number') { if (child - child !== 0) return false; }
-          else if (typeof child !== 'boolean') return false;
+          if (typeof child === 'object') {
+            if (child !== null) {
+              stack.push(child);
+              depths.push(next);
+            }
+          } else if (typeof child === 'string') chars += child.length;
+          else if (typeof child === 'number') {
+            if (child - child !== 0) return false;
+          } else if (typeof child !== 'boolean') return false;
         }
       }
       if (nodes > 1e6 || chars > 4e6) return false;
@@ -66,12 +85,23 @@ const payloads = benchPayloads();
 for (const label of ['get_products 2KB', 'get_products 100KB', 'get_products 1MB']) {
   const data = JSON.parse(JSON.stringify(payloads[label]!.payload));
   for (const [, f] of variants) if (!f(data)) throw new Error('variant says no');
-  const fns: [string, () => unknown][] = [['validator', () => v(data)], ...variants.map(([n, f]) => [n, () => f(data)] as [string, () => unknown])];
+  const fns: [string, () => unknown][] = [
+    ['validator', () => v(data)],
+    ...variants.map(([n, f]) => [n, () => f(data)] as [string, () => unknown]),
+  ];
   const n = label.includes('1MB') ? 10 : label.includes('100KB') ? 100 : 5000;
   const best: Record<string, number> = {};
-  for (let r = 0; r < 25; r++) for (const [name, fn] of fns) {
-    const t0 = performance.now(); for (let i = 0; i < n; i++) fn(); const dt = (performance.now() - t0) / n;
-    best[name] = Math.min(best[name] ?? Infinity, dt);
-  }
-  console.log(label, Object.entries(best).map(([k, t]) => `${k} ${(t / best.validator!).toFixed(3)}`).join(' | '));
+  for (let r = 0; r < 25; r++)
+    for (const [name, fn] of fns) {
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) fn();
+      const dt = (performance.now() - t0) / n;
+      best[name] = Math.min(best[name] ?? Infinity, dt);
+    }
+  console.log(
+    label,
+    Object.entries(best)
+      .map(([k, t]) => `${k} ${(t / best.validator!).toFixed(3)}`)
+      .join(' | '),
+  );
 }

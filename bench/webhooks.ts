@@ -27,19 +27,30 @@ type Receiver = { receive(request: { method: string; url: string; headers: Recor
  * @returns The floor's and the receiver's measurements (the latter with its ratio and the 1.3 goal).
  */
 export async function webhookBench(options: { rounds: number; calls: number } = { rounds: 21, calls: 200 }): Promise<Measurement[]> {
-  const { createWebhookReceiver } = (await import(pathToFileURL(path.join(ROOT, 'dist', 'webhooks', 'index.js')).href)) as { createWebhookReceiver: (o: unknown) => Receiver };
+  const { createWebhookReceiver } = (await import(pathToFileURL(path.join(ROOT, 'dist', 'webhooks', 'index.js')).href)) as {
+    createWebhookReceiver: (o: unknown) => Receiver;
+  };
   const require = createRequire(import.meta.url);
-  const validate = (require(path.join(ROOT, 'dist', 'generated', 'v3_1_19', 'validators', 'create_media_buy.js')) as { response: (d: unknown) => boolean }).response;
+  const validate = (
+    require(path.join(ROOT, 'dist', 'generated', 'v3_1_19', 'validators', 'create_media_buy.js')) as { response: (d: unknown) => boolean }
+  ).response;
   const body = completedBodyOfSize(10_000);
   const created = Math.floor(Date.now() / 1000);
   // One signed request per call (distinct nonces: the replay store is part of what is measured).
   const total = options.rounds * options.calls + options.calls;
   const signed = await Promise.all(Array.from({ length: total }, () => signWebhook({ key: ed25519, url: HOOK_URL, body, created })));
-  const requests = signed.map((s) => ({ method: 'POST', url: HOOK_URL, headers: { host: 'buyer.example.com', ...s.headers }, body: s.body }));
+  const requests = signed.map((s) => ({
+    method: 'POST',
+    url: HOOK_URL,
+    headers: { host: 'buyer.example.com', ...s.headers },
+    body: s.body,
+  }));
   const receiver = createWebhookReceiver({ keys: resolver });
   const first = signed[0]!;
   const jwk = resolver(ed25519.kid)!.jwk;
-  const key = await crypto.subtle.importKey('jwk', { kty: 'OKP', crv: 'Ed25519', x: jwk.x as string }, { name: 'Ed25519' }, false, ['verify']);
+  const key = await crypto.subtle.importKey('jwk', { kty: 'OKP', crv: 'Ed25519', x: jwk.x as string }, { name: 'Ed25519' }, false, [
+    'verify',
+  ]);
   const base = new TextEncoder().encode(first.base);
   const signature = new Uint8Array(Buffer.from(/:([^:]+):/.exec(first.headers.signature!)![1]!, 'base64url'));
   const text = new TextDecoder().decode(first.body);
@@ -94,5 +105,8 @@ export async function webhookBench(options: { rounds: number; calls: number } = 
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const rows = await webhookBench(process.argv.includes('--quick') ? { rounds: 7, calls: 100 } : undefined);
-  for (const r of rows) process.stdout.write(`${r.name}: ${r.median.toFixed(4)} ms${r.ratio === undefined ? '' : ` (×${r.ratio.toFixed(2)} ${r.goal} ${r.holds === true ? 'holds' : 'missed'})`}\n`);
+  for (const r of rows)
+    process.stdout.write(
+      `${r.name}: ${r.median.toFixed(4)} ms${r.ratio === undefined ? '' : ` (×${r.ratio.toFixed(2)} ${r.goal} ${r.holds === true ? 'holds' : 'missed'})`}\n`,
+    );
 }

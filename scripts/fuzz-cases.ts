@@ -106,7 +106,12 @@ export const seeds: readonly Seed[] = readdirSync(FIXTURES)
     readdirSync(`${FIXTURES}${version}`)
       .filter((name) => name.endsWith('.json'))
       .sort()
-      .map((name) => ({ id: `${version}/${name.replace(/\.json$/, '')}`, version, task: name.split('.')[0] as string, text: readFileSync(`${FIXTURES}${version}/${name}`, 'utf8') })),
+      .map((name) => ({
+        id: `${version}/${name.replace(/\.json$/, '')}`,
+        version,
+        task: name.split('.')[0] as string,
+        text: readFileSync(`${FIXTURES}${version}/${name}`, 'utf8'),
+      })),
   );
 
 const TASKS = [...new Set(seeds.map((s) => s.task))];
@@ -236,13 +241,34 @@ function anyValue(ctx: Ctx): { value: unknown; kind: string } {
     case 'number':
       return { value: rng.pick([0, 1, -1, 2.5, 100, 1e6, -273.15, 42]), kind };
     case 'string':
-      return { value: rng.pick(['', 'x', 'completed', 'working', 'submitted', 'input-required', 'failed', '3.1', '3.0', 'USD', 'not a date', '2026-03-04T16:02:44Z', 'https://seller.example/x', 'a'.repeat(300)]), kind };
+      return {
+        value: rng.pick([
+          '',
+          'x',
+          'completed',
+          'working',
+          'submitted',
+          'input-required',
+          'failed',
+          '3.1',
+          '3.0',
+          'USD',
+          'not a date',
+          '2026-03-04T16:02:44Z',
+          'https://seller.example/x',
+          'a'.repeat(300),
+        ]),
+        kind,
+      };
     case 'array':
       return { value: rng.pick([[], [1], ['x', 'y'], [{}], [null]]), kind };
     case 'object':
       return { value: rng.pick([{}, { a: 1 }, { code: 'X' }, { status: 'completed' }, { response: {} }]), kind };
     case 'edge-number':
-      return { value: rng.pick([2 ** 53 + 1, -(2 ** 53) - 1, Number.MAX_VALUE, Number.MIN_VALUE, -0, 0.1 + 0.2, 1e21, 2 ** 31, -(2 ** 31) - 1]), kind };
+      return {
+        value: rng.pick([2 ** 53 + 1, -(2 ** 53) - 1, Number.MAX_VALUE, Number.MIN_VALUE, -0, 0.1 + 0.2, 1e21, 2 ** 31, -(2 ** 31) - 1]),
+        kind,
+      };
     case 'non-finite':
       return { value: rng.pick([Infinity, -Infinity, NaN]), kind };
     case 'undefined':
@@ -261,7 +287,12 @@ function anyValue(ctx: Ctx): { value: unknown; kind: string } {
       // eslint-disable-next-line no-sparse-arrays
       return { value: [1, , 3], kind };
     case 'class-instance':
-      return { value: new (class Fuzz { readonly a = 1; })(), kind };
+      return {
+        value: new (class Fuzz {
+          readonly a = 1;
+        })(),
+        kind,
+      };
     default:
       return { value: Object.assign(Object.create(null) as Json, { a: 1 }), kind };
   }
@@ -278,16 +309,53 @@ function hostileValue(ctx: Ctx): { value: unknown; kind: string } {
   const kind = ctx.rng.pick(['getter', 'proxy', 'revoked-proxy', 'thrown-proxy', 'lying-proxy']);
   switch (kind) {
     case 'getter':
-      return { value: Object.defineProperty({}, 'x', { enumerable: true, get: () => { throw new Error('fuzz getter'); } }), kind };
+      return {
+        value: Object.defineProperty({}, 'x', {
+          enumerable: true,
+          get: () => {
+            throw new Error('fuzz getter');
+          },
+        }),
+        kind,
+      };
     case 'proxy':
-      return { value: new Proxy({}, { ownKeys: () => { throw new TypeError('fuzz trap'); }, get: () => { throw new TypeError('fuzz trap'); } }), kind };
+      return {
+        value: new Proxy(
+          {},
+          {
+            ownKeys: () => {
+              throw new TypeError('fuzz trap');
+            },
+            get: () => {
+              throw new TypeError('fuzz trap');
+            },
+          },
+        ),
+        kind,
+      };
     case 'revoked-proxy': {
       const { proxy, revoke } = Proxy.revocable({}, {});
       revoke();
       return { value: proxy, kind };
     }
     case 'thrown-proxy': {
-      const p: object = new Proxy({}, { get: () => { throw p; }, getPrototypeOf: () => { throw p; }, ownKeys: () => { throw p; }, has: () => { throw p; } });
+      const p: object = new Proxy(
+        {},
+        {
+          get: () => {
+            throw p;
+          },
+          getPrototypeOf: () => {
+            throw p;
+          },
+          ownKeys: () => {
+            throw p;
+          },
+          has: () => {
+            throw p;
+          },
+        },
+      );
       return { value: p, kind };
     }
     default: {
@@ -295,12 +363,31 @@ function hostileValue(ctx: Ctx): { value: unknown; kind: string } {
       // reads a value more than once (bounds, then validation), and two calls see two states.
       ctx.classes.add('stateful');
       let reads = 0;
-      return { value: new Proxy({ a: 1 }, { get: (t, k) => (k === 'a' ? (++reads > 1 ? nest(200, 1, false) : 1) : Reflect.get(t, k)) }), kind };
+      return {
+        value: new Proxy({ a: 1 }, { get: (t, k) => (k === 'a' ? (++reads > 1 ? nest(200, 1, false) : 1) : Reflect.get(t, k)) }),
+        kind,
+      };
     }
   }
 }
 
-const PAYLOAD_MUTATIONS = ['typeSwap', 'delete', 'injectKey', 'deepNest', 'share', 'cycle', 'growArray', 'growString', 'numberEdge', 'unicode', 'status', 'version', 'adcpError', 'hostile', 'duplicateKey'] as const;
+const PAYLOAD_MUTATIONS = [
+  'typeSwap',
+  'delete',
+  'injectKey',
+  'deepNest',
+  'share',
+  'cycle',
+  'growArray',
+  'growString',
+  'numberEdge',
+  'unicode',
+  'status',
+  'version',
+  'adcpError',
+  'hostile',
+  'duplicateKey',
+] as const;
 
 /** Characters that must never reach a terminal or a log raw (security.mdx's log rule): bidi, C1, separators, zero-width, ESC. */
 const CONTROL_CHARS = ['\u202E', '\u009B', '\u2028', '\u2029', '\u200B', '\u200D', '\uFEFF', '\u001B[2J', '\u0007'];
@@ -361,10 +448,14 @@ function mutatePayload(ctx: Ctx, root: Json): Json {
         return typeof v === 'object' && v !== null ? (v as Json) : root;
       })();
       const how = rng.pick(['__proto__', 'constructor.prototype', 'hidden __proto__', 'array named __proto__', 'array named member']);
-      if (how === '__proto__') Object.defineProperty(holder, '__proto__', { value: evil, enumerable: true, writable: true, configurable: true });
-      else if (how === 'constructor.prototype') Object.defineProperty(holder, 'constructor', { value: { prototype: evil }, enumerable: true, writable: true, configurable: true });
-      else if (how === 'hidden __proto__') Object.defineProperty(holder, '__proto__', { value: evil, enumerable: false, writable: true, configurable: true });
-      else if (how === 'array named __proto__') holder['list'] = Object.defineProperty([1], '__proto__', { value: evil, enumerable: true, writable: true, configurable: true });
+      if (how === '__proto__')
+        Object.defineProperty(holder, '__proto__', { value: evil, enumerable: true, writable: true, configurable: true });
+      else if (how === 'constructor.prototype')
+        Object.defineProperty(holder, 'constructor', { value: { prototype: evil }, enumerable: true, writable: true, configurable: true });
+      else if (how === 'hidden __proto__')
+        Object.defineProperty(holder, '__proto__', { value: evil, enumerable: false, writable: true, configurable: true });
+      else if (how === 'array named __proto__')
+        holder['list'] = Object.defineProperty([1], '__proto__', { value: evil, enumerable: true, writable: true, configurable: true });
       else holder['list'] = Object.assign([1], { named: JSON.parse('{"__proto__":{"polluted":true}}') as unknown });
       note(ctx, 'payload:injectKey', `${how} at ${target.path}`);
       break;
@@ -438,14 +529,40 @@ function mutatePayload(ctx: Ctx, root: Json): Json {
       break;
     }
     case 'unicode': {
-      const value = rng.pick(['\uD800', '\uDFFF', 'a\uD83Dz', '\uFEFF', '\u0000', '\u2028\u2029', 'R\u202Eevil', 'WOR\u212AING', 'ſtatus', '\uFFFF', 'é\u0301']);
+      const value = rng.pick([
+        '\uD800',
+        '\uDFFF',
+        'a\uD83Dz',
+        '\uFEFF',
+        '\u0000',
+        '\u2028\u2029',
+        'R\u202Eevil',
+        'WOR\u212AING',
+        'ſtatus',
+        '\uFFFF',
+        'é\u0301',
+      ]);
       if (rng.chance(0.5)) set(target, value);
       else Object.defineProperty(root, value, { value: 1, enumerable: true, writable: true, configurable: true });
       note(ctx, 'payload:unicode', `${JSON.stringify(value)} at ${target.path}`);
       break;
     }
     case 'status': {
-      const value = rng.pick(['completed', 'working', 'submitted', 'input-required', 'failed', 'rejected', 'canceled', 'auth-required', 'unknown', 'Completed', 5, null, undefined]);
+      const value = rng.pick([
+        'completed',
+        'working',
+        'submitted',
+        'input-required',
+        'failed',
+        'rejected',
+        'canceled',
+        'auth-required',
+        'unknown',
+        'Completed',
+        5,
+        null,
+        undefined,
+      ]);
       root['status'] = value;
       note(ctx, 'payload:status', String(value));
       break;
@@ -498,7 +615,11 @@ const COST_MUTATIONS = ['longKey', 'idWhitespace', 'controlKey'] as const;
 function mutateCostClasses(ctx: Ctx, root: Json): Json {
   const { rng } = ctx;
   const all = slots(root);
-  const objects = () => all.filter((s) => { const v = get(s); return typeof v === 'object' && v !== null && !Array.isArray(v); });
+  const objects = () =>
+    all.filter((s) => {
+      const v = get(s);
+      return typeof v === 'object' && v !== null && !Array.isArray(v);
+    });
   const op = rng.pick(COST_MUTATIONS);
   switch (op) {
     case 'longKey': {
@@ -509,7 +630,13 @@ function mutateCostClasses(ctx: Ctx, root: Json): Json {
       const key = unit.repeat(Math.max(1, Math.ceil(length / unit.length)));
       const items = size(ctx, 200_000);
       const item = rng.pick<unknown>(['a', 1, {}, null]);
-      const where = addMember(ctx, root, objects(), key, Array.from({ length: items }, () => item));
+      const where = addMember(
+        ctx,
+        root,
+        objects(),
+        key,
+        Array.from({ length: items }, () => item),
+      );
       note(ctx, 'payload:longKey', `${key.length} chars of ${JSON.stringify(unit)} over ${items} × ${JSON.stringify(item)} at ${where}`);
       break;
     }
@@ -535,7 +662,19 @@ function mutateCostClasses(ctx: Ctx, root: Json): Json {
   return root;
 }
 
-const TEXT_MUTATIONS = ['flipBits', 'truncate', 'splice', 'insertBytes', 'protoKey', 'bom', 'hugeNumber', 'deepBrackets', 'duplicateKey', 'loneSurrogate', 'whitespace'] as const;
+const TEXT_MUTATIONS = [
+  'flipBits',
+  'truncate',
+  'splice',
+  'insertBytes',
+  'protoKey',
+  'bom',
+  'hugeNumber',
+  'deepBrackets',
+  'duplicateKey',
+  'loneSurrogate',
+  'whitespace',
+] as const;
 
 /** Damages a JSON text the way a broken or hostile server might. */
 function mutateText(ctx: Ctx, text: string): string {
@@ -581,7 +720,13 @@ function mutateText(ctx: Ctx, text: string): string {
       return text.slice(0, at) + junk + text.slice(at);
     }
     case 'protoKey': {
-      const key = rng.pick(['"__proto__"', '"\\u005f_proto__"', '"\\u005F\\u005Fproto\\u005F\\u005F"', '"__pr\\u006fto__"', '"constructor":{"prototype":{"polluted":true}},"x"']);
+      const key = rng.pick([
+        '"__proto__"',
+        '"\\u005f_proto__"',
+        '"\\u005F\\u005Fproto\\u005F\\u005F"',
+        '"__pr\\u006fto__"',
+        '"constructor":{"prototype":{"polluted":true}},"x"',
+      ]);
       const braces = [...text.matchAll(/\{/g)].map((m) => m.index ?? 0);
       const where = braces.length > 0 ? rng.pick(braces) + 1 : 0;
       note(ctx, 'text:protoKey', `${key} after offset ${where}`);
@@ -685,10 +830,29 @@ function stringify(value: unknown): string {
   }
 }
 
-const ENVELOPES = ['mcp-structured', 'mcp-text', 'mcp-prose-then-text', 'mcp-both', 'mcp-error', 'mcp-error-text', 'rpc-result', 'rpc-error', 'a2a03-task', 'a2a10-task', 'a2a10-envelope', 'a2a10-status', 'a2a-nested', 'payload', 'garbage'] as const;
+const ENVELOPES = [
+  'mcp-structured',
+  'mcp-text',
+  'mcp-prose-then-text',
+  'mcp-both',
+  'mcp-error',
+  'mcp-error-text',
+  'rpc-result',
+  'rpc-error',
+  'a2a03-task',
+  'a2a10-task',
+  'a2a10-envelope',
+  'a2a10-status',
+  'a2a-nested',
+  'payload',
+  'garbage',
+] as const;
 
 /** Wraps a payload the way one transport carries it; `texts` collects the JSON texts to damage. */
-function envelope(ctx: Ctx, payload: Json): { kind: string; input: unknown; transport?: string; texts: Array<{ holder: Json; key: string }> } {
+function envelope(
+  ctx: Ctx,
+  payload: Json,
+): { kind: string; input: unknown; transport?: string; texts: Array<{ holder: Json; key: string }> } {
   const { rng } = ctx;
   const kind = rng.weighted<(typeof ENVELOPES)[number]>([
     [14, 'mcp-structured'],
@@ -709,7 +873,22 @@ function envelope(ctx: Ctx, payload: Json): { kind: string; input: unknown; tran
   ]);
   ctx.steps.push(`envelope ${kind}`);
   const textItem = (text: string): Json => ({ type: 'text', text });
-  const state = rng.pick(['completed', 'TASK_STATE_COMPLETED', 'failed', 'TASK_STATE_FAILED', 'working', 'TASK_STATE_WORKING', 'input-required', 'TASK_STATE_INPUT_REQUIRED', 'submitted', 'rejected', 'canceled', 'TASK_STATE_AUTH_REQUIRED', 'TASK_STATE_PAUSED', 'COMPLETED']);
+  const state = rng.pick([
+    'completed',
+    'TASK_STATE_COMPLETED',
+    'failed',
+    'TASK_STATE_FAILED',
+    'working',
+    'TASK_STATE_WORKING',
+    'input-required',
+    'TASK_STATE_INPUT_REQUIRED',
+    'submitted',
+    'rejected',
+    'canceled',
+    'TASK_STATE_AUTH_REQUIRED',
+    'TASK_STATE_PAUSED',
+    'COMPLETED',
+  ]);
   switch (kind) {
     case 'mcp-structured':
       return { kind, input: { content: [textItem('Done.')], structuredContent: payload }, texts: [] };
@@ -727,7 +906,15 @@ function envelope(ctx: Ctx, payload: Json): { kind: string; input: unknown; tran
     }
     case 'mcp-error': {
       const item = textItem(stringify({ adcp_error: payload['adcp_error'] ?? { code: 'RATE_LIMITED' } }));
-      return { kind, input: { isError: rng.pick([true, 'false', 1, {}, 'true']), content: [item], structuredContent: rng.chance(0.5) ? payload : { adcp_error: payload } }, texts: [{ holder: item, key: 'text' }] };
+      return {
+        kind,
+        input: {
+          isError: rng.pick([true, 'false', 1, {}, 'true']),
+          content: [item],
+          structuredContent: rng.chance(0.5) ? payload : { adcp_error: payload },
+        },
+        texts: [{ holder: item, key: 'text' }],
+      };
     }
     case 'mcp-error-text': {
       const item = textItem(stringify({ adcp_error: payload }));
@@ -736,13 +923,53 @@ function envelope(ctx: Ctx, payload: Json): { kind: string; input: unknown; tran
     case 'rpc-result':
       return { kind, input: { jsonrpc: '2.0', id: 1, result: { content: [], structuredContent: payload } }, texts: [] };
     case 'rpc-error':
-      return { kind, input: { jsonrpc: '2.0', id: 'r', error: { code: rng.pick([-32029, -32000, -32603, 5, '5']), message: 'x', data: rng.chance(0.7) ? { adcp_error: payload } : payload } }, texts: [] };
+      return {
+        kind,
+        input: {
+          jsonrpc: '2.0',
+          id: 'r',
+          error: {
+            code: rng.pick([-32029, -32000, -32603, 5, '5']),
+            message: 'x',
+            data: rng.chance(0.7) ? { adcp_error: payload } : payload,
+          },
+        },
+        texts: [],
+      };
     case 'a2a03-task':
-      return { kind, input: { kind: 'task', id: 't', status: { state }, artifacts: [{ parts: [{ kind: 'text', text: 'x' }, { kind: 'data', data: payload }] }] }, texts: [] };
+      return {
+        kind,
+        input: {
+          kind: 'task',
+          id: 't',
+          status: { state },
+          artifacts: [
+            {
+              parts: [
+                { kind: 'text', text: 'x' },
+                { kind: 'data', data: payload },
+              ],
+            },
+          ],
+        },
+        texts: [],
+      };
     case 'a2a10-task':
-      return { kind, input: { id: 't', status: { state, message: { parts: [{ data: payload }] } }, artifacts: rng.chance(0.7) ? [{ parts: [{ data: payload }] }] : [] }, texts: [] };
+      return {
+        kind,
+        input: {
+          id: 't',
+          status: { state, message: { parts: [{ data: payload }] } },
+          artifacts: rng.chance(0.7) ? [{ parts: [{ data: payload }] }] : [],
+        },
+        texts: [],
+      };
     case 'a2a10-envelope':
-      return { kind, input: { task: { id: 't', status: { state }, artifacts: [{ parts: [{ text: 'x' }, { data: payload }] }] } }, texts: [] };
+      return {
+        kind,
+        input: { task: { id: 't', status: { state }, artifacts: [{ parts: [{ text: 'x' }, { data: payload }] }] } },
+        texts: [],
+      };
     case 'a2a10-status':
       return { kind, input: { statusUpdate: { taskId: 't', status: { state, message: { parts: [{ data: payload }] } } } }, texts: [] };
     case 'a2a-nested':
@@ -777,7 +1004,17 @@ function mutateEnvelope(ctx: Ctx, input: unknown): unknown {
     case 'addItems': {
       const content = (input as Json)['content'];
       if (Array.isArray(content)) {
-        const extra = rng.pick<unknown>([1, null, 'x', [], { type: 'text' }, { type: 'text', text: 5 }, { type: 'image', data: '' }, { type: 'text', text: '[1,2]' }, { type: 'text', text: '{"adcp_error":{"code":"X"}}' }]);
+        const extra = rng.pick<unknown>([
+          1,
+          null,
+          'x',
+          [],
+          { type: 'text' },
+          { type: 'text', text: 5 },
+          { type: 'image', data: '' },
+          { type: 'text', text: '[1,2]' },
+          { type: 'text', text: '{"adcp_error":{"code":"X"}}' },
+        ]);
         content.splice(rng.int(content.length + 1), 0, extra);
         note(ctx, 'envelope:addItems', stringify(extra).slice(0, 40));
       }
@@ -793,7 +1030,14 @@ function mutateEnvelope(ctx: Ctx, input: unknown): unknown {
       // One text shared by many items (an in-memory envelope; impossible on the wire).
       const content = (input as Json)['content'];
       if (Array.isArray(content) && content.length > 0) {
-        const n = ctx.profile === 'ci' ? 50 : rng.weighted<number>([[60, 10], [35, 100], [5, 1_000]]);
+        const n =
+          ctx.profile === 'ci'
+            ? 50
+            : rng.weighted<number>([
+                [60, 10],
+                [35, 100],
+                [5, 1_000],
+              ]);
         const item = content[content.length - 1];
         for (let i = 0; i < n; i++) content.unshift(item);
         note(ctx, 'envelope:shareText', `${n} copies`);
@@ -814,7 +1058,11 @@ function pickOptions(ctx: Ctx, transport: string | undefined): CaseOptions {
   if (rng.chance(0.05)) options['transport'] = rng.pick(['mcp', 'a2a', 'payload', 'auto', 'smtp']);
   if (rng.chance(0.05)) options['unknownRecovery'] = rng.pick(['terminal', 'transient', 'manifest', 'never']);
   if (Object.keys(options).length === 0) return undefined;
-  note(ctx, 'options', JSON.stringify(options, (_k, v: unknown) => (v === Infinity ? 'Infinity' : v)));
+  note(
+    ctx,
+    'options',
+    JSON.stringify(options, (_k, v: unknown) => (v === Infinity ? 'Infinity' : v)),
+  );
   return options;
 }
 
@@ -840,7 +1088,12 @@ export function makeCase(seed: number, index: number, profile: Profile = 'full')
     note(ctx, 'task', stringify(task));
   }
   let payload = JSON.parse(s.text) as Json;
-  const payloadMutations = rng.weighted<number>([[15, 0], [45, 1], [25, 2], [15, 3]]);
+  const payloadMutations = rng.weighted<number>([
+    [15, 0],
+    [45, 1],
+    [25, 2],
+    [15, 3],
+  ]);
   // A mutation may meet a hostile value an earlier one planted (a revoked Proxy cannot be
   // written to): it is then skipped, deterministically.
   const attempt = <T>(fn: () => T, fallback: T): T => {
@@ -857,13 +1110,22 @@ export function makeCase(seed: number, index: number, profile: Profile = 'full')
   if (cost.rng.chance(0.08)) payload = attempt(() => mutateCostClasses(cost, payload), payload);
   const env = attempt(() => envelope(ctx, payload), { kind: 'payload', input: payload, transport: 'payload', texts: [] });
   for (const { holder, key } of env.texts) {
-    const textMutations = rng.weighted<number>([[40, 0], [40, 1], [15, 2], [5, 3]]);
+    const textMutations = rng.weighted<number>([
+      [40, 0],
+      [40, 1],
+      [15, 2],
+      [5, 3],
+    ]);
     let text = holder[key] as string;
     for (let i = 0; i < textMutations; i++) text = attempt(() => mutateText(ctx, text), text);
     holder[key] = text;
   }
   let input = env.input;
-  const envelopeMutations = rng.weighted<number>([[75, 0], [20, 1], [5, 2]]);
+  const envelopeMutations = rng.weighted<number>([
+    [75, 0],
+    [20, 1],
+    [5, 2],
+  ]);
   for (let i = 0; i < envelopeMutations; i++) input = attempt(() => mutateEnvelope(ctx, input), input);
   const options = pickOptions(ctx, env.transport);
   if (ctx.classes.size === 0) ctx.classes.add('none');
@@ -969,21 +1231,28 @@ function received(result: ReturnType<typeof safeDecode>): unknown[] {
  */
 export function runCase(c: FuzzCase, slowMs = 2_000): CaseResult {
   const findings: Finding[] = [];
-  const found = (kind: FindingKind, detail: string, ms?: number): void => void findings.push({ kind, seed: c.seed, index: c.index, detail, ...(ms === undefined ? {} : { ms }) });
+  const found = (kind: FindingKind, detail: string, ms?: number): void =>
+    void findings.push({ kind, seed: c.seed, index: c.index, detail, ...(ms === undefined ? {} : { ms }) });
   const start = performance.now();
   let outcome = 'decoded';
   let safe: ReturnType<typeof safeDecode> | undefined;
   try {
     safe = safeDecode(c.task as 'get_products', c.input, c.options as never);
     outcome = safe.success ? 'decoded' : safe.error.code;
-    if (!safe.success && !(safe.error instanceof DecodeError)) found('crash', `safeDecode returned a non-DecodeError: ${describeThrown(safe.error)}`);
+    if (!safe.success && !(safe.error instanceof DecodeError))
+      found('crash', `safeDecode returned a non-DecodeError: ${describeThrown(safe.error)}`);
     // The guard's own message: something other than a DecodeError escaped the pipeline. Expected
     // only when the input itself throws (a hostile getter or Proxy read outside the extractors).
-    if (!safe.success && safe.error.message.startsWith('input could not be decoded') && !c.classes.some((k) => k === 'payload:hostile' || k === 'stateful' || k === 'envelope:swapType')) {
+    if (
+      !safe.success &&
+      safe.error.message.startsWith('input could not be decoded') &&
+      !c.classes.some((k) => k === 'payload:hostile' || k === 'stateful' || k === 'envelope:swapType')
+    ) {
       found('guarded-defect', `${safe.error.message} (cause: ${describeThrown(safe.error.cause)})`);
     }
     // INTERNAL is adcp-decode's own defect, whatever the input.
-    if (!safe.success && safe.error.code === 'INTERNAL') found('guarded-defect', `${safe.error.message} (cause: ${describeThrown(safe.error.cause)})`);
+    if (!safe.success && safe.error.code === 'INTERNAL')
+      found('guarded-defect', `${safe.error.message} (cause: ${describeThrown(safe.error.cause)})`);
   } catch (error) {
     found('safe-decode-threw', describeThrown(error));
   }
@@ -998,7 +1267,8 @@ export function runCase(c: FuzzCase, slowMs = 2_000): CaseResult {
       if (error instanceof DecodeError) thrown = error.code;
       else found('crash', `decode threw ${describeThrown(error)}`);
     }
-    if (safe !== undefined && thrown !== outcome && findings.length === 0 && !c.classes.includes('stateful')) found('inconsistent', `safeDecode said ${outcome}, decode said ${thrown}`);
+    if (safe !== undefined && thrown !== outcome && findings.length === 0 && !c.classes.includes('stateful'))
+      found('inconsistent', `safeDecode said ${outcome}, decode said ${thrown}`);
   }
   if (c.index % 2 === 0) {
     for (const [name, extract] of [
@@ -1048,7 +1318,9 @@ export function describeInput(input: unknown): unknown {
         case 'string':
           return value.length > 2_000 ? { $fuzz: 'string', length: value.length, head: value.slice(0, 200) } : value;
         case 'number':
-          return Number.isFinite(value) && !Object.is(value, -0) ? value : { $fuzz: 'number', value: Object.is(value, -0) ? '-0' : String(value) };
+          return Number.isFinite(value) && !Object.is(value, -0)
+            ? value
+            : { $fuzz: 'number', value: Object.is(value, -0) ? '-0' : String(value) };
         case 'bigint':
           return { $fuzz: 'bigint', value: String(value) };
         case 'undefined':
@@ -1071,9 +1343,19 @@ export function describeInput(input: unknown): unknown {
           return value.length > 50 ? [...items, { $fuzz: 'more-items', count: value.length - 50 }] : items;
         }
         const proto: unknown = Object.getPrototypeOf(value);
-        const out: Json = proto === Object.prototype || proto === null ? {} : { $fuzz: 'class', name: String((value as { constructor?: { name?: unknown } }).constructor?.name) };
-        for (const key of Object.keys(value as object).slice(0, 100)) Object.defineProperty(out, key, { value: render((value as Json)[key], depth + 1), enumerable: true, writable: true, configurable: true });
-        if (Object.hasOwn(value as object, '__proto__') && !Object.keys(value as object).includes('__proto__')) out['$fuzz:hidden __proto__'] = true;
+        const out: Json =
+          proto === Object.prototype || proto === null
+            ? {}
+            : { $fuzz: 'class', name: String((value as { constructor?: { name?: unknown } }).constructor?.name) };
+        for (const key of Object.keys(value as object).slice(0, 100))
+          Object.defineProperty(out, key, {
+            value: render((value as Json)[key], depth + 1),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        if (Object.hasOwn(value as object, '__proto__') && !Object.keys(value as object).includes('__proto__'))
+          out['$fuzz:hidden __proto__'] = true;
         return out;
       } finally {
         ancestors.pop();

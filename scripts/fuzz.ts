@@ -56,7 +56,8 @@ function parseArgs(argv: readonly string[]): Args {
     const value = argv[i + 1];
     const number = (): number => {
       const n = Number(value);
-      if (value === undefined || !Number.isInteger(n) || n < 0) throw new Error(`${flag} expects a non-negative integer, got ${String(value)}`);
+      if (value === undefined || !Number.isInteger(n) || n < 0)
+        throw new Error(`${flag} expects a non-negative integer, got ${String(value)}`);
       i++;
       return n;
     };
@@ -174,11 +175,14 @@ function summarize(report: Report, args: Args, wallMs: number): string {
   const { tally, findings } = report;
   const lines: string[] = [];
   const pct = (n: number, of: number): string => `${((100 * n) / Math.max(1, of)).toFixed(1)}%`;
-  lines.push(`seed ${args.seed}, ${tally.cases.toLocaleString('en-US')} cases (${args.profile}), ${(wallMs / 1000).toFixed(1)} s wall on ${args.workers} workers, ${Math.round(tally.cases / (wallMs / 1000)).toLocaleString('en-US')} cases/s`);
+  lines.push(
+    `seed ${args.seed}, ${tally.cases.toLocaleString('en-US')} cases (${args.profile}), ${(wallMs / 1000).toFixed(1)} s wall on ${args.workers} workers, ${Math.round(tally.cases / (wallMs / 1000)).toLocaleString('en-US')} cases/s`,
+  );
   lines.push(`slowest case ${tally.slowest.index}: ${tally.slowest.ms.toFixed(0)} ms`);
   lines.push('');
   lines.push('outcomes:');
-  for (const [k, n] of Object.entries(tally.outcomes).sort((a, b) => b[1] - a[1])) lines.push(`  ${k.padEnd(20)} ${String(n).padStart(9)}  ${pct(n, tally.cases)}`);
+  for (const [k, n] of Object.entries(tally.outcomes).sort((a, b) => b[1] - a[1]))
+    lines.push(`  ${k.padEnd(20)} ${String(n).padStart(9)}  ${pct(n, tally.cases)}`);
   lines.push('');
   lines.push('classes of input tried (cases; most frequent outcomes):');
   for (const [cls, byOutcome] of Object.entries(tally.classes).sort((a, b) => a[0].localeCompare(b[0]))) {
@@ -223,7 +227,9 @@ async function run(args: Args): Promise<number> {
   const tsx = import.meta.resolve('tsx/esm/api');
   const entry = new URL('./fuzz-worker.ts', import.meta.url).href;
   const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
-  console.log(`fuzzing: seed ${args.seed}, ${args.runs.toLocaleString('en-US')} cases from ${args.from}, ${args.workers} workers, hang bound ${args.hangMs} ms; findings go to ${args.out}/`);
+  console.log(
+    `fuzzing: seed ${args.seed}, ${args.runs.toLocaleString('en-US')} cases from ${args.from}, ${args.workers} workers, hang bound ${args.hangMs} ms; findings go to ${args.out}/`,
+  );
 
   return new Promise((resolve) => {
     const slots = new Set<Slot>();
@@ -272,7 +278,11 @@ async function run(args: Args): Promise<number> {
       // [case index, 0 while the case is built / 1 while it runs]
       const position = new Int32Array(new SharedArrayBuffer(8));
       position[0] = -1;
-      const worker = new Worker(bootstrap, { eval: true, workerData: { position: position.buffer }, resourceLimits: { maxOldGenerationSizeMb: args.maxOldMb } });
+      const worker = new Worker(bootstrap, {
+        eval: true,
+        workerData: { position: position.buffer },
+        resourceLimits: { maxOldGenerationSizeMb: args.maxOldMb },
+      });
       const slot: Slot = { worker, position, batch: undefined, reported: 0, lastIndex: -1, lastChange: performance.now(), retired: false };
       slots.add(slot);
       worker.on('message', (message: FromWorker) => {
@@ -283,7 +293,11 @@ async function run(args: Args): Promise<number> {
         if (message.type === 'done') next(slot);
       });
       worker.on('error', (error: Error & { code?: string }) => {
-        lose(slot, error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'out-of-memory' : 'worker-died', `${error.code ?? error.name}: ${error.message.slice(0, 200)}`);
+        lose(
+          slot,
+          error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'out-of-memory' : 'worker-died',
+          `${error.code ?? error.name}: ${error.message.slice(0, 200)}`,
+        );
       });
       worker.on('exit', (code) => {
         if (!slot.retired) lose(slot, 'worker-died', `exit code ${code}`);
@@ -307,7 +321,9 @@ async function run(args: Args): Promise<number> {
       if (now - lastProgress > 15_000) {
         lastProgress = now;
         const done = report.tally.cases;
-        console.log(`  ${done.toLocaleString('en-US')} / ${args.runs.toLocaleString('en-US')} cases, ${((now - started) / 1000).toFixed(0)} s, ${report.findings.length} findings`);
+        console.log(
+          `  ${done.toLocaleString('en-US')} / ${args.runs.toLocaleString('en-US')} cases, ${((now - started) / 1000).toFixed(0)} s, ${report.findings.length} findings`,
+        );
       }
     }, 250);
 

@@ -105,7 +105,6 @@ export interface GenerateReport {
 // ---------------------------------------------------------------------------------------------
 // Loading
 
-
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -291,7 +290,11 @@ const NOT_SHAPES = new Set(['examples', 'default', 'const', 'enum', 'not', 'if',
 export function forbiddenKeys(not: Json | undefined): string[] {
   if (!isObject(not)) return [];
   const single = (node: Json | undefined): string | undefined =>
-    isObject(node) && Object.keys(node).length === 1 && Array.isArray(node.required) && node.required.length === 1 && typeof node.required[0] === 'string'
+    isObject(node) &&
+    Object.keys(node).length === 1 &&
+    Array.isArray(node.required) &&
+    node.required.length === 1 &&
+    typeof node.required[0] === 'string'
       ? node.required[0]
       : undefined;
   const one = single(not);
@@ -315,7 +318,8 @@ export function absentKeys(node: Json): Json {
   const forbidden = forbiddenKeys(node.not).filter((k) => !required.includes(k));
   if (forbidden.length > 0) {
     const properties: JsonObject = isObject(out.properties) ? { ...out.properties } : {};
-    for (const k of forbidden) properties[k] = { tsType: 'never', description: `Never present in this arm (the schema's \`not: { required: ["${k}"] }\`).` };
+    for (const k of forbidden)
+      properties[k] = { tsType: 'never', description: `Never present in this arm (the schema's \`not: { required: ["${k}"] }\`).` };
     out.properties = properties;
   }
   return out;
@@ -344,7 +348,8 @@ async function generateTypes(
     const used = new Set<string>();
     const linked = absentKeys(linkRefs(file.schema, names, used)) as JsonObject;
     const optional = OPTIONAL_IN_TYPES[file.rel];
-    if (optional !== undefined && Array.isArray(linked.required)) linked.required = linked.required.filter((k) => !optional.includes(k as string));
+    if (optional !== undefined && Array.isArray(linked.required))
+      linked.required = linked.required.filter((k) => !optional.includes(k as string));
     const name = names.get(file.id)!;
     linked.title = name;
     delete linked.$id;
@@ -362,13 +367,11 @@ async function generateTypes(
       unreachableDefinitions: false,
       $refOptions: { resolve: { file: false, http: false } } as never,
     });
-    const imports = [...used]
-      .sort()
-      .map((id) => {
-        const target = byId.get(id)!;
-        const n = names.get(id)!;
-        return `import type { ${n} as ${alias(n)} } from '${relImport(file.rel, target.rel)}';`;
-      });
+    const imports = [...used].sort().map((id) => {
+      const target = byId.get(id)!;
+      const n = names.get(id)!;
+      return `import type { ${n} as ${alias(n)} } from '${relImport(file.rel, target.rel)}';`;
+    });
     const text = `${banner(version)}${imports.join('\n')}${imports.length > 0 ? '\n\n' : ''}${body.trim()}\n`;
     modules.set(typeModulePath(file.rel), text);
   }
@@ -407,7 +410,17 @@ export function createAjv(allErrors: boolean, warnings: string[] = []): Instance
 const STRIPPED_ANNOTATIONS = new Set(['title', 'description', 'examples', '$comment', 'default', 'deprecated', 'readOnly', 'writeOnly']);
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs']);
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf']);
-const SCHEMA_VALUES = new Set(['not', 'if', 'then', 'else', 'additionalProperties', 'additionalItems', 'contains', 'propertyNames', 'items']);
+const SCHEMA_VALUES = new Set([
+  'not',
+  'if',
+  'then',
+  'else',
+  'additionalProperties',
+  'additionalItems',
+  'contains',
+  'propertyNames',
+  'items',
+]);
 
 /**
  * A copy of a schema without its annotations (descriptions, examples, AdCP's `x-*` keywords,
@@ -455,25 +468,38 @@ function variantRefs(task: TaskEntry, prefix: string): Record<string, string> {
  * task's response and async-response validators. `index.js` is the import map (task →
  * `() => import('./<task>.js')`), so a bundler includes the validators and can split them per task.
  */
-function validatorModules(version: string, manifest: Manifest, schemas: Map<string, SchemaFile>): { modules: Map<string, string>; warnings: number } {
+function validatorModules(
+  version: string,
+  manifest: Manifest,
+  schemas: Map<string, SchemaFile>,
+): { modules: Map<string, string>; warnings: number } {
   const modules = new Map<string, string>();
   const warnings: string[] = [];
   const fast = createAjv(false, warnings);
   for (const file of schemas.values()) fast.addSchema(stripAnnotations(file.schema) as object, file.id);
   for (const task of manifest.tasks) {
-    modules.set(`validators/${task.name}.js`, `${banner(version, '//')}${staticImports(linearUniqueItems(linearErrors(linearKeyPointers(standaloneCode(fast, variantRefs(task, ''))))))}\n`);
+    modules.set(
+      `validators/${task.name}.js`,
+      `${banner(version, '//')}${staticImports(linearUniqueItems(linearErrors(linearKeyPointers(standaloneCode(fast, variantRefs(task, ''))))))}\n`,
+    );
   }
   const full = createAjv(true, warnings);
   for (const file of schemas.values()) full.addSchema(stripAnnotations(file.schema) as object, file.id);
   for (const task of manifest.tasks) {
-    modules.set(`validators/${task.name}.errors.js`, `${banner(version, '//')}${staticImports(linearUniqueItems(boundedListing(linearErrors(linearKeyPointers(standaloneCode(full, variantRefs(task, '')))))))}\n`);
+    modules.set(
+      `validators/${task.name}.errors.js`,
+      `${banner(version, '//')}${staticImports(linearUniqueItems(boundedListing(linearErrors(linearKeyPointers(standaloneCode(full, variantRefs(task, '')))))))}\n`,
+    );
   }
   modules.set('validators/index.js', importMap(version, manifest));
-  modules.set('validators/index.d.ts', `${banner(version)}import type { ValidatorImports } from '../../../validators.js';
+  modules.set(
+    'validators/index.d.ts',
+    `${banner(version)}import type { ValidatorImports } from '../../../validators.js';
 
 /** Per task: imports of its fast and its error-listing validator modules. */
 export declare const validators: ValidatorImports;
-`);
+`,
+  );
   return { modules, warnings: new Set(warnings).size };
 }
 
@@ -497,12 +523,17 @@ ${entries.join('\n')}
  */
 const REQUIRE_REWRITES: ReadonlyArray<{ readonly expression: string; readonly name: string; readonly declaration: string }> = [
   { expression: 'require("ajv/dist/runtime/equal").default', name: 'deepEqual', declaration: 'import deepEqual from "fast-deep-equal";' },
-  { expression: 'require("ajv-formats/dist/formats")', name: 'ajvFormats', declaration: 'import * as ajvFormats from "ajv-formats/dist/formats.js";' },
+  {
+    expression: 'require("ajv-formats/dist/formats")',
+    name: 'ajvFormats',
+    declaration: 'import * as ajvFormats from "ajv-formats/dist/formats.js";',
+  },
   {
     expression: 'require("ajv/dist/runtime/ucs2length").default',
     name: 'ucs2length',
     // Ajv's maxLength counts code points: a surrogate pair is one character.
-    declaration: 'function ucs2length(text) { let n = 0; for (let i = 0; i < text.length; i++, n++) { const c = text.charCodeAt(i); if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++; } return n; }',
+    declaration:
+      'function ucs2length(text) { let n = 0; for (let i = 0; i < text.length; i++, n++) { const c = text.charCodeAt(i); if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++; } return n; }',
   },
 ];
 
@@ -515,7 +546,8 @@ export function staticImports(code: string): string {
     out = out.replaceAll(expression, name);
     declarations.push(declaration);
   }
-  if (/\brequire\s*\(/.test(out)) throw new Error('generate: the validator code requires a module staticImports does not know; add it to REQUIRE_REWRITES');
+  if (/\brequire\s*\(/.test(out))
+    throw new Error('generate: the validator code requires a module staticImports does not know; add it to REQUIRE_REWRITES');
   return declarations.length === 0 ? out : `${declarations.join('\n')}\n${out}`;
 }
 
@@ -613,7 +645,7 @@ export function linearKeyPointers(code: string): string {
     throw new Error('generate: Ajv calls replace() in a way linearKeyPointers does not know; update it');
   }
   // An insertion after a `{` goes before an edit that starts at the same place.
-  edits.sort((a, b) => a.at - b.at || (a.end - a.at) - (b.end - b.at));
+  edits.sort((a, b) => a.at - b.at || a.end - a.at - (b.end - b.at));
   let out = '';
   let from = 0;
   for (const edit of edits) {
@@ -640,7 +672,9 @@ export function boundedListing(code: string): string {
   const increments = (code.match(/errors\+\+;/g) ?? []).length;
   const assignments = (code.match(/errors = vErrors\.length;/g) ?? []).length;
   if (records !== increments || merges !== assignments) {
-    throw new Error(`generate: Ajv records errors in a way boundedListing does not know (${increments - records} records, ${assignments - merges} merges not recognised); update it`);
+    throw new Error(
+      `generate: Ajv records errors in a way boundedListing does not know (${increments - records} records, ${assignments - merges} merges not recognised); update it`,
+    );
   }
   const check = 'if(errors > LISTING_LIMIT){stopListing();}';
   const out = code.replaceAll('errors++;', `errors++;${check}`).replaceAll('errors = vErrors.length;', `errors = vErrors.length;${check}`);
@@ -767,7 +801,9 @@ function responsesModule(version: string, manifest: Manifest, names: Map<string,
     .map((id) => `import type { ${names.get(id)!} } from './${relImport('x', byId.get(id)!.rel).slice(2).replace(/^/, 'types/')}';`);
   const entries = manifest.tasks.map((t) => {
     const asyncStatuses = ASYNC_STATUSES.filter((s) => t.async[s] !== undefined).map((s) => JSON.stringify(s));
-    const variants = [`SyncVariant<${[names.get(t.response)!, ...(asyncStatuses.length > 0 ? [asyncStatuses.join(' | ')] : [])].join(', ')}>`];
+    const variants = [
+      `SyncVariant<${[names.get(t.response)!, ...(asyncStatuses.length > 0 ? [asyncStatuses.join(' | ')] : [])].join(', ')}>`,
+    ];
     for (const s of ASYNC_STATUSES) {
       const id = t.async[s];
       if (id !== undefined) variants.push(`AsyncVariant<${names.get(id)!}, ${JSON.stringify(s)}>`);
@@ -788,7 +824,27 @@ ${entries.join('\n')}
 }
 
 /** Names the pinned entry module declares itself; no schema type may take them. */
-const PINNED_OWN_NAMES = ['decode', 'safeDecode', 'createDecoder', 'isFinal', 'Final', 'Pinned', 'PinnedDecoder', 'PinnedOptions', 'PinnedResult', 'PinnedTask', 'TaskName', 'Response', 'Responses', 'DecodeOptions', 'SafeDecodeResult', 'AsyncStatus', 'AsyncVariant', 'SyncVariant', 'EnvelopeTaskStatus'];
+const PINNED_OWN_NAMES = [
+  'decode',
+  'safeDecode',
+  'createDecoder',
+  'isFinal',
+  'Final',
+  'Pinned',
+  'PinnedDecoder',
+  'PinnedOptions',
+  'PinnedResult',
+  'PinnedTask',
+  'TaskName',
+  'Response',
+  'Responses',
+  'DecodeOptions',
+  'SafeDecodeResult',
+  'AsyncStatus',
+  'AsyncVariant',
+  'SyncVariant',
+  'EnvelopeTaskStatus',
+];
 
 /**
  * The name each type a version's modules export goes by in its pinned entry: the name
@@ -797,9 +853,16 @@ const PINNED_OWN_NAMES = ['decode', 'safeDecode', 'createDecoder', 'isFinal', 'F
  * (`CreateMediaBuyResponse` declares an arm `CreateMediaBuySubmitted`, as does the async schema
  * of that name: the arm is `CreateMediaBuyResponseCreateMediaBuySubmitted`).
  */
-export function pinnedNames(types: ReadonlyMap<string, string>, mainOf: ReadonlyMap<string, string>): Map<string, Array<readonly [string, string]>> {
+export function pinnedNames(
+  types: ReadonlyMap<string, string>,
+  mainOf: ReadonlyMap<string, string>,
+): Map<string, Array<readonly [string, string]>> {
   const declared = new Map<string, string[]>();
-  for (const [rel, text] of types) declared.set(rel, [...text.matchAll(/^export (?:type|interface) (\w+)/gm)].map((m) => m[1]!));
+  for (const [rel, text] of types)
+    declared.set(
+      rel,
+      [...text.matchAll(/^export (?:type|interface) (\w+)/gm)].map((m) => m[1]!),
+    );
   const count = new Map<string, number>();
   for (const names of declared.values()) for (const n of names) count.set(n, (count.get(n) ?? 0) + 1);
   const taken = new Map<string, string>();
@@ -824,7 +887,12 @@ export function pinnedNames(types: ReadonlyMap<string, string>, mainOf: Readonly
  * The pinned entry (`adcp-decode/<major>.<minor>`): decode, safeDecode and createDecoder bound to
  * this version by src/pinned.ts, isFinal, and every named type of the version.
  */
-function pinnedModule(version: string, manifest: Manifest, types: ReadonlyMap<string, string>, mainOf: ReadonlyMap<string, string>): string {
+function pinnedModule(
+  version: string,
+  manifest: Manifest,
+  types: ReadonlyMap<string, string>,
+  mainOf: ReadonlyMap<string, string>,
+): string {
   const release = version.split('.').slice(0, 2).join('.');
   const exports = [...pinnedNames(types, mainOf)].map(([rel, list]) => {
     const names = list.map(([n, e]) => (n === e ? n : `${n} as ${e}`)).join(', ');
@@ -914,7 +982,9 @@ function versionIdent(version: string): string {
 function rootIndex(versions: readonly string[]): string {
   const imports = versions.map((v) => `import { tables as ${versionIdent(v)} } from './${versionIdent(v)}/index.js';`);
   const types = versions.map((v) => `import type { Responses as ${versionIdent(v)}Responses } from './${versionIdent(v)}/responses.js';`);
-  const maps = versions.map((v) => `import { validators as ${versionIdent(v)}Validators } from './${versionIdent(v)}/validators/index.js';`);
+  const maps = versions.map(
+    (v) => `import { validators as ${versionIdent(v)}Validators } from './${versionIdent(v)}/validators/index.js';`,
+  );
   return `${banner(undefined)}import type { VersionTables } from '../tables.js';
 import type { ValidatorImports } from '../validators.js';
 ${imports.join('\n')}

@@ -46,7 +46,6 @@ export interface DynamicRegex {
   readonly code: string;
 }
 
-
 /** Keywords whose values are instances, not schemas: patterns there are data. */
 const INSTANCE_KEYWORDS = new Set(['examples', 'enum', 'const', 'default']);
 
@@ -85,7 +84,8 @@ export function collectSchemaRegexes(): { patterns: AuditedRegex[]; formats: Map
       visit(value);
     }
   };
-  for (const version of readLockVersions().versions) for (const file of jsonFiles(schemaDir(version))) visit(JSON.parse(readFileSync(file, 'utf8')));
+  for (const version of readLockVersions().versions)
+    for (const file of jsonFiles(schemaDir(version))) visit(JSON.parse(readFileSync(file, 'utf8')));
   const patterns = [...found.entries()].map(([key, { kind, uses }]) => {
     const source = key.slice(key.indexOf('\u0000') + 1);
     return { name: source, source, flags: 'u', kind, uses };
@@ -114,19 +114,30 @@ export function formatRegexes(used: ReadonlyMap<string, number>): { regexes: Aud
     return new RegExp(m[1] as string, m[2]);
   };
   /** What each function format runs, besides simple string operations. */
-  const inside: Record<string, string[]> = { uri: ['NOT_URI_FRAGMENT', 'URI'], date: ['DATE'], 'date-time': ['DATE_TIME_SEPARATOR', 'DATE', 'TIME'], time: ['TIME'] };
+  const inside: Record<string, string[]> = {
+    uri: ['NOT_URI_FRAGMENT', 'URI'],
+    date: ['DATE'],
+    'date-time': ['DATE_TIME_SEPARATOR', 'DATE', 'TIME'],
+    time: ['TIME'],
+  };
   const regexes: AuditedRegex[] = [];
   const functions: string[] = [];
   for (const [name, uses] of [...used.entries()].sort()) {
     const def = full[name];
-    const re = def instanceof RegExp ? def : (def as { validate?: unknown } | undefined)?.validate instanceof RegExp ? ((def as { validate: RegExp }).validate) : undefined;
+    const re =
+      def instanceof RegExp
+        ? def
+        : (def as { validate?: unknown } | undefined)?.validate instanceof RegExp
+          ? (def as { validate: RegExp }).validate
+          : undefined;
     if (re !== undefined) {
       regexes.push({ name: `format ${name}`, source: re.source, flags: re.flags, kind: 'format', uses });
     } else if (inside[name] !== undefined) {
       functions.push(name);
       for (const constName of inside[name]!) {
         const r = privateRegex(constName);
-        if (!regexes.some((x) => x.source === r.source && x.flags === r.flags)) regexes.push({ name: `format ${name} (${constName})`, source: r.source, flags: r.flags, kind: 'format', uses });
+        if (!regexes.some((x) => x.source === r.source && x.flags === r.flags))
+          regexes.push({ name: `format ${name} (${constName})`, source: r.source, flags: r.flags, kind: 'format', uses });
       }
     } else {
       throw new Error(`regex-audit: format ${name} is neither a regex nor a known function format; audit it by hand`);
@@ -199,9 +210,14 @@ export function collectRegexesIn(name: string, text: string): { regexes: Audited
       if (source !== undefined && flagText !== undefined) add(node, source, flagText);
       else if (from !== undefined && flagText !== undefined) add(node, from.slice(1, from.lastIndexOf('/')), flagText);
       else dynamic.push({ at: at(node), code: node.getText(file) });
-    } else if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && STRING_TO_REGEXP.has(node.expression.name.text)) {
+    } else if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      STRING_TO_REGEXP.has(node.expression.name.text)
+    ) {
       const [argument] = node.arguments;
-      if (argument === undefined || argument.kind !== ts.SyntaxKind.RegularExpressionLiteral) dynamic.push({ at: at(node), code: node.getText(file) });
+      if (argument === undefined || argument.kind !== ts.SyntaxKind.RegularExpressionLiteral)
+        dynamic.push({ at: at(node), code: node.getText(file) });
     }
     ts.forEachChild(node, visit);
   };
@@ -215,7 +231,14 @@ function isRegExpName(node: ts.Expression): boolean {
 }
 
 /** recheck's parameters: no time limits (the verdict must not depend on the machine's load), a fixed seed. */
-const RECHECK_PARAMS = { timeout: null, attackTimeout: null, incubationTimeout: null, seedingTimeout: null, recallTimeout: -1, randomSeed: 0 } as const;
+const RECHECK_PARAMS = {
+  timeout: null,
+  attackTimeout: null,
+  incubationTimeout: null,
+  seedingTimeout: null,
+  recallTimeout: -1,
+  randomSeed: 0,
+} as const;
 
 /** What the audit concludes about one regex. */
 export interface Verdict {
@@ -321,7 +344,11 @@ function v8Time(re: RegExp | ((s: string) => unknown), input: string): number {
  * The worst V8 time at each length over the attacks, longest length last; once a time passes 1 s
  * the longer lengths are not tried (`Infinity`).
  */
-function worstTimes(run: RegExp | ((s: string) => unknown), attacks: readonly Attack[], lengths: readonly number[]): { ms: number[]; attack: string } {
+function worstTimes(
+  run: RegExp | ((s: string) => unknown),
+  attacks: readonly Attack[],
+  lengths: readonly number[],
+): { ms: number[]; attack: string } {
   const ms = lengths.map(() => 0);
   let worst = '';
   for (const attack of attacks) {
@@ -358,7 +385,9 @@ function main(): void {
   const { regexes: formatRes, functions } = formatRegexes(formats);
   const { regexes: sourceRes, dynamic } = collectSourceRegexes();
   const all = [...patterns, ...formatRes, ...sourceRes];
-  console.log(`auditing ${patterns.length} patterns and patternProperties keys, ${formatRes.length} format regexes (formats in use: ${[...formats.keys()].sort().join(', ')}) and ${sourceRes.length} regexes in src/`);
+  console.log(
+    `auditing ${patterns.length} patterns and patternProperties keys, ${formatRes.length} format regexes (formats in use: ${[...formats.keys()].sort().join(', ')}) and ${sourceRes.length} regexes in src/`,
+  );
 
   const rows: Row[] = [];
   for (const regex of all) {
@@ -374,7 +403,9 @@ function main(): void {
   const lines = [header, `|${'---|'.repeat(9)}`];
   for (const { regex, verdict, ms, attack } of rows) {
     const name = regex.name.length > 70 ? `${regex.name.slice(0, 70)}…` : regex.name;
-    lines.push(`| \`${name.replace(/\|/g, '\\|')}\` | ${regex.kind} | ${regex.uses} | ${verdict.summary} | ${verdict.checker ?? '-'} | \`${attack.slice(0, 50).replace(/\|/g, '\\|')}\` | ${fmt(ms[0] as number)} | ${fmt(ms[1] as number)} | ${fmt(ms[2] as number)} |`);
+    lines.push(
+      `| \`${name.replace(/\|/g, '\\|')}\` | ${regex.kind} | ${regex.uses} | ${verdict.summary} | ${verdict.checker ?? '-'} | \`${attack.slice(0, 50).replace(/\|/g, '\\|')}\` | ${fmt(ms[0] as number)} | ${fmt(ms[1] as number)} | ${fmt(ms[2] as number)} |`,
+    );
   }
   const formatsFile = requireHere('ajv-formats/dist/formats.js') as { fullFormats: Record<string, unknown> };
   const fnLines = functions.map((name) => {
@@ -390,7 +421,10 @@ function main(): void {
     failing.length === 0 && dynamic.length === 0
       ? 'No regex backtracks super-linearly (recheck: constant, linear or safe for every one), so no input within the size limit is catastrophic. No code.regExp engine is needed.'
       : [
-          ...failing.map((r) => `SUPER-LINEAR OR UNJUDGED: \`${r.regex.name}\`: ${r.verdict.summary}${r.verdict.attack === undefined ? '' : ` on \`${describeAttack(r.verdict.attack).slice(0, 80)}\``}`),
+          ...failing.map(
+            (r) =>
+              `SUPER-LINEAR OR UNJUDGED: \`${r.regex.name}\`: ${r.verdict.summary}${r.verdict.attack === undefined ? '' : ` on \`${describeAttack(r.verdict.attack).slice(0, 80)}\``}`,
+          ),
           ...dynamic.map((d) => `NOT AUDITABLE (pattern built at run time): ${d.at} \`${d.code.slice(0, 80)}\``),
         ].join('\n');
   const report = [

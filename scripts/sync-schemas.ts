@@ -120,9 +120,7 @@ export class SyncSchemasError extends Error {
 
 /** Errors worth another attempt (network trouble, timeouts, 5xx, 429). */
 class RetryableError extends Error {
-  constructor(
-    readonly final: SyncSchemasError,
-  ) {
+  constructor(readonly final: SyncSchemasError) {
     super(final.message);
   }
 }
@@ -544,7 +542,15 @@ export async function syncSchemas(options: SyncOptions = {}): Promise<SyncResult
   const parts = [`fetched ${todo.length} of ${lock.files.size} files (${formatBytes(bytes)}) from ${source.display}`];
   if (stale.length > 0) parts.push(`deleted ${stale.length} stale`);
   log(`sync-schemas: ${parts.join(', ')} into ${outShown}, all verified against ${lockShown} (${(ms / 1000).toFixed(1)} s)`);
-  return { upToDate: false, total: lock.files.size, fetched: todo.sort(compareCodeUnits), pruned: stale, bytes, ms, ...lockInfo(lockChanged) };
+  return {
+    upToDate: false,
+    total: lock.files.size,
+    fetched: todo.sort(compareCodeUnits),
+    pruned: stale,
+    bytes,
+    ms,
+    ...lockInfo(lockChanged),
+  };
 }
 
 function lockInfo(lockChanged: boolean | undefined): { lockChanged?: boolean } {
@@ -711,9 +717,13 @@ function fixHint(ctx: FetchContext): string {
 async function fetchVerified(ctx: FetchContext, rel: string, want: LockEntry): Promise<Buffer> {
   const limit = Math.min(want.bytes, ctx.maxFileBytes);
   if (want.bytes > ctx.maxFileBytes) {
-    throw new SyncSchemasError('TOO_LARGE', `${rel}: the lock expects ${want.bytes} bytes, over the ${ctx.maxFileBytes}-byte per-file cap`, {
-      file: rel,
-    });
+    throw new SyncSchemasError(
+      'TOO_LARGE',
+      `${rel}: the lock expects ${want.bytes} bytes, over the ${ctx.maxFileBytes}-byte per-file cap`,
+      {
+        file: rel,
+      },
+    );
   }
   const data = ctx.source.kind === 'dir' ? await readFromDirectory(ctx, rel, limit) : await downloadWithRetries(ctx, rel, limit);
   const got = sha256(data);
@@ -744,11 +754,7 @@ function missing(ctx: FetchContext, rel: string, detail: string): SyncSchemasErr
 }
 
 /** Collects chunks until the stream ends, aborting as soon as more than `limit` bytes arrived. */
-async function collectBounded(
-  chunks: AsyncIterable<Uint8Array>,
-  limit: number,
-  onTooLarge: (seen: number) => Error,
-): Promise<Buffer> {
+async function collectBounded(chunks: AsyncIterable<Uint8Array>, limit: number, onTooLarge: (seen: number) => Error): Promise<Buffer> {
   const parts: Buffer[] = [];
   let seen = 0;
   for await (const chunk of chunks) {
@@ -882,8 +888,7 @@ async function downloadOnce(ctx: FetchContext, rel: string, limit: number): Prom
 // ---------------------------------------------------------------------------------------------
 // CLI
 
-const USAGE =
-  'usage: sync-schemas [--update [--versions 3.1.19,3.0.26]] [--out DIR] [--lock FILE] [--source DIR|URL]';
+const USAGE = 'usage: sync-schemas [--update [--versions 3.1.19,3.0.26]] [--out DIR] [--lock FILE] [--source DIR|URL]';
 
 function parseSyncArgs(argv: readonly string[]) {
   return parseArgs({
@@ -916,7 +921,10 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     }
     await syncSchemas({
       update: values.update,
-      versions: values.versions?.split(',').map((v) => v.trim()).filter((v) => v !== ''),
+      versions: values.versions
+        ?.split(',')
+        .map((v) => v.trim())
+        .filter((v) => v !== ''),
       out: values.out,
       lock: values.lock,
       source: values.source,

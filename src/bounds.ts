@@ -160,7 +160,10 @@ const SHARED_CHECK_NODES = 100_000_000;
  * class instances), and its text was already measured against `maxBytes`. When this says false,
  * checkTree runs and says which bound, and where.
  */
-export function withinBounds(shape: { readonly levels: number; readonly nodes: number; readonly finite: boolean }, bounds: Bounds): boolean {
+export function withinBounds(
+  shape: { readonly levels: number; readonly nodes: number; readonly finite: boolean },
+  bounds: Bounds,
+): boolean {
   return shape.finite && shape.levels <= bounds.maxDepth && shape.nodes <= bounds.maxNodes;
 }
 
@@ -438,7 +441,11 @@ function copyWalk(root: unknown, bounds: Bounds, place: Place): { copy: unknown 
       if (foreignProto !== undefined) return at({ kind: 'not-json', found: foreignProto });
       if (visited !== undefined) {
         if (visited.has(value)) {
-          return at(pathObjects.slice(0, depth).includes(value) ? { kind: 'cycle' } : { kind: 'not-json', found: 'an object met twice (a shared reference)' });
+          return at(
+            pathObjects.slice(0, depth).includes(value)
+              ? { kind: 'cycle' }
+              : { kind: 'not-json', found: 'an object met twice (a shared reference)' },
+          );
         }
         visited.add(value);
       }
@@ -470,7 +477,8 @@ function copyWalk(root: unknown, bounds: Bounds, place: Place): { copy: unknown 
           const culprit = arrayCulprit(source, own, length);
           if (culprit === 'constructor') {
             const ctor: unknown = (source as unknown as { constructor: unknown }).constructor;
-            if (typeof ctor === 'object' && ctor !== null && hasOwn.call(ctor, 'prototype')) return at({ kind: 'unsafe', key: 'constructor.prototype' }, culprit);
+            if (typeof ctor === 'object' && ctor !== null && hasOwn.call(ctor, 'prototype'))
+              return at({ kind: 'unsafe', key: 'constructor.prototype' }, culprit);
           }
           return at(arrayFinding(culprit), culprit);
         }
@@ -501,7 +509,8 @@ function copyWalk(root: unknown, bounds: Bounds, place: Place): { copy: unknown 
           low += member.length + 3;
           units += member.length;
           const child = object[member];
-          if (member === 'constructor' && typeof child === 'object' && child !== null && hasOwn.call(child, 'prototype')) return at({ kind: 'unsafe', key: 'constructor.prototype' }, member);
+          if (member === 'constructor' && typeof child === 'object' && child !== null && hasOwn.call(child, 'prototype'))
+            return at({ kind: 'unsafe', key: 'constructor.prototype' }, member);
           const found = check(child, object, member, next);
           if (found !== undefined) return found;
         }
@@ -511,8 +520,13 @@ function copyWalk(root: unknown, bounds: Bounds, place: Place): { copy: unknown 
         nodes += count;
         // What the copy left out: members JSON cannot see (non-enumerable or symbol-keyed).
         if (Object.getOwnPropertyNames(source).length !== count || Object.getOwnPropertySymbols(source).length !== 0) {
-          const hidden = Reflect.ownKeys(source).find((k) => typeof k === 'symbol' || !Object.prototype.propertyIsEnumerable.call(source, k));
-          return at({ kind: 'not-json', found: typeof hidden === 'symbol' ? 'a symbol-keyed member' : 'a non-enumerable member' }, typeof hidden === 'string' ? hidden : undefined);
+          const hidden = Reflect.ownKeys(source).find(
+            (k) => typeof k === 'symbol' || !Object.prototype.propertyIsEnumerable.call(source, k),
+          );
+          return at(
+            { kind: 'not-json', found: typeof hidden === 'symbol' ? 'a symbol-keyed member' : 'a non-enumerable member' },
+            typeof hidden === 'string' ? hidden : undefined,
+          );
         }
       }
       (parent as Record<string | number, unknown>)[key] = copy;

@@ -16,7 +16,11 @@ const MAX_MESSAGE = 1000;
 function plural(count: number, key: string): string {
   const words = key.replace(/_/g, ' ');
   if (count !== 1) return `${count} ${words}`;
-  const singular = words.endsWith('ies') ? `${words.slice(0, -3)}y` : words.endsWith('s') && !words.endsWith('ss') ? words.slice(0, -1) : words;
+  const singular = words.endsWith('ies')
+    ? `${words.slice(0, -3)}y`
+    : words.endsWith('s') && !words.endsWith('ss')
+      ? words.slice(0, -1)
+      : words;
   return `1 ${singular}`;
 }
 
@@ -83,7 +87,10 @@ export function describeFailure(task: string, error: DecodeError): string[] {
     const formatted = formatIssues(new SchemaMismatchError(error.message, { schemaId: error.schemaId, issues: shown }));
     for (const line of formatted.split('\n')) lines.push(`  ${line}`);
     if (error.issues.length > shown.length) lines.push(`  … ${error.issues.length - shown.length} more issues (--json lists all)`);
-    if (!error.issuesComplete) lines.push(`  … the listing was cut (${error.issuesFound === undefined ? 'more than 100,000 issues' : `${error.issuesFound} issues found`}, ${error.issues.length} kept)`);
+    if (!error.issuesComplete)
+      lines.push(
+        `  … the listing was cut (${error.issuesFound === undefined ? 'more than 100,000 issues' : `${error.issuesFound} issues found`}, ${error.issues.length} kept)`,
+      );
   } else if (error instanceof TaskFailedError) {
     const e = error.adcpError;
     if (e !== undefined) {

@@ -122,7 +122,9 @@ function versionOption(raw: string | undefined): 'auto' | Version {
   try {
     return resolveVersion(raw);
   } catch {
-    throw new UsageError(`--adcp-version "${shownText(raw, 32)}" is not bundled; expected auto, ${[...versions, ...releases()].join(', ')}`);
+    throw new UsageError(
+      `--adcp-version "${shownText(raw, 32)}" is not bundled; expected auto, ${[...versions, ...releases()].join(', ')}`,
+    );
   }
 }
 
@@ -196,12 +198,22 @@ async function readInput(source: string, cap: number): Promise<{ bytes: Buffer; 
     handle = await open(source, 'r');
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : String(code ?? 'unreadable');
-    throw new UsageError(`cannot read "${shownText(source, 200)}": ${why}; expected a saved MCP result, A2A task or payload (JSON), or - for stdin`);
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : code === 'EISDIR'
+            ? 'it is a directory'
+            : String(code ?? 'unreadable');
+    throw new UsageError(
+      `cannot read "${shownText(source, 200)}": ${why}; expected a saved MCP result, A2A task or payload (JSON), or - for stdin`,
+    );
   }
   try {
     const stat = await handle.stat();
-    if (stat.isDirectory()) throw new UsageError(`cannot read "${shownText(source, 200)}": it is a directory; expected a JSON file, or - for stdin`);
+    if (stat.isDirectory())
+      throw new UsageError(`cannot read "${shownText(source, 200)}": it is a directory; expected a JSON file, or - for stdin`);
     if (stat.isFile() && stat.size > cap) throw tooLarge(source, stat.size, cap, false);
     // Read in chunks up to cap + 1 bytes: the size can change, and pipes and devices report none.
     const chunks: Buffer[] = [];
@@ -224,11 +236,11 @@ async function readInput(source: string, cap: number): Promise<{ bytes: Buffer; 
 function tooLarge(label: string, actual: number, cap: number, streamed: boolean): LimitError {
   const what = streamed ? `is more than ${cap} bytes` : `is ${actual} bytes`;
   const then = streamed ? 'reading stopped there' : 'it was not read';
-  return new LimitError(
-    'TOO_LARGE',
-    `${shownText(label, 200)} ${what}; expected at most ${cap} (2 × --max-bytes + 1 MiB), so ${then}`,
-    { unit: 'bytes', limit: cap, actual: streamed ? cap + 1 : actual },
-  );
+  return new LimitError('TOO_LARGE', `${shownText(label, 200)} ${what}; expected at most ${cap} (2 × --max-bytes + 1 MiB), so ${then}`, {
+    unit: 'bytes',
+    limit: cap,
+    actual: streamed ? cap + 1 : actual,
+  });
 }
 
 /** Parses the input as JSON, or throws `INVALID_JSON` without quoting it. */
@@ -304,7 +316,13 @@ function tasksCommand(version: 'auto' | Version, json: boolean): number {
     return { task, response: ids.response, async: Object.keys(ids.async) };
   });
   if (json) {
-    print(JSON.stringify({ version: v, tasks: rows.map((r) => ({ task: r.task, response: r.response, async: tables.schemaIds[r.task]!.async })) }, null, 2));
+    print(
+      JSON.stringify(
+        { version: v, tasks: rows.map((r) => ({ task: r.task, response: r.response, async: tables.schemaIds[r.task]!.async })) },
+        null,
+        2,
+      ),
+    );
     return 0;
   }
   const width = Math.max(...rows.map((r) => r.task.length));
@@ -340,7 +358,8 @@ async function main(argv: readonly string[]): Promise<number> {
     const version = versionOption(values['adcp-version'] as string | undefined);
     const json = values.json === true;
     const [command, file, ...rest] = positionals;
-    if (command === undefined) throw new UsageError('expected a task name, e.g. adcp-decode get_products result.json, or adcp-decode tasks (see --help)');
+    if (command === undefined)
+      throw new UsageError('expected a task name, e.g. adcp-decode get_products result.json, or adcp-decode tasks (see --help)');
     if (command === 'tasks') {
       if (file !== undefined) throw new UsageError(`tasks takes no file; got "${shownText(file, 200)}"`);
       return tasksCommand(version, json);

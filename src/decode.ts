@@ -17,15 +17,41 @@ import {
   type ValidationIssue,
 } from './errors.js';
 import { locateA2aPayload, looksLikeA2a, type A2aPayloadLocation } from './extract-a2a.js';
-import { locateA2aError, locateMcpError, looksLikeJsonRpcError, checkAdcpError, type AdcpErrorLocation, jsonRpcErrorCode, MAX_ADCP_ERROR_BYTES, RESERVED_JSON_RPC_CODES } from './extract-errors.js';
-import { locateMcpPayload, looksLikeMcp, readTextItem, type McpPayloadLocation, type McpRejectedText, type ParsedShape, type TextBudget } from './extract-mcp.js';
+import {
+  locateA2aError,
+  locateMcpError,
+  looksLikeJsonRpcError,
+  checkAdcpError,
+  type AdcpErrorLocation,
+  jsonRpcErrorCode,
+  MAX_ADCP_ERROR_BYTES,
+  RESERVED_JSON_RPC_CODES,
+} from './extract-errors.js';
+import {
+  locateMcpPayload,
+  looksLikeMcp,
+  readTextItem,
+  type McpPayloadLocation,
+  type McpRejectedText,
+  type ParsedShape,
+  type TextBudget,
+} from './extract-mcp.js';
 import type { ResponsesByVersion } from './generated/index.js';
 import { classifyRecoveryWith } from './recovery.js';
 import { recordVariant } from './final.js';
 import type { CommonDecodeOptions, Transport } from './options.js';
 import type { TaskStatus } from './response-types.js';
 import { localFault, inputMayThrow } from './local-faults.js';
-import { defaultVersion, resolveAnnouncedVersion, resolveVersion, tablesFor, versions, type AnnouncedResolution, type NewerRelease, type Version } from './versions.js';
+import {
+  defaultVersion,
+  resolveAnnouncedVersion,
+  resolveVersion,
+  tablesFor,
+  versions,
+  type AnnouncedResolution,
+  type NewerRelease,
+  type Version,
+} from './versions.js';
 import { shownPointer, shownText } from './format.js';
 import { fastValidator, firstIssues, listIssues, type IssueListing, type Variant } from './validators.js';
 import { hasOwn, isObject } from './own-properties.js';
@@ -95,12 +121,7 @@ interface Resolved extends Bounds {
 
 const ASYNC_VARIANTS: readonly string[] = ['working', 'submitted', 'input-required'];
 function optionError(name: string, expected: string, got: unknown): DecodeError {
-  const shown =
-    typeof got === 'string'
-      ? `"${shownText(got, 40)}"`
-      : typeof got === 'number'
-        ? String(got)
-        : describeValue(got);
+  const shown = typeof got === 'string' ? `"${shownText(got, 40)}"` : typeof got === 'number' ? String(got) : describeValue(got);
   return new DecodeError('INVALID_OPTION', `option ${name} must be ${expected}; got ${shown}`);
 }
 
@@ -116,8 +137,12 @@ const OPTION_KEYS = ['version', 'newerRelease', 'transport', 'maxBytes', 'maxDep
 
 /** Reads the known options once each; a per-call `undefined` leaves the decoder's value in place. */
 function mergeOptions(base: unknown, call: unknown): Record<(typeof OPTION_KEYS)[number], unknown> {
-  for (const [what, value] of [['options', call], ['createDecoder options', base]] as const) {
-    if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) throw optionError(what, 'an object', value);
+  for (const [what, value] of [
+    ['options', call],
+    ['createDecoder options', base],
+  ] as const) {
+    if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value)))
+      throw optionError(what, 'an object', value);
   }
   const merged = {} as Record<(typeof OPTION_KEYS)[number], unknown>;
   for (const key of OPTION_KEYS) {
@@ -158,7 +183,12 @@ function resolve(base: DecodeOptions | undefined, call: DecodeOptions | undefine
     throw optionError('transport', "'auto', 'mcp', 'a2a' or 'payload'", transport);
   }
   const unknownRecovery = o.unknownRecovery === undefined ? 'manifest' : o.unknownRecovery;
-  if (unknownRecovery !== 'manifest' && unknownRecovery !== 'transient' && unknownRecovery !== 'correctable' && unknownRecovery !== 'terminal') {
+  if (
+    unknownRecovery !== 'manifest' &&
+    unknownRecovery !== 'transient' &&
+    unknownRecovery !== 'correctable' &&
+    unknownRecovery !== 'terminal'
+  ) {
     throw optionError('unknownRecovery', "'manifest', 'transient', 'correctable' or 'terminal'", unknownRecovery);
   }
   const requested = o.version === undefined ? 'auto' : o.version;
@@ -238,10 +268,14 @@ function failed(
           ? `no adcp_error; the reserved code stands for ${how.reservedCode}`
           : 'no adcp_error';
   const retry = recovery.retryAfterSeconds === undefined ? '' : `, retry after ${recovery.retryAfterSeconds} s`;
-  return new TaskFailedError(`${ctx.task} failed: ${detail} with ${code} (${recovery.recovery}${retry})`, { adcpError, recovery }, {
-    task: ctx.task,
-    version,
-  });
+  return new TaskFailedError(
+    `${ctx.task} failed: ${detail} with ${code} (${recovery.recovery}${retry})`,
+    { adcpError, recovery },
+    {
+      task: ctx.task,
+      version,
+    },
+  );
 }
 
 /** Bounds of an adcp_error's copy: what checkAdcpError already measured (4096 bytes of JSON, so fewer values). */
@@ -358,7 +392,10 @@ function mcpNone(ctx: Context, input: unknown, location: Extract<McpPayloadLocat
   }
   // An adcp_error-only object without isError is an error response that lost its flag.
   if (location.reason === 'structured-adcp-error-only' || location.rejected.some((r) => r.reason === 'adcp-error-only')) {
-    const candidate = location.reason === 'structured-adcp-error-only' ? location.adcpError : location.rejected.find((r) => r.reason === 'adcp-error-only')?.adcpError;
+    const candidate =
+      location.reason === 'structured-adcp-error-only'
+        ? location.adcpError
+        : location.rejected.find((r) => r.reason === 'adcp-error-only')?.adcpError;
     const valid = checkAdcpError(candidate);
     throw failed(ctx, valid.ok ? valid.error : undefined, 'the seller answered with an adcp_error but no isError flag');
   }
@@ -379,7 +416,11 @@ function mcpNone(ctx: Context, input: unknown, location: Extract<McpPayloadLocat
         ? `content[${notObject.index}].text parses to a JSON value that is not an object`
         : 'no structuredContent and no text item holding a JSON object';
   const ignored = location.ignoredStructuredContent === undefined ? '' : ` (structuredContent is ${location.ignoredStructuredContent})`;
-  throw new DecodeError('NO_PAYLOAD', `expected an AdCP ${ctx.task} payload in structuredContent or content[].text; found ${seen}${ignored}`, opts);
+  throw new DecodeError(
+    'NO_PAYLOAD',
+    `expected an AdCP ${ctx.task} payload in structuredContent or content[].text; found ${seen}${ignored}`,
+    opts,
+  );
 }
 
 function a2aPayload(ctx: Context, input: unknown): Found {
@@ -414,15 +455,30 @@ function a2aPayload(ctx: Context, input: unknown): Found {
           if (location.state === 'failed' || location.state === 'rejected' || location.state === 'canceled') {
             throw failed(ctx, undefined, `the A2A task ended in state ${location.state}`, { unusable });
           }
-          throw new DecodeError('NO_PAYLOAD', `expected an A2A DataPart holding the ${ctx.task} payload for state ${String(location.state)}; found none`, opts);
+          throw new DecodeError(
+            'NO_PAYLOAD',
+            `expected an A2A DataPart holding the ${ctx.task} payload for state ${String(location.state)}; found none`,
+            opts,
+          );
         case 'no-state':
-          throw new DecodeError('NO_PAYLOAD', `expected an A2A task with status.state; got ${location.envelope === undefined ? 'none' : `${/^[aeiou]/.test(location.envelope) ? 'an' : 'a'} ${location.envelope} envelope without one`}`, opts);
+          throw new DecodeError(
+            'NO_PAYLOAD',
+            `expected an A2A task with status.state; got ${location.envelope === undefined ? 'none' : `${/^[aeiou]/.test(location.envelope) ? 'an' : 'a'} ${location.envelope} envelope without one`}`,
+            opts,
+          );
         case 'unknown-state':
           throw new DecodeError('MALFORMED_ENVELOPE', `expected a known A2A task state; got ${describeState(location.rawState)}`, opts);
         case 'nested-envelope':
-          throw new DecodeError('MALFORMED_ENVELOPE', `A2A ${location.envelope ?? ''} envelope wraps another envelope; expected exactly one`, opts);
+          throw new DecodeError(
+            'MALFORMED_ENVELOPE',
+            `A2A ${location.envelope ?? ''} envelope wraps another envelope; expected exactly one`,
+            opts,
+          );
         case 'malformed-part': {
-          const [list, pointer] = location.source === 'artifact' ? ['artifacts[0].parts', '/artifacts/0/parts'] : ['status.message.parts', '/status/message/parts'];
+          const [list, pointer] =
+            location.source === 'artifact'
+              ? ['artifacts[0].parts', '/artifacts/0/parts']
+              : ['status.message.parts', '/status/message/parts'];
           const index = location.partIndex ?? 0;
           throw new DecodeError(
             'MALFORMED_ENVELOPE',
@@ -451,7 +507,10 @@ function describeState(raw: unknown): string {
 
 function barePayload(ctx: Context, input: unknown): Found {
   if (!isObject(input)) {
-    throw new DecodeError('MALFORMED_ENVELOPE', `expected an AdCP payload object; got ${describeValue(input)}`, { task: ctx.task, version: ctx.version });
+    throw new DecodeError('MALFORMED_ENVELOPE', `expected an AdCP payload object; got ${describeValue(input)}`, {
+      task: ctx.task,
+      version: ctx.version,
+    });
   }
   return { payload: input, inProcess: true, what: 'payload' };
 }
@@ -545,7 +604,8 @@ function mismatch(
   const n = (k: number) => k.toLocaleString('en-US');
   let count = `${n(issues.length)} ${issues.length === 1 ? 'issue' : 'issues'}`;
   if (listing?.stopped === true) count = `more than ${n(listing.limit)} issues; the listing stopped, the first is given`;
-  else if (listing !== undefined && !listing.complete) count = `${n(listing.found)} issues; the listing was cut to the first ${issues.length === 1 ? 'one' : n(issues.length)}`;
+  else if (listing !== undefined && !listing.complete)
+    count = `${n(listing.found)} issues; the listing was cut to the first ${issues.length === 1 ? 'one' : n(issues.length)}`;
   if (listing !== undefined && listing.shortened > 0) count += `; long keys shortened in ${n(listing.shortened)}`;
   return new SchemaMismatchError(
     `${ctx.task} ${what} does not match the AdCP ${version} schema${ctx.standInFor === undefined ? '' : `, judged in place of the announced ${ctx.standInFor}`} (${count})${issueSummary(issues)}`,
@@ -588,10 +648,14 @@ function decodeFound<T extends TaskName>(ctx: Context, located: Found): Outcome<
   const table = tablesFor(version).schemaIds;
   const ids = hasOwn(table, task) ? table[task] : undefined;
   if (ids === undefined) {
-    throw new DecodeError('UNKNOWN_TASK', `"${shownText(task, 64)}" is not an AdCP ${version} task (the version ${ctx.version === undefined ? 'the payload announced' : 'requested'})`, {
-      task,
-      version,
-    });
+    throw new DecodeError(
+      'UNKNOWN_TASK',
+      `"${shownText(task, 64)}" is not an AdCP ${version} task (the version ${ctx.version === undefined ? 'the payload announced' : 'requested'})`,
+      {
+        task,
+        version,
+      },
+    );
   }
   const sent = hasOwn(found.payload, 'status') ? found.payload.status : undefined;
   const status = sent ?? found.a2aState ?? 'completed';
@@ -600,7 +664,12 @@ function decodeFound<T extends TaskName>(ctx: Context, located: Found): Outcome<
     variant = status as Variant;
   }
   const validate = fastValidator(version, task, variant);
-  if (validate === undefined) throw new DecodeError('INTERNAL', `adcp-decode has no validator for ${task}/${variant} in ${version}; the generated tables and validators disagree: regenerate with npm run generate`, { task, version });
+  if (validate === undefined)
+    throw new DecodeError(
+      'INTERNAL',
+      `adcp-decode has no validator for ${task}/${variant} in ${version}; the generated tables and validators disagree: regenerate with npm run generate`,
+      { task, version },
+    );
   const schemaId = variant === 'response' ? ids.response : (ids.async[variant] as string);
   // A payload is judged as sent first, so a payload valid as sent is never rejected (3.0's
   // acquire_rights and creative_approval error arms forbid `status`). Only where that fails and
@@ -654,7 +723,10 @@ function decodeFound<T extends TaskName>(ctx: Context, located: Found): Outcome<
 function checked(ctx: Context, found: Found): Found {
   const { task, options } = ctx;
   if (found.inProcess) {
-    return { ...found, payload: snapshot(found.payload, options, { what: found.what, task, version: ctx.version }) as Record<string, unknown> };
+    return {
+      ...found,
+      payload: snapshot(found.payload, options, { what: found.what, task, version: ctx.version }) as Record<string, unknown>,
+    };
   }
   if (found.shape === undefined || !withinBounds(found.shape, options)) {
     checkTree(found.payload, options, { what: found.what, task, version: ctx.version });
@@ -703,7 +775,8 @@ function withContext(error: unknown, ctx: Context): unknown {
       const fields = error as { task: string | undefined; version: string | undefined };
       if (fields.task === undefined) fields.task = ctx.task;
       if (fields.version === undefined && ctx.version !== undefined) fields.version = ctx.version;
-      if (error.standInFor === undefined && ctx.standInFor !== undefined) (error as { standInFor: string | undefined }).standInFor = ctx.standInFor;
+      if (error.standInFor === undefined && ctx.standInFor !== undefined)
+        (error as { standInFor: string | undefined }).standInFor = ctx.standInFor;
     }
   } catch {
     // A hostile thrown value; guard() deals with it.
@@ -765,16 +838,24 @@ function guard(error: unknown, task: unknown, input: unknown): DecodeError {
   }
   const thrown = describeThrown(error);
   if (inputMayThrow(input)) {
-    return new DecodeError('MALFORMED_ENVELOPE', `input could not be decoded: ${thrown} thrown while reading it; expected plain JSON data (it holds getters or proxies)`, {
-      task: name,
-      cause: error,
-    });
+    return new DecodeError(
+      'MALFORMED_ENVELOPE',
+      `input could not be decoded: ${thrown} thrown while reading it; expected plain JSON data (it holds getters or proxies)`,
+      {
+        task: name,
+        cause: error,
+      },
+    );
   }
   const shown = name === undefined ? 'a task' : name.length > 64 ? `${name.slice(0, 64)}…` : name;
-  return new DecodeError('INTERNAL', `adcp-decode failed on its own: ${thrown} thrown while decoding ${shown}; a defect in adcp-decode, not in the seller's answer (please report it)`, {
-    task: name,
-    cause: error,
-  });
+  return new DecodeError(
+    'INTERNAL',
+    `adcp-decode failed on its own: ${thrown} thrown while decoding ${shown}; a defect in adcp-decode, not in the seller's answer (please report it)`,
+    {
+      task: name,
+      cause: error,
+    },
+  );
 }
 
 /**
@@ -798,11 +879,20 @@ function guard(error: unknown, task: unknown, input: unknown): DecodeError {
  * if (response.status === 'working' || response.status === 'submitted' || response.status === 'input-required') return track(response);
  * use(response.products); // typed: the async variants are narrowed away
  */
-export function decode<T extends TaskName, const O extends DecodeOptions = DecodeOptions>(task: T, input: unknown, options?: O): Decoded<T, O> {
+export function decode<T extends TaskName, const O extends DecodeOptions = DecodeOptions>(
+  task: T,
+  input: unknown,
+  options?: O,
+): Decoded<T, O> {
   return decodeWith<T, O>(undefined, task, input, options);
 }
 
-function decodeWith<T extends TaskName, O extends DecodeOptions>(base: DecodeOptions | undefined, task: T, input: unknown, options?: O): Decoded<T, O> {
+function decodeWith<T extends TaskName, O extends DecodeOptions>(
+  base: DecodeOptions | undefined,
+  task: T,
+  input: unknown,
+  options?: O,
+): Decoded<T, O> {
   try {
     return run(task, input, resolveOptions(base, options)).data as Decoded<T, O>;
   } catch (error) {
@@ -818,7 +908,10 @@ function safeDecodeWith<T extends TaskName, O extends DecodeOptions>(
 ): SafeDecodeResult<T, O> {
   try {
     const { data, version, standInFor } = run(task, input, resolveOptions(base, options));
-    return (standInFor === undefined ? { success: true, data, version } : { success: true, data, version, standInFor }) as SafeDecodeResult<T, O>;
+    return (standInFor === undefined ? { success: true, data, version } : { success: true, data, version, standInFor }) as SafeDecodeResult<
+      T,
+      O
+    >;
   } catch (error) {
     return { success: false, error: guard(error, task, input) };
   }
@@ -833,7 +926,11 @@ function safeDecodeWith<T extends TaskName, O extends DecodeOptions>(
  * const r = safeDecode('get_media_buys', result);
  * if (r.success) use(r.data.media_buys, r.version); else log(r.error.code);
  */
-export function safeDecode<T extends TaskName, const O extends DecodeOptions = DecodeOptions>(task: T, input: unknown, options?: O): SafeDecodeResult<T, O> {
+export function safeDecode<T extends TaskName, const O extends DecodeOptions = DecodeOptions>(
+  task: T,
+  input: unknown,
+  options?: O,
+): SafeDecodeResult<T, O> {
   return safeDecodeWith<T, O>(undefined, task, input, options);
 }
 
@@ -845,7 +942,11 @@ export interface Decoder<B extends DecodeOptions> {
   // biome-ignore lint/complexity/noBannedTypes: `{}` is "no per-call options": Merged<B, {}> is B
   decode<T extends TaskName, const O extends DecodeOptions = {}>(task: T, input: unknown, options?: O): Decoded<T, Merged<B, O>>;
   // biome-ignore lint/complexity/noBannedTypes: as above
-  safeDecode<T extends TaskName, const O extends DecodeOptions = {}>(task: T, input: unknown, options?: O): SafeDecodeResult<T, Merged<B, O>>;
+  safeDecode<T extends TaskName, const O extends DecodeOptions = {}>(
+    task: T,
+    input: unknown,
+    options?: O,
+  ): SafeDecodeResult<T, Merged<B, O>>;
 }
 
 /**
@@ -903,16 +1004,35 @@ export function decodeEnclosed<T extends TaskName, const O extends DecodeOptions
     const resolved = resolveOptions(undefined, options);
     ctx = { task, options: resolved, version: resolved.version === 'auto' ? undefined : resolveVersion(resolved.version, { task }) };
     if (FAILED_STATUSES.includes(how.status)) {
-      if (payload !== undefined) payload = checked(ctx, { payload, inProcess: how.shape === undefined, what: how.what, ...(how.shape === undefined ? {} : { shape: how.shape }) }).payload;
+      if (payload !== undefined)
+        payload = checked(ctx, {
+          payload,
+          inProcess: how.shape === undefined,
+          what: how.what,
+          ...(how.shape === undefined ? {} : { shape: how.shape }),
+        }).payload;
       const valid = payload !== undefined && hasOwn(payload, 'adcp_error') ? checkAdcpError(payload.adcp_error) : undefined;
       if (valid?.ok === true) throw failed(ctx, valid.error, `the ${how.what} carries an adcp_error`);
       const fallback = payloadError(payload);
-      throw failed(ctx, fallback, `the task ended in status ${how.status}`, { fromPayload: fallback !== undefined, unusable: valid?.ok === false ? valid.reason : undefined });
+      throw failed(ctx, fallback, `the task ended in status ${how.status}`, {
+        fromPayload: fallback !== undefined,
+        unusable: valid?.ok === false ? valid.reason : undefined,
+      });
     }
     if (payload === undefined) {
-      throw new DecodeError('NO_PAYLOAD', `expected the ${task} payload in the ${how.what} for status ${JSON.stringify(how.status.slice(0, 40))}; found none`, { task, version: ctx.version });
+      throw new DecodeError(
+        'NO_PAYLOAD',
+        `expected the ${task} payload in the ${how.what} for status ${JSON.stringify(how.status.slice(0, 40))}; found none`,
+        { task, version: ctx.version },
+      );
     }
-    const found: Found = { payload, inProcess: how.shape === undefined, what: how.what, a2aState: how.status, ...(how.shape === undefined ? {} : { shape: how.shape }) };
+    const found: Found = {
+      payload,
+      inProcess: how.shape === undefined,
+      what: how.what,
+      a2aState: how.status,
+      ...(how.shape === undefined ? {} : { shape: how.shape }),
+    };
     return decodeFound(ctx, found) as { data: Decoded<T, O>; version: Version };
   } catch (error) {
     throw guard(ctx === undefined ? error : withContext(error, ctx), task, payload);

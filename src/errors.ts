@@ -192,7 +192,13 @@ export class SchemaMismatchError extends DecodeError {
 
   constructor(
     message: string,
-    data: { schemaId: string; issues: readonly ValidationIssue[]; issuesComplete?: boolean; issuesFound?: number | undefined; issuesShortened?: number },
+    data: {
+      schemaId: string;
+      issues: readonly ValidationIssue[];
+      issuesComplete?: boolean;
+      issuesFound?: number | undefined;
+      issuesShortened?: number;
+    },
     options: DecodeErrorOptions = {},
   ) {
     super('SCHEMA_MISMATCH', message, options);

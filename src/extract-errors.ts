@@ -134,9 +134,13 @@ export function validateAdcpError(candidate: unknown, at = ''): AdcpErrorValidat
 export function checkAdcpError(candidate: unknown, at = ''): AdcpErrorVerdict {
   const result = validateAdcpError(candidate, at);
   if (!result.ok && result.reason === 'unsafe') {
-    throw new DecodeError('UNSAFE_JSON', `expected an adcp_error without __proto__ or constructor.prototype keys at ${shownPointer(result.path)}, but found one`, {
-      path: result.path,
-    });
+    throw new DecodeError(
+      'UNSAFE_JSON',
+      `expected an adcp_error without __proto__ or constructor.prototype keys at ${shownPointer(result.path)}, but found one`,
+      {
+        path: result.path,
+      },
+    );
   }
   return result;
 }
@@ -263,12 +267,7 @@ export const RESERVED_JSON_RPC_CODES: Readonly<Record<number, string>> = {
  */
 export function looksLikeJsonRpcError(input: unknown): boolean {
   try {
-    return (
-      typeof input === 'object' &&
-      input !== null &&
-      !Array.isArray(input) &&
-      jsonRpcErrorData(input as Record<string, unknown>).found
-    );
+    return typeof input === 'object' && input !== null && !Array.isArray(input) && jsonRpcErrorData(input as Record<string, unknown>).found;
   } catch {
     return false;
   }
@@ -298,7 +297,9 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }): Ad
   const rpc = jsonRpcErrorData(input);
   if (rpc.found) {
     const candidate = isObject(rpc.data) ? own(rpc.data, 'adcp_error') : undefined;
-    return candidate ? locationOf(candidate, 'jsonrpc_error', {}, hasOwn(input, 'error') ? '/error/data/adcp_error' : '/data/adcp_error') : { kind: 'none' };
+    return candidate
+      ? locationOf(candidate, 'jsonrpc_error', {}, hasOwn(input, 'error') ? '/error/data/adcp_error' : '/data/adcp_error')
+      : { kind: 'none' };
   }
 
   // 5. Text fallback, only for isError results, items in order; the first JSON object holding a
@@ -376,7 +377,12 @@ function a2aLocate(input: unknown, cursor: { at: string }): AdcpErrorLocation {
       const parts = isObject(artifact) ? own(artifact, 'parts') : undefined;
       const found = scanForError(parts, cursor, `${prefix}/artifacts/${artifactIndex}/parts`);
       if (found !== null) {
-        return locationOf(found.candidate, 'artifact', { index: found.index, artifactIndex }, `${prefix}/artifacts/${artifactIndex}/parts/${found.index}/data/adcp_error`);
+        return locationOf(
+          found.candidate,
+          'artifact',
+          { index: found.index, artifactIndex },
+          `${prefix}/artifacts/${artifactIndex}/parts/${found.index}/data/adcp_error`,
+        );
       }
     }
   }
@@ -387,16 +393,18 @@ function a2aLocate(input: unknown, cursor: { at: string }): AdcpErrorLocation {
   const message = isObject(status) ? own(status, 'message') : undefined;
   const parts = isObject(message) ? own(message, 'parts') : undefined;
   const found = scanForError(parts, cursor, `${prefix}/status/message/parts`);
-  if (found !== null) return locationOf(found.candidate, 'status_message', { index: found.index }, `${prefix}/status/message/parts/${found.index}/data/adcp_error`);
+  if (found !== null)
+    return locationOf(
+      found.candidate,
+      'status_message',
+      { index: found.index },
+      `${prefix}/status/message/parts/${found.index}/data/adcp_error`,
+    );
   return { kind: 'none' };
 }
 
 /** First DataPart (by field presence, 1.0 or v0.3) whose `data.adcp_error` is truthy. */
-function scanForError(
-  parts: unknown,
-  cursor: { at: string },
-  base: string,
-): { candidate: unknown; index: number } | null {
+function scanForError(parts: unknown, cursor: { at: string }, base: string): { candidate: unknown; index: number } | null {
   if (!Array.isArray(parts)) return null;
   for (const index of storedIndexes(parts)) {
     cursor.at = `${base}/${index}`;

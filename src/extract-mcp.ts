@@ -291,9 +291,15 @@ export function parseMcpText(text: string, maxBytes: number, path: string): McpT
     return { ok: false, reason, ...describeSyntaxError(error) };
   }
   const shape =
-    typeof value === 'object' && value !== null ? inspectParsed(value) : { levels: 0, nodes: 1, finite: typeof value !== 'number' || value - value === 0 };
+    typeof value === 'object' && value !== null
+      ? inspectParsed(value)
+      : { levels: 0, nodes: 1, finite: typeof value !== 'number' || value - value === 0 };
   if (shape === undefined) {
-    throw new DecodeError('UNSAFE_JSON', `expected JSON without __proto__ or constructor.prototype keys at ${shownPointer(path)}, but found one`, { path });
+    throw new DecodeError(
+      'UNSAFE_JSON',
+      `expected JSON without __proto__ or constructor.prototype keys at ${shownPointer(path)}, but found one`,
+      { path },
+    );
   }
   return { ok: true, value, shape };
 }

@@ -44,7 +44,8 @@ const escaped = (unit: number): string => `\\u${unit.toString(16).padStart(4, '0
  */
 function pieceAt(text: string, start: number): { shown: string; width: number } {
   const unit = text.charCodeAt(start);
-  if (isHigh(unit) && start + 1 < text.length && isLow(text.charCodeAt(start + 1))) return { shown: text.slice(start, start + 2), width: 2 };
+  if (isHigh(unit) && start + 1 < text.length && isLow(text.charCodeAt(start + 1)))
+    return { shown: text.slice(start, start + 2), width: 2 };
   if (isHigh(unit) || isLow(unit) || unsafe(unit)) return { shown: escaped(unit), width: 1 };
   return { shown: text[start] as string, width: 1 };
 }

@@ -89,7 +89,8 @@ export function boundIssues(issues: Iterable<ValidationIssue>): BoundedListing {
       schemaPath: shortenPointer(issue.schemaPath),
       message: shorten(issue.message),
     };
-    const cut = params.cut || bounded.path.length !== issue.path.length || bounded.message !== issue.message || bounded.keyword !== issue.keyword;
+    const cut =
+      params.cut || bounded.path.length !== issue.path.length || bounded.message !== issue.message || bounded.keyword !== issue.keyword;
     if (cut || bounded.schemaPath.length !== issue.schemaPath.length) shortened++;
     listed.push(bounded);
   }

@@ -80,7 +80,12 @@ function sdkTimeout(error: Error, task: string | undefined, version: Version | u
       opts,
     );
   }
-  if (message === `MCP error ${SDK_REQUEST_TIMEOUT}: Maximum total timeout exceeded` && keys === 'maxTotalTimeout,totalElapsed' && isMs(fields.maxTotalTimeout) && isMs(fields.totalElapsed)) {
+  if (
+    message === `MCP error ${SDK_REQUEST_TIMEOUT}: Maximum total timeout exceeded` &&
+    keys === 'maxTotalTimeout,totalElapsed' &&
+    isMs(fields.maxTotalTimeout) &&
+    isMs(fields.totalElapsed)
+  ) {
     return new LimitError(
       'TIMEOUT',
       `${task ?? 'the call'} got no final answer within ${fields.maxTotalTimeout} ms (${fields.totalElapsed} ms elapsed): the MCP client's own maxTotalTimeout (McpError -32001 raised by the SDK, not sent by the seller)`,

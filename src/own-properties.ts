@@ -15,7 +15,7 @@
  * hasOwn({}, 'toString'); // false
  */
 export function hasOwn(obj: object, key: string): boolean {
-  return  Object.hasOwn(obj, key);
+  return Object.hasOwn(obj, key);
 }
 
 /**

@@ -64,7 +64,10 @@ export interface Pinned<V extends string, R> extends PinnedDecoder<V, R> {
 function pinnedOptions(version: Version, base: DecodeOptions, call: unknown): DecodeOptions {
   const resolved = resolveOptions(base, call as DecodeOptions | undefined);
   if (resolved.version !== version && (resolved.version === 'auto' || resolveVersion(resolved.version) !== version)) {
-    throw new DecodeError('INVALID_OPTION', `option version must be left out: this decoder decodes AdCP ${version} only; got ${JSON.stringify(resolved.version.slice(0, 40))}`);
+    throw new DecodeError(
+      'INVALID_OPTION',
+      `option version must be left out: this decoder decodes AdCP ${version} only; got ${JSON.stringify(resolved.version.slice(0, 40))}`,
+    );
   }
   return { ...resolved, version };
 }
@@ -96,7 +99,8 @@ function bind<V extends string, R>(version: Version, base: DecodeOptions): Pinne
  */
 export function pin<V extends string, R>(version: V): Pinned<V, R> {
   const bundled = resolveVersion(version);
-  if (bundled !== version) throw new DecodeError('UNSUPPORTED_VERSION', `pin() takes a bundled version; got ${JSON.stringify(version.slice(0, 40))}`);
+  if (bundled !== version)
+    throw new DecodeError('UNSUPPORTED_VERSION', `pin() takes a bundled version; got ${JSON.stringify(version.slice(0, 40))}`);
   const base: DecodeOptions = { version: bundled };
   return {
     ...bind<V, R>(bundled, base),

@@ -37,14 +37,22 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /** The 3.0 `tasks/get` response: a bare object or a JSON-RPC success around one, checked by hand. */
 function tasksGet30(input: unknown): Record<string, unknown> {
   const response = isObject(input) && input.jsonrpc === '2.0' && hasOwn(input, 'result') ? input.result : input;
-  if (!isObject(response)) throw new DecodeError('MALFORMED_ENVELOPE', `expected a tasks/get response object; got ${describeValue(response)}`, { task: 'tasks/get', version: '3.0.26' });
+  if (!isObject(response))
+    throw new DecodeError('MALFORMED_ENVELOPE', `expected a tasks/get response object; got ${describeValue(response)}`, {
+      task: 'tasks/get',
+      version: '3.0.26',
+    });
   for (const key of TASKS_GET_REQUIRED) {
     if (!hasOwn(response, key) || (key !== 'status' && key !== 'task_type' && typeof response[key] !== 'string')) {
-      throw new DecodeError('MALFORMED_ENVELOPE', `expected a tasks/get response with ${TASKS_GET_REQUIRED.join(', ')}; ${key} is ${hasOwn(response, key) ? describeValue(response[key]) : 'missing'}`, {
-        task: 'tasks/get',
-        version: '3.0.26',
-        path: `/${key}`,
-      });
+      throw new DecodeError(
+        'MALFORMED_ENVELOPE',
+        `expected a tasks/get response with ${TASKS_GET_REQUIRED.join(', ')}; ${key} is ${hasOwn(response, key) ? describeValue(response[key]) : 'missing'}`,
+        {
+          task: 'tasks/get',
+          version: '3.0.26',
+          path: `/${key}`,
+        },
+      );
     }
   }
   return response;
@@ -66,25 +74,47 @@ function tasksGet30(input: unknown): Record<string, unknown> {
 export function decodeTaskStatus(input: unknown, options?: DecodeOptions): PolledTask {
   const requested = options?.version;
   const version = requested === undefined || requested === 'auto' ? defaultVersion : resolveVersion(requested);
-  const response = (version === '3.0.26' ? tasksGet30(input) : decode('get_task_status', input, { ...options, version })) as Record<string, unknown>;
+  const response = (version === '3.0.26' ? tasksGet30(input) : decode('get_task_status', input, { ...options, version })) as Record<
+    string,
+    unknown
+  >;
   const what = version === '3.0.26' ? 'tasks/get' : 'get_task_status';
   const { task_id: taskId, task_type: taskType, status } = response;
   if (!(WEBHOOK_TASK_TYPES[version] as readonly unknown[]).includes(taskType)) {
-    throw new DecodeError('MALFORMED_ENVELOPE', `expected task_type to be an AdCP ${version} task type; got ${describeValue(taskType)}`, { task: what, version, path: '/task_type' });
+    throw new DecodeError('MALFORMED_ENVELOPE', `expected task_type to be an AdCP ${version} task type; got ${describeValue(taskType)}`, {
+      task: what,
+      version,
+      path: '/task_type',
+    });
   }
   if (!(WEBHOOK_STATUSES as readonly unknown[]).includes(status)) {
-    throw new DecodeError('MALFORMED_ENVELOPE', `expected status to be a task status; got ${describeValue(status)}`, { task: what, version, path: '/status' });
+    throw new DecodeError('MALFORMED_ENVELOPE', `expected status to be a task status; got ${describeValue(status)}`, {
+      task: what,
+      version,
+      path: '/status',
+    });
   }
   const type = taskType as WebhookTaskType;
   const task = (type === 'media_buy_delivery' ? 'get_media_buy_delivery' : type) as Parameters<typeof decode>[0];
   const result = hasOwn(response, 'result') ? response.result : undefined;
-  if (result !== undefined && !isObject(result)) throw new DecodeError('SCHEMA_MISMATCH', `expected ${what} result to be an object; got ${describeValue(result)}`, { task: what, version, path: '/result' });
+  if (result !== undefined && !isObject(result))
+    throw new DecodeError('SCHEMA_MISMATCH', `expected ${what} result to be an object; got ${describeValue(result)}`, {
+      task: what,
+      version,
+      path: '/result',
+    });
   // A failed task's status response describes the failure in `error` (the spec: "for failed tasks,
   // use the error field"); it is classified as decode() classifies an adcp_error.
-  const enclosed = result === undefined && FAILED.includes(status as string) && hasOwn(response, 'error') ? { adcp_error: response.error } : result;
+  const enclosed =
+    result === undefined && FAILED.includes(status as string) && hasOwn(response, 'error') ? { adcp_error: response.error } : result;
   let data: unknown = null;
   if (enclosed !== undefined || FAILED.includes(status as string)) {
-    data = decodeEnclosed(task, enclosed as Record<string, unknown> | undefined, { status: status as string, what: `${what} result` }, { ...options, version }).data;
+    data = decodeEnclosed(
+      task,
+      enclosed as Record<string, unknown> | undefined,
+      { status: status as string, what: `${what} result` },
+      { ...options, version },
+    ).data;
   }
   return { taskId: taskId as string, taskType: type, status: status as WebhookStatus, data, response, version } as PolledTask;
 }

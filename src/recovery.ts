@@ -67,9 +67,7 @@ function resolveUnknown(table: RecoveryTable, options: ClassifyRecoveryOptions |
   const choice = options == null ? undefined : options.unknownRecovery;
   if (choice === undefined || choice === 'manifest') {
     if (!isRecovery(table.defaultUnknownRecovery)) {
-      throw new RangeError(
-        `table.defaultUnknownRecovery must be a recovery class, got ${describeValue(table.defaultUnknownRecovery)}`,
-      );
+      throw new RangeError(`table.defaultUnknownRecovery must be a recovery class, got ${describeValue(table.defaultUnknownRecovery)}`);
     }
     return table.defaultUnknownRecovery;
   }

@@ -104,14 +104,18 @@ function loadSync(version: Version, task: string, kind: ValidatorKind): Validato
  */
 export async function preload(tasks: string | readonly string[], version: Version = defaultVersion): Promise<void> {
   if (!(versions as readonly unknown[]).includes(version)) {
-    throw new DecodeError('UNSUPPORTED_VERSION', `${JSON.stringify(String(version))} is not a bundled AdCP version (${versions.join(', ')})`);
+    throw new DecodeError(
+      'UNSUPPORTED_VERSION',
+      `${JSON.stringify(String(version))} is not a bundled AdCP version (${versions.join(', ')})`,
+    );
   }
   const map = validatorsByVersion[version];
   const list = typeof tasks === 'string' ? [tasks] : tasks;
   const jobs: Array<Promise<void>> = [];
   for (const task of list) {
     const imports = Object.hasOwn(map, task) ? map[task] : undefined;
-    if (imports === undefined) throw new DecodeError('UNKNOWN_TASK', `${JSON.stringify(String(task)).slice(0, 80)} is not an AdCP ${version} task`, { version });
+    if (imports === undefined)
+      throw new DecodeError('UNKNOWN_TASK', `${JSON.stringify(String(task)).slice(0, 80)} is not an AdCP ${version} task`, { version });
     for (const kind of ['fast', 'listing'] as const) {
       const key = `${version}/${task}/${kind}`;
       if (modules.has(key)) continue;
@@ -132,7 +136,12 @@ export async function preload(tasks: string | readonly string[], version: Versio
 }
 
 /** The export names of the variants in a validator module. */
-const EXPORT_KEYS: Readonly<Record<Variant, string>> = { response: 'response', working: 'working', submitted: 'submitted', 'input-required': 'input_required' };
+const EXPORT_KEYS: Readonly<Record<Variant, string>> = {
+  response: 'response',
+  working: 'working',
+  submitted: 'submitted',
+  'input-required': 'input_required',
+};
 
 /**
  * The fast (first-error) validator of a task's variant, or undefined if the task has none.

@@ -11,7 +11,9 @@ import { checked } from './arms.test-d.js';
 
 function oneOfTasks(version: string): string[] {
   const dir = schemaDir(version);
-  const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { tools: Record<string, { response_schema: string }> };
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as {
+    tools: Record<string, { response_schema: string }>;
+  };
   return Object.entries(manifest.tools)
     .filter(([, tool]) => 'oneOf' in (JSON.parse(readFileSync(path.join(dir, tool.response_schema), 'utf8')) as object))
     .map(([task]) => task)

@@ -15,7 +15,17 @@ import fc from 'fast-check';
 import sjson from 'secure-json-parse';
 import { describe, expect, test, vi } from 'vitest';
 import { hot, pairedRatio } from '../bench/harness.js';
-import { benchPayloads, createMediaBuyResponse, deepText, getProductsResponse, invalidGetProducts, mcpStructured, mcpText, oversizeText, utf8Bytes } from '../bench/payloads.js';
+import {
+  benchPayloads,
+  createMediaBuyResponse,
+  deepText,
+  getProductsResponse,
+  invalidGetProducts,
+  mcpStructured,
+  mcpText,
+  oversizeText,
+  utf8Bytes,
+} from '../bench/payloads.js';
 import { compileFromBundle } from '../bench/runtime-ajv.mjs';
 import { outputSchema, responseSchemaId, runtimeBundle } from '../bench/schemas.js';
 import { checkTree, DEFAULT_BOUNDS, snapshot, type Bounds } from '../src/bounds.js';
@@ -27,7 +37,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MAX_BYTES = 4 * 1024 * 1024;
 const payloads = benchPayloads();
 const require = createRequire(import.meta.url);
-const generated = (task: string) => (require(`../src/generated/v3_1_19/validators/${task}.js`) as { response: (d: unknown) => boolean }).response;
+const generated = (task: string) =>
+  (require(`../src/generated/v3_1_19/validators/${task}.js`) as { response: (d: unknown) => boolean }).response;
 
 describe('payloads', () => {
   test('are deterministic', () => {
@@ -94,34 +105,33 @@ describe('rejection inputs', () => {
 });
 
 describe('baselines judge as the generated validators do', () => {
-  test(
-    'run-time compiled Ajv (the same options) and the MCP SDK check on the outputSchema',
-    async () => {
-      const { AjvJsonSchemaValidator } = await import('@modelcontextprotocol/sdk/validation/ajv');
-      const bundle = runtimeBundle('3.1.19');
-      const sdk = new AjvJsonSchemaValidator();
-      for (const task of ['get_products', 'create_media_buy'] as const) {
-        const runtime = compileFromBundle(bundle, responseSchemaId('3.1.19', task));
-        const schema = outputSchema('3.1.19', task);
-        expect(JSON.stringify(schema)).not.toMatch(/"\$ref":"\/schemas\//); // self-contained
-        const mcp = sdk.getValidator(schema as never);
-        const fast = generated(task);
-        const samples = Object.values(payloads).filter((p) => p.task === task).map((p) => p.payload);
-        if (task === 'get_products') samples.push(invalidGetProducts(payloads['get_products 2KB']!.payload), { products: 'none', status: 'completed' });
-        else samples.push({ ...createMediaBuyResponse(), packages: 7 });
-        for (const sample of samples) {
-          const verdict = fast(sample);
-          expect(runtime(sample)).toBe(verdict);
-          expect(mcp(sample).valid).toBe(verdict);
-          if (!verdict) {
-            const first = (fast as unknown as { errors: Array<{ instancePath: string; keyword: string }> }).errors[0];
-            expect(runtime.errors?.[0]).toMatchObject({ instancePath: first?.instancePath, keyword: first?.keyword });
-          }
+  test('run-time compiled Ajv (the same options) and the MCP SDK check on the outputSchema', async () => {
+    const { AjvJsonSchemaValidator } = await import('@modelcontextprotocol/sdk/validation/ajv');
+    const bundle = runtimeBundle('3.1.19');
+    const sdk = new AjvJsonSchemaValidator();
+    for (const task of ['get_products', 'create_media_buy'] as const) {
+      const runtime = compileFromBundle(bundle, responseSchemaId('3.1.19', task));
+      const schema = outputSchema('3.1.19', task);
+      expect(JSON.stringify(schema)).not.toMatch(/"\$ref":"\/schemas\//); // self-contained
+      const mcp = sdk.getValidator(schema as never);
+      const fast = generated(task);
+      const samples = Object.values(payloads)
+        .filter((p) => p.task === task)
+        .map((p) => p.payload);
+      if (task === 'get_products')
+        samples.push(invalidGetProducts(payloads['get_products 2KB']!.payload), { products: 'none', status: 'completed' });
+      else samples.push({ ...createMediaBuyResponse(), packages: 7 });
+      for (const sample of samples) {
+        const verdict = fast(sample);
+        expect(runtime(sample)).toBe(verdict);
+        expect(mcp(sample).valid).toBe(verdict);
+        if (!verdict) {
+          const first = (fast as unknown as { errors: Array<{ instancePath: string; keyword: string }> }).errors[0];
+          expect(runtime.errors?.[0]).toMatchObject({ instancePath: first?.instancePath, keyword: first?.keyword });
         }
       }
-    },
-    240_000,
-  );
+    }
+  }, 240_000);
 });
 
 describe('harness', () => {
@@ -150,7 +160,13 @@ describe('harness', () => {
       writeFileSync(input, JSON.stringify(mcpText(payloads['get_products 2KB']!.payload)));
       const jobs = [
         { mode: 'ours', task: 'get_products', calls: 2, input, dist: path.join(ROOT, 'dist', 'index.js') },
-        { mode: 'floor', task: 'get_products', calls: 2, input, validator: path.join(ROOT, 'dist', 'generated', 'v3_1_19', 'validators', 'get_products.js') },
+        {
+          mode: 'floor',
+          task: 'get_products',
+          calls: 2,
+          input,
+          validator: path.join(ROOT, 'dist', 'generated', 'v3_1_19', 'validators', 'get_products.js'),
+        },
       ];
       for (const job of jobs) {
         const child = spawnSync(process.execPath, [path.join(ROOT, 'bench', 'child.mjs'), JSON.stringify(job)], { encoding: 'utf8' });
@@ -186,7 +202,18 @@ describe('parseMcpText refuses exactly what secure-json-parse refused', () => {
       return 'unsafe';
     }
   };
-  const keys = ['__proto__', '\\u005f_proto__', '__pro\\u0074o__', 'constructor', 'constructo\\u0072', 'prototype', 'a', 'prototype_', '__proto', 'x'];
+  const keys = [
+    '__proto__',
+    '\\u005f_proto__',
+    '__pro\\u0074o__',
+    'constructor',
+    'constructo\\u0072',
+    'prototype',
+    'a',
+    'prototype_',
+    '__proto',
+    'x',
+  ];
 
   test('on generated documents with those keys, escaped or not, at any depth', () => {
     const member = fc.letrec((tie) => ({
@@ -210,7 +237,14 @@ describe('parseMcpText refuses exactly what secure-json-parse refused', () => {
 
   test('on the benchmark payloads and on prose', () => {
     for (const { payload } of Object.values(payloads)) expect(ours(JSON.stringify(payload))).toBe('ok');
-    for (const text of ['Found 3 products.', '{"a":', '[1,2', '{"constructor":{"prototype":1}}', '[{"__proto__":{}}]', '{"constructor":null}']) {
+    for (const text of [
+      'Found 3 products.',
+      '{"a":',
+      '[1,2',
+      '{"constructor":{"prototype":1}}',
+      '[{"__proto__":{}}]',
+      '{"constructor":null}',
+    ]) {
       expect(ours(text)).toBe(refusedBySjson(text));
     }
   });
@@ -272,12 +306,14 @@ describe('checkTree finds something in a parsed value exactly when the walk it d
   );
   const tree = fc.letrec((tie) => ({
     value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, tie('object'), tie('array')),
-    array: fc.tuple(fc.array(tie('value'), { maxLength: 4 }), fc.constantFrom('plain', 'plain', 'named member', 'hole')).map(([items, kind]) => {
-      const a: unknown[] = [...items];
-      if (kind === 'named member') Object.assign(a, { extra: 1 });
-      if (kind === 'hole') a.length += 1;
-      return a;
-    }),
+    array: fc
+      .tuple(fc.array(tie('value'), { maxLength: 4 }), fc.constantFrom('plain', 'plain', 'named member', 'hole'))
+      .map(([items, kind]) => {
+        const a: unknown[] = [...items];
+        if (kind === 'named member') Object.assign(a, { extra: 1 });
+        if (kind === 'hole') a.length += 1;
+        return a;
+      }),
     object: fc
       .tuple(
         fc.array(fc.tuple(fc.constantFrom('a', 'b', 'constructor', 'prototype', 'name', 'ü'), tie('value')), { maxLength: 4 }),
@@ -291,7 +327,11 @@ describe('checkTree finds something in a parsed value exactly when the walk it d
         return o;
       }),
   }));
-  const bounds = fc.record({ maxDepth: fc.integer({ min: 1, max: 8 }), maxNodes: fc.integer({ min: 1, max: 60 }), maxBytes: fc.integer({ min: 0, max: 80 }) });
+  const bounds = fc.record({
+    maxDepth: fc.integer({ min: 1, max: 8 }),
+    maxNodes: fc.integer({ min: 1, max: 60 }),
+    maxBytes: fc.integer({ min: 0, max: 80 }),
+  });
 
   test('on generated trees, under tight and default bounds', () => {
     fc.assert(

@@ -63,8 +63,7 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
 const A16K = Buffer.alloc(16 * 1024, 0x61);
 
-const resultPrefix = (id: number | string) =>
-  `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"`;
+const resultPrefix = (id: number | string) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"`;
 const smallResult = (id: number | string, text: string) =>
   JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }] } });
 /** One SSE event of about 1 KiB carrying a JSON-RPC logging notification. */
@@ -583,7 +582,13 @@ describe('boundedFetch, called directly', () => {
     await expectCutOff(lastRec('/plain/sse-resume', { method: 'GET' }));
 
     // Resuming the failed stream from the last id the consumer was handed fails at once, without a request.
-    const deliveredIds = [...delivered.split('\n\n').slice(0, -1).join('\n\n').matchAll(/^id: (.+)$/gm)];
+    const deliveredIds = [
+      ...delivered
+        .split('\n\n')
+        .slice(0, -1)
+        .join('\n\n')
+        .matchAll(/^id: (.+)$/gm),
+    ];
     // (The tripping chunk is never handed over; when it was the resumed stream's first, that is `lastId`.)
     const resumeFrom = deliveredIds[deliveredIds.length - 1]?.[1] ?? lastId;
     const requests = log.length;
@@ -629,11 +634,7 @@ describe('boundedFetch, called directly', () => {
     const lastId = lastRec('/plain/sse-resume', { method: 'POST' }).lastId as string;
     await sleep(MID_MS + 50);
     const requests = log.length;
-    expectLimit(
-      await rejection(fetchB(`${base}/plain/sse-resume`, { headers: { 'last-event-id': lastId } })),
-      'TIMEOUT',
-      MID_MS,
-    );
+    expectLimit(await rejection(fetchB(`${base}/plain/sse-resume`, { headers: { 'last-event-id': lastId } })), 'TIMEOUT', MID_MS);
     expect(log.length).toBe(requests);
   });
 

@@ -70,11 +70,18 @@ function expected(): unknown {
     beforePreload: 'INTERNAL',
     preloaded: 'ok',
     mcp: input.mcp.map((v) => ({ data: v.expected_data })),
-    a2a: input.a2a.map((v) => (v.expected_error_type === undefined ? { data: v.expected_data } : { error: v.expected_error_type.toUpperCase() })),
+    a2a: input.a2a.map((v) =>
+      v.expected_error_type === undefined ? { data: v.expected_data } : { error: v.expected_error_type.toUpperCase() },
+    ),
     validMcp: { data: input.valid.products.length },
     validA2a: { data: input.valid.products.length },
-    invalid: bad.success ? 'accepted' : [bad.error.code, bad.error instanceof SchemaMismatchError ? (bad.error.issues[0]?.path ?? null) : null],
-    source: { mcp: input.mcp.map((v) => outcome(() => extractMcpResponse(v.response))), a2a: input.a2a.map((v) => outcome(() => extractA2aResponse(v.response))) },
+    invalid: bad.success
+      ? 'accepted'
+      : [bad.error.code, bad.error instanceof SchemaMismatchError ? (bad.error.issues[0]?.path ?? null) : null],
+    source: {
+      mcp: input.mcp.map((v) => outcome(() => extractMcpResponse(v.response))),
+      a2a: input.a2a.map((v) => outcome(() => extractA2aResponse(v.response))),
+    },
   };
 }
 
@@ -116,9 +123,15 @@ beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), 'adcp-decode-bundles-'));
   app = path.join(work, 'app');
   mkdirSync(app);
-  const packed = (JSON.parse(await run(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], root)) as Array<{ filename: string }>)[0]!;
+  const packed = (
+    JSON.parse(await run(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], root)) as Array<{ filename: string }>
+  )[0]!;
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'buyer', private: true, type: 'module' }));
-  await run(npm, ['install', path.join(work, packed.filename), '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], app);
+  await run(
+    npm,
+    ['install', path.join(work, packed.filename), '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'],
+    app,
+  );
   writeFileSync(path.join(app, 'probe.js'), PROBE);
   writeFileSync(path.join(app, 'run.mjs'), RUNNER);
   writeFileSync(path.join(app, 'input.json'), JSON.stringify(input));
@@ -158,22 +171,27 @@ describe.skipIf(!enabled)('esbuild bundles of the packed package', { timeout: 12
     const { warnings, metafile } = bundles.get(platform)!;
     expect(warnings).toEqual([]);
     // get_products's fast and listing validators each in their own chunk, apart from the entry.
-    expect(chunkOf(platform, /v3_1_19\/validators\/get_products\.js$/)).not.toBe(chunkOf(platform, /v3_1_19\/validators\/get_products\.errors\.js$/));
+    expect(chunkOf(platform, /v3_1_19\/validators\/get_products\.js$/)).not.toBe(
+      chunkOf(platform, /v3_1_19\/validators\/get_products\.errors\.js$/),
+    );
     expect(chunkOf(platform, /v3_1_19\/validators\/get_products\.js$/)).not.toBe(chunkOf(platform, /probe\.js$/));
     const code = Object.keys(metafile.outputs).map((f) => readFileSync(path.join(app, f), 'utf8'));
     if (platform !== 'node') expect(code.filter((c) => /["']node:/.test(c))).toEqual([]);
     expect(code.filter((c) => /\bnew Function\(|\beval\(/.test(c))).toEqual([]);
   });
 
-  test.each(['node', 'neutral', 'browser'] as const)('%s bundle, run by Node without code generation from strings: the vectors, a valid and an invalid get_products', async (platform) => {
-    const dir = bundles.get(platform)!.dir;
-    const out = await run(process.execPath, ['--disallow-code-generation-from-strings', 'run.mjs', path.join(dir, 'probe.mjs')], app);
-    const want = expected() as { source: unknown };
-    const got = JSON.parse(out) as { source: unknown };
-    expect({ ...got, source: undefined }).toEqual({ ...want, source: undefined });
-    // And the extractors agree with the source on every vector, errors included.
-    expect(got.source).toEqual(want.source);
-  });
+  test.each(['node', 'neutral', 'browser'] as const)(
+    '%s bundle, run by Node without code generation from strings: the vectors, a valid and an invalid get_products',
+    async (platform) => {
+      const dir = bundles.get(platform)!.dir;
+      const out = await run(process.execPath, ['--disallow-code-generation-from-strings', 'run.mjs', path.join(dir, 'probe.mjs')], app);
+      const want = expected() as { source: unknown };
+      const got = JSON.parse(out) as { source: unknown };
+      expect({ ...got, source: undefined }).toEqual({ ...want, source: undefined });
+      // And the extractors agree with the source on every vector, errors included.
+      expect(got.source).toEqual(want.source);
+    },
+  );
 
   test('a bundle missing the get_products validator chunk reports INTERNAL, never a seller fault', async () => {
     const broken = path.join(app, 'out-broken');
@@ -193,7 +211,8 @@ describe.skipIf(!enabled)('the browser bundle in headless Chromium under a stric
   let server: Server;
   let origin: string;
   const CSP = "default-src 'self'; script-src 'self'";
-  const page = (script: string) => `<!doctype html><meta charset="utf-8"><title>adcp-decode</title><script type="module" src="/${script}"></script>`;
+  const page = (script: string) =>
+    `<!doctype html><meta charset="utf-8"><title>adcp-decode</title><script type="module" src="/${script}"></script>`;
   // Collects CSP violations as the page sees them, then runs the probe (or the control).
   const MAIN = `window.violations = [];
 document.addEventListener('securitypolicyviolation', (e) => window.violations.push(e.violatedDirective + ' ' + e.blockedURI));
@@ -212,7 +231,9 @@ try { new Function('return 1'); window.result = 'allowed'; } catch (e) { window.
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       const headers = { 'Content-Security-Policy': CSP, 'Cache-Control': 'no-store' };
       if (url.pathname === '/' || url.pathname === '/control') {
-        res.writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8' }).end(page(url.pathname === '/' ? 'main.mjs' : 'control.mjs'));
+        res
+          .writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8' })
+          .end(page(url.pathname === '/' ? 'main.mjs' : 'control.mjs'));
       } else if (url.pathname === '/favicon.ico') {
         res.writeHead(204, headers).end();
       } else if (url.pathname === '/input.json') {
@@ -231,7 +252,11 @@ try { new Function('return 1'); window.result = 'allowed'; } catch (e) { window.
 
   async function visit(route: string): Promise<{ result: unknown; violations: string[]; console: string[] }> {
     expect(existsSync(chromium), `${chromium} (apt-get install chromium, or set CHROMIUM_PATH)`).toBe(true);
-    const browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    const browser = await puppeteer.launch({
+      executablePath: chromium,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    });
     try {
       const tab = await browser.newPage();
       const console: string[] = [];

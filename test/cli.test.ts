@@ -17,7 +17,11 @@ const dist = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const source = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const srcDir = fileURLToPath(new URL('../src/', import.meta.url));
 // dist is used only when newer than every source file the CLI is built from.
-const newestSource = Math.max(...readdirSync(srcDir).filter((f) => f.endsWith('.ts')).map((f) => statSync(path.join(srcDir, f)).mtimeMs));
+const newestSource = Math.max(
+  ...readdirSync(srcDir)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => statSync(path.join(srcDir, f)).mtimeMs),
+);
 const useDist = existsSync(dist) && statSync(dist).mtimeMs >= newestSource;
 const command = useDist ? [dist] : ['--import', 'tsx', source];
 
@@ -61,7 +65,12 @@ const rateLimited = JSON.stringify({
   isError: true,
   content: [{ type: 'text', text: 'Rate limited' }],
   structuredContent: {
-    adcp_error: { code: 'RATE_LIMITED', message: 'Slow down.\u001b[2J\u001b]8;;https://evil.example\u0007click\u202e', recovery: 'transient', retry_after: 30 },
+    adcp_error: {
+      code: 'RATE_LIMITED',
+      message: 'Slow down.\u001b[2J\u001b]8;;https://evil.example\u0007click\u202e',
+      recovery: 'transient',
+      retry_after: 30,
+    },
   },
 });
 
@@ -358,7 +367,10 @@ describe.concurrent('seller key names, codes and pointers cannot drive the termi
   });
 
   test('an adcp_error code with a C1 control, and __proto__ under a long hostile key', async ({ expect }) => {
-    const c1 = await run(['get_products', '-'], JSON.stringify({ isError: true, content: [], structuredContent: { adcp_error: { code: 'RATE\u009b2J_LIMITED' } } }));
+    const c1 = await run(
+      ['get_products', '-'],
+      JSON.stringify({ isError: true, content: [], structuredContent: { adcp_error: { code: 'RATE\u009b2J_LIMITED' } } }),
+    );
     expect(c1.stderr).not.toMatch(/[\u0080-\u009f]/);
     expect(c1).toMatchInlineSnapshot(`
       {
@@ -371,7 +383,10 @@ describe.concurrent('seller key names, codes and pointers cannot drive the termi
       }
     `);
     const key = `${OSC52}${'k'.repeat(5000)}\u202e`;
-    const unsafe = await run(['get_products', '-'], `{"isError":true,"content":[],"structuredContent":{"adcp_error":{"code":"X",${JSON.stringify(key)}:{"__proto__":{"polluted":true}}}}}`);
+    const unsafe = await run(
+      ['get_products', '-'],
+      `{"isError":true,"content":[],"structuredContent":{"adcp_error":{"code":"X",${JSON.stringify(key)}:{"__proto__":{"polluted":true}}}}}`,
+    );
     expect(unsafe.stderr).not.toMatch(/[\u001b\u0007\u202e]/);
     expect(unsafe).toMatchInlineSnapshot(`
       {
@@ -484,7 +499,10 @@ describe.concurrent('help and tasks', { timeout: 120_000 }, () => {
   test('tasks --adcp-version 3.0 --json', async ({ expect }) => {
     const { exit, stdout } = await run(['tasks', '--adcp-version', '3.0', '--json']);
     expect(exit).toBe(0);
-    const listing = JSON.parse(stdout) as { version: string; tasks: Array<{ task: string; response: string; async: Record<string, string> }> };
+    const listing = JSON.parse(stdout) as {
+      version: string;
+      tasks: Array<{ task: string; response: string; async: Record<string, string> }>;
+    };
     expect(listing.version).toBe('3.0.26');
     expect(listing.tasks.find((t) => t.task === 'get_products')).toMatchInlineSnapshot(`
       {

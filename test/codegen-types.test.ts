@@ -13,9 +13,17 @@ import { versions } from '../src/index.js';
 
 test.each([
   ['not: { required: [k] }', { required: ['errors'] }, ['errors']],
-  ['not: { anyOf: [{ required: [k] }, ...] }', { anyOf: [{ required: ['media_buy_id'] }, { required: ['packages'] }] }, ['media_buy_id', 'packages']],
+  [
+    'not: { anyOf: [{ required: [k] }, ...] }',
+    { anyOf: [{ required: ['media_buy_id'] }, { required: ['packages'] }] },
+    ['media_buy_id', 'packages'],
+  ],
   // An alternative that also constrains a value forbids no key by itself.
-  ['an alternative with a value constraint', { anyOf: [{ required: ['sandbox'] }, { properties: { status: { const: 'submitted' } }, required: ['status'] }] }, ['sandbox']],
+  [
+    'an alternative with a value constraint',
+    { anyOf: [{ required: ['sandbox'] }, { properties: { status: { const: 'submitted' } }, required: ['status'] }] },
+    ['sandbox'],
+  ],
   // Two keys required together: each alone is allowed.
   ['two keys together', { required: ['a', 'b'] }, []],
   ['anyOf beside another keyword', { anyOf: [{ required: ['a'] }], type: 'object' }, []],
@@ -46,13 +54,26 @@ test('pinnedNames: a schema file keeps its own name; the others that collide are
     ['types/a-submitted.ts', 'export interface ASubmitted {}'],
     ['types/b.ts', 'export type B = 1\nexport type Fixed = 3'],
   ]);
-  const main = new Map([['types/a-response.ts', 'AResponse'], ['types/a-submitted.ts', 'ASubmitted'], ['types/b.ts', 'B']]);
+  const main = new Map([
+    ['types/a-response.ts', 'AResponse'],
+    ['types/a-submitted.ts', 'ASubmitted'],
+    ['types/b.ts', 'B'],
+  ]);
   expect(Object.fromEntries(pinnedNames(types, main))).toEqual({
-    'types/a-response.ts': [['AResponse', 'AResponse'], ['ASubmitted', 'AResponseASubmitted'], ['Fixed', 'AResponseFixed']],
+    'types/a-response.ts': [
+      ['AResponse', 'AResponse'],
+      ['ASubmitted', 'AResponseASubmitted'],
+      ['Fixed', 'AResponseFixed'],
+    ],
     'types/a-submitted.ts': [['ASubmitted', 'ASubmitted']],
-    'types/b.ts': [['B', 'B'], ['Fixed', 'BFixed']],
+    'types/b.ts': [
+      ['B', 'B'],
+      ['Fixed', 'BFixed'],
+    ],
   });
-  expect(() => pinnedNames(new Map([['types/x.ts', 'export type decode = 1']]), new Map([['types/x.ts', 'decode']]))).toThrow(/both export decode/);
+  expect(() => pinnedNames(new Map([['types/x.ts', 'export type decode = 1']]), new Map([['types/x.ts', 'decode']]))).toThrow(
+    /both export decode/,
+  );
 });
 
 test('package.json exports a pinned entry per bundled release: Node loads validators on first use, elsewhere preload(); types first', () => {

@@ -31,7 +31,6 @@ function manifest(version: string): { tools: Record<string, ManifestTool>; error
   return JSON.parse(readFileSync(path.join(schemaDir(version), 'manifest.json'), 'utf8'));
 }
 
-
 test('versions are the lock pins, default first', () => {
   const lock = readLockVersions();
   expect([...versions]).toEqual([...lock.versions]);
@@ -98,8 +97,10 @@ test('every generated file starts with the banner and has no timestamp', () => {
 });
 
 describe('the validator modules are ES modules a bundler can follow', () => {
-  test('staticImports turns the require()s of Ajv\'s ESM output into imports, and refuses any other', () => {
-    const out = staticImports('"use strict";export const response = v;const func0 = require("ajv/dist/runtime/equal").default;const f = require("ajv-formats/dist/formats").fullFormats.uri;');
+  test("staticImports turns the require()s of Ajv's ESM output into imports, and refuses any other", () => {
+    const out = staticImports(
+      '"use strict";export const response = v;const func0 = require("ajv/dist/runtime/equal").default;const f = require("ajv-formats/dist/formats").fullFormats.uri;',
+    );
     expect(out).toContain('import deepEqual from "fast-deep-equal";');
     expect(out).toContain('import * as ajvFormats from "ajv-formats/dist/formats.js";');
     expect(out).toContain('const func0 = deepEqual;');
@@ -157,7 +158,9 @@ test('the generated code type-checks under tsc --strict', async () => {
     }),
   );
   const tsc = path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
-  const result = await run(process.execPath, [tsc, '-p', config], { cwd: REPO_ROOT, maxBuffer: 1 << 24 }).catch((e: { stdout: string }) => e);
+  const result = await run(process.execPath, [tsc, '-p', config], { cwd: REPO_ROOT, maxBuffer: 1 << 24 }).catch(
+    (e: { stdout: string }) => e,
+  );
   expect(result.stdout.trim()).toBe('');
 }, 600_000);
 

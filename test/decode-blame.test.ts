@@ -71,8 +71,17 @@ describe('a DecodeError handed to decode() is rethrown unchanged, with the task 
   });
 
   test('a task already set is kept, as is every other field', () => {
-    const error = new DecodeError('UNSUPPORTED_ENCODING', 'response is br-coded', { task: 'create_media_buy', version: '3.0.26', path: '/x' });
-    expect(failure('get_products', error)).toMatchObject({ task: 'create_media_buy', version: '3.0.26', path: '/x', message: 'response is br-coded' });
+    const error = new DecodeError('UNSUPPORTED_ENCODING', 'response is br-coded', {
+      task: 'create_media_buy',
+      version: '3.0.26',
+      path: '/x',
+    });
+    expect(failure('get_products', error)).toMatchObject({
+      task: 'create_media_buy',
+      version: '3.0.26',
+      path: '/x',
+      message: 'response is br-coded',
+    });
   });
 });
 
@@ -87,26 +96,49 @@ describe('a Promise (a forgotten await) is INVALID_INPUT, whatever the transport
     ["an async function's result", (async () => mcp.structured(payload('3.1.19/list_accounts.valid')))(), 'a Promise'],
     ['a thenable', thenable, 'a thenable'],
   ] as const;
-  test.each(cases.flatMap(([name, input, what]) => (['auto', 'mcp', 'a2a', 'payload'] as const).map((transport) => [name, transport, input, what] as const)))(
-    '%s, transport %s',
-    (_name, transport, input, what) => {
-      const e = failure('list_accounts', input, { transport });
-      expect(e).toMatchObject({ code: 'INVALID_INPUT', task: 'list_accounts' });
-      expect(e.message).toBe(`expected the seller's answer (an MCP CallToolResult, a JSON-RPC error or an A2A task); got ${what}: did you forget await?`);
-    },
-  );
+  test.each(
+    cases.flatMap(([name, input, what]) =>
+      (['auto', 'mcp', 'a2a', 'payload'] as const).map((transport) => [name, transport, input, what] as const),
+    ),
+  )('%s, transport %s', (_name, transport, input, what) => {
+    const e = failure('list_accounts', input, { transport });
+    expect(e).toMatchObject({ code: 'INVALID_INPUT', task: 'list_accounts' });
+    expect(e.message).toBe(
+      `expected the seller's answer (an MCP CallToolResult, a JSON-RPC error or an A2A task); got ${what}: did you forget await?`,
+    );
+  });
 });
 
 describe("the MCP SDK client's own timeout is TIMEOUT; a seller's JSON-RPC error -32001 is TASK_FAILED", () => {
   test.each([
-    ['Request timed out, as the SDK raises it', () => McpError.fromError(-32001, 'Request timed out', { timeout: 250 }), { code: 'TIMEOUT', unit: 'ms', limit: 250, actual: 250 }],
-    ['Maximum total timeout exceeded, as the SDK raises it', () => McpError.fromError(-32001, 'Maximum total timeout exceeded', { maxTotalTimeout: 1000, totalElapsed: 1003 }), { code: 'TIMEOUT', unit: 'ms', limit: 1000, actual: 1003 }],
+    [
+      'Request timed out, as the SDK raises it',
+      () => McpError.fromError(-32001, 'Request timed out', { timeout: 250 }),
+      { code: 'TIMEOUT', unit: 'ms', limit: 250, actual: 250 },
+    ],
+    [
+      'Maximum total timeout exceeded, as the SDK raises it',
+      () => McpError.fromError(-32001, 'Maximum total timeout exceeded', { maxTotalTimeout: 1000, totalElapsed: 1003 }),
+      { code: 'TIMEOUT', unit: 'ms', limit: 1000, actual: 1003 },
+    ],
     ['a seller -32001 with its own message', () => new McpError(-32001, 'Upstream ad server timed out'), { code: 'TASK_FAILED' }],
-    ['a seller -32001 with more data than the SDK attaches', () => new McpError(-32001, 'Request timed out', { timeout: 250, adcp_error: { code: 'SERVICE_UNAVAILABLE' } }), { code: 'TASK_FAILED', adcpError: { code: 'SERVICE_UNAVAILABLE' } }],
+    [
+      'a seller -32001 with more data than the SDK attaches',
+      () => new McpError(-32001, 'Request timed out', { timeout: 250, adcp_error: { code: 'SERVICE_UNAVAILABLE' } }),
+      { code: 'TASK_FAILED', adcpError: { code: 'SERVICE_UNAVAILABLE' } },
+    ],
     ['a seller -32001 without data', () => new McpError(-32001, 'Request timed out'), { code: 'TASK_FAILED' }],
     ['a timeout that is not a number of ms', () => new McpError(-32001, 'Request timed out', { timeout: 'soon' }), { code: 'TASK_FAILED' }],
-    ['a raw JSON-RPC response (always the seller’s), even in the SDK’s words', () => jsonRpc.error(-32001, 'Request timed out', { timeout: 250 }), { code: 'TASK_FAILED' }],
-    ['a plain object (not an Error) in the SDK’s words', () => ({ code: -32001, message: 'MCP error -32001: Request timed out', data: { timeout: 250 } }), { code: 'TASK_FAILED' }],
+    [
+      'a raw JSON-RPC response (always the seller’s), even in the SDK’s words',
+      () => jsonRpc.error(-32001, 'Request timed out', { timeout: 250 }),
+      { code: 'TASK_FAILED' },
+    ],
+    [
+      'a plain object (not an Error) in the SDK’s words',
+      () => ({ code: -32001, message: 'MCP error -32001: Request timed out', data: { timeout: 250 } }),
+      { code: 'TASK_FAILED' },
+    ],
     ['another code in the SDK’s words', () => McpError.fromError(-32000, 'Request timed out', { timeout: 250 }), { code: 'TASK_FAILED' }],
   ])('%s', (_name, make, expected) => {
     expect(failure('get_products', make())).toMatchObject({ task: 'get_products', ...expected });
@@ -115,7 +147,9 @@ describe("the MCP SDK client's own timeout is TIMEOUT; a seller's JSON-RPC error
   test('the message says whose timeout it was', () => {
     const e = failure('get_products', McpError.fromError(-32001, 'Request timed out', { timeout: 250 }));
     expect(e).toBeInstanceOf(LimitError);
-    expect(e.message).toMatchInlineSnapshot(`"get_products got no answer within 250 ms: the MCP client's own request timeout (McpError -32001 raised by the SDK, not sent by the seller)"`);
+    expect(e.message).toMatchInlineSnapshot(
+      `"get_products got no answer within 250 ms: the MCP client's own request timeout (McpError -32001 raised by the SDK, not sent by the seller)"`,
+    );
   });
 
   describe('over Streamable HTTP on 127.0.0.1, a real SDK client and servers', () => {
@@ -140,7 +174,9 @@ describe("the MCP SDK client's own timeout is TIMEOUT; a seller's JSON-RPC error
         // A seller that answers with its own JSON-RPC error -32001.
         'seller-timeout': () => {
           const server = new Server({ name: 'seller', version: '1.0.0' }, { capabilities: { tools: {} } });
-          server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'get_products', inputSchema: { type: 'object' as const } }] }));
+          server.setRequestHandler(ListToolsRequestSchema, () => ({
+            tools: [{ name: 'get_products', inputSchema: { type: 'object' as const } }],
+          }));
           server.setRequestHandler(CallToolRequestSchema, () => {
             throw new McpError(-32001, 'Upstream ad server timed out');
           });
@@ -203,7 +239,9 @@ describe("the MCP SDK client's own timeout is TIMEOUT; a seller's JSON-RPC error
       expect(thrown).toMatchObject({ code: -32001 });
       const e = failure('get_products', thrown);
       expect(e).toMatchObject({ code: 'TASK_FAILED', task: 'get_products' });
-      expect(e.message).toMatchInlineSnapshot(`"get_products failed: the seller answered with JSON-RPC error -32001 with no adcp_error (transient)"`);
+      expect(e.message).toMatchInlineSnapshot(
+        `"get_products failed: the seller answered with JSON-RPC error -32001 with no adcp_error (transient)"`,
+      );
     });
   });
 });
@@ -215,12 +253,17 @@ describe('INTERNAL: our own faults, never the seller’s', () => {
     ['a text item (parsed by us)', () => mcp.text(signals)],
     ['an A2A task', () => a2a10.taskEnvelope('TASK_STATE_COMPLETED', signals)],
     ['a bare payload', () => signals],
-    ['an envelope holding Date and Map (exotic, but without accessors)', () => ({ ...mcp.structured(signals), _meta: { at: new Date(0), seen: new Map() } })],
+    [
+      'an envelope holding Date and Map (exotic, but without accessors)',
+      () => ({ ...mcp.structured(signals), _meta: { at: new Date(0), seen: new Map() } }),
+    ],
   ])('an exception of our own code, reading %s: INTERNAL, with what was thrown as cause', (name, make) => {
     const e = failure('get_signals', make(), name === 'a bare payload' ? { transport: 'payload' } : undefined);
     expect(e).toMatchObject({ code: 'INTERNAL', task: 'get_signals' });
     expect(e.cause).toBeInstanceOf(TypeError);
-    expect(e.message).toBe("adcp-decode failed on its own: TypeError thrown while decoding get_signals; a defect in adcp-decode, not in the seller's answer (please report it)");
+    expect(e.message).toBe(
+      "adcp-decode failed on its own: TypeError thrown while decoding get_signals; a defect in adcp-decode, not in the seller's answer (please report it)",
+    );
   });
 });
 

@@ -19,7 +19,9 @@ const invalid = fixtures.filter((f) => !f.valid);
 /** Whether `version: 'auto'` picks the fixture's own version: it announces it, or it is the default. */
 function autoPicks(f: PayloadFixture): boolean {
   const announced = f.payload['adcp_version'];
-  return f.version === defaultVersion ? announced === undefined || announced === '3.1' : announced === f.version.split('.').slice(0, 2).join('.');
+  return f.version === defaultVersion
+    ? announced === undefined || announced === '3.1'
+    : announced === f.version.split('.').slice(0, 2).join('.');
 }
 
 type Wrap = { name: string; wrap: (payload: Record<string, unknown>) => unknown; same: boolean };
@@ -53,7 +55,8 @@ function envelopes(variant: PayloadFixture['variant']): Wrap[] {
 
 describe('the fixture matrix', () => {
   test.each([...versions])('AdCP %s has valid and invalid payloads for at least ten tasks', (version) => {
-    const tasks = (predicate: (f: PayloadFixture) => boolean) => new Set(fixtures.filter((f) => f.version === version && predicate(f)).map((f) => f.task));
+    const tasks = (predicate: (f: PayloadFixture) => boolean) =>
+      new Set(fixtures.filter((f) => f.version === version && predicate(f)).map((f) => f.task));
     const withValid = tasks((f) => f.valid && f.variant === 'response');
     const withInvalid = tasks((f) => !f.valid);
     const both = [...withValid].filter((t) => withInvalid.has(t));
@@ -85,7 +88,7 @@ describe.each(valid.map((f) => [f.id, f] as const))('%s', (_id, f) => {
     expect(ok).toBe(true);
   });
 
-  test('decodes as a bare payload, returned as a plain copy (never the caller\'s object)', () => {
+  test("decodes as a bare payload, returned as a plain copy (never the caller's object)", () => {
     const input = f.payload;
     const result = safeDecode(f.task, input, { transport: 'payload', version: f.version });
     expect(result).toMatchObject({ success: true, version: f.version });
@@ -117,7 +120,9 @@ describe.each(invalid.map((f) => [f.id, f] as const))('%s', (id, f) => {
     expect(error).toBeInstanceOf(SchemaMismatchError);
     const mismatch = error as SchemaMismatchError;
     expect(mismatch).toMatchObject({ code: 'SCHEMA_MISMATCH', task: f.task, version: f.version });
-    expect(mismatch.issues).toContainEqual(expect.objectContaining({ path: expected.path, keyword: expected.keyword, params: expected.params }));
+    expect(mismatch.issues).toContainEqual(
+      expect.objectContaining({ path: expected.path, keyword: expected.keyword, params: expected.params }),
+    );
     const ids = tablesFor(f.version).schemaIds[f.task]!;
     expect(mismatch.schemaId).toBe(f.variant === 'response' ? ids.response : ids.async[f.variant]);
     expect(mismatch.message).not.toMatch(/[\r\n]/);
@@ -125,13 +130,18 @@ describe.each(invalid.map((f) => [f.id, f] as const))('%s', (id, f) => {
   });
 
   test('is rejected the same way from MCP text and from an A2A task', () => {
-    const a2a = f.variant === 'working' || f.variant === 'input-required' ? a2a03.statusUpdate(f.variant, f.payload) : a2a03.task('completed', f.payload);
+    const a2a =
+      f.variant === 'working' || f.variant === 'input-required'
+        ? a2a03.statusUpdate(f.variant, f.payload)
+        : a2a03.task('completed', f.payload);
     for (const input of [mcp.text(f.text), a2a]) {
       const result = safeDecode(f.task, input, { version: f.version });
       expect(result.success).toBe(false);
       if (result.success) continue;
       expect(result.error).toBeInstanceOf(SchemaMismatchError);
-      expect((result.error as SchemaMismatchError).issues).toContainEqual(expect.objectContaining({ path: expected.path, keyword: expected.keyword }));
+      expect((result.error as SchemaMismatchError).issues).toContainEqual(
+        expect.objectContaining({ path: expected.path, keyword: expected.keyword }),
+      );
     }
   });
 });

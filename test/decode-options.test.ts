@@ -38,16 +38,27 @@ describe('createDecoder', () => {
     expect(strict.safeDecode('get_products', mcp.text(text), { maxBytes: 64 * 1024 })).toMatchObject({ success: true, version: '3.1.19' });
     // A call's option replaces only that option: the bound ones stay.
     const bare = createDecoder({ transport: 'payload', version: '3.0' });
-    expect(bare.decode('get_media_buys', payload('3.0.26/get_media_buys.valid'), { maxDepth: 10 })).toMatchObject({ media_buys: expect.any(Array) });
-    expect(bare.safeDecode('get_media_buys', payload('3.0.26/get_media_buys.valid'), { maxDepth: 2 })).toMatchObject({ success: false, error: { code: 'TOO_DEEP' } });
+    expect(bare.decode('get_media_buys', payload('3.0.26/get_media_buys.valid'), { maxDepth: 10 })).toMatchObject({
+      media_buys: expect.any(Array),
+    });
+    expect(bare.safeDecode('get_media_buys', payload('3.0.26/get_media_buys.valid'), { maxDepth: 2 })).toMatchObject({
+      success: false,
+      error: { code: 'TOO_DEEP' },
+    });
   });
 
   test("a per-call undefined keeps the decoder's option (a bound is never lifted by accident)", () => {
     const text = JSON.stringify(payload('3.1.19/get_products.valid'));
     const strict = createDecoder({ maxBytes: 1024, version: '3.1' });
     const config: { maxBytes?: number } = {};
-    expect(strict.safeDecode('get_products', mcp.text(text), { maxBytes: config.maxBytes })).toMatchObject({ success: false, error: { code: 'TOO_LARGE', limit: 1024 } });
-    expect(strict.safeDecode('get_products', mcp.text(text), { maxBytes: 8192, version: undefined })).toMatchObject({ success: true, version: '3.1.19' });
+    expect(strict.safeDecode('get_products', mcp.text(text), { maxBytes: config.maxBytes })).toMatchObject({
+      success: false,
+      error: { code: 'TOO_LARGE', limit: 1024 },
+    });
+    expect(strict.safeDecode('get_products', mcp.text(text), { maxBytes: 8192, version: undefined })).toMatchObject({
+      success: true,
+      version: '3.1.19',
+    });
   });
 
   test('createDecoder refuses options that are not an object', () => {
@@ -68,19 +79,29 @@ describe('createDecoder', () => {
 
   test("a decoder's safeDecode never throws, even for a bad per-call option", () => {
     const seller = createDecoder({ version: '3.1' });
-    expect(seller.safeDecode('get_products', mcp.structured(payload('3.1.19/get_products.valid')), { maxBytes: '4MB' } as never)).toMatchObject({
+    expect(
+      seller.safeDecode('get_products', mcp.structured(payload('3.1.19/get_products.valid')), { maxBytes: '4MB' } as never),
+    ).toMatchObject({
       success: false,
       error: { code: 'INVALID_OPTION' },
     });
-    expect(() => seller.decode('get_products', {}, { unknownRecovery: 'sometimes' } as never)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
+    expect(() => seller.decode('get_products', {}, { unknownRecovery: 'sometimes' } as never)).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTION' }),
+    );
   });
 
   test('transport forces where the payload is read from', () => {
     const body = payload('3.1.19/list_accounts.valid');
     // Forced MCP on an A2A task: no CallToolResult fields, no payload.
-    expect(safeDecode('list_accounts', a2a03.task('completed', body), { transport: 'mcp' })).toMatchObject({ success: false, error: { code: 'NO_PAYLOAD' } });
+    expect(safeDecode('list_accounts', a2a03.task('completed', body), { transport: 'mcp' })).toMatchObject({
+      success: false,
+      error: { code: 'NO_PAYLOAD' },
+    });
     // Forced A2A on an MCP result: no task state.
-    expect(safeDecode('list_accounts', mcp.structured(body), { transport: 'a2a' })).toMatchObject({ success: false, error: { code: 'NO_PAYLOAD' } });
+    expect(safeDecode('list_accounts', mcp.structured(body), { transport: 'a2a' })).toMatchObject({
+      success: false,
+      error: { code: 'NO_PAYLOAD' },
+    });
     expect(safeDecode('list_accounts', body, { transport: 'payload' })).toMatchObject({ success: true, data: body });
     // A payload that happens to look like an envelope is still a payload when told so.
     const odd = { ...body, structuredContent: { note: 'seller extension' } };
@@ -89,7 +110,12 @@ describe('createDecoder', () => {
 });
 
 describe('safeDecode never throws', () => {
-  const envelopes = fixtures.flatMap((f) => [mcp.structured(f.payload), mcp.text(f.text), a2a03.task('completed', f.payload), a2a10.statusUpdate('TASK_STATE_WORKING', f.payload)]);
+  const envelopes = fixtures.flatMap((f) => [
+    mcp.structured(f.payload),
+    mcp.text(f.text),
+    a2a03.task('completed', f.payload),
+    a2a10.statusUpdate('TASK_STATE_WORKING', f.payload),
+  ]);
 
   test('for any JSON-like input and any options', () => {
     const options = fc.record(
@@ -116,15 +142,49 @@ describe('safeDecode never throws', () => {
 
   test('for inputs that throw when read', () => {
     const hostile = [
-      new Proxy({}, { ownKeys: () => { throw new Error('trap'); }, get: () => { throw new Error('trap'); }, getOwnPropertyDescriptor: () => { throw new Error('trap'); } }),
+      new Proxy(
+        {},
+        {
+          ownKeys: () => {
+            throw new Error('trap');
+          },
+          get: () => {
+            throw new Error('trap');
+          },
+          getOwnPropertyDescriptor: () => {
+            throw new Error('trap');
+          },
+        },
+      ),
       (() => {
         const { proxy, revoke } = Proxy.revocable({}, {});
         revoke();
         return proxy;
       })(),
-      Object.defineProperty({ content: [] }, 'isError', { enumerable: true, get: () => { throw new TypeError('nope'); } }),
-      { structuredContent: Object.defineProperty({}, 'products', { enumerable: true, get: () => { throw new Error('lazy'); } }) },
-      mcpError(-32029, 'Rate limit exceeded', Object.defineProperty({}, 'adcp_error', { enumerable: true, get: () => { throw new Error('x'); } })),
+      Object.defineProperty({ content: [] }, 'isError', {
+        enumerable: true,
+        get: () => {
+          throw new TypeError('nope');
+        },
+      }),
+      {
+        structuredContent: Object.defineProperty({}, 'products', {
+          enumerable: true,
+          get: () => {
+            throw new Error('lazy');
+          },
+        }),
+      },
+      mcpError(
+        -32029,
+        'Rate limit exceeded',
+        Object.defineProperty({}, 'adcp_error', {
+          enumerable: true,
+          get: () => {
+            throw new Error('x');
+          },
+        }),
+      ),
     ];
     for (const input of hostile) {
       const result = safeDecode('get_products', input);
@@ -145,7 +205,15 @@ describe('safeDecode never throws', () => {
     ['a null transport', { transport: null }],
     ['a null version', { version: null }],
     ['a null unknownRecovery', { unknownRecovery: null }],
-    ['an option getter that throws', Object.defineProperty({}, 'maxBytes', { enumerable: true, get: () => { throw new Error('config not loaded'); } })],
+    [
+      'an option getter that throws',
+      Object.defineProperty({}, 'maxBytes', {
+        enumerable: true,
+        get: () => {
+          throw new Error('config not loaded');
+        },
+      }),
+    ],
   ])('INVALID_OPTION for %s', (_name, options) => {
     const result = safeDecode('get_products', jsonRpc.success(mcp.structured(payload('3.1.19/get_products.valid'))), options as never);
     expect(result).toMatchObject({ success: false, error: { code: 'INVALID_OPTION' } });
@@ -167,7 +235,14 @@ describe('TOO_LARGE: the text bound in UTF-8 bytes, before parsing', () => {
 
   test('one byte over is TOO_LARGE with the exact size', () => {
     const e = limit(() => decode('list_accounts', mcp.text(text), { maxBytes: bytes - 1 }));
-    expect(e).toMatchObject({ code: 'TOO_LARGE', unit: 'bytes', limit: bytes - 1, actual: bytes, path: '/content/0/text', task: 'list_accounts' });
+    expect(e).toMatchObject({
+      code: 'TOO_LARGE',
+      unit: 'bytes',
+      limit: bytes - 1,
+      actual: bytes,
+      path: '/content/0/text',
+      task: 'list_accounts',
+    });
   });
 
   test('a limit between the UTF-16 length and the byte size still counts bytes', () => {
@@ -177,10 +252,26 @@ describe('TOO_LARGE: the text bound in UTF-8 bytes, before parsing', () => {
 
   test('an oversized text item is never parsed, truncated, or skipped for a later item that holds a payload', () => {
     const small = payload('3.1.19/list_accounts.valid');
-    const input = { content: [{ type: 'text', text }, { type: 'text', text: JSON.stringify(small) }] };
-    expect(safeDecode('list_accounts', input, { maxBytes: bytes - 1 })).toMatchObject({ success: false, error: { code: 'TOO_LARGE', actual: bytes } });
-    const alone = { content: [{ type: 'text', text }, { type: 'text', text: 'Two accounts found.' }] };
-    expect(safeDecode('list_accounts', alone, { maxBytes: bytes - 1 })).toMatchObject({ success: false, error: { code: 'TOO_LARGE', actual: bytes } });
+    const input = {
+      content: [
+        { type: 'text', text },
+        { type: 'text', text: JSON.stringify(small) },
+      ],
+    };
+    expect(safeDecode('list_accounts', input, { maxBytes: bytes - 1 })).toMatchObject({
+      success: false,
+      error: { code: 'TOO_LARGE', actual: bytes },
+    });
+    const alone = {
+      content: [
+        { type: 'text', text },
+        { type: 'text', text: 'Two accounts found.' },
+      ],
+    };
+    expect(safeDecode('list_accounts', alone, { maxBytes: bytes - 1 })).toMatchObject({
+      success: false,
+      error: { code: 'TOO_LARGE', actual: bytes },
+    });
   });
 
   test('the 4 MiB default: exactly 4,194,304 bytes passes, one more fails', () => {
@@ -201,7 +292,10 @@ describe('TOO_LARGE: the text bound in UTF-8 bytes, before parsing', () => {
 
   test('Infinity disables the bound; 0 refuses every text', () => {
     expect(safeDecode('list_accounts', mcp.text(text), { maxBytes: Infinity })).toMatchObject({ success: true });
-    expect(safeDecode('list_accounts', mcp.text(text), { maxBytes: 0 })).toMatchObject({ success: false, error: { code: 'TOO_LARGE', limit: 0 } });
+    expect(safeDecode('list_accounts', mcp.text(text), { maxBytes: 0 })).toMatchObject({
+      success: false,
+      error: { code: 'TOO_LARGE', limit: 0 },
+    });
   });
 });
 
@@ -225,16 +319,28 @@ describe('TOO_DEEP: depth and node count, before validation', () => {
 
   test('the same bounds hold for text, A2A data and bare payloads', () => {
     for (const input of [mcp.text(body), a2a03.task('completed', body)]) {
-      expect(safeDecode('get_media_buy_delivery', input, { maxDepth: d - 1 })).toMatchObject({ success: false, error: { code: 'TOO_DEEP', unit: 'depth' } });
-      expect(safeDecode('get_media_buy_delivery', input, { maxNodes: n - 1 })).toMatchObject({ success: false, error: { code: 'TOO_DEEP', unit: 'nodes' } });
+      expect(safeDecode('get_media_buy_delivery', input, { maxDepth: d - 1 })).toMatchObject({
+        success: false,
+        error: { code: 'TOO_DEEP', unit: 'depth' },
+      });
+      expect(safeDecode('get_media_buy_delivery', input, { maxNodes: n - 1 })).toMatchObject({
+        success: false,
+        error: { code: 'TOO_DEEP', unit: 'nodes' },
+      });
     }
-    expect(safeDecode('get_media_buy_delivery', body, { transport: 'payload', maxNodes: n - 1 })).toMatchObject({ success: false, error: { code: 'TOO_DEEP' } });
+    expect(safeDecode('get_media_buy_delivery', body, { transport: 'payload', maxNodes: n - 1 })).toMatchObject({
+      success: false,
+      error: { code: 'TOO_DEEP' },
+    });
   });
 
   test('a 10,000-level structuredContent is refused without a stack overflow', () => {
     let deep: Record<string, unknown> = {};
     const root = { status: 'completed', media_buys: [], ext: deep };
     for (let i = 0; i < 10_000; i++) deep = (deep['x'] = {}) as Record<string, unknown>;
-    expect(safeDecode('get_media_buys', mcp.structured(root))).toMatchObject({ success: false, error: { code: 'TOO_DEEP', limit: 64, actual: 65 } });
+    expect(safeDecode('get_media_buys', mcp.structured(root))).toMatchObject({
+      success: false,
+      error: { code: 'TOO_DEEP', limit: 64, actual: 65 },
+    });
   });
 });

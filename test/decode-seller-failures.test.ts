@@ -19,7 +19,11 @@ function failure(task: Parameters<typeof decode>[0], input: unknown, options?: D
   return error as TaskFailedError;
 }
 
-const budgetTooLow = { code: 'BUDGET_TOO_LOW', message: 'Package budget 5000 USD is below the 25000 USD minimum.', field: 'packages[0].budget' };
+const budgetTooLow = {
+  code: 'BUDGET_TOO_LOW',
+  message: 'Package budget 5000 USD is below the 25000 USD minimum.',
+  field: 'packages[0].budget',
+};
 
 describe('JSON-RPC errors', () => {
   test('McpError -32029 with data.adcp_error', () => {
@@ -32,18 +36,31 @@ describe('JSON-RPC errors', () => {
   test('McpError without data: no adcp_error, classified by the unknown-code policy', () => {
     const e = failure('get_media_buys', mcpError(-32603, 'Internal error'));
     expect(e).toMatchObject({ adcpError: undefined, recovery: { recovery: 'transient' }, version: '3.1.19' });
-    expect(e.message).toMatchInlineSnapshot(`"get_media_buys failed: the seller answered with JSON-RPC error -32603 with no adcp_error (transient)"`);
-    expect(failure('get_media_buys', mcpError(-32603, 'Internal error'), { unknownRecovery: 'terminal' }).recovery).toEqual({ recovery: 'terminal' });
+    expect(e.message).toMatchInlineSnapshot(
+      `"get_media_buys failed: the seller answered with JSON-RPC error -32603 with no adcp_error (transient)"`,
+    );
+    expect(failure('get_media_buys', mcpError(-32603, 'Internal error'), { unknownRecovery: 'terminal' }).recovery).toEqual({
+      recovery: 'terminal',
+    });
   });
 
   test('a raw JSON-RPC error response with adcp_error (-32028 AUTH_MISSING)', () => {
-    const e = failure('list_accounts', jsonRpc.error(-32028, 'Unauthorized', { adcp_error: { code: 'AUTH_MISSING', message: 'No bearer token' } }));
+    const e = failure(
+      'list_accounts',
+      jsonRpc.error(-32028, 'Unauthorized', { adcp_error: { code: 'AUTH_MISSING', message: 'No bearer token' } }),
+    );
     expect(e).toMatchObject({ adcpError: { code: 'AUTH_MISSING', message: 'No bearer token' }, recovery: { recovery: 'correctable' } });
-    expect(e.message).toMatchInlineSnapshot(`"list_accounts failed: the seller answered with an AdCP error with error code "AUTH_MISSING" (correctable)"`);
+    expect(e.message).toMatchInlineSnapshot(
+      `"list_accounts failed: the seller answered with an AdCP error with error code "AUTH_MISSING" (correctable)"`,
+    );
   });
 
   test('a raw JSON-RPC error whose data is a string', () => {
-    const e = failure('list_accounts', { jsonrpc: '2.0', id: 3, error: { code: -32027, message: 'Service unavailable', data: 'upstream down' } });
+    const e = failure('list_accounts', {
+      jsonrpc: '2.0',
+      id: 3,
+      error: { code: -32027, message: 'Service unavailable', data: 'upstream down' },
+    });
     expect(e.adcpError).toBeUndefined();
   });
 
@@ -60,7 +77,9 @@ describe('MCP isError results', () => {
   test('adcp_error in structuredContent and text', () => {
     const e = failure('create_media_buy', mcp.error({ code: 'PRODUCT_UNAVAILABLE', message: 'trailhead_ctv_prime_q2 sold out for Q2' }));
     expect(e).toMatchObject({ adcpError: { code: 'PRODUCT_UNAVAILABLE' }, recovery: { recovery: 'correctable' } });
-    expect(e.message).toMatchInlineSnapshot(`"create_media_buy failed: the seller answered with an AdCP error with error code "PRODUCT_UNAVAILABLE" (correctable)"`);
+    expect(e.message).toMatchInlineSnapshot(
+      `"create_media_buy failed: the seller answered with an AdCP error with error code "PRODUCT_UNAVAILABLE" (correctable)"`,
+    );
   });
 
   test('adcp_error only in the text (older server)', () => {
@@ -84,39 +103,65 @@ describe('MCP isError results', () => {
   });
 
   test('an adcp_error-only structuredContent without the isError flag', () => {
-    const e = failure('get_signals', { content: [{ type: 'text', text: 'Rate limited' }], structuredContent: { adcp_error: { code: 'RATE_LIMITED', retry_after: 2 } } });
-    expect(e).toMatchObject({ adcpError: { code: 'RATE_LIMITED', retry_after: 2 }, recovery: { recovery: 'transient', retryAfterSeconds: 2 } });
-    expect(e.message).toMatchInlineSnapshot(`"get_signals failed: the seller answered with an adcp_error but no isError flag with error code "RATE_LIMITED" (transient, retry after 2 s)"`);
+    const e = failure('get_signals', {
+      content: [{ type: 'text', text: 'Rate limited' }],
+      structuredContent: { adcp_error: { code: 'RATE_LIMITED', retry_after: 2 } },
+    });
+    expect(e).toMatchObject({
+      adcpError: { code: 'RATE_LIMITED', retry_after: 2 },
+      recovery: { recovery: 'transient', retryAfterSeconds: 2 },
+    });
+    expect(e.message).toMatchInlineSnapshot(
+      `"get_signals failed: the seller answered with an adcp_error but no isError flag with error code "RATE_LIMITED" (transient, retry after 2 s)"`,
+    );
   });
 
   test('an invalid adcp_error (numeric code) is "no structured error"', () => {
     const e = failure('get_signals', mcp.error({ code: 404, message: 'not found' }));
     expect(e.adcpError).toBeUndefined();
-    expect(e.message).toMatchInlineSnapshot(`"get_signals failed: the seller set isError with an unusable adcp_error (code-not-string) (transient)"`);
+    expect(e.message).toMatchInlineSnapshot(
+      `"get_signals failed: the seller set isError with an unusable adcp_error (code-not-string) (transient)"`,
+    );
   });
 });
 
 describe("the payload's errors[0] when the envelope has no adcp_error (detection step 6)", () => {
   test('isError with a failed create_media_buy in structuredContent', () => {
     const body = payload('3.1.19/create_media_buy.errors');
-    const e = failure('create_media_buy', { isError: true, content: [{ type: 'text', text: 'Media buy rejected.' }], structuredContent: body });
+    const e = failure('create_media_buy', {
+      isError: true,
+      content: [{ type: 'text', text: 'Media buy rejected.' }],
+      structuredContent: body,
+    });
     expect(e.adcpError).toEqual((body['errors'] as unknown[])[0]); // a plain copy, read once
     // Correctable, as the seller said, not the unknown-code default (transient: retry as is).
     expect(e.recovery).toEqual({ recovery: 'correctable' });
     expect(e).toMatchObject({ version: '3.1.19' });
-    expect(e.message).toMatchInlineSnapshot(`"create_media_buy failed: the seller set isError with error code "BUDGET_TOO_LOW" from the payload's errors[0] (correctable)"`);
+    expect(e.message).toMatchInlineSnapshot(
+      `"create_media_buy failed: the seller set isError with error code "BUDGET_TOO_LOW" from the payload's errors[0] (correctable)"`,
+    );
   });
 
   test('isError with the failed payload only in the text', () => {
-    const e = failure('create_media_buy', { isError: true, content: [{ type: 'text', text: 'Rejected.' }, { type: 'text', text: JSON.stringify({ status: 'failed', errors: [budgetTooLow] }) }] });
+    const e = failure('create_media_buy', {
+      isError: true,
+      content: [
+        { type: 'text', text: 'Rejected.' },
+        { type: 'text', text: JSON.stringify({ status: 'failed', errors: [budgetTooLow] }) },
+      ],
+    });
     expect(e.adcpError).toEqual(budgetTooLow);
     expect(e.recovery).toEqual({ recovery: 'correctable' });
   });
 
   test('a failed A2A task whose DataPart has errors[] but no adcp_error', () => {
-    const e = failure('activate_signal', a2a10.taskEnvelope('TASK_STATE_FAILED', payload('3.0.26/activate_signal.errors')), { version: '3.0' });
+    const e = failure('activate_signal', a2a10.taskEnvelope('TASK_STATE_FAILED', payload('3.0.26/activate_signal.errors')), {
+      version: '3.0',
+    });
     expect(e).toMatchObject({ version: '3.0.26', adcpError: { code: 'SIGNAL_NOT_FOUND' }, recovery: { recovery: 'correctable' } });
-    expect(e.message).toMatchInlineSnapshot(`"activate_signal failed: the A2A task ended in state failed with error code "SIGNAL_NOT_FOUND" from the payload's errors[0] (correctable)"`);
+    expect(e.message).toMatchInlineSnapshot(
+      `"activate_signal failed: the A2A task ended in state failed with error code "SIGNAL_NOT_FOUND" from the payload's errors[0] (correctable)"`,
+    );
   });
 
   test('an errors[0] without a string code is not used', () => {
@@ -125,24 +170,37 @@ describe("the payload's errors[0] when the envelope has no adcp_error (detection
   });
 
   test('a present but invalid adcp_error ends detection before errors[0]', () => {
-    const e = failure('create_media_buy', { isError: true, content: [], structuredContent: { adcp_error: { code: '' }, errors: [budgetTooLow] } });
+    const e = failure('create_media_buy', {
+      isError: true,
+      content: [],
+      structuredContent: { adcp_error: { code: '' }, errors: [budgetTooLow] },
+    });
     expect(e.adcpError).toBeUndefined();
   });
 
   test('errors[] in a successful payload are warnings, not a failure', () => {
-    const body = { ...payload('3.1.19/get_products.valid'), errors: [{ code: 'PRODUCT_EXPIRED', message: 'One product dropped: expired.' }] };
+    const body = {
+      ...payload('3.1.19/get_products.valid'),
+      errors: [{ code: 'PRODUCT_EXPIRED', message: 'One product dropped: expired.' }],
+    };
     expect(decode('get_products', mcp.structured(body))).toEqual(body);
   });
 });
 
 describe('A2A failures', () => {
   test('a failed 0.3 task with an adcp_error artifact', () => {
-    const e = failure('create_media_buy', a2a03.task('failed', { adcp_error: { code: 'BUDGET_EXHAUSTED', message: 'Account budget fully spent' } }));
+    const e = failure(
+      'create_media_buy',
+      a2a03.task('failed', { adcp_error: { code: 'BUDGET_EXHAUSTED', message: 'Account budget fully spent' } }),
+    );
     expect(e).toMatchObject({ adcpError: { code: 'BUDGET_EXHAUSTED' }, recovery: { recovery: 'terminal' } });
   });
 
   test('a rejected 1.0 task with adcp_error', () => {
-    const e = failure('create_media_buy', a2a10.taskEnvelope('TASK_STATE_REJECTED', { adcp_error: { code: 'POLICY_VIOLATION', message: 'Category not accepted' } }));
+    const e = failure(
+      'create_media_buy',
+      a2a10.taskEnvelope('TASK_STATE_REJECTED', { adcp_error: { code: 'POLICY_VIOLATION', message: 'Category not accepted' } }),
+    );
     expect(e).toMatchObject({ adcpError: { code: 'POLICY_VIOLATION' }, recovery: { recovery: 'correctable' } });
   });
 
@@ -155,11 +213,16 @@ describe('A2A failures', () => {
   test('a failed task whose adcp_error is unusable, with errors[] beside it', () => {
     const e = failure('create_media_buy', a2a03.task('failed', { adcp_error: { code: 'x'.repeat(65) }, errors: [budgetTooLow] }));
     expect(e.adcpError).toBeUndefined();
-    expect(e.message).toMatchInlineSnapshot(`"create_media_buy failed: the A2A task ended in state failed with an unusable adcp_error (code-too-long) (transient)"`);
+    expect(e.message).toMatchInlineSnapshot(
+      `"create_media_buy failed: the A2A task ended in state failed with an unusable adcp_error (code-too-long) (transient)"`,
+    );
   });
 
   test('an adcp_error in an interim status message', () => {
-    const e = failure('sync_creatives', a2a10.statusUpdate('TASK_STATE_INPUT_REQUIRED', { adcp_error: { code: 'CREATIVE_REJECTED', message: 'Logo too small' } }));
+    const e = failure(
+      'sync_creatives',
+      a2a10.statusUpdate('TASK_STATE_INPUT_REQUIRED', { adcp_error: { code: 'CREATIVE_REJECTED', message: 'Logo too small' } }),
+    );
     expect(e).toMatchObject({ adcpError: { code: 'CREATIVE_REJECTED' }, recovery: { recovery: 'correctable' } });
   });
 });
@@ -169,7 +232,9 @@ describe('an adcp_error inside the payload', () => {
     const body = { ...payload('3.1.19/create_media_buy.errors'), adcp_error: budgetTooLow };
     const e = failure('create_media_buy', mcp.structured(body));
     expect(e).toMatchObject({ adcpError: budgetTooLow, recovery: { recovery: 'correctable' }, version: '3.1.19' });
-    expect(e.message).toMatchInlineSnapshot(`"create_media_buy failed: the structuredContent carries an adcp_error with error code "BUDGET_TOO_LOW" (correctable)"`);
+    expect(e.message).toMatchInlineSnapshot(
+      `"create_media_buy failed: the structuredContent carries an adcp_error with error code "BUDGET_TOO_LOW" (correctable)"`,
+    );
   });
 
   test('judged by the version the payload announces', () => {
@@ -204,7 +269,9 @@ describe('recovery classification', () => {
     const e = failure('get_products', mcp.error({ code: 'RATE_LIMITED', recovery: 'retry-later', retry_after: 5 }));
     expect(e.adcpError?.recovery).toBe('retry-later');
     expect(e.recovery).toEqual({ recovery: 'terminal' });
-    expect(e.message).toMatchInlineSnapshot(`"get_products failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (terminal)"`);
+    expect(e.message).toMatchInlineSnapshot(
+      `"get_products failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (terminal)"`,
+    );
   });
 
   test('retry_after is clamped for the action, kept as sent on the error', () => {
@@ -229,9 +296,15 @@ describe('a JSON-RPC error without adcp_error', () => {
   });
 
   test('any other code follows the unknown-code policy', () => {
-    const r = safeDecode('get_products', { jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'internal' } }, { unknownRecovery: 'terminal' });
+    const r = safeDecode(
+      'get_products',
+      { jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'internal' } },
+      { unknownRecovery: 'terminal' },
+    );
     if (r.success || !(r.error instanceof TaskFailedError)) throw new Error('expected TASK_FAILED');
     expect(r.error.recovery).toEqual({ recovery: 'terminal' });
-    expect(r.error.message).toMatchInlineSnapshot(`"get_products failed: the seller answered with JSON-RPC error -32603 with no adcp_error (terminal)"`);
+    expect(r.error.message).toMatchInlineSnapshot(
+      `"get_products failed: the seller answered with JSON-RPC error -32603 with no adcp_error (terminal)"`,
+    );
   });
 });

@@ -25,7 +25,11 @@ describe('async variants are selected by status', () => {
   test.each([
     ['working', '3.1.19/create_media_buy.working', '/schemas/3.1.19/media-buy/create-media-buy-async-response-working.json'],
     ['submitted', '3.1.19/create_media_buy.submitted', '/schemas/3.1.19/media-buy/create-media-buy-async-response-submitted.json'],
-    ['input-required', '3.1.19/create_media_buy.input-required', '/schemas/3.1.19/media-buy/create-media-buy-async-response-input-required.json'],
+    [
+      'input-required',
+      '3.1.19/create_media_buy.input-required',
+      '/schemas/3.1.19/media-buy/create-media-buy-async-response-input-required.json',
+    ],
   ])('%s', (status, id, schemaId) => {
     const body = payload(id);
     const data = decode('create_media_buy', mcp.structured(body));
@@ -39,7 +43,9 @@ describe('async variants are selected by status', () => {
   test('a working payload is not held to the final response schema', () => {
     // No media_buy_id, packages or confirmed_at: fine for progress, fatal for a final response.
     expect(decode('create_media_buy', mcp.structured(payload('3.1.19/create_media_buy.working'))).status).toBe('working');
-    const final = mismatch(() => decode('create_media_buy', mcp.structured({ ...payload('3.1.19/create_media_buy.working'), status: 'completed' })));
+    const final = mismatch(() =>
+      decode('create_media_buy', mcp.structured({ ...payload('3.1.19/create_media_buy.working'), status: 'completed' })),
+    );
     expect(final.schemaId).toBe('/schemas/3.1.19/media-buy/create-media-buy-response.json');
   });
 });
@@ -61,7 +67,11 @@ describe('A2A: interim first DataPart, final last DataPart', () => {
 
   test('a completed task with no artifact falls back to the status message', () => {
     const final = payload('3.1.19/list_accounts.valid');
-    const task = { ...a2a10.task('TASK_STATE_COMPLETED'), artifacts: [], status: { state: 'TASK_STATE_COMPLETED', message: { messageId: 'm-9', role: 'ROLE_AGENT', parts: [{ data: final }] } } };
+    const task = {
+      ...a2a10.task('TASK_STATE_COMPLETED'),
+      artifacts: [],
+      status: { state: 'TASK_STATE_COMPLETED', message: { messageId: 'm-9', role: 'ROLE_AGENT', parts: [{ data: final }] } },
+    };
     expect(decode('list_accounts', { task })).toEqual(final);
   });
 
@@ -72,7 +82,13 @@ describe('A2A: interim first DataPart, final last DataPart', () => {
   });
 
   test('an { artifactUpdate } carries no task state: NO_PAYLOAD', () => {
-    const update = { artifactUpdate: { taskId: 'a2a-task-5c1e9b70', contextId: 'a2a-ctx-0f44d2aa', artifact: { artifactId: 'artifact-result-1', parts: [{ data: payload('3.1.19/list_accounts.valid') }] } } };
+    const update = {
+      artifactUpdate: {
+        taskId: 'a2a-task-5c1e9b70',
+        contextId: 'a2a-ctx-0f44d2aa',
+        artifact: { artifactId: 'artifact-result-1', parts: [{ data: payload('3.1.19/list_accounts.valid') }] },
+      },
+    };
     expect(safeDecode('list_accounts', update)).toMatchObject({ success: false, error: { code: 'NO_PAYLOAD' } });
   });
 
@@ -136,11 +152,19 @@ describe('a missing status is judged completed and returned unchanged', () => {
   });
 
   test("where the schema's status is not the task status (3.0 check_governance), the issue says status is missing", () => {
-    const body = { adcp_version: '3.0', check_id: 'chk_20260304_0017', plan_id: 'plan_summit_q2', explanation: 'Within budget and policy.', expires_at: '2026-03-05T00:00:00Z' };
+    const body = {
+      adcp_version: '3.0',
+      check_id: 'chk_20260304_0017',
+      plan_id: 'plan_summit_q2',
+      explanation: 'Within budget and policy.',
+      expires_at: '2026-03-05T00:00:00Z',
+    };
     const e = mismatch(() => decode('check_governance', mcp.structured(body)));
     expect(e).toMatchObject({ version: '3.0.26' });
     expect(e.issues).toEqual([expect.objectContaining({ path: '', keyword: 'required', params: { missingProperty: 'status' } })]);
-    expect(e.message).toMatchInlineSnapshot(`"check_governance response does not match the AdCP 3.0.26 schema (1 issue); first: (root) must have required property 'status'"`);
+    expect(e.message).toMatchInlineSnapshot(
+      `"check_governance response does not match the AdCP 3.0.26 schema (1 issue); first: (root) must have required property 'status'"`,
+    );
     // With its verdict it decodes.
     expect(decode('check_governance', mcp.structured({ ...body, status: 'approved' })).status).toBe('approved');
   });
@@ -153,19 +177,27 @@ describe('an async status for a task without that async schema', () => {
     const e = mismatch(() => decode('get_media_buys', mcp.structured({ status: 'working', message: 'Still compiling the report' })));
     expect(e.schemaId).toBe('/schemas/3.1.19/media-buy/get-media-buys-response.json');
     expect(e.issues[0]).toMatchObject({ path: '', keyword: 'required', params: { missingProperty: 'media_buys' } });
-    expect(e.message).toMatchInlineSnapshot(`"get_media_buys response does not match the AdCP 3.1.19 schema (1 issue); first: (root) must have required property 'media_buys'"`);
+    expect(e.message).toMatchInlineSnapshot(
+      `"get_media_buys response does not match the AdCP 3.1.19 schema (1 issue); first: (root) must have required property 'media_buys'"`,
+    );
   });
 
   test('get_signals (working and submitted only) with status input-required', () => {
     expect(tablesFor('3.1.19').schemaIds['get_signals']?.async['input-required']).toBeUndefined();
-    const e = mismatch(() => decode('get_signals', a2a10.statusUpdate('TASK_STATE_INPUT_REQUIRED', { status: 'input-required', reason: 'Which countries?' })));
+    const e = mismatch(() =>
+      decode('get_signals', a2a10.statusUpdate('TASK_STATE_INPUT_REQUIRED', { status: 'input-required', reason: 'Which countries?' })),
+    );
     expect(e.schemaId).toBe('/schemas/3.1.19/signals/get-signals-response.json');
   });
 });
 
 describe("where a schema leaves status open, it is the envelope's task status", () => {
   const taskStatuses = (version: string): string[] =>
-    (JSON.parse(readFileSync(new URL(`../schemas/synced/schemas/${version}/enums/task-status.json`, import.meta.url), 'utf8')) as { enum: string[] }).enum;
+    (
+      JSON.parse(readFileSync(new URL(`../schemas/synced/schemas/${version}/enums/task-status.json`, import.meta.url), 'utf8')) as {
+        enum: string[];
+      }
+    ).enum;
 
   test.each([...versions])('every %s task status is accepted on a 3.0 response without a status property', (version) => {
     for (const status of taskStatuses(version)) {
@@ -197,20 +229,35 @@ describe("where a schema leaves status open, it is the envelope's task status", 
 
   test('the message', () => {
     const e = mismatch(() => decode('get_media_buys', mcp.structured({ ...payload('3.0.26/get_media_buys.valid'), status: 42 })));
-    expect(e.message).toMatchInlineSnapshot(`"get_media_buys response does not match the AdCP 3.0.26 schema (1 issue); first: /status must be equal to one of the allowed values"`);
+    expect(e.message).toMatchInlineSnapshot(
+      `"get_media_buys response does not match the AdCP 3.0.26 schema (1 issue); first: /status must be equal to one of the allowed values"`,
+    );
   });
 
   test('a status the schema itself lists passes (3.0 media-buy status, 3.0 governance verdict)', () => {
     const created = payload('3.0.26/create_media_buy.valid');
     expect(created['status']).toBe('pending_creatives');
     expect(decode('create_media_buy', mcp.structured(created))).toEqual(created);
-    const verdict = { check_id: 'chk_1', plan_id: 'plan_1', status: 'denied', explanation: 'Over the daily cap.', findings: [{ category_id: 'budget', severity: 'critical', explanation: 'Over cap' }] };
+    const verdict = {
+      check_id: 'chk_1',
+      plan_id: 'plan_1',
+      status: 'denied',
+      explanation: 'Over the daily cap.',
+      findings: [{ category_id: 'budget', severity: 'critical', explanation: 'Over cap' }],
+    };
     const r = safeDecode('check_governance', mcp.structured(verdict), { version: '3.0' });
     if (!r.success) expect.fail(r.error.message);
   });
 
   test('3.1 check_governance has no status of its own: a 3.0 verdict there is not a task status', () => {
-    const body = { check_id: 'chk_1', verdict: 'approved', status: 'approved', plan_id: 'plan_1', explanation: 'ok', expires_at: '2026-03-05T00:00:00Z' };
+    const body = {
+      check_id: 'chk_1',
+      verdict: 'approved',
+      status: 'approved',
+      plan_id: 'plan_1',
+      explanation: 'ok',
+      expires_at: '2026-03-05T00:00:00Z',
+    };
     const e = mismatch(() => decode('check_governance', mcp.structured(body)));
     expect(e).toMatchObject({ version: '3.1.19' });
     expect(e.issues[0]).toMatchObject({ path: '/status', keyword: 'enum' });
@@ -229,7 +276,11 @@ describe('a payload valid as sent, without status, is never rejected', () => {
   function candidates(version: Version, task: string): Array<Record<string, unknown>> {
     const errorOnly = [
       { errors: [{ code: 'INVALID_REQUEST', message: 'The brief is empty.' }] },
-      { adcp_version: release(version), errors: [{ code: 'SERVICE_UNAVAILABLE', message: 'Inventory service is down.', recovery: 'transient', retry_after: 30 }], context: { trace_id: 'trc_71b2' } },
+      {
+        adcp_version: release(version),
+        errors: [{ code: 'SERVICE_UNAVAILABLE', message: 'Inventory service is down.', recovery: 'transient', retry_after: 30 }],
+        context: { trace_id: 'trc_71b2' },
+      },
     ];
     const fromFixtures = fixtures
       .filter((f) => f.version === version && f.task === task)
@@ -271,7 +322,9 @@ describe('a payload valid as sent, without status, is never rejected', () => {
 
   test('the table reaches every arm that forbids status, and nearly every task', () => {
     const reached = (which: 'asSent' | 'withStandIn') =>
-      table.filter(([version, task]) => candidates(version, task).some((body) => judge(version, task, body)[which])).map(([v, t]) => `${v} ${t}`);
+      table
+        .filter(([version, task]) => candidates(version, task).some((body) => judge(version, task, body)[which]))
+        .map(([v, t]) => `${v} ${t}`);
     const asSent = reached('asSent');
     const eitherWay = new Set([...asSent, ...reached('withStandIn')]);
     expect(asSent).toEqual(expect.arrayContaining(['3.0.26 acquire_rights', '3.0.26 creative_approval']));
@@ -285,24 +338,32 @@ describe('a payload valid as sent, without status, is never rejected', () => {
    * test/fixtures/payloads so that the fuzzer's seeded cases, drawn from that folder, stay the same).
    */
   const noStatus = (task: 'acquire_rights' | 'creative_approval'): Record<string, unknown> =>
-    JSON.parse(readFileSync(new URL(`./fixtures/no-status/3.0.26/${task}.errors.json`, import.meta.url), 'utf8')) as Record<string, unknown>;
+    JSON.parse(readFileSync(new URL(`./fixtures/no-status/3.0.26/${task}.errors.json`, import.meta.url), 'utf8')) as Record<
+      string,
+      unknown
+    >;
 
-  test.each([['acquire_rights'], ['creative_approval']] as const)('3.0.26 %s: an error-only answer of an arm that forbids status', (task) => {
-    const body = noStatus(task);
-    expect('status' in body).toBe(false);
-    const validate = fastValidator('3.0.26', task, 'response')!;
-    expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
-    // With the stand-in status the arm fails: that payload was rejected before.
-    expect(validate({ ...body, status: 'completed' })).toBe(false);
-    expect(safeDecode(task, mcp.structured(body))).toEqual({ success: true, data: body, version: '3.0.26' });
-    expect(decode(task, a2a03.task('completed', body))).toEqual(body);
-    expect(decode(task, mcp.text(body))).toEqual(body);
-  });
+  test.each([['acquire_rights'], ['creative_approval']] as const)(
+    '3.0.26 %s: an error-only answer of an arm that forbids status',
+    (task) => {
+      const body = noStatus(task);
+      expect('status' in body).toBe(false);
+      const validate = fastValidator('3.0.26', task, 'response')!;
+      expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+      // With the stand-in status the arm fails: that payload was rejected before.
+      expect(validate({ ...body, status: 'completed' })).toBe(false);
+      expect(safeDecode(task, mcp.structured(body))).toEqual({ success: true, data: body, version: '3.0.26' });
+      expect(decode(task, a2a03.task('completed', body))).toEqual(body);
+      expect(decode(task, mcp.text(body))).toEqual(body);
+    },
+  );
 
   test('an invalid error-only answer reports the payload as sent: no issue about a status it never sent', () => {
     const body = { ...noStatus('acquire_rights'), errors: [{ message: 'no code' }] };
     const e = mismatch(() => decode('acquire_rights', mcp.structured(body)));
-    expect(e.issues).toContainEqual(expect.objectContaining({ path: '/errors/0', keyword: 'required', params: { missingProperty: 'code' } }));
+    expect(e.issues).toContainEqual(
+      expect.objectContaining({ path: '/errors/0', keyword: 'required', params: { missingProperty: 'code' } }),
+    );
     expect(e.issues.filter((i) => i.path === '/status')).toEqual([]);
   });
 });

@@ -21,13 +21,20 @@ test('the bundled versions, default first', () => {
 
 describe("version: 'auto'", () => {
   test('a payload announcing "3.1" is judged by 3.1.19', () => {
-    expect(safeDecode('get_products', mcp.structured(payload('3.1.19/get_products.valid')))).toMatchObject({ success: true, version: '3.1.19' });
+    expect(safeDecode('get_products', mcp.structured(payload('3.1.19/get_products.valid')))).toMatchObject({
+      success: true,
+      version: '3.1.19',
+    });
   });
 
   test('a payload announcing "3.0" is judged by 3.0.26, where cache_scope is not required', () => {
     const body = payload('3.0.26/get_products.valid');
     expect(body['cache_scope']).toBeUndefined();
-    expect(safeDecode('get_products', a2a10.taskEnvelope('TASK_STATE_COMPLETED', body))).toMatchObject({ success: true, version: '3.0.26', data: body });
+    expect(safeDecode('get_products', a2a10.taskEnvelope('TASK_STATE_COMPLETED', body))).toMatchObject({
+      success: true,
+      version: '3.0.26',
+      data: body,
+    });
   });
 
   test('a payload without adcp_version is judged by the default pin', () => {
@@ -38,11 +45,16 @@ describe("version: 'auto'", () => {
     if (result.success) return;
     expect(result.error).toBeInstanceOf(SchemaMismatchError);
     expect(result.error).toMatchObject({ version: '3.1.19' });
-    expect((result.error as SchemaMismatchError).issues).toContainEqual(expect.objectContaining({ path: '', params: { missingProperty: 'cache_scope' } }));
+    expect((result.error as SchemaMismatchError).issues).toContainEqual(
+      expect.objectContaining({ path: '', params: { missingProperty: 'cache_scope' } }),
+    );
   });
 
   test('a 3.0 error arm, announced, is judged by 3.0.26', () => {
-    expect(safeDecode('activate_signal', mcp.text(payload('3.0.26/activate_signal.errors')))).toMatchObject({ success: true, version: '3.0.26' });
+    expect(safeDecode('activate_signal', mcp.text(payload('3.0.26/activate_signal.errors')))).toMatchObject({
+      success: true,
+      version: '3.0.26',
+    });
   });
 
   test.each([
@@ -66,8 +78,12 @@ describe("version: 'auto'", () => {
       const r = safeDecode('list_accounts', mcp.structured({ ...payload('3.1.19/list_accounts.valid'), adcp_version: announced }));
       return r.success ? '' : r.error.message;
     };
-    expect(message('3.1-rc.1')).toMatchInlineSnapshot(`"the payload announces AdCP version "3.1-rc.1", a release that is not bundled; expected one of the bundled releases 3.1, 3.0, a newer release of their majors, or a version option"`);
-    expect(message('3.0.26')).toMatchInlineSnapshot(`"the payload announces AdCP version "3.0.26", not a release-precision version; expected one of the bundled releases 3.1, 3.0, a newer release of their majors, or a version option"`);
+    expect(message('3.1-rc.1')).toMatchInlineSnapshot(
+      `"the payload announces AdCP version "3.1-rc.1", a release that is not bundled; expected one of the bundled releases 3.1, 3.0, a newer release of their majors, or a version option"`,
+    );
+    expect(message('3.0.26')).toMatchInlineSnapshot(
+      `"the payload announces AdCP version "3.0.26", not a release-precision version; expected one of the bundled releases 3.1, 3.0, a newer release of their majors, or a version option"`,
+    );
   });
 
   test('a non-string adcp_version is left to the default schema, which rejects it', () => {
@@ -80,11 +96,17 @@ describe("version: 'auto'", () => {
 
 describe('an explicit version', () => {
   test.each([['3.0.26'], ['3.0']] as const)('%s selects 3.0.26', (version) => {
-    expect(safeDecode('get_media_buys', mcp.structured(payload('3.0.26/get_media_buys.valid')), { version })).toMatchObject({ success: true, version: '3.0.26' });
+    expect(safeDecode('get_media_buys', mcp.structured(payload('3.0.26/get_media_buys.valid')), { version })).toMatchObject({
+      success: true,
+      version: '3.0.26',
+    });
   });
 
   test.each([['3.1.19'], ['3.1']] as const)('%s selects 3.1.19', (version) => {
-    expect(safeDecode('get_media_buys', mcp.structured(payload('3.1.19/get_media_buys.valid')), { version })).toMatchObject({ success: true, version: '3.1.19' });
+    expect(safeDecode('get_media_buys', mcp.structured(payload('3.1.19/get_media_buys.valid')), { version })).toMatchObject({
+      success: true,
+      version: '3.1.19',
+    });
   });
 
   test('wins over the announced version', () => {
@@ -97,7 +119,9 @@ describe('an explicit version', () => {
   });
 
   test.each([['2.5'], ['3.2'], ['3.1.0'], ['latest'], ['']])('%j is UNSUPPORTED_VERSION', (version) => {
-    expect(codeOf(() => decode('get_products', mcp.structured(payload('3.1.19/get_products.valid')), { version: version as '3.1' }))).toBe('UNSUPPORTED_VERSION');
+    expect(codeOf(() => decode('get_products', mcp.structured(payload('3.1.19/get_products.valid')), { version: version as '3.1' }))).toBe(
+      'UNSUPPORTED_VERSION',
+    );
   });
 
   test('a task not in the requested version is UNKNOWN_TASK there', () => {
@@ -112,15 +136,28 @@ describe('createDecoder binds a version; a call can override it', () => {
     const seller = createDecoder({ version: '3.0' });
     const body = payload('3.1.19/get_products.valid');
     expect(seller.safeDecode('get_products', mcp.structured(body))).toMatchObject({ success: true, version: '3.0.26' });
-    expect(seller.safeDecode('get_products', mcp.structured(body), { version: 'auto' })).toMatchObject({ success: true, version: '3.1.19' });
-    expect(seller.safeDecode('get_products', mcp.structured(body), { version: '3.1.19' })).toMatchObject({ success: true, version: '3.1.19' });
+    expect(seller.safeDecode('get_products', mcp.structured(body), { version: 'auto' })).toMatchObject({
+      success: true,
+      version: '3.1.19',
+    });
+    expect(seller.safeDecode('get_products', mcp.structured(body), { version: '3.1.19' })).toMatchObject({
+      success: true,
+      version: '3.1.19',
+    });
   });
 
   test('a bound newerRelease applies to every call, and a call can override it', () => {
     const strict = createDecoder({ newerRelease: 'refuse' });
     const body = { ...payload('3.1.19/list_accounts.valid'), adcp_version: '3.2' };
-    expect(strict.safeDecode('list_accounts', mcp.structured(body))).toMatchObject({ success: false, error: { code: 'UNSUPPORTED_VERSION' } });
-    expect(strict.safeDecode('list_accounts', mcp.structured(body), { newerRelease: 'newest' })).toMatchObject({ success: true, version: '3.1.19', standInFor: '3.2' });
+    expect(strict.safeDecode('list_accounts', mcp.structured(body))).toMatchObject({
+      success: false,
+      error: { code: 'UNSUPPORTED_VERSION' },
+    });
+    expect(strict.safeDecode('list_accounts', mcp.structured(body), { newerRelease: 'newest' })).toMatchObject({
+      success: true,
+      version: '3.1.19',
+      standInFor: '3.2',
+    });
   });
 });
 
@@ -151,11 +188,20 @@ describe('createDecoder checks every option when it is called', () => {
     } catch (error) {
       message = (error as Error).message;
     }
-    expect(message).toMatchInlineSnapshot(`"requested AdCP version "9.9" is not bundled; expected one of 3.1.19, 3.0.26 or their releases (3.1, 3.0)"`);
+    expect(message).toMatchInlineSnapshot(
+      `"requested AdCP version "9.9" is not bundled; expected one of 3.1.19, 3.0.26 or their releases (3.1, 3.0)"`,
+    );
   });
 
   test('good options create a decoder', () => {
-    for (const options of [{}, { version: 'auto' }, { version: '3.0' }, { version: '3.1.19' }, { newerRelease: 'refuse' }, { maxBytes: Infinity, transport: 'payload' }] as const) {
+    for (const options of [
+      {},
+      { version: 'auto' },
+      { version: '3.0' },
+      { version: '3.1.19' },
+      { newerRelease: 'refuse' },
+      { maxBytes: Infinity, transport: 'payload' },
+    ] as const) {
       expect(typeof createDecoder(options).decode).toBe('function');
     }
   });
@@ -180,30 +226,46 @@ describe('a newer release of a bundled major', () => {
   test("newerRelease: 'refuse' keeps the refusal", () => {
     const result = safeDecode('list_accounts', mcp.structured(announcing('3.2')), { newerRelease: 'refuse' });
     expect(result).toMatchObject({ success: false, error: { code: 'UNSUPPORTED_VERSION', task: 'list_accounts', standInFor: undefined } });
-    expect(result.success ? '' : result.error.message).toMatchInlineSnapshot(`"the payload announces AdCP version "3.2", newer than the bundled 3.1; refused (newerRelease: 'refuse'; 'newest' judges it with 3.1.19)"`);
+    expect(result.success ? '' : result.error.message).toMatchInlineSnapshot(
+      `"the payload announces AdCP version "3.2", newer than the bundled 3.1; refused (newerRelease: 'refuse'; 'newest' judges it with 3.1.19)"`,
+    );
   });
 
   test('an explicit version wins: no stand-in', () => {
-    expect(safeDecode('list_accounts', mcp.structured(announcing('3.2')), { version: '3.0' })).toEqual({ success: true, data: expect.anything(), version: '3.0.26' });
+    expect(safeDecode('list_accounts', mcp.structured(announcing('3.2')), { version: '3.0' })).toEqual({
+      success: true,
+      data: expect.anything(),
+      version: '3.0.26',
+    });
   });
 
   test('a schema mismatch says which release judged it, and in place of which', () => {
     const body = { ...announcing('3.2'), accounts: [{ account_id: 'acc_1' }] };
     const result = safeDecode('list_accounts', mcp.structured(body));
     expect(result).toMatchObject({ success: false, error: { code: 'SCHEMA_MISMATCH', version: '3.1.19', standInFor: '3.2' } });
-    expect(result.success ? '' : result.error.message).toMatchInlineSnapshot(`"list_accounts response does not match the AdCP 3.1.19 schema, judged in place of the announced 3.2 (2 issues); first: /accounts/0 must have required property 'name'"`);
+    expect(result.success ? '' : result.error.message).toMatchInlineSnapshot(
+      `"list_accounts response does not match the AdCP 3.1.19 schema, judged in place of the announced 3.2 (2 issues); first: /accounts/0 must have required property 'name'"`,
+    );
   });
 
   test("a seller's adcp_error in such a payload is classified by the stand-in's table, and says so", () => {
     const body = { adcp_version: '3.4', adcp_error: { code: 'AUTH_INVALID', message: 'Token revoked' } };
     const result = safeDecode('create_media_buy', mcp.structured(body));
     // AUTH_INVALID is terminal in 3.1's table (an unknown, transient, code in 3.0's).
-    expect(result).toMatchObject({ success: false, error: { code: 'TASK_FAILED', version: '3.1.19', standInFor: '3.4', recovery: { recovery: 'terminal' } } });
+    expect(result).toMatchObject({
+      success: false,
+      error: { code: 'TASK_FAILED', version: '3.1.19', standInFor: '3.4', recovery: { recovery: 'terminal' } },
+    });
   });
 
   test('a 3.2 payload over A2A, without status, is judged completed by 3.1.19', () => {
     const body = announcing('3.2');
     delete body['status'];
-    expect(safeDecode('list_accounts', a2a10.taskEnvelope('TASK_STATE_COMPLETED', body))).toEqual({ success: true, data: body, version: '3.1.19', standInFor: '3.2' });
+    expect(safeDecode('list_accounts', a2a10.taskEnvelope('TASK_STATE_COMPLETED', body))).toEqual({
+      success: true,
+      data: body,
+      version: '3.1.19',
+      standInFor: '3.2',
+    });
   });
 });

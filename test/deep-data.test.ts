@@ -28,7 +28,6 @@ import type { Version } from '../src/versions.js';
 const Ajv = AjvModule.default;
 type Schema = Record<string, unknown>;
 
-
 const jsonFiles = (dir: string): string[] => listFiles(dir).filter((f) => f.endsWith('.json'));
 
 /** A version's schemas by `$id`, and its manifest's task → response schema `$id`. */
@@ -38,7 +37,9 @@ function load(version: string): { byId: Map<string, Schema>; responses: Map<stri
     const schema = JSON.parse(readFileSync(file, 'utf8')) as Schema;
     if (typeof schema['$id'] === 'string') byId.set(schema['$id'], schema);
   }
-  const manifest = JSON.parse(readFileSync(path.join(schemaDir(version), 'manifest.json'), 'utf8')) as { tools: Record<string, { response_schema: string }> };
+  const manifest = JSON.parse(readFileSync(path.join(schemaDir(version), 'manifest.json'), 'utf8')) as {
+    tools: Record<string, { response_schema: string }>;
+  };
   const responses = new Map(Object.entries(manifest.tools).map(([task, tool]) => [task, `/schemas/${version}/${tool.response_schema}`]));
   return { byId, responses };
 }
@@ -73,17 +74,19 @@ function edges(byId: Map<string, Schema>, at: At): Edge[] {
   }
   for (const [k, v] of Object.entries(node)) {
     if (typeof v !== 'object' || v === null) continue;
-    if (k === 'properties' || k === 'patternProperties') for (const name of Object.keys(v)) child(`${k}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, k === 'properties' ? name : '*');
+    if (k === 'properties' || k === 'patternProperties')
+      for (const name of Object.keys(v)) child(`${k}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, k === 'properties' ? name : '*');
     else if (k === 'items' || k === 'additionalItems' || k === 'contains') {
-      if (Array.isArray(v)) v.forEach((_, i) => {
-        child(`${k}/${i}`, String(i));
-      });
+      if (Array.isArray(v))
+        v.forEach((_, i) => {
+          child(`${k}/${i}`, String(i));
+        });
       else child(k, '0');
-    }
-    else if (k === 'additionalProperties') child(k, '*');
-    else if (k === 'allOf' || k === 'anyOf' || k === 'oneOf') (v as unknown[]).forEach((_, i) => {
-      child(`${k}/${i}`, null);
-    });
+    } else if (k === 'additionalProperties') child(k, '*');
+    else if (k === 'allOf' || k === 'anyOf' || k === 'oneOf')
+      (v as unknown[]).forEach((_, i) => {
+        child(`${k}/${i}`, null);
+      });
     else if (k === 'not' || k === 'if' || k === 'then' || k === 'else' || k === 'propertyNames') child(k, null);
   }
   return out;
@@ -173,7 +176,8 @@ function uniqueObjectArray(byId: Map<string, Schema>, root: string): string[] | 
       const type = (items as Schema)['type'];
       if (type === 'object' || type === undefined) return keys;
     }
-    for (const e of edges(byId, at)) if (e.key !== '*' && keys.length < 8) queue.push({ at: e.to, path: e.key === null ? keys : [...keys, e.key] });
+    for (const e of edges(byId, at))
+      if (e.key !== '*' && keys.length < 8) queue.push({ at: e.to, path: e.key === null ? keys : [...keys, e.key] });
   }
   return undefined;
 }
@@ -211,7 +215,9 @@ describe.each(versions)('AdCP %s', (version) => {
   });
 
   test('uniqueItems recursion: the raw validator overflows on 100,000 levels; decode() says TOO_DEEP first', () => {
-    const found = [...responses.entries()].map(([task, id]) => [task, uniqueObjectArray(byId, id)] as const).find(([, p]) => p !== undefined);
+    const found = [...responses.entries()]
+      .map(([task, id]) => [task, uniqueObjectArray(byId, id)] as const)
+      .find(([, p]) => p !== undefined);
     expect(found).toBeDefined();
     const [task, keys] = found as [string, string[]];
     const payload = deepPayload(keys, 100_000);
@@ -221,7 +227,10 @@ describe.each(versions)('AdCP %s', (version) => {
     const structured = safeDecode(task as TaskName, { content: [], structuredContent: payload }, { version: version as Version });
     expect(structured).toMatchObject({ success: false, error: { code: 'TOO_DEEP', unit: 'depth' } });
     const deep = `${'{"n":'.repeat(100_000)}"bottom"${'}'.repeat(100_000)}`;
-    const json = keys.reduceRight((inner, k) => (/^\d+$/.test(k) ? `[${inner}]` : `{${JSON.stringify(k)}:${inner}}`), `[{"deep":${deep}},{"deep":${deep}}]`);
+    const json = keys.reduceRight(
+      (inner, k) => (/^\d+$/.test(k) ? `[${inner}]` : `{${JSON.stringify(k)}:${inner}}`),
+      `[{"deep":${deep}},{"deep":${deep}}]`,
+    );
     const text = safeDecode(task as TaskName, { content: [{ type: 'text', text: json }] }, { version: version as Version });
     expect(text).toMatchObject({ success: false, error: { code: 'TOO_DEEP', unit: 'depth' } });
   });
@@ -241,11 +250,16 @@ describe('a recursive schema, as a future version may bring', () => {
     return node;
   }
 
-  test.each([false, true])('compiled as the codegen does (allErrors %s), it overflows on a payload nested 100,000 levels along the recursion', (allErrors) => {
-    const validate = new Ajv({ allErrors, strict: true, code: { source: true, esm: false, lines: false, optimize: true } }).compile(schema);
-    expect(validate(along(50))).toBe(true);
-    expect(() => validate(along(100_000))).toThrow(RangeError);
-  });
+  test.each([false, true])(
+    'compiled as the codegen does (allErrors %s), it overflows on a payload nested 100,000 levels along the recursion',
+    (allErrors) => {
+      const validate = new Ajv({ allErrors, strict: true, code: { source: true, esm: false, lines: false, optimize: true } }).compile(
+        schema,
+      );
+      expect(validate(along(50))).toBe(true);
+      expect(() => validate(along(100_000))).toThrow(RangeError);
+    },
+  );
 
   test('the bound decode() applies before validation refuses it with TOO_DEEP', () => {
     let error: unknown;

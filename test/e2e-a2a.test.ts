@@ -15,7 +15,14 @@ import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Role, StreamResponse, Task, TaskState, type AgentCard, type Message, type Part } from '@a2a-js/sdk';
 import { ClientFactory, type Client } from '@a2a-js/sdk/client';
-import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+import {
+  AgentEvent,
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+} from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -23,14 +30,26 @@ import { decode, safeDecode, TaskFailedError } from '../src/index.js';
 
 /** A valid AdCP 3.1.19 get_products payload with 3 products. */
 const payload = (
-  JSON.parse(readFileSync(new URL('../examples/get-products.mcp.json', import.meta.url), 'utf8')) as { structuredContent: { products: unknown[] } }
+  JSON.parse(readFileSync(new URL('../examples/get-products.mcp.json', import.meta.url), 'utf8')) as {
+    structuredContent: { products: unknown[] };
+  }
 ).structuredContent;
 /** A valid first draft with one product, which a later DataPart supersedes. */
 const draft = { ...payload, products: payload.products.slice(0, 1) };
 const adcpError = { code: 'RATE_LIMITED', message: 'Too many requests for this account.', recovery: 'transient', retry_after: 30 };
 
-const dataPart = (value: unknown): Part => ({ content: { $case: 'data', value }, metadata: undefined, filename: '', mediaType: 'application/json' });
-const textPart = (value: string): Part => ({ content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: 'text/plain' });
+const dataPart = (value: unknown): Part => ({
+  content: { $case: 'data', value },
+  metadata: undefined,
+  filename: '',
+  mediaType: 'application/json',
+});
+const textPart = (value: string): Part => ({
+  content: { $case: 'text', value },
+  metadata: undefined,
+  filename: '',
+  mediaType: 'text/plain',
+});
 
 /** An AdCP seller agent: get_products answered in the way the user message names. */
 class SellerExecutor implements AgentExecutor {
@@ -52,13 +71,27 @@ class SellerExecutor implements AgentExecutor {
       referenceTaskIds: [],
     });
     const status = (state: TaskState, parts?: Part[]): void =>
-      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message: parts && message(parts), timestamp: now() }, metadata: undefined }));
+      bus.publish(
+        AgentEvent.statusUpdate({
+          taskId,
+          contextId,
+          status: { state, message: parts && message(parts), timestamp: now() },
+          metadata: undefined,
+        }),
+      );
     const artifact = (parts: Part[], append: boolean, lastChunk: boolean): void =>
       bus.publish(
         AgentEvent.artifactUpdate({
           taskId,
           contextId,
-          artifact: { artifactId: 'get_products_result', name: 'get_products', description: '', parts, metadata: undefined, extensions: [] },
+          artifact: {
+            artifactId: 'get_products_result',
+            name: 'get_products',
+            description: '',
+            parts,
+            metadata: undefined,
+            extensions: [],
+          },
           append,
           lastChunk,
           metadata: undefined,
@@ -82,7 +115,10 @@ class SellerExecutor implements AgentExecutor {
         break;
       case 'working':
         // Still searching: an interim DataPart; the executor returns and the task stays working.
-        status(TaskState.TASK_STATE_WORKING, [textPart('Searching inventory'), dataPart({ status: 'working', percentage: 40, current_step: 'searching_inventory' })]);
+        status(TaskState.TASK_STATE_WORKING, [
+          textPart('Searching inventory'),
+          dataPart({ status: 'working', percentage: 40, current_step: 'searching_inventory' }),
+        ]);
         break;
       case 'failed':
         status(TaskState.TASK_STATE_FAILED, [textPart('Rate limited'), dataPart({ adcp_error: adcpError })]);
@@ -173,7 +209,12 @@ function outcome(input: unknown): Record<string, unknown> {
     return { code: e.code, message: e.message, ...(e instanceof TaskFailedError ? { adcpError: e.adcpError, recovery: e.recovery } : {}) };
   }
   const data = result.data as Record<string, unknown>;
-  return { ok: true, version: result.version, status: data.status, ...(Array.isArray(data.products) ? { products: data.products.length } : { percentage: data.percentage }) };
+  return {
+    ok: true,
+    version: result.version,
+    status: data.status,
+    ...(Array.isArray(data.products) ? { products: data.products.length } : { percentage: data.percentage }),
+  };
 }
 
 describe('A2A JSON-RPC, real SDK client and server', () => {
@@ -201,7 +242,8 @@ describe('A2A JSON-RPC, real SDK client and server', () => {
       }
     `);
     const data = decode('get_products', task);
-    if (data.status === 'working' || data.status === 'submitted' || data.status === 'input-required') throw new Error('expected the final response');
+    if (data.status === 'working' || data.status === 'submitted' || data.status === 'input-required')
+      throw new Error('expected the final response');
     expect(data.products?.map((p) => p.product_id)).toEqual(['ctv-prime-time-us', 'news-display-ros', 'podcast-midroll-tech']);
   });
 

@@ -181,7 +181,8 @@ describe('MCP over Streamable HTTP, real SDK client and server', () => {
       }
     `);
     const data = decode('get_products', outcome.returned);
-    if (data.status === 'working' || data.status === 'submitted' || data.status === 'input-required') throw new Error('expected the final response');
+    if (data.status === 'working' || data.status === 'submitted' || data.status === 'input-required')
+      throw new Error('expected the final response');
     expect(data.products?.map((p) => p.product_id)).toEqual(['ctv-prime-time-us', 'news-display-ros', 'podcast-midroll-tech']);
   });
 

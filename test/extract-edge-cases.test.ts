@@ -8,13 +8,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { DecodeError, type AdcpError } from '../src/errors.js';
-import {
-  classifyA2aState,
-  extractA2aResponse,
-  locateA2aPayload,
-  looksLikeA2a,
-  normalizeA2aState,
-} from '../src/extract-a2a.js';
+import { classifyA2aState, extractA2aResponse, locateA2aPayload, looksLikeA2a, normalizeA2aState } from '../src/extract-a2a.js';
 import {
   extractA2aError,
   extractMcpError,
@@ -24,12 +18,7 @@ import {
   validateAdcpError,
   checkAdcpError,
 } from '../src/extract-errors.js';
-import {
-  extractMcpResponse,
-  locateMcpPayload,
-  looksLikeMcp,
-  measureUtf8,
-} from '../src/extract-mcp.js';
+import { extractMcpResponse, locateMcpPayload, looksLikeMcp, measureUtf8 } from '../src/extract-mcp.js';
 import { classifyRecoveryWith, normalizeRetryAfter, type RecoveryTable } from '../src/recovery.js';
 import { DEFAULT_BOUNDS } from '../src/bounds.js';
 import { thrown } from './helpers.js';
@@ -104,15 +93,7 @@ describe('MCP success extraction: input shapes', () => {
 
   test('items that are not objects, or not text, are skipped without a rejection', () => {
     const result = {
-      content: [
-        null,
-        1,
-        'x',
-        [text('{"a":1}')],
-        { type: 'image', data: 'AAAA' },
-        { type: 'TEXT', text: '{"b":1}' },
-        json({ c: 1 }),
-      ],
+      content: [null, 1, 'x', [text('{"a":1}')], { type: 'image', data: 'AAAA' }, { type: 'TEXT', text: '{"b":1}' }, json({ c: 1 })],
     };
     expect(locateMcpPayload(result)).toEqual({
       kind: 'payload',
@@ -264,9 +245,7 @@ describe('MCP success extraction: text parsing', () => {
     ['an escaped __proto__', '{"\\u005f_proto__":{"x":1}}'],
     ['constructor.prototype', '{"constructor":{"prototype":{"x":1}}}'],
   ])('%s throws UNSAFE_JSON instead of being skipped', (_name, value) => {
-    const error = decodeError(() =>
-      extractMcpResponse({ content: [text('prose first'), text(value), json({ later: true })] }),
-    );
+    const error = decodeError(() => extractMcpResponse({ content: [text('prose first'), text(value), json({ later: true })] }));
     expect(error.code).toBe('UNSAFE_JSON');
     expect(error.path).toBe('/content/1/text');
     expect(error.message).not.toContain('isAdmin');
@@ -317,10 +296,7 @@ describe('MCP success extraction: size limit in UTF-8 bytes', () => {
   });
 
   test('a too-large item is skipped and a later small one still wins (the spec skips, never truncates)', () => {
-    const location = locateMcpPayload(
-      { content: [text(jsonOfBytes(101, '€')), json({ small: true })] },
-      { maxBytes: 100 },
-    );
+    const location = locateMcpPayload({ content: [text(jsonOfBytes(101, '€')), json({ small: true })] }, { maxBytes: 100 });
     expect(location).toMatchObject({
       kind: 'payload',
       value: { small: true },
@@ -433,11 +409,7 @@ const task = (state: unknown, extra: Record<string, unknown> = {}): Record<strin
   status: { state },
   ...extra,
 });
-const withMessage = (
-  state: unknown,
-  parts: unknown[],
-  extra: Record<string, unknown> = {},
-): Record<string, unknown> => ({
+const withMessage = (state: unknown, parts: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   id: 't',
   status: { state, message: { role: 'agent', parts } },
   ...extra,
@@ -505,10 +477,7 @@ describe('A2A extraction: part forms and selection', () => {
     ['v0.3 parts', v03],
     ['1.0 parts', v10],
   ])('final state takes the LAST DataPart of artifacts[0] (%s)', (_name, part) => {
-    const input = task(
-      'completed',
-      artifacts([part({ progress: 1 }), { text: 'x' }, part({ products: [] }), { kind: 'text', text: 'y' }]),
-    );
+    const input = task('completed', artifacts([part({ progress: 1 }), { text: 'x' }, part({ products: [] }), { kind: 'text', text: 'y' }]));
     expect(locateA2aPayload(input)).toMatchObject({
       kind: 'payload',
       value: { products: [] },
@@ -521,11 +490,7 @@ describe('A2A extraction: part forms and selection', () => {
     ['v0.3 parts', v03],
     ['1.0 parts', v10],
   ])('interim state takes the FIRST DataPart of status.message (%s)', (_name, part) => {
-    const input = withMessage('TASK_STATE_WORKING', [
-      { text: 'x' },
-      part({ percentage: 10 }),
-      part({ percentage: 90 }),
-    ]);
+    const input = withMessage('TASK_STATE_WORKING', [{ text: 'x' }, part({ percentage: 10 }), part({ percentage: 90 })]);
     expect(locateA2aPayload(input)).toMatchObject({
       kind: 'payload',
       value: { percentage: 10 },
@@ -563,11 +528,7 @@ describe('A2A extraction: part forms and selection', () => {
   test.each(['completed', 'failed', 'canceled', 'rejected'])(
     'final state %s falls back to the FIRST DataPart of status.message when artifacts have none',
     (state) => {
-      const input = withMessage(
-        state,
-        [{ data: { first: true } }, { data: { second: true } }],
-        artifacts([{ text: 'no data' }]),
-      );
+      const input = withMessage(state, [{ data: { first: true } }, { data: { second: true } }], artifacts([{ text: 'no data' }]));
       expect(locateA2aPayload(input)).toMatchObject({
         kind: 'payload',
         value: { first: true },
@@ -670,9 +631,7 @@ describe('A2A extraction: envelopes', () => {
       reason: 'no-state',
       envelope: 'message',
     });
-    expect(
-      extractA2aResponse({ artifactUpdate: { taskId: 't', artifact: { parts: [{ data: { a: 1 } }] } } }),
-    ).toBeNull();
+    expect(extractA2aResponse({ artifactUpdate: { taskId: 't', artifact: { parts: [{ data: { a: 1 } }] } } })).toBeNull();
   });
 
   test.each<[string, Record<string, unknown>]>([
@@ -796,8 +755,15 @@ describe('error extraction: validation caps', () => {
 
   test('prototype keys: validateAdcpError says unsafe and where; checkAdcpError refuses them as UNSAFE_JSON', () => {
     const candidate = JSON.parse('{"code":"X","details":{"__proto__":{"polluted":true}}}') as unknown;
-    expect(validateAdcpError(candidate, '/error/data/adcp_error')).toEqual({ ok: false, reason: 'unsafe', path: '/error/data/adcp_error/details/__proto__' });
-    expect(thrown(() => checkAdcpError(candidate, '/error/data/adcp_error'))).toMatchObject({ code: 'UNSAFE_JSON', path: '/error/data/adcp_error/details/__proto__' });
+    expect(validateAdcpError(candidate, '/error/data/adcp_error')).toEqual({
+      ok: false,
+      reason: 'unsafe',
+      path: '/error/data/adcp_error/details/__proto__',
+    });
+    expect(thrown(() => checkAdcpError(candidate, '/error/data/adcp_error'))).toMatchObject({
+      code: 'UNSAFE_JSON',
+      path: '/error/data/adcp_error/details/__proto__',
+    });
     expect(checkAdcpError({ code: 'X' })).toEqual({ ok: true, error: { code: 'X' } });
   });
 
@@ -876,16 +842,8 @@ describe('error extraction: MCP detection order', () => {
     ['a raw { error } without jsonrpc', { error: { code: -32029, message: 'x', data: { adcp_error: good } } }, true],
     ['a bare JSON-RPC error object', { code: -32027, message: 'x', data: { adcp_error: good } }, true],
     ['an error whose code is a string', { error: { code: '-32029', data: { adcp_error: good } } }, false],
-    [
-      'a success CallToolResult carrying an error key',
-      { content: [], error: { code: -1, data: { adcp_error: good } } },
-      false,
-    ],
-    [
-      'a JSON-RPC success response',
-      { jsonrpc: '2.0', id: 1, result: {}, error: { code: -1, data: { adcp_error: good } } },
-      false,
-    ],
+    ['a success CallToolResult carrying an error key', { content: [], error: { code: -1, data: { adcp_error: good } } }, false],
+    ['a JSON-RPC success response', { jsonrpc: '2.0', id: 1, result: {}, error: { code: -1, data: { adcp_error: good } } }, false],
   ])('%s', (_name, input, found) => {
     expect(extractMcpError(input) !== null).toBe(found);
     expect(looksLikeJsonRpcError(input)).toBe(found);
@@ -955,11 +913,7 @@ describe('recovery classification', () => {
   test.each<[string, Record<string, unknown>, string]>([
     ['a sent recovery wins over the table', { code: 'RATE_LIMITED', recovery: 'terminal' }, 'terminal'],
     ['a sent recovery on an unknown code', { code: 'X_VENDOR_Y', recovery: 'correctable' }, 'correctable'],
-    [
-      'an unknown recovery value is terminal, whatever the code',
-      { code: 'RATE_LIMITED', recovery: 'permanent' },
-      'terminal',
-    ],
+    ['an unknown recovery value is terminal, whatever the code', { code: 'RATE_LIMITED', recovery: 'permanent' }, 'terminal'],
     ['a non-string recovery is terminal', { code: 'RATE_LIMITED', recovery: 5 }, 'terminal'],
     ['case matters: Transient is unknown', { code: 'RATE_LIMITED', recovery: 'Transient' }, 'terminal'],
     ['an empty recovery counts as absent', { code: 'BUDGET_TOO_LOW', recovery: '' }, 'correctable'],
@@ -1014,12 +968,10 @@ describe('recovery classification', () => {
   });
 
   test('invalid policies throw RangeError', () => {
-    expect(
-      thrown(() => classifyRecoveryWith({ code: 'X' }, table, { unknownRecovery: 'retry' as 'terminal' })),
-    ).toBeInstanceOf(RangeError);
-    expect(
-      thrown(() => classifyRecoveryWith({ code: 'X' }, { codes: {}, defaultUnknownRecovery: 'maybe' as 'terminal' })),
-    ).toBeInstanceOf(RangeError);
+    expect(thrown(() => classifyRecoveryWith({ code: 'X' }, table, { unknownRecovery: 'retry' as 'terminal' }))).toBeInstanceOf(RangeError);
+    expect(thrown(() => classifyRecoveryWith({ code: 'X' }, { codes: {}, defaultUnknownRecovery: 'maybe' as 'terminal' }))).toBeInstanceOf(
+      RangeError,
+    );
   });
 
   test('a hostile error object fails with MALFORMED_ENVELOPE', () => {
@@ -1085,8 +1037,7 @@ describe('totality: any input yields a result or a DecodeError', () => {
   test('the detectors never throw', () => {
     fc.assert(
       fc.property(shaped, (input) => {
-        for (const detect of [looksLikeMcp, looksLikeA2a, looksLikeJsonRpcError])
-          expect(typeof detect(input)).toBe('boolean');
+        for (const detect of [looksLikeMcp, looksLikeA2a, looksLikeJsonRpcError]) expect(typeof detect(input)).toBe('boolean');
       }),
       { numRuns: 400 },
     );

@@ -21,7 +21,17 @@ describe('seeded fuzz pass', () => {
     }
     expect(findings).toEqual([]);
     // The pass reaches every corner: decoded payloads and most error codes.
-    for (const code of ['decoded', 'SCHEMA_MISMATCH', 'TASK_FAILED', 'MALFORMED_ENVELOPE', 'NO_PAYLOAD', 'INVALID_JSON', 'UNSAFE_JSON', 'TOO_LARGE', 'TOO_DEEP']) {
+    for (const code of [
+      'decoded',
+      'SCHEMA_MISMATCH',
+      'TASK_FAILED',
+      'MALFORMED_ENVELOPE',
+      'NO_PAYLOAD',
+      'INVALID_JSON',
+      'UNSAFE_JSON',
+      'TOO_LARGE',
+      'TOO_DEEP',
+    ]) {
       expect(outcomes.get(code) ?? 0, code).toBeGreaterThan(0);
     }
   }, 120_000);

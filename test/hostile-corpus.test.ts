@@ -42,7 +42,9 @@ const OSC52 = '\u001b]52;c;aGk=\u0007';
 const base = (): Json => payload('3.1.19/list_accounts.valid');
 const text = (t: unknown): Json => ({ content: [{ type: 'text', text: t }] });
 const structured = (p: unknown): Json => ({ content: [{ type: 'text', text: 'Done.' }], structuredContent: p });
-const a2a = (data: unknown, state = 'TASK_STATE_COMPLETED'): Json => ({ task: { id: 't', status: { state }, artifacts: [{ parts: [{ data }] }] } });
+const a2a = (data: unknown, state = 'TASK_STATE_COMPLETED'): Json => ({
+  task: { id: 't', status: { state }, artifacts: [{ parts: [{ data }] }] },
+});
 /** The base payload's JSON with `extra` members spliced in after `{`, as raw text. */
 const splice = (extra: string): string => `{${extra},${JSON.stringify(base()).slice(1)}`;
 const withExt = (ext: unknown): Json => ({ ...base(), ext });
@@ -128,10 +130,27 @@ const pollutingProto = (): unknown => JSON.parse('{"__proto__":{"polluted":true}
 
 const cases: Record<string, readonly Case[]> = {
   'prototype keys': [
-    { name: '__proto__ as an own key in a text item', input: () => text(splice('"__proto__":{"polluted":true}')), code: 'UNSAFE_JSON', path: '/content/0/text' },
-    { name: '__proto__ spelled \\u005f_proto__ in a text item', input: () => text(splice('"\\u005f_proto__":{"polluted":true}')), code: 'UNSAFE_JSON' },
-    { name: '__proto__ fully escaped in a text item', input: () => text(splice('"\\u005F\\u005F\\u0070roto\\u005f\\u005f" : {"polluted":true}')), code: 'UNSAFE_JSON' },
-    { name: 'constructor.prototype in a text item', input: () => text(splice('"ext":{"constructor":{"prototype":{"polluted":true}}}')), code: 'UNSAFE_JSON' },
+    {
+      name: '__proto__ as an own key in a text item',
+      input: () => text(splice('"__proto__":{"polluted":true}')),
+      code: 'UNSAFE_JSON',
+      path: '/content/0/text',
+    },
+    {
+      name: '__proto__ spelled \\u005f_proto__ in a text item',
+      input: () => text(splice('"\\u005f_proto__":{"polluted":true}')),
+      code: 'UNSAFE_JSON',
+    },
+    {
+      name: '__proto__ fully escaped in a text item',
+      input: () => text(splice('"\\u005F\\u005F\\u0070roto\\u005f\\u005f" : {"polluted":true}')),
+      code: 'UNSAFE_JSON',
+    },
+    {
+      name: 'constructor.prototype in a text item',
+      input: () => text(splice('"ext":{"constructor":{"prototype":{"polluted":true}}}')),
+      code: 'UNSAFE_JSON',
+    },
     {
       name: '__proto__ nested 60 levels deep (arrays and objects) in a text item',
       input: () => text(splice(`"ext":${'{"a":['.repeat(30)}{"__proto__":{"polluted":true}}${']}'.repeat(30)}`)),
@@ -142,34 +161,78 @@ const cases: Record<string, readonly Case[]> = {
       input: () => text(splice(`"ext":${'['.repeat(100_000)}{"constructor":{"prototype":{}}}${']'.repeat(100_000)}`)),
       code: 'UNSAFE_JSON',
     },
-    { name: '__proto__ as an own key of structuredContent', input: () => structured(JSON.parse(splice('"__proto__":{"polluted":true}'))), code: 'UNSAFE_JSON', path: '/__proto__' },
+    {
+      name: '__proto__ as an own key of structuredContent',
+      input: () => structured(JSON.parse(splice('"__proto__":{"polluted":true}'))),
+      code: 'UNSAFE_JSON',
+      path: '/__proto__',
+    },
     {
       name: '__proto__ nested at depth 40 in structuredContent',
       input: () => structured(withExt(nestObjects(38, JSON.parse('{"__proto__":{"polluted":true}}')))),
       code: 'UNSAFE_JSON',
       path: `/ext${'/a'.repeat(38)}/__proto__`,
     },
-    { name: 'constructor.prototype in structuredContent', input: () => structured(withExt(JSON.parse('{"constructor":{"prototype":{"polluted":true}}}'))), code: 'UNSAFE_JSON', path: '/ext/constructor' },
-    { name: '__proto__ as an own property of an array', input: () => structured(withExt({ list: own([1, 2], '__proto__', { polluted: true }) })), code: 'UNSAFE_JSON', path: '/ext/list/__proto__' },
-    { name: 'constructor.prototype as an own property of an array', input: () => structured(withExt([own([], 'constructor', { prototype: { polluted: true } })])), code: 'UNSAFE_JSON', path: '/ext/0/constructor' },
+    {
+      name: 'constructor.prototype in structuredContent',
+      input: () => structured(withExt(JSON.parse('{"constructor":{"prototype":{"polluted":true}}}'))),
+      code: 'UNSAFE_JSON',
+      path: '/ext/constructor',
+    },
+    {
+      name: '__proto__ as an own property of an array',
+      input: () => structured(withExt({ list: own([1, 2], '__proto__', { polluted: true }) })),
+      code: 'UNSAFE_JSON',
+      path: '/ext/list/__proto__',
+    },
+    {
+      name: 'constructor.prototype as an own property of an array',
+      input: () => structured(withExt([own([], 'constructor', { prototype: { polluted: true } })])),
+      code: 'UNSAFE_JSON',
+      path: '/ext/0/constructor',
+    },
     {
       name: 'a named member of an array, holding __proto__ (invisible to JSON, not to a for...in merge)',
-      input: () => structured(withExt({ list: Object.assign([1, 2], { extra: JSON.parse('{"__proto__":{"polluted":true}}') as unknown }) })),
+      input: () =>
+        structured(withExt({ list: Object.assign([1, 2], { extra: JSON.parse('{"__proto__":{"polluted":true}}') as unknown }) })),
       code: 'MALFORMED_ENVELOPE',
       path: '/ext/list/extra',
     },
-    { name: 'a non-enumerable own __proto__', input: () => structured(own(base(), '__proto__', { polluted: true }, false)), code: 'UNSAFE_JSON', path: '/__proto__' },
-    { name: '__proto__ in A2A DataPart data', input: () => a2a(JSON.parse(splice('"__proto__":{"polluted":true}'))), code: 'UNSAFE_JSON', path: '/__proto__' },
-    { name: '__proto__ in a bare payload', input: () => JSON.parse(splice('"__proto__":{"polluted":true}')), options: { transport: 'payload' }, code: 'UNSAFE_JSON' },
+    {
+      name: 'a non-enumerable own __proto__',
+      input: () => structured(own(base(), '__proto__', { polluted: true }, false)),
+      code: 'UNSAFE_JSON',
+      path: '/__proto__',
+    },
+    {
+      name: '__proto__ in A2A DataPart data',
+      input: () => a2a(JSON.parse(splice('"__proto__":{"polluted":true}'))),
+      code: 'UNSAFE_JSON',
+      path: '/__proto__',
+    },
+    {
+      name: '__proto__ in a bare payload',
+      input: () => JSON.parse(splice('"__proto__":{"polluted":true}')),
+      options: { transport: 'payload' },
+      code: 'UNSAFE_JSON',
+    },
     {
       name: '__proto__ inside an MCP structuredContent adcp_error',
-      input: () => ({ isError: true, content: [], structuredContent: { adcp_error: JSON.parse('{"code":"RATE_LIMITED","details":{"__proto__":{"polluted":true}}}') } }),
+      input: () => ({
+        isError: true,
+        content: [],
+        structuredContent: { adcp_error: JSON.parse('{"code":"RATE_LIMITED","details":{"__proto__":{"polluted":true}}}') },
+      }),
       code: 'UNSAFE_JSON',
       path: '/structuredContent/adcp_error/details/__proto__',
     },
     {
       name: 'constructor.prototype inside a JSON-RPC error.data.adcp_error',
-      input: () => ({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'x', data: { adcp_error: JSON.parse('{"code":"X","constructor":{"prototype":{}}}') } } }),
+      input: () => ({
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32000, message: 'x', data: { adcp_error: JSON.parse('{"code":"X","constructor":{"prototype":{}}}') } },
+      }),
       code: 'UNSAFE_JSON',
       path: '/error/data/adcp_error/constructor',
     },
@@ -186,9 +249,25 @@ const cases: Record<string, readonly Case[]> = {
     },
   ],
   'claimed sizes (charged before anything is allocated)': [
-    { name: 'a sparse array claiming 10,000,000 elements in structuredContent', input: () => structured(withExt({ a: claimed(1e7) })), code: 'TOO_LARGE', path: '/ext/a' },
-    { name: 'a sparse array claiming 2^32 - 1 elements', input: () => structured(withExt({ a: claimed(2 ** 32 - 1) })), code: 'TOO_LARGE', path: '/ext/a' },
-    { name: 'a sparse array claiming 2^32 - 1 elements, maxBytes lifted: the node bound', input: () => structured(withExt({ a: claimed(2 ** 32 - 1) })), options: { maxBytes: Infinity }, code: 'TOO_DEEP', path: '/ext/a' },
+    {
+      name: 'a sparse array claiming 10,000,000 elements in structuredContent',
+      input: () => structured(withExt({ a: claimed(1e7) })),
+      code: 'TOO_LARGE',
+      path: '/ext/a',
+    },
+    {
+      name: 'a sparse array claiming 2^32 - 1 elements',
+      input: () => structured(withExt({ a: claimed(2 ** 32 - 1) })),
+      code: 'TOO_LARGE',
+      path: '/ext/a',
+    },
+    {
+      name: 'a sparse array claiming 2^32 - 1 elements, maxBytes lifted: the node bound',
+      input: () => structured(withExt({ a: claimed(2 ** 32 - 1) })),
+      options: { maxBytes: Infinity },
+      code: 'TOO_DEEP',
+      path: '/ext/a',
+    },
     {
       name: 'a sparse array claiming 2^32 - 1 elements, every bound lifted: a hole is not JSON data',
       input: () => structured(withExt({ a: claimed(2 ** 32 - 1) })),
@@ -207,7 +286,11 @@ const cases: Record<string, readonly Case[]> = {
       code: 'MALFORMED_ENVELOPE',
       path: '/ext/a/0',
     },
-    { name: 'a content array claiming 2^32 - 1 items, none stored: scanned by what it holds', input: () => ({ content: claimed(2 ** 32 - 1) }), code: 'NO_PAYLOAD' },
+    {
+      name: 'a content array claiming 2^32 - 1 items, none stored: scanned by what it holds',
+      input: () => ({ content: claimed(2 ** 32 - 1) }),
+      code: 'NO_PAYLOAD',
+    },
     {
       name: 'a content array claiming 2^32 - 1 items with a payload at index 2^32 - 2',
       input: () => {
@@ -217,13 +300,28 @@ const cases: Record<string, readonly Case[]> = {
       },
       code: 'decoded',
     },
-    { name: 'an isError content array claiming 2^32 - 1 items', input: () => ({ isError: true, content: claimed(2 ** 32 - 1) }), code: 'TASK_FAILED' },
+    {
+      name: 'an isError content array claiming 2^32 - 1 items',
+      input: () => ({ isError: true, content: claimed(2 ** 32 - 1) }),
+      code: 'TASK_FAILED',
+    },
     {
       name: 'A2A artifacts and parts claiming 2^32 - 1 entries',
-      input: () => ({ task: { id: 't', status: { state: 'TASK_STATE_COMPLETED', message: { parts: claimed(2 ** 32 - 1) } }, artifacts: Object.assign(claimed(2 ** 32 - 1), { 0: { parts: claimed(2 ** 32 - 1) } }) } }),
+      input: () => ({
+        task: {
+          id: 't',
+          status: { state: 'TASK_STATE_COMPLETED', message: { parts: claimed(2 ** 32 - 1) } },
+          artifacts: Object.assign(claimed(2 ** 32 - 1), { 0: { parts: claimed(2 ** 32 - 1) } }),
+        },
+      }),
       code: 'NO_PAYLOAD',
     },
-    { name: 'new Array(5): five holes', input: () => structured(withExt({ a: new Array(5) })), code: 'MALFORMED_ENVELOPE', path: '/ext/a/0' },
+    {
+      name: 'new Array(5): five holes',
+      input: () => structured(withExt({ a: new Array(5) })),
+      code: 'MALFORMED_ENVELOPE',
+      path: '/ext/a/0',
+    },
     {
       name: 'a Proxy over an empty array claiming 2^32 - 1 elements, every bound lifted: refused after one key listing',
       input: () => structured(withExt({ a: new Proxy([], { get: (t, k) => (k === 'length' ? 2 ** 32 - 1 : Reflect.get(t, k)) }) })),
@@ -239,7 +337,11 @@ const cases: Record<string, readonly Case[]> = {
       code: 'decoded',
       then: ({ data }) => {
         expect((data as Json)['ext']).toEqual({ x: { ok: true } });
-        expect(Object.getOwnPropertyDescriptor((data as { ext: object }).ext, 'x')).toMatchObject({ value: { ok: true }, writable: true, enumerable: true });
+        expect(Object.getOwnPropertyDescriptor((data as { ext: object }).ext, 'x')).toMatchObject({
+          value: { ok: true },
+          writable: true,
+          enumerable: true,
+        });
       },
     },
     {
@@ -268,7 +370,13 @@ const cases: Record<string, readonly Case[]> = {
     },
     {
       name: 'an in-process adcp_error whose getter answers a polluting object after its first read: the TaskFailedError holds a plain copy or none',
-      input: () => ({ isError: true, content: [], structuredContent: { adcp_error: Object.assign(turncoat('details', { reason: 'x' }, pollutingProto()).value, { code: 'RATE_LIMITED' }) } }),
+      input: () => ({
+        isError: true,
+        content: [],
+        structuredContent: {
+          adcp_error: Object.assign(turncoat('details', { reason: 'x' }, pollutingProto()).value, { code: 'RATE_LIMITED' }),
+        },
+      }),
       code: 'TASK_FAILED',
       then: ({ error }) => {
         const held = (error as TaskFailedError).adcpError;
@@ -285,10 +393,30 @@ const cases: Record<string, readonly Case[]> = {
       code: 'TASK_FAILED',
       then: ({ error }) => expect((error as TaskFailedError).adcpError).toEqual({ code: 'RATE_LIMITED', retry_after: 5 }),
     },
-    { name: 'a symbol-keyed member', input: () => structured(withExt({ a: 1, [Symbol('hidden')]: 2 })), code: 'MALFORMED_ENVELOPE', path: '/ext' },
-    { name: 'a non-enumerable member', input: () => structured(withExt(own({ a: 1 }, 'hidden', { polluted: true }, false))), code: 'MALFORMED_ENVELOPE', path: '/ext/hidden' },
-    { name: 'a non-enumerable member of an array', input: () => structured(withExt({ list: own([1], 'hidden', 2, false) })), code: 'MALFORMED_ENVELOPE', path: '/ext/list/hidden' },
-    { name: 'a symbol-keyed member of an array', input: () => structured(withExt({ list: Object.assign([1], { [Symbol('s')]: 2 }) })), code: 'MALFORMED_ENVELOPE', path: '/ext/list' },
+    {
+      name: 'a symbol-keyed member',
+      input: () => structured(withExt({ a: 1, [Symbol('hidden')]: 2 })),
+      code: 'MALFORMED_ENVELOPE',
+      path: '/ext',
+    },
+    {
+      name: 'a non-enumerable member',
+      input: () => structured(withExt(own({ a: 1 }, 'hidden', { polluted: true }, false))),
+      code: 'MALFORMED_ENVELOPE',
+      path: '/ext/hidden',
+    },
+    {
+      name: 'a non-enumerable member of an array',
+      input: () => structured(withExt({ list: own([1], 'hidden', 2, false) })),
+      code: 'MALFORMED_ENVELOPE',
+      path: '/ext/list/hidden',
+    },
+    {
+      name: 'a symbol-keyed member of an array',
+      input: () => structured(withExt({ list: Object.assign([1], { [Symbol('s')]: 2 }) })),
+      code: 'MALFORMED_ENVELOPE',
+      path: '/ext/list',
+    },
     {
       name: 'an Array subclass',
       input: () => {
@@ -298,7 +426,12 @@ const cases: Record<string, readonly Case[]> = {
       code: 'MALFORMED_ENVELOPE',
       path: '/ext/list',
     },
-    { name: 'an array with a foreign prototype', input: () => structured(withExt({ list: Object.setPrototypeOf([1, 2], { polluted: true }) as unknown })), code: 'MALFORMED_ENVELOPE', path: '/ext/list' },
+    {
+      name: 'an array with a foreign prototype',
+      input: () => structured(withExt({ list: Object.setPrototypeOf([1, 2], { polluted: true }) as unknown })),
+      code: 'MALFORMED_ENVELOPE',
+      path: '/ext/list',
+    },
     {
       name: 'a text getter that is too large on the first read and small after: TOO_LARGE from the one read',
       input: () => ({ content: [Object.assign(turncoat('text', `{"pad":"${'x'.repeat(100)}"}`, '{}').value, { type: 'text' })] }),
@@ -317,12 +450,30 @@ const cases: Record<string, readonly Case[]> = {
     },
   ],
   'depth and size': [
-    { name: '100,000-deep arrays in a text item', input: () => text(splice(`"ext":${'['.repeat(100_000)}${']'.repeat(100_000)}`)), code: 'TOO_DEEP' },
-    { name: '100,000-deep objects in a text item', input: () => text(splice(`"ext":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`)), code: 'TOO_DEEP' },
-    { name: '100,000-deep arrays in structuredContent', input: () => structured(withExt(nestArrays(100_000))), code: 'TOO_DEEP', path: `/ext${'/0'.repeat(63)}` },
+    {
+      name: '100,000-deep arrays in a text item',
+      input: () => text(splice(`"ext":${'['.repeat(100_000)}${']'.repeat(100_000)}`)),
+      code: 'TOO_DEEP',
+    },
+    {
+      name: '100,000-deep objects in a text item',
+      input: () => text(splice(`"ext":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`)),
+      code: 'TOO_DEEP',
+    },
+    {
+      name: '100,000-deep arrays in structuredContent',
+      input: () => structured(withExt(nestArrays(100_000))),
+      code: 'TOO_DEEP',
+      path: `/ext${'/0'.repeat(63)}`,
+    },
     { name: '100,000-deep objects in structuredContent', input: () => structured(withExt(nestObjects(100_000))), code: 'TOO_DEEP' },
     { name: '100,000-deep objects in A2A data', input: () => a2a(withExt(nestObjects(100_000))), code: 'TOO_DEEP' },
-    { name: '100,000-deep objects as the payload itself', input: () => nestObjects(100_000), options: { transport: 'payload' }, code: 'TOO_DEEP' },
+    {
+      name: '100,000-deep objects as the payload itself',
+      input: () => nestObjects(100_000),
+      options: { transport: 'payload' },
+      code: 'TOO_DEEP',
+    },
     {
       name: '100,000 levels with every bound lifted: no stack overflow (the validator never descends into ext)',
       input: () => structured(withExt(nestObjects(100_000))),
@@ -341,7 +492,11 @@ const cases: Record<string, readonly Case[]> = {
     },
     {
       name: '100,000-deep adcp_error details: the error is discarded unmeasured, the failure stays',
-      input: () => ({ isError: true, content: [], structuredContent: { adcp_error: { code: 'RATE_LIMITED', details: nestObjects(100_000) } } }),
+      input: () => ({
+        isError: true,
+        content: [],
+        structuredContent: { adcp_error: { code: 'RATE_LIMITED', details: nestObjects(100_000) } },
+      }),
       code: 'TASK_FAILED',
       then: ({ error }) => expect((error as TaskFailedError).adcpError).toBeUndefined(),
     },
@@ -363,7 +518,13 @@ const cases: Record<string, readonly Case[]> = {
     },
     {
       name: '4 MiB + 1 bytes in a text item',
-      input: () => text(JSON.stringify({ ...base(), ext: { pad: '' } }).replace('"pad":""', `"pad":"${'x'.repeat(4 * MiB + 1 - JSON.stringify({ ...base(), ext: { pad: '' } }).length)}"`)),
+      input: () =>
+        text(
+          JSON.stringify({ ...base(), ext: { pad: '' } }).replace(
+            '"pad":""',
+            `"pad":"${'x'.repeat(4 * MiB + 1 - JSON.stringify({ ...base(), ext: { pad: '' } }).length)}"`,
+          ),
+        ),
       code: 'TOO_LARGE',
       then: ({ error }) => expect(error).toMatchObject({ limit: 4 * MiB, actual: 4 * MiB + 1 }),
     },
@@ -375,12 +536,21 @@ const cases: Record<string, readonly Case[]> = {
       },
       code: 'decoded',
     },
-    { name: '4 MiB + 1 UTF-16 units of strings in structuredContent', input: () => structured(withExt({ pad: 'x'.repeat(4 * MiB + 1) })), code: 'TOO_LARGE' },
+    {
+      name: '4 MiB + 1 UTF-16 units of strings in structuredContent',
+      input: () => structured(withExt({ pad: 'x'.repeat(4 * MiB + 1) })),
+      code: 'TOO_LARGE',
+    },
     {
       name: 'structuredContent under 4 MiB in UTF-16 units but over it in UTF-8 bytes of compact JSON (1.5 M × €, 3 bytes each): TOO_LARGE, as the same text is',
       input: () => structured(withExt({ pad: '€'.repeat(1.5 * MiB) })),
       code: 'TOO_LARGE',
-      then: ({ error }) => expect(error).toMatchObject({ unit: 'bytes', limit: 4 * MiB, actual: Buffer.byteLength(JSON.stringify(withExt({ pad: '€'.repeat(1.5 * MiB) }))) }),
+      then: ({ error }) =>
+        expect(error).toMatchObject({
+          unit: 'bytes',
+          limit: 4 * MiB,
+          actual: Buffer.byteLength(JSON.stringify(withExt({ pad: '€'.repeat(1.5 * MiB) }))),
+        }),
     },
     {
       name: 'structuredContent exactly at maxBytes as compact JSON, escapes and a lone surrogate included: decoded',
@@ -393,7 +563,8 @@ const cases: Record<string, readonly Case[]> = {
       input: () => structured(withExt({ s: 'a"\\\n\u0001\uD800é' })),
       options: { maxBytes: Buffer.byteLength(JSON.stringify(withExt({ s: 'a"\\\n\u0001\uD800é' }))) - 1 },
       code: 'TOO_LARGE',
-      then: ({ error }) => expect(error).toMatchObject({ actual: Buffer.byteLength(JSON.stringify(withExt({ s: 'a"\\\n\u0001\uD800é' }))) }),
+      then: ({ error }) =>
+        expect(error).toMatchObject({ actual: Buffer.byteLength(JSON.stringify(withExt({ s: 'a"\\\n\u0001\uD800é' }))) }),
     },
     {
       name: 'one 4 MiB string shared by 100 text items: measured once per item, so refused by the scan budget',
@@ -448,7 +619,16 @@ const cases: Record<string, readonly Case[]> = {
   ],
   'text encoding': [
     { name: 'a BOM before the JSON text', input: () => text(`\uFEFF${JSON.stringify(base())}`), code: 'INVALID_JSON' },
-    { name: 'a BOM item, then a clean one (skipped, as JSON.parse would)', input: () => ({ content: [{ type: 'text', text: `\uFEFF${JSON.stringify(base())}` }, { type: 'text', text: JSON.stringify(base()) }] }), code: 'decoded' },
+    {
+      name: 'a BOM item, then a clean one (skipped, as JSON.parse would)',
+      input: () => ({
+        content: [
+          { type: 'text', text: `\uFEFF${JSON.stringify(base())}` },
+          { type: 'text', text: JSON.stringify(base()) },
+        ],
+      }),
+      code: 'decoded',
+    },
     { name: 'a BOM inside a string value', input: () => structured(withExt({ s: '\uFEFFx' })), code: 'decoded' },
     {
       name: 'lone surrogates, raw and escaped, in values and keys of a text item',
@@ -470,12 +650,26 @@ const cases: Record<string, readonly Case[]> = {
       code: 'decoded',
       then: ({ data }) => expect((data as Json)['status']).toBe('completed'),
     },
-    { name: 'duplicate keys: a valid value followed by an invalid one fails', input: () => text(JSON.stringify(base()).replace(/}$/, ',"accounts":"none"}')), code: 'SCHEMA_MISMATCH' },
+    {
+      name: 'duplicate keys: a valid value followed by an invalid one fails',
+      input: () => text(JSON.stringify(base()).replace(/}$/, ',"accounts":"none"}')),
+      code: 'SCHEMA_MISMATCH',
+    },
     { name: 'a duplicated __proto__ key', input: () => text(splice('"__proto__":{},"__proto__":{"polluted":true}')), code: 'UNSAFE_JSON' },
   ],
   numbers: [
-    { name: '1e400 (past the double range) in a text item', input: () => text(splice('"ext":{"n":1e400}')), code: 'MALFORMED_ENVELOPE', path: '/ext/n' },
-    { name: '-1e400 where the schema wants an integer', input: () => text(JSON.stringify(base()).replace('"total_count":2', '"total_count":-1e400')), code: 'MALFORMED_ENVELOPE', path: '/pagination/total_count' },
+    {
+      name: '1e400 (past the double range) in a text item',
+      input: () => text(splice('"ext":{"n":1e400}')),
+      code: 'MALFORMED_ENVELOPE',
+      path: '/ext/n',
+    },
+    {
+      name: '-1e400 where the schema wants an integer',
+      input: () => text(JSON.stringify(base()).replace('"total_count":2', '"total_count":-1e400')),
+      code: 'MALFORMED_ENVELOPE',
+      path: '/pagination/total_count',
+    },
     {
       name: '2^53 + 1 is rounded to 2^53, as JSON.parse does',
       input: () => text(splice('"ext":{"n":9007199254740993}')),
@@ -488,8 +682,18 @@ const cases: Record<string, readonly Case[]> = {
       code: 'decoded',
       then: ({ data }) => expect((data as { ext: { n: number } }).ext.n).toBe(1.2345678901234568e29),
     },
-    { name: '1e-400 underflows to 0', input: () => text(splice('"ext":{"n":1e-400}')), code: 'decoded', then: ({ data }) => expect((data as { ext: { n: number } }).ext.n).toBe(0) },
-    { name: 'Infinity in structuredContent', input: () => structured(withExt({ n: Infinity })), code: 'MALFORMED_ENVELOPE', path: '/ext/n' },
+    {
+      name: '1e-400 underflows to 0',
+      input: () => text(splice('"ext":{"n":1e-400}')),
+      code: 'decoded',
+      then: ({ data }) => expect((data as { ext: { n: number } }).ext.n).toBe(0),
+    },
+    {
+      name: 'Infinity in structuredContent',
+      input: () => structured(withExt({ n: Infinity })),
+      code: 'MALFORMED_ENVELOPE',
+      path: '/ext/n',
+    },
     { name: 'NaN in structuredContent', input: () => structured(withExt({ n: NaN })), code: 'MALFORMED_ENVELOPE', path: '/ext/n' },
     { name: 'a BigInt in structuredContent', input: () => structured(withExt({ n: 10n })), code: 'MALFORMED_ENVELOPE', path: '/ext/n' },
   ],
@@ -499,38 +703,105 @@ const cases: Record<string, readonly Case[]> = {
     { name: 'a symbol', input: () => structured(withExt({ s: Symbol('s') })), code: 'MALFORMED_ENVELOPE', path: '/ext/s' },
     { name: 'a Map', input: () => structured(withExt({ m: new Map() })), code: 'MALFORMED_ENVELOPE', path: '/ext/m' },
     { name: 'a sparse array hole', input: () => structured(withExt({ a: [1, , 3] })), code: 'MALFORMED_ENVELOPE', path: '/ext/a/1' },
-    { name: 'an object with a class prototype', input: () => structured(withExt({ o: Object.create({ inherited: true }) as object })), code: 'MALFORMED_ENVELOPE', path: '/ext/o' },
+    {
+      name: 'an object with a class prototype',
+      input: () => structured(withExt({ o: Object.create({ inherited: true }) as object })),
+      code: 'MALFORMED_ENVELOPE',
+      path: '/ext/o',
+    },
   ],
   'envelope shapes': [
     { name: 'content that is a string', input: () => ({ content: 'not an array' }), code: 'MALFORMED_ENVELOPE' },
-    { name: 'content that is a string, with transport mcp', input: () => ({ content: 'not an array' }), options: { transport: 'mcp' }, code: 'NO_PAYLOAD' },
-    { name: 'content that is an object with index keys', input: () => ({ content: { 0: { type: 'text', text: '{}' } }, structuredContent: null }), code: 'NO_PAYLOAD' },
+    {
+      name: 'content that is a string, with transport mcp',
+      input: () => ({ content: 'not an array' }),
+      options: { transport: 'mcp' },
+      code: 'NO_PAYLOAD',
+    },
+    {
+      name: 'content that is an object with index keys',
+      input: () => ({ content: { 0: { type: 'text', text: '{}' } }, structuredContent: null }),
+      code: 'NO_PAYLOAD',
+    },
     { name: 'content that is null', input: () => ({ content: null, isError: false }), code: 'NO_PAYLOAD' },
     { name: 'items that are not objects', input: () => ({ content: [1, 'text', null, [], true, undefined] }), code: 'NO_PAYLOAD' },
-    { name: 'text that is not a string', input: () => ({ content: [{ type: 'text', text: 5 }, { type: 'text', text: null }, { type: 'text', text: { a: 1 } }, { type: 'text' }] }), code: 'NO_PAYLOAD' },
-    { name: 'a JSON text in an item whose type is not text', input: () => ({ content: [{ type: 'resource', text: JSON.stringify(base()) }] }), code: 'NO_PAYLOAD' },
+    {
+      name: 'text that is not a string',
+      input: () => ({
+        content: [{ type: 'text', text: 5 }, { type: 'text', text: null }, { type: 'text', text: { a: 1 } }, { type: 'text' }],
+      }),
+      code: 'NO_PAYLOAD',
+    },
+    {
+      name: 'a JSON text in an item whose type is not text',
+      input: () => ({ content: [{ type: 'resource', text: JSON.stringify(base()) }] }),
+      code: 'NO_PAYLOAD',
+    },
     { name: 'structuredContent that is an array', input: () => ({ content: [], structuredContent: [base()] }), code: 'NO_PAYLOAD' },
-    { name: 'isError given as the string "false" (truthy, as the spec says)', input: () => ({ ...structured(base()), isError: 'false' }), code: 'TASK_FAILED' },
+    {
+      name: 'isError given as the string "false" (truthy, as the spec says)',
+      input: () => ({ ...structured(base()), isError: 'false' }),
+      code: 'TASK_FAILED',
+    },
     { name: 'isError given as the string "true"', input: () => ({ ...structured(base()), isError: 'true' }), code: 'TASK_FAILED' },
     { name: 'isError given as the empty string (falsy)', input: () => ({ ...structured(base()), isError: '' }), code: 'decoded' },
     { name: 'isError given as 0', input: () => ({ ...structured(base()), isError: 0 }), code: 'decoded' },
     { name: 'isError given as an empty object', input: () => ({ ...structured(base()), isError: {} }), code: 'TASK_FAILED' },
-    { name: 'an A2A part with two content fields', input: () => ({ task: { status: { state: 'completed' }, artifacts: [{ parts: [{ text: 'x', data: base() }] }] } }), code: 'MALFORMED_ENVELOPE' },
+    {
+      name: 'an A2A part with two content fields',
+      input: () => ({ task: { status: { state: 'completed' }, artifacts: [{ parts: [{ text: 'x', data: base() }] }] } }),
+      code: 'MALFORMED_ENVELOPE',
+    },
     { name: 'a nested A2A envelope', input: () => ({ task: { task: a2a(base())['task'] } }), code: 'MALFORMED_ENVELOPE' },
     { name: 'an A2A state spelled with the Kelvin sign', input: () => a2a(base(), 'WOR\u212AING'), code: 'MALFORMED_ENVELOPE' },
     { name: 'an A2A { response } wrapper', input: () => a2a({ response: base() }), code: 'WRAPPER_DETECTED' },
-    { name: 'A2A parts that are not an array', input: () => ({ task: { status: { state: 'completed' }, artifacts: [{ parts: { 0: { data: base() } } }] } }), code: 'NO_PAYLOAD' },
+    {
+      name: 'A2A parts that are not an array',
+      input: () => ({ task: { status: { state: 'completed' }, artifacts: [{ parts: { 0: { data: base() } } }] } }),
+      code: 'NO_PAYLOAD',
+    },
   ],
   'task names': [
-    { name: 'constructor as the task (inherited by every object, not a task)', task: 'constructor' as TaskName, input: () => structured(base()), code: 'UNKNOWN_TASK' },
+    {
+      name: 'constructor as the task (inherited by every object, not a task)',
+      task: 'constructor' as TaskName,
+      input: () => structured(base()),
+      code: 'UNKNOWN_TASK',
+    },
     { name: '__proto__ as the task', task: '__proto__' as TaskName, input: () => structured(base()), code: 'UNKNOWN_TASK' },
-    { name: 'toString as the task, with a version pinned', task: 'toString' as TaskName, input: () => structured(base()), options: { version: '3.1' }, code: 'UNKNOWN_TASK' },
+    {
+      name: 'toString as the task, with a version pinned',
+      task: 'toString' as TaskName,
+      input: () => structured(base()),
+      options: { version: '3.1' },
+      code: 'UNKNOWN_TASK',
+    },
   ],
   'objects that fight back': [
-    { name: 'a getter that throws inside structuredContent', input: () => structured(withExt(throwingGetter('boom'))), code: 'MALFORMED_ENVELOPE', path: '/ext/boom' },
-    { name: 'a getter that throws on the envelope', input: () => throwingGetter('structuredContent'), code: 'MALFORMED_ENVELOPE', path: '/structuredContent' },
-    { name: 'a getter that throws on a content item', input: () => ({ content: [throwingGetter('type')] }), code: 'MALFORMED_ENVELOPE', path: '/content/0' },
-    { name: 'a getter that throws a hostile Proxy', input: () => structured(withExt(throwingGetter('boom', hostileProxy()))), code: 'MALFORMED_ENVELOPE', path: '/ext/boom' },
+    {
+      name: 'a getter that throws inside structuredContent',
+      input: () => structured(withExt(throwingGetter('boom'))),
+      code: 'MALFORMED_ENVELOPE',
+      path: '/ext/boom',
+    },
+    {
+      name: 'a getter that throws on the envelope',
+      input: () => throwingGetter('structuredContent'),
+      code: 'MALFORMED_ENVELOPE',
+      path: '/structuredContent',
+    },
+    {
+      name: 'a getter that throws on a content item',
+      input: () => ({ content: [throwingGetter('type')] }),
+      code: 'MALFORMED_ENVELOPE',
+      path: '/content/0',
+    },
+    {
+      name: 'a getter that throws a hostile Proxy',
+      input: () => structured(withExt(throwingGetter('boom', hostileProxy()))),
+      code: 'MALFORMED_ENVELOPE',
+      path: '/ext/boom',
+    },
     { name: 'a hostile Proxy as the input', input: () => hostileProxy(), code: 'MALFORMED_ENVELOPE' },
     { name: 'a hostile Proxy as structuredContent', input: () => structured(hostileProxy()), code: 'MALFORMED_ENVELOPE' },
     { name: 'a hostile Proxy inside A2A data', input: () => a2a(withExt(hostileProxy())), code: 'MALFORMED_ENVELOPE' },
@@ -563,7 +834,9 @@ const cases: Record<string, readonly Case[]> = {
       task: 'get_products',
       input: () => {
         const p = payload('3.1.19/get_products.valid');
-        p['filter_diagnostics'] = { excluded_by: { ['~'.repeat(512 * 1024)]: { count: 1, values: Array.from({ length: 30_000 }, () => 1) } } };
+        p['filter_diagnostics'] = {
+          excluded_by: { ['~'.repeat(512 * 1024)]: { count: 1, values: Array.from({ length: 30_000 }, () => 1) } },
+        };
         return structured(p);
       },
       code: 'SCHEMA_MISMATCH',
@@ -582,7 +855,8 @@ const cases: Record<string, readonly Case[]> = {
         return structured(p);
       },
       code: 'SCHEMA_MISMATCH',
-      then: ({ error }) => expect((error as SchemaMismatchError).issues[0]?.path).toBe('/filter_diagnostics/excluded_by/\u202e\u009b\u2028\u200b/count'),
+      then: ({ error }) =>
+        expect((error as SchemaMismatchError).issues[0]?.path).toBe('/filter_diagnostics/excluded_by/\u202e\u009b\u2028\u200b/count'),
     },
   ],
   'circular values': [
@@ -636,11 +910,33 @@ const cases: Record<string, readonly Case[]> = {
       then: ({ error }) => expect(error).toMatchObject({ task: 'list_accounts', message: 'body is over 1024 bytes' }),
     },
     { name: 'a Promise (a forgotten await)', input: () => Promise.resolve(structured(base())), code: 'INVALID_INPUT' },
-    { name: "the MCP SDK client's own request timeout", input: () => McpError.fromError(-32001, 'Request timed out', { timeout: 60_000 }), code: 'TIMEOUT' },
-    { name: "a seller's JSON-RPC error -32001 in the SDK's own words", input: () => ({ jsonrpc: '2.0', id: 1, error: { code: -32001, message: 'Request timed out', data: { timeout: 60_000 } } }), code: 'TASK_FAILED' },
-    { name: 'a 3.0 error-only answer whose arm forbids status (valid as sent)', task: 'acquire_rights', input: () => structured(JSON.parse(readFileSync(new URL('./fixtures/no-status/3.0.26/acquire_rights.errors.json', import.meta.url), 'utf8'))), code: 'decoded' },
-    { name: 'a payload announcing a newer release of a bundled major', input: () => structured({ ...base(), adcp_version: '3.7' }), code: 'decoded' },
-    { name: 'a payload announcing an unbundled major', input: () => structured({ ...base(), adcp_version: '4.0' }), code: 'UNSUPPORTED_VERSION' },
+    {
+      name: "the MCP SDK client's own request timeout",
+      input: () => McpError.fromError(-32001, 'Request timed out', { timeout: 60_000 }),
+      code: 'TIMEOUT',
+    },
+    {
+      name: "a seller's JSON-RPC error -32001 in the SDK's own words",
+      input: () => ({ jsonrpc: '2.0', id: 1, error: { code: -32001, message: 'Request timed out', data: { timeout: 60_000 } } }),
+      code: 'TASK_FAILED',
+    },
+    {
+      name: 'a 3.0 error-only answer whose arm forbids status (valid as sent)',
+      task: 'acquire_rights',
+      input: () =>
+        structured(JSON.parse(readFileSync(new URL('./fixtures/no-status/3.0.26/acquire_rights.errors.json', import.meta.url), 'utf8'))),
+      code: 'decoded',
+    },
+    {
+      name: 'a payload announcing a newer release of a bundled major',
+      input: () => structured({ ...base(), adcp_version: '3.7' }),
+      code: 'decoded',
+    },
+    {
+      name: 'a payload announcing an unbundled major',
+      input: () => structured({ ...base(), adcp_version: '4.0' }),
+      code: 'UNSUPPORTED_VERSION',
+    },
   ],
   'terminal and log injection (seller text is shown escaped, every message bounded)': [
     {
@@ -652,7 +948,11 @@ const cases: Record<string, readonly Case[]> = {
     {
       name: 'a U+202E (right-to-left override) key where a schema issue points',
       task: 'get_products',
-      input: () => structured({ ...payload('3.1.19/get_products.valid'), filter_diagnostics: { semantics: 'only', excluded_by: { 'evil\u202e': { notes: 'x' } } } }),
+      input: () =>
+        structured({
+          ...payload('3.1.19/get_products.valid'),
+          filter_diagnostics: { semantics: 'only', excluded_by: { 'evil\u202e': { notes: 'x' } } },
+        }),
       code: 'SCHEMA_MISMATCH',
       then: ({ error }) => {
         expect(error?.message).not.toMatch(/[\u202e]/);
@@ -661,7 +961,11 @@ const cases: Record<string, readonly Case[]> = {
     },
     {
       name: 'a U+009B (C1 CSI) and U+2028 in an adcp_error code',
-      input: () => ({ isError: true, content: [], structuredContent: { adcp_error: { code: 'RATE\u009b2J\u2028LIMITED', recovery: 'transient' } } }),
+      input: () => ({
+        isError: true,
+        content: [],
+        structuredContent: { adcp_error: { code: 'RATE\u009b2J\u2028LIMITED', recovery: 'transient' } },
+      }),
       code: 'TASK_FAILED',
       then: ({ error }) => expect(error?.message).toContain('error code "RATE\\u009b2J\\u2028LIMITED"'),
     },
@@ -670,13 +974,19 @@ const cases: Record<string, readonly Case[]> = {
       input: () => ({
         isError: true,
         content: [],
-        structuredContent: { adcp_error: JSON.parse(`{"code":"X",${JSON.stringify(`${OSC52}${'k'.repeat(100_000)}\u202e`)}:{"__proto__":{"polluted":true}}}`) as unknown },
+        structuredContent: {
+          adcp_error: JSON.parse(
+            `{"code":"X",${JSON.stringify(`${OSC52}${'k'.repeat(100_000)}\u202e`)}:{"__proto__":{"polluted":true}}}`,
+          ) as unknown,
+        },
       }),
       code: 'UNSAFE_JSON',
       path: `/structuredContent/adcp_error/${OSC52}${'k'.repeat(100_000)}\u202e/__proto__`,
       then: ({ error }) => {
         expect(error?.message.length).toBeLessThan(250);
-        expect(error?.message).toMatch(/ at \/structuredContent\/adcp_error\/\\u001b\]52;c;aGk=\\u0007k+…k+\\u202e\/__proto__, but found one$/);
+        expect(error?.message).toMatch(
+          / at \/structuredContent\/adcp_error\/\\u001b\]52;c;aGk=\\u0007k+…k+\\u202e\/__proto__, but found one$/,
+        );
       },
     },
     {
@@ -731,7 +1041,10 @@ describe('a text shared by many content[] items is parsed once per scan', () => 
   // JSON.parse of deeply nested text is its slowest case (about 1 µs a level); parsed again for
   // every item sharing it, 100 items of one 2 MB text took minutes (fuzz seed 1, case 3200).
   const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
-  const shared = (isError: boolean) => ({ ...(isError ? { isError: true } : {}), content: Array.from({ length: 100 }, () => ({ type: 'text', text: deep })) });
+  const shared = (isError: boolean) => ({
+    ...(isError ? { isError: true } : {}),
+    content: Array.from({ length: 100 }, () => ({ type: 'text', text: deep })),
+  });
   test.each([
     ['the payload scan', false, 1],
     ['under isError: the error scan and, at most, the failure payload search', true, 2],

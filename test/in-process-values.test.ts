@@ -30,40 +30,53 @@ const structured = (payload: unknown): Json => ({ content: [{ type: 'text', text
 const polluting = (): unknown => JSON.parse('{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}');
 
 describe('a claimed size costs nothing until it is charged', () => {
-  const lengths = fc.oneof(fc.constantFrom(0, 1, 3, 1_000, 1_000_000, 10_000_000, 2 ** 31, 2 ** 32 - 1), fc.integer({ min: 0, max: 2 ** 32 - 1 }));
-  const bounds: fc.Arbitrary<DecodeOptions> = fc.constantFrom({}, { maxBytes: Infinity }, { maxBytes: Infinity, maxNodes: Infinity }, { maxBytes: Infinity, maxNodes: Infinity, maxDepth: Infinity });
+  const lengths = fc.oneof(
+    fc.constantFrom(0, 1, 3, 1_000, 1_000_000, 10_000_000, 2 ** 31, 2 ** 32 - 1),
+    fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+  );
+  const bounds: fc.Arbitrary<DecodeOptions> = fc.constantFrom(
+    {},
+    { maxBytes: Infinity },
+    { maxBytes: Infinity, maxNodes: Infinity },
+    { maxBytes: Infinity, maxNodes: Infinity, maxDepth: Infinity },
+  );
 
   test('arrays of any claimed length: a DecodeError (or the data, when dense) after a bounded number of reads', () => {
     fc.assert(
-      fc.property(lengths, fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { maxLength: 3 }), bounds, (length, at, options) => {
-        const stored = [...new Set(at.map((x) => Math.floor(x * length)))].filter((i) => i < length);
-        const sparse = (): unknown[] => {
-          const a: unknown[] = [];
-          a.length = length;
-          for (const i of stored) a[i] = 1;
-          return a;
-        };
-        let traps = 0;
-        const counting = new Proxy(sparse(), {
-          get: (t, k, r) => (traps++, Reflect.get(t, k, r)),
-          ownKeys: (t) => (traps++, Reflect.ownKeys(t)),
-          getOwnPropertyDescriptor: (t, k) => (traps++, Reflect.getOwnPropertyDescriptor(t, k)),
-          has: (t, k) => (traps++, Reflect.has(t, k)),
-          getPrototypeOf: (t) => (traps++, Reflect.getPrototypeOf(t)),
-        });
-        const viaProxy = safeDecode('list_accounts', structured({ ...accounts(), ext: { a: counting } }), options);
-        const dense = stored.length === length;
-        if (viaProxy.success) expect(dense).toBe(true);
-        else {
-          expect(viaProxy.error).toBeInstanceOf(DecodeError);
-          expect(['TOO_LARGE', 'TOO_DEEP', 'MALFORMED_ENVELOPE']).toContain(viaProxy.error.code);
-        }
-        // The work: a few reads of the array itself, and one per element actually stored.
-        expect(traps).toBeLessThanOrEqual(12 + 3 * stored.length);
-        // A real sparse array of the same claim takes the same way out.
-        const real = safeDecode('list_accounts', structured({ ...accounts(), ext: { a: sparse() } }), options);
-        expect(real.success ? 'decoded' : real.error.code).toBe(viaProxy.success ? 'decoded' : viaProxy.error.code);
-      }),
+      fc.property(
+        lengths,
+        fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { maxLength: 3 }),
+        bounds,
+        (length, at, options) => {
+          const stored = [...new Set(at.map((x) => Math.floor(x * length)))].filter((i) => i < length);
+          const sparse = (): unknown[] => {
+            const a: unknown[] = [];
+            a.length = length;
+            for (const i of stored) a[i] = 1;
+            return a;
+          };
+          let traps = 0;
+          const counting = new Proxy(sparse(), {
+            get: (t, k, r) => (traps++, Reflect.get(t, k, r)),
+            ownKeys: (t) => (traps++, Reflect.ownKeys(t)),
+            getOwnPropertyDescriptor: (t, k) => (traps++, Reflect.getOwnPropertyDescriptor(t, k)),
+            has: (t, k) => (traps++, Reflect.has(t, k)),
+            getPrototypeOf: (t) => (traps++, Reflect.getPrototypeOf(t)),
+          });
+          const viaProxy = safeDecode('list_accounts', structured({ ...accounts(), ext: { a: counting } }), options);
+          const dense = stored.length === length;
+          if (viaProxy.success) expect(dense).toBe(true);
+          else {
+            expect(viaProxy.error).toBeInstanceOf(DecodeError);
+            expect(['TOO_LARGE', 'TOO_DEEP', 'MALFORMED_ENVELOPE']).toContain(viaProxy.error.code);
+          }
+          // The work: a few reads of the array itself, and one per element actually stored.
+          expect(traps).toBeLessThanOrEqual(12 + 3 * stored.length);
+          // A real sparse array of the same claim takes the same way out.
+          const real = safeDecode('list_accounts', structured({ ...accounts(), ext: { a: sparse() } }), options);
+          expect(real.success ? 'decoded' : real.error.code).toBe(viaProxy.success ? 'decoded' : viaProxy.error.code);
+        },
+      ),
       { seed: SEED, numRuns: 200 },
     );
   });
@@ -78,15 +91,23 @@ describe('envelope lists cost what they hold', () => {
         const list = (): unknown[] => {
           const a: unknown[] = [];
           a.length = length;
-          return new Proxy(a, { get: (t, k, r) => (traps++, Reflect.get(t, k, r)), ownKeys: (t) => (traps++, Reflect.ownKeys(t)), getOwnPropertyDescriptor: (t, k) => (traps++, Reflect.getOwnPropertyDescriptor(t, k)) });
+          return new Proxy(a, {
+            get: (t, k, r) => (traps++, Reflect.get(t, k, r)),
+            ownKeys: (t) => (traps++, Reflect.ownKeys(t)),
+            getOwnPropertyDescriptor: (t, k) => (traps++, Reflect.getOwnPropertyDescriptor(t, k)),
+          });
         };
         const state = where === 'message-parts' ? 'TASK_STATE_WORKING' : 'TASK_STATE_COMPLETED';
         const input =
-          where === 'content' ? { content: list() }
-          : where === 'error-content' ? { isError: true, content: list() }
-          : where === 'artifacts' ? { task: { status: { state }, artifacts: list() } }
-          : where === 'parts' ? { task: { status: { state }, artifacts: [{ parts: list() }] } }
-          : { task: { status: { state, message: { parts: list() } } } };
+          where === 'content'
+            ? { content: list() }
+            : where === 'error-content'
+              ? { isError: true, content: list() }
+              : where === 'artifacts'
+                ? { task: { status: { state }, artifacts: list() } }
+                : where === 'parts'
+                  ? { task: { status: { state }, artifacts: [{ parts: list() }] } }
+                  : { task: { status: { state, message: { parts: list() } } } };
         const result = safeDecode('get_products', input);
         expect(result.success).toBe(false);
         if (!result.success) expect(result.error).toBeInstanceOf(DecodeError);
@@ -100,7 +121,17 @@ describe('envelope lists cost what they hold', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-const KINDS = ['getter-flip', 'proxy-flip', 'constant-getter', 'symbol-key', 'hidden-member', 'array-subclass', 'foreign-proto-array', 'class-instance', 'proxy-array-flip'] as const;
+const KINDS = [
+  'getter-flip',
+  'proxy-flip',
+  'constant-getter',
+  'symbol-key',
+  'hidden-member',
+  'array-subclass',
+  'foreign-proto-array',
+  'class-instance',
+  'proxy-array-flip',
+] as const;
 type Kind = (typeof KINDS)[number];
 /** Kinds that keep the first answers valid: decode must succeed and return them. */
 const ANSWER_ONCE: readonly Kind[] = ['getter-flip', 'proxy-flip', 'constant-getter', 'proxy-array-flip'];
@@ -112,12 +143,15 @@ class Record_ {
 
 /** Every object and array under `root` with the key that holds it in its parent (the root has none). */
 function places(root: Json): Array<{ parent: Json | unknown[] | undefined; key: string | number; value: Json | unknown[] }> {
-  const out: Array<{ parent: Json | unknown[] | undefined; key: string | number; value: Json | unknown[] }> = [{ parent: undefined, key: '', value: root }];
+  const out: Array<{ parent: Json | unknown[] | undefined; key: string | number; value: Json | unknown[] }> = [
+    { parent: undefined, key: '', value: root },
+  ];
   for (let i = 0; i < out.length; i++) {
     const { value } = out[i]!;
     for (const key of Object.keys(value)) {
       const child = (value as Json)[key];
-      if (typeof child === 'object' && child !== null) out.push({ parent: value, key: Array.isArray(value) ? Number(key) : key, value: child as Json });
+      if (typeof child === 'object' && child !== null)
+        out.push({ parent: value, key: Array.isArray(value) ? Number(key) : key, value: child as Json });
     }
   }
   return out;
@@ -155,7 +189,11 @@ function hostile(root: Json, at: number, kind: Kind): { input: Json; originals: 
       const key = Object.keys(p.value)[at % Object.keys(p.value).length]!;
       const first = (p.value as Json)[key];
       let reads = 0;
-      Object.defineProperty(p.value, key, { enumerable: true, configurable: true, get: () => (reads++ === 0 || kind === 'constant-getter' ? first : polluting()) });
+      Object.defineProperty(p.value, key, {
+        enumerable: true,
+        configurable: true,
+        get: () => (reads++ === 0 || kind === 'constant-getter' ? first : polluting()),
+      });
       return { input: root, originals, applied: true };
     }
     case 'proxy-flip': {
@@ -220,28 +258,42 @@ function expectPlain(root: unknown, originals: Set<object>): void {
 describe('what was validated is what is returned', () => {
   test('hostile in-process values: a DecodeError, or plain data equal to its JSON round trip that the text path accepts as is', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...valid), fc.nat(), fc.constantFrom(...KINDS), fc.constantFrom('structured', 'a2a', 'payload'), (fixture, at, kind, carrier) => {
-        const sent = fixture.payload;
-        const { input, originals, applied } = hostile(fixture.payload, at, kind);
-        const envelope =
-          carrier === 'structured' ? structured(input) : carrier === 'a2a' ? { task: { id: 't', status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [{ parts: [{ data: input }] }] } } : input;
-        const options: DecodeOptions = { version: fixture.version, ...(carrier === 'payload' ? { transport: 'payload' as const } : {}) };
-        const result = safeDecode(fixture.task, envelope, options);
-        if (!result.success) {
-          expect(result.error).toBeInstanceOf(DecodeError);
-          // Only a value that is not JSON data is refused; one read of each answer keeps the valid ones.
-          expect(ANSWER_ONCE.includes(kind) && applied).toBe(false);
-          if (applied) expect(result.error.code).toBe('MALFORMED_ENVELOPE');
-          return;
-        }
-        expect(result.data).not.toBe(input);
-        expectPlain(result.data, originals);
-        expect(result.data).toEqual(JSON.parse(JSON.stringify(result.data)));
-        expect(result.data).toEqual(sent);
-        // The validator accepts exactly this data: the same JSON as text decodes to the same.
-        const again = safeDecode(fixture.task, { content: [{ type: 'text', text: JSON.stringify(result.data) }] }, { version: fixture.version });
-        expect(again).toMatchObject({ success: true, data: result.data });
-      }),
+      fc.property(
+        fc.constantFrom(...valid),
+        fc.nat(),
+        fc.constantFrom(...KINDS),
+        fc.constantFrom('structured', 'a2a', 'payload'),
+        (fixture, at, kind, carrier) => {
+          const sent = fixture.payload;
+          const { input, originals, applied } = hostile(fixture.payload, at, kind);
+          const envelope =
+            carrier === 'structured'
+              ? structured(input)
+              : carrier === 'a2a'
+                ? { task: { id: 't', status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [{ parts: [{ data: input }] }] } }
+                : input;
+          const options: DecodeOptions = { version: fixture.version, ...(carrier === 'payload' ? { transport: 'payload' as const } : {}) };
+          const result = safeDecode(fixture.task, envelope, options);
+          if (!result.success) {
+            expect(result.error).toBeInstanceOf(DecodeError);
+            // Only a value that is not JSON data is refused; one read of each answer keeps the valid ones.
+            expect(ANSWER_ONCE.includes(kind) && applied).toBe(false);
+            if (applied) expect(result.error.code).toBe('MALFORMED_ENVELOPE');
+            return;
+          }
+          expect(result.data).not.toBe(input);
+          expectPlain(result.data, originals);
+          expect(result.data).toEqual(JSON.parse(JSON.stringify(result.data)));
+          expect(result.data).toEqual(sent);
+          // The validator accepts exactly this data: the same JSON as text decodes to the same.
+          const again = safeDecode(
+            fixture.task,
+            { content: [{ type: 'text', text: JSON.stringify(result.data) }] },
+            { version: fixture.version },
+          );
+          expect(again).toMatchObject({ success: true, data: result.data });
+        },
+      ),
       { seed: SEED, numRuns: 400 },
     );
   });
@@ -253,22 +305,30 @@ describe('maxBytes is one unit: UTF-8 bytes of the compact JSON', () => {
   const wide = fc.constantFrom('a', 'é', '€', '中', '😀', '\uD800', '\uDFFF', '"', '\\', '\n', '\u0001', '\u007f', '\u2028');
   test('text and structuredContent of the same value are TOO_LARGE at exactly the same limits', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...valid), fc.array(fc.array(wide, { maxLength: 30 }).map((a) => a.join('')), { maxLength: 6 }), fc.constantFrom(-2, -1, 0, 1, 2), (fixture, strings, delta) => {
-        const value = { ...fixture.payload, ext: { strings, [strings[0] ?? 'k']: strings.length } };
-        const text = JSON.stringify(value);
-        const bytes = Buffer.byteLength(text, 'utf8');
-        const options = { version: fixture.version, maxBytes: bytes + delta };
-        const asText = safeDecode(fixture.task, { content: [{ type: 'text', text }] }, options);
-        const asValue = safeDecode(fixture.task, structured(value), options);
-        const tooLarge = (r: typeof asText): boolean => !r.success && r.error.code === 'TOO_LARGE';
-        expect(tooLarge(asText)).toBe(delta < 0);
-        expect(tooLarge(asValue)).toBe(delta < 0);
-        if (delta < 0 && text.length <= bytes + delta) {
-          // Exact on both paths whenever the UTF-16 length alone cannot decide.
-          expect(asValue).toMatchObject({ error: { actual: bytes } });
-          expect(asText).toMatchObject({ error: { actual: bytes } });
-        }
-      }),
+      fc.property(
+        fc.constantFrom(...valid),
+        fc.array(
+          fc.array(wide, { maxLength: 30 }).map((a) => a.join('')),
+          { maxLength: 6 },
+        ),
+        fc.constantFrom(-2, -1, 0, 1, 2),
+        (fixture, strings, delta) => {
+          const value = { ...fixture.payload, ext: { strings, [strings[0] ?? 'k']: strings.length } };
+          const text = JSON.stringify(value);
+          const bytes = Buffer.byteLength(text, 'utf8');
+          const options = { version: fixture.version, maxBytes: bytes + delta };
+          const asText = safeDecode(fixture.task, { content: [{ type: 'text', text }] }, options);
+          const asValue = safeDecode(fixture.task, structured(value), options);
+          const tooLarge = (r: typeof asText): boolean => !r.success && r.error.code === 'TOO_LARGE';
+          expect(tooLarge(asText)).toBe(delta < 0);
+          expect(tooLarge(asValue)).toBe(delta < 0);
+          if (delta < 0 && text.length <= bytes + delta) {
+            // Exact on both paths whenever the UTF-16 length alone cannot decide.
+            expect(asValue).toMatchObject({ error: { actual: bytes } });
+            expect(asText).toMatchObject({ error: { actual: bytes } });
+          }
+        },
+      ),
       { seed: SEED, numRuns: 400 },
     );
   });
@@ -327,14 +387,19 @@ describe('snapshot() refuses exactly what an independent model of its rules refu
   );
   const tree = fc.letrec((tie) => ({
     value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, tie('object'), tie('array')),
-    array: fc.tuple(fc.array(tie('value'), { maxLength: 4 }), fc.constantFrom('plain', 'plain', 'named member', 'hole', 'symbol', 'hidden', 'subclass')).map(([items, kind]) => {
-      const a: unknown[] = kind === 'subclass' ? Tracked.from(items) : [...items];
-      if (kind === 'named member') Object.assign(a, { extra: 1 });
-      if (kind === 'hole') a.length += 1;
-      if (kind === 'symbol') Object.assign(a, { [Symbol('s')]: 1 });
-      if (kind === 'hidden') Object.defineProperty(a, 'hidden', { value: 1 });
-      return a;
-    }),
+    array: fc
+      .tuple(
+        fc.array(tie('value'), { maxLength: 4 }),
+        fc.constantFrom('plain', 'plain', 'named member', 'hole', 'symbol', 'hidden', 'subclass'),
+      )
+      .map(([items, kind]) => {
+        const a: unknown[] = kind === 'subclass' ? Tracked.from(items) : [...items];
+        if (kind === 'named member') Object.assign(a, { extra: 1 });
+        if (kind === 'hole') a.length += 1;
+        if (kind === 'symbol') Object.assign(a, { [Symbol('s')]: 1 });
+        if (kind === 'hidden') Object.defineProperty(a, 'hidden', { value: 1 });
+        return a;
+      }),
     object: fc
       .tuple(
         fc.array(fc.tuple(fc.constantFrom('a', 'b', 'constructor', 'prototype', 'name', 'ü', '"'), tie('value')), { maxLength: 4 }),
@@ -350,7 +415,11 @@ describe('snapshot() refuses exactly what an independent model of its rules refu
         return o;
       }),
   }));
-  const bounds = fc.record({ maxDepth: fc.integer({ min: 1, max: 8 }), maxNodes: fc.integer({ min: 1, max: 60 }), maxBytes: fc.integer({ min: 0, max: 120 }) });
+  const bounds = fc.record({
+    maxDepth: fc.integer({ min: 1, max: 8 }),
+    maxNodes: fc.integer({ min: 1, max: 60 }),
+    maxBytes: fc.integer({ min: 0, max: 120 }),
+  });
 
   test('on generated trees under tight and default bounds; what passes comes back equal, as plain data', () => {
     fc.assert(

@@ -45,7 +45,8 @@ function exec(file: string, args: readonly string[], options: ExecFileOptions = 
 
 async function ok(file: string, args: readonly string[], options: ExecFileOptions = {}): Promise<string> {
   const result = await exec(file, args, options);
-  if (result.code !== 0) throw new Error(`${path.basename(file)} ${args.join(' ')} exited ${result.code}\n${result.stderr}\n${result.stdout}`.slice(0, 4000));
+  if (result.code !== 0)
+    throw new Error(`${path.basename(file)} ${args.join(' ')} exited ${result.code}\n${result.stderr}\n${result.stdout}`.slice(0, 4000));
   return result.stdout;
 }
 
@@ -78,7 +79,9 @@ beforeAll(async () => {
   installed = (async () => {
     mkdirSync(app);
     writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    await ok(npm, ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], { cwd: app });
+    await ok(npm, ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], {
+      cwd: app,
+    });
   })();
   attw = exec(bin('attw'), [tarball, '--profile', 'esm-only', '--no-definitely-typed', '--format', 'json'], { cwd: work });
   await Promise.all([installed, attw]);
@@ -93,7 +96,16 @@ describe.skipIf(!enabled)('npm pack → npm install → use', { timeout: 120_000
     const files = packed.files.map((f) => f.path);
     expect(files.filter((f) => !f.startsWith('dist/')).sort()).toEqual(expect.arrayContaining(['package.json']));
     expect(files.filter((f) => !f.startsWith('dist/') && !/^(package\.json|README\.md|LICENSE(\.\w+)?)$/.test(f))).toEqual([]);
-    for (const f of ['dist/index.js', 'dist/index.d.ts', 'dist/portable.js', 'dist/fetch/index.js', 'dist/cli.js', 'dist/generated/index.js', 'dist/generated/index.d.ts']) expect(files).toContain(f);
+    for (const f of [
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/portable.js',
+      'dist/fetch/index.js',
+      'dist/cli.js',
+      'dist/generated/index.js',
+      'dist/generated/index.d.ts',
+    ])
+      expect(files).toContain(f);
     // Our license, and the AdCP schemas' license beside the files derived from them.
     expect(files).toEqual(expect.arrayContaining(['LICENSE', 'dist/generated/LICENSE']));
     const versions = [...new Set(files.map((f) => /^dist\/generated\/(v[\d_]+)\//.exec(f)?.[1]).filter((v) => v !== undefined))];
@@ -182,7 +194,15 @@ console.log(JSON.stringify({
     writeFileSync(
       path.join(app, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: false, types: [] },
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+        },
         files: ['check.ts'],
       }),
     );
@@ -319,13 +339,18 @@ export const creatives = seller.safeDecode('sync_creatives', result);
 
   test('publint: no errors, warnings or suggestions', async () => {
     const bytes = readFileSync(tarball);
-    const { messages, pkg } = await publint({ pack: { tarball: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer }, level: 'suggestion' });
+    const { messages, pkg } = await publint({
+      pack: { tarball: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer },
+      level: 'suggestion',
+    });
     expect(messages.map((m) => `${m.type}: ${formatMessage(m, pkg) ?? m.code}`)).toEqual([]);
   });
 
   test('@arethetypeswrong/cli --profile esm-only: no problems', async () => {
     const { code, stdout, stderr } = await attw;
-    const report = JSON.parse(stdout.slice(0, stdout.lastIndexOf('}') + 1)) as { analysis: { problems: Array<{ kind: string; resolutionKind?: string }> } };
+    const report = JSON.parse(stdout.slice(0, stdout.lastIndexOf('}') + 1)) as {
+      analysis: { problems: Array<{ kind: string; resolutionKind?: string }> };
+    };
     const counted = report.analysis.problems.filter((p) => p.resolutionKind !== 'node10' && p.resolutionKind !== 'node16-cjs');
     expect(counted).toEqual([]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });

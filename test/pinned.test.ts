@@ -69,7 +69,9 @@ describe('a pinned decoder judges by its own version', () => {
     const body = mcp.structured(payload('3.1.19/get_products.valid'));
     const small = v31.createDecoder({ maxBytes: 10 });
     expect(thrownError(() => small.decode('get_products', mcp.text(JSON.stringify(body.structuredContent))))).toBeInstanceOf(LimitError);
-    expect(small.decode('get_products', mcp.text(JSON.stringify(body.structuredContent)), { maxBytes: 1 << 20 })).toEqual(body.structuredContent);
+    expect(small.decode('get_products', mcp.text(JSON.stringify(body.structuredContent)), { maxBytes: 1 << 20 })).toEqual(
+      body.structuredContent,
+    );
     // A per-call undefined leaves the decoder's bound in place (it caps structuredContent's strings too).
     expect(small.safeDecode('get_products', body, { maxBytes: undefined })).toMatchObject({ success: false, error: { code: 'TOO_LARGE' } });
     expect(thrownError(() => v31.createDecoder({ maxDepth: -1 }))).toMatchObject({ code: 'INVALID_OPTION' });
@@ -84,9 +86,19 @@ describe('isFinal answers the variant decode() judged a payload by', () => {
     ['submitted', 'get_products', () => mcp.structured(payload('3.1.19/get_products.submitted')), false],
     ['input-required', 'get_products', () => mcp.structured(payload('3.1.19/get_products.input-required')), false],
     // get_media_buys has no async schemas: a 'working' status is judged by (and is) its final response.
-    ['an async status on a task without that async schema', 'get_media_buys', () => mcp.structured({ ...payload('3.1.19/get_media_buys.valid'), status: 'working' }), true],
+    [
+      'an async status on a task without that async schema',
+      'get_media_buys',
+      () => mcp.structured({ ...payload('3.1.19/get_media_buys.valid'), status: 'working' }),
+      true,
+    ],
     // Over A2A a snapshot without status, sent in the working state, was judged as the working variant.
-    ['an A2A progress snapshot without status', 'create_media_buy', () => a2a10.statusUpdate('TASK_STATE_WORKING', { percentage: 40 }), false],
+    [
+      'an A2A progress snapshot without status',
+      'create_media_buy',
+      () => a2a10.statusUpdate('TASK_STATE_WORKING', { percentage: 40 }),
+      false,
+    ],
   ] as const)('%s', (_what, task, input, final) => {
     const data: object = decode(task, input());
     expect(isFinal(data)).toBe(final);
@@ -103,7 +115,14 @@ describe('isFinal answers the variant decode() judged a payload by', () => {
     const getter = Object.defineProperty({}, 'status', { get: () => ((called = true), 'completed'), enumerable: true });
     expect(isFinal(getter)).toBe(false);
     expect(called).toBe(false);
-    const hostile = new Proxy({}, { getOwnPropertyDescriptor: () => { throw new Error('trap'); } });
+    const hostile = new Proxy(
+      {},
+      {
+        getOwnPropertyDescriptor: () => {
+          throw new Error('trap');
+        },
+      },
+    );
     expect(isFinal(hostile)).toBe(false);
   });
 

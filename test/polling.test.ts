@@ -34,7 +34,8 @@ describe('3.1 get_task_status', () => {
   test('completed with include_result: typed create_media_buy data', () => {
     const task = decodeTaskStatus(mcp({ ...status, status: 'completed', completed_at: '2026-04-18T09:59:58Z', result }));
     expect(task).toMatchObject({ taskId: 'task_cmb_4821', taskType: 'create_media_buy', status: 'completed', version: '3.1.19' });
-    if (task.taskType !== 'create_media_buy' || task.data === null || !('media_buy_id' in task.data)) throw new Error('expected typed data');
+    if (task.taskType !== 'create_media_buy' || task.data === null || !('media_buy_id' in task.data))
+      throw new Error('expected typed data');
     expect(task.data.media_buy_id).toBe('mb_4821');
   });
   test('working without a result: data null, progress in the response', () => {
@@ -43,7 +44,9 @@ describe('3.1 get_task_status', () => {
     expect(task.response.progress).toEqual({ percentage: 30 });
   });
   test('failed with error: TaskFailedError classified by the manifest', () => {
-    const error = caught(() => decodeTaskStatus(mcp({ ...status, status: 'failed', error: { code: 'BUDGET_TOO_LOW', message: 'below floor' } })));
+    const error = caught(() =>
+      decodeTaskStatus(mcp({ ...status, status: 'failed', error: { code: 'BUDGET_TOO_LOW', message: 'below floor' } })),
+    );
     expect(error).toBeInstanceOf(TaskFailedError);
     expect((error as TaskFailedError).adcpError?.code).toBe('BUDGET_TOO_LOW');
     expect((error as TaskFailedError).recovery.recovery).toBe('correctable');
@@ -60,14 +63,26 @@ describe('3.1 get_task_status', () => {
 
 describe('3.0 tasks/get', () => {
   test('a JSON-RPC success around the response, failed with error', () => {
-    const error = caught(() => decodeTaskStatus({ jsonrpc: '2.0', id: 1, result: { ...status, status: 'failed', error: { code: 'RATE_LIMITED', message: 'slow down' } } }, { version: '3.0' }));
+    const error = caught(() =>
+      decodeTaskStatus(
+        { jsonrpc: '2.0', id: 1, result: { ...status, status: 'failed', error: { code: 'RATE_LIMITED', message: 'slow down' } } },
+        { version: '3.0' },
+      ),
+    );
     expect(error).toBeInstanceOf(TaskFailedError);
     expect((error as TaskFailedError).recovery.recovery).toBe('transient');
   });
   test('submitted: no data', () => {
-    expect(decodeTaskStatus({ ...status, status: 'submitted' }, { version: '3.0.26' })).toMatchObject({ status: 'submitted', data: null, version: '3.0.26' });
+    expect(decodeTaskStatus({ ...status, status: 'submitted' }, { version: '3.0.26' })).toMatchObject({
+      status: 'submitted',
+      data: null,
+      version: '3.0.26',
+    });
   });
   test('missing required fields: MALFORMED_ENVELOPE with the path', () => {
-    expect(caught(() => decodeTaskStatus({ ...status, created_at: undefined, status: 'working' }, { version: '3.0' }))).toMatchObject({ code: 'MALFORMED_ENVELOPE', path: '/created_at' });
+    expect(caught(() => decodeTaskStatus({ ...status, created_at: undefined, status: 'working' }, { version: '3.0' }))).toMatchObject({
+      code: 'MALFORMED_ENVELOPE',
+      path: '/created_at',
+    });
   });
 });

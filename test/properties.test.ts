@@ -30,7 +30,10 @@ type Json = Record<string, unknown>;
 // ---------------------------------------------------------------------------------------------
 // Prototype watch: after every test (and inside the pollution property, after every run).
 
-const snapshot = (): string => [Object.prototype, Array.prototype, Function.prototype, String.prototype].map((p) => Object.getOwnPropertyNames(p).sort().join(',')).join('|');
+const snapshot = (): string =>
+  [Object.prototype, Array.prototype, Function.prototype, String.prototype]
+    .map((p) => Object.getOwnPropertyNames(p).sort().join(','))
+    .join('|');
 const pristine = snapshot();
 
 function assertPrototypesClean(): void {
@@ -117,21 +120,51 @@ const anything = fc.anything({
  * it generates a marker; {@link materialize} builds the real thing inside the property.
  */
 const HOSTILE = Symbol('hostile');
-const hostile: fc.Arbitrary<unknown> = fc.constantFrom('getter', 'proxy', 'revoked', 'thrown-proxy', 'cycle', 'shared').map((kind) => ({ [HOSTILE]: kind }));
+const hostile: fc.Arbitrary<unknown> = fc
+  .constantFrom('getter', 'proxy', 'revoked', 'thrown-proxy', 'cycle', 'shared')
+  .map((kind) => ({ [HOSTILE]: kind }));
 
 function build(kind: string): unknown {
   switch (kind) {
     case 'getter':
-      return Object.defineProperty({}, 'x', { enumerable: true, get: () => { throw new RangeError('boom'); } });
+      return Object.defineProperty({}, 'x', {
+        enumerable: true,
+        get: () => {
+          throw new RangeError('boom');
+        },
+      });
     case 'proxy':
-      return new Proxy({}, { ownKeys: () => { throw new TypeError('trap'); }, get: () => { throw new TypeError('trap'); } });
+      return new Proxy(
+        {},
+        {
+          ownKeys: () => {
+            throw new TypeError('trap');
+          },
+          get: () => {
+            throw new TypeError('trap');
+          },
+        },
+      );
     case 'revoked': {
       const { proxy, revoke } = Proxy.revocable({}, {});
       revoke();
       return proxy;
     }
     case 'thrown-proxy': {
-      const p: object = new Proxy({}, { get: () => { throw p; }, getPrototypeOf: () => { throw p; }, ownKeys: () => { throw p; } });
+      const p: object = new Proxy(
+        {},
+        {
+          get: () => {
+            throw p;
+          },
+          getPrototypeOf: () => {
+            throw p;
+          },
+          ownKeys: () => {
+            throw p;
+          },
+        },
+      );
       return p;
     }
     case 'cycle': {
@@ -157,20 +190,75 @@ function materialize(v: unknown, depth = 0): unknown {
   if (Array.isArray(v)) return v.map((x) => materialize(x, depth + 1));
   if (proto !== Object.prototype && proto !== null) return v;
   const out: Json = proto === null ? (Object.create(null) as Json) : {};
-  for (const key of Object.keys(v)) Object.defineProperty(out, key, { value: materialize((v as Json)[key], depth + 1), enumerable: true, writable: true, configurable: true });
+  for (const key of Object.keys(v))
+    Object.defineProperty(out, key, {
+      value: materialize((v as Json)[key], depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return out;
 }
 
-const value = fc.oneof({ weight: 3, arbitrary: anything }, { weight: 1, arbitrary: hostile }, { weight: 2, arbitrary: mutatedPayload.map((m) => m.payload as unknown) });
+const value = fc.oneof(
+  { weight: 3, arbitrary: anything },
+  { weight: 1, arbitrary: hostile },
+  { weight: 2, arbitrary: mutatedPayload.map((m) => m.payload as unknown) },
+);
 
 /** Envelopes of every transport, with anything (or something hostile) in every slot. */
 const envelope: fc.Arbitrary<unknown> = fc.oneof(
   value,
-  fc.record({ isError: fc.oneof(fc.constant(undefined), anything), structuredContent: value, content: fc.oneof(value, fc.array(fc.oneof(value, fc.record({ type: fc.constantFrom('text', 'image', 5), text: fc.oneof(value, value.map((v) => { try { return JSON.stringify(v); } catch { return '{'; } })) })))) }, { requiredKeys: [] }),
-  fc.record({ jsonrpc: fc.constant('2.0'), id: fc.nat(), error: fc.record({ code: fc.oneof(fc.integer(), anything), message: fc.string(), data: fc.oneof(value, value.map((adcp_error) => ({ adcp_error }))) }, { requiredKeys: [] }) }),
+  fc.record(
+    {
+      isError: fc.oneof(fc.constant(undefined), anything),
+      structuredContent: value,
+      content: fc.oneof(
+        value,
+        fc.array(
+          fc.oneof(
+            value,
+            fc.record({
+              type: fc.constantFrom('text', 'image', 5),
+              text: fc.oneof(
+                value,
+                value.map((v) => {
+                  try {
+                    return JSON.stringify(v);
+                  } catch {
+                    return '{';
+                  }
+                }),
+              ),
+            }),
+          ),
+        ),
+      ),
+    },
+    { requiredKeys: [] },
+  ),
+  fc.record({
+    jsonrpc: fc.constant('2.0'),
+    id: fc.nat(),
+    error: fc.record(
+      {
+        code: fc.oneof(fc.integer(), anything),
+        message: fc.string(),
+        data: fc.oneof(
+          value,
+          value.map((adcp_error) => ({ adcp_error })),
+        ),
+      },
+      { requiredKeys: [] },
+    ),
+  }),
   fc.record({ jsonrpc: fc.constant('2.0'), id: fc.nat(), result: value }),
   fc
-    .record({ state: fc.oneof(fc.constantFrom('completed', 'TASK_STATE_FAILED', 'working', 'TASK_STATE_INPUT_REQUIRED', 'rejected'), anything), data: value, wrap: fc.constantFrom('task', 'statusUpdate', 'none') })
+    .record({
+      state: fc.oneof(fc.constantFrom('completed', 'TASK_STATE_FAILED', 'working', 'TASK_STATE_INPUT_REQUIRED', 'rejected'), anything),
+      data: value,
+      wrap: fc.constantFrom('task', 'statusUpdate', 'none'),
+    })
     .map(({ state, data, wrap }) => {
       const task = { status: { state, message: { parts: [{ data }] } }, artifacts: [{ parts: [{ text: 'x' }, { kind: 'data', data }] }] };
       return wrap === 'none' ? task : { [wrap]: task };
@@ -253,25 +341,41 @@ describe("a parsed text's measured shape decides the bounds exactly as the walk 
   // decode() skips checkTree for a parsed text when withinBounds(shape) says so: the two must agree
   // both ways, on any JSON, under any bounds (small bounds, so that both answers are common).
   const nested = fc.letrec((tie) => ({
-    value: fc.oneof({ depthSize: 'medium' }, fc.constantFrom('1', '1e400', '-1e999', '"s"', 'null', 'true', '0.5'), tie('array'), tie('object')),
+    value: fc.oneof(
+      { depthSize: 'medium' },
+      fc.constantFrom('1', '1e400', '-1e999', '"s"', 'null', 'true', '0.5'),
+      tie('array'),
+      tie('object'),
+    ),
     array: fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
-    object: fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c', 'd'), tie('value')), { maxLength: 4 }).map((members) => `{${members.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
+    object: fc
+      .array(fc.tuple(fc.constantFrom('a', 'b', 'c', 'd'), tie('value')), { maxLength: 4 })
+      .map((members) => `{${members.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
   }));
   test('withinBounds(shape) === checkTree passes', () => {
     fc.assert(
-      fc.property(fc.oneof(nested.object, nested.array, fc.json().filter((t) => t.startsWith('{'))), fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 40 }), (text, maxDepth, maxNodes) => {
-        const parsed = parseMcpText(text, 1 << 20, '/content/0/text');
-        if (!parsed.ok) throw new Error(`generated text did not parse: ${text}`);
-        const bounds = { maxBytes: 1 << 20, maxDepth, maxNodes };
-        let walked = true;
-        try {
-          checkTree(parsed.value, bounds, { what: 'text' });
-        } catch (error) {
-          expect(error).toBeInstanceOf(DecodeError);
-          walked = false;
-        }
-        expect(withinBounds(parsed.shape, bounds)).toBe(walked);
-      }),
+      fc.property(
+        fc.oneof(
+          nested.object,
+          nested.array,
+          fc.json().filter((t) => t.startsWith('{')),
+        ),
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 1, max: 40 }),
+        (text, maxDepth, maxNodes) => {
+          const parsed = parseMcpText(text, 1 << 20, '/content/0/text');
+          if (!parsed.ok) throw new Error(`generated text did not parse: ${text}`);
+          const bounds = { maxBytes: 1 << 20, maxDepth, maxNodes };
+          let walked = true;
+          try {
+            checkTree(parsed.value, bounds, { what: 'text' });
+          } catch (error) {
+            expect(error).toBeInstanceOf(DecodeError);
+            walked = false;
+          }
+          expect(withinBounds(parsed.shape, bounds)).toBe(walked);
+        },
+      ),
       runs(2_000),
     );
   });
@@ -283,21 +387,26 @@ describe('the size limit is exact in UTF-8 bytes', () => {
   test('limit - 1, limit and limit + 1 around a text whose last characters are multi-byte', () => {
     const base = JSON.stringify({ ...fixtures.find((f) => f.id === '3.1.19/list_accounts.valid')!.payload, ext: { s: '' } });
     fc.assert(
-      fc.property(fc.array(wide, { minLength: 1, maxLength: 40 }), fc.nat({ max: 3000 }), fc.constantFrom(-1, 0, 1), (tail, ascii, delta) => {
-        const text = base.replace('"s":""', `"s":"${'a'.repeat(ascii)}${tail.join('')}"`);
-        const bytes = Buffer.byteLength(text, 'utf8');
-        const maxBytes = bytes - delta; // delta 1: one byte over; 0: exactly at; -1: one under
-        const result = safeDecode('list_accounts', { content: [{ type: 'text', text }] }, { maxBytes });
-        if (delta === 1) {
-          expect(result).toMatchObject({ success: false, error: { code: 'TOO_LARGE', limit: maxBytes } });
-          // Exact whenever the UTF-16 length alone cannot decide (always so here but for pure ASCII).
-          if (text.length <= maxBytes) expect(result).toMatchObject({ error: { actual: bytes } });
-        } else {
-          expect(result.success).toBe(true);
-        }
-        // The extractor applies the same limit on its own.
-        expect(extractMcpResponse({ content: [{ type: 'text', text }] }, { maxBytes }) === null).toBe(delta === 1);
-      }),
+      fc.property(
+        fc.array(wide, { minLength: 1, maxLength: 40 }),
+        fc.nat({ max: 3000 }),
+        fc.constantFrom(-1, 0, 1),
+        (tail, ascii, delta) => {
+          const text = base.replace('"s":""', `"s":"${'a'.repeat(ascii)}${tail.join('')}"`);
+          const bytes = Buffer.byteLength(text, 'utf8');
+          const maxBytes = bytes - delta; // delta 1: one byte over; 0: exactly at; -1: one under
+          const result = safeDecode('list_accounts', { content: [{ type: 'text', text }] }, { maxBytes });
+          if (delta === 1) {
+            expect(result).toMatchObject({ success: false, error: { code: 'TOO_LARGE', limit: maxBytes } });
+            // Exact whenever the UTF-16 length alone cannot decide (always so here but for pure ASCII).
+            if (text.length <= maxBytes) expect(result).toMatchObject({ error: { actual: bytes } });
+          } else {
+            expect(result.success).toBe(true);
+          }
+          // The extractor applies the same limit on its own.
+          expect(extractMcpResponse({ content: [{ type: 'text', text }] }, { maxBytes }) === null).toBe(delta === 1);
+        },
+      ),
       runs(300),
     );
   });
@@ -360,7 +469,12 @@ function inject(root: Json, at: number, how: string): Json {
       Object.defineProperty(target, '__proto__', { value: evil, enumerable: false, writable: true, configurable: true });
       break;
     default:
-      target['list'] = Object.defineProperty([], 'constructor', { value: { prototype: evil }, enumerable: true, writable: true, configurable: true });
+      target['list'] = Object.defineProperty([], 'constructor', {
+        value: { prototype: evil },
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   }
   return root;
 }
@@ -383,9 +497,16 @@ function carry(carrier: (typeof carriers)[number], payload: Json, how: string): 
     case 'payload':
       return payload;
     case 'mcp-error':
-      return { isError: true, content: [{ type: 'text', text: asText() }], structuredContent: { adcp_error: { code: 'INVALID_REQUEST', details: payload } } };
+      return {
+        isError: true,
+        content: [{ type: 'text', text: asText() }],
+        structuredContent: { adcp_error: { code: 'INVALID_REQUEST', details: payload } },
+      };
     case 'a2a-error':
-      return { status: { state: 'failed' }, artifacts: [{ parts: [{ data: { adcp_error: { code: 'INVALID_REQUEST', details: payload } } }] }] };
+      return {
+        status: { state: 'failed' },
+        artifacts: [{ parts: [{ data: { adcp_error: { code: 'INVALID_REQUEST', details: payload } } }] }],
+      };
     case 'rpc-error':
       return { jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'x', data: { adcp_error: { code: 'X', details: payload } } } };
   }
@@ -415,22 +536,29 @@ function carriesPrototypeKey(input: unknown): boolean {
 describe('nothing returned pollutes a prototype', () => {
   test('data and error fields merged by spread, Object.assign and a recursive merge leave every prototype as it was', () => {
     fc.assert(
-      fc.property(mutatedPayload, fc.nat(), injection, fc.constantFrom(...carriers), fc.boolean(), ({ fixture, payload }, at, how, carrier, poison) => {
-        const fresh = JSON.parse(JSON.stringify(payload)) as Json; // fast-check may hand the same value to several runs
-        const input = carry(carrier, poison ? inject(fresh, at, how) : fresh, how);
-        const result = safeDecode(fixture.task, input, carrier === 'payload' ? { transport: 'payload' } : {});
-        for (const got of received(result)) {
-          if (typeof got !== 'object' || got === null) continue;
-          void { ...got };
-          Object.assign({}, got);
-          deepMerge({}, got);
-          deepMerge({}, JSON.parse(JSON.stringify(got)) as unknown);
-        }
-        assertPrototypesClean();
-        // Stronger than any one merge: an injected key that the input still carries (JSON text
-        // drops non-enumerable members and arrays' named members) never reaches the caller.
-        if (carriesPrototypeKey(input)) expect(result.success).toBe(false);
-      }),
+      fc.property(
+        mutatedPayload,
+        fc.nat(),
+        injection,
+        fc.constantFrom(...carriers),
+        fc.boolean(),
+        ({ fixture, payload }, at, how, carrier, poison) => {
+          const fresh = JSON.parse(JSON.stringify(payload)) as Json; // fast-check may hand the same value to several runs
+          const input = carry(carrier, poison ? inject(fresh, at, how) : fresh, how);
+          const result = safeDecode(fixture.task, input, carrier === 'payload' ? { transport: 'payload' } : {});
+          for (const got of received(result)) {
+            if (typeof got !== 'object' || got === null) continue;
+            void { ...got };
+            Object.assign({}, got);
+            deepMerge({}, got);
+            deepMerge({}, JSON.parse(JSON.stringify(got)) as unknown);
+          }
+          assertPrototypesClean();
+          // Stronger than any one merge: an injected key that the input still carries (JSON text
+          // drops non-enumerable members and arrays' named members) never reaches the caller.
+          if (carriesPrototypeKey(input)) expect(result.success).toBe(false);
+        },
+      ),
       runs(400),
     );
   });
@@ -512,7 +640,10 @@ function a2aModel(input: unknown): Json | null | 'wrapper' {
   }
   const raw = isObj(task['status']) ? task['status']['state'] : undefined;
   if (typeof raw !== 'string') return null;
-  const state = raw.replace(/^TASK_STATE_/, '').replace(/[A-Z]/g, (c) => c.toLowerCase()).replace(/_/g, '-');
+  const state = raw
+    .replace(/^TASK_STATE_/, '')
+    .replace(/[A-Z]/g, (c) => c.toLowerCase())
+    .replace(/_/g, '-');
   const fields = (p: Json): number => ['text', 'raw', 'url', 'data', 'file'].filter((f) => p[f] !== undefined && p[f] !== null).length;
   const isDataPart = (p: unknown): p is { data: Json } => isObj(p) && isObj(p['data']) && fields(p) === 1;
   const malformed = (parts: unknown[]): boolean => parts.some((p) => isObj(p) && fields(p) > 1);
@@ -543,12 +674,30 @@ function a2aModel(input: unknown): Json | null | 'wrapper' {
 }
 
 const smallJson = fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown);
-const smallObject = fc.dictionary(fc.oneof(fc.constantFrom('adcp_error', 'response', 'status', 'products'), fc.string({ maxLength: 6 })), smallJson, { maxKeys: 3 });
+const smallObject = fc.dictionary(
+  fc.oneof(fc.constantFrom('adcp_error', 'response', 'status', 'products'), fc.string({ maxLength: 6 })),
+  smallJson,
+  { maxKeys: 3 },
+);
 
 const mcpText = fc.oneof(
   smallObject.map((o) => JSON.stringify(o)),
   smallJson.map((v) => JSON.stringify(v)),
-  fc.constantFrom('Done.', '', '{', '[1,', '\uFEFF{}', ' {"a":1} ', '{"adcp_error":{"code":"X"}}', '{"__proto__":{}}', '[{"__proto__":1}]', '{"a":{"constructor":{"prototype":{}}}}', '{"constructor":1}', 'null', '"{}"'),
+  fc.constantFrom(
+    'Done.',
+    '',
+    '{',
+    '[1,',
+    '\uFEFF{}',
+    ' {"a":1} ',
+    '{"adcp_error":{"code":"X"}}',
+    '{"__proto__":{}}',
+    '[{"__proto__":1}]',
+    '{"a":{"constructor":{"prototype":{}}}}',
+    '{"constructor":1}',
+    'null',
+    '"{}"',
+  ),
   fc.string({ unit: 'grapheme', maxLength: 90 }).map((s) => JSON.stringify({ s })),
   fc.string({ maxLength: 20 }),
 );
@@ -558,7 +707,13 @@ const mcpEnvelope: fc.Arbitrary<Json> = fc.record(
     isError: fc.constantFrom(true, false, 'false', '', 0, 1, null, undefined),
     structuredContent: fc.oneof(smallObject, fc.constant({ adcp_error: { code: 'X' } }), fc.constant({}), smallJson),
     content: fc.oneof(
-      fc.array(fc.oneof({ weight: 5, arbitrary: mcpText.map((text) => ({ type: 'text', text })) }, { weight: 1, arbitrary: fc.oneof(smallJson, fc.record({ type: fc.constantFrom('image', 'resource', 'text'), text: smallJson })) }), { maxLength: 4 }),
+      fc.array(
+        fc.oneof(
+          { weight: 5, arbitrary: mcpText.map((text) => ({ type: 'text', text })) },
+          { weight: 1, arbitrary: fc.oneof(smallJson, fc.record({ type: fc.constantFrom('image', 'resource', 'text'), text: smallJson })) },
+        ),
+        { maxLength: 4 },
+      ),
       smallJson,
     ),
   },
@@ -567,7 +722,17 @@ const mcpEnvelope: fc.Arbitrary<Json> = fc.record(
 
 const a2aState = fc.oneof(
   fc.constantFrom(...FINAL, ...INTERIM, ...[...FINAL, ...INTERIM].map((s) => `TASK_STATE_${s.toUpperCase().replace('-', '_')}`)),
-  fc.constantFrom('TASK_STATE_CANCELLED', 'cancelled', 'Completed', 'COMPLETED', 'WOR\u212AING', 'input_required', 'TASK_STATE_', '', 'unknown'),
+  fc.constantFrom(
+    'TASK_STATE_CANCELLED',
+    'cancelled',
+    'Completed',
+    'COMPLETED',
+    'WOR\u212AING',
+    'input_required',
+    'TASK_STATE_',
+    '',
+    'unknown',
+  ),
   smallJson,
 );
 const part = fc.oneof(
@@ -575,13 +740,29 @@ const part = fc.oneof(
   smallObject.map((data) => ({ kind: 'data', data })),
   smallObject.map((data) => ({ data: { response: data } })),
   smallObject.map((data) => ({ data, text: 'also text' })),
-  fc.constantFrom({ text: 'progress' }, { kind: 'text', text: 'x' }, { data: null }, { data: [] }, { data: 'x' }, { url: 'https://x', data: null }, { data: { response: null } }, null, 'part'),
+  fc.constantFrom(
+    { text: 'progress' },
+    { kind: 'text', text: 'x' },
+    { data: null },
+    { data: [] },
+    { data: 'x' },
+    { url: 'https://x', data: null },
+    { data: { response: null } },
+    null,
+    'part',
+  ),
 );
 const parts = fc.oneof({ weight: 5, arbitrary: fc.array(part, { maxLength: 4 }) }, { weight: 1, arbitrary: smallJson });
 const a2aTask: fc.Arbitrary<Json> = fc.record(
   {
     id: fc.constant('t-1'),
-    status: fc.oneof({ weight: 6, arbitrary: fc.record({ state: a2aState, message: fc.oneof(fc.record({ parts }), smallJson) }, { requiredKeys: ['state'] }) }, { weight: 1, arbitrary: smallJson }),
+    status: fc.oneof(
+      {
+        weight: 6,
+        arbitrary: fc.record({ state: a2aState, message: fc.oneof(fc.record({ parts }), smallJson) }, { requiredKeys: ['state'] }),
+      },
+      { weight: 1, arbitrary: smallJson },
+    ),
     artifacts: fc.oneof(fc.array(fc.oneof(fc.record({ parts }), smallJson), { maxLength: 2 }), smallJson),
   },
   { requiredKeys: [] },

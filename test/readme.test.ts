@@ -48,11 +48,14 @@ test('the README has TypeScript examples, and none casts', () => {
   expect(blocks.filter((b) => /<any>|: any\b|@ts-/.test(b))).toEqual([]);
 });
 
-test('every README TypeScript example compiles (strict, noUncheckedIndexedAccess, exactOptionalPropertyTypes)', { timeout: 180_000 }, async () => {
+test('every README TypeScript example compiles (strict, noUncheckedIndexedAccess, exactOptionalPropertyTypes)', {
+  timeout: 180_000,
+}, async () => {
   const modules = path.join(work, 'node_modules');
   mkdirSync(modules);
   symlinkSync(REPO_ROOT, path.join(modules, 'adcp-decode'), 'dir');
-  for (const dep of ['@modelcontextprotocol', '@a2a-js', '@types', 'express', 'hono']) symlinkSync(path.join(REPO_ROOT, 'node_modules', dep), path.join(modules, dep), 'dir');
+  for (const dep of ['@modelcontextprotocol', '@a2a-js', '@types', 'express', 'hono'])
+    symlinkSync(path.join(REPO_ROOT, 'node_modules', dep), path.join(modules, dep), 'dir');
   writeFileSync(path.join(work, 'package.json'), JSON.stringify({ name: 'readme', private: true, type: 'module' }));
   writeFileSync(path.join(work, 'given.d.ts'), GIVEN);
   const files = blocks.map((block, i) => {

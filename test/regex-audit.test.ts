@@ -6,7 +6,14 @@
  * it is written). `npm run regex-audit` adds V8 timings up to 4 MiB.
  */
 import { describe, expect, test } from 'vitest';
-import { collectRegexesIn, collectSchemaRegexes, collectSourceRegexes, formatRegexes, judge, type AuditedRegex } from '../scripts/regex-audit.js';
+import {
+  collectRegexesIn,
+  collectSchemaRegexes,
+  collectSourceRegexes,
+  formatRegexes,
+  judge,
+  type AuditedRegex,
+} from '../scripts/regex-audit.js';
 
 const { patterns, formats } = collectSchemaRegexes();
 const { regexes: formatRes } = formatRegexes(formats);
@@ -40,7 +47,7 @@ describe('the regexes that run on seller strings', () => {
 describe('the collector finds every construction in a source text', () => {
   test('literals, RegExp with literal arguments, and what it cannot audit', () => {
     const text = [
-      "const a = /^a+$/u;",
+      'const a = /^a+$/u;',
       "const b = new RegExp('^b*$', 'g');",
       'const c = RegExp(`c?`);',
       "const d = new globalThis.RegExp(/d+/, 'i');",

@@ -46,7 +46,9 @@ function firstUnsafe(line: string): number {
 
 function expectSafeLine(line: string, what: string): void {
   const at = firstUnsafe(line);
-  expect(at, `${what}: U+${line.charCodeAt(at).toString(16).padStart(4, '0')} raw at ${at} in ${JSON.stringify(line.slice(0, 300))}`).toBe(-1);
+  expect(at, `${what}: U+${line.charCodeAt(at).toString(16).padStart(4, '0')} raw at ${at} in ${JSON.stringify(line.slice(0, 300))}`).toBe(
+    -1,
+  );
 }
 
 /** One hostile character: from every class above, and ordinary ones around them. */
@@ -76,7 +78,10 @@ const scenario: fc.Arbitrary<Scenario> = fc.oneof(
   hostileKey.map((key) => ({
     name: 'schema mismatch under a hostile key',
     task: 'get_products' as const,
-    input: mcp.structured({ ...payload('3.1.19/get_products.valid'), filter_diagnostics: { semantics: 'only', excluded_by: { [key]: { notes: 1 } } } }),
+    input: mcp.structured({
+      ...payload('3.1.19/get_products.valid'),
+      filter_diagnostics: { semantics: 'only', excluded_by: { [key]: { notes: 1 } } },
+    }),
   })),
   // TASK_FAILED: the seller's code, message, field and suggestion.
   fc.record({ code: hostileText(64), message: hostileKey, field: hostileKey, suggestion: hostileKey }).map((e) => ({
@@ -88,20 +93,31 @@ const scenario: fc.Arbitrary<Scenario> = fc.oneof(
   hostileKey.map((key) => ({
     name: 'an adcp_error with __proto__ under a hostile key',
     task: 'get_products' as const,
-    input: { isError: true, content: [], structuredContent: { adcp_error: JSON.parse(`{"code":"X",${JSON.stringify(key)}:{"__proto__":{"polluted":1}}}`) as unknown } },
+    input: {
+      isError: true,
+      content: [],
+      structuredContent: { adcp_error: JSON.parse(`{"code":"X",${JSON.stringify(key)}:{"__proto__":{"polluted":1}}}`) as unknown },
+    },
   })),
   // UNSAFE_JSON in the payload, found by the bounds walk.
   hostileKey.map((key) => ({
     name: 'a payload with __proto__ under a hostile key',
     task: 'list_accounts' as const,
-    input: mcp.structured({ ...payload('3.1.19/list_accounts.valid'), ext: JSON.parse(`{${JSON.stringify(key)}:{"__proto__":{}}}`) as unknown }),
+    input: mcp.structured({
+      ...payload('3.1.19/list_accounts.valid'),
+      ext: JSON.parse(`{${JSON.stringify(key)}:{"__proto__":{}}}`) as unknown,
+    }),
   })),
   // TOO_DEEP along hostile keys.
   hostileKey.map((key) => {
     let ext: Record<string, unknown> = {};
     const root = ext;
     for (let i = 0; i < 70; i++) ext = (ext[key] = {}) as Record<string, unknown>;
-    return { name: 'nesting past maxDepth along hostile keys', task: 'list_accounts' as const, input: mcp.structured({ ...payload('3.1.19/list_accounts.valid'), ext: root }) };
+    return {
+      name: 'nesting past maxDepth along hostile keys',
+      task: 'list_accounts' as const,
+      input: mcp.structured({ ...payload('3.1.19/list_accounts.valid'), ext: root }),
+    };
   }),
   // UNSUPPORTED_VERSION: the announced version is quoted.
   hostileText(40).map((version) => ({
@@ -185,16 +201,21 @@ describe('shownText', () => {
 
   test('is exact when the text fits: unescaping gives the text back (property)', () => {
     fc.assert(
-      fc.property(anyText.filter((t) => !t.includes('\\')), (text) => {
-        const shown = shownText(text, Infinity);
-        expect(shown.replace(/\\u([0-9a-f]{4})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))).toBe(text);
-      }),
+      fc.property(
+        anyText.filter((t) => !t.includes('\\')),
+        (text) => {
+          const shown = shownText(text, Infinity);
+          expect(shown.replace(/\\u([0-9a-f]{4})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))).toBe(text);
+        },
+      ),
       { seed: 20260430, numRuns: 2000 },
     );
   });
 
   test('examples', () => {
-    expect(shownText('Slow down\u001b[2J\u001b]52;c;aGk=\u0007\u202e\u009b\u2028\u200b\ufeff')).toBe('Slow down\\u001b[2J\\u001b]52;c;aGk=\\u0007\\u202e\\u009b\\u2028\\u200b\\ufeff');
+    expect(shownText('Slow down\u001b[2J\u001b]52;c;aGk=\u0007\u202e\u009b\u2028\u200b\ufeff')).toBe(
+      'Slow down\\u001b[2J\\u001b]52;c;aGk=\\u0007\\u202e\\u009b\\u2028\\u200b\\ufeff',
+    );
     expect(shownText('a\ud800b\udc00c\ud83d\ude00')).toBe('a\\ud800b\\udc00c\ud83d\ude00');
     expect(shownText('x'.repeat(50), 10)).toBe(`${'x'.repeat(9)}…`);
     // A cut never splits an escape or a surrogate pair.

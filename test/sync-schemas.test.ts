@@ -278,10 +278,15 @@ describe('sync from a directory', () => {
     noTempFiles(out);
 
     // Longer than the lock allows: refused after reading one byte past the locked size.
-    writeFileSync(target, Buffer.concat([readFileSync(path.join(SHARED, 'schemas/3.1.19/core/product.json')), Buffer.alloc(1 << 20, 0x20)]));
+    writeFileSync(
+      target,
+      Buffer.concat([readFileSync(path.join(SHARED, 'schemas/3.1.19/core/product.json')), Buffer.alloc(1 << 20, 0x20)]),
+    );
     const error2 = await syncError({ source, out, lock: lockFile, concurrency: 1 });
     expect(error2.code).toBe('TOO_LARGE');
-    expect(error2.message).toMatch(/^schemas\/3\.1\.19\/core\/product\.json from .* is larger than the \d+ bytes .* expects \(the file is \d+ bytes\)/);
+    expect(error2.message).toMatch(
+      /^schemas\/3\.1\.19\/core\/product\.json from .* is larger than the \d+ bytes .* expects \(the file is \d+ bytes\)/,
+    );
     expect(existsSync(path.join(out, 'schemas/3.1.19/core/product.json'))).toBe(false);
   });
 
@@ -293,7 +298,9 @@ describe('sync from a directory', () => {
     }
     const error = await syncError({ source, out: tempDir('missing-out'), lock: lockFile });
     expect(error.code).toBe('MISSING');
-    expect(error.message).toMatch(/^test-vectors\/media-buy\/status-as-of\.json is listed in .*adcp\.lock\.json but missing from the source/);
+    expect(error.message).toMatch(
+      /^test-vectors\/media-buy\/status-as-of\.json is listed in .*adcp\.lock\.json but missing from the source/,
+    );
   });
 });
 
@@ -415,7 +422,14 @@ describe('sync over HTTP', () => {
     try {
       const { lockFile } = await subsetLock([silent, 'schemas/3.0.26/index.json', 'LICENSE']);
       let t = performance.now();
-      const error = await syncError({ source: server.url, out: tempDir('hang'), lock: lockFile, timeoutMs: 150, retries: 1, retryDelayMs: 10 });
+      const error = await syncError({
+        source: server.url,
+        out: tempDir('hang'),
+        lock: lockFile,
+        timeoutMs: 150,
+        retries: 1,
+        retryDelayMs: 10,
+      });
       expect(performance.now() - t).toBeLessThan(3000);
       expect(error.code).toBe('TIMEOUT');
       expect(error.file).toBe(silent);
@@ -492,7 +506,9 @@ describe('sources, --update and lock validation', () => {
     expect(resolveSource('https://adcontextprotocol.org')).toMatchObject({ kind: 'url', display: 'https://adcontextprotocol.org' });
     expect(resolveSource('http://localhost:8080/mirror')).toMatchObject({ kind: 'url' });
     expect(resolveSource('http://127.0.0.1:1')).toMatchObject({ kind: 'url' });
-    expect(() => resolveSource('http://adcontextprotocol.org')).toThrow(/refusing plain http source http:\/\/adcontextprotocol\.org: use https/);
+    expect(() => resolveSource('http://adcontextprotocol.org')).toThrow(
+      /refusing plain http source http:\/\/adcontextprotocol\.org: use https/,
+    );
     expect(() => resolveSource('ftp://example.com')).toThrow(/unsupported/);
     const error = await syncError({ source: 'http://example.com', out: tempDir('plain-http') });
     expect(error.code).toBe('BAD_SOURCE');
@@ -551,7 +567,10 @@ describe('sources, --update and lock validation', () => {
     const entry = { bytes: 2, sha256: 'a'.repeat(64) };
     const base = { lockfileVersion: 1, defaultVersion: '3.1.19', versions: ['3.1.19'], files: { 'schemas/3.1.19/x.json': entry } };
     expect(parseLock(base, 'L').files.size).toBe(1);
-    const bad = (patch: object): (() => void) => () => parseLock({ ...base, ...patch }, 'L');
+    const bad =
+      (patch: object): (() => void) =>
+      () =>
+        parseLock({ ...base, ...patch }, 'L');
     expect(bad({ files: { ...base.files, 'schemas/3.1.19/../../../etc/passwd': entry } })).toThrow(/L is not a valid lock: file path/);
     expect(bad({ files: { ...base.files, '/etc/passwd': entry } })).toThrow(/file path/);
     expect(bad({ files: { ...base.files, 'docs/x.md': entry } })).toThrow(/must be LICENSE, under test-vectors/);

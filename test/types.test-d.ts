@@ -84,14 +84,21 @@ if (signals.status === 'input-required') {
   expectTypeOf(signals.signals).toExtend<unknown[] | undefined>();
 }
 
-type SyncOf<T extends TaskName, V extends keyof ResponsesByVersion> = Exclude<Decoded<T, { version: V }>, { status: 'working' | 'submitted' | 'input-required' }>;
-expectTypeOf<Extract<NonNullable<SyncOf<'create_media_buy', '3.0.26'>['status']>, 'working' | 'submitted' | 'input-required'>>().toBeNever();
+type SyncOf<T extends TaskName, V extends keyof ResponsesByVersion> = Exclude<
+  Decoded<T, { version: V }>,
+  { status: 'working' | 'submitted' | 'input-required' }
+>;
+expectTypeOf<
+  Extract<NonNullable<SyncOf<'create_media_buy', '3.0.26'>['status']>, 'working' | 'submitted' | 'input-required'>
+>().toBeNever();
 expectTypeOf<Extract<NonNullable<SyncOf<'get_products', '3.1.19'>['status']>, 'working' | 'submitted' | 'input-required'>>().toBeNever();
 
 // Where a schema leaves status open (3.0), the type is the envelope's task status, as decode() enforces.
 expectTypeOf(decode('get_media_buys', result, { version: '3.0' }).status).toEqualTypeOf<TaskStatus | undefined>();
 // Where a 3.0 schema declares its own status, that is the type (check_governance's verdict).
-expectTypeOf(decode('check_governance', result, { version: '3.0' }).status).toEqualTypeOf<'approved' | 'denied' | 'conditions' | undefined>();
+expectTypeOf(decode('check_governance', result, { version: '3.0' }).status).toEqualTypeOf<
+  'approved' | 'denied' | 'conditions' | undefined
+>();
 // The hand-written TaskStatus is the generated enum.
 expectTypeOf<TaskStatus>().toEqualTypeOf<GeneratedTaskStatus>();
 

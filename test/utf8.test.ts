@@ -8,7 +8,10 @@ import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { utf8Length } from '../src/utf8.js';
 
-const unit = fc.oneof(fc.constantFrom('a', '"', 'é', '€', '中', '😀', '\uD800', '\uDFFF', '\uDBFF\uDFFF'), fc.string({ unit: 'binary', maxLength: 3 }));
+const unit = fc.oneof(
+  fc.constantFrom('a', '"', 'é', '€', '中', '😀', '\uD800', '\uDFFF', '\uDBFF\uDFFF'),
+  fc.string({ unit: 'binary', maxLength: 3 }),
+);
 
 test('equals Buffer.byteLength on any string', () => {
   fc.assert(

@@ -18,7 +18,17 @@ import path from 'node:path';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { boundedListing, createAjv, linearErrors, linearKeyPointers, linearUniqueItems, LISTING_LIMIT, loadSchemas, stripAnnotations, UNIQUE_PAIRWISE_MAX } from '../scripts/generate.js';
+import {
+  boundedListing,
+  createAjv,
+  linearErrors,
+  linearKeyPointers,
+  linearUniqueItems,
+  LISTING_LIMIT,
+  loadSchemas,
+  stripAnnotations,
+  UNIQUE_PAIRWISE_MAX,
+} from '../scripts/generate.js';
 import { REPO_ROOT, schemaDir } from '../scripts/schema-paths.js';
 import { makeCase, runCase } from '../scripts/fuzz-cases.js';
 import { safeDecode, SchemaMismatchError } from '../src/index.js';
@@ -61,7 +71,11 @@ const SCHEMAS = [
     $id: '/t/item.json',
     type: 'object',
     required: ['id'],
-    properties: { id: { type: 'string' }, tag: { $ref: '/t/tag.json' }, tags: { type: 'array', uniqueItems: true, items: { $ref: '/t/tag.json' } } },
+    properties: {
+      id: { type: 'string' },
+      tag: { $ref: '/t/tag.json' },
+      tags: { type: 'array', uniqueItems: true, items: { $ref: '/t/tag.json' } },
+    },
     additionalProperties: false,
   },
   {
@@ -76,15 +90,27 @@ const SCHEMAS = [
         type: 'object',
         additionalProperties: {
           type: 'object',
-          properties: { values: { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'object' }] } }, item: { $ref: '/t/item.json' } },
+          properties: {
+            values: { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'object' }] } },
+            item: { $ref: '/t/item.json' },
+          },
           additionalProperties: false,
         },
       },
-      named: { type: 'object', patternProperties: { '^[~/a-z]+$': { type: 'array', items: { $ref: '/t/tag.json' } } }, additionalProperties: false },
+      named: {
+        type: 'object',
+        patternProperties: { '^[~/a-z]+$': { type: 'array', items: { $ref: '/t/tag.json' } } },
+        additionalProperties: false,
+      },
       items: { type: 'array', uniqueItems: true, items: { $ref: '/t/item.json' } },
       tags: { type: 'array', uniqueItems: true, items: { $ref: '/t/tag.json' } },
       any: { type: 'array', uniqueItems: true },
-      either: { oneOf: [{ type: 'array', uniqueItems: true, items: { $ref: '/t/item.json' } }, { type: 'array', maxItems: 2 }] },
+      either: {
+        oneOf: [
+          { type: 'array', uniqueItems: true, items: { $ref: '/t/item.json' } },
+          { type: 'array', maxItems: 2 },
+        ],
+      },
     },
   },
 ];
@@ -127,10 +153,21 @@ describe('the small schema set reaches every rewritten site', () => {
 // as JSON (1 and 1.0), so duplicates are common and near-duplicates too.
 const tag = fc.constantFrom('a', 'b', 'c', 'd');
 const item = fc.oneof(
-  fc.record({ id: fc.constantFrom('x', 'y'), tag: fc.option(tag, { nil: undefined }), tags: fc.option(fc.array(tag, { maxLength: 3 }), { nil: undefined }) }, { requiredKeys: [] }),
+  fc.record(
+    {
+      id: fc.constantFrom('x', 'y'),
+      tag: fc.option(tag, { nil: undefined }),
+      tags: fc.option(fc.array(tag, { maxLength: 3 }), { nil: undefined }),
+    },
+    { requiredKeys: [] },
+  ),
   fc.constantFrom({ id: 'x', tag: 'a' }, { tag: 'a', id: 'x' }, { id: 'x', extra: true }, 'x', 1, null),
 );
-const loose = fc.oneof(fc.constantFrom(1, 1.0, -0, 0, '1', true, null), fc.dictionary(fc.constantFrom('p', 'q'), fc.constantFrom(1, 'p', null), { maxKeys: 2 }), fc.array(fc.constantFrom(1, 'a'), { maxLength: 2 }));
+const loose = fc.oneof(
+  fc.constantFrom(1, 1.0, -0, 0, '1', true, null),
+  fc.dictionary(fc.constantFrom('p', 'q'), fc.constantFrom(1, 'p', null), { maxKeys: 2 }),
+  fc.array(fc.constantFrom(1, 'a'), { maxLength: 2 }),
+);
 // Map keys with `~` and `/` (and the escapes' own spellings `~0`, `~1`), over values that pass
 // and fail, so the pointers of kept and discarded errors under a key are compared too.
 const mapKey = fc.stringMatching(/^[~/a-z01]{0,6}$/);
@@ -141,7 +178,14 @@ const mapValue = fc.record(
 const maps = fc.dictionary(mapKey, fc.oneof(mapValue, fc.constantFrom(1, 'x')), { maxKeys: 4 });
 const named = fc.dictionary(mapKey, fc.oneof(fc.array(tag, { maxLength: 3 }), fc.constant('x')), { maxKeys: 3 });
 const list = fc.record(
-  { items: fc.array(item, { maxLength: 8 }), tags: fc.array(tag, { maxLength: 6 }), any: fc.array(loose, { maxLength: 8 }), either: fc.array(item, { maxLength: 4 }), maps, named },
+  {
+    items: fc.array(item, { maxLength: 8 }),
+    tags: fc.array(tag, { maxLength: 6 }),
+    any: fc.array(loose, { maxLength: 8 }),
+    either: fc.array(item, { maxLength: 4 }),
+    maps,
+    named,
+  },
   { requiredKeys: [] },
 );
 // Arrays longer than UNIQUE_PAIRWISE_MAX, where uniquePair keys items instead of comparing pairs:
@@ -158,7 +202,10 @@ const wide = fc.oneof(
 const withCopy = <T>(items: fc.Arbitrary<T[]>) =>
   fc.tuple(items, fc.nat(), fc.boolean()).map(([arr, k, copy]) => {
     const v = arr[k % arr.length];
-    if (copy && arr.length > 0) arr.push(v !== null && typeof v === 'object' && !Array.isArray(v) ? (Object.fromEntries(Object.entries(v).reverse()) as T) : (v as T));
+    if (copy && arr.length > 0)
+      arr.push(
+        v !== null && typeof v === 'object' && !Array.isArray(v) ? (Object.fromEntries(Object.entries(v).reverse()) as T) : (v as T),
+      );
     return arr;
   });
 const long = { minLength: UNIQUE_PAIRWISE_MAX - 2, maxLength: UNIQUE_PAIRWISE_MAX + 40, selector: (v: unknown) => JSON.stringify(v) };
@@ -174,7 +221,10 @@ const longList = fc.record(
 const json = fc.oneof(list, longList).map((v) => JSON.parse(JSON.stringify(v)) as unknown);
 
 describe('rewritten validators give exactly the verdicts and errors of the originals', () => {
-  for (const [mode, set] of [['first error', fast], ['allErrors', full]] as const) {
+  for (const [mode, set] of [
+    ['first error', fast],
+    ['allErrors', full],
+  ] as const) {
     test(`${mode}: fast-check, 3,000 payloads, short and long arrays`, () => {
       const before = validatorOf(load(set.original), 'list');
       const patched = validatorOf(load(set.rewritten), 'list');
@@ -208,7 +258,9 @@ describe('rewritten validators give exactly the verdicts and errors of the origi
     // A long array, keyed not compared: 1 equals 1.0; an object repeats with its keys reordered.
     const any = [...Array.from({ length: UNIQUE_PAIRWISE_MAX + 10 }, (_, k) => k), { p: 1, q: 'p' }, 'x', { q: 'p', p: 1 }, 7.0, 'y'];
     expect(patched({ items: [], any })).toBe(false);
-    expect(patched.errors).toEqual([expect.objectContaining({ instancePath: '/any', keyword: 'uniqueItems', params: { i: any.length - 2, j: 7 } })]);
+    expect(patched.errors).toEqual([
+      expect.objectContaining({ instancePath: '/any', keyword: 'uniqueItems', params: { i: any.length - 2, j: 7 } }),
+    ]);
     expect(patched({ items: [], any: any.slice(0, -2) })).toBe(false);
     expect(patched.errors).toEqual([expect.objectContaining({ params: { i: any.length - 3, j: any.length - 5 } })]);
   });
@@ -255,17 +307,53 @@ describe('the generated get_products modules agree with Ajv compiling the same s
   const folder = path.join(REPO_ROOT, 'src/generated', versionFolders[version], 'validators');
   const generatedFast = validatorOf(requireHere(path.join(folder, 'get_products.js')) as Module, 'response');
   const generatedAll = validatorOf(requireHere(path.join(folder, 'get_products.errors.js')) as Module, 'response');
-  const valid = JSON.parse(readFileSync(path.join(REPO_ROOT, 'test/fixtures/payloads', version, 'get_products.valid.json'), 'utf8')) as { products: Record<string, unknown>[] };
+  const valid = JSON.parse(readFileSync(path.join(REPO_ROOT, 'test/fixtures/payloads', version, 'get_products.valid.json'), 'utf8')) as {
+    products: Record<string, unknown>[];
+  };
 
   const product = valid.products[0] as Record<string, unknown> & { reporting_capabilities: Record<string, unknown> };
   const window = { window: 'live', duration_days: 0, expected_availability: 'immediate', is_guaranteed_basis: false };
   const variants: [string, unknown][] = [
     ['valid', valid],
     ['duplicate $ref enum items', { ...valid, products: [{ ...product, channels: ['display', 'olv', 'display'] }] }],
-    ['duplicate metrics among many', { ...valid, products: [{ ...product, reporting_capabilities: { ...product.reporting_capabilities, available_metrics: ['impressions', 'spend', 'clicks', 'spend', 'impressions'] } }] }],
-    ['duplicate object items, keys reordered', { ...valid, products: [{ ...product, reporting_capabilities: { ...product.reporting_capabilities, measurement_windows: [window, Object.fromEntries(Object.entries(window).reverse())] } }] }],
-    ['map keys with ~ and / over items that fail', { ...valid, filter_diagnostics: { excluded_by: { 'a~b/c~1~0//': { count: 1, values: ['x', 1, {}, null] }, '~': { count: -1 } } } }],
-    ['many invalid products merged from referenced validators', { ...valid, products: Array.from({ length: 40 }, (_, i) => ({ ...product, product_id: i, channels: ['display', 'display'] })) }],
+    [
+      'duplicate metrics among many',
+      {
+        ...valid,
+        products: [
+          {
+            ...product,
+            reporting_capabilities: {
+              ...product.reporting_capabilities,
+              available_metrics: ['impressions', 'spend', 'clicks', 'spend', 'impressions'],
+            },
+          },
+        ],
+      },
+    ],
+    [
+      'duplicate object items, keys reordered',
+      {
+        ...valid,
+        products: [
+          {
+            ...product,
+            reporting_capabilities: {
+              ...product.reporting_capabilities,
+              measurement_windows: [window, Object.fromEntries(Object.entries(window).reverse())],
+            },
+          },
+        ],
+      },
+    ],
+    [
+      'map keys with ~ and / over items that fail',
+      { ...valid, filter_diagnostics: { excluded_by: { 'a~b/c~1~0//': { count: 1, values: ['x', 1, {}, null] }, '~': { count: -1 } } } },
+    ],
+    [
+      'many invalid products merged from referenced validators',
+      { ...valid, products: Array.from({ length: 40 }, (_, i) => ({ ...product, product_id: i, channels: ['display', 'display'] })) },
+    ],
   ];
 
   test('same verdicts and errors, first-error and allErrors', () => {
@@ -350,7 +438,10 @@ describe('escaping map keys is linear in key length × items (issue 11)', () => 
     const tables = tablesByVersion[version];
     return tables.tasks.flatMap((task) => {
       const ids = tables.schemaIds[task]!;
-      const variants: [string, string][] = [['response', ids.response], ...Object.entries(ids.async).map(([s, id]): [string, string] => [s.replace('-', '_'), id])];
+      const variants: [string, string][] = [
+        ['response', ids.response],
+        ...Object.entries(ids.async).map(([s, id]): [string, string] => [s.replace('-', '_'), id]),
+      ];
       return variants.flatMap(([variant, id]) => mapSites(version, id).map((site) => ({ version, task, variant, site })));
     });
   });
@@ -370,7 +461,8 @@ describe('escaping map keys is linear in key length × items (issue 11)', () => 
 
   test('every map site: twice the key and twice the items cost twice the escaping, not four times', () => {
     // The task's error-listing module (an ES module; Node >= 20.19 require()s it synchronously).
-    const listing = (version: (typeof versions)[number], task: string) => requireHere(path.join(REPO_ROOT, 'src/generated', versionFolders[version], `validators/${task}.errors.js`)) as Module;
+    const listing = (version: (typeof versions)[number], task: string) =>
+      requireHere(path.join(REPO_ROOT, 'src/generated', versionFolders[version], `validators/${task}.errors.js`)) as Module;
     const unreached: string[] = [];
     const reached: string[] = [];
     const growth: number[] = [];
@@ -402,18 +494,29 @@ describe('escaping map keys is linear in key length × items (issue 11)', () => 
     ]);
     for (const miss of unreached) {
       const tail = miss.replace(/^3\.1\.19 get_task_status \/result(\/preview)?/, '');
-      expect(reached.some((r) => r.startsWith('3.1.19 ') && !r.includes('get_task_status') && r.endsWith(tail)), miss).toBe(true);
+      expect(
+        reached.some((r) => r.startsWith('3.1.19 ') && !r.includes('get_task_status') && r.endsWith(tail)),
+        miss,
+      ).toBe(true);
     }
   }, 120_000);
 
   describe('get_products, the reported case: a valid payload with a long filter_diagnostics key', () => {
     const version = '3.1.19';
-    const valid = JSON.parse(readFileSync(path.join(REPO_ROOT, 'test/fixtures/payloads', version, 'get_products.valid.json'), 'utf8')) as Record<string, unknown>;
+    const valid = JSON.parse(
+      readFileSync(path.join(REPO_ROOT, 'test/fixtures/payloads', version, 'get_products.valid.json'), 'utf8'),
+    ) as Record<string, unknown>;
     // A key of `~` runs over N strings: each string fails the `object` branch of a oneOf.
-    const payload = (n: number) => ({ ...valid, filter_diagnostics: { excluded_by: { ['~'.repeat(n * 5_000)]: { count: 1, values: Array.from({ length: n * 1_000 }, () => 'a') } } } });
+    const payload = (n: number) => ({
+      ...valid,
+      filter_diagnostics: { excluded_by: { ['~'.repeat(n * 5_000)]: { count: 1, values: Array.from({ length: n * 1_000 }, () => 'a') } } },
+    });
 
     test('decode() accepts it, and doubling key and items doubles the escaping', () => {
-      const work = (n: number) => escapedChars(() => expect(safeDecode('get_products', { content: [], structuredContent: payload(n) }, { version }).success).toBe(true));
+      const work = (n: number) =>
+        escapedChars(() =>
+          expect(safeDecode('get_products', { content: [], structuredContent: payload(n) }, { version }).success).toBe(true),
+        );
       const [once, twice] = [work(1), work(2)];
       expect(once).toBeGreaterThan(0);
       expect(twice / once).toBeLessThanOrEqual(2.01);

@@ -210,11 +210,11 @@ function tooLarge(what: string, limit: number, actual: number): LimitError {
 
 function timedOut(what: string, limit: number, startedAt: number): LimitError {
   const actual = Math.floor(performance.now() - startedAt);
-  return new LimitError(
-    'TIMEOUT',
-    `expected ${what} within ${limit} ms, but it was still incomplete after ${actual} ms; aborted`,
-    { unit: 'ms', limit, actual },
-  );
+  return new LimitError('TIMEOUT', `expected ${what} within ${limit} ms, but it was still incomplete after ${actual} ms; aborted`, {
+    unit: 'ms',
+    limit,
+    actual,
+  });
 }
 
 function isEventStream(contentType: string | null): boolean {
@@ -423,9 +423,7 @@ export function boundedFetch(options: BoundedFetchOptions = {}): BoundedFetch {
 
     headers.set('accept-encoding', 'identity');
     const { [FETCH_BOUNDS]: _bounds, ...rest }: BoundedRequestInit = init ?? {};
-    const pending = Promise.resolve().then(() =>
-      underlying(input, { ...rest, headers, signal: ex.signal }),
-    );
+    const pending = Promise.resolve().then(() => underlying(input, { ...rest, headers, signal: ex.signal }));
     let response: Response;
     try {
       response = await Promise.race([pending, ex.failed]);
@@ -568,10 +566,7 @@ function parseContentLength(value: string | null): number | undefined {
  *   client.callTool({ name: 'get_products', arguments: args }, undefined, { signal, timeout: 120_000 }),
  * );
  */
-export async function withFetchBounds<T>(
-  bounds: FetchBounds,
-  fn: (signal: AbortSignal) => T | PromiseLike<T>,
-): Promise<T> {
+export async function withFetchBounds<T>(bounds: FetchBounds, fn: (signal: AbortSignal) => T | PromiseLike<T>): Promise<T> {
   const checked = checkBounds(bounds, 'withFetchBounds');
   // Inside another scope, a field left out here keeps the outer scope's value.
   const outer = scopes.getStore()?.bounds;

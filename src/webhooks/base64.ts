@@ -19,7 +19,12 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
  */
 export function base64UrlDecode(text: string): Uint8Array | undefined {
   if (!BASE64URL.test(text) || text.length % 4 === 1) return undefined;
-  const bytes = base64Decode(text.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(text.length / 4) * 4, '='));
+  const bytes = base64Decode(
+    text
+      .replace(/-/g, '+')
+      .replace(/_/g, '/')
+      .padEnd(Math.ceil(text.length / 4) * 4, '='),
+  );
   return bytes !== undefined && base64UrlEncode(bytes) === text ? bytes : undefined;
 }
 

@@ -51,16 +51,26 @@ export function parseWebhookBody(text: string, bounds: Bounds): ParsedBody {
   const duplicates = findDuplicateKeys(text);
   if (duplicates !== undefined) {
     const more = duplicates.count > MAX_REPORTED_KEYS ? `, <...${duplicates.count - MAX_REPORTED_KEYS} more>` : '';
-    throw new WebhookError('webhook_body_malformed', `expected unique object keys; the body repeats ${duplicates.names.map((n) => `"${shownText(n, 40)}"`).join(', ')}${more}`, {
-      duplicateKeys: duplicates.names,
-    });
+    throw new WebhookError(
+      'webhook_body_malformed',
+      `expected unique object keys; the body repeats ${duplicates.names.map((n) => `"${shownText(n, 40)}"`).join(', ')}${more}`,
+      {
+        duplicateKeys: duplicates.names,
+      },
+    );
   }
   const parsed = parseMcpText(text, bounds.maxBytes, '');
   if (!parsed.ok) {
     if (parsed.reason === 'too-large') {
-      throw new WebhookError('webhook_body_too_large', `expected a body of at most ${bounds.maxBytes} bytes; got ${parsed.bytesExact === true ? '' : 'more than '}${parsed.bytes}`);
+      throw new WebhookError(
+        'webhook_body_too_large',
+        `expected a body of at most ${bounds.maxBytes} bytes; got ${parsed.bytesExact === true ? '' : 'more than '}${parsed.bytes}`,
+      );
     }
-    throw new DecodeError('INVALID_JSON', `expected a JSON webhook body; got text that does not parse (${parsed.parseError ?? 'not JSON'})`);
+    throw new DecodeError(
+      'INVALID_JSON',
+      `expected a JSON webhook body; got text that does not parse (${parsed.parseError ?? 'not JSON'})`,
+    );
   }
   const value = parsed.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {

@@ -9,7 +9,14 @@ import type { ParsedShape } from '../extract-mcp.js';
 import { classifyA2aState, unwrapA2aEnvelope } from '../extract-a2a.js';
 import { defaultVersion, resolveVersion, type Version } from '../versions.js';
 import { bodyText, parseWebhookBody } from './body.js';
-import { detectWebhookFormat, validateWebhookEnvelope, WEBHOOK_TASK_TYPES, type WebhookFormat, type WebhookStatus, type WebhookTaskType } from './envelope.js';
+import {
+  detectWebhookFormat,
+  validateWebhookEnvelope,
+  WEBHOOK_TASK_TYPES,
+  type WebhookFormat,
+  type WebhookStatus,
+  type WebhookTaskType,
+} from './envelope.js';
 import { WebhookError, WebhookTaskFailedError, type WebhookFailure } from './errors.js';
 import { TaskFailedError } from '../errors.js';
 import { shownText } from '../format.js';
@@ -57,7 +64,9 @@ export interface DecodedWebhookOf<K extends WebhookTaskType, V extends Version =
  * A decoded webhook: a union discriminated by `taskType` (and `version`), so narrowing it types
  * `data`. `V` is the version the `version` option pins (`'3.0'` → `'3.0.26'`); without one, any.
  */
-export type DecodedWebhook<V extends Version = Version> = { [W in V]: { [K in WebhookTaskTypeIn<W>]: DecodedWebhookOf<K, W> }[WebhookTaskTypeIn<W>] }[V];
+export type DecodedWebhook<V extends Version = Version> = {
+  [W in V]: { [K in WebhookTaskTypeIn<W>]: DecodedWebhookOf<K, W> }[WebhookTaskTypeIn<W>];
+}[V];
 
 const hasOwn = (obj: object, key: string): boolean => Object.hasOwn(obj, key);
 
@@ -89,12 +98,19 @@ export function decodeWebhookValue(
   const decodeOptions: DecodeOptions = { ...stripWebhookOptions(options) };
   if (format === 'a2a') return decodeA2a(body, expected, decodeOptions, signer);
   if (format !== 'mcp') {
-    throw new WebhookError('webhook_envelope_invalid', `expected an MCP webhook envelope (string status and task_id) or an A2A Task / status update; got ${describeValue(body)}`);
+    throw new WebhookError(
+      'webhook_envelope_invalid',
+      `expected an MCP webhook envelope (string status and task_id) or an A2A Task / status update; got ${describeValue(body)}`,
+    );
   }
   const version = envelopeVersion(options);
   const envelope = validateWebhookEnvelope(body, version);
   if (expected !== undefined && expected !== envelope.taskType) {
-    throw new WebhookError('webhook_envelope_invalid', `expected a ${expected} webhook on this route; the envelope names ${envelope.taskType}`, { path: '/task_type' });
+    throw new WebhookError(
+      'webhook_envelope_invalid',
+      `expected a ${expected} webhook on this route; the envelope names ${envelope.taskType}`,
+      { path: '/task_type' },
+    );
   }
   const record = body as Record<string, unknown>;
   const result = hasOwn(record, 'result') ? (record.result as Record<string, unknown>) : undefined;
@@ -131,29 +147,63 @@ function stripWebhookOptions(options: DecodeWebhookOptions | undefined): DecodeO
   return rest;
 }
 
-function decodeA2a(body: unknown, expected: WebhookTaskType | undefined, options: DecodeOptions, signer: WebhookFailure['signer']): DecodedWebhook {
+function decodeA2a(
+  body: unknown,
+  expected: WebhookTaskType | undefined,
+  options: DecodeOptions,
+  signer: WebhookFailure['signer'],
+): DecodedWebhook {
   if (expected === undefined) {
-    throw new DecodeError('INVALID_OPTION', 'option taskType is required for A2A webhook bodies, which do not name their task; pass the task type the push registration was made for');
+    throw new DecodeError(
+      'INVALID_OPTION',
+      'option taskType is required for A2A webhook bodies, which do not name their task; pass the task type the push registration was made for',
+    );
   }
   const unwrapped = unwrapA2aEnvelope(body);
   const task = unwrapped.kind === 'object' ? unwrapped.value : undefined;
-  const state = task !== undefined && typeof task.status === 'object' && task.status !== null ? classifyA2aState((task.status as Record<string, unknown>).state) : null;
+  const state =
+    task !== undefined && typeof task.status === 'object' && task.status !== null
+      ? classifyA2aState((task.status as Record<string, unknown>).state)
+      : null;
   const version = options.version === undefined || options.version === 'auto' ? defaultVersion : resolveVersion(options.version);
-  if (!isTaskType(expected, version)) throw new DecodeError('INVALID_OPTION', `option taskType "${shownText(String(expected), 40)}" is not an AdCP ${version} task type`);
+  if (!isTaskType(expected, version))
+    throw new DecodeError('INVALID_OPTION', `option taskType "${shownText(String(expected), 40)}" is not an AdCP ${version} task type`);
   let data: unknown = null;
   const interim = state !== null && !state.final;
-  const taskId = task !== undefined && typeof task.id === 'string' ? task.id : task !== undefined && typeof task.taskId === 'string' ? task.taskId : undefined;
+  const taskId =
+    task !== undefined && typeof task.id === 'string'
+      ? task.id
+      : task !== undefined && typeof task.taskId === 'string'
+        ? task.taskId
+        : undefined;
   const status = (state?.state ?? 'unknown') as WebhookStatus;
   try {
     data = decode(resultTask(expected), body, { ...options, transport: 'a2a' });
   } catch (error) {
     if (error instanceof TaskFailedError) {
-      throw new WebhookTaskFailedError(error, { format: 'a2a', taskType: expected, taskId, operationId: undefined, idempotencyKey: undefined, status, signer });
+      throw new WebhookTaskFailedError(error, {
+        format: 'a2a',
+        taskType: expected,
+        taskId,
+        operationId: undefined,
+        idempotencyKey: undefined,
+        status,
+        signer,
+      });
     }
     // An interim update without a DataPart carries no data (webhooks.mdx: progress "may" be included).
     if (!(interim && error instanceof DecodeError && error.code === 'NO_PAYLOAD')) throw error;
   }
-  return { format: 'a2a', taskType: expected, taskId, operationId: undefined, idempotencyKey: undefined, status, data, version } as DecodedWebhook;
+  return {
+    format: 'a2a',
+    taskType: expected,
+    taskId,
+    operationId: undefined,
+    idempotencyKey: undefined,
+    status,
+    data,
+    version,
+  } as DecodedWebhook;
 }
 
 /**
@@ -172,7 +222,10 @@ function decodeA2a(body: unknown, expected: WebhookTaskType | undefined, options
  * const hook = decodeWebhook(rawBody, { format: 'mcp' });
  * if (hook.taskType === 'create_media_buy' && hook.status === 'completed') use(hook.data);
  */
-export function decodeWebhook<O extends DecodeWebhookOptions = DecodeWebhookOptions>(body: string | Uint8Array | Record<string, unknown>, options?: O): DecodedWebhook<VersionFor<O>> {
+export function decodeWebhook<O extends DecodeWebhookOptions = DecodeWebhookOptions>(
+  body: string | Uint8Array | Record<string, unknown>,
+  options?: O,
+): DecodedWebhook<VersionFor<O>> {
   let decoded: DecodedWebhook;
   if (typeof body === 'string' || body instanceof Uint8Array) {
     const bounds: Bounds = boundsOf(options);

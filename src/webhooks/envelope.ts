@@ -14,7 +14,17 @@ import { shownText } from '../format.js';
 export type WebhookFormat = 'mcp' | 'a2a';
 
 /** The task statuses of `enums/task-status.json` (the same in every bundled version). */
-export const WEBHOOK_STATUSES = ['submitted', 'working', 'input-required', 'completed', 'canceled', 'failed', 'rejected', 'auth-required', 'unknown'] as const;
+export const WEBHOOK_STATUSES = [
+  'submitted',
+  'working',
+  'input-required',
+  'completed',
+  'canceled',
+  'failed',
+  'rejected',
+  'auth-required',
+  'unknown',
+] as const;
 
 /** A webhook's task status. */
 export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
@@ -22,16 +32,52 @@ export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
 /** `enums/task-type.json` per bundled version: the values an envelope's `task_type` may take. */
 export const WEBHOOK_TASK_TYPES = {
   '3.1.19': [
-    'create_media_buy', 'update_media_buy', 'media_buy_delivery', 'sync_creatives', 'build_creative', 'activate_signal',
-    'get_products', 'get_signals', 'create_property_list', 'update_property_list', 'get_property_list', 'list_property_lists',
-    'delete_property_list', 'sync_accounts', 'get_account_financials', 'get_creative_delivery', 'sync_event_sources',
-    'sync_audiences', 'sync_catalogs', 'log_event', 'get_brand_identity', 'search_brands', 'get_rights', 'acquire_rights',
+    'create_media_buy',
+    'update_media_buy',
+    'media_buy_delivery',
+    'sync_creatives',
+    'build_creative',
+    'activate_signal',
+    'get_products',
+    'get_signals',
+    'create_property_list',
+    'update_property_list',
+    'get_property_list',
+    'list_property_lists',
+    'delete_property_list',
+    'sync_accounts',
+    'get_account_financials',
+    'get_creative_delivery',
+    'sync_event_sources',
+    'sync_audiences',
+    'sync_catalogs',
+    'log_event',
+    'get_brand_identity',
+    'search_brands',
+    'get_rights',
+    'acquire_rights',
   ],
   '3.0.26': [
-    'create_media_buy', 'update_media_buy', 'sync_creatives', 'activate_signal', 'get_signals', 'create_property_list',
-    'update_property_list', 'get_property_list', 'list_property_lists', 'delete_property_list', 'sync_accounts',
-    'get_account_financials', 'get_creative_delivery', 'sync_event_sources', 'sync_audiences', 'sync_catalogs', 'log_event',
-    'get_brand_identity', 'get_rights', 'acquire_rights',
+    'create_media_buy',
+    'update_media_buy',
+    'sync_creatives',
+    'activate_signal',
+    'get_signals',
+    'create_property_list',
+    'update_property_list',
+    'get_property_list',
+    'list_property_lists',
+    'delete_property_list',
+    'sync_accounts',
+    'get_account_financials',
+    'get_creative_delivery',
+    'sync_event_sources',
+    'sync_audiences',
+    'sync_catalogs',
+    'log_event',
+    'get_brand_identity',
+    'get_rights',
+    'acquire_rights',
   ],
 } as const satisfies Record<Version, readonly string[]>;
 
@@ -173,7 +219,10 @@ export function validateWebhookEnvelope(body: unknown, version: Version): Webhoo
     // A body with none of the envelope's identity fields is a bare result posted as the body.
     const bare = !hasOwn(body, 'task_id') && !hasOwn(body, 'status') && !hasOwn(body, 'task_type');
     const what = bare ? 'a bare task result, not a webhook envelope' : `an envelope without ${missing.join(', ')}`;
-    throw fieldError(`expected the AdCP ${version} webhook envelope (${WEBHOOK_REQUIRED[version].join(', ')}); got ${what}`, `/${missing[0] ?? ''}`);
+    throw fieldError(
+      `expected the AdCP ${version} webhook envelope (${WEBHOOK_REQUIRED[version].join(', ')}); got ${what}`,
+      `/${missing[0] ?? ''}`,
+    );
   }
   for (const [key, [min, max, charset]] of Object.entries(STRING_FIELDS[version])) {
     if (!hasOwn(body, key)) continue;
@@ -181,7 +230,10 @@ export function validateWebhookEnvelope(body: unknown, version: Version): Webhoo
     if (typeof value !== 'string') throw fieldError(`expected ${key} to be a string; got ${describeValue(value)}`, `/${key}`);
     if (value.length < min || value.length > max || (charset !== undefined && !charset.test(value))) {
       const bounds = max === Infinity ? `at least ${min}` : `${min}-${max}`;
-      throw fieldError(`expected ${key} of ${bounds} characters${charset === undefined ? '' : ' from [A-Za-z0-9_.:-]'}; got ${describeValue(value)}`, `/${key}`);
+      throw fieldError(
+        `expected ${key} of ${bounds} characters${charset === undefined ? '' : ' from [A-Za-z0-9_.:-]'}; got ${describeValue(value)}`,
+        `/${key}`,
+      );
     }
   }
   const { status, task_type: taskType, timestamp } = body;
@@ -192,14 +244,19 @@ export function validateWebhookEnvelope(body: unknown, version: Version): Webhoo
     );
   }
   if (!(WEBHOOK_TASK_TYPES[version] as readonly unknown[]).includes(taskType)) {
-    throw fieldError(`expected task_type to be an AdCP ${version} task type; got ${typeof taskType === 'string' ? shownString(taskType) : describeValue(taskType)}`, '/task_type');
+    throw fieldError(
+      `expected task_type to be an AdCP ${version} task type; got ${typeof taskType === 'string' ? shownString(taskType) : describeValue(taskType)}`,
+      '/task_type',
+    );
   }
   if (hasOwn(body, 'protocol') && !(WEBHOOK_PROTOCOLS[version] as readonly unknown[]).includes(body.protocol)) {
     throw fieldError(`expected protocol to be an AdCP ${version} protocol; got ${describeValue(body.protocol)}`, '/protocol');
   }
-  if (typeof timestamp !== 'string' || !isDateTime(timestamp)) throw fieldError(`expected timestamp to be an RFC 3339 date-time; got ${describeValue(timestamp)}`, '/timestamp');
+  if (typeof timestamp !== 'string' || !isDateTime(timestamp))
+    throw fieldError(`expected timestamp to be an RFC 3339 date-time; got ${describeValue(timestamp)}`, '/timestamp');
   const result = hasOwn(body, 'result') ? body.result : undefined;
-  if (result !== undefined && !isObject(result)) throw fieldError(`expected result to be an object; got ${describeValue(result)}`, '/result');
+  if (result !== undefined && !isObject(result))
+    throw fieldError(`expected result to be an object; got ${describeValue(result)}`, '/result');
   return {
     idempotencyKey: body.idempotency_key as string,
     taskId: body.task_id as string,

@@ -174,7 +174,11 @@ export class WebhookTaskFailedError extends TaskFailedError {
   readonly webhook: WebhookFailure;
 
   constructor(failure: TaskFailedError, webhook: WebhookFailure) {
-    super(failure.message, { adcpError: failure.adcpError, recovery: failure.recovery }, { task: failure.task, version: failure.version, path: failure.path, cause: failure });
+    super(
+      failure.message,
+      { adcpError: failure.adcpError, recovery: failure.recovery },
+      { task: failure.task, version: failure.version, path: failure.path, cause: failure },
+    );
     this.webhook = webhook;
   }
 }

@@ -45,7 +45,12 @@ export function checkHmacSecret(secret: string): void {
  * @example
  * await hmacSignature(secret, '1700000000', new TextEncoder().encode('{}')); // 'sha256=...'
  */
-export async function hmacSignature(secret: string, timestamp: string, body: Uint8Array, subtle: Pick<Subtle, 'importKey' | 'sign'> = crypto.subtle): Promise<string> {
+export async function hmacSignature(
+  secret: string,
+  timestamp: string,
+  body: Uint8Array,
+  subtle: Pick<Subtle, 'importKey' | 'sign'> = crypto.subtle,
+): Promise<string> {
   const key = await subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   const prefix = encoder.encode(`${timestamp}.`);
   const message = new Uint8Array(prefix.byteLength + body.byteLength);
@@ -84,7 +89,11 @@ export interface LegacyHmacOptions {
  * @example
  * await verifyLegacyHmac(headers, body, { secrets: [secret] });
  */
-export async function verifyLegacyHmac(headers: ReadonlyMap<string, string>, body: Uint8Array, options: LegacyHmacOptions): Promise<number> {
+export async function verifyLegacyHmac(
+  headers: ReadonlyMap<string, string>,
+  body: Uint8Array,
+  options: LegacyHmacOptions,
+): Promise<number> {
   const signature = headers.get('x-adcp-signature');
   const timestamp = headers.get('x-adcp-timestamp');
   if (signature === undefined || timestamp === undefined || signature === '') {
@@ -93,9 +102,13 @@ export async function verifyLegacyHmac(headers: ReadonlyMap<string, string>, bod
   if (!TIMESTAMP.test(timestamp)) throw new WebhookError('webhook_signature_header_malformed', 'X-ADCP-Timestamp must be Unix seconds');
   const now = Math.floor((options.now ?? Date.now)() / 1000);
   if (Math.abs(now - Number(timestamp)) > HMAC_WINDOW_SECONDS) {
-    throw new WebhookError('webhook_signature_window_invalid', `X-ADCP-Timestamp ${timestamp} is more than ${HMAC_WINDOW_SECONDS} s from now (${now})`);
+    throw new WebhookError(
+      'webhook_signature_window_invalid',
+      `X-ADCP-Timestamp ${timestamp} is more than ${HMAC_WINDOW_SECONDS} s from now (${now})`,
+    );
   }
-  if (!SIGNATURE.test(signature)) throw new WebhookError('webhook_signature_header_malformed', 'X-ADCP-Signature must be sha256= and 64 lowercase hex digits');
+  if (!SIGNATURE.test(signature))
+    throw new WebhookError('webhook_signature_header_malformed', 'X-ADCP-Signature must be sha256= and 64 lowercase hex digits');
   for (let i = 0; i < options.secrets.length; i++) {
     const expected = await hmacSignature(options.secrets[i] as string, timestamp, body, options.subtle);
     if (constantTimeEqual(expected, signature)) return i;

@@ -7,11 +7,26 @@
 export { createWebhookReceiver, DEFAULT_WEBHOOK_MAX_BYTES } from './receiver.js';
 export type { LegacyHmacConfig, ReceivedSigner, ReceivedWebhook, WebhookReceiver, WebhookReceiverOptions } from './receiver.js';
 export { decodeWebhook } from './decode-webhook.js';
-export type { DecodedWebhook, DecodedWebhookOf, DecodeWebhookOptions, WebhookData, WebhookResultTask, WebhookTaskTypeIn } from './decode-webhook.js';
+export type {
+  DecodedWebhook,
+  DecodedWebhookOf,
+  DecodeWebhookOptions,
+  WebhookData,
+  WebhookResultTask,
+  WebhookTaskTypeIn,
+} from './decode-webhook.js';
 export { detectWebhookFormat, extractWebhookPayload, validateWebhookEnvelope, WEBHOOK_STATUSES, WEBHOOK_TASK_TYPES } from './envelope.js';
 export type { WebhookEnvelope, WebhookFormat, WebhookStatus, WebhookTaskType } from './envelope.js';
 export { verifyWebhookSignature, WEBHOOK_TAG, REQUIRED_COMPONENTS, REQUIRED_PARAMS } from './verify.js';
-export type { ReplayScope, RevocationCheck, RevocationStatus, VerifiableRequest, VerifySignatureOptions, WebhookCrypto, WebhookSigner } from './verify.js';
+export type {
+  ReplayScope,
+  RevocationCheck,
+  RevocationStatus,
+  VerifiableRequest,
+  VerifySignatureOptions,
+  WebhookCrypto,
+  WebhookSigner,
+} from './verify.js';
 export { createJwksResolver, JwksError, JWKS_MAX_BYTES } from './jwks.js';
 export type { JwksResolverOptions } from './jwks.js';
 export { WEBHOOK_ALGS } from './keys.js';

@@ -77,7 +77,9 @@ export function createJwksResolver(options: JwksResolverOptions): KeyResolver {
     inFlight ??= (async () => {
       lastFetchAt = now();
       try {
-        const keys = keysOf(await fetchBoundedText(url, { fetch: options.fetch, maxBytes, timeoutMs }, (message) => new JwksError(message), 'JWKS'));
+        const keys = keysOf(
+          await fetchBoundedText(url, { fetch: options.fetch, maxBytes, timeoutMs }, (message) => new JwksError(message), 'JWKS'),
+        );
         cache = { keys, fetchedAt: now() };
         return keys;
       } finally {

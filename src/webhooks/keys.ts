@@ -75,7 +75,13 @@ const WEBHOOK_PURPOSES: readonly string[] = ['request-signing', 'webhook-signing
  */
 export function checkKeyPurpose(jwk: WebhookJwk, alg: WebhookAlg): void {
   const ops = jwk.key_ops;
-  if (jwk.use !== 'sig' || !Array.isArray(ops) || !ops.includes('verify') || typeof jwk.adcp_use !== 'string' || !WEBHOOK_PURPOSES.includes(jwk.adcp_use)) {
+  if (
+    jwk.use !== 'sig' ||
+    !Array.isArray(ops) ||
+    !ops.includes('verify') ||
+    typeof jwk.adcp_use !== 'string' ||
+    !WEBHOOK_PURPOSES.includes(jwk.adcp_use)
+  ) {
     const why =
       jwk.use !== 'sig'
         ? 'use is not "sig"'
@@ -86,7 +92,10 @@ export function checkKeyPurpose(jwk: WebhookJwk, alg: WebhookAlg): void {
   }
   if (!jwkFitsAlg(jwk, alg)) {
     const want = JWK_FOR[alg];
-    throw new WebhookError('webhook_signature_alg_not_allowed', `the signature says ${alg} but the key is ${shownText(String(jwk.alg), 16)}/${shownText(String(jwk.crv), 16)}; expected ${want.alg}/${want.crv}`);
+    throw new WebhookError(
+      'webhook_signature_alg_not_allowed',
+      `the signature says ${alg} but the key is ${shownText(String(jwk.alg), 16)}/${shownText(String(jwk.crv), 16)}; expected ${want.alg}/${want.crv}`,
+    );
   }
 }
 
@@ -97,7 +106,10 @@ function importKey(jwk: WebhookJwk, alg: WebhookAlg, subtle: Pick<Subtle, 'impor
   const cached = imported.get(jwk);
   if (cached !== undefined) return cached;
   // Only the public members go to importKey: strict importers refuse unknown ones (adcp_use).
-  const publicJwk = alg === 'ed25519' ? { kty: 'OKP', crv: 'Ed25519', x: jwk.x as string } : { kty: 'EC', crv: 'P-256', x: jwk.x as string, y: jwk.y as string };
+  const publicJwk =
+    alg === 'ed25519'
+      ? { kty: 'OKP', crv: 'Ed25519', x: jwk.x as string }
+      : { kty: 'EC', crv: 'P-256', x: jwk.x as string, y: jwk.y as string };
   const algorithm = alg === 'ed25519' ? { name: 'Ed25519' } : { name: 'ECDSA', namedCurve: 'P-256' };
   const key = subtle.importKey('jwk', publicJwk, algorithm, false, ['verify']);
   imported.set(jwk, key);

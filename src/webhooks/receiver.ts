@@ -21,7 +21,9 @@ import { verifyWebhookSignature, type ReplayScope, type RevocationCheck, type We
 export const DEFAULT_WEBHOOK_MAX_BYTES = 1_000_000;
 
 /** Who signed a received webhook: an RFC 9421 key, or the legacy HMAC secret. */
-export type ReceivedSigner = WebhookSigner | { readonly keyid: 'hmac-current' | 'hmac-previous'; readonly alg: 'hmac-sha256'; readonly agent: string };
+export type ReceivedSigner =
+  | WebhookSigner
+  | { readonly keyid: 'hmac-current' | 'hmac-previous'; readonly alg: 'hmac-sha256'; readonly agent: string };
 
 /** A received, verified, decoded webhook (judged by version(s) `V`): narrow on `taskType` to type `data`. */
 export type ReceivedWebhook<V extends Version = Version> = DecodedWebhook<V> & { readonly signer: ReceivedSigner };
@@ -95,18 +97,38 @@ function optionError(message: string): TypeError {
  * const hook = await receiver.receive(request); // { taskType, taskId, status, data, signer, ... }
  */
 export function createWebhookReceiver<O extends WebhookReceiverOptions>(options: O): WebhookReceiver<VersionFor<O>> {
-  const { keys: customKeys, jwks, hmac, replayStore, revocation: customRevocation, revocationList, replayScope, maxBodyBytes = DEFAULT_WEBHOOK_MAX_BYTES, now, subtle, ...decodeOptions } = options;
+  const {
+    keys: customKeys,
+    jwks,
+    hmac,
+    replayStore,
+    revocation: customRevocation,
+    revocationList,
+    replayScope,
+    maxBodyBytes = DEFAULT_WEBHOOK_MAX_BYTES,
+    now,
+    subtle,
+    ...decodeOptions
+  } = options;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) throw optionError('maxBodyBytes must be a positive integer');
-  if (replayScope !== undefined && replayScope !== 'keyid' && replayScope !== 'destination') throw optionError("replayScope must be 'keyid' or 'destination'");
+  if (replayScope !== undefined && replayScope !== 'keyid' && replayScope !== 'destination')
+    throw optionError("replayScope must be 'keyid' or 'destination'");
   const secrets = hmac === undefined ? undefined : typeof hmac.secret === 'string' ? [hmac.secret] : [...hmac.secret];
   for (const secret of secrets ?? []) checkHmacSecret(secret);
-  if (hmac !== undefined && (customKeys !== undefined || jwks !== undefined)) throw optionError('hmac selects the legacy scheme; it cannot be combined with keys or jwks (mode selection is a switch)');
-  if (hmac === undefined && (customKeys === undefined) === (jwks === undefined)) throw optionError('exactly one of keys or jwks is required (or hmac for the legacy scheme)');
+  if (hmac !== undefined && (customKeys !== undefined || jwks !== undefined))
+    throw optionError('hmac selects the legacy scheme; it cannot be combined with keys or jwks (mode selection is a switch)');
+  if (hmac === undefined && (customKeys === undefined) === (jwks === undefined))
+    throw optionError('exactly one of keys or jwks is required (or hmac for the legacy scheme)');
   if (customRevocation !== undefined && revocationList !== undefined) throw optionError('pass revocation or revocationList, not both');
   const keys = customKeys ?? (jwks === undefined ? undefined : createJwksResolver(jwks));
   const listKeys = revocationList?.keys ?? keys;
-  if (revocationList !== undefined && listKeys === undefined) throw optionError('revocationList needs keys to verify the list (this receiver has none)');
-  const revocation = revocationList === undefined || listKeys === undefined ? customRevocation : createRevocationList({ ...revocationList, keys: listKeys, now: revocationList.now ?? now, subtle: revocationList.subtle ?? subtle }).check;
+  if (revocationList !== undefined && listKeys === undefined)
+    throw optionError('revocationList needs keys to verify the list (this receiver has none)');
+  const revocation =
+    revocationList === undefined || listKeys === undefined
+      ? customRevocation
+      : createRevocationList({ ...revocationList, keys: listKeys, now: revocationList.now ?? now, subtle: revocationList.subtle ?? subtle })
+          .check;
   const store = replayStore ?? createMemoryReplayStore(now === undefined ? {} : { now });
   // The body is never larger than the parse bound either.
   const decodeBounds = boundsOf(decodeOptions);
@@ -120,13 +142,32 @@ export function createWebhookReceiver<O extends WebhookReceiverOptions>(options:
       const signedHmac = read.headers.has('x-adcp-signature') || read.headers.has('x-adcp-timestamp');
       let signer: ReceivedSigner;
       if (secrets !== undefined && hmac !== undefined) {
-        if (signed9421) throw new WebhookError('webhook_mode_mismatch', 'this registration uses the legacy HMAC scheme; the webhook carries an RFC 9421 signature');
-        if (!signedHmac) throw new WebhookError('webhook_signature_required', 'expected X-ADCP-Signature and X-ADCP-Timestamp (legacy HMAC registration); got neither');
+        if (signed9421)
+          throw new WebhookError(
+            'webhook_mode_mismatch',
+            'this registration uses the legacy HMAC scheme; the webhook carries an RFC 9421 signature',
+          );
+        if (!signedHmac)
+          throw new WebhookError(
+            'webhook_signature_required',
+            'expected X-ADCP-Signature and X-ADCP-Timestamp (legacy HMAC registration); got neither',
+          );
         const which = await verifyLegacyHmac(read.headers, read.body, { secrets, now, subtle });
         signer = { keyid: which === 0 ? 'hmac-current' : 'hmac-previous', alg: 'hmac-sha256', agent: hmac.agent };
       } else {
-        if (signedHmac && !signed9421) throw new WebhookError('webhook_mode_mismatch', 'this registration uses RFC 9421 signatures; the webhook carries the legacy HMAC headers');
-        signer = await verifyWebhookSignature(read, { keys: keys as KeyResolver, replayStore: store, revocation, replayScope, now, subtle });
+        if (signedHmac && !signed9421)
+          throw new WebhookError(
+            'webhook_mode_mismatch',
+            'this registration uses RFC 9421 signatures; the webhook carries the legacy HMAC headers',
+          );
+        signer = await verifyWebhookSignature(read, {
+          keys: keys as KeyResolver,
+          replayStore: store,
+          revocation,
+          replayScope,
+          now,
+          subtle,
+        });
       }
       // Step 14 (duplicate keys) and the secure parse run only on an authenticated body.
       const parsed = parseWebhookBody(bodyText(read.body), bounds);

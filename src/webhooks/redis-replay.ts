@@ -5,7 +5,14 @@
  * its TTL, and the new-keyid admission tracked, all atomically on the server's clock. Works with the `redis` client (node-redis 4+)
  * or any client with the same `sendCommand`.
  */
-import { admissionTracking, DEFAULT_AGGREGATE_CAP, DEFAULT_PER_KEYID_CAP, replayKey, type AdmissionTrackingOptions, type ReplayStore } from './replay.js';
+import {
+  admissionTracking,
+  DEFAULT_AGGREGATE_CAP,
+  DEFAULT_PER_KEYID_CAP,
+  replayKey,
+  type AdmissionTrackingOptions,
+  type ReplayStore,
+} from './replay.js';
 
 /** The one client method the store uses: node-redis's `sendCommand`. */
 export interface RedisCommandClient {
@@ -111,7 +118,23 @@ export function createRedisReplayStore(options: RedisReplayStoreOptions): Replay
       const ttl = String(Math.max(1, Math.ceil(ttlSeconds)));
       const key = replayKey(keyid, nonce, destination);
       const member = destination === undefined ? nonce : `${destination}\n${nonce}`;
-      const reply = await client.sendCommand(['EVAL', CLAIM_SCRIPT, '5', `${prefix}n:${key}`, keyidSet(keyid), all, known, admissions, ttl, perKeyidCap, aggregateCap, member, key, keyid, ...trackingArgs]);
+      const reply = await client.sendCommand([
+        'EVAL',
+        CLAIM_SCRIPT,
+        '5',
+        `${prefix}n:${key}`,
+        keyidSet(keyid),
+        all,
+        known,
+        admissions,
+        ttl,
+        perKeyidCap,
+        aggregateCap,
+        member,
+        key,
+        keyid,
+        ...trackingArgs,
+      ]);
       if (reply === 'claimed' || reply === 'replayed' || reply === 'rate_abuse') return reply;
       if (typeof reply === 'string' && reply.startsWith('new:')) {
         options.onNewKeyid?.({ keyid, admissionsInWindow: Number(reply.slice(4)), windowMs: tracking.windowMs });

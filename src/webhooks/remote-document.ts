@@ -17,7 +17,13 @@ export interface BoundedFetchOptions {
   readonly accept?: string | undefined;
 }
 
-async function readBounded(response: Response, maxBytes: number, signal: AbortSignal, fail: (message: string) => Error, what: string): Promise<string> {
+async function readBounded(
+  response: Response,
+  maxBytes: number,
+  signal: AbortSignal,
+  fail: (message: string) => Error,
+  what: string,
+): Promise<string> {
   const declared = response.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
@@ -69,12 +75,21 @@ async function readBounded(response: Response, maxBytes: number, signal: AbortSi
  * @example
  * const text = await fetchBoundedText(url, { maxBytes: 262_144, timeoutMs: 10_000 }, (m) => new JwksError(m), 'JWKS');
  */
-export async function fetchBoundedText(url: string, options: BoundedFetchOptions, fail: (message: string) => Error, what: string): Promise<string> {
+export async function fetchBoundedText(
+  url: string,
+  options: BoundedFetchOptions,
+  fail: (message: string) => Error,
+  what: string,
+): Promise<string> {
   const doFetch = options.fetch ?? ((input: string, init?: RequestInit) => fetch(input, init));
   const signal = AbortSignal.timeout(options.timeoutMs);
   let response: Response;
   try {
-    response = await doFetch(url, { signal, headers: { accept: options.accept ?? 'application/json', 'accept-encoding': 'identity' }, redirect: 'error' });
+    response = await doFetch(url, {
+      signal,
+      headers: { accept: options.accept ?? 'application/json', 'accept-encoding': 'identity' },
+      redirect: 'error',
+    });
   } catch (error) {
     throw Object.assign(fail(`${what} fetch failed (${error instanceof Error ? error.name : typeof error})`), { cause: error });
   }

@@ -122,7 +122,11 @@ export function admissionTracking(options: AdmissionTrackingOptions, who: string
     memoryMs: options.keyidMemoryMs ?? 30 * 24 * 3_600_000,
     maxKnown: options.maxKnownKeyids ?? 100_000,
   };
-  for (const [name, value] of [['admissionWindowMs', tracking.windowMs], ['keyidMemoryMs', tracking.memoryMs], ['maxKnownKeyids', tracking.maxKnown]] as const) {
+  for (const [name, value] of [
+    ['admissionWindowMs', tracking.windowMs],
+    ['keyidMemoryMs', tracking.memoryMs],
+    ['maxKnownKeyids', tracking.maxKnown],
+  ] as const) {
     if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`${who}: ${name} must be a positive integer`);
   }
   return tracking;
@@ -142,7 +146,10 @@ export function admissionTracking(options: AdmissionTrackingOptions, who: string
 export function createMemoryReplayStore(options: MemoryReplayStoreOptions = {}): ReplayStore {
   const perKeyidCap = options.perKeyidCap ?? DEFAULT_PER_KEYID_CAP;
   const aggregateCap = options.aggregateCap ?? DEFAULT_AGGREGATE_CAP;
-  for (const [name, value] of [['perKeyidCap', perKeyidCap], ['aggregateCap', aggregateCap]] as const) {
+  for (const [name, value] of [
+    ['perKeyidCap', perKeyidCap],
+    ['aggregateCap', aggregateCap],
+  ] as const) {
     if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`createMemoryReplayStore: ${name} must be a positive integer`);
   }
   const tracking = admissionTracking(options, 'createMemoryReplayStore');

@@ -120,7 +120,8 @@ export async function readWebhookRequest(request: IncomingWebhook, maxBodyBytes:
   const url = String(request.url);
   if (isRequest(request)) return { method, url, headers, body: await readStream(request, maxBodyBytes) };
   const declared = headers.get('content-length');
-  if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBodyBytes) throw tooLarge(maxBodyBytes, `Content-Length ${declared}`);
+  if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBodyBytes)
+    throw tooLarge(maxBodyBytes, `Content-Length ${declared}`);
   return { method, url, headers, body: plainBody(request.body, maxBodyBytes) };
 }
 
@@ -138,6 +139,9 @@ const JSON_MEDIA_TYPE = /^application\/json[\t ]*(?:;|$)/i;
 export function checkContentType(headers: ReadonlyMap<string, string>): void {
   const type = headers.get('content-type');
   if (type === undefined || !JSON_MEDIA_TYPE.test(type.trim())) {
-    throw new WebhookError('webhook_content_type_invalid', `expected Content-Type application/json; got ${type === undefined ? 'none' : `"${shownText(type, 64)}"`}`);
+    throw new WebhookError(
+      'webhook_content_type_invalid',
+      `expected Content-Type application/json; got ${type === undefined ? 'none' : `"${shownText(type, 64)}"`}`,
+    );
   }
 }

@@ -103,13 +103,15 @@ function jwsParts(text: string): { header: string; payload: string; signature: s
   }
   let signed: Record<string, unknown> = parsed;
   if (parsed.signatures !== undefined) {
-    if (!Array.isArray(parsed.signatures) || parsed.signatures.length !== 1) throw fail('expected exactly one signature in the JWS signatures array');
+    if (!Array.isArray(parsed.signatures) || parsed.signatures.length !== 1)
+      throw fail('expected exactly one signature in the JWS signatures array');
     signed = record(parsed.signatures[0], 'the JWS signature entry');
   }
   const { payload } = parsed;
   const header = signed.protected;
   const signature = signed.signature;
-  if (typeof payload !== 'string' || typeof header !== 'string' || typeof signature !== 'string') throw fail('the JWS needs string payload, protected and signature members');
+  if (typeof payload !== 'string' || typeof header !== 'string' || typeof signature !== 'string')
+    throw fail('the JWS needs string payload, protected and signature members');
   return { header, payload, signature };
 }
 
@@ -136,7 +138,11 @@ export function createRevocationList(options: RevocationListOptions): Revocation
   const maxBytes = options.maxBytes ?? JWKS_MAX_BYTES;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const cooldown = options.retryCooldownMs ?? 30_000;
-  for (const [name, value] of [['maxBytes', maxBytes], ['timeoutMs', timeoutMs], ['retryCooldownMs', cooldown]] as const) {
+  for (const [name, value] of [
+    ['maxBytes', maxBytes],
+    ['timeoutMs', timeoutMs],
+    ['retryCooldownMs', cooldown],
+  ] as const) {
     if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`createRevocationList: ${name} must be a positive integer`);
   }
   let issuer: string;
@@ -153,7 +159,12 @@ export function createRevocationList(options: RevocationListOptions): Revocation
   let inFlight: Promise<void> | undefined;
 
   const load = async (): Promise<Held> => {
-    const text = await fetchBoundedText(url, { fetch: options.fetch, maxBytes, timeoutMs, accept: 'application/jose+json, application/json, application/jose' }, fail, 'revocation list');
+    const text = await fetchBoundedText(
+      url,
+      { fetch: options.fetch, maxBytes, timeoutMs, accept: 'application/jose+json, application/json, application/jose' },
+      fail,
+      'revocation list',
+    );
     const parts = jwsParts(text);
     const header = record(jsonOfBase64Url(parts.header, 'the JWS protected header'), 'the JWS protected header');
     if (header.typ !== REVOCATION_LIST_TYP) throw fail(`expected typ ${REVOCATION_LIST_TYP}`);
@@ -165,12 +176,20 @@ export function createRevocationList(options: RevocationListOptions): Revocation
     if (resolved === undefined) throw fail(`the list is signed by kid "${shownText(header.kid, 64)}", which is not in the signer's JWKS`);
     const jwk: WebhookJwk = resolved.jwk;
     const ops = jwk.key_ops;
-    if (jwk.use !== 'sig' || !Array.isArray(ops) || !ops.includes('verify') || typeof jwk.adcp_use !== 'string' || !LIST_PURPOSES.includes(jwk.adcp_use) || !jwkFitsAlg(jwk, alg)) {
+    if (
+      jwk.use !== 'sig' ||
+      !Array.isArray(ops) ||
+      !ops.includes('verify') ||
+      typeof jwk.adcp_use !== 'string' ||
+      !LIST_PURPOSES.includes(jwk.adcp_use) ||
+      !jwkFitsAlg(jwk, alg)
+    ) {
       throw fail(`kid "${shownText(header.kid, 64)}" is not a ${header.alg} signing key (use, key_ops, adcp_use, alg)`);
     }
     const signature = base64UrlDecode(parts.signature);
     const input = new TextEncoder().encode(`${parts.header}.${parts.payload}`);
-    if (signature === undefined || !(await verifySignature(jwk, alg, signature, input, subtle))) throw fail('the list signature does not verify');
+    if (signature === undefined || !(await verifySignature(jwk, alg, signature, input, subtle)))
+      throw fail('the list signature does not verify');
     const list = record(jsonOfBase64Url(parts.payload, 'the JWS payload'), 'the list payload');
     if (list.version !== 1) throw fail('expected list version 1');
     let listIssuer: string | undefined;
@@ -199,7 +218,12 @@ export function createRevocationList(options: RevocationListOptions): Revocation
         lastError = undefined;
       } catch (error) {
         retryAt = now() + cooldown;
-        lastError = error instanceof RevocationListError ? error : Object.assign(fail(`revocation list refresh failed (${error instanceof Error ? error.name : typeof error})`), { cause: error });
+        lastError =
+          error instanceof RevocationListError
+            ? error
+            : Object.assign(fail(`revocation list refresh failed (${error instanceof Error ? error.name : typeof error})`), {
+                cause: error,
+              });
         throw lastError;
       } finally {
         inFlight = undefined;

@@ -58,10 +58,18 @@ export function signatureBase(signature: ParsedSignature, request: SignedRequest
     let value: string | undefined;
     if (component.startsWith('@')) {
       value = derived(component, request);
-      if (value === undefined) throw new WebhookError('webhook_signature_header_malformed', `the covered component "${shownText(component, 40)}" is not one this profile signs`);
+      if (value === undefined)
+        throw new WebhookError(
+          'webhook_signature_header_malformed',
+          `the covered component "${shownText(component, 40)}" is not one this profile signs`,
+        );
     } else {
       value = request.headers.get(component);
-      if (value === undefined) throw new WebhookError('webhook_signature_components_incomplete', `the signature covers "${shownText(component, 40)}" but the request has no such header`);
+      if (value === undefined)
+        throw new WebhookError(
+          'webhook_signature_components_incomplete',
+          `the signature covers "${shownText(component, 40)}" but the request has no such header`,
+        );
       if (/[\r\n]/.test(value)) throw new WebhookError('webhook_signature_header_malformed', `the ${component} header holds a line break`);
     }
     base += `"${component}": ${value}\n`;

@@ -108,7 +108,9 @@ function toSfBinary(raw: string, accept: 'base64url' | 'either', field: string):
     let bytes = base64UrlDecode(token);
     if (bytes === undefined && accept === 'either') bytes = base64Decode(token);
     if (bytes === undefined) {
-      throw malformed(`${field} byte sequence is not ${accept === 'base64url' ? 'unpadded Base64URL (the webhook-v1 encoding)' : 'Base64 or unpadded Base64URL'}`);
+      throw malformed(
+        `${field} byte sequence is not ${accept === 'base64url' ? 'unpadded Base64URL (the webhook-v1 encoding)' : 'Base64 or unpadded Base64URL'}`,
+      );
     }
     out += `${raw.slice(from, i)}:${base64Encode(bytes)}:`;
     from = end + 1;
@@ -151,7 +153,9 @@ export function parseSignatureHeaders(signatureInput: string, signature: string)
   const input = inputs.get(SIGNATURE_LABEL);
   const value = signatures.get(SIGNATURE_LABEL);
   if (input === undefined || value === undefined) {
-    throw malformed(`expected a ${SIGNATURE_LABEL} label in both Signature-Input and Signature; ${input === undefined ? 'Signature-Input' : 'Signature'} has none`);
+    throw malformed(
+      `expected a ${SIGNATURE_LABEL} label in both Signature-Input and Signature; ${input === undefined ? 'Signature-Input' : 'Signature'} has none`,
+    );
   }
   if (!isInnerList(input)) throw malformed(`Signature-Input ${SIGNATURE_LABEL} must be an inner list of covered components`);
   const components: string[] = [];
@@ -191,7 +195,8 @@ export interface ContentDigestEntry {
 export function parseContentDigest(raw: string): ContentDigestEntry[] {
   const entries: ContentDigestEntry[] = [];
   for (const [algorithm, member] of parseField(raw, 'Content-Digest', 'either')) {
-    if (isInnerList(member) || !(member[0] instanceof ArrayBuffer)) throw malformed(`Content-Digest "${shownText(algorithm, 40)}" must be a byte sequence`);
+    if (isInnerList(member) || !(member[0] instanceof ArrayBuffer))
+      throw malformed(`Content-Digest "${shownText(algorithm, 40)}" must be a byte sequence`);
     entries.push({ algorithm, digest: new Uint8Array(member[0]) });
   }
   return entries;

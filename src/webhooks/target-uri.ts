@@ -37,7 +37,12 @@ function splitUrl(url: string): { scheme: string; authority: string; path: strin
   const beforeQuery = q === -1 ? whole : whole.slice(0, q);
   let end = colon + 3;
   while (end < beforeQuery.length && beforeQuery[end] !== '/') end++;
-  return { scheme: url.slice(0, colon), authority: beforeQuery.slice(colon + 3, end), path: beforeQuery.slice(end), query: q === -1 ? '' : whole.slice(q) };
+  return {
+    scheme: url.slice(0, colon),
+    authority: beforeQuery.slice(colon + 3, end),
+    path: beforeQuery.slice(end),
+    query: q === -1 ? '' : whole.slice(q),
+  };
 }
 
 /**

@@ -4,7 +4,15 @@
  * with the taxonomy's code; the cheap checks (revocation, per-keyid cap) run before WebCrypto.
  */
 import { WebhookError } from './errors.js';
-import { checkKeyPurpose, verifySignature, type Subtle, WEBHOOK_ALGS, type KeyResolver, type ResolvedKey, type WebhookAlg } from './keys.js';
+import {
+  checkKeyPurpose,
+  verifySignature,
+  type Subtle,
+  WEBHOOK_ALGS,
+  type KeyResolver,
+  type ResolvedKey,
+  type WebhookAlg,
+} from './keys.js';
 import type { ReplayStore } from './replay.js';
 import { signatureBase } from './signature-base.js';
 import { parseContentDigest, parseSignatureHeaders } from './signature-headers.js';
@@ -83,12 +91,20 @@ function fail(code: ConstructorParameters<typeof WebhookError>[0], message: stri
   return new WebhookError(code, message);
 }
 
-async function guarded<T>(work: () => T | Promise<T>, code: 'webhook_signature_jwks_unavailable' | 'webhook_replay_store_unavailable', what: string): Promise<T> {
+async function guarded<T>(
+  work: () => T | Promise<T>,
+  code: 'webhook_signature_jwks_unavailable' | 'webhook_replay_store_unavailable',
+  what: string,
+): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (error instanceof WebhookError) throw error;
-    throw new WebhookError(code, `${what} failed (${error instanceof Error ? error.name : typeof error}); this is the receiver's fault, the sender may retry`, { cause: error });
+    throw new WebhookError(
+      code,
+      `${what} failed (${error instanceof Error ? error.name : typeof error}); this is the receiver's fault, the sender may retry`,
+      { cause: error },
+    );
   }
 }
 
@@ -116,47 +132,78 @@ export async function verifyWebhookSignature(request: VerifiableRequest, options
   const now = Math.floor((options.now ?? Date.now)() / 1000);
   const input = request.headers.get('signature-input');
   const value = request.headers.get('signature');
-  if (input === undefined && value === undefined) throw fail('webhook_signature_required', 'expected Signature-Input and Signature headers (RFC 9421 webhook profile); got neither');
+  if (input === undefined && value === undefined)
+    throw fail('webhook_signature_required', 'expected Signature-Input and Signature headers (RFC 9421 webhook profile); got neither');
   if (input === undefined || value === undefined) {
-    throw fail('webhook_signature_header_malformed', `Signature-Input and Signature are a bound pair; got ${input === undefined ? 'Signature' : 'Signature-Input'} alone`);
+    throw fail(
+      'webhook_signature_header_malformed',
+      `Signature-Input and Signature are a bound pair; got ${input === undefined ? 'Signature' : 'Signature-Input'} alone`,
+    );
   }
   // Step 1.
   const parsed = parseSignatureHeaders(input, value);
   // Step 2.
   const missing = REQUIRED_PARAMS.filter((name) => !parsed.params.has(name));
-  if (missing.length > 0) throw fail('webhook_signature_params_incomplete', `expected ${REQUIRED_PARAMS.join(', ')}; missing ${missing.join(', ')}`);
-  const { created, expires, nonce, keyid, alg, tag } = Object.fromEntries(parsed.params) as Record<(typeof REQUIRED_PARAMS)[number], unknown>;
-  if (!Number.isInteger(created) || !Number.isInteger(expires)) throw fail('webhook_signature_header_malformed', 'created and expires must be integers (Unix seconds)');
+  if (missing.length > 0)
+    throw fail('webhook_signature_params_incomplete', `expected ${REQUIRED_PARAMS.join(', ')}; missing ${missing.join(', ')}`);
+  const { created, expires, nonce, keyid, alg, tag } = Object.fromEntries(parsed.params) as Record<
+    (typeof REQUIRED_PARAMS)[number],
+    unknown
+  >;
+  if (!Number.isInteger(created) || !Number.isInteger(expires))
+    throw fail('webhook_signature_header_malformed', 'created and expires must be integers (Unix seconds)');
   if (typeof nonce !== 'string' || typeof keyid !== 'string' || typeof alg !== 'string' || typeof tag !== 'string') {
     throw fail('webhook_signature_header_malformed', 'nonce, keyid, alg and tag must be strings');
   }
   const nonceBytes = base64UrlDecode(nonce);
-  if (nonceBytes === undefined || nonceBytes.length < 16) throw fail('webhook_signature_header_malformed', 'nonce must be unpadded Base64URL of at least 16 bytes');
+  if (nonceBytes === undefined || nonceBytes.length < 16)
+    throw fail('webhook_signature_header_malformed', 'nonce must be unpadded Base64URL of at least 16 bytes');
   // Step 3.
   if (tag !== WEBHOOK_TAG) throw fail('webhook_signature_tag_invalid', `expected tag "${WEBHOOK_TAG}"; got "${shownText(tag, 64)}"`);
   // Step 4.
-  if (!(WEBHOOK_ALGS as readonly string[]).includes(alg)) throw fail('webhook_signature_alg_not_allowed', `expected alg ${WEBHOOK_ALGS.join(' or ')}; got "${shownText(alg, 40)}"`);
+  if (!(WEBHOOK_ALGS as readonly string[]).includes(alg))
+    throw fail('webhook_signature_alg_not_allowed', `expected alg ${WEBHOOK_ALGS.join(' or ')}; got "${shownText(alg, 40)}"`);
   const algorithm = alg as WebhookAlg;
   // Step 5.
   const c = created as number;
   const e = expires as number;
   if (e <= c || c > now + SKEW_SECONDS || e < now - SKEW_SECONDS || e - c > MAX_VALIDITY_SECONDS) {
-    const why = e <= c ? 'expires is not after created' : c > now + SKEW_SECONDS ? 'created is in the future' : e < now - SKEW_SECONDS ? 'the signature has expired' : `the validity exceeds ${MAX_VALIDITY_SECONDS} s`;
+    const why =
+      e <= c
+        ? 'expires is not after created'
+        : c > now + SKEW_SECONDS
+          ? 'created is in the future'
+          : e < now - SKEW_SECONDS
+            ? 'the signature has expired'
+            : `the validity exceeds ${MAX_VALIDITY_SECONDS} s`;
     throw fail('webhook_signature_window_invalid', `${why} (created ${c}, expires ${e}, now ${now})`);
   }
   // Step 6.
   const uncovered = REQUIRED_COMPONENTS.filter((component) => !parsed.components.includes(component));
-  if (uncovered.length > 0) throw fail('webhook_signature_components_incomplete', `the signature must cover ${REQUIRED_COMPONENTS.join(', ')}; it leaves out ${uncovered.join(', ')}`);
+  if (uncovered.length > 0)
+    throw fail(
+      'webhook_signature_components_incomplete',
+      `the signature must cover ${REQUIRED_COMPONENTS.join(', ')}; it leaves out ${uncovered.join(', ')}`,
+    );
   // Step 7.
-  const resolved: ResolvedKey | undefined = await guarded(() => options.keys(keyid), 'webhook_signature_jwks_unavailable', 'key resolution');
+  const resolved: ResolvedKey | undefined = await guarded(
+    () => options.keys(keyid),
+    'webhook_signature_jwks_unavailable',
+    'key resolution',
+  );
   if (resolved === undefined) throw fail('webhook_signature_key_unknown', `keyid "${shownText(keyid, 64)}" is not in the signer's JWKS`);
   // Step 8.
   checkKeyPurpose(resolved.jwk, algorithm);
   // Step 9.
   if (options.revocation !== undefined) {
-    const status = await guarded(() => (options.revocation as RevocationCheck)(keyid), 'webhook_signature_jwks_unavailable', 'the revocation check');
+    const status = await guarded(
+      () => (options.revocation as RevocationCheck)(keyid),
+      'webhook_signature_jwks_unavailable',
+      'the revocation check',
+    );
     if (status === 'revoked') throw fail('webhook_signature_key_revoked', `keyid "${shownText(keyid, 64)}" is revoked`);
-    if (status === 'stale') throw fail('webhook_signature_revocation_stale', 'the revocation list has not been refreshed within its grace period');
+    if (status === 'stale')
+      throw fail('webhook_signature_revocation_stale', 'the revocation list has not been refreshed within its grace period');
   }
   // Step 9a.
   if (await guarded(() => options.replayStore.capReached(keyid), 'webhook_replay_store_unavailable', 'the replay store')) {
@@ -174,7 +221,10 @@ export async function verifyWebhookSignature(request: VerifiableRequest, options
   }
   const received = pseudoAuthority ?? hostAuthority;
   if (received !== undefined && received !== target.authority) {
-    throw fail('webhook_target_uri_malformed', `the request's authority "${shownText(received, 64)}" does not match the target URI's "${shownText(target.authority, 64)}"`);
+    throw fail(
+      'webhook_target_uri_malformed',
+      `the request's authority "${shownText(received, 64)}" does not match the target URI's "${shownText(target.authority, 64)}"`,
+    );
   }
   const base = signatureBase(parsed, { method: request.method, target, headers: request.headers });
   if (!(await verifySignature(resolved.jwk, algorithm, parsed.signature, encoder.encode(base), subtle))) {
@@ -186,7 +236,8 @@ export async function verifyWebhookSignature(request: VerifiableRequest, options
   if (known.length === 0) throw fail('webhook_signature_digest_mismatch', 'Content-Digest has no sha-256 or sha-512 digest');
   for (const entry of known) {
     const digest = new Uint8Array(await subtle.digest(DIGESTS[entry.algorithm] as string, request.body as Uint8Array<ArrayBuffer>));
-    if (!timingSafeEqual(digest, entry.digest)) throw fail('webhook_signature_digest_mismatch', `the body's ${entry.algorithm} digest does not match Content-Digest`);
+    if (!timingSafeEqual(digest, entry.digest))
+      throw fail('webhook_signature_digest_mismatch', `the body's ${entry.algorithm} digest does not match Content-Digest`);
   }
   // Steps 12-13: one atomic claim, TTL (expires − now) + 60 s.
   const ttl = Math.max(1, e - now + SKEW_SECONDS);

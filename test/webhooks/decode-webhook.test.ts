@@ -156,15 +156,27 @@ describe('decodeWebhook decodes result by task_type and status', () => {
   });
   test('3.0 does not require operation_id; 3.1 does', () => {
     const { operation_id: _, ...without } = base;
-    expect(catchError(() => validateWebhookEnvelope({ ...without, status: 'completed' }, '3.1.19'))).toMatchObject({ path: '/operation_id' });
+    expect(catchError(() => validateWebhookEnvelope({ ...without, status: 'completed' }, '3.1.19'))).toMatchObject({
+      path: '/operation_id',
+    });
     expect(validateWebhookEnvelope({ ...without, status: 'completed' }, '3.0.26').operationId).toBeUndefined();
   });
   test('envelope field types, idempotency_key charset and timestamp are checked', () => {
-    expect(catchError(() => validateWebhookEnvelope({ ...base, status: 'completed', idempotency_key: 'short' }, '3.1.19'))).toMatchObject({ path: '/idempotency_key' });
-    expect(catchError(() => validateWebhookEnvelope({ ...base, status: 'completed', idempotency_key: 'whk 9f2c1e7a4b8d4c0e' }, '3.1.19'))).toMatchObject({ path: '/idempotency_key' });
-    expect(catchError(() => validateWebhookEnvelope({ ...base, status: 'completed', timestamp: '2026-02-30T10:00:00Z' }, '3.1.19'))).toMatchObject({ path: '/timestamp' });
-    expect(catchError(() => validateWebhookEnvelope({ ...base, status: 'completed', task_type: 'get_media_buys' }, '3.1.19'))).toMatchObject({ path: '/task_type' });
-    expect(catchError(() => validateWebhookEnvelope({ ...base, status: 'completed', result: [] }, '3.1.19'))).toMatchObject({ path: '/result' });
+    expect(catchError(() => validateWebhookEnvelope({ ...base, status: 'completed', idempotency_key: 'short' }, '3.1.19'))).toMatchObject({
+      path: '/idempotency_key',
+    });
+    expect(
+      catchError(() => validateWebhookEnvelope({ ...base, status: 'completed', idempotency_key: 'whk 9f2c1e7a4b8d4c0e' }, '3.1.19')),
+    ).toMatchObject({ path: '/idempotency_key' });
+    expect(
+      catchError(() => validateWebhookEnvelope({ ...base, status: 'completed', timestamp: '2026-02-30T10:00:00Z' }, '3.1.19')),
+    ).toMatchObject({ path: '/timestamp' });
+    expect(
+      catchError(() => validateWebhookEnvelope({ ...base, status: 'completed', task_type: 'get_media_buys' }, '3.1.19')),
+    ).toMatchObject({ path: '/task_type' });
+    expect(catchError(() => validateWebhookEnvelope({ ...base, status: 'completed', result: [] }, '3.1.19'))).toMatchObject({
+      path: '/result',
+    });
   });
   test('raw text: duplicate keys refused before parsing, with sanitized names', () => {
     const text = `{"idempotency_key":"whk_9f2c1e7a4b8d4c0e","status":"completed","status":"failed","task_id":"t","task_id":"u"}`;
@@ -178,10 +190,17 @@ describe('decodeWebhook decodes result by task_type and status', () => {
   });
   test('raw text over maxBytes: webhook_body_too_large (413) before parsing', () => {
     const text = JSON.stringify({ ...base, status: 'completed', result: confirmed });
-    expect(catchError(() => decodeWebhook(text, { maxBytes: 64 }))).toMatchObject({ webhookCode: 'webhook_body_too_large', httpStatus: 413 });
+    expect(catchError(() => decodeWebhook(text, { maxBytes: 64 }))).toMatchObject({
+      webhookCode: 'webhook_body_too_large',
+      httpStatus: 413,
+    });
   });
   test('A2A push bodies go through the A2A extraction and need the registered task type', () => {
-    const task = { id: 'task_a2a', status: { state: 'completed' }, artifacts: [{ artifactId: 'r', parts: [{ kind: 'data', data: confirmed }] }] };
+    const task = {
+      id: 'task_a2a',
+      status: { state: 'completed' },
+      artifacts: [{ artifactId: 'r', parts: [{ kind: 'data', data: confirmed }] }],
+    };
     expect(catchError(() => decodeWebhook(task))).toMatchObject({ code: 'INVALID_OPTION' });
     const hook = decodeWebhook({ task }, { taskType: 'create_media_buy' });
     expect(hook).toMatchObject({ format: 'a2a', taskId: 'task_a2a', status: 'completed', idempotencyKey: undefined, data: confirmed });
@@ -189,7 +208,11 @@ describe('decodeWebhook decodes result by task_type and status', () => {
     expect(working.data).toBeNull();
     const failed = catchError(() =>
       decodeWebhook(
-        { id: 't', status: { state: 'failed' }, artifacts: [{ artifactId: 'e', parts: [{ kind: 'data', data: { adcp_error: { code: 'RATE_LIMITED' } } }] }] },
+        {
+          id: 't',
+          status: { state: 'failed' },
+          artifacts: [{ artifactId: 'e', parts: [{ kind: 'data', data: { adcp_error: { code: 'RATE_LIMITED' } } }] }],
+        },
         { taskType: 'create_media_buy' },
       ),
     );

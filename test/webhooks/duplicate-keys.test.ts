@@ -34,7 +34,13 @@ describe('findDuplicateKeys', () => {
   test('agrees with a parse-based model on generated JSON objects', () => {
     const key = fc.constantFrom('a', 'b', 'c', 'é', 'a"b', '\\');
     const value = fc.letrec((tie) => ({
-      v: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.constantFrom('a', '"', '{"a":1}'), fc.array(tie('v'), { maxLength: 3 }), tie('o')),
+      v: fc.oneof(
+        { depthSize: 'small' },
+        fc.integer(),
+        fc.constantFrom('a', '"', '{"a":1}'),
+        fc.array(tie('v'), { maxLength: 3 }),
+        tie('o'),
+      ),
       o: fc.array(fc.tuple(key, tie('v')), { maxLength: 4 }).map((pairs) => ({ pairs })),
     })).v;
     const render = (v: unknown): string =>

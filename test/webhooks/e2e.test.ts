@@ -10,7 +10,13 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createWebhookReceiver, webhookResponse, WebhookTaskFailedError, type ReceivedWebhook, type WebhookReceiver } from '../../src/webhooks/index.js';
+import {
+  createWebhookReceiver,
+  webhookResponse,
+  WebhookTaskFailedError,
+  type ReceivedWebhook,
+  type WebhookReceiver,
+} from '../../src/webhooks/index.js';
 import { completedBody, completedBodyOfSize, ed25519, failedBody, resolver, SELLER, workingBody } from './fixtures.js';
 import { countingSubtle } from './counting-subtle.js';
 import { signWebhook } from './signer.js';
@@ -35,7 +41,10 @@ async function rawBody(req: IncomingMessage, limit: number): Promise<Uint8Array>
   return Buffer.concat(chunks);
 }
 
-async function handle(receiver: WebhookReceiver, request: Parameters<WebhookReceiver['receive']>[0]): Promise<{ status: number; headers: Record<string, string> }> {
+async function handle(
+  receiver: WebhookReceiver,
+  request: Parameters<WebhookReceiver['receive']>[0],
+): Promise<{ status: number; headers: Record<string, string> }> {
   try {
     delivered.push(await receiver.receive(request));
     return { status: 200, headers: {} };
@@ -55,7 +64,12 @@ beforeAll(async () => {
   const nodeReceiver = createWebhookReceiver({ keys: resolver, subtle: counted.subtle, maxBodyBytes: MAX });
   nodeServer = createServer(async (req, res) => {
     const body = await rawBody(req, MAX);
-    const answer = await handle(nodeReceiver, { method: req.method ?? 'GET', url: new URL(req.url ?? '/', nodeOrigin), headers: req.headers, body });
+    const answer = await handle(nodeReceiver, {
+      method: req.method ?? 'GET',
+      url: new URL(req.url ?? '/', nodeOrigin),
+      headers: req.headers,
+      body,
+    });
     res.writeHead(answer.status, answer.headers).end();
   });
   await new Promise<void>((r) => nodeServer.listen(0, '127.0.0.1', r));
@@ -66,7 +80,12 @@ beforeAll(async () => {
   // The raw bytes, for every content type: the receiver itself refuses a wrong one (415).
   app.post('/adcp/webhook/:task', express.raw({ type: () => true, limit: 2 * MAX }), async (req, res) => {
     const body = Buffer.isBuffer(req.body) ? req.body : new Uint8Array(0);
-    const answer = await handle(expressReceiver, { method: req.method, url: new URL(req.originalUrl, expressOrigin), headers: req.headers, body });
+    const answer = await handle(expressReceiver, {
+      method: req.method,
+      url: new URL(req.originalUrl, expressOrigin),
+      headers: req.headers,
+      body,
+    });
     res.status(answer.status).set(answer.headers).end();
   });
   expressServer = app.listen(0, '127.0.0.1');
@@ -91,7 +110,10 @@ for (const [name, origin] of [
 ] as const) {
   describe(`${name} receiver`, () => {
     const url = () => `${origin()}/adcp/webhook/create_media_buy`;
-    async function send(body: string, tweak: (s: Awaited<ReturnType<typeof signWebhook>>) => { headers: Record<string, string>; body: Uint8Array | string } = (s) => s) {
+    async function send(
+      body: string,
+      tweak: (s: Awaited<ReturnType<typeof signWebhook>>) => { headers: Record<string, string>; body: Uint8Array | string } = (s) => s,
+    ) {
       const signed = await signWebhook({ key: ed25519, url: url(), body, created: now() });
       const { headers, body: sent } = tweak(signed);
       const before = delivered.length;
@@ -104,7 +126,8 @@ for (const [name, origin] of [
       expect(response.status).toBe(200);
       const hook = reached[0] as ReceivedWebhook;
       expect(hook.signer.agent).toBe(SELLER);
-      if (hook.taskType !== 'create_media_buy' || hook.data === null || !('media_buy_id' in hook.data)) throw new Error('expected create_media_buy data');
+      if (hook.taskType !== 'create_media_buy' || hook.data === null || !('media_buy_id' in hook.data))
+        throw new Error('expected create_media_buy data');
       expect(hook.data.media_buy_id).toBe('mb_4821');
     });
     test('failed with adcp_error: 200, and the application gets the typed failure', async () => {
@@ -119,10 +142,32 @@ for (const [name, origin] of [
       expect((reached[0] as ReceivedWebhook).data).toEqual({ percentage: 60, current_step: 'trafficking' });
     });
 
-    const hostile: Array<[string, string, number, (s: Awaited<ReturnType<typeof signWebhook>>) => { headers: Record<string, string>; body: Uint8Array | string }]> = [
-      ['tampered body', 'webhook_signature_digest_mismatch', 401, (s) => ({ headers: s.headers, body: new TextDecoder().decode(s.body).replace('mb_4821', 'mb_9999') })],
-      ['wrong digest', 'webhook_signature_invalid', 401, (s) => ({ headers: { ...s.headers, 'content-digest': 'sha-256=:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=:' }, body: s.body })],
-      ['wrong content type', 'webhook_content_type_invalid', 415, (s) => ({ headers: { ...s.headers, 'content-type': 'text/plain' }, body: s.body })],
+    const hostile: Array<
+      [
+        string,
+        string,
+        number,
+        (s: Awaited<ReturnType<typeof signWebhook>>) => { headers: Record<string, string>; body: Uint8Array | string },
+      ]
+    > = [
+      [
+        'tampered body',
+        'webhook_signature_digest_mismatch',
+        401,
+        (s) => ({ headers: s.headers, body: new TextDecoder().decode(s.body).replace('mb_4821', 'mb_9999') }),
+      ],
+      [
+        'wrong digest',
+        'webhook_signature_invalid',
+        401,
+        (s) => ({ headers: { ...s.headers, 'content-digest': 'sha-256=:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=:' }, body: s.body }),
+      ],
+      [
+        'wrong content type',
+        'webhook_content_type_invalid',
+        415,
+        (s) => ({ headers: { ...s.headers, 'content-type': 'text/plain' }, body: s.body }),
+      ],
     ];
     for (const [what, code, status, tweak] of hostile) {
       test(`${what}: ${status} ${code}, nothing delivered`, async () => {
@@ -135,7 +180,10 @@ for (const [name, origin] of [
     test('expired: 401 webhook_signature_window_invalid', async () => {
       const signed = await signWebhook({ key: ed25519, url: url(), body: completedBody(), created: now() - 700 });
       const response = await post(url(), signed.headers, signed.body);
-      expect([response.status, response.headers.get('www-authenticate')]).toEqual([401, 'Signature error="webhook_signature_window_invalid"']);
+      expect([response.status, response.headers.get('www-authenticate')]).toEqual([
+        401,
+        'Signature error="webhook_signature_window_invalid"',
+      ]);
     });
     test('wrong tag (a request signature replayed as a webhook): 401 webhook_signature_tag_invalid', async () => {
       const signed = await signWebhook({ key: ed25519, url: url(), body: completedBody(), created: now(), tag: 'adcp/request-signing/v1' });

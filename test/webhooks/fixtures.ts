@@ -50,12 +50,24 @@ export function failedBody(): string {
     idempotency_key: 'whk_01J9Z6Q2V8W4X7Y3B5C1D9E2F1',
     status: 'failed',
     message: 'Budget below the floor',
-    result: { adcp_error: { code: 'BUDGET_TOO_LOW', message: 'total_budget is below the 5,000 USD floor', recovery: 'correctable', field: 'total_budget' } },
+    result: {
+      adcp_error: {
+        code: 'BUDGET_TOO_LOW',
+        message: 'total_budget is below the 5,000 USD floor',
+        recovery: 'correctable',
+        field: 'total_budget',
+      },
+    },
   });
 }
 
 export function workingBody(): string {
-  return JSON.stringify({ ...envelope, idempotency_key: 'whk_01J9Z6Q2V8W4X7Y3B5C1D9E2F2', status: 'working', result: { percentage: 60, current_step: 'trafficking' } });
+  return JSON.stringify({
+    ...envelope,
+    idempotency_key: 'whk_01J9Z6Q2V8W4X7Y3B5C1D9E2F2',
+    status: 'working',
+    result: { percentage: 60, current_step: 'trafficking' },
+  });
 }
 
 /** A completed body of about `size` bytes (packages repeated), for the bench and the size tests. */

@@ -13,7 +13,10 @@ const HOSTILE = 'ok\u0085\u009b2J\u202eevil\u2066\u200b\u2028\ufeff';
 const RAW = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/u;
 
 async function refusal(run: () => Promise<unknown>): Promise<string> {
-  const error = await run().then(() => undefined, (e: unknown) => e);
+  const error = await run().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(Error);
   return (error as Error).message;
 }
@@ -27,7 +30,9 @@ function expectEscaped(message: string): void {
 describe('seller text in webhook refusals is escaped by shownText', () => {
   test('a Content-Type header', async () => {
     const receiver = createWebhookReceiver({ keys: () => undefined });
-    const message = await refusal(() => receiver.receive({ method: 'POST', url: HOOK_URL, headers: { 'content-type': HOSTILE }, body: '{}' }));
+    const message = await refusal(() =>
+      receiver.receive({ method: 'POST', url: HOOK_URL, headers: { 'content-type': HOSTILE }, body: '{}' }),
+    );
     expect(message).toMatch(/^webhook_content_type_invalid/);
     expectEscaped(message);
   });
@@ -45,7 +50,9 @@ describe('seller text in webhook refusals is escaped by shownText', () => {
   });
   test('a long value is cut, its escapes whole', async () => {
     const receiver = createWebhookReceiver({ keys: () => undefined });
-    const message = await refusal(() => receiver.receive({ method: 'POST', url: HOOK_URL, headers: { 'content-type': '\u202e'.repeat(500) }, body: '{}' }));
+    const message = await refusal(() =>
+      receiver.receive({ method: 'POST', url: HOOK_URL, headers: { 'content-type': '\u202e'.repeat(500) }, body: '{}' }),
+    );
     expect(message).not.toMatch(RAW);
     expect(message).toMatch(/(\\u202e)+…"$/);
     expect(message.length).toBeLessThan(200);

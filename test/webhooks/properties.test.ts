@@ -11,7 +11,13 @@ import { completedBody, ed25519, HOOK_URL, resolver } from './fixtures.js';
 import { signWebhook } from './signer.js';
 
 const NOW = 1_776_520_800;
-const signed = await signWebhook({ key: ed25519, url: HOOK_URL, body: completedBody(), created: NOW - 5, nonce: 'cHJvcGVydHktdGVzdC1ub25jZQ' });
+const signed = await signWebhook({
+  key: ed25519,
+  url: HOOK_URL,
+  body: completedBody(),
+  created: NOW - 5,
+  nonce: 'cHJvcGVydHktdGVzdC1ub25jZQ',
+});
 const headers: Record<string, string> = { host: 'buyer.example.com', ...signed.headers };
 const request = { method: 'POST', url: HOOK_URL, headers, body: signed.body };
 
@@ -53,7 +59,7 @@ describe('any single-byte change of a signed request fails', () => {
     const fields = [...covered, ':method', ':url'] as const;
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...fields), fc.nat(), fc.integer({ min: 1, max: 94 }), async (field, position, delta) => {
-        const original = field === ':method' ? request.method : field === ':url' ? request.url : request.headers[field] as string;
+        const original = field === ':method' ? request.method : field === ':url' ? request.url : (request.headers[field] as string);
         const from = field === ':url' ? origin.length + 1 : 0;
         const at = from + (position % (original.length - from));
         // Printable ASCII stays printable, so the change reaches the verifier rather than the HTTP layer.
@@ -62,7 +68,11 @@ describe('any single-byte change of a signed request fails', () => {
         if (replaced === code) return true;
         const value = original.slice(0, at) + String.fromCharCode(replaced) + original.slice(at + 1);
         const candidate =
-          field === ':method' ? { ...request, method: value } : field === ':url' ? { ...request, url: value } : { ...request, headers: { ...request.headers, [field]: value } };
+          field === ':method'
+            ? { ...request, method: value }
+            : field === ':url'
+              ? { ...request, url: value }
+              : { ...request, headers: { ...request.headers, [field]: value } };
         return refusedWith(candidate);
       }),
       { numRuns: 600 },

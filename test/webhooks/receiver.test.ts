@@ -16,7 +16,19 @@ import {
   webhookResponse,
   WebhookTaskFailedError,
 } from '../../src/webhooks/index.js';
-import { completedBody, completedResult, ed25519, es256, failedBody, HOOK_URL, publicJwks, requestKey, resolver, SELLER, workingBody } from './fixtures.js';
+import {
+  completedBody,
+  completedResult,
+  ed25519,
+  es256,
+  failedBody,
+  HOOK_URL,
+  publicJwks,
+  requestKey,
+  resolver,
+  SELLER,
+  workingBody,
+} from './fixtures.js';
 import { signWebhook } from './signer.js';
 import { countingSubtle } from './counting-subtle.js';
 import { readVector, readVectorDir } from './vectors.js';
@@ -43,7 +55,14 @@ describe('the test signer is independent and agrees with the vectors', () => {
     test(`${file}: same signature base${file.startsWith('002') ? '' : ' and the same Ed25519 signature'}`, async () => {
       const key = [ed25519, es256, requestKey].find((k) => k.kid === vector.jwks_ref[0])!;
       const params = /created=(\d+);expires=(\d+);nonce="([^"]+)"/.exec(vector.request.headers['Signature-Input']!)!;
-      const signed = await signWebhook({ key, url: vector.request.url, body: vector.request.body, created: Number(params[1]), expires: Number(params[2]), nonce: params[3]! });
+      const signed = await signWebhook({
+        key,
+        url: vector.request.url,
+        body: vector.request.body,
+        created: Number(params[1]),
+        expires: Number(params[2]),
+        nonce: params[3]!,
+      });
       expect(signed.base).toBe(vector.expected_signature_base);
       expect(signed.headers['content-digest']).toBe(vector.request.headers['Content-Digest']);
       if (!file.startsWith('002')) expect(signed.headers.signature).toBe(vector.request.headers.Signature);
@@ -62,8 +81,15 @@ describe('createWebhookReceiver (RFC 9421)', () => {
   test('a signed completed create_media_buy: typed data, envelope fields and signer', async () => {
     const hook = await receiver().receive(await signedRequest(completedBody()));
     expect(hook.signer).toEqual({ keyid: 'test-ed25519-webhook-2026', alg: 'ed25519', agent: SELLER });
-    expect(hook).toMatchObject({ taskType: 'create_media_buy', taskId: 'task_cmb_4821', operationId: 'op_7d1e', idempotencyKey: 'whk_01J9Z6Q2V8W4X7Y3B5C1D9E2F0', status: 'completed' });
-    if (hook.taskType === 'create_media_buy' && hook.data !== null && 'media_buy_id' in hook.data) expect(hook.data.media_buy_id).toBe('mb_4821');
+    expect(hook).toMatchObject({
+      taskType: 'create_media_buy',
+      taskId: 'task_cmb_4821',
+      operationId: 'op_7d1e',
+      idempotencyKey: 'whk_01J9Z6Q2V8W4X7Y3B5C1D9E2F0',
+      status: 'completed',
+    });
+    if (hook.taskType === 'create_media_buy' && hook.data !== null && 'media_buy_id' in hook.data)
+      expect(hook.data.media_buy_id).toBe('mb_4821');
     else throw new Error('expected typed create_media_buy data');
   });
   test('ES256 and a request-signing key verify too', async () => {
@@ -73,12 +99,19 @@ describe('createWebhookReceiver (RFC 9421)', () => {
     }
   });
   test('failed with adcp_error: WebhookTaskFailedError carrying the envelope and signer, answered 200', async () => {
-    const error = await receiver().receive(await signedRequest(failedBody())).catch((e: unknown) => e);
+    const error = await receiver()
+      .receive(await signedRequest(failedBody()))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WebhookTaskFailedError);
     const failure = error as WebhookTaskFailedError;
     expect(failure.adcpError?.code).toBe('BUDGET_TOO_LOW');
     expect(failure.recovery.recovery).toBe('correctable');
-    expect(failure.webhook).toMatchObject({ taskId: 'task_cmb_4821', idempotencyKey: 'whk_01J9Z6Q2V8W4X7Y3B5C1D9E2F1', status: 'failed', signer: { agent: SELLER } });
+    expect(failure.webhook).toMatchObject({
+      taskId: 'task_cmb_4821',
+      idempotencyKey: 'whk_01J9Z6Q2V8W4X7Y3B5C1D9E2F1',
+      status: 'failed',
+      signer: { agent: SELLER },
+    });
     expect(webhookResponse(error).status).toBe(200);
   });
   test('working: the progress result', async () => {
@@ -95,11 +128,19 @@ describe('createWebhookReceiver (RFC 9421)', () => {
     const rx = createWebhookReceiver({ keys: resolver, now, subtle, maxBodyBytes: 4096 });
     const r = await signedRequest(completedBody());
     expect((await refused(rx.receive({ ...r, method: 'GET' }))).httpStatus).toBe(405);
-    expect(await refused(rx.receive({ ...r, headers: { ...r.headers, 'content-type': 'text/plain' } }))).toMatchObject({ webhookCode: 'webhook_content_type_invalid', httpStatus: 415 });
+    expect(await refused(rx.receive({ ...r, headers: { ...r.headers, 'content-type': 'text/plain' } }))).toMatchObject({
+      webhookCode: 'webhook_content_type_invalid',
+      httpStatus: 415,
+    });
     const big = await signedRequest(completedBody({ message: 'x'.repeat(5000) }));
     expect(await refused(rx.receive(big))).toMatchObject({ webhookCode: 'webhook_body_too_large', httpStatus: 413 });
     expect(await refused(rx.receive({ ...big, body: new TextDecoder().decode(big.body) }))).toMatchObject({ httpStatus: 413 });
-    const streamed = new Request(HOOK_URL, { method: 'POST', headers: big.headers, body: new Blob([big.body as Uint8Array<ArrayBuffer>]).stream(), duplex: 'half' } as RequestInit);
+    const streamed = new Request(HOOK_URL, {
+      method: 'POST',
+      headers: big.headers,
+      body: new Blob([big.body as Uint8Array<ArrayBuffer>]).stream(),
+      duplex: 'half',
+    } as RequestInit);
     expect(await refused(rx.receive(streamed))).toMatchObject({ httpStatus: 413 });
     expect(calls).toEqual({ digest: 0, verify: 0, importKey: 0, sign: 0 });
   });
@@ -107,29 +148,47 @@ describe('createWebhookReceiver (RFC 9421)', () => {
     const body = completedBody().replace('"status":"completed"', '"status":"completed","status":"failed"');
     const r = await signedRequest(body);
     const rx = receiver();
-    expect(await refused(rx.receive(r))).toMatchObject({ webhookCode: 'webhook_body_malformed', duplicateKeys: ['status'], httpStatus: 401 });
+    expect(await refused(rx.receive(r))).toMatchObject({
+      webhookCode: 'webhook_body_malformed',
+      duplicateKeys: ['status'],
+      httpStatus: 401,
+    });
     expect((await refused(rx.receive(r))).webhookCode).toBe('webhook_signature_replayed');
   });
   test('a valid signature over a result that does not match the schema: SCHEMA_MISMATCH (400)', async () => {
-    const error = await receiver().receive(await signedRequest(completedBody({ result: { ...completedResult, revision: 'one' } }))).catch((e: unknown) => e);
+    const error = await receiver()
+      .receive(await signedRequest(completedBody({ result: { ...completedResult, revision: 'one' } })))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SchemaMismatchError);
     expect(webhookResponse(error).status).toBe(400);
   });
   test('a Host that differs from the signed authority: webhook_target_uri_malformed', async () => {
     const r = await signedRequest(completedBody());
-    expect((await refused(receiver().receive({ ...r, headers: { ...r.headers, host: 'other.example.com' } }))).webhookCode).toBe('webhook_target_uri_malformed');
+    expect((await refused(receiver().receive({ ...r, headers: { ...r.headers, host: 'other.example.com' } }))).webhookCode).toBe(
+      'webhook_target_uri_malformed',
+    );
   });
   test('unsigned: webhook_signature_required with a WWW-Authenticate challenge', async () => {
-    const error = await refused(receiver().receive({ method: 'POST', url: HOOK_URL, headers: { 'content-type': 'application/json' }, body: completedBody() }));
-    expect(webhookResponse(error)).toEqual({ status: 401, headers: { 'www-authenticate': 'Signature error="webhook_signature_required"' } });
+    const error = await refused(
+      receiver().receive({ method: 'POST', url: HOOK_URL, headers: { 'content-type': 'application/json' }, body: completedBody() }),
+    );
+    expect(webhookResponse(error)).toEqual({
+      status: 401,
+      headers: { 'www-authenticate': 'Signature error="webhook_signature_required"' },
+    });
   });
   test('HMAC headers on a 9421 registration: webhook_mode_mismatch', async () => {
     const headers = { 'content-type': 'application/json', 'x-adcp-signature': `sha256=${'0'.repeat(64)}`, 'x-adcp-timestamp': String(NOW) };
-    expect((await refused(receiver().receive({ method: 'POST', url: HOOK_URL, headers, body: completedBody() }))).webhookCode).toBe('webhook_mode_mismatch');
+    expect((await refused(receiver().receive({ method: 'POST', url: HOOK_URL, headers, body: completedBody() }))).webhookCode).toBe(
+      'webhook_mode_mismatch',
+    );
   });
   test('a key resolver that throws is our fault: 503 webhook_signature_jwks_unavailable', async () => {
     const rx = createWebhookReceiver({ keys: () => Promise.reject(new Error('dns')), now });
-    expect(await refused(rx.receive(await signedRequest(completedBody())))).toMatchObject({ webhookCode: 'webhook_signature_jwks_unavailable', httpStatus: 503 });
+    expect(await refused(rx.receive(await signedRequest(completedBody())))).toMatchObject({
+      webhookCode: 'webhook_signature_jwks_unavailable',
+      httpStatus: 503,
+    });
   });
   test('configuration errors are caught at setup', () => {
     expect(() => createWebhookReceiver({})).toThrow(TypeError);
@@ -140,7 +199,14 @@ describe('createWebhookReceiver (RFC 9421)', () => {
 
 interface HmacVectors {
   secret: string;
-  vectors: Array<{ id: string; timestamp: number; raw_body: string; expected_signature: string; expected_verifier_action?: string; rfc9421_error_code?: string }>;
+  vectors: Array<{
+    id: string;
+    timestamp: number;
+    raw_body: string;
+    expected_signature: string;
+    expected_verifier_action?: string;
+    rfc9421_error_code?: string;
+  }>;
   rejection_vectors: Array<{ id: string; timestamp: number | string; raw_body: string; signature: string | null; current_time?: number }>;
   secret_rejection_vectors: Array<{ secret: string }>;
 }
@@ -152,32 +218,49 @@ describe('legacy HMAC-SHA256 (webhook-hmac-sha256.json), only on opt-in', () => 
     test(`${v.id}: signature computed and verified`, async () => {
       const body = enc.encode(v.raw_body);
       expect(await hmacSignature(hv.secret, String(v.timestamp), body)).toBe(v.expected_signature);
-      const headers = new Map([['x-adcp-signature', v.expected_signature], ['x-adcp-timestamp', String(v.timestamp)]]);
+      const headers = new Map([
+        ['x-adcp-signature', v.expected_signature],
+        ['x-adcp-timestamp', String(v.timestamp)],
+      ]);
       expect(await verifyLegacyHmac(headers, body, { secrets: [hv.secret], now: () => v.timestamp * 1000 })).toBe(0);
     });
   }
   test('duplicate-keys-conflicting-values: HMAC verifies, then the receiver refuses the body as malformed', async () => {
     const v = hv.vectors.find((x) => x.id === 'duplicate-keys-conflicting-values')!;
     const rx = createWebhookReceiver({ hmac: { secret: hv.secret, agent: SELLER }, now: () => v.timestamp * 1000 });
-    const headers = { 'content-type': 'application/json', 'x-adcp-signature': v.expected_signature, 'x-adcp-timestamp': String(v.timestamp) };
-    expect(await refused(rx.receive({ method: 'POST', url: HOOK_URL, headers, body: v.raw_body }))).toMatchObject({ webhookCode: 'webhook_body_malformed', duplicateKeys: ['status'] });
+    const headers = {
+      'content-type': 'application/json',
+      'x-adcp-signature': v.expected_signature,
+      'x-adcp-timestamp': String(v.timestamp),
+    };
+    expect(await refused(rx.receive({ method: 'POST', url: HOOK_URL, headers, body: v.raw_body }))).toMatchObject({
+      webhookCode: 'webhook_body_malformed',
+      duplicateKeys: ['status'],
+    });
   });
   for (const v of hv.rejection_vectors) {
     test(`rejection ${v.id}`, async () => {
       const headers = new Map<string, string>([['x-adcp-timestamp', String(v.timestamp)]]);
       if (v.signature !== null) headers.set('x-adcp-signature', v.signature);
-      const error = await verifyLegacyHmac(headers, enc.encode(v.raw_body), { secrets: [hv.secret], now: () => (v.current_time ?? 1_700_000_000) * 1000 }).catch((e: unknown) => e);
+      const error = await verifyLegacyHmac(headers, enc.encode(v.raw_body), {
+        secrets: [hv.secret],
+        now: () => (v.current_time ?? 1_700_000_000) * 1000,
+      }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(WebhookError);
       expect((error as WebhookError).httpStatus).toBe(401);
     });
   }
   for (const v of hv.secret_rejection_vectors) {
-    test(`secret refused at configuration: ${JSON.stringify(v.secret.slice(0, 8))}…`, () => expect(() => checkHmacSecret(v.secret)).toThrow(TypeError));
+    test(`secret refused at configuration: ${JSON.stringify(v.secret.slice(0, 8))}…`, () =>
+      expect(() => checkHmacSecret(v.secret)).toThrow(TypeError));
   }
   test('a previous secret still verifies during a rotation', async () => {
     const body = enc.encode('{}');
     const sig = await hmacSignature(hv.secret, '1700000000', body);
-    const headers = new Map([['x-adcp-signature', sig], ['x-adcp-timestamp', '1700000000']]);
+    const headers = new Map([
+      ['x-adcp-signature', sig],
+      ['x-adcp-timestamp', '1700000000'],
+    ]);
     expect(await verifyLegacyHmac(headers, body, { secrets: ['n'.repeat(31) + 'm', hv.secret], now: () => 1_700_000_000_000 })).toBe(1);
   });
   test('an RFC 9421 signature on an HMAC registration: webhook_mode_mismatch', async () => {
@@ -188,7 +271,12 @@ describe('legacy HMAC-SHA256 (webhook-hmac-sha256.json), only on opt-in', () => 
     const body = completedBody();
     const sig = await hmacSignature(hv.secret, String(NOW), enc.encode(body));
     const rx = createWebhookReceiver({ hmac: { secret: hv.secret, agent: SELLER }, now });
-    const hook = await rx.receive({ method: 'POST', url: HOOK_URL, headers: { 'content-type': 'application/json', 'x-adcp-signature': sig, 'x-adcp-timestamp': String(NOW) }, body });
+    const hook = await rx.receive({
+      method: 'POST',
+      url: HOOK_URL,
+      headers: { 'content-type': 'application/json', 'x-adcp-signature': sig, 'x-adcp-timestamp': String(NOW) },
+      body,
+    });
     expect(hook.signer).toEqual({ keyid: 'hmac-current', alg: 'hmac-sha256', agent: SELLER });
   });
 });
@@ -219,10 +307,17 @@ describe('createJwksResolver', () => {
   });
   test('a JWKS over 256 KiB, a non-200, or a repeated kid is refused (the receiver answers 503)', async () => {
     const huge = JSON.stringify({ keys: publicJwks, pad: 'x'.repeat(300 * 1024) });
-    for (const response of [() => new Response(huge), () => new Response('nope', { status: 500 }), () => new Response(JSON.stringify({ keys: [publicJwks[0], publicJwks[0]] }))]) {
+    for (const response of [
+      () => new Response(huge),
+      () => new Response('nope', { status: 500 }),
+      () => new Response(JSON.stringify({ keys: [publicJwks[0], publicJwks[0]] })),
+    ]) {
       const { fn } = fakeFetch([response]);
       const rx = createWebhookReceiver({ jwks: { url: 'https://seller.example.com/jwks', agent: SELLER, fetch: fn }, now });
-      expect(await refused(rx.receive(await signedRequest(completedBody())))).toMatchObject({ webhookCode: 'webhook_signature_jwks_unavailable', httpStatus: 503 });
+      expect(await refused(rx.receive(await signedRequest(completedBody())))).toMatchObject({
+        webhookCode: 'webhook_signature_jwks_unavailable',
+        httpStatus: 503,
+      });
     }
   });
 });

@@ -127,7 +127,9 @@ describe('createRedisReplayStore', () => {
     await down.stop();
     const receiver = createWebhookReceiver({ keys: resolver, replayStore: createRedisReplayStore({ client: lost }) });
     const signed = await signWebhook({ key: ed25519, url: HOOK_URL, body: completedBody(), created: Math.floor(Date.now() / 1000) });
-    const error = await receiver.receive({ method: 'POST', url: HOOK_URL, headers: signed.headers, body: signed.body }).catch((e: unknown) => e);
+    const error = await receiver
+      .receive({ method: 'POST', url: HOOK_URL, headers: signed.headers, body: signed.body })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ webhookCode: 'webhook_replay_store_unavailable', httpStatus: 503 });
   });
   test('invalid caps are configuration errors', () => {

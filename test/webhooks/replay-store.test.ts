@@ -110,7 +110,9 @@ describe('createMemoryReplayStore: new-keyid admission pressure', () => {
     const replayStore = createMemoryReplayStore({ onNewKeyid: (a) => seen.push(a.keyid) });
     const receiver = createWebhookReceiver({ keys: resolver, replayStore });
     const signed = await signWebhook({ key: ed25519, url: HOOK_URL, body: completedBody(), created: Math.floor(Date.now() / 1000) });
-    await expect(receiver.receive({ method: 'POST', url: HOOK_URL, headers: signed.headers, body: `${signed.body} ` })).rejects.toThrow(/digest/);
+    await expect(receiver.receive({ method: 'POST', url: HOOK_URL, headers: signed.headers, body: `${signed.body} ` })).rejects.toThrow(
+      /digest/,
+    );
     expect(seen).toEqual([]);
     expect(replayStore.newKeyidAdmissions()).toBe(0);
   });
@@ -135,7 +137,12 @@ describe('replay key scoping (security.mdx, "Cross-endpoint scoping")', () => {
     const results: unknown[] = [];
     for (const url of [HOOK_URL, OTHER_URL, OTHER_URL]) {
       const signed = await signWebhook({ key: ed25519, url, body: completedBody(), created, nonce });
-      results.push(await receiver.receive({ method: 'POST', url, headers: signed.headers, body: signed.body }).then((hook) => hook.status, (e: unknown) => (e as { webhookCode?: string }).webhookCode));
+      results.push(
+        await receiver.receive({ method: 'POST', url, headers: signed.headers, body: signed.body }).then(
+          (hook) => hook.status,
+          (e: unknown) => (e as { webhookCode?: string }).webhookCode,
+        ),
+      );
     }
     return results;
   }

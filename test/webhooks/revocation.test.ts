@@ -19,14 +19,32 @@ const b64url = (bytes: Uint8Array | string): string => Buffer.from(bytes).toStri
 /** Signs a list as a JWS (flattened JSON unless `form` says otherwise). */
 async function signedList(
   list: Record<string, unknown>,
-  { key = ed25519, typ = 'adcp-gov-revocation+jws', form = 'flattened' }: { key?: TestKey; typ?: string; form?: 'flattened' | 'general' | 'compact' } = {},
+  {
+    key = ed25519,
+    typ = 'adcp-gov-revocation+jws',
+    form = 'flattened',
+  }: { key?: TestKey; typ?: string; form?: 'flattened' | 'general' | 'compact' } = {},
 ): Promise<string> {
   const alg = key.kty === 'OKP' ? 'EdDSA' : 'ES256';
   const header = b64url(JSON.stringify({ alg, kid: key.kid, typ }));
   const payload = b64url(JSON.stringify(list));
   const jwk = { kty: key.kty, crv: key.crv, x: key.x, ...(key.y === undefined ? {} : { y: key.y }), d: key._private_d_for_test_only };
-  const privateKey = await webcrypto.subtle.importKey('jwk', jwk, alg === 'EdDSA' ? { name: 'Ed25519' } : { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']);
-  const signature = b64url(new Uint8Array(await webcrypto.subtle.sign(alg === 'EdDSA' ? { name: 'Ed25519' } : { name: 'ECDSA', hash: 'SHA-256' }, privateKey, new TextEncoder().encode(`${header}.${payload}`))));
+  const privateKey = await webcrypto.subtle.importKey(
+    'jwk',
+    jwk,
+    alg === 'EdDSA' ? { name: 'Ed25519' } : { name: 'ECDSA', namedCurve: 'P-256' },
+    false,
+    ['sign'],
+  );
+  const signature = b64url(
+    new Uint8Array(
+      await webcrypto.subtle.sign(
+        alg === 'EdDSA' ? { name: 'Ed25519' } : { name: 'ECDSA', hash: 'SHA-256' },
+        privateKey,
+        new TextEncoder().encode(`${header}.${payload}`),
+      ),
+    ),
+  );
   if (form === 'compact') return `${header}.${payload}.${signature}`;
   if (form === 'general') return JSON.stringify({ payload, signatures: [{ protected: header, signature }] });
   return JSON.stringify({ payload, protected: header, signature });
@@ -109,14 +127,26 @@ describe('createRevocationList: reading a signed list', () => {
     expect(hits).toBe(1);
   });
   test.each([
-    ['a signature by another key', async () => JSON.stringify({ ...JSON.parse(await signedList(list())), signature: JSON.parse(await signedList(list(), { key: revokedKey })).signature }), /does not verify/],
+    [
+      'a signature by another key',
+      async () =>
+        JSON.stringify({
+          ...JSON.parse(await signedList(list())),
+          signature: JSON.parse(await signedList(list(), { key: revokedKey })).signature,
+        }),
+      /does not verify/,
+    ],
     ['the wrong typ', () => signedList(list(), { typ: 'JWT' }), /expected typ/],
     ['another issuer', () => signedList(list({ issuer: 'https://cdn.example.net' })), /issuer is not https:\/\/seller.example.com/],
     ['a next_update already past', () => signedList(list({ next_update: iso(T0 - 1) })), /next_update has already passed/],
     ['version 2', () => signedList(list({ version: 2 })), /version 1/],
     ['revoked_kids not strings', () => signedList(list({ revoked_kids: [1] })), /revoked_kids/],
     ['a key outside the JWKS', () => signedList(list(), { key: { ...ed25519, kid: 'stranger\u202e' } }), /kid "stranger\\u202e"/],
-    ['a key of another purpose', () => signedList(list(), { key: testKeys.find((k) => k.kid === 'test-response-purpose-2026') as TestKey }), /not a EdDSA signing key/],
+    [
+      'a key of another purpose',
+      () => signedList(list(), { key: testKeys.find((k) => k.kid === 'test-response-purpose-2026') as TestKey }),
+      /not a EdDSA signing key/,
+    ],
     ['two signatures', async () => JSON.stringify({ payload: 'e30', signatures: [{}, {}] }), /exactly one signature/],
     ['plain JSON, unsigned', async () => JSON.stringify(list()), /string payload, protected and signature/],
     ['not JSON at all', async () => '<html>', /neither JWS JSON nor JWS compact/],
@@ -196,7 +226,9 @@ describe('createRevocationList: polling and failing closed', () => {
     await serve('down', 500);
     const receiver = createWebhookReceiver({ keys: resolver, revocationList: { url: `${base}/r`, issuer: ISSUER } });
     const signed = await signWebhook({ key: ed25519, url: HOOK_URL, body: completedBody(), created: Math.floor(Date.now() / 1000) });
-    const error = await receiver.receive({ method: 'POST', url: HOOK_URL, headers: signed.headers, body: signed.body }).catch((e: unknown) => e);
+    const error = await receiver
+      .receive({ method: 'POST', url: HOOK_URL, headers: signed.headers, body: signed.body })
+      .catch((e: unknown) => e);
     expect((error as WebhookError).webhookCode).toBe('webhook_signature_revocation_stale');
     expect((error as WebhookError).httpStatus).toBe(401);
   });
@@ -221,6 +253,8 @@ describe('createRevocationList: the JWKS fetch bounds', () => {
   test('invalid options are refused', () => {
     expect(() => createRevocationList({ url: 'file:///etc/passwd', issuer: ISSUER, keys: resolver })).toThrow(TypeError);
     expect(() => createRevocationList({ url: `${base}/r`, issuer: 'seller', keys: resolver })).toThrow(/issuer/);
-    expect(() => createWebhookReceiver({ keys: resolver, revocation: () => 'valid', revocationList: { url: `${base}/r`, issuer: ISSUER } })).toThrow(/not both/);
+    expect(() =>
+      createWebhookReceiver({ keys: resolver, revocation: () => 'valid', revocationList: { url: `${base}/r`, issuer: ISSUER } }),
+    ).toThrow(/not both/);
   });
 });

@@ -56,10 +56,22 @@ export async function signWebhook(o: SignOptions): Promise<Signed> {
   const nonce = o.nonce ?? b64url(webcrypto.getRandomValues(new Uint8Array(16)));
   const params = `(${components.map((c) => `"${c}"`).join(' ')});created=${o.created};expires=${o.expires ?? o.created + 300};nonce="${nonce}";keyid="${o.key.kid}";alg="${alg}";tag="${o.tag ?? 'adcp/webhook-signing/v1'}"`;
   const base = `${components.map((c) => `"${c}": ${values[c]}`).join('\n')}\n"@signature-params": ${params}`;
-  const jwk = { kty: o.key.kty, crv: o.key.crv, x: o.key.x, ...(o.key.y === undefined ? {} : { y: o.key.y }), d: o.key._private_d_for_test_only };
+  const jwk = {
+    kty: o.key.kty,
+    crv: o.key.crv,
+    x: o.key.x,
+    ...(o.key.y === undefined ? {} : { y: o.key.y }),
+    d: o.key._private_d_for_test_only,
+  };
   const algorithm = alg === 'ed25519' ? { name: 'Ed25519' } : { name: 'ECDSA', namedCurve: 'P-256' };
   const key = await webcrypto.subtle.importKey('jwk', jwk, algorithm, false, ['sign']);
-  const signature = new Uint8Array(await webcrypto.subtle.sign(alg === 'ed25519' ? { name: 'Ed25519' } : { name: 'ECDSA', hash: 'SHA-256' }, key, new TextEncoder().encode(base)));
+  const signature = new Uint8Array(
+    await webcrypto.subtle.sign(
+      alg === 'ed25519' ? { name: 'Ed25519' } : { name: 'ECDSA', hash: 'SHA-256' },
+      key,
+      new TextEncoder().encode(base),
+    ),
+  );
   return {
     base,
     body,

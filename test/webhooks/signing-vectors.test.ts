@@ -43,7 +43,9 @@ function requestOf(v: SigningVector): VerifiableRequest {
 }
 
 /** Builds the verifier's state for a vector: its JWKS subset, replay store and revocation list. */
-async function setup(v: SigningVector): Promise<{ resolver: (kid: string) => ResolvedKey | undefined; store: ReplayStore; revocation: RevocationCheck }> {
+async function setup(
+  v: SigningVector,
+): Promise<{ resolver: (kid: string) => ResolvedKey | undefined; store: ReplayStore; revocation: RevocationCheck }> {
   const jwks = new Map<string, WebhookJwk>();
   for (const kid of v.jwks_ref) {
     const key = v.jwks_override?.[kid] ?? keys.find((k) => k.kid === kid);
@@ -59,7 +61,8 @@ async function setup(v: SigningVector): Promise<{ resolver: (kid: string) => Res
   const store = createMemoryReplayStore({ now, ...(cap === undefined ? {} : { perKeyidCap: cap }) });
   for (const entry of state.replay_cache_entries ?? []) expect(await store.claim(entry.keyid, entry.nonce, 360)).toBe('claimed');
   if (state.per_keyid_cap_filled_for !== undefined) {
-    for (let i = 0; i < (cap ?? 0); i++) expect(await store.claim(state.per_keyid_cap_filled_for, `prefill-nonce-${i}-aaaaaaaaaaaa`, 360)).toBe('claimed');
+    for (let i = 0; i < (cap ?? 0); i++)
+      expect(await store.claim(state.per_keyid_cap_filled_for, `prefill-nonce-${i}-aaaaaaaaaaaa`, 360)).toBe('claimed');
   }
   const revoked = new Set(state.revoked_kids ?? []);
   const stale = state.revocation_list_stale_seconds !== undefined;
@@ -78,10 +81,16 @@ describe('webhook-signing positive vectors', () => {
     test(`${file}: verifies, and our signature base is byte-identical to the vector's`, async () => {
       const signer = await run(vector);
       const kid = vector.jwks_ref[0] as string;
-      expect(signer).toEqual({ keyid: kid, alg: keys.find((k) => k.kid === kid)?.alg === 'ES256' ? 'ecdsa-p256-sha256' : 'ed25519', agent: AGENT });
+      expect(signer).toEqual({
+        keyid: kid,
+        alg: keys.find((k) => k.kid === kid)?.alg === 'ES256' ? 'ecdsa-p256-sha256' : 'ed25519',
+        agent: AGENT,
+      });
       const request = requestOf(vector);
       const parsed = parseSignatureHeaders(request.headers.get('signature-input') as string, request.headers.get('signature') as string);
-      expect(signatureBase(parsed, { method: request.method, target: canonicalTarget(request.url), headers: request.headers })).toBe(vector.expected_signature_base);
+      expect(signatureBase(parsed, { method: request.method, target: canonicalTarget(request.url), headers: request.headers })).toBe(
+        vector.expected_signature_base,
+      );
     });
   }
   test('016 black-box: the same signed request delivered twice is accepted once, then replayed', async () => {
@@ -118,7 +127,9 @@ describe('webhook-signing negative vectors', () => {
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
-    await expect(verifyWebhookSignature(requestOf(v), { keys: resolver, replayStore: store, revocation, subtle, now: () => v.reference_now * 1000 })).rejects.toMatchObject({
+    await expect(
+      verifyWebhookSignature(requestOf(v), { keys: resolver, replayStore: store, revocation, subtle, now: () => v.reference_now * 1000 }),
+    ).rejects.toMatchObject({
       webhookCode: 'webhook_signature_rate_abuse',
     });
     expect(verifies).toBe(0);
