@@ -40,7 +40,7 @@ import type { ResponsesByVersion } from './generated/index.js';
 import { classifyRecoveryWith } from './recovery.js';
 import { recordVariant } from './final.js';
 import type { CommonDecodeOptions, Transport } from './options.js';
-import type { TaskStatus } from './response-types.js';
+import { TASK_STATUSES } from './response-types.js';
 import { localFault, inputMayThrow } from './local-faults.js';
 import {
   defaultVersion,
@@ -557,26 +557,6 @@ function pickVersion(ctx: Context, found: Found): AnnouncedResolution {
   if (typeof announced !== 'string') return { version: defaultVersion };
   return resolveAnnouncedVersion(announced, { task: ctx.task, newerRelease: ctx.options.newerRelease });
 }
-
-/**
- * The protocol envelope's task-status enum (`enums/task-status.json`, the same in every bundled
- * version; test/decode-status.test.ts compares it with the synced schemas).
- */
-const TASK_STATUSES = [
-  'submitted',
-  'working',
-  'input-required',
-  'completed',
-  'canceled',
-  'failed',
-  'rejected',
-  'auth-required',
-  'unknown',
-] as const satisfies readonly TaskStatus[];
-type Missing<A, B> = Exclude<A, B> extends never ? true : never;
-// Compile-time proof that TASK_STATUSES lists every TaskStatus.
-const everyTaskStatus: Missing<TaskStatus, (typeof TASK_STATUSES)[number]> = true;
-void everyTaskStatus;
 
 /** A string no schema lists as a status value, to ask a validator whether it pins `status` at all. */
 const UNLISTED_STATUS = '\u0000unlisted';

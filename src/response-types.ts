@@ -12,16 +12,20 @@ export type AsyncStatus = 'working' | 'submitted' | 'input-required';
  * version). Where a response schema leaves `status` open, decode() holds a present `status` to
  * this enum, as the envelope does (test/types.test-d.ts checks it against the generated enums).
  */
-export type TaskStatus =
-  | 'submitted'
-  | 'working'
-  | 'input-required'
-  | 'completed'
-  | 'canceled'
-  | 'failed'
-  | 'rejected'
-  | 'auth-required'
-  | 'unknown';
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+/** The {@link TaskStatus} values, in `enums/task-status.json`'s order (test/decode-status.test.ts compares them with the synced schemas). */
+export const TASK_STATUSES = [
+  'submitted',
+  'working',
+  'input-required',
+  'completed',
+  'canceled',
+  'failed',
+  'rejected',
+  'auth-required',
+  'unknown',
+] as const;
 
 /**
  * The `status` one arm of a response schema admits: its own declaration (e.g. 3.0's

@@ -9,22 +9,13 @@ import { describeValue } from '../errors.js';
 import type { Version } from '../versions.js';
 import { WebhookError } from './errors.js';
 import { shownText } from '../format.js';
+import { TASK_STATUSES } from '../response-types.js';
 
 /** How a webhook body is framed: the AdCP MCP envelope, or an A2A Task / status update. */
 export type WebhookFormat = 'mcp' | 'a2a';
 
 /** The task statuses of `enums/task-status.json` (the same in every bundled version). */
-export const WEBHOOK_STATUSES = [
-  'submitted',
-  'working',
-  'input-required',
-  'completed',
-  'canceled',
-  'failed',
-  'rejected',
-  'auth-required',
-  'unknown',
-] as const;
+export const WEBHOOK_STATUSES = TASK_STATUSES;
 
 /** A webhook's task status. */
 export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
