@@ -73,12 +73,19 @@ function pinnedOptions(version: Version, base: DecodeOptions, call: unknown): De
 }
 
 function bind<V extends string, R>(version: Version, base: DecodeOptions): PinnedDecoder<V, R> {
+  // The common call passes no options: merge and check the decoder's own once, not on every call.
+  let defaults: DecodeOptions | undefined;
+  const optionsOf = (call: unknown): DecodeOptions => {
+    if (call !== undefined) return pinnedOptions(version, base, call);
+    defaults ??= pinnedOptions(version, base, undefined);
+    return defaults;
+  };
   return {
-    decode: (task, input, call) => decodeAny(task as never, input, pinnedOptions(version, base, call)) as never,
+    decode: (task, input, call) => decodeAny(task as never, input, optionsOf(call)) as never,
     safeDecode: (task, input, call) => {
       let options: DecodeOptions;
       try {
-        options = pinnedOptions(version, base, call);
+        options = optionsOf(call);
       } catch (error) {
         if (error instanceof DecodeError) return { success: false, error };
         throw error;
