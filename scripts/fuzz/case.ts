@@ -16,7 +16,7 @@ import { seeds, TASKS } from './seeds.js';
 import { stringify } from './stringify.js';
 
 /** Options a case passes to decode(); `undefined` most of the time. */
-export type CaseOptions = Json | undefined;
+type CaseOptions = Json | undefined;
 
 export interface FuzzCase {
   readonly seed: number;

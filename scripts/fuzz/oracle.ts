@@ -15,7 +15,7 @@ import type { FuzzCase } from './case.js';
 import type { Json } from './context.js';
 
 /** What the oracle, or the watchdog, found wrong. */
-export type FindingKind =
+type FindingKind =
   | 'crash'
   | 'safe-decode-threw'
   | 'extractor-threw'
