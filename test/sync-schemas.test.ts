@@ -97,6 +97,16 @@ interface Served {
   close(): Promise<void>;
 }
 
+/** Runs `body` against a local server (the hook answers the requests it claims), then closes it. */
+async function withServer(hook: Hook | undefined, body: (server: Served) => Promise<void>): Promise<void> {
+  const server = await serve(SHARED, hook);
+  try {
+    await body(server);
+  } finally {
+    await server.close();
+  }
+}
+
 async function serve(root: string, hook?: Hook): Promise<Served> {
   const hits = new Map<string, number>();
   const server = http.createServer((req, res) => {
@@ -299,8 +309,7 @@ describe('sync from a directory', () => {
 
 describe('sync over HTTP', () => {
   it('downloads and verifies every file from a local server; the second run makes no requests', async () => {
-    const server = await serve(SHARED);
-    try {
+    await withServer(undefined, async (server) => {
       const out = tempDir('http-out');
       const t = performance.now();
       const result = await syncSchemas({ ...quiet, source: server.url, out });
@@ -314,23 +323,21 @@ describe('sync over HTTP', () => {
       const again = await syncSchemas({ ...quiet, source: server.url, out });
       expect(again.upToDate).toBe(true);
       expect(server.totalHits()).toBe(lock.files.size);
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it('refuses tampered bytes, naming the file and the lock; nothing tampered lands in the destination', async () => {
     const { lockFile } = await subsetLock();
     const victim = 'test-vectors/mcp-response-extraction.json';
-    const server = await serve(SHARED, (rel, _hit, res) => {
+    const hook: Hook = (rel, _hit, res) => {
       if (rel !== victim) return false;
       const data = readFileSync(path.join(SHARED, rel));
       const at = data.indexOf('{'.charCodeAt(0)) + 1;
       data[at] = data[at]! ^ 0x01; // same length, one bit flipped
       res.writeHead(200, { 'content-length': data.length }).end(data);
       return true;
-    });
-    try {
+    };
+    await withServer(hook, async (server) => {
       const out = tempDir('http-tampered');
       const error = await syncError({ source: server.url, out, lock: lockFile, retries: 3, retryDelayMs: 1 });
       expect(error.code).toBe('MISMATCH');
@@ -342,16 +349,14 @@ describe('sync over HTTP', () => {
       expect(server.hits.get(victim)).toBe(1); // a hash mismatch is not retried
       expect(existsSync(path.join(out, victim))).toBe(false);
       noTempFiles(out);
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it('aborts a body that runs past the locked size (streamed, not buffered) and one announced too large', async () => {
     const endless = 'test-vectors/mcp-response-extraction.json';
     const announced = 'schemas/3.1.19/core/product.json';
     let endlessClosed = false;
-    const server = await serve(SHARED, (rel, _hit, res) => {
+    const hook: Hook = (rel, _hit, res) => {
       if (rel === endless) {
         // No Content-Length, never ends: only a streaming byte count can stop this.
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -370,8 +375,8 @@ describe('sync over HTTP', () => {
         return true; // then hang: the client must not wait for 50 MiB
       }
       return false;
-    });
-    try {
+    };
+    await withServer(hook, async (server) => {
       const { lockFile } = await subsetLock([endless, 'schemas/3.0.26/manifest.json', 'schemas/3.1.19/manifest.json']);
       const error = await syncError({ source: server.url, out: tempDir('endless'), lock: lockFile, timeoutMs: 10_000 });
       expect(error.code).toBe('TOO_LARGE');
@@ -393,15 +398,13 @@ describe('sync over HTTP', () => {
       expect(error3.code).toBe('TOO_LARGE');
       expect(error3.message).toMatch(/over the 1000-byte per-file cap/);
       expect(server.totalHits()).toBe(before);
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it('times out a hanging server, retrying once, and a body that stalls half-way', async () => {
     const silent = 'schemas/3.1.19/manifest.json';
     const stalls = 'schemas/3.0.26/manifest.json';
-    const server = await serve(SHARED, (rel, _hit, res) => {
+    const hook: Hook = (rel, _hit, res) => {
       if (rel === silent) return true; // never answers
       if (rel === stalls) {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -409,8 +412,8 @@ describe('sync over HTTP', () => {
         return true; // never finishes
       }
       return false;
-    });
-    try {
+    };
+    await withServer(hook, async (server) => {
       const { lockFile } = await subsetLock([silent, 'schemas/3.0.26/index.json', 'LICENSE']);
       const retries: RetryEvent[] = [];
       const error = await syncError({
@@ -433,22 +436,20 @@ describe('sync over HTTP', () => {
       expect(error2.code).toBe('TIMEOUT');
       expect(error2.file).toBe(stalls);
       expect(server.hits.get(stalls)).toBe(1);
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it('retries 500s with backoff and succeeds; gives up after the retries; does not retry 404', async () => {
     const flaky = 'schemas/3.1.19/core/product.json';
     const broken = 'test-vectors/media-buy/status-as-of.json';
-    const server = await serve(SHARED, (rel, hit, res) => {
+    const hook: Hook = (rel, hit, res) => {
       if ((rel === flaky && hit <= 2) || rel === broken) {
         res.writeHead(500).end('oops');
         return true;
       }
       return false;
-    });
-    try {
+    };
+    await withServer(hook, async (server) => {
       const { lockFile, lock: small } = await subsetLock(SUBSET.filter((r) => r !== broken));
       const out = tempDir('flaky');
       const retries: RetryEvent[] = [];
@@ -470,19 +471,17 @@ describe('sync over HTTP', () => {
       expect(error.message).toMatch(/^test-vectors\/media-buy\/status-as-of\.json: HTTP 500 from .* \(after 3 attempts\)/);
       expect(server.hits.get(broken)).toBe(3);
       expect(retries.map((r) => r.delayMs)).toEqual([5, 10]);
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it('refuses a file the server does not have (404), naming it, without retrying', async () => {
     const gone = 'test-vectors/a2a-response-extraction.json';
-    const server = await serve(SHARED, (rel, _hit, res) => {
+    const hook: Hook = (rel, _hit, res) => {
       if (rel !== gone) return false;
       res.writeHead(404).end();
       return true;
-    });
-    try {
+    };
+    await withServer(hook, async (server) => {
       const { lockFile } = await subsetLock([gone, 'schemas/3.0.26/manifest.json', 'schemas/3.1.19/manifest.json']);
       const out = tempDir('404');
       const error = await syncError({ source: server.url, out, lock: lockFile, retries: 3, retryDelayMs: 1 });
@@ -491,9 +490,7 @@ describe('sync over HTTP', () => {
       expect(error.message).toContain(`${gone} is listed in ${lockFile} but missing from the source ${server.url} (HTTP 404`);
       expect(server.hits.get(gone)).toBe(1);
       expect(existsSync(path.join(out, gone))).toBe(false);
-    } finally {
-      await server.close();
-    }
+    });
   });
 });
 
