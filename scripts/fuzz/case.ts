@@ -18,6 +18,7 @@ import { stringify } from './stringify.js';
 /** Options a case passes to decode(); `undefined` most of the time. */
 type CaseOptions = Json | undefined;
 
+/** One case: what decode() is called with, and how it was built. */
 export interface FuzzCase {
   readonly seed: number;
   readonly index: number;

@@ -25,6 +25,13 @@ const COST_MUTATIONS = ['longKey', 'idWhitespace', 'controlKey'] as const;
  * Issue 11's cost classes: long keys of `~` and `/` runs over many items, long whitespace runs in
  * `*_id` values, control, bidi and zero-width characters in keys. They draw from a stream of their
  * own (see makeCase), so every case of earlier runs is generated as it was.
+ *
+ * @param ctx - The case's context (with the cost stream's generator).
+ * @param root - The payload, changed in place.
+ * @returns The payload.
+ * @throws What a hostile value planted earlier throws (the case then skips this mutation).
+ * @example
+ * if (cost.rng.chance(0.08)) payload = mutateCostClasses(cost, payload);
  */
 export function mutateCostClasses(ctx: Ctx, root: Json): Json {
   const { rng } = ctx;

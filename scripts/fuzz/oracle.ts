@@ -28,6 +28,7 @@ type FindingKind =
   | 'out-of-memory'
   | 'worker-died';
 
+/** One finding, with the numbers that rebuild its case. */
 export interface Finding {
   readonly kind: FindingKind;
   readonly seed: number;
@@ -36,6 +37,7 @@ export interface Finding {
   readonly ms?: number;
 }
 
+/** What running one case under the oracle gave. */
 export interface CaseResult {
   /** `decoded` or the DecodeError code. */
   readonly outcome: string;

@@ -3,7 +3,12 @@
  * case is rebuilt exactly from its two numbers.
  */
 
-/** sfc32, seeded through splitmix32: fast, and good enough to pick mutations. */
+/**
+ * sfc32, seeded through splitmix32: fast, and good enough to pick mutations.
+ *
+ * @example
+ * const rng = new Rng(seed, index); rng.pick(['a', 'b']); // the same pick for the same (seed, index)
+ */
 export class Rng {
   private a: number;
   private b: number;

@@ -47,6 +47,7 @@ interface FetchContext extends DownloadContext {
   readonly maxFileBytes: number;
 }
 
+/** The options of {@link syncSchemas}; the CLI fills source, out, lock, update and versions. */
 export interface SyncOptions {
   /** Directory or base URL; default env ADCP_SCHEMAS_SOURCE, else https://adcontextprotocol.org. */
   readonly source?: string | undefined;
@@ -75,6 +76,7 @@ export interface SyncOptions {
   readonly log?: ((line: string) => void) | undefined;
 }
 
+/** What a sync did. */
 export interface SyncResult {
   /** True when nothing had to be fetched, written or deleted. */
   readonly upToDate: boolean;
@@ -91,7 +93,15 @@ export interface SyncResult {
   readonly ms: number;
 }
 
-/** Syncs the files the lock pins from the source into the destination (see the top comment). */
+/**
+ * Syncs the files the lock pins from the source into the destination (see the top comment).
+ *
+ * @param options - Source, destination, lock, `update`, limits; all optional.
+ * @returns What was fetched, pruned and how long it took.
+ * @throws {SyncSchemasError} The first failure, naming the file to blame when there is one.
+ * @example
+ * await syncSchemas({ source: '../shared/adcp' });
+ */
 export async function syncSchemas(options: SyncOptions = {}): Promise<SyncResult> {
   const started = performance.now();
   const cwd = options.cwd ?? process.cwd();
