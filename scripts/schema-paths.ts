@@ -1,6 +1,6 @@
 /**
  * Where the synced AdCP files live, for scripts and tests (codegen, fixtures). The files are
- * copied there by `npm run sync-schemas` (scripts/sync-schemas.ts), pinned by the committed lock
+ * copied there by `npm run sync-schemas` (scripts/sync-schemas/), pinned by the committed lock
  * `schemas/adcp.lock.json`; `schemas/synced/` itself is git-ignored and never committed.
  *
  * Layout of `schemas/synced/` (mirrors https://adcontextprotocol.org/):

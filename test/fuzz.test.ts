@@ -1,11 +1,13 @@
 /**
  * The short, seeded fuzz pass CI runs: the same cases and oracle as `npm run fuzz`
- * (scripts/fuzz-cases.ts), 2,000 of them with sizes capped (the `ci` profile), in-process. No
+ * (scripts/fuzz/), 2,000 of them with sizes capped (the `ci` profile), in-process. No
  * timing is asserted (the test timeout is the hang bound); a finding fails the test with the
  * command that reproduces it.
  */
 import { describe, expect, test } from 'vitest';
-import { makeCase, runCase, seeds, type Finding } from '../scripts/fuzz-cases.js';
+import { makeCase } from '../scripts/fuzz/case.js';
+import { type Finding, runCase } from '../scripts/fuzz/oracle.js';
+import { seeds } from '../scripts/fuzz/seeds.js';
 
 const SEED = 1;
 const CASES = 2_000;

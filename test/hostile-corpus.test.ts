@@ -20,6 +20,7 @@ import { describe, expect, test, vi } from 'vitest';
 import { safeDecode, type DecodeOptions, type TaskName } from '../src/decode.js';
 import { DecodeError, LimitError, type DecodeErrorCode, type SchemaMismatchError, type TaskFailedError } from '../src/errors.js';
 import { payload } from './fixtures/payloads.js';
+import { selfThrowingProxy as hostileProxy } from '../scripts/fuzz/values.js';
 
 type Json = Record<string, unknown>;
 type Outcome = DecodeErrorCode | 'decoded';
@@ -70,30 +71,6 @@ function throwingGetter(key: string, thrown: unknown = new Error('getter explode
       throw thrown;
     },
   }) as Json;
-}
-/** A Proxy whose every trap throws the Proxy itself: `instanceof`, `.name`, `String()` all throw again. */
-function hostileProxy(): object {
-  const proxy: object = new Proxy(
-    {},
-    {
-      get: () => {
-        throw proxy;
-      },
-      has: () => {
-        throw proxy;
-      },
-      ownKeys: () => {
-        throw proxy;
-      },
-      getOwnPropertyDescriptor: () => {
-        throw proxy;
-      },
-      getPrototypeOf: () => {
-        throw proxy;
-      },
-    },
-  );
-  return proxy;
 }
 /** A million own keys, "0" to "999999" (integer-like keys build in 0.3 s; "k0"... would take 10 s). */
 function millionKeys(): Json {

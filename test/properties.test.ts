@@ -20,6 +20,7 @@ import { extractA2aResponse } from '../src/extract-a2a.js';
 import { checkTree, withinBounds } from '../src/bounds.js';
 import { extractMcpResponse, parseMcpText } from '../src/extract-mcp.js';
 import { fixtures, type PayloadFixture } from './fixtures/payloads.js';
+import { selfThrowingProxy } from '../scripts/fuzz/values.js';
 
 /** One seed for every property here, so a failure reproduces exactly; fast-check prints the path. */
 const SEED = 20_260_430;
@@ -150,23 +151,8 @@ function build(kind: string): unknown {
       revoke();
       return proxy;
     }
-    case 'thrown-proxy': {
-      const p: object = new Proxy(
-        {},
-        {
-          get: () => {
-            throw p;
-          },
-          getPrototypeOf: () => {
-            throw p;
-          },
-          ownKeys: () => {
-            throw p;
-          },
-        },
-      );
-      return p;
-    }
+    case 'thrown-proxy':
+      return selfThrowingProxy();
     case 'cycle': {
       const o: Json = { status: 'completed' };
       o['self'] = o;

@@ -1,19 +1,19 @@
 /**
  * The regex audit in `npm test`: every regex that runs on a seller's string backtracks at most
- * linearly, as judged by recheck (scripts/regex-audit.ts): the schemas' `pattern`s and
+ * linearly, as judged by recheck (scripts/regex-audit/): the schemas' `pattern`s and
  * `patternProperties` keys, the regexes behind the formats they use, and every regex literal and
  * `RegExp` construction in src/, found by parsing the sources (a new regex is audited the moment
  * it is written). `npm run regex-audit` adds V8 timings up to 4 MiB.
  */
 import { describe, expect, test } from 'vitest';
 import {
+  type AuditedRegex,
   collectRegexesIn,
   collectSchemaRegexes,
   collectSourceRegexes,
   formatRegexes,
-  judge,
-  type AuditedRegex,
-} from '../scripts/regex-audit.js';
+} from '../scripts/regex-audit/collect.js';
+import { judge } from '../scripts/regex-audit/judge.js';
 
 const { patterns, formats } = collectSchemaRegexes();
 const { regexes: formatRes } = formatRegexes(formats);

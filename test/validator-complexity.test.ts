@@ -30,7 +30,8 @@ import {
   UNIQUE_PAIRWISE_MAX,
 } from '../scripts/generate.js';
 import { REPO_ROOT, schemaDir } from '../scripts/schema-paths.js';
-import { makeCase, runCase } from '../scripts/fuzz-cases.js';
+import { makeCase } from '../scripts/fuzz/case.js';
+import { runCase } from '../scripts/fuzz/oracle.js';
 import { safeDecode, SchemaMismatchError } from '../src/index.js';
 import { tablesByVersion, versionFolders, versions } from '../src/generated/index.js';
 import { mapPayload, mapSites, type Child } from './fixtures/map-sites.js';
