@@ -36,10 +36,9 @@ import { displayPath, writeFileAtomic } from './files.js';
 const LOCKFILE_VERSION = 1;
 /** Hard per-file cap, whatever the lock says. */
 export const MAX_FILE_BYTES = 8 * 1024 * 1024;
-// The lock's bytes are pinned (a test regenerates it): this text stays as it is, old path and all.
 const LOCK_COMMENT =
   'Pins the AdCP schemas and test vectors copied into schemas/synced/ (git-ignored). ' +
-  'Written by `npm run sync-schemas -- --update`; format documented in scripts/sync-schemas.ts.';
+  'Written by `npm run sync-schemas -- --update`; format documented in scripts/sync-schemas/lock.ts.';
 
 /** What the lock pins for one file. */
 export interface LockEntry {
