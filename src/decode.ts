@@ -27,7 +27,7 @@ import {
 import { describeCallerValue, failed, guard, mismatch, payloadError, withContext, type Context } from './decode/failures.js';
 import { resolveOptions, type Resolved } from './decode/resolve-options.js';
 import { locatePayload, type Found } from './decode/transports.js';
-import type { Decoded, DecodeOptions, Decoder, SafeDecodeResult, TaskName } from './decode/types.js';
+import type { Decoded, DecodeOptions, Decoder, Merged, SafeDecodeResult, TaskName } from './decode/types.js';
 
 export type {
   Decoded,
@@ -69,7 +69,7 @@ export function decode<T extends TaskName, const O extends DecodeOptions = Decod
   input: unknown,
   options?: O,
 ): Decoded<T, O> {
-  return decodeWith<T, O>(undefined, task, input, options);
+  return orThrow<T, O>(attempt<T>(undefined, task, input, options));
 }
 
 /**
@@ -86,7 +86,7 @@ export function safeDecode<T extends TaskName, const O extends DecodeOptions = D
   input: unknown,
   options?: O,
 ): SafeDecodeResult<T, O> {
-  return safeDecodeWith<T, O>(undefined, task, input, options);
+  return asResult<T, O>(attempt<T>(undefined, task, input, options));
 }
 
 /**
@@ -101,29 +101,21 @@ export function safeDecode<T extends TaskName, const O extends DecodeOptions = D
 export function createDecoder<const B extends DecodeOptions>(options: B): Decoder<B> {
   resolveOptions(options, undefined); // fail fast on a bad default, version values included
   return {
-    decode: (task, input, call) => decodeWith(options, task, input, call) as never,
-    safeDecode: (task, input, call) => safeDecodeWith(options, task, input, call) as never,
+    decode: (task, input, call) =>
+      orThrow<typeof task, Merged<B, NonNullable<typeof call>>>(attempt<typeof task>(options, task, input, call)),
+    safeDecode: (task, input, call) =>
+      asResult<typeof task, Merged<B, NonNullable<typeof call>>>(attempt<typeof task>(options, task, input, call)),
   };
 }
 
-function decodeWith<T extends TaskName, O extends DecodeOptions>(
-  base: DecodeOptions | undefined,
-  task: T,
-  input: unknown,
-  options: O | undefined,
-): Decoded<T, O> {
-  const outcome = attempt<T>(base, task, input, options);
+/** decode()'s end of an attempt: the data, or the error thrown. */
+function orThrow<T extends TaskName, O extends DecodeOptions>(outcome: Outcome<T> | DecodeError): Decoded<T, O> {
   if (outcome instanceof DecodeError) throw outcome;
   return outcome.data as Decoded<T, O>;
 }
 
-function safeDecodeWith<T extends TaskName, O extends DecodeOptions>(
-  base: DecodeOptions | undefined,
-  task: T,
-  input: unknown,
-  options: O | undefined,
-): SafeDecodeResult<T, O> {
-  const outcome = attempt<T>(base, task, input, options);
+/** safeDecode()'s end of an attempt: the data and the version that judged it, or the error. */
+function asResult<T extends TaskName, O extends DecodeOptions>(outcome: Outcome<T> | DecodeError): SafeDecodeResult<T, O> {
   if (outcome instanceof DecodeError) return { success: false, error: outcome };
   const { data, version, standInFor } = outcome;
   return (standInFor === undefined ? { success: true, data, version } : { success: true, data, version, standInFor }) as SafeDecodeResult<
