@@ -5,7 +5,9 @@
  * and returns it typed, or throws a DecodeError that says what went wrong and where. The steps
  * it calls live in decode/: public types, option resolution, transport adapters, failures.
  */
-import { checkTree, snapshot, withinBounds } from './bounds.js';
+import { withinBounds } from './bounds.js';
+import { checkTree } from './check-tree.js';
+import { snapshot } from './snapshot.js';
 import { DecodeError, type ValidationIssue } from './errors.js';
 import { checkAdcpError } from './extract-errors.js';
 import type { ParsedShape } from './extract-mcp.js';

@@ -17,7 +17,8 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { decode, safeDecode, type DecodeOptions, type TaskName } from '../src/decode.js';
 import { DecodeError, SchemaMismatchError, TaskFailedError } from '../src/errors.js';
 import { extractA2aResponse } from '../src/extract-a2a.js';
-import { checkTree, withinBounds } from '../src/bounds.js';
+import { withinBounds } from '../src/bounds.js';
+import { checkTree } from '../src/check-tree.js';
 import { extractMcpResponse, parseMcpText } from '../src/extract-mcp.js';
 import { fixtures, type PayloadFixture } from './fixtures/payloads.js';
 

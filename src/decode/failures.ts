@@ -3,7 +3,8 @@
  * classified by the version's error-code table), a schema mismatch (SchemaMismatchError), and the
  * context (task, version) every error it throws carries, down to the last line, guard().
  */
-import { snapshot, type Bounds } from '../bounds.js';
+import type { Bounds } from '../bounds.js';
+import { snapshot } from '../snapshot.js';
 import {
   DecodeError,
   SchemaMismatchError,
