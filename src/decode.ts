@@ -31,18 +31,8 @@ import { resolveOptions, type Resolved } from './decode/resolve-options.js';
 import { locatePayload, type Found } from './decode/transports.js';
 import type { Decoded, DecodeOptions, Decoder, Merged, SafeDecodeResult, TaskName } from './decode/types.js';
 
-export type {
-  Decoded,
-  DecodeOptions,
-  DecodeSuccess,
-  Decoder,
-  Merged,
-  ReleaseOf,
-  ResponseIn,
-  SafeDecodeResult,
-  TaskName,
-  VersionFor,
-} from './decode/types.js';
+// The types a caller of decode() names, also importable from here.
+export type { Decoded, DecodeOptions, Decoder, ResponseIn, SafeDecodeResult, TaskName, VersionFor } from './decode/types.js';
 export type { Transport } from './options.js';
 
 /**
