@@ -280,10 +280,12 @@ function checked(ctx: Context, found: Found): Found {
   return found;
 }
 
+/** The payload's own `adcp_version`, as sent. */
 function announcedVersion(found: Found): unknown {
   return hasOwn(found.payload, 'adcp_version') ? found.payload.adcp_version : undefined;
 }
 
+/** The version that judges the payload: the requested one, else the release its `adcp_version` announces, else the default. */
 function pickVersion(ctx: Context, found: Found): AnnouncedResolution {
   if (ctx.version !== undefined) return { version: ctx.version };
   const announced = announcedVersion(found);
@@ -310,6 +312,7 @@ export interface EnclosedPayload {
   readonly shape?: ParsedShape | undefined;
 }
 
+/** The envelope statuses that end a task without a result. */
 const FAILED_STATUSES: readonly string[] = ['failed', 'rejected', 'canceled'];
 
 /**
