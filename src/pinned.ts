@@ -9,7 +9,9 @@
  * when it is valid under the pinned schemas and fails with SCHEMA_MISMATCH (naming the pinned
  * version) when it is not; its `adcp_version` stays in the data for a buyer that wants to refuse it.
  */
-import { decode as decodeAny, resolveOptions, safeDecode as safeDecodeAny, type DecodeOptions } from './decode.js';
+import { decode as decodeAny, safeDecode as safeDecodeAny } from './decode.js';
+import { resolveOptions } from './decode/resolve-options.js';
+import type { DecodeOptions } from './decode/types.js';
 import { DecodeError } from './errors.js';
 import type { CommonDecodeOptions } from './options.js';
 import { resolveVersion, type Version } from './versions.js';

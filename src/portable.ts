@@ -2,18 +2,10 @@
  * adcp-decode's portable core, for browsers, workers and bundles: decode, the extractors and
  * the errors, on web-standard APIs only. Validators load through {@link preload}.
  */
-export { decode, safeDecode, createDecoder, classifyRecovery } from './decode.js';
-export type {
-  DecodeOptions,
-  Decoded,
-  DecodeSuccess,
-  Decoder,
-  Merged,
-  ReleaseOf,
-  SafeDecodeResult,
-  TaskName,
-  Transport,
-} from './decode.js';
+export { decode, safeDecode, createDecoder } from './decode.js';
+export type { DecodeOptions, Decoded, DecodeSuccess, Decoder, Merged, ReleaseOf, SafeDecodeResult, TaskName } from './decode/types.js';
+export type { Transport } from './options.js';
+export { classifyRecovery } from './recovery.js';
 export { preload } from './validators.js';
 export { extractMcpResponse } from './extract-mcp.js';
 export { extractA2aResponse } from './extract-a2a.js';

@@ -15,6 +15,7 @@
 import type { AdcpError, Recovery, RecoveryClassification } from './errors.js';
 import { describeValue, wrapInputFault } from './errors.js';
 import { hasOwn, own } from './own-properties.js';
+import { defaultVersion, resolveVersion, tablesFor, type Version } from './versions.js';
 
 /** Lower bound of a usable `retry_after`, in seconds. */
 const RETRY_AFTER_MIN_SECONDS = 1;
@@ -120,4 +121,37 @@ export function classifyRecoveryWith(
   } catch (error) {
     throw wrapInputFault(error, '');
   }
+}
+
+/** A bundled version's error-code table and unknown-code policy. */
+export function recoveryTable(version: Version): RecoveryTable {
+  const tables = tablesFor(version);
+  return {
+    codes: tables.errorCodes as Readonly<Record<string, Recovery>>,
+    defaultUnknownRecovery: tables.defaultUnknownRecovery as Recovery,
+  };
+}
+
+/** The classification of a failure without a usable adcp_error: the unknown-code policy, or the version's default for it. */
+export function unknownClassification(version: Version, unknownRecovery: 'manifest' | Recovery): RecoveryClassification {
+  return { recovery: unknownRecovery === 'manifest' ? recoveryTable(version).defaultUnknownRecovery : unknownRecovery };
+}
+
+/**
+ * Classifies an AdCP error: its own valid `recovery`, else the version's error-code table, else
+ * the unknown-code policy. An unknown `recovery` value is classified `terminal`.
+ *
+ * @param adcpError The `adcp_error` object, e.g. from {@link extractMcpError}.
+ * @param version A bundled version or release; default: the default version.
+ * @param options `unknownRecovery`: `'manifest'` (default) or a recovery class for unknown codes.
+ * @throws {DecodeError} `UNSUPPORTED_VERSION` for a version not bundled.
+ * @example
+ * classifyRecovery({ code: 'RATE_LIMITED', retry_after: 5 }); // { recovery: 'transient', retryAfterSeconds: 5 }
+ */
+export function classifyRecovery(
+  adcpError: AdcpError,
+  version: string = defaultVersion,
+  options: { readonly unknownRecovery?: 'manifest' | Recovery } = {},
+): RecoveryClassification {
+  return classifyRecoveryWith(adcpError, recoveryTable(resolveVersion(version)), options);
 }

@@ -9,7 +9,7 @@ let scratch: Uint8Array | undefined;
 const SCRATCH_BYTES = 64 * 1024;
 /**
  * Node's native count where the runtime has one (found on globalThis, never imported, so no bundle
- * pulls in node:buffer): 1.5× faster than encodeInto on a 4 MiB UTF-8 text in `npm run bench`.
+ * pulls in node:buffer): faster than encodeInto on long texts (docs/benchmarks.md, the TOO_LARGE row).
  */
 const nativeByteLength = (globalThis as { Buffer?: { byteLength(text: string, encoding: 'utf8'): number } }).Buffer?.byteLength;
 /** Below this length a counting loop beats the call into the encoder. */

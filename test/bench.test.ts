@@ -28,7 +28,9 @@ import {
 } from '../bench/payloads.js';
 import { compileFromBundle } from '../bench/runtime-ajv.mjs';
 import { outputSchema, responseSchemaId, runtimeBundle } from '../bench/schemas.js';
-import { checkTree, DEFAULT_BOUNDS, snapshot, type Bounds } from '../src/bounds.js';
+import { DEFAULT_BOUNDS, type Bounds } from '../src/bounds.js';
+import { checkTree } from '../src/check-tree.js';
+import { snapshot } from '../src/snapshot.js';
 import { decode, safeDecode } from '../src/decode.js';
 import { DecodeError } from '../src/errors.js';
 import { parseMcpText } from '../src/extract-mcp.js';

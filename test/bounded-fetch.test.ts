@@ -17,15 +17,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  DEFAULT_MAX_BYTES,
-  DEFAULT_TIMEOUT_MS,
-  FETCH_BOUNDS,
-  boundedFetch,
-  findBoundsError,
-  withFetchBounds,
-  type BoundsViolation,
-} from '../src/fetch/bounded-fetch.js';
+import { boundedFetch, findBoundsError, withFetchBounds, type BoundsViolation } from '../src/fetch/bounded-fetch.js';
+import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, FETCH_BOUNDS } from '../src/fetch/fetch-bounds.js';
 import { DecodeError, LimitError } from '../src/errors.js';
 import type { LongIdOutcome } from './fixtures/sse-long-id.js';
 

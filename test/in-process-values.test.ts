@@ -16,7 +16,8 @@
 import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_BOUNDS, snapshot, type Bounds } from '../src/bounds.js';
+import { DEFAULT_BOUNDS, type Bounds } from '../src/bounds.js';
+import { snapshot } from '../src/snapshot.js';
 import { safeDecode, type DecodeOptions } from '../src/decode.js';
 import { DecodeError } from '../src/errors.js';
 import { fixtures } from './fixtures/payloads.js';

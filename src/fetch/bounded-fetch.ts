@@ -9,50 +9,20 @@
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { createHash as CreateHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { DecodeError, LimitError } from '../errors.js';
-import { SseScanner, type ScannedId } from './sse.js';
 import { shownText } from '../format.js';
-
-/** Default cap on a response body, in bytes: the spec's recommended client safety limit for one MCP message, 4 MiB (decode's own text limit is its `maxBytes` option). */
-export const DEFAULT_MAX_BYTES = 4_194_304;
-
-/**
- * The default deadline for a whole response, in ms: 60 s, the same as the MCP SDK's default request
- * timeout, so a call the SDK would still wait for is not cut short. Raise it per call for long tools.
- */
-export const DEFAULT_TIMEOUT_MS = 60_000;
-
-/** Largest delay `setTimeout` honours; longer deadlines are re-armed in steps. */
-const MAX_TIMER_MS = 2_147_483_647;
-/** How many ledgers (requests) one instance remembers for resumption. */
-const MAX_LEDGERS = 1024;
-/** How many of a ledger's most recent event ids are remembered for resumption. */
-const MAX_IDS_PER_LEDGER = 16;
-
-/** Limits for a bounded fetch. Absent fields fall back (per call → scope → instance → default). */
-export interface FetchBounds {
-  /**
-   * Bytes: the whole body of a non-SSE response, one SSE event, and the cumulative bytes of one
-   * request's SSE stream(s). Raw and decoded bytes are the same bytes (requests ask for identity encoding).
-   * A positive safe integer.
-   */
-  readonly maxBytes?: number | undefined;
-  /** Deadline for the whole response (headers + body), in ms. A positive number up to 2^31 - 1. */
-  readonly timeoutMs?: number | undefined;
-}
-
-/**
- * Key of the per-call bounds in a request's `init`, for direct callers:
- * `fetch(url, { method: 'POST', [FETCH_BOUNDS]: { maxBytes: 16_000_000 } })`. It is removed before the
- * underlying fetch sees the init. (The MCP SDK builds its own init per request, so with the SDK use
- * {@link withFetchBounds} instead.)
- */
-export const FETCH_BOUNDS: unique symbol = Symbol.for('adcp-decode.fetch-bounds');
-
-/** A `RequestInit` that may carry per-call bounds under {@link FETCH_BOUNDS}. */
-export type BoundedRequestInit = RequestInit & { readonly [FETCH_BOUNDS]?: FetchBounds | undefined };
+import { EventIdIndex } from './event-ids.js';
+import { Exchange, noop, type Ledger } from './exchange.js';
+import {
+  checkBounds,
+  DEFAULT_MAX_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  FETCH_BOUNDS,
+  timedOut,
+  type BoundedRequestInit,
+  type FetchBounds,
+} from './fetch-bounds.js';
+import { SseScanner } from './sse.js';
 
 /** The function {@link boundedFetch} returns; assignable to `typeof fetch` and the MCP SDK's `FetchLike`. */
 export type BoundedFetch = (input: string | URL | Request, init?: BoundedRequestInit) => Promise<Response>;
@@ -78,109 +48,6 @@ export interface BoundedFetchOptions extends FetchBounds {
   readonly onLimit?: ((violation: BoundsViolation) => void) | undefined;
 }
 
-/** One request's byte and time budget, shared by the streams that resume it. */
-interface Ledger {
-  /** `request`: cumulative bytes and a whole-response deadline; `listen`: per-event bounds only. */
-  kind: 'request' | 'listen';
-  readonly maxBytes: number;
-  readonly timeoutMs: number;
-  /** `performance.now()` when the first request of this ledger started. */
-  readonly startedAt: number;
-  /** Body bytes received so far across this ledger's responses. */
-  retained: number;
-  /** Set once a bound trips; every later resumption fails with it. */
-  failure: DecodeError | undefined;
-  /** Keys ({@link idKey}) of the latest event ids its streams delivered, oldest first. */
-  readonly ids: string[];
-  /** The same, of events that carried data. */
-  readonly dataIds: string[];
-}
-
-let createHash: typeof CreateHash | undefined;
-
-/**
- * The index key of an event id: a digest of the id as it comes back in a `Last-Event-ID` header (where
- * HTTP strips surrounding whitespace), so remembering an id costs 43 bytes however long the id is.
- */
-function idKey(id: string): string {
-  // node:crypto takes 15-20 ms to load; only SSE resumption needs it, so it loads on first use.
-  createHash ??= (createRequire(import.meta.url)('node:crypto') as { createHash: typeof CreateHash }).createHash;
-  return createHash('sha256').update(trimWhitespace(id)).digest('base64url');
-}
-
-/** `id` without surrounding tabs, line ends and spaces; a loop, as a regex here backtracked quadratically. */
-function trimWhitespace(id: string): string {
-  const blank = (unit: number): boolean => unit === 0x20 || unit === 0x09 || unit === 0x0a || unit === 0x0d;
-  let start = 0;
-  let end = id.length;
-  while (start < end && blank(id.charCodeAt(start))) start++;
-  while (end > start && blank(id.charCodeAt(end - 1))) end--;
-  return id.slice(start, end);
-}
-
-/**
- * Event id → the ledgers whose streams delivered it, with bounded memory: the last
- * {@link MAX_IDS_PER_LEDGER} ids of each ledger, of {@link MAX_LEDGERS} ledgers.
- *
- * Parsers differ on which id becomes the resumption token: the SDK's (eventsource-parser) only surfaces
- * the id of an event that carries data, the SSE spec (browsers) takes every `id` field. So two lists are
- * kept per ledger, and a flood of data-less ids cannot push the SDK's token out of the index. Ids are
- * recorded only for events the consumer was actually handed (a chunk that trips a bound is not), so the
- * consumer's last id is always the newest one here.
- */
-class EventIdIndex {
-  private readonly byKey = new Map<string, Set<Ledger>>();
-  /** Ledgers in least-recently-recorded order. */
-  private readonly ledgers = new Set<Ledger>();
-
-  record(id: string, ledger: Ledger, withData: boolean): void {
-    const key = idKey(id);
-    this.ledgers.delete(ledger);
-    this.ledgers.add(ledger);
-    if (this.ledgers.size > MAX_LEDGERS) {
-      const oldest = this.ledgers.values().next().value;
-      if (oldest !== undefined) this.forget(oldest);
-    }
-    let holders = this.byKey.get(key);
-    if (holders === undefined) {
-      holders = new Set();
-      this.byKey.set(key, holders);
-    }
-    holders.add(ledger);
-    this.remember(ledger.ids, key, ledger);
-    if (withData) this.remember(ledger.dataIds, key, ledger);
-  }
-
-  /** The ledger a resumption from `id` continues: a request ledger over a listening one, then the fullest. */
-  lookup(id: string): Ledger | undefined {
-    let best: Ledger | undefined;
-    for (const ledger of this.byKey.get(idKey(id)) ?? []) {
-      if (best === undefined) best = ledger;
-      else if (ledger.kind !== best.kind) best = ledger.kind === 'request' ? ledger : best;
-      else if (ledger.retained > best.retained) best = ledger;
-    }
-    return best;
-  }
-
-  private remember(list: string[], key: string, ledger: Ledger): void {
-    list.push(key);
-    if (list.length <= MAX_IDS_PER_LEDGER) return;
-    const dropped = list.shift() as string;
-    if (!ledger.ids.includes(dropped) && !ledger.dataIds.includes(dropped)) this.unlink(dropped, ledger);
-  }
-
-  private forget(ledger: Ledger): void {
-    this.ledgers.delete(ledger);
-    for (const key of new Set([...ledger.ids, ...ledger.dataIds])) this.unlink(key, ledger);
-  }
-
-  private unlink(key: string, ledger: Ledger): void {
-    const holders = this.byKey.get(key);
-    holders?.delete(ledger);
-    if (holders?.size === 0) this.byKey.delete(key);
-  }
-}
-
 /** A per-call scope opened by {@link withFetchBounds}. */
 interface Scope {
   readonly bounds: FetchBounds;
@@ -189,157 +56,14 @@ interface Scope {
 
 const scopes = new AsyncLocalStorage<Scope>();
 
-function checkBounds(bounds: FetchBounds, where: string): FetchBounds {
-  const { maxBytes, timeoutMs } = bounds;
-  if (maxBytes !== undefined && !(Number.isSafeInteger(maxBytes) && maxBytes > 0)) {
-    throw new RangeError(`${where}: maxBytes must be a positive safe integer`);
-  }
-  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
-    throw new RangeError(`${where}: timeoutMs must be a positive number of ms up to ${MAX_TIMER_MS}`);
-  }
-  return { maxBytes, timeoutMs };
-}
-
-function tooLarge(what: string, limit: number, actual: number): LimitError {
-  return new LimitError(
-    'TOO_LARGE',
-    `expected ${what} of at most ${limit} bytes, but ${actual} bytes arrived; the response was aborted, not truncated`,
-    { unit: 'bytes', limit, actual },
-  );
-}
-
-function timedOut(what: string, limit: number, startedAt: number): LimitError {
-  const actual = Math.floor(performance.now() - startedAt);
-  return new LimitError('TIMEOUT', `expected ${what} within ${limit} ms, but it was still incomplete after ${actual} ms; aborted`, {
-    unit: 'ms',
-    limit,
-    actual,
-  });
-}
+/** Whether a response's Content-Type is an SSE stream. */
 
 function isEventStream(contentType: string | null): boolean {
   return (contentType ?? '').split(';', 1)[0]?.trim().toLowerCase() === 'text/event-stream';
 }
 
+/** Statuses whose response has no body to bound. */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
-
-const noop = (): void => {};
-
-/** One request/response through the bounded fetch: its deadline, its abort, its counting. */
-class Exchange {
-  readonly controller = new AbortController();
-  /** The signal handed to the underlying fetch: ours (limits) combined with the caller's. */
-  readonly signal: AbortSignal;
-  failure: DecodeError | undefined;
-  /** Rejects with the failure; raced against the underlying fetch so a fetch ignoring its signal cannot hang us. */
-  readonly failed: Promise<never>;
-  semantics: 'request' | 'listen' = 'request';
-  scanner: SseScanner | undefined;
-  recordId: (id: string, ledger: Ledger, withData: boolean) => void = noop;
-  out: ReadableStreamDefaultController<Uint8Array> | undefined;
-  reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  private rejectFailed: (error: DecodeError) => void = noop;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private readonly unlink: (() => void)[] = [];
-
-  constructor(
-    public ledger: Ledger,
-    private readonly report: (error: DecodeError) => void,
-    callerSignals: readonly AbortSignal[],
-  ) {
-    this.failed = new Promise<never>((_, reject) => {
-      this.rejectFailed = reject;
-    });
-    this.failed.catch(noop);
-    if (typeof AbortSignal.any === 'function') {
-      // No listener on the caller's signal (the SDK passes one long-lived signal to every request).
-      this.signal = callerSignals.length === 0 ? this.controller.signal : AbortSignal.any([this.controller.signal, ...callerSignals]);
-      return;
-    }
-    // Node < 20.3: forward the caller's abort by hand, and let go of the listener when done.
-    this.signal = this.controller.signal;
-    for (const signal of callerSignals) {
-      if (signal.aborted) {
-        this.controller.abort(signal.reason);
-        continue;
-      }
-      const onAbort = (): void => this.controller.abort(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.unlink.push(() => signal.removeEventListener('abort', onAbort));
-    }
-  }
-
-  /** Fails with `makeError()` at `deadline` (a `performance.now()` value) unless disarmed first. */
-  arm(deadline: number, makeError: () => DecodeError): void {
-    this.disarm();
-    const wait = Math.min(Math.max(0, Math.ceil(deadline - performance.now())), MAX_TIMER_MS);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      // Timers may fire a little early against performance.now(); re-arm for the remainder then.
-      if (performance.now() < deadline) this.arm(deadline, makeError);
-      else this.fail(makeError());
-    }, wait);
-    // The deadline bounds resources while the process lives; it is no reason to keep it alive.
-    this.timer.unref();
-  }
-
-  disarm(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
-  /** Stops the deadline and lets go of the caller's signals: the exchange is over. */
-  settle(): void {
-    this.disarm();
-    for (const unlink of this.unlink.splice(0)) unlink();
-  }
-
-  /** Trips a bound: errors the body stream, aborts the request, marks the ledger, reports. */
-  fail(error: DecodeError): void {
-    if (this.failure !== undefined) return;
-    this.failure = error;
-    this.ledger.failure ??= error;
-    this.settle();
-    try {
-      this.out?.error(error);
-    } catch {
-      // The stream was already closed or errored.
-    }
-    this.controller.abort(error);
-    this.reader?.cancel(error).catch(noop);
-    this.rejectFailed(error);
-    this.report(error);
-  }
-
-  /** Counts one body chunk against every bound; returns the violation, if any. */
-  account(chunk: Uint8Array, now: number): DecodeError | undefined {
-    const { ledger } = this;
-    let ids: readonly ScannedId[] = [];
-    if (this.scanner !== undefined) {
-      const scanned = this.scanner.scan(chunk, now);
-      if (scanned.largest > ledger.maxBytes) return tooLarge('one SSE event', ledger.maxBytes, scanned.largest);
-      ids = scanned.ids;
-    }
-    if (this.semantics === 'listen') {
-      // Open-ended stream: only the event in progress is on the clock.
-      const scanner = this.scanner as SseScanner;
-      this.disarm();
-      if (scanner.eventBytes > 0) {
-        const startedAt = scanner.eventStartedAt;
-        this.arm(startedAt + ledger.timeoutMs, () => timedOut('one SSE event', ledger.timeoutMs, startedAt));
-      }
-    } else {
-      ledger.retained += chunk.length;
-      if (ledger.retained > ledger.maxBytes) {
-        const what = this.scanner !== undefined ? "one request's SSE stream (resumptions included)" : 'a response body';
-        return tooLarge(what, ledger.maxBytes, ledger.retained);
-      }
-    }
-    // The chunk passes and goes to the consumer: its ids become resumption points of this ledger.
-    for (const { id, withData } of ids) this.recordId(id, ledger, withData);
-    return undefined;
-  }
-}
 
 /**
  * Creates a fetch that bounds every response it returns: Content-Length pre-check, bytes counted as

@@ -3,7 +3,8 @@
  * fields and its `result` decoded exactly as decode() decodes that task's answer.
  */
 import { DEFAULT_BOUNDS, type Bounds } from '../bounds.js';
-import { decode, decodeEnclosed, resolveOptions, type DecodeOptions, type ResponseIn, type VersionFor } from '../decode.js';
+import { decode, decodeEnclosed, type DecodeOptions, type ResponseIn, type VersionFor } from '../decode.js';
+import { resolveOptions } from '../decode/resolve-options.js';
 import { DecodeError, describeValue } from '../errors.js';
 import type { ParsedShape } from '../extract-mcp.js';
 import { classifyA2aState, unwrapA2aEnvelope } from '../extract-a2a.js';

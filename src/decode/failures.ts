@@ -1,0 +1,263 @@
+/**
+ * How decode() turns what went wrong into a DecodeError: the seller's failure (TaskFailedError,
+ * classified by the version's error-code table), a schema mismatch (SchemaMismatchError), and the
+ * context (task, version) every error it throws carries, down to the last line, guard().
+ */
+import type { Bounds } from '../bounds.js';
+import { snapshot } from '../snapshot.js';
+import {
+  DecodeError,
+  SchemaMismatchError,
+  TaskFailedError,
+  describeThrown,
+  describeValue,
+  type AdcpError,
+  type ValidationIssue,
+} from '../errors.js';
+import { checkAdcpError, MAX_ADCP_ERROR_BYTES } from '../extract-errors.js';
+import { shownPointer, shownText } from '../format.js';
+import { inputMayThrow } from '../local-faults.js';
+import { hasOwn, isObject } from '../own-properties.js';
+import { classifyRecoveryWith, recoveryTable, unknownClassification } from '../recovery.js';
+import type { IssueListing, Variant } from '../validators.js';
+import { defaultVersion, type Version } from '../versions.js';
+import type { Resolved } from './resolve-options.js';
+
+/** Everything known about the call, for error messages and options. */
+export interface Context {
+  readonly task: string;
+  readonly options: Resolved;
+  /** The explicitly requested version, if any. */
+  readonly version: Version | undefined;
+  /** The newer release the payload announced, once a bundled version was picked to judge it in its place. */
+  standInFor?: string;
+}
+
+/**
+ * A TASK_FAILED error. Its `version` is the version whose error-code table classified the error
+ * (the requested one, else the default), so the error always says which manifest judged it.
+ * `fromPayload` marks an error read from the payload's `errors[0]` (transport-errors.mdx,
+ * detection step 6) because the envelope carried no `adcp_error`.
+ *
+ * @param ctx - The call.
+ * @param found - The seller's valid `adcp_error`, if any.
+ * @param detail - What the seller did, for the message: `the seller set isError`.
+ * @param how - Where the error came from, why an `adcp_error` was unusable, a reserved JSON-RPC code's meaning.
+ * @returns The error, to throw.
+ * @throws {DecodeError} `MALFORMED_ENVELOPE` when reading the error object throws (getter, Proxy).
+ * @example
+ * throw failed(ctx, { code: 'BUDGET_TOO_LOW' }, 'the seller set isError');
+ */
+export function failed(
+  ctx: Context,
+  found: AdcpError | undefined,
+  detail: string,
+  how: { readonly fromPayload?: boolean; readonly unusable?: string | undefined; readonly reservedCode?: string | undefined } = {},
+): TaskFailedError {
+  const adcpError = found === undefined ? undefined : plainAdcpError(found);
+  const version = ctx.version ?? defaultVersion;
+  const table = recoveryTable(version);
+  const reserved = how.reservedCode === undefined ? undefined : table.codes[how.reservedCode];
+  const recovery =
+    adcpError !== undefined
+      ? classifyRecoveryWith(adcpError, table, { unknownRecovery: ctx.options.unknownRecovery })
+      : reserved !== undefined
+        ? { recovery: reserved }
+        : unknownClassification(version, ctx.options.unknownRecovery);
+  const code =
+    adcpError !== undefined
+      ? `error code "${shownText(adcpError.code, 64)}"${how.fromPayload === true ? " from the payload's errors[0]" : ''}`
+      : how.unusable !== undefined
+        ? `an unusable adcp_error (${how.unusable})`
+        : reserved !== undefined
+          ? `no adcp_error; the reserved code stands for ${how.reservedCode}`
+          : 'no adcp_error';
+  const retry = recovery.retryAfterSeconds === undefined ? '' : `, retry after ${recovery.retryAfterSeconds} s`;
+  return new TaskFailedError(
+    `${ctx.task} failed: ${detail} with ${code} (${recovery.recovery}${retry})`,
+    { adcpError, recovery },
+    {
+      task: ctx.task,
+      version,
+    },
+  );
+}
+
+/** Bounds of an adcp_error's copy: what checkAdcpError already measured (4096 bytes of JSON, so fewer values). */
+const ADCP_ERROR_BOUNDS: Bounds = { maxBytes: MAX_ADCP_ERROR_BYTES, maxDepth: Infinity, maxNodes: MAX_ADCP_ERROR_BYTES };
+
+/**
+ * The adcp_error handed back in a TaskFailedError: a plain copy read once (the seller's object may
+ * be in-process, with getters), validated again as copied; a copy that is not JSON data or no
+ * longer valid is discarded, as an invalid adcp_error is (the failure stays).
+ */
+function plainAdcpError(error: AdcpError): AdcpError | undefined {
+  let copy: unknown;
+  try {
+    copy = snapshot(error, ADCP_ERROR_BOUNDS, { what: 'adcp_error' });
+  } catch {
+    return undefined;
+  }
+  const valid = checkAdcpError(copy);
+  return valid.ok ? valid.error : undefined;
+}
+
+/**
+ * Transport-errors.mdx detection step 6: a failure the envelope signals (isError, a failed A2A
+ * task) without an `adcp_error` is described by the payload's `errors[0]`, when that is a valid
+ * AdCP error. Without it a correctable error such as BUDGET_TOO_LOW would be classified by the
+ * unknown-code policy (transient) and retried.
+ *
+ * @param payload - The payload the failed answer carries, if any.
+ * @returns Its `errors[0]` when that is a valid AdCP error.
+ * @throws {DecodeError} `UNSAFE_JSON` for an `errors[0]` with prototype keys.
+ * @example
+ * payloadError({ errors: [{ code: 'BUDGET_TOO_LOW' }] }); // { code: 'BUDGET_TOO_LOW' }
+ */
+export function payloadError(payload: unknown): AdcpError | undefined {
+  if (!isObject(payload) || !hasOwn(payload, 'errors')) return undefined;
+  const errors = payload.errors;
+  if (!Array.isArray(errors) || errors.length === 0) return undefined;
+  const valid = checkAdcpError(errors[0]);
+  return valid.ok ? valid.error : undefined;
+}
+
+/** `; first: <pointer> <message>`, the message's summary of the first issue. */
+function issueSummary(issues: readonly ValidationIssue[]): string {
+  const first = issues[0];
+  if (first === undefined) return '';
+  return `; first: ${shownPointer(first.path)} ${shownText(first.message, 200)}`;
+}
+
+/**
+ * The SCHEMA_MISMATCH error of a payload the version's schema rejects: how many issues (and
+ * whether the listing was cut), the first one, and the version that judged it.
+ *
+ * @param ctx - The call.
+ * @param version - The version whose schema judged the payload.
+ * @param variant - The response variant validated.
+ * @param schemaId - That variant's schema `$id`.
+ * @param issues - The issues found, JSON Pointer paths first.
+ * @param listing - How the full listing went, when it ran.
+ * @returns The error, to throw.
+ * @throws Never.
+ * @example
+ * throw mismatch(ctx, '3.1.19', 'response', schemaId, issues, listing);
+ */
+export function mismatch(
+  ctx: Context,
+  version: Version,
+  variant: Variant,
+  schemaId: string,
+  issues: readonly ValidationIssue[],
+  listing?: IssueListing,
+): SchemaMismatchError {
+  const what = variant === 'response' ? 'response' : `${variant} payload`;
+  const n = (k: number) => k.toLocaleString('en-US');
+  let count = `${n(issues.length)} ${issues.length === 1 ? 'issue' : 'issues'}`;
+  if (listing?.stopped === true) count = `more than ${n(listing.limit)} issues; the listing stopped, the first is given`;
+  else if (listing !== undefined && !listing.complete)
+    count = `${n(listing.found)} issues; the listing was cut to the first ${issues.length === 1 ? 'one' : n(issues.length)}`;
+  if (listing !== undefined && listing.shortened > 0) count += `; long keys shortened in ${n(listing.shortened)}`;
+  return new SchemaMismatchError(
+    `${ctx.task} ${what} does not match the AdCP ${version} schema${ctx.standInFor === undefined ? '' : `, judged in place of the announced ${ctx.standInFor}`} (${count})${issueSummary(issues)}`,
+    {
+      schemaId,
+      issues,
+      issuesComplete: listing === undefined || listing.complete,
+      issuesFound: listing === undefined || listing.stopped ? undefined : Math.max(listing.found, issues.length),
+      issuesShortened: listing?.shortened ?? 0,
+    },
+    { task: ctx.task, version },
+  );
+}
+
+/**
+ * Errors raised by the extractors (a text's UNSAFE_JSON, an unreadable envelope) do not know the
+ * task or the requested version; every error decode() throws carries them.
+ *
+ * @param error - What the pipeline threw.
+ * @param ctx - The call.
+ * @returns The same value, a DecodeError with the call's task, version and stand-in filled in.
+ * @throws Never.
+ * @example
+ * catch (error) { throw withContext(error, ctx); }
+ */
+export function withContext(error: unknown, ctx: Context): unknown {
+  try {
+    if (error instanceof DecodeError) {
+      const fields = error as { task: string | undefined; version: string | undefined };
+      if (fields.task === undefined) fields.task = ctx.task;
+      if (fields.version === undefined && ctx.version !== undefined) fields.version = ctx.version;
+      if (error.standInFor === undefined && ctx.standInFor !== undefined)
+        (error as { standInFor: string | undefined }).standInFor = ctx.standInFor;
+    }
+  } catch {
+    // A hostile thrown value; guard() deals with it.
+  }
+  return error;
+}
+
+/**
+ * describeValue for a value the caller passed, which may be a Proxy that throws when looked at.
+ *
+ * @param value - Anything the caller passed.
+ * @returns A short description: `array (3 items)`, `undefined`.
+ * @throws Never.
+ * @example
+ * describeCallerValue(42); // 'number'
+ */
+export function describeCallerValue(value: unknown): string {
+  try {
+    return describeValue(value);
+  } catch {
+    return 'an unreadable value';
+  }
+}
+
+/**
+ * The last line: every error decode() throws is a DecodeError that carries the task. Anything
+ * else escaping the pipeline was thrown either by the caller's input while we read it (a getter
+ * or Proxy trap: `MALFORMED_ENVELOPE`, as the extractors report it) or by our own code (a defect:
+ * `INTERNAL`), never by the seller. Which one is told by the input: only an input with accessors
+ * or with members whose reading throws can run the caller's code when read (see inputMayThrow).
+ *
+ * @param error - Anything thrown while decoding.
+ * @param task - The task the caller named (any value).
+ * @param input - The caller's input, to tell a throwing input from a defect.
+ * @returns A DecodeError that carries the task.
+ * @throws Never.
+ * @example
+ * catch (error) { return guard(error, task, input); }
+ */
+export function guard(error: unknown, task: unknown, input: unknown): DecodeError {
+  const name = typeof task === 'string' ? task : undefined;
+  try {
+    if (error instanceof DecodeError) {
+      if (error.task === undefined && name !== undefined) (error as { task: string | undefined }).task = name;
+      return error;
+    }
+  } catch {
+    // A thrown Proxy (from a caller's getter or trap) can throw again from instanceof; describeThrown names it.
+  }
+  const thrown = describeThrown(error);
+  if (inputMayThrow(input)) {
+    return new DecodeError(
+      'MALFORMED_ENVELOPE',
+      `input could not be decoded: ${thrown} thrown while reading it; expected plain JSON data (it holds getters or proxies)`,
+      {
+        task: name,
+        cause: error,
+      },
+    );
+  }
+  const shown = name === undefined ? 'a task' : name.length > 64 ? `${name.slice(0, 64)}…` : name;
+  return new DecodeError(
+    'INTERNAL',
+    `adcp-decode failed on its own: ${thrown} thrown while decoding ${shown}; a defect in adcp-decode, not in the seller's answer (please report it)`,
+    {
+      task: name,
+      cause: error,
+    },
+  );
+}

@@ -1,0 +1,112 @@
+/**
+ * The options of one decode: the decoder's (createDecoder) and the call's merged, read once each,
+ * checked, and resolved to the values decode() runs with.
+ */
+import { DEFAULT_BOUNDS, type Bounds } from '../bounds.js';
+import { DecodeError, describeThrown, describeValue, type Recovery } from '../errors.js';
+import { shownText } from '../format.js';
+import type { Transport } from '../options.js';
+import { resolveVersion, type NewerRelease, type Version } from '../versions.js';
+import type { DecodeOptions } from './types.js';
+
+/** The options a decode runs with: every one present, checked, the version resolved. */
+export interface Resolved extends Bounds {
+  readonly version: 'auto' | Version;
+  readonly newerRelease: NewerRelease;
+  readonly transport: Transport;
+  readonly unknownRecovery: 'manifest' | Recovery;
+}
+
+function optionError(name: string, expected: string, got: unknown): DecodeError {
+  const shown = typeof got === 'string' ? `"${shownText(got, 40)}"` : typeof got === 'number' ? String(got) : describeValue(got);
+  return new DecodeError('INVALID_OPTION', `option ${name} must be ${expected}; got ${shown}`);
+}
+
+function nonNegativeLimit(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !(value >= 0) || (!Number.isInteger(value) && value !== Infinity)) {
+    throw optionError(name, 'a non-negative integer or Infinity', value);
+  }
+  return value;
+}
+
+/** The options decode() reads, each once per call. */
+const OPTION_KEYS = ['version', 'newerRelease', 'transport', 'maxBytes', 'maxDepth', 'maxNodes', 'unknownRecovery'] as const;
+
+/** Reads the known options once each; a per-call `undefined` leaves the decoder's value in place. */
+function mergeOptions(base: unknown, call: unknown): Record<(typeof OPTION_KEYS)[number], unknown> {
+  for (const [what, value] of [
+    ['options', call],
+    ['createDecoder options', base],
+  ] as const) {
+    if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value)))
+      throw optionError(what, 'an object', value);
+  }
+  const merged = {} as Record<(typeof OPTION_KEYS)[number], unknown>;
+  for (const key of OPTION_KEYS) {
+    let value: unknown;
+    try {
+      value = call === undefined ? undefined : (call as Record<string, unknown>)[key];
+      if (value === undefined && base !== undefined) value = (base as Record<string, unknown>)[key];
+    } catch (cause) {
+      throw new DecodeError('INVALID_OPTION', `option ${key} could not be read: ${describeThrown(cause)} thrown`, { cause });
+    }
+    merged[key] = value;
+  }
+  return merged;
+}
+
+/**
+ * Merges and checks options; per-call options win over the decoder's, except where a call passes
+ * `undefined` (a per-call `{ maxBytes: undefined }` must not lift a decoder's bound). `null` is
+ * not "unset": it is an invalid value, like any other of the wrong type.
+ *
+ * @param base - The decoder's options (createDecoder), if any.
+ * @param call - The call's options, if any.
+ * @returns Every option, checked, with its default where neither gave one.
+ * @throws {DecodeError} `INVALID_OPTION`; `UNSUPPORTED_VERSION` for a version not bundled.
+ * @example
+ * resolveOptions({ maxBytes: 1024 }, { maxBytes: undefined }).maxBytes; // 1024
+ */
+export function resolveOptions(base: DecodeOptions | undefined, call: DecodeOptions | undefined): Resolved {
+  // The common call (no options anywhere) reuses one frozen result instead of merging again.
+  if (base === undefined && call === undefined) {
+    defaults ??= Object.freeze(resolve(undefined, undefined));
+    return defaults;
+  }
+  return resolve(base, call);
+}
+
+let defaults: Resolved | undefined;
+
+function resolve(base: DecodeOptions | undefined, call: DecodeOptions | undefined): Resolved {
+  const o = mergeOptions(base, call);
+  const transport = o.transport === undefined ? 'auto' : o.transport;
+  if (transport !== 'auto' && transport !== 'mcp' && transport !== 'a2a' && transport !== 'payload') {
+    throw optionError('transport', "'auto', 'mcp', 'a2a' or 'payload'", transport);
+  }
+  const unknownRecovery = o.unknownRecovery === undefined ? 'manifest' : o.unknownRecovery;
+  if (
+    unknownRecovery !== 'manifest' &&
+    unknownRecovery !== 'transient' &&
+    unknownRecovery !== 'correctable' &&
+    unknownRecovery !== 'terminal'
+  ) {
+    throw optionError('unknownRecovery', "'manifest', 'transient', 'correctable' or 'terminal'", unknownRecovery);
+  }
+  const requested = o.version === undefined ? 'auto' : o.version;
+  if (typeof requested !== 'string') throw optionError('version', "'auto', a bundled version or a release", requested);
+  // Resolved here, not at run time, so that createDecoder refuses an unbundled version at creation.
+  const version = requested === 'auto' ? 'auto' : resolveVersion(requested);
+  const newerRelease = o.newerRelease === undefined ? 'newest' : o.newerRelease;
+  if (newerRelease !== 'newest' && newerRelease !== 'refuse') throw optionError('newerRelease', "'newest' or 'refuse'", newerRelease);
+  return {
+    version,
+    newerRelease,
+    transport,
+    unknownRecovery,
+    maxBytes: nonNegativeLimit(o.maxBytes, 'maxBytes', DEFAULT_BOUNDS.maxBytes),
+    maxDepth: nonNegativeLimit(o.maxDepth, 'maxDepth', DEFAULT_BOUNDS.maxDepth),
+    maxNodes: nonNegativeLimit(o.maxNodes, 'maxNodes', DEFAULT_BOUNDS.maxNodes),
+  };
+}

@@ -1,0 +1,284 @@
+/**
+ * decode()'s transport adapters: where the payload is in an MCP CallToolResult or JSON-RPC error,
+ * an A2A task, event or envelope, or a bare payload, by the spec's extraction algorithms; or, when
+ * the answer holds none, the failure or the reason it says instead.
+ */
+import { storedIndexes, textTooLarge } from '../bounds.js';
+import { DecodeError, describeValue, type TaskFailedError } from '../errors.js';
+import { locateA2aPayload, looksLikeA2a, type A2aPayloadLocation } from '../extract-a2a.js';
+import {
+  checkAdcpError,
+  jsonRpcErrorCode,
+  locateA2aError,
+  locateMcpError,
+  looksLikeJsonRpcError,
+  RESERVED_JSON_RPC_CODES,
+  type AdcpErrorLocation,
+} from '../extract-errors.js';
+import {
+  locateMcpPayload,
+  looksLikeMcp,
+  readTextItem,
+  type McpPayloadLocation,
+  type McpRejectedText,
+  type ParsedShape,
+  type TextBudget,
+} from '../extract-mcp.js';
+import { shownText } from '../format.js';
+import { unwrapJsonRpcResult } from '../json-rpc.js';
+import { hasOwn, isObject } from '../own-properties.js';
+import { failed, payloadError, type Context } from './failures.js';
+
+/** A payload found in the input, and how far it can be trusted. */
+export interface Found {
+  readonly payload: Record<string, unknown>;
+  /** `true` for a value that arrived already parsed (in-process objects), `false` when our own JSON parser produced it from text. */
+  readonly inProcess: boolean;
+  readonly what: string;
+  /** The A2A task state, which stands in for a missing `status`. */
+  readonly a2aState?: string;
+  /** For a payload our parser produced: its size, measured while parsing (see withinBounds). */
+  readonly shape?: ParsedShape;
+}
+
+/**
+ * Finds the payload in a seller's answer over the transport the options name or the input's shape
+ * shows, or throws what the answer says instead: the seller's failure, or why no payload is there.
+ *
+ * @param ctx - The call: task, resolved options, requested version.
+ * @param input - The seller's answer, as the caller passed it.
+ * @returns The payload and where it came from.
+ * @throws {DecodeError} `TASK_FAILED`, `NO_PAYLOAD`, `MALFORMED_ENVELOPE`, `WRAPPER_DETECTED`, `TOO_LARGE`, `INVALID_JSON`, `UNSAFE_JSON`.
+ * @example
+ * const found = locatePayload(ctx, await client.callTool({ name: 'get_products', arguments: args }));
+ */
+export function locatePayload(ctx: Context, input: unknown): Found {
+  const { task, options, version } = ctx;
+  // A raw JSON-RPC success response: its `result` is the CallToolResult or A2A task.
+  if (options.transport !== 'payload') input = unwrapJsonRpcResult(input);
+  switch (options.transport === 'auto' ? detectTransport(input) : options.transport) {
+    case 'mcp':
+      return mcpPayload(ctx, input);
+    case 'a2a':
+      return a2aPayload(ctx, input);
+    case 'payload':
+      return barePayload(ctx, input);
+    default:
+      throw new DecodeError(
+        'MALFORMED_ENVELOPE',
+        `expected an MCP CallToolResult, a JSON-RPC error, or an A2A task, event or envelope; got ${describeValue(input)} (pass transport: 'payload' for a bare payload)`,
+        { task, version },
+      );
+  }
+}
+
+/** Which transport an input's shape says it came over, or undefined when it is none of them. */
+function detectTransport(input: unknown): 'mcp' | 'a2a' | undefined {
+  if (looksLikeJsonRpcError(input) || looksLikeMcp(input)) return 'mcp';
+  if (looksLikeA2a(input)) return 'a2a';
+  return undefined;
+}
+
+/** The first payload an `isError` result carries (structuredContent, else the first JSON object text), for {@link payloadError}. */
+function mcpFailurePayload(input: unknown, maxBytes: number): unknown {
+  if (!isObject(input)) return undefined;
+  const structured = hasOwn(input, 'structuredContent') ? input.structuredContent : undefined;
+  if (isObject(structured)) return structured;
+  const content = hasOwn(input, 'content') ? input.content : undefined;
+  if (!Array.isArray(content)) return undefined;
+  const budget: TextBudget = { used: 0 };
+  for (const index of storedIndexes(content)) {
+    const item: unknown = content[index];
+    if (!isObject(item) || item.type !== 'text' || typeof item.text !== 'string') continue;
+    const parsed = readTextItem(budget, item.text, maxBytes, `/content/${index}/text`);
+    if (parsed.ok && isObject(parsed.value)) return parsed.value;
+  }
+  return undefined;
+}
+
+function fromErrorLocation(ctx: Context, location: AdcpErrorLocation, where: string): TaskFailedError | undefined {
+  if (location.kind === 'found') return failed(ctx, location.error, `the seller answered ${where}`);
+  return undefined;
+}
+
+function mcpPayload(ctx: Context, input: unknown): Found {
+  const { maxBytes } = ctx.options;
+  const error = locateMcpError(input, { maxBytes });
+  const failure = fromErrorLocation(ctx, error, 'with an AdCP error');
+  if (failure !== undefined) throw failure;
+  if (looksLikeJsonRpcError(input)) {
+    // Without an adcp_error, a reserved JSON-RPC code (transport-errors.mdx) still names the AdCP
+    // error it stands for; its recovery comes from the version's table. The error object itself
+    // stays undefined: nothing is made up in the seller's name.
+    const rpcCode = jsonRpcErrorCode(input);
+    const reserved = rpcCode === undefined ? undefined : RESERVED_JSON_RPC_CODES[rpcCode];
+    throw failed(ctx, undefined, `the seller answered with JSON-RPC error ${rpcCode ?? '(no code)'}`, {
+      unusable: error.kind === 'invalid' ? error.reason : undefined,
+      reservedCode: reserved,
+    });
+  }
+  const location: McpPayloadLocation = locateMcpPayload(input, { maxBytes });
+  switch (location.kind) {
+    case 'payload':
+      // The spec's algorithm skips an oversized text item and tries the next; decode() refuses
+      // instead, so an item over the limit is never silently dropped in favour of a later one.
+      if (location.source === 'text') refuseTooLarge(ctx, location.rejected);
+      return location.source === 'structuredContent'
+        ? { payload: location.value, inProcess: true, what: 'structuredContent' }
+        : { payload: location.value, inProcess: false, what: `content[${location.index}].text`, shape: location.shape };
+    case 'error-flag': {
+      // A present but invalid adcp_error ends detection (the spec: "treat as no structured error").
+      const fallback = error.kind === 'none' ? payloadError(mcpFailurePayload(input, maxBytes)) : undefined;
+      throw failed(ctx, fallback, 'the seller set isError', {
+        fromPayload: fallback !== undefined,
+        unusable: error.kind === 'invalid' ? error.reason : undefined,
+      });
+    }
+    case 'none':
+      return mcpNone(ctx, input, location);
+  }
+}
+
+/**
+ * Throws `TOO_LARGE` for the first text item the extractor skipped as over `maxBytes`, with the
+ * size the extractor measured: the caller's text is read once, by the extractor.
+ */
+function refuseTooLarge(ctx: Context, rejected: readonly McpRejectedText[]): void {
+  const tooLarge = rejected.find((r) => r.reason === 'too-large');
+  if (tooLarge === undefined) return;
+  throw textTooLarge(tooLarge.bytes ?? 0, tooLarge.bytesExact === true, ctx.options.maxBytes, `content[${tooLarge.index}].text`, {
+    task: ctx.task,
+    version: ctx.version,
+    path: `/content/${tooLarge.index}/text`,
+  });
+}
+
+function mcpNone(ctx: Context, input: unknown, location: Extract<McpPayloadLocation, { kind: 'none' }>): never {
+  const opts = { task: ctx.task, version: ctx.version };
+  if (location.reason === 'input-not-object') {
+    throw new DecodeError('MALFORMED_ENVELOPE', `expected an MCP CallToolResult object; got ${describeValue(input)}`, opts);
+  }
+  // An adcp_error-only object without isError is an error response that lost its flag.
+  if (location.reason === 'structured-adcp-error-only' || location.rejected.some((r) => r.reason === 'adcp-error-only')) {
+    const candidate =
+      location.reason === 'structured-adcp-error-only'
+        ? location.adcpError
+        : location.rejected.find((r) => r.reason === 'adcp-error-only')?.adcpError;
+    const valid = checkAdcpError(candidate);
+    throw failed(ctx, valid.ok ? valid.error : undefined, 'the seller answered with an adcp_error but no isError flag');
+  }
+  refuseTooLarge(ctx, location.rejected);
+  const invalid = location.rejected.find((r) => r.reason === 'invalid-json');
+  if (invalid !== undefined) {
+    throw new DecodeError(
+      'INVALID_JSON',
+      `expected a JSON object in content[${invalid.index}].text; got text that starts like JSON but does not parse (${invalid.parseError ?? 'syntax error'})`,
+      { ...opts, path: `/content/${invalid.index}/text` },
+    );
+  }
+  const notObject = location.rejected.find((r) => r.reason === 'not-object');
+  const seen =
+    location.reason === 'no-content'
+      ? 'no structuredContent and no content array'
+      : notObject !== undefined
+        ? `content[${notObject.index}].text parses to a JSON value that is not an object`
+        : 'no structuredContent and no text item holding a JSON object';
+  const ignored = location.ignoredStructuredContent === undefined ? '' : ` (structuredContent is ${location.ignoredStructuredContent})`;
+  throw new DecodeError(
+    'NO_PAYLOAD',
+    `expected an AdCP ${ctx.task} payload in structuredContent or content[].text; found ${seen}${ignored}`,
+    opts,
+  );
+}
+
+function a2aPayload(ctx: Context, input: unknown): Found {
+  const error = locateA2aError(input);
+  const failure = fromErrorLocation(ctx, error, 'with an AdCP error');
+  if (failure !== undefined) throw failure;
+  // A present but invalid adcp_error ends detection (the spec: "treat as no structured error").
+  const unusable = error.kind === 'invalid' ? error.reason : undefined;
+  const location: A2aPayloadLocation = locateA2aPayload(input);
+  const opts = { task: ctx.task, version: ctx.version };
+  switch (location.kind) {
+    case 'payload':
+      if (location.state === 'failed' || location.state === 'rejected' || location.state === 'canceled') {
+        const fallback = unusable === undefined ? payloadError(location.value) : undefined;
+        throw failed(ctx, fallback, `the A2A task ended in state ${location.state}`, { fromPayload: fallback !== undefined, unusable });
+      }
+      return {
+        payload: location.value,
+        inProcess: true,
+        what: location.source === 'artifact' ? 'A2A artifact DataPart data' : 'A2A status message DataPart data',
+        a2aState: location.state,
+      };
+    case 'wrapper':
+      throw new DecodeError(
+        'WRAPPER_DETECTED',
+        `expected the AdCP payload itself as the final DataPart's data; artifacts[0].parts[${location.partIndex}] wraps it in a { response: ... } framework wrapper`,
+        { ...opts, path: `${envelopePrefix(location.envelope)}/artifacts/0/parts/${location.partIndex}/data` },
+      );
+    case 'none':
+      switch (location.reason) {
+        case 'no-data-part':
+          if (location.state === 'failed' || location.state === 'rejected' || location.state === 'canceled') {
+            throw failed(ctx, undefined, `the A2A task ended in state ${location.state}`, { unusable });
+          }
+          throw new DecodeError(
+            'NO_PAYLOAD',
+            `expected an A2A DataPart holding the ${ctx.task} payload for state ${String(location.state)}; found none`,
+            opts,
+          );
+        case 'no-state':
+          throw new DecodeError(
+            'NO_PAYLOAD',
+            `expected an A2A task with status.state; got ${location.envelope === undefined ? 'none' : `${/^[aeiou]/.test(location.envelope) ? 'an' : 'a'} ${location.envelope} envelope without one`}`,
+            opts,
+          );
+        case 'unknown-state':
+          throw new DecodeError('MALFORMED_ENVELOPE', `expected a known A2A task state; got ${describeState(location.rawState)}`, opts);
+        case 'nested-envelope':
+          throw new DecodeError(
+            'MALFORMED_ENVELOPE',
+            `A2A ${location.envelope ?? ''} envelope wraps another envelope; expected exactly one`,
+            opts,
+          );
+        case 'malformed-part': {
+          const [list, pointer] =
+            location.source === 'artifact'
+              ? ['artifacts[0].parts', '/artifacts/0/parts']
+              : ['status.message.parts', '/status/message/parts'];
+          const index = location.partIndex ?? 0;
+          throw new DecodeError(
+            'MALFORMED_ENVELOPE',
+            `expected one content field per A2A part; ${list}[${index}] sets more than one of text, raw, url, data, file`,
+            { ...opts, path: `${envelopePrefix(location.envelope)}${pointer}/${index}` },
+          );
+        }
+        case 'input-not-object':
+          throw new DecodeError('MALFORMED_ENVELOPE', `expected an A2A task, event or envelope object; got ${describeValue(input)}`, opts);
+      }
+  }
+}
+
+/** The JSON Pointer prefix of an unwrapped A2A single-key envelope (`/task`, `/statusUpdate`), or `''`. */
+function envelopePrefix(envelope: string | undefined): string {
+  return envelope === undefined ? '' : `/${envelope}`;
+}
+
+function describeState(raw: unknown): string {
+  if (typeof raw === 'string') return `"${shownText(raw, 40)}"`;
+  // @a2a-js/sdk 1.x clients hand back in-memory protobuf objects (numeric enum states); their
+  // wire form comes from the SDK's toJSON (e.g. Task.toJSON(task)).
+  if (typeof raw === 'number') return `number (an in-memory @a2a-js/sdk object? decode its wire form: Task.toJSON(task))`;
+  return describeValue(raw);
+}
+
+function barePayload(ctx: Context, input: unknown): Found {
+  if (!isObject(input)) {
+    throw new DecodeError('MALFORMED_ENVELOPE', `expected an AdCP payload object; got ${describeValue(input)}`, {
+      task: ctx.task,
+      version: ctx.version,
+    });
+  }
+  return { payload: input, inProcess: true, what: 'payload' };
+}

@@ -1,0 +1,76 @@
+/**
+ * The public types of decode(), safeDecode() and createDecoder(): their options, what they return
+ * for a task in the version(s) the options allow, and the decoder createDecoder() binds.
+ */
+import type { DecodeError } from '../errors.js';
+import type { ResponsesByVersion } from '../generated/index.js';
+import type { CommonDecodeOptions } from '../options.js';
+import type { NewerRelease, Version } from '../versions.js';
+
+/** Options of {@link decode}, {@link safeDecode} and {@link createDecoder}. */
+export interface DecodeOptions extends CommonDecodeOptions {
+  /**
+   * `'auto'` (default): the payload's `adcp_version` (`"3.0"`, `"3.1"`) picks the schemas, else
+   * the default version; or a bundled version (`'3.1.19'`) or release (`'3.1'`), which wins.
+   */
+  readonly version?: 'auto' | Version | ReleaseOf<Version> | undefined;
+  /**
+   * With `version: 'auto'`, a payload announcing a newer release of a bundled major (`"3.2"`):
+   * `'newest'` (default) judges it with the newest bundled release of that major (releases are
+   * additive) and says so (`standInFor`); `'refuse'` fails with `UNSUPPORTED_VERSION`.
+   */
+  readonly newerRelease?: NewerRelease | undefined;
+}
+
+/** `'3.1'` for `'3.1.19'`. */
+export type ReleaseOf<V extends string> = V extends `${infer Major}.${infer Minor}.${string}` ? `${Major}.${Minor}` : never;
+
+/** Every task name of every bundled version. */
+export type TaskName = { [V in Version]: keyof ResponsesByVersion[V] & string }[Version];
+
+/** The bundled version(s) a `version` option can resolve to. */
+export type VersionFor<O> = O extends { readonly version: infer R }
+  ? R extends Version
+    ? R
+    : R extends ReleaseOf<Version>
+      ? { [V in Version]: ReleaseOf<V> extends R ? V : never }[Version]
+      : Version
+  : Version;
+
+/** What `decode(task, ...)` returns for one version. */
+export type ResponseIn<T extends string, V extends Version> = V extends Version
+  ? T extends keyof ResponsesByVersion[V]
+    ? ResponsesByVersion[V][T]
+    : never
+  : never;
+
+/** What `decode(task, input, options)` returns: the task's response in the version(s) the options allow. */
+export type Decoded<T extends TaskName, O extends DecodeOptions = DecodeOptions> = ResponseIn<T, VersionFor<O>>;
+
+/**
+ * What `safeDecode` returns on success: the data and the version that judged it, paired;
+ * `standInFor` is the newer release the payload announced when `version` judged it in its place.
+ */
+export type DecodeSuccess<T extends TaskName, O extends DecodeOptions = DecodeOptions> = {
+  [V in VersionFor<O>]: { readonly success: true; readonly data: ResponseIn<T, V>; readonly version: V; readonly standInFor?: string };
+}[VersionFor<O>];
+
+/** What `safeDecode` returns. */
+export type SafeDecodeResult<T extends TaskName, O extends DecodeOptions = DecodeOptions> =
+  | DecodeSuccess<T, O>
+  | { readonly success: false; readonly error: DecodeError };
+
+/** Per-call options over a decoder's defaults. */
+export type Merged<B, O> = Omit<B, keyof O> & O;
+
+/** A decoder with default options bound; per-call options win. */
+export interface Decoder<B extends DecodeOptions> {
+  // biome-ignore lint/complexity/noBannedTypes: `{}` is "no per-call options": Merged<B, {}> is B
+  decode<T extends TaskName, const O extends DecodeOptions = {}>(task: T, input: unknown, options?: O): Decoded<T, Merged<B, O>>;
+  // biome-ignore lint/complexity/noBannedTypes: as above
+  safeDecode<T extends TaskName, const O extends DecodeOptions = {}>(
+    task: T,
+    input: unknown,
+    options?: O,
+  ): SafeDecodeResult<T, Merged<B, O>>;
+}
