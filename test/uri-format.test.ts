@@ -140,6 +140,13 @@ const grammarUri: fc.Arbitrary<Generated> = fc
     return { text: `${g.scheme}:${rooted}${tail}`, port: false, userinfo: false };
   });
 
+/** Where the `::` stands, as the tally names it. */
+function ipv6Form(ip: Ipv6): string {
+  if (ip.compressedAt === undefined) return 'uncompressed';
+  if (ip.compressedAt === 0) return ':: first';
+  return ip.text.endsWith('::') ? ':: last' : ':: inside';
+}
+
 /** Up to three single-character edits: insert, delete or replace, from the significant characters. */
 const edits = fc.array(fc.tuple(fc.constantFrom('insert', 'delete', 'replace'), fc.nat(), pick(MUTATION)), { maxLength: 3 });
 function mutate(text: string, changes: ReadonlyArray<readonly [string, number, string]>): string {
@@ -213,9 +220,7 @@ describe('isUri agrees with ajv-formats full uri', () => {
         const text = `http://[${literal}]:80/`;
         const expected = oracle(text);
         const parts = ip.text.split(':').length;
-        const form =
-          ip.compressedAt === undefined ? 'uncompressed' : ip.compressedAt === 0 ? ':: first' : ip.text.endsWith('::') ? ':: last' : ':: inside';
-        tally.add(`${form}${ip.ipv4Tail ? ', IPv4 tail' : ''}`, expected);
+        tally.add(`${ipv6Form(ip)}${ip.ipv4Tail ? ', IPv4 tail' : ''}`, expected);
         if (!mutated) tally.add(`${parts} colon-separated parts, as built`, expected);
         return isUri(text) === expected;
       }),
