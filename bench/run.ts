@@ -5,7 +5,7 @@
  *   npm run bench            build, then run everything (under 5 minutes on this 2-core machine)
  *   npx tsx bench/run.ts     run against the current dist/ (npm run compile first)
  *        --quick             fewer rounds and processes (a smoke run; figures are rougher)
- *        --only=a,b          only these sections: cold, text, structured, peers, rejections, hostile, typecheck, webhooks, package
+ *        --only=a,b          only these sections: cold, uri, text, structured, peers, rejections, hostile, typecheck, webhooks, package
  *   BENCH_CLOCK=wall         time the hot loops in wall time instead of CPU time
  *
  * Prints a table and writes bench/results.json (git-ignored): per measurement the median, min,
@@ -18,6 +18,8 @@
  *               compiling the same schemas at run time, the MCP SDK's outputSchema compilation
  *               and @adcp/client; the same for a Node bundle (esbuild, split per task) and for a
  *               first failing decode; peak RSS; the first 10 decodes against the floor.
+ *   uri         (also run by cold) fresh processes: the first, next 100 and next 1,000 `uri` format
+ *               checks, ajv-formats' regex against isUri (bench/uri-check.mjs).
  *   text        hot decode of an MCP result with the JSON in content[0].text, against the floor
  *               (JSON.parse + a bare call of the same precompiled validator).
  *   structured  hot decode of structuredContent against the bare validator.
@@ -156,6 +158,7 @@ async function main(): Promise<void> {
     }
 
     if (wanted('cold')) await cold(tmp, payloads.find((p) => p.label === 'get_products 100KB')!, peers, validatorFile);
+    if (wanted('cold') || wanted('uri')) await firstUriChecks();
 
     const goalSizes = new Set(['get_products 100KB', 'get_products 1MB']);
     // Many short rounds (about 10 ms of each case per round), so that the two cases of a ratio
@@ -439,6 +442,47 @@ async function cold(tmp: string, p: Payload, peers: boolean, validatorFile: (tas
       ratio: ratio(ten('runtime-ajv'), ten('floor')),
     }),
   );
+}
+
+/** What a fresh process spends on the `uri` format: ajv-formats' regex (compiled on first use) against isUri's scan (bench/uri-check.mjs). */
+async function firstUriChecks(): Promise<void> {
+  log('cold: first uri checks');
+  const child = path.join(ROOT, 'bench', 'uri-check.mjs');
+  type Clocks = { wall: number; cpu: number };
+  type UriResult = { importMs: Clocks; firstMs: Clocks; hundredMs: Clocks; thousandMs: Clocks; ok: boolean };
+  const impls = ['ajv-formats', 'isUri'] as const;
+  const results = new Map<string, UriResult[]>(impls.map((impl) => [impl, []]));
+  // Interleaved, as the cold-start processes are.
+  for (let i = 0; i < (QUICK ? 3 : 9); i++) {
+    for (const impl of impls) {
+      const job = { impl, dist: path.join(ROOT, 'dist', 'uri-format.js') };
+      const { stdout } = await run(process.execPath, [child, JSON.stringify(job)], { cwd: ROOT });
+      const r = JSON.parse(stdout.trim().split('\n').at(-1)!) as UriResult;
+      if (r.ok !== true) throw new Error(`first uri checks, ${impl}: a URI was rejected`);
+      results.get(impl)!.push(r);
+    }
+  }
+  const S = "first `uri` format checks, fresh node: ajv-formats' full uri against isUri (src/uri-format.ts), wall time";
+  const rows: Array<[string, (r: UriResult) => number]> = [
+    ['first call', (r) => r.firstMs.wall],
+    ['the next 100 calls (a 100 KB get_products makes 108)', (r) => r.hundredMs.wall],
+    ['the next 1,000 calls', (r) => r.thousandMs.wall],
+  ];
+  for (const [what, pickMs] of rows) {
+    const values = (impl: string) => results.get(impl)!.map(pickMs);
+    const stat = (impl: string, extra: Partial<Measurement> = {}): Measurement => ({
+      section: S,
+      name: `${impl}: ${what}`,
+      unit: 'ms',
+      median: median(values(impl)),
+      min: Math.min(...values(impl)),
+      max: Math.max(...values(impl)),
+      runs: values(impl).length,
+      ...extra,
+    });
+    measurements.push(stat('ajv-formats'));
+    measurements.push(stat('isUri', { baseline: 'ajv-formats', ratio: median(values('isUri')) / median(values('ajv-formats')) }));
+  }
 }
 
 /** A Node bundle of the portable entry (what `adcp-decode` resolves to in a bundler), as a Lambda ships it. */

@@ -182,6 +182,21 @@ describe('harness', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  test.skipIf(!existsSync(path.join(ROOT, 'dist', 'uri-format.js')))(
+    'the first-uri-check child accepts what it measures, on both sides',
+    () => {
+      for (const impl of ['ajv-formats', 'isUri']) {
+        const job = { impl, dist: path.join(ROOT, 'dist', 'uri-format.js') };
+        const child = spawnSync(process.execPath, [path.join(ROOT, 'bench', 'uri-check.mjs'), JSON.stringify(job)], { encoding: 'utf8' });
+        expect(child.status, child.stderr).toBe(0);
+        const r = JSON.parse(child.stdout.trim()) as { ok: boolean; firstMs: { wall: number; cpu: number }; thousandMs: { wall: number } };
+        expect(r.ok).toBe(true);
+        expect(Object.keys(r.firstMs)).toEqual(['wall', 'cpu']);
+        expect(r.thousandMs.wall).toBeGreaterThan(0);
+      }
+    },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
