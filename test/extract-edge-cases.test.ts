@@ -21,6 +21,7 @@ import {
 import { extractMcpResponse, locateMcpPayload, looksLikeMcp, measureUtf8 } from '../src/extract-mcp.js';
 import { classifyRecoveryWith, normalizeRetryAfter, type RecoveryTable } from '../src/recovery.js';
 import { DEFAULT_BOUNDS } from '../src/bounds.js';
+import { anyValue, revokedProxy, throwingGetter, throwingProxy } from './fixtures/hostile-values.js';
 import { caughtAs, thrown } from './helpers.js';
 
 /** Decode's default limit on one text item. */
@@ -29,27 +30,8 @@ const DEFAULT_MAX_BYTES = DEFAULT_BOUNDS.maxBytes;
 const text = (value: unknown): Record<string, unknown> => ({ type: 'text', text: value });
 const json = (value: unknown): Record<string, unknown> => text(JSON.stringify(value));
 
-function throwingGetter(key: string): Record<string, unknown> {
-  return Object.defineProperty({}, key, {
-    enumerable: true,
-    get() {
-      throw new Error('getter exploded');
-    },
-  });
-}
-
-function hostileProxy(): object {
-  const trap = (): never => {
-    throw new Error('trap exploded');
-  };
-  return new Proxy({}, { get: trap, has: trap, ownKeys: trap, getOwnPropertyDescriptor: trap, getPrototypeOf: trap });
-}
-
-function revokedProxy(): object {
-  const { proxy, revoke } = Proxy.revocable({}, {});
-  revoke();
-  return proxy;
-}
+/** A Proxy whose every trap throws an ordinary Error. */
+const hostileProxy = (): object => throwingProxy({ thrown: () => new Error('trap exploded') });
 
 /** A JSON object text of exactly `bytes` UTF-8 bytes, built mostly of `char` (`{"s":"..."}`). */
 function jsonOfBytes(bytes: number, char: string): string {
@@ -975,34 +957,22 @@ describe('recovery classification', () => {
 
 // ---------------------------------------------------------------------------------------------
 describe('totality: any input yields a result or a DecodeError', () => {
-  const anything = fc.anything({
-    withBigInt: true,
-    withBoxedValues: true,
-    withDate: true,
-    withMap: true,
-    withSet: true,
-    withNullPrototype: true,
-    withObjectString: true,
-    withSparseArray: true,
-    withTypedArray: true,
-  });
-
   const shaped = fc.oneof(
-    anything,
-    anything.map((x) => ({
+    anyValue,
+    anyValue.map((x) => ({
       isError: true,
       structuredContent: { adcp_error: x },
       content: [{ type: 'text', text: x }],
     })),
     fc.json().map((t) => ({ isError: true, content: [{ type: 'text', text: t }] })),
     fc.json().map((t) => ({ content: [{ type: 'text', text: t }] })),
-    anything.map((x) => ({ content: [x, { type: 'text', text: x }], structuredContent: x })),
-    anything.map((x) => ({
+    anyValue.map((x) => ({ content: [x, { type: 'text', text: x }], structuredContent: x })),
+    anyValue.map((x) => ({
       status: { state: 'completed', message: { parts: [x] } },
       artifacts: [{ parts: [x, { data: x }] }],
     })),
-    anything.map((x) => ({ task: { status: { state: x }, artifacts: x } })),
-    anything.map((x) => ({ jsonrpc: '2.0', id: 1, error: { code: -32029, message: 'x', data: { adcp_error: x } } })),
+    anyValue.map((x) => ({ task: { status: { state: x }, artifacts: x } })),
+    anyValue.map((x) => ({ jsonrpc: '2.0', id: 1, error: { code: -32029, message: 'x', data: { adcp_error: x } } })),
   );
 
   const table: RecoveryTable = { codes: { RATE_LIMITED: 'transient' }, defaultUnknownRecovery: 'transient' };
