@@ -16,7 +16,7 @@ import {
   WEBHOOK_TASK_TYPES,
 } from '../../src/webhooks/index.js';
 import { WEBHOOK_PROTOCOLS, WEBHOOK_REQUIRED } from '../../src/webhooks/envelope.js';
-import { readSchema, readVector } from './vectors.js';
+import { readSchema, readVector } from '../fixtures/vectors.js';
 import { completedBody, ed25519, HOOK_URL, resolver } from './fixtures.js';
 import { signWebhook } from './signer.js';
 import { caughtAs } from '../helpers.js';
