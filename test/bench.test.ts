@@ -32,7 +32,7 @@ import { checkTree, DEFAULT_BOUNDS, snapshot, type Bounds } from '../src/bounds.
 import { decode, safeDecode } from '../src/decode.js';
 import { DecodeError } from '../src/errors.js';
 import { parseMcpText } from '../src/extract-mcp.js';
-import { exoticTrees } from './fixtures/exotic-trees.js';
+import { exoticTrees, tightBounds } from './fixtures/exotic-trees.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MAX_BYTES = 4 * 1024 * 1024;
@@ -300,11 +300,7 @@ describe('checkTree finds something in a parsed value exactly when the walk it d
     arrayKinds: ['plain', 'plain', 'named member', 'hole'],
     objectKinds: ['plain', 'null-proto', 'own __proto__', 'hidden __proto__'],
   });
-  const bounds = fc.record({
-    maxDepth: fc.integer({ min: 1, max: 8 }),
-    maxNodes: fc.integer({ min: 1, max: 60 }),
-    maxBytes: fc.integer({ min: 0, max: 80 }),
-  });
+  const bounds = tightBounds(80);
 
   test('on generated trees, under tight and default bounds', () => {
     fc.assert(

@@ -19,7 +19,7 @@ import { describe, expect, test } from 'vitest';
 import { DEFAULT_BOUNDS, snapshot, type Bounds } from '../src/bounds.js';
 import { safeDecode, type DecodeOptions } from '../src/decode.js';
 import { DecodeError } from '../src/errors.js';
-import { exoticTrees, Tracked } from './fixtures/exotic-trees.js';
+import { exoticTrees, tightBounds, Tracked } from './fixtures/exotic-trees.js';
 import { fixtures } from './fixtures/payloads.js';
 
 const SEED = 20_260_430;
@@ -379,11 +379,7 @@ describe('snapshot() refuses exactly what an independent model of its rules refu
     arrayKinds: ['plain', 'plain', 'named member', 'hole', 'symbol', 'hidden', 'subclass'],
     objectKinds: ['plain', 'plain', 'null-proto', 'own __proto__', 'hidden __proto__', 'symbol', 'hidden'],
   });
-  const bounds = fc.record({
-    maxDepth: fc.integer({ min: 1, max: 8 }),
-    maxNodes: fc.integer({ min: 1, max: 60 }),
-    maxBytes: fc.integer({ min: 0, max: 120 }),
-  });
+  const bounds = tightBounds(120);
 
   test('on generated trees under tight and default bounds; what passes comes back equal, as plain data', () => {
     fc.assert(
