@@ -22,8 +22,10 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { answerMcp, JSON_HEADERS, SSE_HEADERS } from '../test/fixtures/hand-rolled-mcp.js';
 
 /** Output cap for the single-message cases (one JSON body, one SSE event, the gzip bomb's inflated size). */
 const CAP = 96 * 1024 * 1024;
@@ -113,20 +115,17 @@ interface Run {
 let run: Run = { sent: 0, hungUp: 0, requests: 0 };
 
 const A64K = Buffer.alloc(64 * 1024, 0x61);
-const JSON_HEADERS = { 'content-type': 'application/json' };
-const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
-const prefix = (id: number) => `{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"`;
+const prefix = (id: number | string) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"`;
 const SUFFIX = '"}]}}';
 const event = (data: string, id?: string) => `${id === undefined ? '' : `id: ${id}\n`}data: ${data}\n\n`;
 const NOTE = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'p'.repeat(900) } });
 const NOTES_64K = Buffer.from(event(NOTE).repeat(Math.floor((64 * 1024) / Buffer.byteLength(event(NOTE)))));
 /** Per SSE stream in sse-resume: 60% of the 4 MiB default, so over it only across a reconnect. */
 const RESUME_SEGMENT = Math.floor(4_194_304 * 0.6);
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 let bomb: Buffer | undefined;
 /** gzip members concatenated: a valid JSON-RPC result of CAP bytes in ~200 KB. */
-function gzipBomb(id: number): Buffer {
+function gzipBomb(id: number | string): Buffer {
   bomb ??= Buffer.concat(new Array<Buffer>(CAP / 2 ** 20).fill(gzipSync(Buffer.alloc(2 ** 20, 0x61), { level: 9 })));
   return Buffer.concat([gzipSync(prefix(id)), bomb, gzipSync(SUFFIX)]);
 }
@@ -158,7 +157,7 @@ async function pump(res: http.ServerResponse, chunk: Buffer, total: number): Pro
 let resumeSent = 0;
 let resumeSegment = 0;
 
-async function misbehave(name: Case, req: http.IncomingMessage, res: http.ServerResponse, id: number): Promise<void> {
+async function misbehave(name: Case, req: http.IncomingMessage, res: http.ServerResponse, id: number | string): Promise<void> {
   switch (name) {
     case 'baseline':
       res.writeHead(200, JSON_HEADERS).end(`${prefix(id)}ok${SUFFIX}`);
@@ -221,54 +220,30 @@ async function misbehave(name: Case, req: http.IncomingMessage, res: http.Server
       if (!(await pump(res, NOTES_64K, RESUME_SEGMENT))) return;
       resumeSent += RESUME_SEGMENT;
       if (resumeSent >= EVENTS_CAP)
-        res.end(event(`{"jsonrpc":"2.0","id":${resumeId},"result":{"content":[{"type":"text","text":"done"}]}}`, `s${segment}`));
+        res.end(
+          event(`{"jsonrpc":"2.0","id":${JSON.stringify(resumeId)},"result":{"content":[{"type":"text","text":"done"}]}}`, `s${segment}`),
+        );
       else res.end(`id: s${segment}\ndata: \n\n`);
       return;
     }
   }
 }
-let resumeId = 0;
+let resumeId: number | string = 0;
 
+/** A seller that answers initialize and notifications properly and misbehaves on tools/call and its resumptions. */
 function seller(name: Case) {
-  return async (req: http.IncomingMessage, res: http.ServerResponse, body: string): Promise<void> => {
-    if (req.method === 'GET') {
-      if (req.headers['last-event-id'] !== undefined) {
+  return (req: http.IncomingMessage, res: http.ServerResponse, body: string): Promise<void> =>
+    answerMcp(req, res, body, {
+      toolsCall: (id) => {
+        run.requests += 1;
+        resumeId = id;
+        return misbehave(name, req, res, id);
+      },
+      resume: () => {
         run.requests += 1;
         return misbehave(name, req, res, resumeId);
-      }
-      res.writeHead(405).end();
-      return;
-    }
-    if (req.method === 'DELETE') {
-      res.writeHead(200).end();
-      return;
-    }
-    const message = JSON.parse(body) as { id?: number; method?: string; params?: { protocolVersion?: string } };
-    if (message.method === 'initialize') {
-      res.writeHead(200, { ...JSON_HEADERS, 'mcp-session-id': 'bench' }).end(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: message.id,
-          result: {
-            protocolVersion: message.params?.protocolVersion,
-            capabilities: { tools: {} },
-            serverInfo: { name: 'hostile', version: '0' },
-          },
-        }),
-      );
-      return;
-    }
-    if (message.id === undefined) {
-      res.writeHead(202).end();
-      return;
-    }
-    if (message.method === 'tools/call') {
-      run.requests += 1;
-      resumeId = message.id;
-      return misbehave(name, req, res, message.id);
-    }
-    res.writeHead(200, JSON_HEADERS).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: {} }));
-  };
+      },
+    });
 }
 
 function spawnChild(url: string, mode: Mode, timeoutMs: number): Promise<ChildResult> {

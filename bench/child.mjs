@@ -35,98 +35,73 @@ function timed(fn) {
   }
 }
 
-const t0 = performance.now();
-let importMs = 0;
-switch (job.mode) {
-  case 'ours': {
-    // The package as a consumer gets it: dist/index.js.
+/** A successful decode of the job's input: its verdict is whether the main list came back. */
+const decodes = (decode) => () => {
+  const data = decode(job.task, envelope);
+  return Array.isArray(data.products ?? data.packages);
+};
+
+/** Per mode: load the code under test (timed as importMs) and return the call to time. */
+const modes = {
+  // The package as a consumer gets it: dist/index.js.
+  async ours() {
     const { decode } = await import(pathToFileURL(job.dist).href);
-    importMs = performance.now() - t0;
-    for (let i = 0; i < job.calls; i++) {
-      timed(() => {
-        const data = decode(job.task, envelope);
-        return Array.isArray(data.products ?? data.packages);
-      });
-    }
-    break;
-  }
-  case 'ours-fail': {
-    // The first failing decode: the fast validator rejects, then the task's listing module loads.
+    return decodes(decode);
+  },
+  // The first failing decode: the fast validator rejects, then the task's listing module loads.
+  async 'ours-fail'() {
     const { safeDecode } = await import(pathToFileURL(job.dist).href);
-    importMs = performance.now() - t0;
-    for (let i = 0; i < job.calls; i++) {
-      timed(() => {
-        const result = safeDecode(job.task, envelope);
-        return !result.success && result.error.code === 'SCHEMA_MISMATCH';
-      });
-    }
-    break;
-  }
-  case 'ours-bundle': {
-    // A Node bundle (esbuild, ESM, split per task) as a Lambda ships it: import, preload(), decode.
+    return () => {
+      const result = safeDecode(job.task, envelope);
+      return !result.success && result.error.code === 'SCHEMA_MISMATCH';
+    };
+  },
+  // A Node bundle (esbuild, ESM, split per task) as a Lambda ships it: import, preload(), decode.
+  async 'ours-bundle'() {
     const { decode, preload } = await import(pathToFileURL(job.bundle).href);
     await preload(job.task);
-    importMs = performance.now() - t0;
-    for (let i = 0; i < job.calls; i++) {
-      timed(() => {
-        const data = decode(job.task, envelope);
-        return Array.isArray(data.products ?? data.packages);
-      });
-    }
-    break;
-  }
-  case 'floor': {
-    // JSON.parse of the text and a bare call of the same precompiled validator, loaded the same way.
-    // The module is required on the first call, as decode() loads it on its first call.
+    return decodes(decode);
+  },
+  // JSON.parse of the text and a bare call of the same precompiled validator, loaded the same way.
+  // The module is required on the first call, as decode() loads it on its first call.
+  async floor() {
     const require = createRequire(import.meta.url);
-    importMs = performance.now() - t0;
     let validate;
-    for (let i = 0; i < job.calls; i++) {
-      timed(() => {
-        validate ??= require(job.validator).response;
-        return validate(JSON.parse(envelope.content[0].text));
-      });
-    }
-    break;
-  }
-  case 'runtime-ajv': {
-    // Ajv compiling the same schemas on first use (as the official SDKs do), then validating.
+    return () => {
+      validate ??= require(job.validator).response;
+      return validate(JSON.parse(envelope.content[0].text));
+    };
+  },
+  // Ajv compiling the same schemas on first use (as the official SDKs do), then validating.
+  async 'runtime-ajv'() {
     const { compileFromBundle } = await import('./runtime-ajv.mjs');
-    importMs = performance.now() - t0;
     let validate;
-    for (let i = 0; i < job.calls; i++) {
-      timed(() => {
-        validate ??= compileFromBundle(JSON.parse(readFileSync(job.bundle, 'utf8')), job.schemaId);
-        return validate(JSON.parse(envelope.content[0].text));
-      });
-    }
-    break;
-  }
-  case 'mcp-sdk': {
-    // The MCP SDK client's own check: the tool's outputSchema compiled at listTools time
-    // (AjvJsonSchemaValidator, allErrors), then structuredContent validated on callTool.
+    return () => {
+      validate ??= compileFromBundle(JSON.parse(readFileSync(job.bundle, 'utf8')), job.schemaId);
+      return validate(JSON.parse(envelope.content[0].text));
+    };
+  },
+  // The MCP SDK client's own check: the tool's outputSchema compiled at listTools time
+  // (AjvJsonSchemaValidator, allErrors), then structuredContent validated on callTool.
+  async 'mcp-sdk'() {
     const { AjvJsonSchemaValidator } = await import('@modelcontextprotocol/sdk/validation/ajv');
-    importMs = performance.now() - t0;
     let validate;
-    for (let i = 0; i < job.calls; i++) {
-      timed(() => {
-        validate ??= new AjvJsonSchemaValidator().getValidator(JSON.parse(readFileSync(job.outputSchema, 'utf8')));
-        return validate(envelope.structuredContent).valid;
-      });
-    }
-    break;
-  }
-  case 'adcp-client': {
-    // @adcp/client's public response validator (Zod schemas), as its TaskExecutor calls it.
+    return () => {
+      validate ??= new AjvJsonSchemaValidator().getValidator(JSON.parse(readFileSync(job.outputSchema, 'utf8')));
+      return validate(envelope.structuredContent).valid;
+    };
+  },
+  // @adcp/client's public response validator (Zod schemas), as its TaskExecutor calls it.
+  async 'adcp-client'() {
     const require = createRequire(job.peers);
     const { responseValidator } = require('@adcp/client');
-    importMs = performance.now() - t0;
-    for (let i = 0; i < job.calls; i++) {
-      timed(() => responseValidator.validate(envelope, job.task, { validateSchema: true, strict: false }).valid);
-    }
-    break;
-  }
-  default:
-    throw new Error(`unknown mode ${job.mode}`);
-}
+    return () => responseValidator.validate(envelope, job.task, { validateSchema: true, strict: false }).valid;
+  },
+};
+
+if (!Object.hasOwn(modes, job.mode)) throw new Error(`unknown mode ${job.mode}`);
+const t0 = performance.now();
+const call = await modes[job.mode]();
+const importMs = performance.now() - t0;
+for (let i = 0; i < job.calls; i++) timed(call);
 process.stdout.write(`${JSON.stringify({ importMs, calls, sinceStart, rssAfterFirstKb, ok })}\n`);

@@ -152,6 +152,50 @@ export function summarize(section: string, result: HotResult, extra: Partial<Mea
   };
 }
 
+/**
+ * A measurement of one value per run (a process, a compile), where {@link summarize} takes a hot loop's samples.
+ *
+ * @param section - The table section.
+ * @param name - The row.
+ * @param values - One value per run.
+ * @param unit - The values' unit.
+ * @param extra - Baseline, ratio, goal, note; or `runs` and `batch` when a value is a mean over calls.
+ * @returns The measurement: median, min, max of the values and their count as runs.
+ * @example
+ * measurements.push(measure('cold start', 'adcp-decode', [41.2, 39.8, 40.5], 'ms'));
+ */
+export function measure(
+  section: string,
+  name: string,
+  values: readonly number[],
+  unit: Measurement['unit'],
+  extra: Partial<Measurement> = {},
+): Measurement {
+  return {
+    section,
+    name,
+    unit,
+    median: median(values),
+    min: Math.min(...values),
+    max: Math.max(...values),
+    runs: values.length,
+    ...extra,
+  };
+}
+
+/**
+ * The last line of a child process's stdout, parsed as JSON: children print their result last.
+ *
+ * @param stdout - What the child printed.
+ * @returns The parsed line.
+ * @throws {SyntaxError} When the last line is not JSON.
+ * @example
+ * const result = lastJsonLine<{ ms: number }>('warming up\n{"ms":12}\n'); // { ms: 12 }
+ */
+export function lastJsonLine<T>(stdout: string): T {
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as T;
+}
+
 /** A goal `<= x` on a ratio. */
 export function goal(limit: number, ratio: number): { goal: string; holds: boolean } {
   return { goal: `<= ${limit}`, holds: ratio <= limit };

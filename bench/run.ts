@@ -48,6 +48,8 @@ import {
   CLOCK,
   goal,
   hot,
+  lastJsonLine,
+  measure,
   median,
   pairedRatio,
   run,
@@ -327,27 +329,13 @@ async function cold(tmp: string, p: Payload, peers: boolean, validatorFile: (tas
     for (const m of modes) {
       if (i >= m.runs) continue;
       const { stdout } = await run(process.execPath, [child, JSON.stringify(m.job)], { cwd: ROOT });
-      const r = JSON.parse(stdout.trim().split('\n').at(-1)!) as ChildResult;
+      const r = lastJsonLine<ChildResult>(stdout);
       if (r.ok !== true) throw new Error(`cold ${m.key}: the first call did not accept the payload`);
       results.get(m.key)!.push(r);
     }
   }
-  const stat = (
-    section: string,
-    name: string,
-    values: number[],
-    extra: Partial<Measurement> = {},
-    unit: 'ms' | 'MB' = 'ms',
-  ): Measurement => ({
-    section,
-    name,
-    unit,
-    median: median(values),
-    min: Math.min(...values),
-    max: Math.max(...values),
-    runs: values.length,
-    ...extra,
-  });
+  const stat = (section: string, name: string, values: number[], extra: Partial<Measurement> = {}, unit: 'ms' | 'MB' = 'ms') =>
+    measure(section, name, values, unit, extra);
   const get = (key: string) => results.get(key) ?? [];
   const first = (key: string) => get(key).map((r) => r.importMs + r.calls[0]!);
   const since = (key: string) => get(key).map((r) => r.sinceStart);
@@ -561,10 +549,10 @@ async function peersHot(peers: boolean): Promise<void> {
       ['--import', 'tsx', path.join(ROOT, 'bench', 'peer-hot.ts'), peer, ...(QUICK ? ['--quick'] : [])],
       { cwd: ROOT },
     );
-    const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+    const result = lastJsonLine<{
       setupMs: number;
       rows: Array<{ label: string; ours: HotResult; theirs: HotResult }>;
-    };
+    }>(stdout);
     for (const { label, ours, theirs } of result.rows) {
       measurements.push(summarize(S, { ...ours, name: `adcp-decode beside ${peer}, ${label}` }));
       measurements.push(
@@ -642,14 +630,14 @@ async function worstListing(): Promise<void> {
   log('fresh processes: the worst issue listing');
   const once = async (mode: 'build' | 'format') => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'issue-listing.ts'), mode], { cwd: ROOT });
-    return JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+    return lastJsonLine<{
       issues: number;
       buildMs: number;
       formatMs: number;
       stringifyMs: number;
       chars: number;
       maxRssKb: number;
-    };
+    }>(stdout);
   };
   const build: Awaited<ReturnType<typeof once>>[] = [];
   const format: Awaited<ReturnType<typeof once>>[] = [];
@@ -658,16 +646,8 @@ async function worstListing(): Promise<void> {
     format.push(await once('format'));
   }
   const S = `the worst issue listing the bounds allow (${format[0]!.issues} issues at the character budget, a first issue with an 8 Mi-character pointer), fresh process`;
-  const stat = (name: string, values: number[], unit: 'ms' | 'MB', extra: Partial<Measurement> = {}): Measurement => ({
-    section: S,
-    name,
-    unit,
-    median: median(values),
-    min: Math.min(...values),
-    max: Math.max(...values),
-    runs: values.length,
-    ...extra,
-  });
+  const stat = (name: string, values: number[], unit: 'ms' | 'MB', extra: Partial<Measurement> = {}) =>
+    measure(S, name, values, unit, extra);
   measurements.push(
     stat(
       'formatIssues',
@@ -715,16 +695,7 @@ async function typecheck(tmp: string, peers: boolean): Promise<void> {
     f.push(await typecheckOnce(ROOT, empty));
   }
   const S = 'type-check: tsc --noEmit of a consumer reading .products (÷ @adcp/client)';
-  const m = (name: string, values: number[], unit: 'ms' | 'MB', extra: Partial<Measurement> = {}): Measurement => ({
-    section: S,
-    name,
-    unit,
-    median: median(values),
-    min: Math.min(...values),
-    max: Math.max(...values),
-    runs: values.length,
-    ...extra,
-  });
+  const m = (name: string, values: number[], unit: 'ms' | 'MB', extra: Partial<Measurement> = {}) => measure(S, name, values, unit, extra);
   const msA = a.map((x) => x.ms);
   const rssA = a.map((x) => x.maxRssKb / 1024);
   if (peers) {

@@ -11,7 +11,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { goal, median, type Measurement } from './harness.js';
+import { goal, measure, median, type Measurement } from './harness.js';
 import { completedBodyOfSize, ed25519, HOOK_URL, resolver } from '../test/webhooks/fixtures.js';
 import { signWebhook } from '../test/webhooks/signer.js';
 
@@ -86,17 +86,9 @@ export async function webhookBench(options: { rounds: number; calls: number } = 
     ratios.push(times.get(ours)! / times.get(floor)!);
   }
   const ratio = median(ratios);
-  const row = (name: string, samples: number[], extra: Partial<Measurement> = {}): Measurement => ({
-    section: SECTION,
-    name,
-    unit: 'ms',
-    median: median(samples),
-    min: Math.min(...samples),
-    max: Math.max(...samples),
-    runs: options.rounds * options.calls,
-    batch: options.calls,
-    ...extra,
-  });
+  // Each sample is the mean of `calls` awaited calls.
+  const row = (name: string, samples: number[], extra: Partial<Measurement> = {}): Measurement =>
+    measure(SECTION, name, samples, 'ms', { runs: options.rounds * options.calls, batch: options.calls, ...extra });
   return [
     row('floor: Ed25519 verify + SHA-256 + JSON.parse + validator (WebCrypto, wall time)', floorMs),
     row(`receiver.receive, ${text.length} B body`, oursMs, { baseline: 'floor', ratio, ...goal(1.3, ratio) }),

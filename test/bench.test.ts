@@ -34,6 +34,7 @@ import { snapshot } from '../src/snapshot.js';
 import { decode, safeDecode } from '../src/decode.js';
 import { DecodeError } from '../src/errors.js';
 import { parseMcpText } from '../src/extract-mcp.js';
+import { exoticTrees, tightBounds } from './fixtures/exotic-trees.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MAX_BYTES = 4 * 1024 * 1024;
@@ -310,45 +311,13 @@ describe('checkTree finds something in a parsed value exactly when the walk it d
     return found || nodes > bounds.maxNodes || (untrusted && chars > bounds.maxBytes);
   }
 
-  class Point {
-    x = 1;
-  }
-  const leaf = fc.oneof(
-    fc.string({ maxLength: 6 }),
-    fc.integer(),
-    fc.double(),
-    fc.boolean(),
-    fc.constant(null),
-    fc.constantFrom<unknown>(undefined, NaN, Infinity, -Infinity, 10n, () => 1, Symbol('s'), new Point(), new Date(0)),
-  );
-  const tree = fc.letrec((tie) => ({
-    value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, tie('object'), tie('array')),
-    array: fc
-      .tuple(fc.array(tie('value'), { maxLength: 4 }), fc.constantFrom('plain', 'plain', 'named member', 'hole'))
-      .map(([items, kind]) => {
-        const a: unknown[] = [...items];
-        if (kind === 'named member') Object.assign(a, { extra: 1 });
-        if (kind === 'hole') a.length += 1;
-        return a;
-      }),
-    object: fc
-      .tuple(
-        fc.array(fc.tuple(fc.constantFrom('a', 'b', 'constructor', 'prototype', 'name', 'ü'), tie('value')), { maxLength: 4 }),
-        fc.constantFrom('plain', 'null-proto', 'own __proto__', 'hidden __proto__'),
-      )
-      .map(([entries, kind]) => {
-        const o: Record<string, unknown> = kind === 'null-proto' ? Object.create(null) : {};
-        for (const [k, v] of entries) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-        if (kind === 'own __proto__') Object.defineProperty(o, '__proto__', { value: {}, enumerable: true, configurable: true });
-        if (kind === 'hidden __proto__') Object.defineProperty(o, '__proto__', { value: 1, enumerable: false, configurable: true });
-        return o;
-      }),
-  }));
-  const bounds = fc.record({
-    maxDepth: fc.integer({ min: 1, max: 8 }),
-    maxNodes: fc.integer({ min: 1, max: 60 }),
-    maxBytes: fc.integer({ min: 0, max: 80 }),
+  const tree = exoticTrees({
+    strings: [fc.string({ maxLength: 6 })],
+    keys: ['a', 'b', 'constructor', 'prototype', 'name', 'ü'],
+    arrayKinds: ['plain', 'plain', 'named member', 'hole'],
+    objectKinds: ['plain', 'null-proto', 'own __proto__', 'hidden __proto__'],
   });
+  const bounds = tightBounds(80);
 
   test('on generated trees, under tight and default bounds', () => {
     fc.assert(

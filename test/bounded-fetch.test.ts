@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -20,6 +21,7 @@ import { z } from 'zod';
 import { boundedFetch, findBoundsError, withFetchBounds, type BoundsViolation } from '../src/fetch/bounded-fetch.js';
 import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, FETCH_BOUNDS } from '../src/fetch/fetch-bounds.js';
 import { DecodeError, LimitError } from '../src/errors.js';
+import { answerMcp, JSON_HEADERS, SSE_HEADERS } from './fixtures/hand-rolled-mcp.js';
 import type { LongIdOutcome } from './fixtures/sse-long-id.js';
 
 const LIMIT = 64 * 1024;
@@ -51,9 +53,6 @@ const sessions = new Map<string, StreamableHTTPServerTransport>();
 const mcpServers: McpServer[] = [];
 let base = '';
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const JSON_HEADERS = { 'content-type': 'application/json' };
-const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
 const A16K = Buffer.alloc(16 * 1024, 0x61);
 
 const resultPrefix = (id: number | string) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"`;
@@ -206,42 +205,6 @@ async function misbehave(name: string, req: http.IncomingMessage, res: http.Serv
   }
 }
 
-/** A seller that answers initialize and notifications properly and misbehaves on tools/call. */
-async function hostileMcp(name: string, req: http.IncomingMessage, res: http.ServerResponse, rec: Rec, body: string) {
-  if (req.method === 'GET') {
-    if (req.headers['last-event-id'] !== undefined) return misbehave(name, req, res, rec, 0);
-    res.writeHead(405).end();
-    return;
-  }
-  if (req.method === 'DELETE') {
-    res.writeHead(200).end();
-    return;
-  }
-  const message = JSON.parse(body) as { id?: number | string; method?: string; params?: { protocolVersion?: string } };
-  rec.rpcMethod = message.method;
-  if (message.method === 'initialize') {
-    res.writeHead(200, { ...JSON_HEADERS, 'mcp-session-id': 'hostile-session' });
-    res.end(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: message.id,
-        result: {
-          protocolVersion: message.params?.protocolVersion,
-          capabilities: { tools: {} },
-          serverInfo: { name: 'hostile-seller', version: '0.0.0' },
-        },
-      }),
-    );
-    return;
-  }
-  if (message.id === undefined) {
-    res.writeHead(202).end();
-    return;
-  }
-  if (message.method === 'tools/call') return misbehave(name, req, res, rec, message.id);
-  res.writeHead(200, JSON_HEADERS).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: {} }));
-}
-
 /** A real McpServer behind StreamableHTTPServerTransport; `mode` picks JSON responses or SSE. */
 async function goodMcp(mode: string, req: http.IncomingMessage, res: http.ServerResponse, body: string) {
   const sessionId = req.headers['mcp-session-id'];
@@ -298,7 +261,13 @@ const httpServer = http.createServer((req, res) => {
       area === 'plain'
         ? misbehave(name, req, res, rec, 0)
         : area === 'mcp'
-          ? hostileMcp(name, req, res, rec, body)
+          ? answerMcp(req, res, body, {
+              onMessage: (method) => {
+                rec.rpcMethod = method;
+              },
+              toolsCall: (id) => misbehave(name, req, res, rec, id),
+              resume: () => misbehave(name, req, res, rec, 0),
+            })
           : area === 'good'
             ? goodMcp(name, req, res, body)
             : Promise.resolve(void res.writeHead(404).end());

@@ -22,6 +22,7 @@ import { build, type Metafile } from 'esbuild';
 import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { extractA2aResponse, extractMcpResponse, safeDecode, DecodeError, SchemaMismatchError } from '../src/index.js';
+import { readVector } from './fixtures/vectors.js';
 
 const enabled = process.env.CI !== undefined || process.env.ADCP_PACKAGE_TEST !== '0';
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -45,8 +46,7 @@ interface Vector {
   readonly expected_error_type?: string;
 }
 
-const vectors = (name: string): Vector[] =>
-  (JSON.parse(readFileSync(path.join(root, 'schemas/synced/test-vectors', name), 'utf8')) as { vectors: Vector[] }).vectors;
+const vectors = (name: string): Vector[] => readVector<{ vectors: Vector[] }>(name).vectors;
 const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(root, 'test/fixtures/payloads/3.1.19', name), 'utf8'));
 
 const input = {

@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, test } from 'vitest';
 import { staticImports } from '../scripts/generate.js';
 import { listFiles, readLockVersions, REPO_ROOT, schemaDir } from '../scripts/schema-paths.js';
+import { STRICT_BUYER } from './fixtures/strict-buyer.js';
 import { decode, tasks, versions } from '../src/index.js';
 import { tablesByVersion, versionFolders, type Version } from '../src/generated/index.js';
 import { fastValidator } from '../src/validators.js';
@@ -140,13 +141,8 @@ test('the generated code type-checks under tsc --strict', async () => {
     config,
     JSON.stringify({
       compilerOptions: {
-        strict: true,
-        noUncheckedIndexedAccess: true,
-        exactOptionalPropertyTypes: true,
+        ...STRICT_BUYER,
         noEmit: true,
-        target: 'ES2022',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
         skipLibCheck: false,
         types: [],
       },

@@ -9,19 +9,13 @@
  * One defect is planted for this file only: the get_signals validator throws a TypeError (our
  * own bug).
  */
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { boundedFetch, withFetchBounds } from '../src/fetch/bounded-fetch.js';
 import { decode } from '../src/decode.js';
 import { DecodeError, LimitError } from '../src/errors.js';
 import { a2a10, jsonRpc, mcp } from './fixtures/envelopes.js';
+import { callSeller, lowLevelSeller, mcpSeller, serveSellers, type ServedSellers } from './fixtures/mcp-sellers.js';
 import { payload } from './fixtures/payloads.js';
 import { failureOf } from './helpers.js';
 
@@ -153,75 +147,37 @@ describe("the MCP SDK client's own timeout is TIMEOUT; a seller's JSON-RPC error
   });
 
   describe('over Streamable HTTP on 127.0.0.1, a real SDK client and servers', () => {
-    let http: HttpServer;
-    let base: string;
+    let served: ServedSellers;
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
 
     beforeAll(async () => {
-      const sellers: Record<string, () => McpServer | Server> = {
+      served = await serveSellers({
         // A slow seller: answers only when the test ends.
-        slow: () => {
-          const server = new McpServer({ name: 'slow-seller', version: '1.0.0' });
-          server.registerTool('get_products', { description: 'AdCP get_products' }, async () => {
-            await held;
-            return { content: [{ type: 'text', text: 'late' }] };
-          });
-          return server;
-        },
+        slow: mcpSeller(async () => {
+          await held;
+          return { content: [{ type: 'text', text: 'late' }] };
+        }),
         // A seller that answers with its own JSON-RPC error -32001.
-        'seller-timeout': () => {
-          const server = new Server({ name: 'seller', version: '1.0.0' }, { capabilities: { tools: {} } });
-          server.setRequestHandler(ListToolsRequestSchema, () => ({
-            tools: [{ name: 'get_products', inputSchema: { type: 'object' as const } }],
-          }));
-          server.setRequestHandler(CallToolRequestSchema, () => {
+        'seller-timeout': lowLevelSeller({
+          call: () => {
             throw new McpError(-32001, 'Upstream ad server timed out');
-          });
-          return server;
-        },
-      };
-      http = createServer((req, res) => {
-        const name = (req.url ?? '').replace(/^\/mcp\//, '');
-        const seller = Object.hasOwn(sellers, name) ? sellers[name] : undefined;
-        if (seller === undefined) {
-          res.writeHead(404).end();
-          return;
-        }
-        const server = seller();
-        const transport = new StreamableHTTPServerTransport({});
-        res.on('close', () => {
-          void transport.close();
-          void server.close();
-        });
-        server
-          .connect(transport)
-          .then(() => transport.handleRequest(req, res))
-          .catch(() => res.headersSent || res.writeHead(500).end());
+          },
+        }),
       });
-      await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-      base = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp/`;
     });
 
     afterAll(async () => {
       release();
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
+      await served.close();
     });
 
+    /** What callTool rejected with, calling one seller with the client's own request timeout. */
     async function call(name: string, timeout: number): Promise<unknown> {
-      const client = new Client({ name: 'buyer', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(name, base)));
-      try {
-        await client.callTool({ name: 'get_products', arguments: { brief: 'CTV, US, Q3' } }, undefined, { timeout });
-        return expect.fail('expected callTool to reject');
-      } catch (error) {
-        return error;
-      } finally {
-        await client.close();
-      }
+      const outcome = await callSeller(served.base, name, { timeout });
+      return 'thrown' in outcome ? outcome.thrown : expect.fail('expected callTool to reject');
     }
 
     test("the client's request timeout against a slow McpServer: TIMEOUT, the limit the call set", async () => {

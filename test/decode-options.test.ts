@@ -10,6 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { createDecoder, decode, safeDecode } from '../src/decode.js';
 import { DecodeError, LimitError } from '../src/errors.js';
 import { a2a03, a2a10, jsonRpc, mcp, mcpError } from './fixtures/envelopes.js';
+import { revokedProxy, throwingProxy } from './fixtures/hostile-values.js';
 import { fixtures, payload } from './fixtures/payloads.js';
 import { caughtAs } from './helpers.js';
 
@@ -142,25 +143,8 @@ describe('safeDecode never throws', () => {
 
   test('for inputs that throw when read', () => {
     const hostile = [
-      new Proxy(
-        {},
-        {
-          ownKeys: () => {
-            throw new Error('trap');
-          },
-          get: () => {
-            throw new Error('trap');
-          },
-          getOwnPropertyDescriptor: () => {
-            throw new Error('trap');
-          },
-        },
-      ),
-      (() => {
-        const { proxy, revoke } = Proxy.revocable({}, {});
-        revoke();
-        return proxy;
-      })(),
+      throwingProxy({ traps: ['ownKeys', 'get', 'getOwnPropertyDescriptor'], thrown: () => new Error('trap') }),
+      revokedProxy(),
       Object.defineProperty({ content: [] }, 'isError', {
         enumerable: true,
         get: () => {

@@ -10,21 +10,7 @@ import type { SchemaMismatchError } from '../src/errors.js';
 import { formatIssues, shownPointer } from '../src/format.js';
 import { a2a03, a2a10, mcp } from './fixtures/envelopes.js';
 import { fixtures, payload } from './fixtures/payloads.js';
-import { codeOf as code } from './helpers.js';
-
-/** The naive recursive merge applications write (and lodash.merge < 4.6.2 was). */
-function deepMerge(target: Record<string, unknown>, source: Record<string, unknown>): Record<string, unknown> {
-  for (const key in source) {
-    const value = source[key];
-    if (typeof value === 'object' && value !== null) {
-      if (typeof target[key] !== 'object' && typeof target[key] !== 'function') target[key] = Array.isArray(value) ? [] : {};
-      deepMerge(target[key] as Record<string, unknown>, value as Record<string, unknown>);
-    } else {
-      target[key] = value;
-    }
-  }
-  return target;
-}
+import { codeOf as code, deepMerge } from './helpers.js';
 
 const protoKeys = (): string[] => Object.getOwnPropertyNames(Object.prototype).sort();
 const pristine = protoKeys();

@@ -4,20 +4,13 @@
  * HTTP on 127.0.0.1, called by a real `Client`; what `callTool` returns, or throws, goes straight
  * into adcp-decode.
  *
- * Each seller lives at /mcp/<name> and exposes one AdCP tool, `get_products`, answering one way.
- * Servers are stateless (a server and transport per HTTP request), as the SDK recommends.
+ * Each seller (test/fixtures/mcp-sellers.ts) exposes one AdCP tool, `get_products`, answering one way.
  */
 import { readFileSync } from 'node:fs';
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { decode, formatIssues, safeDecode, SchemaMismatchError, TaskFailedError } from '../src/index.js';
+import { callSeller, lowLevelSeller, mcpSeller, serveSellers, type Seller, type ServedSellers } from './fixtures/mcp-sellers.js';
 
 const example = (name: string): Record<string, unknown> =>
   JSON.parse(readFileSync(new URL(`../examples/${name}`, import.meta.url), 'utf8')) as Record<string, unknown>;
@@ -36,39 +29,9 @@ function oversizedPayload(): Record<string, unknown> {
   return { ...payload, products };
 }
 
-/** An McpServer seller whose get_products tool (no outputSchema) answers with `respond()`. */
-function mcpSeller(respond: () => CallToolResult): () => McpServer {
-  return () => {
-    const server = new McpServer({ name: 'seller', version: '1.0.0' });
-    server.registerTool('get_products', { description: 'AdCP get_products' }, () => respond());
-    return server;
-  };
-}
-
-/**
- * A low-level Server seller. `McpServer` turns anything a tool throws, McpError included, into an
- * `isError` text result, so a seller that answers with a JSON-RPC error must handle tools/call itself.
- */
-function lowLevelSeller(options: { outputSchema?: Record<string, unknown>; call: () => CallToolResult }): () => Server {
-  return () => {
-    const server = new Server({ name: 'seller', version: '1.0.0' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: [
-        {
-          name: 'get_products',
-          inputSchema: { type: 'object' as const },
-          ...(options.outputSchema === undefined ? {} : { outputSchema: { type: 'object' as const, ...options.outputSchema } }),
-        },
-      ],
-    }));
-    server.setRequestHandler(CallToolRequestSchema, () => options.call());
-    return server;
-  };
-}
-
 const looseProductsSchema = { properties: { products: { type: 'array' } }, required: ['products'] };
 
-const sellers: Record<string, () => McpServer | Server> = {
+const sellers: Record<string, Seller> = {
   // Current sellers: the payload in structuredContent, a human summary in content.
   structured: mcpSeller(() => ({ content: [{ type: 'text', text: summary }], structuredContent: payload })),
   // Older sellers: the payload as JSON text only.
@@ -102,53 +65,13 @@ const sellers: Record<string, () => McpServer | Server> = {
   }),
 };
 
-let http: HttpServer;
-let base: string;
+let served: ServedSellers;
 
 beforeAll(async () => {
-  http = createServer((req, res) => {
-    const name = (req.url ?? '').replace(/^\/mcp\//, '');
-    const seller = Object.hasOwn(sellers, name) ? sellers[name] : undefined;
-    if (seller === undefined) {
-      res.writeHead(404).end();
-      return;
-    }
-    const server = seller();
-    const transport = new StreamableHTTPServerTransport({}); // no sessionIdGenerator: stateless
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    server
-      .connect(transport)
-      .then(() => transport.handleRequest(req, res))
-      .catch(() => res.headersSent || res.writeHead(500).end());
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp/`;
+  served = await serveSellers(sellers);
 });
 
-afterAll(async () => {
-  http.closeAllConnections();
-  await new Promise((resolve) => http.close(resolve));
-});
-
-type Outcome = { returned: Awaited<ReturnType<Client['callTool']>> } | { thrown: unknown };
-
-/** Connects a real Client to one seller and calls get_products; returns what callTool returned or threw. */
-async function callSeller(name: string, options: { listTools?: boolean } = {}): Promise<Outcome> {
-  const client = new Client({ name: 'buyer', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(name, base)));
-  try {
-    // The client learns output schemas from tools/list; without it, it validates nothing.
-    if (options.listTools === true) await client.listTools();
-    return { returned: await client.callTool({ name: 'get_products', arguments: { brief: 'CTV and podcast, US, Q3' } }) };
-  } catch (error) {
-    return { thrown: error };
-  } finally {
-    await client.close();
-  }
-}
+afterAll(() => served.close());
 
 /** What adcp-decode makes of it, as plain data for snapshots. */
 function decoded(input: unknown): Record<string, unknown> {
@@ -167,19 +90,22 @@ function decoded(input: unknown): Record<string, unknown> {
   };
 }
 
+/** What adcp-decode makes of the valid payload, from structuredContent or from text. */
+const threeProducts = { ok: true, version: '3.1.19', status: 'completed', products: 3 };
+/** What adcp-decode makes of the seller's RATE_LIMITED error, in an isError result or a JSON-RPC error. */
+const rateLimited = {
+  code: 'TASK_FAILED',
+  message: 'get_products failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (transient, retry after 5 s)',
+  adcpError,
+  recovery: { recovery: 'transient', retryAfterSeconds: 5 },
+};
+
 describe('MCP over Streamable HTTP, real SDK client and server', () => {
   test('structuredContent plus a summary text: decodes, and the payload is the one sent', async () => {
-    const outcome = await callSeller('structured');
+    const outcome = await callSeller(served.base, 'structured');
     if (!('returned' in outcome)) throw outcome.thrown;
     expect(outcome.returned.content).toEqual([{ type: 'text', text: summary }]);
-    expect(decoded(outcome.returned)).toMatchInlineSnapshot(`
-      {
-        "ok": true,
-        "products": 3,
-        "status": "completed",
-        "version": "3.1.19",
-      }
-    `);
+    expect(decoded(outcome.returned)).toStrictEqual(threeProducts);
     const data = decode('get_products', outcome.returned);
     if (data.status === 'working' || data.status === 'submitted' || data.status === 'input-required')
       throw new Error('expected the final response');
@@ -187,66 +113,29 @@ describe('MCP over Streamable HTTP, real SDK client and server', () => {
   });
 
   test('JSON in text only (older sellers): decodes from content[0].text', async () => {
-    const outcome = await callSeller('text-only');
+    const outcome = await callSeller(served.base, 'text-only');
     if (!('returned' in outcome)) throw outcome.thrown;
     expect(outcome.returned.structuredContent).toBeUndefined();
-    expect(decoded(outcome.returned)).toMatchInlineSnapshot(`
-      {
-        "ok": true,
-        "products": 3,
-        "status": "completed",
-        "version": "3.1.19",
-      }
-    `);
+    expect(decoded(outcome.returned)).toStrictEqual(threeProducts);
   });
 
   test('isError with adcp_error in structuredContent and text: TASK_FAILED with the seller error', async () => {
-    const outcome = await callSeller('adcp-error');
+    const outcome = await callSeller(served.base, 'adcp-error');
     if (!('returned' in outcome)) throw outcome.thrown;
     expect(outcome.returned.isError).toBe(true);
-    expect(decoded(outcome.returned)).toMatchInlineSnapshot(`
-      {
-        "adcpError": {
-          "code": "RATE_LIMITED",
-          "message": "Too many requests for this account.",
-          "recovery": "transient",
-          "retry_after": 5,
-        },
-        "code": "TASK_FAILED",
-        "message": "get_products failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (transient, retry after 5 s)",
-        "recovery": {
-          "recovery": "transient",
-          "retryAfterSeconds": 5,
-        },
-      }
-    `);
+    expect(decoded(outcome.returned)).toStrictEqual(rateLimited);
   });
 
   test('McpError(-32029) thrown by a low-level tools/call handler: callTool rejects with McpError, which decodes', async () => {
-    const outcome = await callSeller('jsonrpc-error');
+    const outcome = await callSeller(served.base, 'jsonrpc-error');
     if (!('thrown' in outcome)) throw new Error('expected callTool to throw');
     expect(outcome.thrown).toBeInstanceOf(McpError);
     expect(outcome.thrown).toMatchObject({ code: -32029, data: { adcp_error: adcpError } });
-    expect(decoded(outcome.thrown)).toMatchInlineSnapshot(`
-      {
-        "adcpError": {
-          "code": "RATE_LIMITED",
-          "message": "Too many requests for this account.",
-          "recovery": "transient",
-          "retry_after": 5,
-        },
-        "code": "TASK_FAILED",
-        "message": "get_products failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (transient, retry after 5 s)",
-        "recovery": {
-          "recovery": "transient",
-          "retryAfterSeconds": 5,
-        },
-      }
-    `);
+    expect(decoded(outcome.thrown)).toStrictEqual(rateLimited);
   });
 
   test('McpError(-32029) thrown inside an McpServer tool: the SDK flattens it to isError text and drops data.adcp_error', async () => {
-    const outcome = await callSeller('mcpserver-throws');
+    const outcome = await callSeller(served.base, 'mcpserver-throws');
     if (!('returned' in outcome)) throw outcome.thrown;
     expect(outcome.returned).toMatchInlineSnapshot(`
       {
@@ -272,7 +161,7 @@ describe('MCP over Streamable HTTP, real SDK client and server', () => {
   });
 
   test('an invalid payload: SCHEMA_MISMATCH with every issue and its JSON Pointer', async () => {
-    const outcome = await callSeller('invalid');
+    const outcome = await callSeller(served.base, 'invalid');
     if (!('returned' in outcome)) throw outcome.thrown;
     expect(decoded(outcome.returned)).toMatchInlineSnapshot(`
       {
@@ -289,7 +178,7 @@ describe('MCP over Streamable HTTP, real SDK client and server', () => {
   });
 
   test('an oversized text (over 4 MiB): the SDK client accepts it, adcp-decode refuses it unparsed', async () => {
-    const outcome = await callSeller('oversized');
+    const outcome = await callSeller(served.base, 'oversized');
     if (!('returned' in outcome)) throw outcome.thrown;
     const [item] = outcome.returned.content as Array<{ type: string; text: string }>;
     expect(item?.text.length).toBeGreaterThan(4 * 1024 * 1024);
@@ -304,13 +193,13 @@ describe('MCP over Streamable HTTP, real SDK client and server', () => {
 
   describe('tools with an outputSchema: the SDK client validates structuredContent first', () => {
     test('a payload that satisfies the loose outputSchema but not AdCP: the client passes it, adcp-decode rejects it', async () => {
-      const outcome = await callSeller('output-schema-passes', { listTools: true });
+      const outcome = await callSeller(served.base, 'output-schema-passes', { listTools: true });
       if (!('returned' in outcome)) throw outcome.thrown;
       expect(decoded(outcome.returned)).toMatchObject({ code: 'SCHEMA_MISMATCH' });
     });
 
     test('a payload that fails the outputSchema: callTool throws McpError(-32602) from the client itself', async () => {
-      const outcome = await callSeller('output-schema-fails', { listTools: true });
+      const outcome = await callSeller(served.base, 'output-schema-fails', { listTools: true });
       if (!('thrown' in outcome)) throw new Error('expected callTool to throw');
       expect(outcome.thrown).toBeInstanceOf(McpError);
       expect((outcome.thrown as McpError).code).toBe(-32602);
@@ -328,7 +217,7 @@ describe('MCP over Streamable HTTP, real SDK client and server', () => {
     });
 
     test('the same payload without tools/list first: the client validates nothing and adcp-decode catches it', async () => {
-      const outcome = await callSeller('output-schema-fails');
+      const outcome = await callSeller(served.base, 'output-schema-fails');
       if (!('returned' in outcome)) throw outcome.thrown;
       expect(decoded(outcome.returned)).toMatchInlineSnapshot(`
         {

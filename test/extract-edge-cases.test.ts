@@ -21,41 +21,17 @@ import {
 import { extractMcpResponse, locateMcpPayload, looksLikeMcp, measureUtf8 } from '../src/extract-mcp.js';
 import { classifyRecoveryWith, normalizeRetryAfter, type RecoveryTable } from '../src/recovery.js';
 import { DEFAULT_BOUNDS } from '../src/bounds.js';
-import { thrown } from './helpers.js';
+import { anyValue, revokedProxy, throwingGetter, throwingProxy } from './fixtures/hostile-values.js';
+import { caughtAs, thrown } from './helpers.js';
 
 /** Decode's default limit on one text item. */
 const DEFAULT_MAX_BYTES = DEFAULT_BOUNDS.maxBytes;
 
-function decodeError(fn: () => unknown): DecodeError {
-  const error = thrown(fn);
-  expect(error).toBeInstanceOf(DecodeError);
-  return error as DecodeError;
-}
-
 const text = (value: unknown): Record<string, unknown> => ({ type: 'text', text: value });
 const json = (value: unknown): Record<string, unknown> => text(JSON.stringify(value));
 
-function throwingGetter(key: string): Record<string, unknown> {
-  return Object.defineProperty({}, key, {
-    enumerable: true,
-    get() {
-      throw new Error('getter exploded');
-    },
-  });
-}
-
-function hostileProxy(): object {
-  const trap = (): never => {
-    throw new Error('trap exploded');
-  };
-  return new Proxy({}, { get: trap, has: trap, ownKeys: trap, getOwnPropertyDescriptor: trap, getPrototypeOf: trap });
-}
-
-function revokedProxy(): object {
-  const { proxy, revoke } = Proxy.revocable({}, {});
-  revoke();
-  return proxy;
-}
+/** A Proxy whose every trap throws an ordinary Error. */
+const hostileProxy = (): object => throwingProxy({ thrown: () => new Error('trap exploded') });
 
 /** A JSON object text of exactly `bytes` UTF-8 bytes, built mostly of `char` (`{"s":"..."}`). */
 function jsonOfBytes(bytes: number, char: string): string {
@@ -245,7 +221,7 @@ describe('MCP success extraction: text parsing', () => {
     ['an escaped __proto__', '{"\\u005f_proto__":{"x":1}}'],
     ['constructor.prototype', '{"constructor":{"prototype":{"x":1}}}'],
   ])('%s throws UNSAFE_JSON instead of being skipped', (_name, value) => {
-    const error = decodeError(() => extractMcpResponse({ content: [text('prose first'), text(value), json({ later: true })] }));
+    const error = caughtAs(DecodeError, () => extractMcpResponse({ content: [text('prose first'), text(value), json({ later: true })] }));
     expect(error.code).toBe('UNSAFE_JSON');
     expect(error.path).toBe('/content/1/text');
     expect(error.message).not.toContain('isAdmin');
@@ -377,7 +353,7 @@ describe('MCP success extraction: hostile objects', () => {
       '/content',
     ],
   ])('%s fails with MALFORMED_ENVELOPE, never TypeError', (_name, make, path) => {
-    const error = decodeError(() => extractMcpResponse(make()));
+    const error = caughtAs(DecodeError, () => extractMcpResponse(make()));
     expect(error.code).toBe('MALFORMED_ENVELOPE');
     expect(error.path).toBe(path);
   });
@@ -388,7 +364,7 @@ describe('MCP success extraction: hostile objects', () => {
         throw hostileProxy();
       },
     });
-    expect(decodeError(() => extractMcpResponse(nasty)).code).toBe('MALFORMED_ENVELOPE');
+    expect(caughtAs(DecodeError, () => extractMcpResponse(nasty)).code).toBe('MALFORMED_ENVELOPE');
   });
 
   test('looksLikeMcp never throws', () => {
@@ -587,7 +563,7 @@ describe('A2A extraction: wrapper detection', () => {
     ['{ response: {...} }', { response: { products: [] } }],
     ['{ response: {} }', { response: {} }],
   ])('%s in the final artifact throws WRAPPER_DETECTED', (_name, data) => {
-    const error = decodeError(() => extractA2aResponse({ task: task('completed', artifacts([{ data }])) }));
+    const error = caughtAs(DecodeError, () => extractA2aResponse({ task: task('completed', artifacts([{ data }])) }));
     expect(error.code).toBe('WRAPPER_DETECTED');
     expect(error.path).toBe('/task/artifacts/0/parts/0/data');
     expect(locateA2aPayload(task('failed', artifacts([{ data }])))).toMatchObject({
@@ -683,7 +659,7 @@ describe('A2A extraction: hostile objects and detection', () => {
       '/task/status/message/parts',
     ],
   ])('%s fails with MALFORMED_ENVELOPE', (_name, make, path) => {
-    const error = decodeError(() => extractA2aResponse(make()));
+    const error = caughtAs(DecodeError, () => extractA2aResponse(make()));
     expect(error.code).toBe('MALFORMED_ENVELOPE');
     expect(error.path).toBe(path);
   });
@@ -829,7 +805,7 @@ describe('error extraction: MCP detection order', () => {
 
   test('text fallback throws UNSAFE_JSON for prototype keys', () => {
     const input = { isError: true, content: [text('{"adcp_error":{"code":"X","__proto__":{"a":1}}}')] };
-    expect(decodeError(() => extractMcpError(input)).code).toBe('UNSAFE_JSON');
+    expect(caughtAs(DecodeError, () => extractMcpError(input)).code).toBe('UNSAFE_JSON');
   });
 
   test('the MCP SDK McpError is read through .data.adcp_error', () => {
@@ -854,7 +830,7 @@ describe('error extraction: MCP detection order', () => {
     ['a hostile Proxy', hostileProxy],
     ['a revoked Proxy', revokedProxy],
   ])('%s fails with MALFORMED_ENVELOPE', (_name, make) => {
-    expect(decodeError(() => extractMcpError(make())).code).toBe('MALFORMED_ENVELOPE');
+    expect(caughtAs(DecodeError, () => extractMcpError(make())).code).toBe('MALFORMED_ENVELOPE');
     expect(looksLikeJsonRpcError(make())).toBe(false);
   });
 });
@@ -897,7 +873,7 @@ describe('error extraction: A2A detection order', () => {
   });
 
   test('a hostile Proxy fails with MALFORMED_ENVELOPE', () => {
-    expect(decodeError(() => extractA2aError(hostileProxy())).code).toBe('MALFORMED_ENVELOPE');
+    expect(caughtAs(DecodeError, () => extractA2aError(hostileProxy())).code).toBe('MALFORMED_ENVELOPE');
   });
 });
 
@@ -975,40 +951,28 @@ describe('recovery classification', () => {
   });
 
   test('a hostile error object fails with MALFORMED_ENVELOPE', () => {
-    expect(decodeError(() => classifyRecoveryWith(hostileProxy() as AdcpError, table)).code).toBe('MALFORMED_ENVELOPE');
+    expect(caughtAs(DecodeError, () => classifyRecoveryWith(hostileProxy() as AdcpError, table)).code).toBe('MALFORMED_ENVELOPE');
   });
 });
 
 // ---------------------------------------------------------------------------------------------
 describe('totality: any input yields a result or a DecodeError', () => {
-  const anything = fc.anything({
-    withBigInt: true,
-    withBoxedValues: true,
-    withDate: true,
-    withMap: true,
-    withSet: true,
-    withNullPrototype: true,
-    withObjectString: true,
-    withSparseArray: true,
-    withTypedArray: true,
-  });
-
   const shaped = fc.oneof(
-    anything,
-    anything.map((x) => ({
+    anyValue,
+    anyValue.map((x) => ({
       isError: true,
       structuredContent: { adcp_error: x },
       content: [{ type: 'text', text: x }],
     })),
     fc.json().map((t) => ({ isError: true, content: [{ type: 'text', text: t }] })),
     fc.json().map((t) => ({ content: [{ type: 'text', text: t }] })),
-    anything.map((x) => ({ content: [x, { type: 'text', text: x }], structuredContent: x })),
-    anything.map((x) => ({
+    anyValue.map((x) => ({ content: [x, { type: 'text', text: x }], structuredContent: x })),
+    anyValue.map((x) => ({
       status: { state: 'completed', message: { parts: [x] } },
       artifacts: [{ parts: [x, { data: x }] }],
     })),
-    anything.map((x) => ({ task: { status: { state: x }, artifacts: x } })),
-    anything.map((x) => ({ jsonrpc: '2.0', id: 1, error: { code: -32029, message: 'x', data: { adcp_error: x } } })),
+    anyValue.map((x) => ({ task: { status: { state: x }, artifacts: x } })),
+    anyValue.map((x) => ({ jsonrpc: '2.0', id: 1, error: { code: -32029, message: 'x', data: { adcp_error: x } } })),
   );
 
   const table: RecoveryTable = { codes: { RATE_LIMITED: 'transient' }, defaultUnknownRecovery: 'transient' };

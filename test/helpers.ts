@@ -1,5 +1,6 @@
 /**
- * Helpers shared by the test files: what a call threw, and a decode failure read both ways.
+ * Helpers shared by the test files: what a call threw, a decode failure read both ways, and the
+ * merge that prototype pollution preys on.
  */
 import { expect } from 'vitest';
 import { decode, safeDecode, type DecodeOptions, type TaskName } from '../src/decode.js';
@@ -44,4 +45,28 @@ export function failureOf(task: TaskName, input: unknown, options?: DecodeOption
   expect(error).toBeInstanceOf(DecodeError);
   expect((error as DecodeError).code).toBe(result.error.code);
   return result.error;
+}
+
+/**
+ * The naive recursive merge applications write (and lodash.merge < 4.6.2 was): what decoded data
+ * must be safe to pass to.
+ *
+ * @param target - Merged into, in place.
+ * @param source - Merged from; anything but an object is ignored.
+ * @returns `target`.
+ * @example
+ * deepMerge({}, decode('get_products', result)); // must leave Object.prototype untouched
+ */
+export function deepMerge(target: Record<string, unknown>, source: unknown): Record<string, unknown> {
+  if (typeof source !== 'object' || source === null) return target;
+  for (const key in source) {
+    const value = (source as Record<string, unknown>)[key];
+    if (typeof value === 'object' && value !== null) {
+      if (typeof target[key] !== 'object' && typeof target[key] !== 'function') target[key] = Array.isArray(value) ? [] : {};
+      deepMerge(target[key] as Record<string, unknown>, value);
+    } else {
+      target[key] = value;
+    }
+  }
+  return target;
 }

@@ -20,7 +20,7 @@ import { describe, expect, test, vi } from 'vitest';
 import { safeDecode, type DecodeOptions, type TaskName } from '../src/decode.js';
 import { DecodeError, LimitError, type DecodeErrorCode, type SchemaMismatchError, type TaskFailedError } from '../src/errors.js';
 import { payload } from './fixtures/payloads.js';
-import { selfThrowingProxy as hostileProxy } from '../scripts/fuzz/values.js';
+import { revokedProxy, throwingGetter, throwingProxy } from './fixtures/hostile-values.js';
 
 type Json = Record<string, unknown>;
 type Outcome = DecodeErrorCode | 'decoded';
@@ -63,14 +63,6 @@ function nestObjects(depth: number, leaf: unknown = 1): unknown {
 /** Defines an own property the way JSON.parse would, bypassing any `__proto__` setter. */
 function own<T extends object>(target: T, key: string, value: unknown, enumerable = true): T {
   return Object.defineProperty(target, key, { value, enumerable, writable: true, configurable: true });
-}
-function throwingGetter(key: string, thrown: unknown = new Error('getter exploded')): Json {
-  return Object.defineProperty({}, key, {
-    enumerable: true,
-    get() {
-      throw thrown;
-    },
-  }) as Json;
 }
 /** A million own keys, "0" to "999999" (integer-like keys build in 0.3 s; "k0"... would take 10 s). */
 function millionKeys(): Json {
@@ -775,20 +767,16 @@ const cases: Record<string, readonly Case[]> = {
     },
     {
       name: 'a getter that throws a hostile Proxy',
-      input: () => structured(withExt(throwingGetter('boom', hostileProxy()))),
+      input: () => structured(withExt(throwingGetter('boom', throwingProxy()))),
       code: 'MALFORMED_ENVELOPE',
       path: '/ext/boom',
     },
-    { name: 'a hostile Proxy as the input', input: () => hostileProxy(), code: 'MALFORMED_ENVELOPE' },
-    { name: 'a hostile Proxy as structuredContent', input: () => structured(hostileProxy()), code: 'MALFORMED_ENVELOPE' },
-    { name: 'a hostile Proxy inside A2A data', input: () => a2a(withExt(hostileProxy())), code: 'MALFORMED_ENVELOPE' },
+    { name: 'a hostile Proxy as the input', input: () => throwingProxy(), code: 'MALFORMED_ENVELOPE' },
+    { name: 'a hostile Proxy as structuredContent', input: () => structured(throwingProxy()), code: 'MALFORMED_ENVELOPE' },
+    { name: 'a hostile Proxy inside A2A data', input: () => a2a(withExt(throwingProxy())), code: 'MALFORMED_ENVELOPE' },
     {
       name: 'a revoked Proxy inside structuredContent',
-      input: () => {
-        const { proxy, revoke } = Proxy.revocable({}, {});
-        revoke();
-        return structured(withExt({ r: proxy }));
-      },
+      input: () => structured(withExt({ r: revokedProxy() })),
       code: 'MALFORMED_ENVELOPE',
       path: '/ext/r',
     },

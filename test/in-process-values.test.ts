@@ -20,6 +20,7 @@ import { DEFAULT_BOUNDS, type Bounds } from '../src/bounds.js';
 import { snapshot } from '../src/snapshot.js';
 import { safeDecode, type DecodeOptions } from '../src/decode.js';
 import { DecodeError } from '../src/errors.js';
+import { exoticTrees, tightBounds, Tracked } from './fixtures/exotic-trees.js';
 import { fixtures } from './fixtures/payloads.js';
 
 const SEED = 20_260_430;
@@ -137,7 +138,6 @@ type Kind = (typeof KINDS)[number];
 /** Kinds that keep the first answers valid: decode must succeed and return them. */
 const ANSWER_ONCE: readonly Kind[] = ['getter-flip', 'proxy-flip', 'constant-getter', 'proxy-array-flip'];
 
-class Tracked extends Array<unknown> {}
 class Record_ {
   readonly kept = 1;
 }
@@ -374,53 +374,13 @@ describe('snapshot() refuses exactly what an independent model of its rules refu
     return Buffer.byteLength(JSON.stringify(root), 'utf8') > bounds.maxBytes;
   }
 
-  class Point {
-    x = 1;
-  }
-  const leaf = fc.oneof(
-    fc.string({ maxLength: 6, unit: 'binary' }),
-    fc.constantFrom('"\\', '\n\u0001', '😀', '\uD800', 'ü€'),
-    fc.integer(),
-    fc.double(),
-    fc.boolean(),
-    fc.constant(null),
-    fc.constantFrom<unknown>(undefined, NaN, Infinity, -Infinity, 10n, () => 1, Symbol('s'), new Point(), new Date(0)),
-  );
-  const tree = fc.letrec((tie) => ({
-    value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, tie('object'), tie('array')),
-    array: fc
-      .tuple(
-        fc.array(tie('value'), { maxLength: 4 }),
-        fc.constantFrom('plain', 'plain', 'named member', 'hole', 'symbol', 'hidden', 'subclass'),
-      )
-      .map(([items, kind]) => {
-        const a: unknown[] = kind === 'subclass' ? Tracked.from(items) : [...items];
-        if (kind === 'named member') Object.assign(a, { extra: 1 });
-        if (kind === 'hole') a.length += 1;
-        if (kind === 'symbol') Object.assign(a, { [Symbol('s')]: 1 });
-        if (kind === 'hidden') Object.defineProperty(a, 'hidden', { value: 1 });
-        return a;
-      }),
-    object: fc
-      .tuple(
-        fc.array(fc.tuple(fc.constantFrom('a', 'b', 'constructor', 'prototype', 'name', 'ü', '"'), tie('value')), { maxLength: 4 }),
-        fc.constantFrom('plain', 'plain', 'null-proto', 'own __proto__', 'hidden __proto__', 'symbol', 'hidden'),
-      )
-      .map(([entries, kind]) => {
-        const o: Record<string, unknown> = kind === 'null-proto' ? Object.create(null) : {};
-        for (const [k, v] of entries) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-        if (kind === 'own __proto__') Object.defineProperty(o, '__proto__', { value: {}, enumerable: true, configurable: true });
-        if (kind === 'hidden __proto__') Object.defineProperty(o, '__proto__', { value: 1, enumerable: false, configurable: true });
-        if (kind === 'symbol') Object.assign(o, { [Symbol('s')]: 1 });
-        if (kind === 'hidden') Object.defineProperty(o, 'hidden', { value: 1 });
-        return o;
-      }),
-  }));
-  const bounds = fc.record({
-    maxDepth: fc.integer({ min: 1, max: 8 }),
-    maxNodes: fc.integer({ min: 1, max: 60 }),
-    maxBytes: fc.integer({ min: 0, max: 120 }),
+  const tree = exoticTrees({
+    strings: [fc.string({ maxLength: 6, unit: 'binary' }), fc.constantFrom('"\\', '\n\u0001', '😀', '\uD800', 'ü€')],
+    keys: ['a', 'b', 'constructor', 'prototype', 'name', 'ü', '"'],
+    arrayKinds: ['plain', 'plain', 'named member', 'hole', 'symbol', 'hidden', 'subclass'],
+    objectKinds: ['plain', 'plain', 'null-proto', 'own __proto__', 'hidden __proto__', 'symbol', 'hidden'],
   });
+  const bounds = tightBounds(120);
 
   test('on generated trees under tight and default bounds; what passes comes back equal, as plain data', () => {
     fc.assert(

@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { STRICT_BUYER } from './fixtures/strict-buyer.js';
 
 const enabled = process.env.CI !== undefined || process.env.ADCP_PACKAGE_TEST !== '0';
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -312,12 +313,7 @@ export const creatives = seller.safeDecode('sync_creatives', result);
     writeFileSync(path.join(dir, 'buyer.ts'), BUYER);
     writeFileSync(path.join(dir, 'pinned-only.ts'), PINNED_ONLY);
     const compilerOptions = {
-      target: 'ES2022',
-      module: 'NodeNext',
-      moduleResolution: 'NodeNext',
-      strict: true,
-      noUncheckedIndexedAccess: true,
-      exactOptionalPropertyTypes: true,
+      ...STRICT_BUYER,
       declaration: true,
       emitDeclarationOnly: true,
       outDir: 'out',

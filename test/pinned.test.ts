@@ -12,11 +12,6 @@ import { a2a10, mcp } from './fixtures/envelopes.js';
 import { payload } from './fixtures/payloads.js';
 import { caughtAs } from './helpers.js';
 
-/** What `fn` threw; the test fails when nothing was. */
-function thrownError(fn: () => unknown): unknown {
-  return caughtAs(Error, fn);
-}
-
 describe('a pinned decoder judges by its own version', () => {
   test('a payload of its version decodes; safeDecode names the version', () => {
     const body = payload('3.1.19/get_products.valid');
@@ -34,7 +29,7 @@ describe('a pinned decoder judges by its own version', () => {
     const old = { ...payload('3.0.26/list_accounts.valid'), adcp_version: '3.0' };
     const auto = decode('list_accounts', mcp.structured(old));
     expect(auto).toEqual(old);
-    const error = thrownError(() => v31.decode('list_accounts', mcp.structured({ ...old, accounts: [{}] })));
+    const error = caughtAs(Error, () => v31.decode('list_accounts', mcp.structured({ ...old, accounts: [{}] })));
     expect(error).toBeInstanceOf(SchemaMismatchError);
     expect(error).toMatchObject({ code: 'SCHEMA_MISMATCH', version: '3.1.19', task: 'list_accounts' });
     // Even a release that is not bundled is only a label to a pinned decoder.
@@ -45,22 +40,22 @@ describe('a pinned decoder judges by its own version', () => {
   test('a task the version does not have is UNKNOWN_TASK', () => {
     // list_tasks is 3.1-only; the types reject it too, so a JavaScript caller is what reaches here.
     const call: (task: string, input: unknown) => unknown = v30.decode as never;
-    expect(thrownError(() => call('list_tasks', {}))).toMatchObject({ code: 'UNKNOWN_TASK', version: '3.0.26' });
+    expect(caughtAs(Error, () => call('list_tasks', {}))).toMatchObject({ code: 'UNKNOWN_TASK', version: '3.0.26' });
   });
 
   test('the version cannot be overridden per call, by a decoder, or to auto', () => {
     const body = mcp.structured(payload('3.1.19/get_products.valid'));
     const options: unknown = { version: '3.0' };
     const call = v31.decode as (task: string, input: unknown, options?: unknown) => unknown;
-    expect(thrownError(() => call('get_products', body, options))).toMatchObject({ code: 'INVALID_OPTION' });
-    expect(thrownError(() => call('get_products', body, { version: 'auto' }))).toMatchObject({ code: 'INVALID_OPTION' });
-    expect((thrownError(() => call('get_products', body, options)) as Error).message).toMatchInlineSnapshot(
+    expect(caughtAs(Error, () => call('get_products', body, options))).toMatchObject({ code: 'INVALID_OPTION' });
+    expect(caughtAs(Error, () => call('get_products', body, { version: 'auto' }))).toMatchObject({ code: 'INVALID_OPTION' });
+    expect((caughtAs(Error, () => call('get_products', body, options)) as Error).message).toMatchInlineSnapshot(
       `"option version must be left out: this decoder decodes AdCP 3.1.19 only; got "3.0.26""`,
     );
     const safe = v31.safeDecode as (task: string, input: unknown, options?: unknown) => unknown;
     expect(safe('get_products', body, options)).toMatchObject({ success: false, error: { code: 'INVALID_OPTION' } });
     const create = v31.createDecoder as (options: unknown) => unknown;
-    expect(thrownError(() => create(options))).toMatchObject({ code: 'INVALID_OPTION' });
+    expect(caughtAs(Error, () => create(options))).toMatchObject({ code: 'INVALID_OPTION' });
     // Naming the pinned version itself is allowed (it changes nothing).
     expect(call('get_products', body, { version: '3.1' })).toEqual(body.structuredContent);
   });
@@ -68,13 +63,15 @@ describe('a pinned decoder judges by its own version', () => {
   test('createDecoder binds options once; a call overrides them; a bad default fails at once', () => {
     const body = mcp.structured(payload('3.1.19/get_products.valid'));
     const small = v31.createDecoder({ maxBytes: 10 });
-    expect(thrownError(() => small.decode('get_products', mcp.text(JSON.stringify(body.structuredContent))))).toBeInstanceOf(LimitError);
+    expect(caughtAs(Error, () => small.decode('get_products', mcp.text(JSON.stringify(body.structuredContent))))).toBeInstanceOf(
+      LimitError,
+    );
     expect(small.decode('get_products', mcp.text(JSON.stringify(body.structuredContent)), { maxBytes: 1 << 20 })).toEqual(
       body.structuredContent,
     );
     // A per-call undefined leaves the decoder's bound in place (it caps structuredContent's strings too).
     expect(small.safeDecode('get_products', body, { maxBytes: undefined })).toMatchObject({ success: false, error: { code: 'TOO_LARGE' } });
-    expect(thrownError(() => v31.createDecoder({ maxDepth: -1 }))).toMatchObject({ code: 'INVALID_OPTION' });
+    expect(caughtAs(Error, () => v31.createDecoder({ maxDepth: -1 }))).toMatchObject({ code: 'INVALID_OPTION' });
   });
 });
 

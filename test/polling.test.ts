@@ -4,6 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { decodeTaskStatus, SchemaMismatchError, TaskFailedError } from '../src/index.js';
+import { caughtAs } from './helpers.js';
 
 const status = {
   task_id: 'task_cmb_4821',
@@ -21,15 +22,6 @@ const result = {
 };
 const mcp = (payload: unknown) => ({ content: [{ type: 'text', text: JSON.stringify(payload) }], structuredContent: payload });
 
-function caught(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
-
 describe('3.1 get_task_status', () => {
   test('completed with include_result: typed create_media_buy data', () => {
     const task = decodeTaskStatus(mcp({ ...status, status: 'completed', completed_at: '2026-04-18T09:59:58Z', result }));
@@ -44,7 +36,7 @@ describe('3.1 get_task_status', () => {
     expect(task.response.progress).toEqual({ percentage: 30 });
   });
   test('failed with error: TaskFailedError classified by the manifest', () => {
-    const error = caught(() =>
+    const error = caughtAs(Error, () =>
       decodeTaskStatus(mcp({ ...status, status: 'failed', error: { code: 'BUDGET_TOO_LOW', message: 'below floor' } })),
     );
     expect(error).toBeInstanceOf(TaskFailedError);
@@ -53,17 +45,19 @@ describe('3.1 get_task_status', () => {
   });
   test('a result that does not match create_media_buy: SCHEMA_MISMATCH', () => {
     // The status response's own schema accepts any async-response-data member; the task's schema does not.
-    const error = caught(() => decodeTaskStatus(mcp({ ...status, status: 'completed', result: { ...result, revision: 'one' } })));
+    const error = caughtAs(Error, () => decodeTaskStatus(mcp({ ...status, status: 'completed', result: { ...result, revision: 'one' } })));
     expect(error).toBeInstanceOf(SchemaMismatchError);
   });
   test('the status response itself is checked first', () => {
-    expect(caught(() => decodeTaskStatus(mcp({ ...status, status: 'completed', created_at: 42 })))).toBeInstanceOf(SchemaMismatchError);
+    expect(caughtAs(Error, () => decodeTaskStatus(mcp({ ...status, status: 'completed', created_at: 42 })))).toBeInstanceOf(
+      SchemaMismatchError,
+    );
   });
 });
 
 describe('3.0 tasks/get', () => {
   test('a JSON-RPC success around the response, failed with error', () => {
-    const error = caught(() =>
+    const error = caughtAs(Error, () =>
       decodeTaskStatus(
         { jsonrpc: '2.0', id: 1, result: { ...status, status: 'failed', error: { code: 'RATE_LIMITED', message: 'slow down' } } },
         { version: '3.0' },
@@ -80,7 +74,9 @@ describe('3.0 tasks/get', () => {
     });
   });
   test('missing required fields: MALFORMED_ENVELOPE with the path', () => {
-    expect(caught(() => decodeTaskStatus({ ...status, created_at: undefined, status: 'working' }, { version: '3.0' }))).toMatchObject({
+    expect(
+      caughtAs(Error, () => decodeTaskStatus({ ...status, created_at: undefined, status: 'working' }, { version: '3.0' })),
+    ).toMatchObject({
       code: 'MALFORMED_ENVELOPE',
       path: '/created_at',
     });

@@ -20,8 +20,9 @@ import { extractA2aResponse } from '../src/extract-a2a.js';
 import { withinBounds } from '../src/bounds.js';
 import { checkTree } from '../src/check-tree.js';
 import { extractMcpResponse, parseMcpText } from '../src/extract-mcp.js';
+import { anyValue, revokedProxy, throwingGetter, throwingProxy } from './fixtures/hostile-values.js';
+import { deepMerge } from './helpers.js';
 import { fixtures, type PayloadFixture } from './fixtures/payloads.js';
-import { selfThrowingProxy } from '../scripts/fuzz/values.js';
 
 /** One seed for every property here, so a failure reproduces exactly; fast-check prints the path. */
 const SEED = 20_260_430;
@@ -104,19 +105,6 @@ const mutatedPayload: fc.Arbitrary<{ fixture: PayloadFixture; payload: Json }> =
   .tuple(fc.constantFrom(...fixtures), fc.array(edit, { maxLength: 3 }))
   .map(([fixture, edits]) => ({ fixture, payload: applyEdits(fixture.payload, edits) }));
 
-const anything = fc.anything({
-  withBigInt: true,
-  withBoxedValues: true,
-  withDate: true,
-  withMap: true,
-  withSet: true,
-  withNullPrototype: true,
-  withObjectString: true,
-  withSparseArray: true,
-  withTypedArray: true,
-  withUnicodeString: true,
-});
-
 /**
  * Values that fight back when read. fast-check itself reads generated values (to clone them), so
  * it generates a marker; {@link materialize} builds the real thing inside the property.
@@ -129,31 +117,13 @@ const hostile: fc.Arbitrary<unknown> = fc
 function build(kind: string): unknown {
   switch (kind) {
     case 'getter':
-      return Object.defineProperty({}, 'x', {
-        enumerable: true,
-        get: () => {
-          throw new RangeError('boom');
-        },
-      });
+      return throwingGetter('x', new RangeError('boom'));
     case 'proxy':
-      return new Proxy(
-        {},
-        {
-          ownKeys: () => {
-            throw new TypeError('trap');
-          },
-          get: () => {
-            throw new TypeError('trap');
-          },
-        },
-      );
-    case 'revoked': {
-      const { proxy, revoke } = Proxy.revocable({}, {});
-      revoke();
-      return proxy;
-    }
+      return throwingProxy({ traps: ['ownKeys', 'get'], thrown: () => new TypeError('trap') });
+    case 'revoked':
+      return revokedProxy();
     case 'thrown-proxy':
-      return selfThrowingProxy();
+      return throwingProxy({ traps: ['get', 'getPrototypeOf', 'ownKeys'] });
     case 'cycle': {
       const o: Json = { status: 'completed' };
       o['self'] = o;
@@ -188,7 +158,7 @@ function materialize(v: unknown, depth = 0): unknown {
 }
 
 const value = fc.oneof(
-  { weight: 3, arbitrary: anything },
+  { weight: 3, arbitrary: anyValue },
   { weight: 1, arbitrary: hostile },
   { weight: 2, arbitrary: mutatedPayload.map((m) => m.payload as unknown) },
 );
@@ -198,7 +168,7 @@ const envelope: fc.Arbitrary<unknown> = fc.oneof(
   value,
   fc.record(
     {
-      isError: fc.oneof(fc.constant(undefined), anything),
+      isError: fc.oneof(fc.constant(undefined), anyValue),
       structuredContent: value,
       content: fc.oneof(
         value,
@@ -229,7 +199,7 @@ const envelope: fc.Arbitrary<unknown> = fc.oneof(
     id: fc.nat(),
     error: fc.record(
       {
-        code: fc.oneof(fc.integer(), anything),
+        code: fc.oneof(fc.integer(), anyValue),
         message: fc.string(),
         data: fc.oneof(
           value,
@@ -242,7 +212,7 @@ const envelope: fc.Arbitrary<unknown> = fc.oneof(
   fc.record({ jsonrpc: fc.constant('2.0'), id: fc.nat(), result: value }),
   fc
     .record({
-      state: fc.oneof(fc.constantFrom('completed', 'TASK_STATE_FAILED', 'working', 'TASK_STATE_INPUT_REQUIRED', 'rejected'), anything),
+      state: fc.oneof(fc.constantFrom('completed', 'TASK_STATE_FAILED', 'working', 'TASK_STATE_INPUT_REQUIRED', 'rejected'), anyValue),
       data: value,
       wrap: fc.constantFrom('task', 'statusUpdate', 'none'),
     })
@@ -256,19 +226,19 @@ const options: fc.Arbitrary<unknown> = fc.oneof(
   fc.constant(undefined),
   fc.record(
     {
-      version: fc.oneof(fc.constantFrom('auto', '3.1', '3.0', '3.1.19', '3.0.26', '2.5'), anything),
-      transport: fc.oneof(fc.constantFrom('auto', 'mcp', 'a2a', 'payload'), anything),
-      maxBytes: fc.oneof(fc.nat({ max: 5000 }), fc.constant(Infinity), anything),
-      maxDepth: fc.oneof(fc.nat({ max: 70 }), fc.constant(Infinity), anything),
-      maxNodes: fc.oneof(fc.nat({ max: 5000 }), fc.constant(Infinity), anything),
-      unknownRecovery: fc.oneof(fc.constantFrom('manifest', 'transient', 'correctable', 'terminal'), anything),
+      version: fc.oneof(fc.constantFrom('auto', '3.1', '3.0', '3.1.19', '3.0.26', '2.5'), anyValue),
+      transport: fc.oneof(fc.constantFrom('auto', 'mcp', 'a2a', 'payload'), anyValue),
+      maxBytes: fc.oneof(fc.nat({ max: 5000 }), fc.constant(Infinity), anyValue),
+      maxDepth: fc.oneof(fc.nat({ max: 70 }), fc.constant(Infinity), anyValue),
+      maxNodes: fc.oneof(fc.nat({ max: 5000 }), fc.constant(Infinity), anyValue),
+      unknownRecovery: fc.oneof(fc.constantFrom('manifest', 'transient', 'correctable', 'terminal'), anyValue),
     },
     { requiredKeys: [] },
   ),
-  anything,
+  anyValue,
 );
 
-const task: fc.Arbitrary<unknown> = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...TASKS) }, { weight: 1, arbitrary: anything });
+const task: fc.Arbitrary<unknown> = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...TASKS) }, { weight: 1, arbitrary: anyValue });
 
 // ---------------------------------------------------------------------------------------------
 
@@ -401,21 +371,6 @@ describe('the size limit is exact in UTF-8 bytes', () => {
 
 // ---------------------------------------------------------------------------------------------
 // Pollution
-
-/** The naive recursive merge applications write (and lodash.merge < 4.6.2 was). */
-function deepMerge(target: Json, source: unknown): Json {
-  if (typeof source !== 'object' || source === null) return target;
-  for (const key in source as Json) {
-    const v = (source as Json)[key];
-    if (typeof v === 'object' && v !== null) {
-      if (typeof target[key] !== 'object' && typeof target[key] !== 'function') target[key] = Array.isArray(v) ? [] : {};
-      deepMerge(target[key] as Json, v);
-    } else {
-      target[key] = v;
-    }
-  }
-  return target;
-}
 
 /** Every object the caller can reach from a result: the data, or the error's own data fields. */
 function received(result: ReturnType<typeof safeDecode>): unknown[] {

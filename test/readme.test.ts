@@ -11,6 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, expect, test } from 'vitest';
 import { REPO_ROOT } from '../scripts/schema-paths.js';
+import { STRICT_BUYER } from './fixtures/strict-buyer.js';
 
 const run = promisify(execFile);
 
@@ -65,12 +66,7 @@ test('every README TypeScript example compiles (strict, noUncheckedIndexedAccess
     return name;
   });
   const compilerOptions = {
-    target: 'ES2022',
-    module: 'NodeNext',
-    moduleResolution: 'NodeNext',
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    exactOptionalPropertyTypes: true,
+    ...STRICT_BUYER,
     skipLibCheck: true,
     noEmit: true,
     types: ['node'],

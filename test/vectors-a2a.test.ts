@@ -12,10 +12,10 @@
  *   carries no state at all (the page: "its status.state is absent and step 1 returns null"), so
  *   there the extractor must report `no-state`.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { DecodeError } from '../src/errors.js';
 import { extractA2aResponse, locateA2aPayload } from '../src/extract-a2a.js';
+import { readVector } from './fixtures/vectors.js';
 import { thrown } from './helpers.js';
 
 interface A2aVector {
@@ -28,8 +28,7 @@ interface A2aVector {
   readonly expected_error_type?: string;
 }
 
-const file = new URL('../schemas/synced/test-vectors/a2a-response-extraction.json', import.meta.url);
-const vectors = (JSON.parse(readFileSync(file, 'utf8')) as { vectors: A2aVector[] }).vectors;
+const vectors = readVector<{ vectors: A2aVector[] }>('a2a-response-extraction.json').vectors;
 
 describe('a2a-response-extraction vectors', () => {
   test('the vector file holds all 31 vectors', () => {

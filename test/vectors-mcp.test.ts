@@ -6,9 +6,9 @@
  * was found, so it is asserted only when data is expected (e.g. `is-error-true` has path
  * `structuredContent` and expects null because the isError guard fires first).
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { extractMcpResponse, locateMcpPayload } from '../src/extract-mcp.js';
+import { readVector } from './fixtures/vectors.js';
 
 interface McpVector {
   readonly id: string;
@@ -18,8 +18,7 @@ interface McpVector {
   readonly expected_data: Record<string, unknown> | null;
 }
 
-const file = new URL('../schemas/synced/test-vectors/mcp-response-extraction.json', import.meta.url);
-const vectors = (JSON.parse(readFileSync(file, 'utf8')) as { vectors: McpVector[] }).vectors;
+const vectors = readVector<{ vectors: McpVector[] }>('mcp-response-extraction.json').vectors;
 
 describe('mcp-response-extraction vectors', () => {
   test('the vector file holds all 16 vectors', () => {

@@ -22,11 +22,11 @@
  *   description: "clients should clamp to 3600"), and absent when the seller sent none
  *   (`mcp-transient-no-retry-after`: "client should use exponential backoff").
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import type { AdcpError, Recovery } from '../src/errors.js';
 import { extractA2aError, extractMcpError, locateA2aError, locateMcpError } from '../src/extract-errors.js';
 import { classifyRecoveryWith, isRecovery, type RecoveryTable } from '../src/recovery.js';
+import { readSchema, readVector } from './fixtures/vectors.js';
 
 interface TransportVector {
   readonly id: string;
@@ -38,16 +38,13 @@ interface TransportVector {
   readonly expected_action: 'retry' | 'surface_to_caller' | 'escalate_to_human' | 'generic_error';
 }
 
-const file = new URL('../schemas/synced/test-vectors/transport-error-mapping.json', import.meta.url);
-const vectors = (JSON.parse(readFileSync(file, 'utf8')) as { vectors: TransportVector[] }).vectors;
+const vectors = readVector<{ vectors: TransportVector[] }>('transport-error-mapping.json').vectors;
 
 function loadTable(): RecoveryTable {
-  const synced = new URL('../schemas/synced/schemas/3.1.19/manifest.json', import.meta.url);
-  const path = existsSync(synced) ? synced : '/work/shared/adcp/schemas/3.1.19/manifest.json';
-  const manifest = JSON.parse(readFileSync(path, 'utf8')) as {
+  const manifest = readSchema<{
     error_codes: Record<string, { recovery: unknown }>;
     error_code_policy: { default_unknown_recovery: unknown };
-  };
+  }>('3.1.19', 'manifest.json');
   const codes: Record<string, Recovery> = {};
   for (const [code, entry] of Object.entries(manifest.error_codes)) {
     if (!isRecovery(entry.recovery)) throw new Error(`manifest code ${code} has no valid recovery`);

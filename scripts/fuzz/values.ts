@@ -2,32 +2,8 @@
  * The values mutators plant: any kind of value, JSON or not; nesting; and hostile values that
  * fight back when read (throwing getters, throwing, revoked or self-throwing Proxies).
  */
+import { revokedProxy, throwingGetter, throwingProxy } from '../../test/fixtures/hostile-values.js';
 import type { Ctx, Json } from './context.js';
-
-/** The Proxy traps {@link selfThrowingProxy} can make throw. */
-export type ThrowingTrap = 'get' | 'has' | 'ownKeys' | 'getOwnPropertyDescriptor' | 'getPrototypeOf';
-
-/**
- * A Proxy whose traps throw the Proxy itself: `instanceof`, `.name`, `String()` on what was
- * thrown all throw again, so a catch block that describes the error fails too.
- *
- * @param traps - The traps that throw; default all of them.
- * @returns The Proxy.
- * @throws Never (reading it does).
- * @example
- * expect(() => decode('get_products', selfThrowingProxy())).toThrow(DecodeError);
- */
-export function selfThrowingProxy(
-  traps: readonly ThrowingTrap[] = ['get', 'has', 'ownKeys', 'getOwnPropertyDescriptor', 'getPrototypeOf'],
-): object {
-  const handler: ProxyHandler<object> = {};
-  const proxy: object = new Proxy({}, handler);
-  const thrower = (): never => {
-    throw proxy;
-  };
-  for (const trap of traps) handler[trap] = thrower;
-  return proxy;
-}
 
 /** A value of a kind chosen at random, JSON or not. */
 export function anyValue(ctx: Ctx): { value: unknown; kind: string } {
@@ -138,38 +114,14 @@ export function hostileValue(ctx: Ctx): { value: unknown; kind: string } {
   const kind = ctx.rng.pick(['getter', 'proxy', 'revoked-proxy', 'thrown-proxy', 'lying-proxy']);
   switch (kind) {
     case 'getter':
-      return {
-        value: Object.defineProperty({}, 'x', {
-          enumerable: true,
-          get: () => {
-            throw new Error('fuzz getter');
-          },
-        }),
-        kind,
-      };
+      return { value: throwingGetter('x', new Error('fuzz getter')), kind };
     case 'proxy':
-      return {
-        value: new Proxy(
-          {},
-          {
-            ownKeys: () => {
-              throw new TypeError('fuzz trap');
-            },
-            get: () => {
-              throw new TypeError('fuzz trap');
-            },
-          },
-        ),
-        kind,
-      };
-    case 'revoked-proxy': {
-      const { proxy, revoke } = Proxy.revocable({}, {});
-      revoke();
-      return { value: proxy, kind };
-    }
+      return { value: throwingProxy({ traps: ['ownKeys', 'get'], thrown: () => new TypeError('fuzz trap') }), kind };
+    case 'revoked-proxy':
+      return { value: revokedProxy(), kind };
     case 'thrown-proxy':
       // Not getOwnPropertyDescriptor: the cases of earlier runs stay as they were.
-      return { value: selfThrowingProxy(['get', 'getPrototypeOf', 'ownKeys', 'has']), kind };
+      return { value: throwingProxy({ traps: ['get', 'getPrototypeOf', 'ownKeys', 'has'] }), kind };
     default: {
       // Answers differently every time it is read: shallow first, deep later. Not data: decode
       // reads a value more than once (bounds, then validation), and two calls see two states.

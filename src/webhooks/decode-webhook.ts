@@ -116,26 +116,19 @@ export function decodeWebhookValue(
   const record = body as Record<string, unknown>;
   const result = hasOwn(record, 'result') ? (record.result as Record<string, unknown>) : undefined;
   const task = resultTask(envelope.taskType);
+  const { taskType, taskId, operationId, idempotencyKey, status } = envelope;
+  // What the webhook says of itself: reported on success and on failure alike.
+  const about = { format: 'mcp', taskType, taskId, operationId, idempotencyKey, status } as const;
   let data: unknown = null;
-  if (result !== undefined || !RESULT_OPTIONAL.includes(envelope.status)) {
+  if (result !== undefined || !RESULT_OPTIONAL.includes(status)) {
     try {
-      data = decodeEnclosed(task, result, { status: envelope.status, what: 'webhook result', shape }, { ...decodeOptions, version }).data;
+      data = decodeEnclosed(task, result, { status, what: 'webhook result', shape }, { ...decodeOptions, version }).data;
     } catch (error) {
       if (!(error instanceof TaskFailedError)) throw error;
-      const { taskType, taskId, operationId, idempotencyKey, status } = envelope;
-      throw new WebhookTaskFailedError(error, { format: 'mcp', taskType, taskId, operationId, idempotencyKey, status, signer });
+      throw new WebhookTaskFailedError(error, { ...about, signer });
     }
   }
-  return {
-    format: 'mcp',
-    taskType: envelope.taskType,
-    taskId: envelope.taskId,
-    operationId: envelope.operationId,
-    idempotencyKey: envelope.idempotencyKey,
-    status: envelope.status,
-    data,
-    version,
-  } as DecodedWebhook;
+  return { ...about, data, version } as DecodedWebhook;
 }
 
 function resultTask(taskType: WebhookTaskType): Parameters<typeof decode>[0] {
@@ -178,33 +171,16 @@ function decodeA2a(
         ? task.taskId
         : undefined;
   const status = (state?.state ?? 'unknown') as WebhookStatus;
+  // What the webhook says of itself: reported on success and on failure alike.
+  const about = { format: 'a2a', taskType: expected, taskId, operationId: undefined, idempotencyKey: undefined, status } as const;
   try {
     data = decode(resultTask(expected), body, { ...options, transport: 'a2a' });
   } catch (error) {
-    if (error instanceof TaskFailedError) {
-      throw new WebhookTaskFailedError(error, {
-        format: 'a2a',
-        taskType: expected,
-        taskId,
-        operationId: undefined,
-        idempotencyKey: undefined,
-        status,
-        signer,
-      });
-    }
+    if (error instanceof TaskFailedError) throw new WebhookTaskFailedError(error, { ...about, signer });
     // An interim update without a DataPart carries no data (webhooks.mdx: progress "may" be included).
     if (!(interim && error instanceof DecodeError && error.code === 'NO_PAYLOAD')) throw error;
   }
-  return {
-    format: 'a2a',
-    taskType: expected,
-    taskId,
-    operationId: undefined,
-    idempotencyKey: undefined,
-    status,
-    data,
-    version,
-  } as DecodedWebhook;
+  return { ...about, data, version } as DecodedWebhook;
 }
 
 /**

@@ -4,7 +4,7 @@
  * on an unknown `kid` but not twice within the 30 s cooldown. Web-standard fetch only.
  */
 import type { KeyResolver, ResolvedKey, WebhookJwk } from './keys.js';
-import { fetchBoundedText } from './remote-document.js';
+import { documentSource, fetchBoundedText } from './remote-document.js';
 import { shownText } from '../format.js';
 
 /** Options of {@link createJwksResolver}. */
@@ -62,10 +62,7 @@ function keysOf(text: string): Map<string, WebhookJwk> {
  * const keys = createJwksResolver({ url: 'https://seller.example/.well-known/jwks.json', agent: 'https://seller.example/mcp' });
  */
 export function createJwksResolver(options: JwksResolverOptions): KeyResolver {
-  const url = String(options.url);
-  if (!/^https?:\/\//i.test(url)) throw new TypeError('createJwksResolver: url must be an http(s) URL');
-  const maxBytes = options.maxBytes ?? JWKS_MAX_BYTES;
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const { url, maxBytes, timeoutMs } = documentSource('createJwksResolver', options, JWKS_MAX_BYTES);
   const ttl = Math.min(options.cacheTtlMs ?? 5 * 60_000, 30 * 60_000);
   const cooldown = options.refetchCooldownMs ?? 30_000;
   const now = options.now ?? Date.now;

@@ -61,6 +61,22 @@ export function jwkFitsAlg(jwk: WebhookJwk, alg: WebhookAlg): boolean {
   return jwk.alg === want.alg && jwk.kty === want.kty && jwk.crv === want.crv;
 }
 
+/**
+ * Whether a JWK is a verification key (`use` "sig", `key_ops` holding "verify") for one of `purposes`.
+ *
+ * @param jwk - The resolved key.
+ * @param purposes - The `adcp_use` values the caller accepts.
+ * @returns True when the key may verify for one of them.
+ * @example
+ * verifiesFor({ use: 'sig', key_ops: ['verify'], adcp_use: 'request-signing' }, ['request-signing']); // true
+ */
+export function verifiesFor(jwk: WebhookJwk, purposes: readonly string[]): boolean {
+  const ops = jwk.key_ops;
+  return (
+    jwk.use === 'sig' && Array.isArray(ops) && ops.includes('verify') && typeof jwk.adcp_use === 'string' && purposes.includes(jwk.adcp_use)
+  );
+}
+
 /** Key purposes a webhook verifier accepts (`webhook-signing` is deprecated but still accepted). */
 const WEBHOOK_PURPOSES: readonly string[] = ['request-signing', 'webhook-signing'];
 
@@ -74,14 +90,8 @@ const WEBHOOK_PURPOSES: readonly string[] = ['request-signing', 'webhook-signing
  * checkKeyPurpose({ use: 'sig', key_ops: ['verify'], adcp_use: 'request-signing', alg: 'EdDSA', kty: 'OKP', crv: 'Ed25519' }, 'ed25519');
  */
 export function checkKeyPurpose(jwk: WebhookJwk, alg: WebhookAlg): void {
-  const ops = jwk.key_ops;
-  if (
-    jwk.use !== 'sig' ||
-    !Array.isArray(ops) ||
-    !ops.includes('verify') ||
-    typeof jwk.adcp_use !== 'string' ||
-    !WEBHOOK_PURPOSES.includes(jwk.adcp_use)
-  ) {
+  if (!verifiesFor(jwk, WEBHOOK_PURPOSES)) {
+    const ops = jwk.key_ops;
     const why =
       jwk.use !== 'sig'
         ? 'use is not "sig"'

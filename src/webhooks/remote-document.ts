@@ -4,6 +4,7 @@
  * redirects and no content codings (a runtime's fetch would inflate them and hide the raw size).
  */
 import { shownText } from '../format.js';
+import { readBoundedStream } from './bounded-stream.js';
 
 /** The bounds of {@link fetchBoundedText}. */
 export interface BoundedFetchOptions {
@@ -15,6 +16,35 @@ export interface BoundedFetchOptions {
   readonly timeoutMs: number;
   /** Sent as `Accept`. Default `application/json`. */
   readonly accept?: string | undefined;
+}
+
+/** Where a remote document is and how one fetch of it is bounded. */
+export interface DocumentSource {
+  readonly url: string;
+  readonly maxBytes: number;
+  readonly timeoutMs: number;
+}
+
+/**
+ * A remote document's URL and bounds from a public function's options, defaults filled in
+ * (deadline 10 s).
+ *
+ * @param caller - The public function, named in the TypeError.
+ * @param options - The document's URL and, optionally, its byte bound and deadline.
+ * @param defaultMaxBytes - The byte bound when the options set none.
+ * @returns The URL as a string and both bounds.
+ * @throws {TypeError} For a URL that is not http(s).
+ * @example
+ * const { url, maxBytes, timeoutMs } = documentSource('createJwksResolver', options, JWKS_MAX_BYTES);
+ */
+export function documentSource(
+  caller: string,
+  options: { readonly url: string | URL; readonly maxBytes?: number | undefined; readonly timeoutMs?: number | undefined },
+  defaultMaxBytes: number,
+): DocumentSource {
+  const url = String(options.url);
+  if (!/^https?:\/\//i.test(url)) throw new TypeError(`${caller}: url must be an http(s) URL`);
+  return { url, maxBytes: options.maxBytes ?? defaultMaxBytes, timeoutMs: options.timeoutMs ?? 10_000 };
 }
 
 async function readBounded(
@@ -35,26 +65,14 @@ async function readBounded(
     throw fail(`${what} sent with a content coding; expected identity`);
   }
   if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    if (signal.aborted) throw fail(`${what} fetch passed its deadline`);
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw fail(`${what} body exceeds ${maxBytes} bytes`);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const bytes = await readBoundedStream(
+    response.body,
+    maxBytes,
+    () => fail(`${what} body exceeds ${maxBytes} bytes`),
+    () => {
+      if (signal.aborted) throw fail(`${what} fetch passed its deadline`);
+    },
+  );
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {

@@ -5,6 +5,7 @@
  */
 import { WebhookError } from './errors.js';
 import { shownText } from '../format.js';
+import { readBoundedStream } from './bounded-stream.js';
 
 /** Header values as Node (`IncomingMessage.headers`), Express or a plain object hold them. */
 export type HeaderRecord = Readonly<Record<string, string | readonly string[] | undefined>>;
@@ -66,26 +67,7 @@ async function readStream(request: Request, limit: number): Promise<Uint8Array> 
     throw tooLarge(limit, `Content-Length ${declared}`);
   }
   if (request.body === null) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge(limit, `more than ${limit}`);
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
+  return readBoundedStream(request.body, limit, () => tooLarge(limit, `more than ${limit}`));
 }
 
 /** The raw bytes of a plain request's body, refused above `limit` before any is copied. */

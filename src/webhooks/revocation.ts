@@ -8,8 +8,8 @@
 import { shownText } from '../format.js';
 import { base64UrlDecode } from './base64.js';
 import { JWKS_MAX_BYTES } from './jwks.js';
-import { jwkFitsAlg, verifySignature, type KeyResolver, type Subtle, type WebhookAlg, type WebhookJwk } from './keys.js';
-import { fetchBoundedText } from './remote-document.js';
+import { jwkFitsAlg, verifiesFor, verifySignature, type KeyResolver, type Subtle, type WebhookAlg, type WebhookJwk } from './keys.js';
+import { documentSource, fetchBoundedText } from './remote-document.js';
 import type { RevocationCheck, RevocationStatus } from './verify.js';
 
 /** Options of {@link createRevocationList}. */
@@ -133,10 +133,7 @@ function timestamp(value: unknown, name: string): number {
  * const receiver = createWebhookReceiver({ keys, revocation: list.check });
  */
 export function createRevocationList(options: RevocationListOptions): RevocationList {
-  const url = String(options.url);
-  if (!/^https?:\/\//i.test(url)) throw new TypeError('createRevocationList: url must be an http(s) URL');
-  const maxBytes = options.maxBytes ?? JWKS_MAX_BYTES;
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const { url, maxBytes, timeoutMs } = documentSource('createRevocationList', options, JWKS_MAX_BYTES);
   const cooldown = options.retryCooldownMs ?? 30_000;
   for (const [name, value] of [
     ['maxBytes', maxBytes],
@@ -175,15 +172,7 @@ export function createRevocationList(options: RevocationListOptions): Revocation
     const resolved = await options.keys(header.kid);
     if (resolved === undefined) throw fail(`the list is signed by kid "${shownText(header.kid, 64)}", which is not in the signer's JWKS`);
     const jwk: WebhookJwk = resolved.jwk;
-    const ops = jwk.key_ops;
-    if (
-      jwk.use !== 'sig' ||
-      !Array.isArray(ops) ||
-      !ops.includes('verify') ||
-      typeof jwk.adcp_use !== 'string' ||
-      !LIST_PURPOSES.includes(jwk.adcp_use) ||
-      !jwkFitsAlg(jwk, alg)
-    ) {
+    if (!verifiesFor(jwk, LIST_PURPOSES) || !jwkFitsAlg(jwk, alg)) {
       throw fail(`kid "${shownText(header.kid, 64)}" is not a ${header.alg} signing key (use, key_ops, adcp_use, alg)`);
     }
     const signature = base64UrlDecode(parts.signature);

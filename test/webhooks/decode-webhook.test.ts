@@ -3,7 +3,7 @@
  * vectors, the envelope tables against the synced schemas, and result decoding by task type and status.
  */
 import { describe, expect, test } from 'vitest';
-import { DecodeError, SchemaMismatchError, TaskFailedError } from '../../src/errors.js';
+import { SchemaMismatchError, TaskFailedError } from '../../src/errors.js';
 import { versions } from '../../src/versions.js';
 import {
   createWebhookReceiver,
@@ -16,9 +16,10 @@ import {
   WEBHOOK_TASK_TYPES,
 } from '../../src/webhooks/index.js';
 import { WEBHOOK_PROTOCOLS, WEBHOOK_REQUIRED } from '../../src/webhooks/envelope.js';
-import { readSchema, readVector } from './vectors.js';
+import { readSchema, readVector } from '../fixtures/vectors.js';
 import { completedBody, ed25519, HOOK_URL, resolver } from './fixtures.js';
 import { signWebhook } from './signer.js';
+import { caughtAs } from '../helpers.js';
 
 interface ExtractionVector {
   id: string;
@@ -41,7 +42,7 @@ describe('webhook-payload-extraction.json', () => {
     });
   }
   test('a body that is neither format is refused with webhook_envelope_invalid', () => {
-    const error = catchError(() => extractWebhookPayload({ media_buy_id: 'mb_1' }));
+    const error = caughtAs(Error, () => extractWebhookPayload({ media_buy_id: 'mb_1' }));
     expect(error).toBeInstanceOf(WebhookError);
     expect((error as WebhookError).webhookCode).toBe('webhook_envelope_invalid');
     expect((error as WebhookError).httpStatus).toBe(400);
@@ -80,7 +81,7 @@ describe('webhook-receiver-envelope.json', () => {
   });
   for (const v of envelopes.negative) {
     test(`${v.id}: refused before dispatch (${v.expected_error})`, () => {
-      const error = catchError(() => decodeWebhook(JSON.stringify(v.payload), { format: 'mcp' }));
+      const error = caughtAs(Error, () => decodeWebhook(JSON.stringify(v.payload), { format: 'mcp' }));
       expect(error).toBeInstanceOf(WebhookError);
       expect((error as WebhookError).webhookCode).toBe('webhook_envelope_invalid');
       expect((error as WebhookError).path).toBe(EXPECTED_PATH[v.expected_error ?? '']);
@@ -134,7 +135,7 @@ describe('decodeWebhook decodes result by task_type and status', () => {
     expect(decodeWebhook({ ...base, status: 'working' }).data).toBeNull();
   });
   test('failed with adcp_error: TaskFailedError with the seller error and its recovery', () => {
-    const error = catchError(() =>
+    const error = caughtAs(Error, () =>
       decodeWebhook({ ...base, status: 'failed', result: { adcp_error: { code: 'BUDGET_TOO_LOW', message: 'raise the budget' } } }),
     );
     expect(error).toBeInstanceOf(TaskFailedError);
@@ -143,54 +144,56 @@ describe('decodeWebhook decodes result by task_type and status', () => {
     expect((error as TaskFailedError).task).toBe('create_media_buy');
   });
   test('completed without a result: NO_PAYLOAD', () => {
-    expect(catchError(() => decodeWebhook({ ...base, status: 'completed' }))).toMatchObject({ code: 'NO_PAYLOAD' });
+    expect(caughtAs(Error, () => decodeWebhook({ ...base, status: 'completed' }))).toMatchObject({ code: 'NO_PAYLOAD' });
   });
   test('a result that does not match the task schema: SCHEMA_MISMATCH with a path into the result', () => {
-    const error = catchError(() => decodeWebhook({ ...base, status: 'completed', result: { ...confirmed, revision: 'one' } }));
+    const error = caughtAs(Error, () => decodeWebhook({ ...base, status: 'completed', result: { ...confirmed, revision: 'one' } }));
     expect(error).toBeInstanceOf(SchemaMismatchError);
     expect((error as SchemaMismatchError).issues.some((i) => i.path.startsWith('/'))).toBe(true);
   });
   test('a route registered for another task refuses the envelope', () => {
-    const error = catchError(() => decodeWebhook({ ...base, status: 'completed', result: confirmed }, { taskType: 'sync_creatives' }));
+    const error = caughtAs(Error, () => decodeWebhook({ ...base, status: 'completed', result: confirmed }, { taskType: 'sync_creatives' }));
     expect(error).toMatchObject({ webhookCode: 'webhook_envelope_invalid', path: '/task_type' });
   });
   test('3.0 does not require operation_id; 3.1 does', () => {
     const { operation_id: _, ...without } = base;
-    expect(catchError(() => validateWebhookEnvelope({ ...without, status: 'completed' }, '3.1.19'))).toMatchObject({
+    expect(caughtAs(Error, () => validateWebhookEnvelope({ ...without, status: 'completed' }, '3.1.19'))).toMatchObject({
       path: '/operation_id',
     });
     expect(validateWebhookEnvelope({ ...without, status: 'completed' }, '3.0.26').operationId).toBeUndefined();
   });
   test('envelope field types, idempotency_key charset and timestamp are checked', () => {
-    expect(catchError(() => validateWebhookEnvelope({ ...base, status: 'completed', idempotency_key: 'short' }, '3.1.19'))).toMatchObject({
+    expect(
+      caughtAs(Error, () => validateWebhookEnvelope({ ...base, status: 'completed', idempotency_key: 'short' }, '3.1.19')),
+    ).toMatchObject({
       path: '/idempotency_key',
     });
     expect(
-      catchError(() => validateWebhookEnvelope({ ...base, status: 'completed', idempotency_key: 'whk 9f2c1e7a4b8d4c0e' }, '3.1.19')),
+      caughtAs(Error, () => validateWebhookEnvelope({ ...base, status: 'completed', idempotency_key: 'whk 9f2c1e7a4b8d4c0e' }, '3.1.19')),
     ).toMatchObject({ path: '/idempotency_key' });
     expect(
-      catchError(() => validateWebhookEnvelope({ ...base, status: 'completed', timestamp: '2026-02-30T10:00:00Z' }, '3.1.19')),
+      caughtAs(Error, () => validateWebhookEnvelope({ ...base, status: 'completed', timestamp: '2026-02-30T10:00:00Z' }, '3.1.19')),
     ).toMatchObject({ path: '/timestamp' });
     expect(
-      catchError(() => validateWebhookEnvelope({ ...base, status: 'completed', task_type: 'get_media_buys' }, '3.1.19')),
+      caughtAs(Error, () => validateWebhookEnvelope({ ...base, status: 'completed', task_type: 'get_media_buys' }, '3.1.19')),
     ).toMatchObject({ path: '/task_type' });
-    expect(catchError(() => validateWebhookEnvelope({ ...base, status: 'completed', result: [] }, '3.1.19'))).toMatchObject({
+    expect(caughtAs(Error, () => validateWebhookEnvelope({ ...base, status: 'completed', result: [] }, '3.1.19'))).toMatchObject({
       path: '/result',
     });
   });
   test('raw text: duplicate keys refused before parsing, with sanitized names', () => {
     const text = `{"idempotency_key":"whk_9f2c1e7a4b8d4c0e","status":"completed","status":"failed","task_id":"t","task_id":"u"}`;
-    const error = catchError(() => decodeWebhook(text));
+    const error = caughtAs(Error, () => decodeWebhook(text));
     expect(error).toMatchObject({ webhookCode: 'webhook_body_malformed', duplicateKeys: ['status', 'task_id'] });
   });
   test('raw text: __proto__ keys are UNSAFE_JSON, invalid UTF-8 and invalid JSON are INVALID_JSON', () => {
-    expect(catchError(() => decodeWebhook('{"__proto__":{"x":1}}'))).toMatchObject({ code: 'UNSAFE_JSON' });
-    expect(catchError(() => decodeWebhook(new Uint8Array([0x7b, 0xff, 0x7d])))).toMatchObject({ code: 'INVALID_JSON' });
-    expect(catchError(() => decodeWebhook('{"task_id":'))).toMatchObject({ code: 'INVALID_JSON' });
+    expect(caughtAs(Error, () => decodeWebhook('{"__proto__":{"x":1}}'))).toMatchObject({ code: 'UNSAFE_JSON' });
+    expect(caughtAs(Error, () => decodeWebhook(new Uint8Array([0x7b, 0xff, 0x7d])))).toMatchObject({ code: 'INVALID_JSON' });
+    expect(caughtAs(Error, () => decodeWebhook('{"task_id":'))).toMatchObject({ code: 'INVALID_JSON' });
   });
   test('raw text over maxBytes: webhook_body_too_large (413) before parsing', () => {
     const text = JSON.stringify({ ...base, status: 'completed', result: confirmed });
-    expect(catchError(() => decodeWebhook(text, { maxBytes: 64 }))).toMatchObject({
+    expect(caughtAs(Error, () => decodeWebhook(text, { maxBytes: 64 }))).toMatchObject({
       webhookCode: 'webhook_body_too_large',
       httpStatus: 413,
     });
@@ -201,12 +204,12 @@ describe('decodeWebhook decodes result by task_type and status', () => {
       status: { state: 'completed' },
       artifacts: [{ artifactId: 'r', parts: [{ kind: 'data', data: confirmed }] }],
     };
-    expect(catchError(() => decodeWebhook(task))).toMatchObject({ code: 'INVALID_OPTION' });
+    expect(caughtAs(Error, () => decodeWebhook(task))).toMatchObject({ code: 'INVALID_OPTION' });
     const hook = decodeWebhook({ task }, { taskType: 'create_media_buy' });
     expect(hook).toMatchObject({ format: 'a2a', taskId: 'task_a2a', status: 'completed', idempotencyKey: undefined, data: confirmed });
     const working = decodeWebhook({ id: 'task_a2a', status: { state: 'working' } }, { taskType: 'create_media_buy' });
     expect(working.data).toBeNull();
-    const failed = catchError(() =>
+    const failed = caughtAs(Error, () =>
       decodeWebhook(
         {
           id: 't',
@@ -219,17 +222,6 @@ describe('decodeWebhook decodes result by task_type and status', () => {
     expect(failed).toBeInstanceOf(TaskFailedError);
   });
 });
-
-function catchError(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
-
-void DecodeError;
 
 describe('a pinned version judges the webhook by that version alone', () => {
   test("version '3.0' judges the envelope and the result by 3.0.26 and says so", () => {

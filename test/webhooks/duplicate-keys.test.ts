@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { findDuplicateKeys, sanitizeKeyName } from '../../src/webhooks/duplicate-keys.js';
-import { readVector } from './vectors.js';
+import { readVector } from '../fixtures/vectors.js';
 
 interface SignerSide {
   signer_side: {

@@ -1,5 +1,5 @@
 /** Realistic webhook bodies for the receiver tests (checked against the 3.1 schemas by decoding them). */
-import { readVector } from './vectors.js';
+import { readVector } from '../fixtures/vectors.js';
 import type { TestKey } from './signer.js';
 import type { ResolvedKey, WebhookJwk } from '../../src/webhooks/keys.js';
 

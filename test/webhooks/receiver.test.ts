@@ -31,7 +31,7 @@ import {
 } from './fixtures.js';
 import { signWebhook } from './signer.js';
 import { countingSubtle } from './counting-subtle.js';
-import { readVector, readVectorDir } from './vectors.js';
+import { readVector, readVectorDir } from '../fixtures/vectors.js';
 
 const NOW = 1_776_520_800;
 const now = () => NOW * 1000;

@@ -12,7 +12,7 @@ import { signatureBase } from '../../src/webhooks/signature-base.js';
 import { parseSignatureHeaders } from '../../src/webhooks/signature-headers.js';
 import { canonicalTarget } from '../../src/webhooks/target-uri.js';
 import { verifyWebhookSignature, type RevocationCheck, type VerifiableRequest } from '../../src/webhooks/verify.js';
-import { readVector, readVectorDir } from './vectors.js';
+import { readVector, readVectorDir } from '../fixtures/vectors.js';
 
 interface SigningVector {
   name: string;
