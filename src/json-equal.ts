@@ -32,6 +32,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   const right = b as Record<string, unknown>;
   const keys = Object.keys(left);
   if (keys.length !== Object.keys(right).length) return false;
+  // Own keys only: an own `__proto__` member on one side must not meet the other's inherited one.
   for (const key of keys) if (!hasOwn.call(right, key) || !jsonEqual(left[key], right[key])) return false;
   return true;
 }
