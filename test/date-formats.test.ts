@@ -36,20 +36,51 @@ const february29 = fc
   .map((y) => `${pad(y, 4)}-02-29`);
 const edgeDate = fc
   .tuple(
-    fc.oneof(fc.constantFrom('2024', '2023', '2000', '1900', '0000', '9999'), fc.integer({ min: 0, max: 9999 }).map((y) => pad(y, 4))),
-    fc.oneof(fc.constantFrom('02', '04', '01', '12', '00', '13', '20', '99'), fc.integer({ min: 0, max: 99 }).map((m) => pad(m))),
-    fc.oneof(fc.constantFrom('29', '28', '30', '31', '01', '00', '32', '99'), fc.integer({ min: 0, max: 99 }).map((d) => pad(d))),
+    fc.oneof(
+      fc.constantFrom('2024', '2023', '2000', '1900', '0000', '9999'),
+      fc.integer({ min: 0, max: 9999 }).map((y) => pad(y, 4)),
+    ),
+    fc.oneof(
+      fc.constantFrom('02', '04', '01', '12', '00', '13', '20', '99'),
+      fc.integer({ min: 0, max: 99 }).map((m) => pad(m)),
+    ),
+    fc.oneof(
+      fc.constantFrom('29', '28', '30', '31', '01', '00', '32', '99'),
+      fc.integer({ min: 0, max: 99 }).map((d) => pad(d)),
+    ),
   )
   .map(([y, m, d]) => `${y}-${m}-${d}`);
 const date = fc.oneof({ arbitrary: realDate, weight: 3 }, { arbitrary: february29, weight: 2 }, { arbitrary: edgeDate, weight: 2 });
 
 const separator = fc.oneof(
   { arbitrary: fc.constantFrom('T', 't', ' '), weight: 4 },
-  { arbitrary: fc.constantFrom('\t', '\n', '\r', '\v', '\f', '\u2028', '\u2029', '\u00a0', '\u1680', '\u2000', '\u200a', '\u202f', '\u205f', '\u3000', '\ufeff'), weight: 2 },
+  {
+    arbitrary: fc.constantFrom(
+      '\t',
+      '\n',
+      '\r',
+      '\v',
+      '\f',
+      '\u2028',
+      '\u2029',
+      '\u00a0',
+      '\u1680',
+      '\u2000',
+      '\u200a',
+      '\u202f',
+      '\u205f',
+      '\u3000',
+      '\ufeff',
+    ),
+    weight: 2,
+  },
   { arbitrary: fc.constantFrom('\u180e', '\u200b', 'x', '', 'TT', 'T ', '_', '-', ':'), weight: 1 },
 );
 const twoDigits = (edges: readonly string[]): fc.Arbitrary<string> =>
-  fc.oneof(fc.constantFrom(...edges), fc.integer({ min: 0, max: 99 }).map((n) => pad(n)));
+  fc.oneof(
+    fc.constantFrom(...edges),
+    fc.integer({ min: 0, max: 99 }).map((n) => pad(n)),
+  );
 const fraction = fc.oneof(
   { arbitrary: fc.constant(''), weight: 3 },
   { arbitrary: fc.stringMatching(/^\.\d{1,4}$/), weight: 2 },
@@ -58,12 +89,14 @@ const fraction = fc.oneof(
 const sign = fc.constantFrom('+', '-');
 const realZone = fc.oneof(
   fc.constantFrom('Z', 'z'),
-  fc.tuple(sign, fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.constantFrom(':', '', 'hours'))
+  fc
+    .tuple(sign, fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.constantFrom(':', '', 'hours'))
     .map(([s, h, m, form]) => (form === 'hours' ? `${s}${pad(h)}` : `${s}${pad(h)}${form}${pad(m)}`)),
 );
 const edgeZone = fc.oneof(
   fc.constantFrom('', '+24:00', '+00:60', '+05:', '+5', '+05:3', '+053', 'Z+01:00', 'UTC', '+05:30Z', '+05::30'),
-  fc.tuple(sign, fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 99 }), fc.constantFrom(':', '', 'hours'))
+  fc
+    .tuple(sign, fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 99 }), fc.constantFrom(':', '', 'hours'))
     .map(([s, h, m, form]) => (form === 'hours' ? `${s}${pad(h)}` : `${s}${pad(h)}${form}${pad(m)}`)),
 );
 const realTime = fc
@@ -243,7 +276,11 @@ describe('isDateTime', () => {
     const reached = new Reached();
     fc.assert(
       fc.property(
-        fc.oneof({ arbitrary: dateTime, weight: 3 }, { arbitrary: mutated(dateTime), weight: 2 }, fc.string({ unit: 'binary', maxLength: 40 })),
+        fc.oneof(
+          { arbitrary: dateTime, weight: 3 },
+          { arbitrary: mutated(dateTime), weight: 2 },
+          fc.string({ unit: 'binary', maxLength: 40 }),
+        ),
         (text) => {
           const expected = libraryDateTime(text);
           for (const branch of dateTimeBranches(text)) reached.add(branch, expected);
