@@ -48,7 +48,7 @@ export interface GenerateReport {
  * @example
  * await generateVersion('3.1.19', OUT_DEFAULT);
  */
-export async function generateVersion(version: string, out: string): Promise<GenerateReport> {
+async function generateVersion(version: string, out: string): Promise<GenerateReport> {
   const t0 = performance.now();
   const root = schemaDir(version);
   const manifest = readManifest(version, root);

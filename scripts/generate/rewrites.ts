@@ -62,7 +62,7 @@ function count(code: string, text: string): number {
  * @example
  * linearKeyPointers(standaloneCode(ajv, refs)).code;
  */
-export function linearKeyPointers(code: string): Rewritten {
+function linearKeyPointers(code: string): Rewritten {
   const loopBefore = /for\(const (key\d+) in [\w$.]+\)$/;
   const keyEscape = /(key\d+)\.replace\(\/~\/g, "~0"\)\.replace\(\/\\\/\/g, "~1"\)/y;
   const unknown = (at: number, what: string): Error =>
@@ -140,7 +140,7 @@ export function linearKeyPointers(code: string): Rewritten {
  * @example
  * linearErrors(code).code;
  */
-export function linearErrors(code: string): Rewritten {
+function linearErrors(code: string): Rewritten {
   const concat = /vErrors = vErrors === null \? (\w+)\.errors : vErrors\.concat\(\1\.errors\);/g;
   let found = 0;
   const out = code.replace(concat, (_m, v: string) => {
@@ -164,7 +164,7 @@ export function linearErrors(code: string): Rewritten {
  * @example
  * boundedListing(code).code;
  */
-export function boundedListing(code: string): Rewritten {
+function boundedListing(code: string): Rewritten {
   const records = (code.match(/vErrors = \[err\d+\];\}else \{vErrors\.push\(err\d+\);\}errors\+\+;/g) ?? []).length;
   const merges = (code.match(/for \(const e of \w+\.errors\) vErrors\.push\(e\); \}errors = vErrors\.length;/g) ?? []).length;
   const check = 'if(errors > LISTING_LIMIT){stopListing();}';
@@ -188,7 +188,7 @@ export function boundedListing(code: string): Rewritten {
  * @example
  * linearUniqueItems(code).code;
  */
-export function linearUniqueItems(code: string): Rewritten {
+function linearUniqueItems(code: string): Rewritten {
   const loop = /outer(\d+):for\(;(i\d+)--;\)\{for\((j\d+) = \2; \3--;\)\{if\((func\d+)\((\w+)\[\2\], \5\[\3\]\)\)\{/g;
   let found = 0;
   const out = code.replace(loop, (_m, n: string, i: string, j: string, equal: string, data: string) => {

@@ -134,7 +134,7 @@ export function stripAnnotations(node: Json): Json {
  * @example
  * exportKey('input-required'); // 'input_required'
  */
-export function exportKey(variant: 'response' | AsyncStatus): string {
+function exportKey(variant: 'response' | AsyncStatus): string {
   return variant.replace('-', '_');
 }
 
