@@ -1,6 +1,6 @@
 /**
  * The "runtime compile" baseline: Ajv compiling the AdCP schemas on first use, as the official
- * SDKs do, with the options adcp-decode's own build uses (scripts/generate.ts createAjv: strict,
+ * SDKs do, with the options adcp-decode's own build uses (scripts/generate/validators.ts createAjv: strict,
  * AdCP's annotation keywords registered, ajv-formats in full mode, first error only), so that the
  * only difference from adcp-decode's validators is *when* the code is generated. createAjv is not
  * exported, so its options are mirrored here (minus `code.source`, which only keeps the source text
@@ -17,7 +17,7 @@ const Ajv = AjvModule.default ?? AjvModule;
 const addFormats = addFormatsModule.default ?? addFormatsModule;
 
 /**
- * @param {readonly string[]} keywords ANNOTATION_KEYWORDS of scripts/generate.ts
+ * @param {readonly string[]} keywords ANNOTATION_KEYWORDS of scripts/generate/validators.ts
  * @param {boolean} [allErrors]
  */
 export function createRuntimeAjv(keywords, allErrors = false) {

@@ -1,13 +1,14 @@
 /**
  * Schema inputs of the baselines, built from the synced AdCP files:
  * - the runtime-compile bundle: every schema of a version with its annotations stripped, exactly
- *   what scripts/generate.ts feeds Ajv, in one JSON file a cold child process reads in one go;
+ *   what codegen (scripts/generate/validators.ts) feeds Ajv, in one JSON file a cold child process reads in one go;
  * - a tool's self-contained `outputSchema`, as a seller would advertise it over MCP (the response
  *   schema with every schema it references embedded under `definitions`, keeping their `$id`s).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ANNOTATION_KEYWORDS, loadSchemas as loadSchemaFiles, stripAnnotations } from '../scripts/generate.js';
+import { loadSchemas as loadSchemaFiles } from '../scripts/generate/load.js';
+import { ANNOTATION_KEYWORDS, stripAnnotations } from '../scripts/generate/validators.js';
 import { schemaDir } from '../scripts/schema-paths.js';
 import type { RuntimeBundle } from './runtime-ajv.mjs';
 

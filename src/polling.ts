@@ -5,6 +5,7 @@
  */
 import { decode, decodeEnclosed, type DecodeOptions } from './decode.js';
 import { DecodeError, describeValue } from './errors.js';
+import { tasksGetRequiredByVersion } from './generated/envelope.js';
 import { defaultVersion, resolveVersion, type Version } from './versions.js';
 import { WEBHOOK_STATUSES, WEBHOOK_TASK_TYPES, type WebhookStatus, type WebhookTaskType } from './webhooks/envelope.js';
 import type { WebhookData } from './webhooks/decode-webhook.js';
@@ -28,7 +29,7 @@ const hasOwn = (obj: object, key: string): boolean => Object.hasOwn(obj, key);
 const FAILED: readonly string[] = ['failed', 'rejected', 'canceled'];
 
 /** 3.0's core/tasks-get-response.json `required` (3.0 has no decode task for it, so it is checked here). */
-const TASKS_GET_REQUIRED = ['task_id', 'task_type', 'protocol', 'status', 'created_at', 'updated_at'] as const;
+const TASKS_GET_REQUIRED = tasksGetRequiredByVersion['3.0.26'];
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -176,7 +176,7 @@ interface ListingModule {
  * Every issue of a payload that failed the fast validator, from the task's error-listing
  * (allErrors) validators, which are loaded only after a first failure. The listing stops
  * (complete: false) once a validator function holds more than `listingLimit` errors, which bounds
- * its memory (see boundedListing in scripts/generate.ts).
+ * its memory (see boundedListing in scripts/generate/rewrites.ts).
  * @throws {DecodeError} `INTERNAL` when the listing module is not loaded and cannot be.
  */
 export function listIssues(version: Version, task: string, variant: Variant, data: unknown): IssueListing {

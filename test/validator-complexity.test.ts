@@ -1,5 +1,5 @@
 /**
- * The post-passes scripts/generate.ts applies to Ajv's standalone code (issue 4, fuzz findings):
+ * The rewrites codegen applies to Ajv's standalone code (scripts/generate/rewrites.ts; issue 4, fuzz findings):
  * - linearErrors: a referenced schema's errors are appended in place, not `concat`ed (quadratic);
  * - linearUniqueItems: `uniqueItems` over `$ref` or object items keys items by canonical JSON
  *   instead of comparing every pair with deep-equal (quadratic);
@@ -18,17 +18,10 @@ import path from 'node:path';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import {
-  boundedListing,
-  createAjv,
-  linearErrors,
-  linearKeyPointers,
-  linearUniqueItems,
-  LISTING_LIMIT,
-  loadSchemas,
-  stripAnnotations,
-  UNIQUE_PAIRWISE_MAX,
-} from '../scripts/generate.js';
+import { loadSchemas } from '../scripts/generate/load.js';
+import { rewrite } from '../scripts/generate/rewrites.js';
+import { createAjv, stripAnnotations } from '../scripts/generate/validators.js';
+import * as runtime from '../src/validator-runtime.js';
 import { REPO_ROOT, schemaDir } from '../scripts/schema-paths.js';
 import { makeCase } from '../scripts/fuzz/case.js';
 import { runCase } from '../scripts/fuzz/oracle.js';
@@ -42,11 +35,27 @@ const requireHere = createRequire(import.meta.url);
 
 type Module = Record<string, unknown>;
 
-/** Runs standalone source (Ajv's ES module output, its require()s not yet rewritten) as a CommonJS module. */
+const { LISTING_LIMIT, UNIQUE_PAIRWISE_MAX } = runtime;
+
+/**
+ * Runs a validator module's code (Ajv's output, rewritten or not) as a CommonJS module: its
+ * imports become require()s, of the runtime module this test imports or of the package.
+ */
 function load(code: string): Module {
   const module = { exports: {} as Module };
-  const cjs = code.replace(/\bexport const (\w+) = /g, 'exports.$1 = ').replace(/\bexport \{ (\w+) \};/g, 'exports.$1 = $1;');
-  new Function('module', 'exports', 'require', cjs)(module, module.exports, requireHere);
+  const cjs = code
+    .replace(/^import (?:\* as )?(\w+) from ("[^"]+");$/gm, 'const $1 = require($2);')
+    .replace(/^import \{ ([\w, ]+) \} from ("[^"]+");$/gm, 'const { $1 } = require($2);')
+    .replace(/\bexport const (\w+) = /g, 'exports.$1 = ')
+    .replace(/\bexport \{ ([\w, ]+) \};/g, (_m, names: string) =>
+      names
+        .split(', ')
+        .map((n) => n.split(' as '))
+        .map(([local, exported]) => `exports.${exported ?? local} = ${local};`)
+        .join(''),
+    );
+  const imports = (specifier: string): unknown => (specifier === '../../../validator-runtime.js' ? runtime : requireHere(specifier));
+  new Function('module', 'exports', 'require', cjs)(module, module.exports, imports);
   return module.exports;
 }
 
@@ -120,10 +129,7 @@ function compileSet(allErrors: boolean): { original: string; rewritten: string }
   const ajv = createAjv(allErrors);
   for (const schema of SCHEMAS) ajv.addSchema(schema);
   const original = standaloneCode(ajv, { list: '/t/list.json' });
-  const rewritten = allErrors
-    ? linearUniqueItems(boundedListing(linearErrors(linearKeyPointers(original))))
-    : linearUniqueItems(linearErrors(linearKeyPointers(original)));
-  return { original, rewritten };
+  return { original, rewritten: rewrite(original, allErrors ? 'listing' : 'fast') };
 }
 
 const fast = compileSet(false);
@@ -396,7 +402,10 @@ describe('every generated validator module', () => {
         expect(code, file).not.toMatch(bareEscape);
         for (const [, key] of code.matchAll(/\((key\d+)Ptr \?\?= /g)) expect(code, file).toContain(`for(const ${key} in `);
         if (file.endsWith('.errors.js')) {
-          expect(code).toContain(`const LISTING_LIMIT = ${LISTING_LIMIT};`);
+          expect(code).toMatch(
+            /^import \{ LISTING_LIMIT, ListingStopped, stopListing(, \w+)* \} from "\.\.\/\.\.\/\.\.\/validator-runtime\.js";$/m,
+          );
+          expect(code).toContain('export { ListingStopped, LISTING_LIMIT as listingLimit };');
           // One check patched every recorded or merged error.
           expect(code.split('errors++;if(errors > LISTING_LIMIT){stopListing();}').length).toBe(code.split('errors++;').length);
         }

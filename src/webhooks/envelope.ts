@@ -1,8 +1,8 @@
 /**
  * Webhook payload formats (webhooks.mdx, "Payload extraction"): which format a body is, where its
  * AdCP data sits, and whether an MCP body is a valid `core/mcp-webhook-payload.json` envelope.
- * The envelope is checked by hand against the schema's fields; test/webhooks-envelope.test.ts
- * compares these tables with the synced schemas of every bundled version.
+ * The envelope is checked by hand against the schema's fields; its enums and required fields are
+ * generated from the schemas (src/generated/envelope.ts).
  */
 import { extractA2aResponse, looksLikeA2a } from '../extract-a2a.js';
 import { describeValue } from '../errors.js';
@@ -10,6 +10,7 @@ import type { Version } from '../versions.js';
 import { WebhookError } from './errors.js';
 import { shownText } from '../format.js';
 import { TASK_STATUSES } from '../response-types.js';
+import { protocolsByVersion, taskTypesByVersion, webhookRequiredByVersion } from '../generated/envelope.js';
 
 /** How a webhook body is framed: the AdCP MCP envelope, or an A2A Task / status update. */
 export type WebhookFormat = 'mcp' | 'a2a';
@@ -21,71 +22,16 @@ export const WEBHOOK_STATUSES = TASK_STATUSES;
 export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
 
 /** `enums/task-type.json` per bundled version: the values an envelope's `task_type` may take. */
-export const WEBHOOK_TASK_TYPES = {
-  '3.1.19': [
-    'create_media_buy',
-    'update_media_buy',
-    'media_buy_delivery',
-    'sync_creatives',
-    'build_creative',
-    'activate_signal',
-    'get_products',
-    'get_signals',
-    'create_property_list',
-    'update_property_list',
-    'get_property_list',
-    'list_property_lists',
-    'delete_property_list',
-    'sync_accounts',
-    'get_account_financials',
-    'get_creative_delivery',
-    'sync_event_sources',
-    'sync_audiences',
-    'sync_catalogs',
-    'log_event',
-    'get_brand_identity',
-    'search_brands',
-    'get_rights',
-    'acquire_rights',
-  ],
-  '3.0.26': [
-    'create_media_buy',
-    'update_media_buy',
-    'sync_creatives',
-    'activate_signal',
-    'get_signals',
-    'create_property_list',
-    'update_property_list',
-    'get_property_list',
-    'list_property_lists',
-    'delete_property_list',
-    'sync_accounts',
-    'get_account_financials',
-    'get_creative_delivery',
-    'sync_event_sources',
-    'sync_audiences',
-    'sync_catalogs',
-    'log_event',
-    'get_brand_identity',
-    'get_rights',
-    'acquire_rights',
-  ],
-} as const satisfies Record<Version, readonly string[]>;
+export const WEBHOOK_TASK_TYPES = taskTypesByVersion satisfies Record<Version, readonly string[]>;
 
 /** A webhook `task_type` of any bundled version. */
 export type WebhookTaskType = (typeof WEBHOOK_TASK_TYPES)[Version][number];
 
 /** `enums/adcp-protocol.json` per bundled version. */
-export const WEBHOOK_PROTOCOLS = {
-  '3.1.19': ['media-buy', 'signals', 'governance', 'creative', 'brand', 'sponsored-intelligence', 'measurement'],
-  '3.0.26': ['media-buy', 'signals', 'governance', 'creative', 'brand', 'sponsored-intelligence'],
-} as const satisfies Record<Version, readonly string[]>;
+export const WEBHOOK_PROTOCOLS = protocolsByVersion satisfies Record<Version, readonly string[]>;
 
 /** The envelope's `required` list per bundled version. */
-export const WEBHOOK_REQUIRED = {
-  '3.1.19': ['idempotency_key', 'operation_id', 'task_id', 'task_type', 'status', 'timestamp'],
-  '3.0.26': ['idempotency_key', 'task_id', 'task_type', 'status', 'timestamp'],
-} as const satisfies Record<Version, readonly string[]>;
+export const WEBHOOK_REQUIRED = webhookRequiredByVersion satisfies Record<Version, readonly string[]>;
 
 /** The envelope's string properties and their bounds per version (`[minLength, maxLength, charset]`). */
 const STRING_FIELDS: Readonly<Record<Version, Readonly<Record<string, readonly [number, number, RegExp | undefined]>>>> = {

@@ -1,0 +1,172 @@
+/**
+ * Codegen's input: every draft-07 schema file of a version (de-duplicated by `$id`), its
+ * manifest.json (tasks, response schemas, error codes) and the schemas reachable from the tasks.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { listFiles } from '../schema-paths.js';
+
+/** The async task states whose payloads have their own schemas, keyed as in `status`. */
+export const ASYNC_STATUSES = ['working', 'submitted', 'input-required'] as const;
+/** An async task state with its own response schema. */
+export type AsyncStatus = (typeof ASYNC_STATUSES)[number];
+
+/** A JSON value. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+/** A JSON object. */
+export type JsonObject = { [key: string]: Json };
+
+/** A schema file of a version. */
+export interface SchemaFile {
+  readonly id: string;
+  /** Path relative to the version folder, with `/`, e.g. `core/product.json`. */
+  readonly rel: string;
+  readonly schema: JsonObject;
+}
+
+/** A task of the manifest: its response schema `$id` and the `$id`s of its async variants. */
+export interface TaskEntry {
+  readonly name: string;
+  readonly response: string;
+  readonly async: Partial<Record<AsyncStatus, string>>;
+}
+
+/** What codegen reads from a version's manifest.json. */
+export interface Manifest {
+  readonly tasks: readonly TaskEntry[];
+  readonly errorCodes: ReadonlyArray<readonly [string, string]>;
+  readonly defaultUnknownRecovery: string;
+}
+
+/**
+ * Whether a JSON value is an object (not null, not an array).
+ *
+ * @param value Any value.
+ * @returns True for a plain object.
+ * @example
+ * isObject({}); // true
+ */
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Every draft-07 schema file of a version by `$id`; a repeated `$id` must repeat the same schema.
+ *
+ * @param version The AdCP version, e.g. `3.1.19`.
+ * @param root Its synced schema folder.
+ * @returns `$id` → schema file.
+ * @throws Error for a schema that is not draft-07, an `$id` outside the version, or an `$id` declared twice with different content.
+ * @example
+ * loadSchemas('3.1.19', schemaDir('3.1.19')).get('/schemas/3.1.19/core/product.json');
+ */
+export function loadSchemas(version: string, root: string): Map<string, SchemaFile> {
+  const byId = new Map<string, SchemaFile>();
+  const texts = new Map<string, string>();
+  for (const file of listFiles(root)) {
+    if (!file.endsWith('.json')) continue;
+    const rel = path.relative(root, file).split(path.sep).join('/');
+    const text = readFileSync(file, 'utf8');
+    const schema: unknown = JSON.parse(text);
+    if (!isObject(schema) || typeof schema.$id !== 'string') continue; // manifest.json, index.json
+    if (schema.$schema !== 'http://json-schema.org/draft-07/schema#') {
+      throw new Error(`${version}/${rel}: expected a draft-07 schema, got $schema ${JSON.stringify(schema.$schema)}`);
+    }
+    const id = schema.$id;
+    if (!id.startsWith(`/schemas/${version}/`)) {
+      throw new Error(`${version}/${rel}: $id ${id} is outside /schemas/${version}/`);
+    }
+    const seen = texts.get(id);
+    if (seen !== undefined) {
+      // Same $id twice (core/async-response-refs/): keep the canonical path, but only if the
+      // content is the same schema.
+      if (JSON.stringify(JSON.parse(seen)) !== JSON.stringify(schema)) {
+        throw new Error(`${version}: $id ${id} is declared twice with different content (${rel})`);
+      }
+      continue;
+    }
+    texts.set(id, text);
+    byId.set(id, { id, rel: id.slice(`/schemas/${version}/`.length), schema });
+  }
+  return byId;
+}
+
+/**
+ * A version's manifest.json: its tasks (sorted) with their response schemas, and its error codes.
+ *
+ * @param version The AdCP version.
+ * @param root Its synced schema folder.
+ * @returns The tasks, error codes and the recovery of an unknown code.
+ * @throws Error when the manifest lacks a field codegen needs.
+ * @example
+ * readManifest('3.1.19', schemaDir('3.1.19')).tasks.length;
+ */
+export function readManifest(version: string, root: string): Manifest {
+  const m: unknown = JSON.parse(readFileSync(path.join(root, 'manifest.json'), 'utf8'));
+  if (!isObject(m) || !isObject(m.tools) || !isObject(m.error_codes) || !isObject(m.error_code_policy)) {
+    throw new Error(`${version}/manifest.json: expected tools, error_codes and error_code_policy objects`);
+  }
+  const tasks: TaskEntry[] = [];
+  for (const name of Object.keys(m.tools).sort()) {
+    const tool: Json | undefined = m.tools[name];
+    if (!isObject(tool) || typeof tool.response_schema !== 'string' || !Array.isArray(tool.async_response_schemas)) {
+      throw new Error(`${version}/manifest.json: tools.${name} lacks response_schema or async_response_schemas`);
+    }
+    const async: Partial<Record<AsyncStatus, string>> = {};
+    for (const rel of tool.async_response_schemas as Json[]) {
+      const status = ASYNC_STATUSES.find((s) => typeof rel === 'string' && rel.endsWith(`-async-response-${s}.json`));
+      if (status === undefined || typeof rel !== 'string') {
+        throw new Error(`${version}/manifest.json: tools.${name}: cannot tell the status of async schema ${String(rel)}`);
+      }
+      async[status] = `/schemas/${version}/${rel}`;
+    }
+    tasks.push({ name, response: `/schemas/${version}/${tool.response_schema}`, async });
+  }
+  const errorCodes: Array<readonly [string, string]> = [];
+  for (const code of Object.keys(m.error_codes).sort()) {
+    const entry = m.error_codes[code];
+    if (!isObject(entry) || typeof entry.recovery !== 'string') {
+      throw new Error(`${version}/manifest.json: error_codes.${code} lacks recovery`);
+    }
+    errorCodes.push([code, entry.recovery]);
+  }
+  const policy = m.error_code_policy.default_unknown_recovery;
+  if (typeof policy !== 'string') throw new Error(`${version}/manifest.json: error_code_policy.default_unknown_recovery missing`);
+  return { tasks, errorCodes, defaultUnknownRecovery: policy };
+}
+
+function externalRefs(node: Json, out: Set<string>): Set<string> {
+  if (Array.isArray(node)) for (const item of node) externalRefs(item, out);
+  else if (isObject(node)) {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string' && !value.startsWith('#')) out.add(value);
+      // `examples`, `default`, `const` and `enum` hold instances, not schemas.
+      else if (key !== 'examples' && key !== 'default' && key !== 'const' && key !== 'enum') externalRefs(value, out);
+    }
+  }
+  return out;
+}
+
+/**
+ * Every schema reachable from the tasks' response schemas, in sorted `$id` order.
+ *
+ * @param schemas The version's schema files by `$id`.
+ * @param roots The `$id`s to start from.
+ * @returns The reachable schema files.
+ * @throws Error for a `$ref` no schema file declares.
+ * @example
+ * reachable(schemas, manifest.tasks.map((t) => t.response));
+ */
+export function reachable(schemas: Map<string, SchemaFile>, roots: readonly string[]): SchemaFile[] {
+  const seen = new Set<string>();
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const id = stack.pop() as string;
+    if (seen.has(id)) continue;
+    const file = schemas.get(id);
+    if (file === undefined) throw new Error(`$ref to ${id}, which no schema file declares`);
+    seen.add(id);
+    for (const ref of externalRefs(file.schema, new Set())) stack.push(ref);
+  }
+  return [...seen].sort().map((id) => schemas.get(id) as SchemaFile);
+}

@@ -1,0 +1,50 @@
+/**
+ * The task → response type map of a version (`responses.ts`): per task, the sync response and
+ * its async variants, discriminated by `status`.
+ */
+import { ASYNC_STATUSES, type Manifest, type SchemaFile } from './load.js';
+import { banner, relImport } from './output.js';
+
+/**
+ * The `responses.ts` module of a version: what `decode(task, ...)` returns for each task.
+ *
+ * @param version The AdCP version.
+ * @param manifest Its tasks.
+ * @param names `$id` → type name.
+ * @param byId `$id` → schema file.
+ * @returns The module's text.
+ * @example
+ * responsesModule('3.1.19', manifest, names, byId);
+ */
+export function responsesModule(version: string, manifest: Manifest, names: Map<string, string>, byId: Map<string, SchemaFile>): string {
+  const ids = new Set<string>();
+  for (const t of manifest.tasks) {
+    ids.add(t.response);
+    for (const s of ASYNC_STATUSES) if (t.async[s] !== undefined) ids.add(t.async[s]!);
+  }
+  const imports = [...ids]
+    .sort()
+    .map((id) => `import type { ${names.get(id)!} } from './${relImport('x', byId.get(id)!.rel).slice(2).replace(/^/, 'types/')}';`);
+  const entries = manifest.tasks.map((t) => {
+    const asyncStatuses = ASYNC_STATUSES.filter((s) => t.async[s] !== undefined).map((s) => JSON.stringify(s));
+    const variants = [
+      `SyncVariant<${[names.get(t.response)!, ...(asyncStatuses.length > 0 ? [asyncStatuses.join(' | ')] : [])].join(', ')}>`,
+    ];
+    for (const s of ASYNC_STATUSES) {
+      const id = t.async[s];
+      if (id !== undefined) variants.push(`AsyncVariant<${names.get(id)!}, ${JSON.stringify(s)}>`);
+    }
+    return `  ${t.name}: ${variants.join(' | ')};`;
+  });
+  return `${banner(version)}import type { AsyncVariant, SyncVariant } from '../../response-types.js';
+${imports.join('\n')}
+
+/**
+ * What \`decode(task, ...)\` returns for each AdCP ${version} task: the sync response, or an async
+ * variant (\`working\`, \`submitted\`, \`input-required\`) narrowable on \`status\`.
+ */
+export interface Responses {
+${entries.join('\n')}
+}
+`;
+}

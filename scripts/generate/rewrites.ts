@@ -1,0 +1,316 @@
+/**
+ * The rewrites of Ajv's standalone output, as one table applied in order: where Ajv's code is
+ * quadratic or unbounded (docs/robustness.md), and its require() calls, which a bundler does not
+ * follow. Each rewrite counts the sites of its pattern in the code and the sites it recognised; a
+ * difference fails the build, naming the rewrite, so a change in Ajv's output is never half
+ * rewritten. The helpers the rewritten code calls are imported from src/validator-runtime.js.
+ */
+import * as runtime from '../../src/validator-runtime.js';
+
+/** Which validator module: `fast` (`<task>.js`, first error) or `listing` (`<task>.errors.js`, allErrors). */
+export type ModuleKind = 'fast' | 'listing';
+
+/** A helper of src/validator-runtime.js that rewritten code calls. */
+type RuntimeName = keyof typeof runtime;
+
+/** What a rewrite made of a module's code. */
+export interface Rewritten {
+  /** The rewritten code. */
+  readonly code: string;
+  /** How many sites of the rewrite's pattern it recognised (and rewrote). */
+  readonly found: number;
+  /** How many sites of the pattern the code has. */
+  readonly sites: number;
+  /** The runtime helpers the rewritten code now calls. */
+  readonly runtime?: readonly RuntimeName[];
+}
+
+/** One named rewrite of the table. */
+export interface Rewrite {
+  readonly name: string;
+  /** Why, in one line. */
+  readonly reason: string;
+  /** The modules it applies to. */
+  readonly kinds: readonly ModuleKind[];
+  /** What its sites are, for the build error. */
+  readonly site: string;
+  readonly apply: (code: string) => Rewritten;
+}
+
+/** The runtime module, as a generated validator module (src/generated/<v>/validators/) imports it. */
+const RUNTIME_MODULE = '../../../validator-runtime.js';
+
+/** How often `text` occurs in `code`. */
+function count(code: string, text: string): number {
+  return code.split(text).length - 1;
+}
+
+/**
+ * Ajv builds the JSON Pointer of every error under a map (`additionalProperties`,
+ * `patternProperties`) by escaping the map key in place, `key0.replace(/~/g, "~0").replace(...)`,
+ * once per error built, discarded ones (failing `oneOf` branches) and instance paths passed to
+ * referenced validators included: a key of length L over N items under it costs L × N (a valid
+ * 290 KB get_products took 9 s). This escapes each key at most once per visit of its member:
+ * `let key0Ptr;` opens the body of `for(const key0 in data)` and every escape of `key0` becomes
+ * `(key0Ptr ??= key0.replace(...))`; the pointers are the same strings, built once.
+ * Ajv's code is scanned with its strings skipped and its blocks matched, so that every escape is
+ * proven to sit inside the loop of its own key; anything the scan does not know fails the build.
+ *
+ * @param code Ajv standalone code, before the other rewrites.
+ * @returns The code with each map key escaped at most once per visit; its sites are the code's replace() calls.
+ * @throws Error when the code has a shape the scan does not know (the build fails).
+ * @example
+ * linearKeyPointers(standaloneCode(ajv, refs)).code;
+ */
+function linearKeyPointers(code: string): Rewritten {
+  const loopBefore = /for\(const (key\d+) in [\w$.]+\)$/;
+  const keyEscape = /(key\d+)\.replace\(\/~\/g, "~0"\)\.replace\(\/\\\/\/g, "~1"\)/y;
+  const unknown = (at: number, what: string): Error =>
+    new Error(`generate: linearKeyPointers met ${what} at ${at} (${JSON.stringify(code.slice(Math.max(0, at - 40), at + 40))}); update it`);
+  if (/\w+Ptr\b/.test(code)) throw unknown(code.search(/\w+Ptr\b/), 'a name ending in Ptr');
+  // Open blocks: the loop key a block is the body of, or '' for any other block.
+  const blocks: { key: string; at: number; used: boolean }[] = [];
+  const edits: { at: number; end: number; text: string }[] = [];
+  let escapes = 0;
+  for (let i = 0; i < code.length; i++) {
+    const c = code[i];
+    if (c === '"') {
+      for (i++; code[i] !== '"'; i++) {
+        if (i >= code.length) throw unknown(i, 'an unterminated string');
+        if (code[i] === '\\') i++;
+      }
+    } else if (c === '{') {
+      const loop = loopBefore.exec(code.slice(Math.max(0, i - 60), i));
+      blocks.push({ key: loop?.[1] ?? '', at: i + 1, used: false });
+    } else if (c === '}') {
+      const block = blocks.pop();
+      if (block === undefined) throw unknown(i, 'an unmatched }');
+      if (block.used) edits.push({ at: block.at, end: block.at, text: `let ${block.key}Ptr;` });
+    } else if (c === '/' && code[i + 1] === '*') {
+      i = code.indexOf('*/', i + 2) + 1; // Ajv's /*# sourceURL=... */ comments
+      if (i === 0) throw unknown(code.length, 'an unterminated comment');
+    } else if (c === '/' && /const formats\d+ = $/.test(code.slice(Math.max(0, i - 30), i))) {
+      // ajv-formats' regexes, inlined: skip the literal (a / inside [...] or after \ does not end it).
+      for (let inClass = false, j = i + 1; ; j++) {
+        if (j >= code.length || code[j] === '\n') throw unknown(i, 'an unterminated regex');
+        if (code[j] === '\\') j++;
+        else if (code[j] === '[') inClass = true;
+        else if (code[j] === ']') inClass = false;
+        else if (code[j] === '/' && !inClass) {
+          i = j;
+          break;
+        }
+      }
+    } else if (c === '/' || c === "'" || c === '`') {
+      throw unknown(i, `${c} outside a string (a regex, comment or quote the scan does not know)`);
+    } else if (c === 'k' && code.startsWith('key', i) && !/[\w$.]/.test(code[i - 1] ?? '')) {
+      keyEscape.lastIndex = i;
+      const m = keyEscape.exec(code);
+      if (m === null) continue;
+      const key = m[1]!;
+      const loop = blocks.findLast((b) => b.key === key);
+      if (loop === undefined) throw unknown(i, `an keyEscape of ${key} outside a loop over ${key}`);
+      loop.used = true;
+      escapes++;
+      edits.push({ at: i, end: i + m[0].length, text: `(${key}Ptr ??= ${m[0]})` });
+      i += m[0].length - 1;
+    }
+  }
+  if (blocks.length > 0) throw unknown(code.length, 'an unclosed {');
+  // An insertion after a `{` goes before an edit that starts at the same place.
+  edits.sort((a, b) => a.at - b.at || a.end - a.at - (b.end - b.at));
+  let out = '';
+  let from = 0;
+  for (const edit of edits) {
+    out += code.slice(from, edit.at) + edit.text;
+    from = edit.end;
+  }
+  // Each recognised escape holds two of the code's replace() calls; any other call is a site not recognised.
+  return { code: out + code.slice(from), found: 2 * escapes, sites: count(code, '.replace(') };
+}
+
+/**
+ * Ajv's allErrors code merges a referenced schema's errors with
+ * `vErrors = vErrors === null ? v.errors : vErrors.concat(v.errors)`, copying every error so far
+ * on each call: quadratic in the number of errors (50,000 invalid items, a 2 MB payload, took 25 s).
+ * Appending in place gives the same errors in the same order in linear time.
+ *
+ * @param code Ajv standalone code.
+ * @returns The code with every merge appending in place; its sites are the code's concat() calls.
+ * @example
+ * linearErrors(code).code;
+ */
+function linearErrors(code: string): Rewritten {
+  const concat = /vErrors = vErrors === null \? (\w+)\.errors : vErrors\.concat\(\1\.errors\);/g;
+  let found = 0;
+  const out = code.replace(concat, (_m, v: string) => {
+    found++;
+    return `if (vErrors === null) { vErrors = ${v}.errors; } else { for (const e of ${v}.errors) vErrors.push(e); }`;
+  });
+  return { code: out, found, sites: count(code, '.concat(') };
+}
+
+/**
+ * An error listing is linear in the payload but not small: a 3-byte `{}` where an object with
+ * ten required properties belongs yields ten errors, so a 4 MiB payload can yield millions of
+ * error objects (3,000,003 for 300,000 empty products: 3.8 s and 730 MB). After each error is
+ * recorded or merged, this stops the listing (`stopListing()`, which throws `ListingStopped`)
+ * once a validator function holds more than LISTING_LIMIT errors; the module re-exports
+ * `ListingStopped` and `listingLimit`, so that the caller catches the very class it throws, and
+ * then reports the fast validator's first error and says the listing stopped.
+ *
+ * @param code Ajv's allErrors standalone code.
+ * @returns The code with a check after every recorded or merged error; its sites are the code's error counts.
+ * @example
+ * boundedListing(code).code;
+ */
+function boundedListing(code: string): Rewritten {
+  const records = (code.match(/vErrors = \[err\d+\];\}else \{vErrors\.push\(err\d+\);\}errors\+\+;/g) ?? []).length;
+  const merges = (code.match(/for \(const e of \w+\.errors\) vErrors\.push\(e\); \}errors = vErrors\.length;/g) ?? []).length;
+  const check = 'if(errors > LISTING_LIMIT){stopListing();}';
+  const out = code.replaceAll('errors++;', `errors++;${check}`).replaceAll('errors = vErrors.length;', `errors = vErrors.length;${check}`);
+  return {
+    code: out.replace('"use strict";', '"use strict";\nexport { ListingStopped, LISTING_LIMIT as listingLimit };'),
+    found: records + merges,
+    sites: count(code, 'errors++;') + count(code, 'errors = vErrors.length;'),
+    runtime: ['LISTING_LIMIT', 'ListingStopped', 'stopListing'],
+  };
+}
+
+/**
+ * Ajv checks `uniqueItems` over items of unknown or object type by comparing every pair
+ * (`for (i) for (j < i) if (equal(data[i], data[j]))`): quadratic (16,000 strings took 29 s).
+ * This replaces each such loop with a call of `uniquePair(data, equal)` (src/validator-runtime.js),
+ * which reports the same pair Ajv would, in linear time past a few items.
+ *
+ * @param code Ajv standalone code.
+ * @returns The code with every pairwise loop a uniquePair call; its sites are the code's `outer` loops.
+ * @example
+ * linearUniqueItems(code).code;
+ */
+function linearUniqueItems(code: string): Rewritten {
+  const loop = /outer(\d+):for\(;(i\d+)--;\)\{for\((j\d+) = \2; \3--;\)\{if\((func\d+)\((\w+)\[\2\], \5\[\3\]\)\)\{/g;
+  let found = 0;
+  const out = code.replace(loop, (_m, n: string, i: string, j: string, equal: string, data: string) => {
+    found++;
+    return `outer${n}:for(const pair${n} = uniquePair(${data}, ${equal}); pair${n} !== null;){for(${i} = pair${n}[0], ${j} = pair${n}[1]; ;){if(true){`;
+  });
+  return { code: out, found, sites: (code.match(/outer\d+:for\(/g) ?? []).length, ...(found > 0 ? { runtime: ['uniquePair'] } : {}) };
+}
+
+/**
+ * What Ajv's ESM output still `require()`s (ajv#2209): the identifier each require expression
+ * becomes, and the import that declares it (a package, or a helper of src/validator-runtime.js
+ * where the package is CommonJS with an `exports.default`, which bundlers and Node read differently).
+ */
+const REQUIRE_REWRITES: ReadonlyArray<{ readonly expression: string; readonly name: string; readonly declaration?: string }> = [
+  { expression: 'require("ajv/dist/runtime/equal").default', name: 'deepEqual', declaration: 'import deepEqual from "fast-deep-equal";' },
+  {
+    expression: 'require("ajv-formats/dist/formats")',
+    name: 'ajvFormats',
+    declaration: 'import * as ajvFormats from "ajv-formats/dist/formats.js";',
+  },
+  // Ajv's maxLength counts code points: a surrogate pair is one character.
+  { expression: 'require("ajv/dist/runtime/ucs2length").default', name: 'ucs2length' },
+];
+
+/**
+ * Turns the require() calls of Ajv's ESM output into static imports, which a bundler follows.
+ *
+ * @param code Ajv standalone code.
+ * @returns The code with imports for its require()s; its sites are the code's require() calls (one not in REQUIRE_REWRITES is not recognised).
+ * @example
+ * staticImports('const f = require("ajv/dist/runtime/equal").default;').code; // 'import deepEqual ...\nconst f = deepEqual;'
+ */
+export function staticImports(code: string): Rewritten {
+  let out = code;
+  let found = 0;
+  const declarations: string[] = [];
+  const helpers: RuntimeName[] = [];
+  for (const { expression, name, declaration } of REQUIRE_REWRITES) {
+    const n = count(out, expression);
+    if (n === 0) continue;
+    found += n;
+    out = out.replaceAll(expression, name);
+    if (declaration === undefined) helpers.push(name as RuntimeName);
+    else declarations.push(declaration);
+  }
+  return {
+    code: declarations.length === 0 ? out : `${declarations.join('\n')}\n${out}`,
+    found,
+    sites: (code.match(/\brequire\s*\(/g) ?? []).length,
+    runtime: helpers,
+  };
+}
+
+const BOTH: readonly ModuleKind[] = ['fast', 'listing'];
+
+/** The rewrites, in the order they apply. */
+export const REWRITES: readonly Rewrite[] = [
+  {
+    name: 'linearKeyPointers',
+    reason: 'a map key is escaped into a JSON Pointer once per visit, not once per error built under it (quadratic)',
+    kinds: BOTH,
+    site: 'replace() call',
+    apply: linearKeyPointers,
+  },
+  {
+    name: 'linearErrors',
+    reason: "a referenced schema's errors are appended in place, not concatenated (quadratic)",
+    kinds: BOTH,
+    site: 'concat() call',
+    apply: linearErrors,
+  },
+  {
+    name: 'boundedListing',
+    reason: 'the error listing stops past LISTING_LIMIT errors held at once (memory)',
+    kinds: ['listing'],
+    site: 'recorded or merged error',
+    apply: boundedListing,
+  },
+  {
+    name: 'linearUniqueItems',
+    reason: 'uniqueItems keys long arrays in one pass instead of comparing every pair (quadratic)',
+    kinds: BOTH,
+    site: 'uniqueItems loop',
+    apply: linearUniqueItems,
+  },
+  {
+    name: 'staticImports',
+    reason: "the require()s of Ajv's ES module output become imports a bundler follows (ajv#2209)",
+    kinds: BOTH,
+    site: 'require() call',
+    apply: staticImports,
+  },
+];
+
+/**
+ * Applies the rewrites of a module kind to Ajv's standalone code, in table order, and imports
+ * the runtime helpers the result calls.
+ *
+ * @param code Ajv standalone code of one module.
+ * @param kind The module's kind.
+ * @param rewrites The table (the default is {@link REWRITES}).
+ * @returns The module's code.
+ * @throws Error naming the rewrite when it recognised fewer or more sites than its pattern has.
+ * @example
+ * rewrite(standaloneCode(ajv, refs), 'fast');
+ */
+export function rewrite(code: string, kind: ModuleKind, rewrites: readonly Rewrite[] = REWRITES): string {
+  let out = code;
+  const helpers = new Set<RuntimeName>();
+  for (const { name, kinds, site, apply } of rewrites) {
+    if (!kinds.includes(kind)) continue;
+    const result = apply(out);
+    if (result.found !== result.sites) {
+      throw new Error(
+        `generate: the ${name} rewrite recognised ${result.found} of the ${result.sites} sites (${site}s) in a ${kind} module; update it`,
+      );
+    }
+    out = result.code;
+    for (const helper of result.runtime ?? []) helpers.add(helper);
+  }
+  if (helpers.size === 0) return out;
+  for (const helper of helpers) if (!(helper in runtime)) throw new Error(`generate: src/validator-runtime.js lacks ${helper}`);
+  return `import { ${[...helpers].sort().join(', ')} } from "${RUNTIME_MODULE}";\n${out}`;
+}

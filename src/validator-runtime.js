@@ -1,0 +1,108 @@
+// @ts-check
+/**
+ * The helpers the generated validator modules (src/generated/<v>/validators/*.js) import, as Ajv's
+ * standalone code imports `ajv/dist/runtime/*`: the linear uniqueItems check, the code-point
+ * length of maxLength/minLength, and the stop of an error listing. Plain JavaScript typed by its
+ * JSDoc (tsc checks and compiles it), because those modules load it with Node's own loader from
+ * src/ as from dist/; web-standard APIs only, since bundles for browsers include it.
+ */
+
+/** Up to this many items, {@link uniquePair} compares pairs as Ajv does; longer arrays are keyed. */
+export const UNIQUE_PAIRWISE_MAX = 32;
+
+/**
+ * Orders an object's keys, so that two objects deep-equal as JSON stringify alike.
+ * @param {string} _key
+ * @param {unknown} value
+ * @returns {unknown}
+ */
+function sortedKeys(_key, value) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const object = /** @type {Record<string, unknown>} */ (value);
+  return Object.fromEntries(
+    Object.keys(object)
+      .sort()
+      .map((k) => [k, object[k]]),
+  );
+}
+
+/**
+ * The pair of equal items Ajv's `uniqueItems` loop reports (the last item that repeats an earlier
+ * one, and its nearest earlier copy), in linear time past {@link UNIQUE_PAIRWISE_MAX} items: a
+ * primitive is keyed by itself (a Map's SameValueZero is deep-equal's equality on primitives), an
+ * object or array by its canonical JSON (deep-equal's equality on JSON data, all decode() lets through).
+ *
+ * @param {readonly unknown[]} items The array under `uniqueItems`.
+ * @param {(a: unknown, b: unknown) => boolean} equal Ajv's deep equality, used on short arrays.
+ * @returns {[number, number] | null} `[i, j]` with `j < i` and `items[i]` equal to `items[j]`, or null when all differ.
+ * @throws {TypeError} When an item cannot be stringified (a cycle, a BigInt): never for parsed JSON.
+ * @example
+ * uniquePair(['a', 'b', 'a'], deepEqual); // [2, 0]
+ */
+export function uniquePair(items, equal) {
+  const n = items.length;
+  if (n <= UNIQUE_PAIRWISE_MAX) {
+    for (let i = n; i--; ) for (let j = i; j--; ) if (equal(items[i], items[j])) return [i, j];
+    return null;
+  }
+  /** @type {Map<unknown, number>} */
+  const primitives = new Map();
+  /** @type {Map<string | undefined, number>} */
+  const objects = new Map();
+  /** @type {[number, number] | null} */
+  let pair = null;
+  for (let i = 0; i < n; i++) {
+    const item = items[i];
+    if (item !== null && typeof item === 'object') {
+      const key = JSON.stringify(item, sortedKeys);
+      const j = objects.get(key);
+      if (j !== undefined) pair = [i, j];
+      objects.set(key, i);
+    } else {
+      const j = primitives.get(item);
+      if (j !== undefined) pair = [i, j];
+      primitives.set(item, i);
+    }
+  }
+  return pair;
+}
+
+/**
+ * The length of a string in code points, as JSON Schema's maxLength and minLength count it: a
+ * surrogate pair is one character, a lone surrogate one too.
+ *
+ * @param {string} text The string.
+ * @returns {number} Its length in code points.
+ * @throws Never.
+ * @example
+ * ucs2length('a😀'); // 2
+ */
+export function ucs2length(text) {
+  let n = 0;
+  for (let i = 0; i < text.length; i++, n++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+  }
+  return n;
+}
+
+/** The most errors one error-listing validator function holds before the listing stops. */
+export const LISTING_LIMIT = 100_000;
+
+/**
+ * Thrown by an error-listing validator that holds more than {@link LISTING_LIMIT} errors; the
+ * caller then reports the fast validator's first error and says the listing stopped.
+ */
+export class ListingStopped extends Error {}
+
+/**
+ * Stops an error listing: called by the listing validators once they hold more than LISTING_LIMIT errors.
+ *
+ * @returns {never}
+ * @throws {ListingStopped} Always.
+ * @example
+ * if (errors > LISTING_LIMIT) stopListing();
+ */
+export function stopListing() {
+  throw new ListingStopped(`the listing stopped after more than ${LISTING_LIMIT} errors`);
+}
