@@ -16,7 +16,7 @@ import { shownText } from './format.js';
 import { localFault } from './local-faults.js';
 import { hasOwn } from './own-properties.js';
 import { TASK_STATUSES } from './response-types.js';
-import { fastValidator, firstIssues, listIssues, type Variant } from './validators.js';
+import { fastValidator, listIssues, type Variant } from './validators.js';
 import {
   defaultVersion,
   resolveAnnouncedVersion,
@@ -231,12 +231,14 @@ function decodeFound<T extends TaskName>(ctx: Context, located: Found): Outcome<
       const withStandIn = listIssues(version, task, variant, { ...found.payload, status });
       if (!withStandIn.issues.some((issue) => issue.path === '/status')) listing = withStandIn;
     }
-    let issues = listing.issues;
-    if (issues.length === 0) {
-      validate(found.payload); // the listing stopped: the fast validator's first issue, as sent
-      issues = firstIssues(validate);
+    if (listing.issues.length === 0) {
+      throw new DecodeError(
+        'INTERNAL',
+        `adcp-decode's fast and listing validators disagree on this ${task} ${variant} (${version}): a defect in adcp-decode, not the seller's fault`,
+        { task, version },
+      );
     }
-    throw mismatch(ctx, version, variant, schemaId, issues, listing);
+    throw mismatch(ctx, version, variant, schemaId, listing.issues, listing);
   }
   // Where the schema leaves `status` open (every 3.0 response, 3.1's governance responses), a
   // present status is still the envelope's task status, as the protocol envelope of every

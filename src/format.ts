@@ -135,6 +135,23 @@ export function shownPointer(path: string): string {
 }
 
 /**
+ * A count with thousands separators, as `toLocaleString('en-US')` writes it, without loading a
+ * locale (its first call cost more than the rest of a first failing decode's message).
+ * @param count A non-negative integer.
+ * @returns The digits grouped by three with commas.
+ * @example grouped(100000) // '100,000'
+ */
+export function grouped(count: number): string {
+  const digits = String(count);
+  let out = '';
+  for (let i = 0; i < digits.length; i++) {
+    if (i > 0 && (digits.length - i) % 3 === 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+/**
  * Prints an error's issues for humans: one `✖ message` line per issue, each followed by
  * `  → at <JSON Pointer>`. Errors without issues print their message (and their `path`, if any).
  * Everything is shown with {@link shownText}, so a seller's key cannot break the layout.

@@ -2,10 +2,18 @@
 /**
  * The helpers the generated validator modules (src/generated/<v>/validators/*.js) import, as Ajv's
  * standalone code imports `ajv/dist/runtime/*`: the linear uniqueItems check, the code-point
- * length of maxLength/minLength, and the stop of an error listing. Plain JavaScript typed by its
+ * length of maxLength/minLength, the stop of an error listing, and the formats and equality Ajv
+ * would take from ajv-formats and fast-deep-equal (CommonJS, which costs Node's loader at cold start). Plain JavaScript typed by its
  * JSDoc (tsc checks and compiles it), because those modules load it with Node's own loader from
  * src/ as from dist/; web-standard APIs only, since bundles for browsers include it.
  */
+
+import { isDateTime } from './date-formats.js';
+
+// The formats and the equality the generated code calls, in plain ESM (no CommonJS to load).
+export { isDate } from './date-formats.js';
+export { jsonEqual } from './json-equal.js';
+export { isUri } from './uri-format.js';
 
 /** Up to this many items, {@link uniquePair} compares pairs as Ajv does; longer arrays are keyed. */
 export const UNIQUE_PAIRWISE_MAX = 32;
@@ -90,19 +98,32 @@ export function ucs2length(text) {
 export const LISTING_LIMIT = 100_000;
 
 /**
- * Thrown by an error-listing validator that holds more than {@link LISTING_LIMIT} errors; the
- * caller then reports the fast validator's first error and says the listing stopped.
+ * Thrown by an error-listing validator that holds more than {@link LISTING_LIMIT} errors, with the
+ * first error it recorded; the caller reports that one and says the listing stopped.
  */
-export class ListingStopped extends Error {}
+export class ListingStopped extends Error {
+  /**
+   * @param {unknown} first The first error the validator recorded (an Ajv error object).
+   */
+  constructor(first) {
+    super(`the listing stopped after more than ${LISTING_LIMIT} errors`);
+    /** The first error the validator recorded (an Ajv error object). */
+    this.first = first;
+  }
+}
 
 /**
  * Stops an error listing: called by the listing validators once they hold more than LISTING_LIMIT errors.
  *
+ * @param {readonly unknown[]} errors The errors the validator holds.
  * @returns {never}
- * @throws {ListingStopped} Always.
+ * @throws {ListingStopped} Always, with the first of them.
  * @example
- * if (errors > LISTING_LIMIT) stopListing();
+ * if (errors > LISTING_LIMIT) stopListing(vErrors);
  */
-export function stopListing() {
-  throw new ListingStopped(`the listing stopped after more than ${LISTING_LIMIT} errors`);
+export function stopListing(errors) {
+  throw new ListingStopped(errors[0]);
 }
+
+/** Ajv's `date-time` format as the generated code calls it (`format.validate(text)`). */
+export const dateTimeFormat = Object.freeze({ validate: isDateTime });

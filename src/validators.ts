@@ -157,7 +157,7 @@ export interface IssueListing {
   readonly issues: ValidationIssue[];
   /** False when issues were left out: past the bounds of boundIssues, or the listing stopped (`stopped`). */
   readonly complete: boolean;
-  /** True when the validator stopped past `limit` errors; `issues` is then empty. */
+  /** True when the validator stopped past `limit` errors; `issues` then holds the first error it recorded. */
   readonly stopped: boolean;
   /** How many errors Ajv found (0 when it stopped). */
   readonly found: number;
@@ -169,7 +169,7 @@ export interface IssueListing {
 
 interface ListingModule {
   readonly listingLimit: number;
-  readonly ListingStopped: new (...args: never[]) => Error;
+  readonly ListingStopped: new (...args: never[]) => Error & { readonly first: unknown };
 }
 
 /**
@@ -188,7 +188,8 @@ export function listIssues(version: Version, task: string, variant: Variant, dat
   try {
     if (validate === undefined || validate(data)) return empty;
   } catch (error) {
-    if (error instanceof ListingStopped) return { ...empty, complete: false, stopped: true };
+    // The first error the listing recorded before it stopped.
+    if (error instanceof ListingStopped) return { ...empty, issues: [toIssue(error.first as AjvErrorObject)], complete: false, stopped: true };
     throw error;
   }
   const errors = validate.errors ?? [];
@@ -198,11 +199,6 @@ export function listIssues(version: Version, task: string, variant: Variant, dat
 /** Ajv's errors as issues, converted only as far as they are read. */
 function* lazyIssues(errors: readonly AjvErrorObject[]): Generator<ValidationIssue> {
   for (const e of errors) yield toIssue(e);
-}
-
-/** The first issue the fast validator reported. */
-export function firstIssues(validate: CompiledValidator): ValidationIssue[] {
-  return (validate.errors ?? []).map(toIssue);
 }
 
 function toIssue(e: AjvErrorObject): ValidationIssue {

@@ -98,15 +98,14 @@ test('every generated file starts with the banner and has no timestamp', () => {
 });
 
 describe('the validator modules are ES modules a bundler can follow', () => {
-  test("staticImports turns the require()s of Ajv's ESM output into imports, and refuses any other", () => {
+  test("staticImports turns the require()s of Ajv's ESM output into runtime helpers, and refuses any other", () => {
     const out = staticImports(
-      '"use strict";export const response = v;const func0 = require("ajv/dist/runtime/equal").default;const f = require("ajv-formats/dist/formats").fullFormats.uri;const n = require("ajv/dist/runtime/ucs2length").default;',
+      '"use strict";export const response = v;const func0 = require("ajv/dist/runtime/equal").default;' +
+        'const f = require("ajv-formats/dist/formats").fullFormats.uri;const d = require("ajv-formats/dist/formats").fullFormats.date;' +
+        'const t = require("ajv-formats/dist/formats").fullFormats["date-time"];const n = require("ajv/dist/runtime/ucs2length").default;',
     );
-    expect(out).toMatchObject({ found: 3, sites: 3, runtime: ['ucs2length'] });
-    expect(out.code).toContain('import deepEqual from "fast-deep-equal";');
-    expect(out.code).toContain('import * as ajvFormats from "ajv-formats/dist/formats.js";');
-    expect(out.code).toContain('const func0 = deepEqual;');
-    expect(out.code).toContain('const n = ucs2length;');
+    expect(out).toMatchObject({ found: 5, sites: 5, runtime: ['jsonEqual', 'isUri', 'isDate', 'dateTimeFormat', 'ucs2length'] });
+    expect(out.code).toContain('const func0 = jsonEqual;const f = isUri;const d = isDate;const t = dateTimeFormat;const n = ucs2length;');
     expect(out.code).not.toContain('require(');
     const only = REWRITES.filter((r) => r.name === 'staticImports');
     expect(rewrite('"use strict";const n = require("ajv/dist/runtime/ucs2length").default;', 'fast', only)).toBe(
@@ -115,11 +114,33 @@ describe('the validator modules are ES modules a bundler can follow', () => {
     expect(() => rewrite('const x = require("ajv/dist/runtime/uri").default;', 'fast', only)).toThrow(
       'generate: the staticImports rewrite recognised 0 of the 1 sites (require() calls) in a fast module; update it',
     );
+    // A format we have no plain-ESM check for is not recognised: the build fails rather than import ajv-formats.
+    expect(() => rewrite('const x = require("ajv-formats/dist/formats").fullFormats.email;', 'fast', only)).toThrow(
+      'generate: the staticImports rewrite recognised 0 of the 1 sites',
+    );
+  });
+
+  test('verdictOnly keeps the verdict and drops the error details and the reporting context', () => {
+    const only = REWRITES.filter((r) => r.name === 'verdictOnly');
+    const ajvCode =
+      '"use strict";function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){' +
+      'if(!(validate1(data.x, {instancePath:instancePath+"/x",parentData:data,parentDataProperty:"x",rootData}))){validate0.errors = validate1.errors;return false;}' +
+      'if(typeof data.y !== "string"){validate0.errors = [{instancePath:instancePath+"/y",schemaPath:"#/properties/y/type",keyword:"type",params:{type: "string"},message:"must be string"}];return false;}' +
+      'validate0.errors = null;return true;}';
+    expect(rewrite(ajvCode, 'fast', only)).toBe(
+      '"use strict";\nconst noDetail = {};function validate0(data){if(!(validate1(data.x))){validate0.errors = validate1.errors;return false;}' +
+        'if(typeof data.y !== "string"){validate0.errors = [noDetail];return false;}validate0.errors = null;return true;}',
+    );
+    // The reporting context used anywhere else: the build fails.
+    expect(() =>
+      rewrite('function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){f(rootData);}', 'fast', only),
+    ).toThrow('generate: verdictOnly left rootData in use');
   });
 
   test('every rewrite of the table fails the build, by name, when a site of its pattern is not recognised', () => {
     // Per rewrite, code holding one site of its pattern in a shape it does not know.
     const unknown: Record<string, string> = {
+      verdictOnly: 'f({instancePath});',
       linearKeyPointers: 'const s = x.replace(y, z);',
       linearErrors: 'vErrors = [].concat(e);',
       boundedListing: '"use strict";errors++;',
@@ -132,6 +153,7 @@ describe('the validator modules are ES modules a bundler can follow', () => {
       expect(() => rewrite(unknown[r.name]!, kind, [r]), r.name).toThrow(`generate: the ${r.name} rewrite recognised 0 of the 1 sites`);
     }
     expect(REWRITES.find((r) => r.name === 'boundedListing')?.kinds).toEqual(['listing']);
+    expect(REWRITES.find((r) => r.name === 'verdictOnly')?.kinds).toEqual(['fast']);
   });
 
   test('no generated validator module requires anything; each version has an import map of every task', () => {

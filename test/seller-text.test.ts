@@ -11,7 +11,7 @@ import { describe, expect, test } from 'vitest';
 import { describeFailure, failureJson, jsonText, successLine, summarize } from '../src/cli-report.js';
 import { safeDecode, type TaskName } from '../src/decode.js';
 import type { DecodeError } from '../src/errors.js';
-import { formatIssues, shownPointer, shownText } from '../src/format.js';
+import { formatIssues, grouped, shownPointer, shownText } from '../src/format.js';
 import { mcp } from './fixtures/envelopes.js';
 import { payload } from './fixtures/payloads.js';
 
@@ -222,5 +222,17 @@ describe('shownText', () => {
     expect(shownText(`abc${'\u202e'.repeat(5)}`, 12)).toBe('abc\\u202e…');
     expect(shownText(`abcdefgh\ud83d\ude00`, 9)).toBe('abcdefgh…');
     expect(shownPointer(`/${'k'.repeat(3000)}/__proto__`)).toMatch(/^\/k{59}…k{49}\/__proto__$/);
+  });
+});
+
+describe('grouped', () => {
+  test("writes counts as toLocaleString('en-US') does, without loading a locale", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.nat(), fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER })), (n) => {
+        expect(grouped(n)).toBe(n.toLocaleString('en-US'));
+      }),
+      { numRuns: 2000 },
+    );
+    expect([0, 999, 1000, 100_000, 1_000_000].map(grouped)).toEqual(['0', '999', '1,000', '100,000', '1,000,000']);
   });
 });

@@ -115,10 +115,19 @@ describe('ucs2length counts code points as Ajv does', () => {
 });
 
 describe('the listing stop', () => {
-  test('stopListing throws ListingStopped, naming LISTING_LIMIT', () => {
+  test('stopListing throws ListingStopped with the first error held, naming LISTING_LIMIT', () => {
     expect(LISTING_LIMIT).toBe(100_000);
-    expect(stopListing).toThrow(ListingStopped);
-    expect(stopListing).toThrow('the listing stopped after more than 100000 errors');
-    expect(new ListingStopped()).toBeInstanceOf(Error);
+    const first = { instancePath: '/products/0', keyword: 'required' };
+    const thrown = (() => {
+      try {
+        stopListing([first, { instancePath: '/products/1' }]);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(thrown).toBeInstanceOf(ListingStopped);
+    expect(thrown).toBeInstanceOf(Error);
+    expect((thrown as ListingStopped).first).toBe(first);
+    expect((thrown as ListingStopped).message).toBe('the listing stopped after more than 100000 errors');
   });
 });

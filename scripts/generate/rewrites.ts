@@ -154,10 +154,10 @@ function linearErrors(code: string): Rewritten {
  * An error listing is linear in the payload but not small: a 3-byte `{}` where an object with
  * ten required properties belongs yields ten errors, so a 4 MiB payload can yield millions of
  * error objects (3,000,003 for 300,000 empty products: 3.8 s and 730 MB). After each error is
- * recorded or merged, this stops the listing (`stopListing()`, which throws `ListingStopped`)
- * once a validator function holds more than LISTING_LIMIT errors; the module re-exports
- * `ListingStopped` and `listingLimit`, so that the caller catches the very class it throws, and
- * then reports the fast validator's first error and says the listing stopped.
+ * recorded or merged, this stops the listing (`stopListing(vErrors)`, which throws `ListingStopped`
+ * with the first error held) once a validator function holds more than LISTING_LIMIT errors; the
+ * module re-exports `ListingStopped` and `listingLimit`, so that the caller catches the very class
+ * it throws, and then reports that first error and says the listing stopped.
  *
  * @param code Ajv's allErrors standalone code.
  * @returns The code with a check after every recorded or merged error; its sites are the code's error counts.
@@ -167,7 +167,7 @@ function linearErrors(code: string): Rewritten {
 function boundedListing(code: string): Rewritten {
   const records = (code.match(/vErrors = \[err\d+\];\}else \{vErrors\.push\(err\d+\);\}errors\+\+;/g) ?? []).length;
   const merges = (code.match(/for \(const e of \w+\.errors\) vErrors\.push\(e\); \}errors = vErrors\.length;/g) ?? []).length;
-  const check = 'if(errors > LISTING_LIMIT){stopListing();}';
+  const check = 'if(errors > LISTING_LIMIT){stopListing(vErrors);}';
   const out = code.replaceAll('errors++;', `errors++;${check}`).replaceAll('errors = vErrors.length;', `errors = vErrors.length;${check}`);
   return {
     code: out.replace('"use strict";', '"use strict";\nexport { ListingStopped, LISTING_LIMIT as listingLimit };'),
@@ -200,16 +200,16 @@ function linearUniqueItems(code: string): Rewritten {
 
 /**
  * What Ajv's ESM output still `require()`s (ajv#2209): the identifier each require expression
- * becomes, and the import that declares it (a package, or a helper of src/validator-runtime.js
- * where the package is CommonJS with an `exports.default`, which bundlers and Node read differently).
+ * becomes, a helper of src/validator-runtime.js. The equality and the formats are our own ESM
+ * (the same answers as fast-deep-equal and ajv-formats' full formats, proven by differential
+ * tests): importing those CommonJS packages cost Node's CommonJS loader at every cold start.
+ * A format not listed here is a require() not recognised, and fails the build.
  */
-const REQUIRE_REWRITES: ReadonlyArray<{ readonly expression: string; readonly name: string; readonly declaration?: string }> = [
-  { expression: 'require("ajv/dist/runtime/equal").default', name: 'deepEqual', declaration: 'import deepEqual from "fast-deep-equal";' },
-  {
-    expression: 'require("ajv-formats/dist/formats")',
-    name: 'ajvFormats',
-    declaration: 'import * as ajvFormats from "ajv-formats/dist/formats.js";',
-  },
+const REQUIRE_REWRITES: ReadonlyArray<{ readonly expression: string; readonly name: RuntimeName }> = [
+  { expression: 'require("ajv/dist/runtime/equal").default', name: 'jsonEqual' },
+  { expression: 'require("ajv-formats/dist/formats").fullFormats.uri', name: 'isUri' },
+  { expression: 'require("ajv-formats/dist/formats").fullFormats.date', name: 'isDate' },
+  { expression: 'require("ajv-formats/dist/formats").fullFormats["date-time"]', name: 'dateTimeFormat' },
   // Ajv's maxLength counts code points: a surrogate pair is one character.
   { expression: 'require("ajv/dist/runtime/ucs2length").default', name: 'ucs2length' },
 ];
@@ -220,26 +220,115 @@ const REQUIRE_REWRITES: ReadonlyArray<{ readonly expression: string; readonly na
  * @param code Ajv standalone code.
  * @returns The code with imports for its require()s; its sites are the code's require() calls (one not in REQUIRE_REWRITES is not recognised).
  * @example
- * staticImports('const f = require("ajv/dist/runtime/equal").default;').code; // 'import deepEqual ...\nconst f = deepEqual;'
+ * staticImports('const f = require("ajv/dist/runtime/equal").default;').code; // 'const f = jsonEqual;'
  */
 export function staticImports(code: string): Rewritten {
   let out = code;
   let found = 0;
-  const declarations: string[] = [];
   const helpers: RuntimeName[] = [];
-  for (const { expression, name, declaration } of REQUIRE_REWRITES) {
+  for (const { expression, name } of REQUIRE_REWRITES) {
     const n = count(out, expression);
     if (n === 0) continue;
     found += n;
     out = out.replaceAll(expression, name);
-    if (declaration === undefined) helpers.push(name as RuntimeName);
-    else declarations.push(declaration);
+    helpers.push(name);
   }
+  return { code: out, found, sites: (code.match(/\brequire\s*\(/g) ?? []).length, runtime: helpers };
+}
+
+/** The signature Ajv gives every validate function; its options only carry error-reporting context. */
+const SIGNATURE = /function (validate\d+)\(data, \{instancePath="", parentData, parentDataProperty, rootData=data\}=\{\}\)/g;
+
+/** Where the JavaScript token of Ajv's output that starts at `at` ends: a string, a comment or an inlined format regex; else at + 1. */
+function tokenEnd(code: string, at: number): number {
+  const c = code[at];
+  if (c === '"') {
+    for (let i = at + 1; i < code.length; i++) {
+      if (code[i] === '\\') i++;
+      else if (code[i] === '"') return i + 1;
+    }
+    throw new Error(`generate: verdictOnly met an unterminated string at ${at}; update it`);
+  }
+  if (c === '/' && code[at + 1] === '*') {
+    const end = code.indexOf('*/', at + 2);
+    if (end === -1) throw new Error(`generate: verdictOnly met an unterminated comment at ${at}; update it`);
+    return end + 2;
+  }
+  if (c === '/' && /const formats\d+ = $/.test(code.slice(Math.max(0, at - 30), at))) {
+    for (let inClass = false, i = at + 1; i < code.length && code[i] !== '\n'; i++) {
+      if (code[i] === '\\') i++;
+      else if (code[i] === '[') inClass = true;
+      else if (code[i] === ']') inClass = false;
+      else if (code[i] === '/' && !inClass) return i + 1;
+    }
+    throw new Error(`generate: verdictOnly met an unterminated regex at ${at}; update it`);
+  }
+  return at + 1;
+}
+
+/** The end (exclusive) of the object literal that opens at `at`. */
+function literalEnd(code: string, at: number): number {
+  let depth = 0;
+  for (let i = at; i < code.length; ) {
+    if (code[i] === '{') depth++;
+    else if (code[i] === '}' && --depth === 0) return i + 1;
+    i = tokenEnd(code, i);
+  }
+  throw new Error(`generate: verdictOnly met an unclosed { at ${at}; update it`);
+}
+
+/**
+ * A fast module only gives the verdict (decode lists the issues with the task's listing module),
+ * so this drops what Ajv builds for error reporting: every error object becomes one shared empty
+ * object, and the instance paths and options objects passed to referenced validators go. A valid
+ * payload built an error object and its instance path for every discarded `oneOf` branch (a 4 MiB
+ * payload under a long map key spent most of its time there) and options for every call.
+ *
+ * @param code Ajv standalone code with allErrors off.
+ * @returns The same verdicts from code that builds no error details; its sites are the code's
+ *   validate functions and `{instancePath` literals.
+ * @throws Error when a literal has a shape it does not know or the reporting context is still used.
+ * @example
+ * verdictOnly(code).code;
+ */
+function verdictOnly(code: string): Rewritten {
+  const functions = count(code, 'function validate');
+  let signatures = 0;
+  const src = code.replace(SIGNATURE, (_m, name: string) => {
+    signatures++;
+    return `function ${name}(data)`;
+  });
+  let out = '';
+  let from = 0;
+  let literals = 0;
+  let missed = false;
+  for (let i = 0; i < src.length; ) {
+    if (!src.startsWith('{instancePath', i)) {
+      i = tokenEnd(src, i);
+      continue;
+    }
+    const end = literalEnd(src, i);
+    const literal = src.slice(i, end);
+    if (/^\{instancePath(:.*?)?,schemaPath:/s.test(literal)) {
+      out += `${src.slice(from, i)}noDetail`;
+    } else if (/^\{instancePath(:.*)?,parentData(:.*)?,parentDataProperty(:.*)?,rootData\}$/s.test(literal) && src.endsWith(', ', i)) {
+      out += src.slice(from, i - 2);
+    } else {
+      missed = true; // not recognised: the count fails the build
+      break;
+    }
+    literals++;
+    from = end;
+    i = end;
+  }
+  out += src.slice(from);
+  // Every use of the reporting context is gone, or a shape was missed (an unrecognised literal fails the count instead).
+  const left = missed ? null : /\b(instancePath|parentData|parentDataProperty|rootData)\b/.exec(out.replace(/"(?:[^"\\]|\\.)*"/g, '""'));
+  if (left !== null) throw new Error(`generate: verdictOnly left ${left[1]} in use; update it`);
   return {
-    code: declarations.length === 0 ? out : `${declarations.join('\n')}\n${out}`,
-    found,
-    sites: (code.match(/\brequire\s*\(/g) ?? []).length,
-    runtime: helpers,
+    code: out.replace('"use strict";', '"use strict";\nconst noDetail = {};'),
+    found: signatures + literals,
+    sites: functions + count(src, '{instancePath'), // the signatures hold one each, counted as functions
   };
 }
 
@@ -247,6 +336,13 @@ const BOTH: readonly ModuleKind[] = ['fast', 'listing'];
 
 /** The rewrites, in the order they apply. */
 export const REWRITES: readonly Rewrite[] = [
+  {
+    name: 'verdictOnly',
+    reason: 'a fast module builds no error details: decode lists the issues with the listing module',
+    kinds: ['fast'],
+    site: 'validate function or error literal',
+    apply: verdictOnly,
+  },
   {
     name: 'linearKeyPointers',
     reason: 'a map key is escaped into a JSON Pointer once per visit, not once per error built under it (quadratic)',

@@ -15,7 +15,7 @@ import {
   type ValidationIssue,
 } from '../errors.js';
 import { checkAdcpError, MAX_ADCP_ERROR_BYTES } from '../extract-errors.js';
-import { shownPointer, shownText } from '../format.js';
+import { grouped, shownPointer, shownText } from '../format.js';
 import { inputMayThrow } from '../local-faults.js';
 import { hasOwn, isObject } from '../own-properties.js';
 import { classifyRecoveryWith, recoveryTable, unknownClassification } from '../recovery.js';
@@ -153,12 +153,11 @@ export function mismatch(
   listing?: IssueListing,
 ): SchemaMismatchError {
   const what = variant === 'response' ? 'response' : `${variant} payload`;
-  const n = (k: number) => k.toLocaleString('en-US');
-  let count = `${n(issues.length)} ${issues.length === 1 ? 'issue' : 'issues'}`;
-  if (listing?.stopped === true) count = `more than ${n(listing.limit)} issues; the listing stopped, the first is given`;
+  let count = `${grouped(issues.length)} ${issues.length === 1 ? 'issue' : 'issues'}`;
+  if (listing?.stopped === true) count = `more than ${grouped(listing.limit)} issues; the listing stopped, the first is given`;
   else if (listing !== undefined && !listing.complete)
-    count = `${n(listing.found)} issues; the listing was cut to the first ${issues.length === 1 ? 'one' : n(issues.length)}`;
-  if (listing !== undefined && listing.shortened > 0) count += `; long keys shortened in ${n(listing.shortened)}`;
+    count = `${grouped(listing.found)} issues; the listing was cut to the first ${issues.length === 1 ? 'one' : grouped(issues.length)}`;
+  if (listing !== undefined && listing.shortened > 0) count += `; long keys shortened in ${grouped(listing.shortened)}`;
   return new SchemaMismatchError(
     `${ctx.task} ${what} does not match the AdCP ${version} schema${ctx.standInFor === undefined ? '' : `, judged in place of the announced ${ctx.standInFor}`} (${count})${issueSummary(issues)}`,
     {
