@@ -450,7 +450,7 @@ async function firstUriChecks(): Promise<void> {
       results.get(impl)!.push(r);
     }
   }
-  const S = "first `uri` format checks, fresh node: ajv-formats' full uri against isUri (src/uri-format.ts), wall time";
+  const S = "first `uri` format checks, fresh node: ajv-formats' full uri against isUri (src/uri-format.js), wall time";
   const rows: Array<[string, (r: UriResult) => number]> = [
     ['first call', (r) => r.firstMs.wall],
     ['the next 100 calls (a 100 KB get_products makes 108)', (r) => r.hundredMs.wall],

@@ -5,6 +5,9 @@
  * `RegExp` construction in src/, found by parsing the sources (a new regex is audited the moment
  * it is written). `npm run regex-audit` adds V8 timings up to 4 MiB.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import {
   type AuditedRegex,
@@ -71,6 +74,25 @@ describe('the collector finds every construction in a source text', () => {
       ['x.ts:7', 's.match(name)'],
       ['x.ts:7', 's.matchAll(`z`)'],
     ]);
+  });
+});
+
+describe('the collector reads JavaScript sources too', () => {
+  test('a .js file outside generated/ is scanned, JSDoc casts and all; generated/ is not', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'regex-audit-'));
+    try {
+      mkdirSync(path.join(dir, 'generated'));
+      writeFileSync(path.join(dir, 'a.js'), 'export const a = /** @type {RegExp} */ (/^a+$/u);\n');
+      writeFileSync(path.join(dir, 'b.ts'), 'export const b = /^b+$/u;\n');
+      writeFileSync(path.join(dir, 'generated', 'c.js'), 'export const c = /^c+$/u;\n');
+      const { regexes } = collectSourceRegexes(dir);
+      expect(regexes.map((r) => [path.basename(r.name.split(':')[0] ?? ''), r.source])).toEqual([
+        ['a.js', '^a+$'],
+        ['b.ts', '^b+$'],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -142,8 +142,9 @@ const SOURCE_DIR = path.join(REPO_ROOT, 'src');
 const STRING_TO_REGEXP = new Set(['match', 'matchAll', 'search']);
 
 /**
- * Every regular expression in the TypeScript sources under `dir` (src/generated excluded): regex
- * literals, `new RegExp(...)` / `RegExp(...)` with literal arguments, and, as {@link DynamicRegex},
+ * Every regular expression in the TypeScript and JavaScript sources under `dir` (src/generated
+ * excluded; the JSDoc-typed .js modules there are runtime code too): regex literals,
+ * `new RegExp(...)` / `RegExp(...)` with literal arguments, and, as {@link DynamicRegex},
  * constructions whose pattern is not a literal (including `.match`, `.matchAll` and `.search`
  * called with something other than a regex literal, which build a RegExp from a string).
  *
@@ -156,7 +157,7 @@ const STRING_TO_REGEXP = new Set(['match', 'matchAll', 'search']);
 export function collectSourceRegexes(dir: string = SOURCE_DIR): { regexes: AuditedRegex[]; dynamic: DynamicRegex[] } {
   const regexes: AuditedRegex[] = [];
   const dynamic: DynamicRegex[] = [];
-  const files = listFiles(dir).filter((f) => f.endsWith('.ts') && !path.relative(dir, f).startsWith('generated'));
+  const files = listFiles(dir).filter((f) => /\.[jt]s$/.test(f) && !path.relative(dir, f).startsWith('generated'));
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
     const found = collectRegexesIn(path.relative(REPO_ROOT, file), text);
@@ -167,10 +168,11 @@ export function collectSourceRegexes(dir: string = SOURCE_DIR): { regexes: Audit
 }
 
 /**
- * The regexes of one TypeScript source text; see {@link collectSourceRegexes}.
+ * The regexes of one TypeScript or JavaScript source text (JavaScript when `name` ends in `.js`);
+ * see {@link collectSourceRegexes}.
  *
  * @param name The file's name, for `file:line`.
- * @param text Its TypeScript source.
+ * @param text Its source.
  * @returns The regexes and the constructions that cannot be audited.
  * @throws Never (a syntax error only makes the parse partial).
  * @example
@@ -179,7 +181,8 @@ export function collectSourceRegexes(dir: string = SOURCE_DIR): { regexes: Audit
 export function collectRegexesIn(name: string, text: string): { regexes: AuditedRegex[]; dynamic: DynamicRegex[] } {
   const regexes: AuditedRegex[] = [];
   const dynamic: DynamicRegex[] = [];
-  const file = ts.createSourceFile(name, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const kind = name.endsWith('.js') ? ts.ScriptKind.JS : ts.ScriptKind.TS;
+  const file = ts.createSourceFile(name, text, ts.ScriptTarget.Latest, true, kind);
   const at = (node: ts.Node): string => `${name}:${file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1}`;
   const literal = (node: ts.Node | undefined): string | undefined =>
     node !== undefined && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) ? node.text : undefined;

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The JSON Schema `uri` format as a left-to-right scan: the same language as ajv-formats' full
  * `uri` (its RFC 3986 regex, case-insensitive, ASCII only), without that regex, which V8 compiles
@@ -38,8 +39,17 @@ const CLOSE_BRACKET = 0x5d;
 
 /** The classes of each ASCII character; anything above U+007F belongs to none (the regex has no `u` flag, so `/i` never folds it into ASCII). */
 const CLASSES = new Uint8Array(128);
-function mark(chars: string, classes: number): void {
-  for (let i = 0; i < chars.length; i++) CLASSES[chars.charCodeAt(i)]! |= classes;
+/**
+ * Adds `classes` to each character of `chars`.
+ * @param {string} chars
+ * @param {number} classes
+ * @returns {void}
+ */
+function mark(chars, classes) {
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars.charCodeAt(i);
+    CLASSES[c] = /** @type {number} */ (CLASSES[c]) | classes;
+  }
 }
 const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const DIGITS = '0123456789';
@@ -52,31 +62,58 @@ mark('/', PATH | QUERY);
 mark('?', QUERY);
 mark(`${DIGITS}abcdefABCDEF`, HEX);
 
-function has(text: string, i: number, classes: number): boolean {
+/**
+ * Whether the character at `i` is ASCII and in one of `classes`.
+ * @param {string} text
+ * @param {number} i
+ * @param {number} classes
+ * @returns {boolean}
+ */
+function has(text, i, classes) {
   const c = text.charCodeAt(i);
-  return c < 128 && (CLASSES[c]! & classes) !== 0;
+  return c < 128 && (classes & /** @type {number} */ (CLASSES[c])) !== 0;
 }
 
-function isDigit(text: string, i: number): boolean {
+/**
+ * Whether the character at `i` is an ASCII digit.
+ * @param {string} text
+ * @param {number} i
+ * @returns {boolean}
+ */
+function isDigit(text, i) {
   const c = text.charCodeAt(i);
   return c >= 0x30 && c <= 0x39;
 }
 
-/** The end of the run from `i` (before `end`) of characters in `classes` or `%` and two hex digits. */
-function span(text: string, i: number, end: number, classes: number): number {
+/**
+ * The end of the run from `i` (before `end`) of characters in `classes` or `%` and two hex digits.
+ * @param {string} text
+ * @param {number} i
+ * @param {number} end
+ * @param {number} classes
+ * @returns {number}
+ */
+function span(text, i, end, classes) {
   // The class lookup is inlined: this loop is most of the work, and a fresh process runs it in
   // V8's interpreter for its first thousand URIs or so, where every call counts.
   while (i < end) {
     const c = text.charCodeAt(i);
-    if (c < 128 && (CLASSES[c]! & classes) !== 0) i++;
+    if (c < 128 && (classes & /** @type {number} */ (CLASSES[c])) !== 0) i++;
     else if (c === PERCENT && i + 2 < end && has(text, i + 1, HEX) && has(text, i + 2, HEX)) i += 3;
     else break;
   }
   return i;
 }
 
-/** The first index in [i, end) holding `code`, or `end`. */
-function find(text: string, i: number, end: number, code: number): number {
+/**
+ * The first index in [i, end) holding `code`, or `end`.
+ * @param {string} text
+ * @param {number} i
+ * @param {number} end
+ * @param {number} code
+ * @returns {number}
+ */
+function find(text, i, end, code) {
   while (i < end && text.charCodeAt(i) !== code) i++;
   return i;
 }
@@ -85,20 +122,20 @@ function find(text: string, i: number, end: number, code: number): number {
  * Whether `text` is a URI as ajv-formats' full `uri` format judges it (RFC 3986 `URI`: a scheme,
  * an authority or path, a query and a fragment; percent-encodings, IPv6 and IPvFuture literals).
  *
- * @param text - Any string.
- * @returns `true` exactly when `fullFormats.uri(text)` of ajv-formats is true.
+ * @param {string} text Any string.
+ * @returns {boolean} `true` exactly when `fullFormats.uri(text)` of ajv-formats is true.
  * @throws Never.
  * @example
  * isUri('https://[::1]:8080/a?b#c'); // true
  * isUri('//example.com/no-scheme'); // false
  */
-export function isUri(text: string): boolean {
+export function isUri(text) {
   const n = text.length;
   if (n === 0 || !has(text, 0, ALPHA)) return false;
   let i = 1;
   for (; i < n; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 128 || (CLASSES[c]! & SCHEME) === 0) break;
+    if (c >= 128 || (SCHEME & /** @type {number} */ (CLASSES[c])) === 0) break;
   }
   if (i === n || text.charCodeAt(i) !== COLON) return false;
   const hierStart = i + 1;
@@ -120,12 +157,25 @@ export function isUri(text: string): boolean {
   return isAuthorityAndPath(text, authority, hierEnd);
 }
 
-function isQueryOrFragmentStart(text: string, i: number): boolean {
+/**
+ * Whether the character at `i` starts a query (`?`) or a fragment (`#`).
+ * @param {string} text
+ * @param {number} i
+ * @returns {boolean}
+ */
+function isQueryOrFragmentStart(text, i) {
   const c = text.charCodeAt(i);
   return c === QUESTION || c === HASH;
 }
 
-function isAuthorityAndPath(text: string, start: number, end: number): boolean {
+/**
+ * Whether [start, end) is an authority (userinfo, host, port) and a path of path characters.
+ * @param {string} text
+ * @param {number} start
+ * @param {number} end
+ * @returns {boolean}
+ */
+function isAuthorityAndPath(text, start, end) {
   const pathStart = find(text, start, end, SLASH);
   if (span(text, pathStart, end, PATH) !== end) return false;
   // No part of an authority after its userinfo holds an `@`.
@@ -135,7 +185,8 @@ function isAuthorityAndPath(text: string, start: number, end: number): boolean {
     if (span(text, start, at, USERINFO) !== at) return false;
     host = at + 1;
   }
-  let port: number;
+  /** @type {number} */
+  let port;
   if (host < pathStart && text.charCodeAt(host) === OPEN_BRACKET) {
     const close = find(text, host + 1, pathStart, CLOSE_BRACKET);
     if (close === pathStart || !isIpLiteral(text, host + 1, close)) return false;
@@ -150,8 +201,14 @@ function isAuthorityAndPath(text: string, start: number, end: number): boolean {
   return true;
 }
 
-/** Between the brackets: an IPv6 address or `v` hex `.` and one or more of userinfo's characters (no percent-encoding). */
-function isIpLiteral(text: string, start: number, end: number): boolean {
+/**
+ * Between the brackets: an IPv6 address or `v` hex `.` and one or more of userinfo's characters (no percent-encoding).
+ * @param {string} text
+ * @param {number} start
+ * @param {number} end
+ * @returns {boolean}
+ */
+function isIpLiteral(text, start, end) {
   const c = text.charCodeAt(start);
   if (c !== 0x76 && c !== 0x56) return isIpv6(text, start, end); // not `v` or `V`
   let i = start + 1;
@@ -165,8 +222,12 @@ function isIpLiteral(text: string, start: number, end: number): boolean {
 /**
  * RFC 3986 `IPv6address`: eight groups of 1-4 hex digits, the last two possibly one dotted IPv4
  * address, or fewer than eight with one `::` standing for the rest.
+ * @param {string} text
+ * @param {number} start
+ * @param {number} end
+ * @returns {boolean}
  */
-function isIpv6(text: string, start: number, end: number): boolean {
+function isIpv6(text, start, end) {
   let groups = 0;
   let compressed = false;
   let i = start;
@@ -197,8 +258,14 @@ function isIpv6(text: string, start: number, end: number): boolean {
   return compressed ? groups <= 7 : groups === 8;
 }
 
-/** Four dot-separated numbers of one to three digits up to 255 (leading zeros allowed, as the regex's `[01]?\d\d?` does). */
-function isIpv4(text: string, start: number, end: number): boolean {
+/**
+ * Four dot-separated numbers of one to three digits up to 255 (leading zeros allowed, as the regex's `[01]?\d\d?` does).
+ * @param {string} text
+ * @param {number} start
+ * @param {number} end
+ * @returns {boolean}
+ */
+function isIpv4(text, start, end) {
   let i = start;
   for (let part = 0; part < 4; part++) {
     if (part > 0) {

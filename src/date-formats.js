@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The JSON Schema formats `date` and `date-time` as ajv-formats' full mode checks them (RFC 3339
  * `full-date` and `date-time`, with its leniencies kept), as a linear scan in plain ESM so that
@@ -9,21 +10,24 @@ const COLON = 0x3a;
 const DOT = 0x2e;
 const PLUS = 0x2b;
 
-/** Days in each month of a common year, January first. */
-const DAYS_IN_MONTH: readonly number[] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/**
+ * Days in each month of a common year, January first.
+ * @type {readonly number[]}
+ */
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
  * Whether a string is a calendar date `YYYY-MM-DD` that exists (February 29 only in leap years),
  * as ajv-formats' full `date` format decides.
  *
- * @param text - The string to check.
- * @returns `true` when ajv-formats' `fullFormats.date` accepts it.
+ * @param {string} text The string to check.
+ * @returns {boolean} `true` when ajv-formats' `fullFormats.date` accepts it.
  * @throws Never.
  * @example
  * isDate('2024-02-29'); // true
  * isDate('2023-02-29'); // false
  */
-export function isDate(text: string): boolean {
+export function isDate(text) {
   return text.length === 10 && isFullDate(text);
 }
 
@@ -33,34 +37,48 @@ export function isDate(text: string): boolean {
  * with an optional fraction, `Z`/`z` or an offset (`+05`, `+0530`, `+05:30`), and 60 seconds
  * only for a leap second that falls at 23:59 UTC.
  *
- * @param text - The string to check.
- * @returns `true` when ajv-formats' `fullFormats["date-time"]` accepts it.
+ * @param {string} text The string to check.
+ * @returns {boolean} `true` when ajv-formats' `fullFormats["date-time"]` accepts it.
  * @throws Never.
  * @example
  * isDateTime('2026-12-01T14:30:00.5+01:00'); // true
  * isDateTime('2026-12-01T14:30:00'); // false (no time zone)
  */
-export function isDateTime(text: string): boolean {
+export function isDateTime(text) {
   // Digits, dashes and the time's characters are never separators, so a valid string has its one
   // separator at index 10, which is what ajv-formats' split into exactly two parts amounts to.
   return isSeparator(text.charCodeAt(10)) && isFullDate(text) && isTime(text, 11);
 }
 
-/** The value of the ASCII digit at `at` (`\d` without the `u` flag), or -1 for anything else. */
-function digit(text: string, at: number): number {
+/**
+ * The value of the ASCII digit at `at` (`\d` without the `u` flag), or -1 for anything else.
+ * @param {string} text
+ * @param {number} at
+ * @returns {number}
+ */
+function digit(text, at) {
   const value = text.charCodeAt(at) - 0x30; // NaN past the end, which fails both comparisons
   return value >= 0 && value <= 9 ? value : -1;
 }
 
-/** The value of the two ASCII digits at `at`, or -1 when either is not one. */
-function twoDigits(text: string, at: number): number {
+/**
+ * The value of the two ASCII digits at `at`, or -1 when either is not one.
+ * @param {string} text
+ * @param {number} at
+ * @returns {number}
+ */
+function twoDigits(text, at) {
   const tens = digit(text, at);
   const ones = digit(text, at + 1);
   return tens < 0 || ones < 0 ? -1 : tens * 10 + ones;
 }
 
-/** Whether `text` starts with a date that exists, `YYYY-MM-DD` (the caller checks what follows). */
-function isFullDate(text: string): boolean {
+/**
+ * Whether `text` starts with a date that exists, `YYYY-MM-DD` (the caller checks what follows).
+ * @param {string} text
+ * @returns {boolean}
+ */
+function isFullDate(text) {
   const century = twoDigits(text, 0);
   const yearOfCentury = twoDigits(text, 2);
   const month = twoDigits(text, 5);
@@ -76,8 +94,11 @@ function isFullDate(text: string): boolean {
  * Whether `text` from `start` to its end is `hh:mm:ss[.fraction]` and a time zone, with the ranges
  * and the leap-second rule of ajv-formats' strict `time`: hours, minutes and offsets are two
  * digits each, checked by value afterwards, so out-of-range fields can still make a leap second.
+ * @param {string} text
+ * @param {number} start
+ * @returns {boolean}
  */
-function isTime(text: string, start: number): boolean {
+function isTime(text, start) {
   const hour = twoDigits(text, start);
   const minute = twoDigits(text, start + 3);
   if (hour < 0 || minute < 0 || twoDigits(text, start + 6) < 0) return false;
@@ -115,8 +136,12 @@ function isTime(text: string, start: number): boolean {
   return (utcHour === 23 || utcHour === -1) && (utcMinute === 59 || utcMinute === -1) && second < 61;
 }
 
-/** Whether a UTF-16 code unit is `t`, `T` or matched by `\s` (WhiteSpace and LineTerminator). */
-function isSeparator(code: number): boolean {
+/**
+ * Whether a UTF-16 code unit is `t`, `T` or matched by `\s` (WhiteSpace and LineTerminator).
+ * @param {number} code
+ * @returns {boolean}
+ */
+function isSeparator(code) {
   if (code === 0x74 || code === 0x54 || code === 0x20 || (code >= 0x09 && code <= 0x0d)) return true;
   if (code < 0xa0) return false;
   return (
