@@ -1,5 +1,5 @@
 /**
- * isDate and isDateTime (src/date-formats.ts) against the formats they replace, ajv-formats'
+ * isDate and isDateTime (src/date-formats.js) against the formats they replace, ajv-formats'
  * `fullFormats.date` and `fullFormats["date-time"]`, as the oracle: on strings built to reach every
  * branch (month lengths, leap years, centuries, every separator, every time-zone form, the
  * leap-second arithmetic), on mutations of them, and on arbitrary strings. Counters prove that

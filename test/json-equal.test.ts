@@ -1,5 +1,5 @@
 /**
- * jsonEqual (src/json-equal.ts) against the function it replaces in the generated validators,
+ * jsonEqual (src/json-equal.js) against the function it replaces in the generated validators,
  * fast-deep-equal, as the oracle, on JSON values: pairs equal by construction (a copy with every
  * object's keys in another order), pairs one small change apart (a value, a type, a key added,
  * removed or renamed, array items added, dropped or swapped), and independent pairs. Counters

@@ -1,5 +1,5 @@
 /**
- * isUri (src/uri-format.ts) against its oracle, ajv-formats' full `uri` format: the same verdict on
+ * isUri (src/uri-format.js) against its oracle, ajv-formats' full `uri` format: the same verdict on
  * strings built from the RFC 3986 grammar and then mutated, on IP literals of every shape, and on
  * arbitrary strings (fast-check, fixed seed; counters prove the generators reach both verdicts of
  * every branch); the edge cases one by one; and a linear number of character reads on 1 MB
