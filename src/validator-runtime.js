@@ -8,10 +8,9 @@
  * src/ as from dist/; web-standard APIs only, since bundles for browsers include it.
  */
 
-import { isDateTime } from './date-formats.js';
+import { isDate, isDateTime } from './date-formats.js';
 
 // The formats and the equality the generated code calls, in plain ESM (no CommonJS to load).
-export { isDate } from './date-formats.js';
 export { jsonEqual } from './json-equal.js';
 export { isUri } from './uri-format.js';
 
@@ -124,6 +123,9 @@ export class ListingStopped extends Error {
 export function stopListing(errors) {
   throw new ListingStopped(errors[0]);
 }
+
+/** Ajv's `date` format as the generated code calls it (`format.validate(text)`). */
+export const dateFormat = Object.freeze({ validate: isDate });
 
 /** Ajv's `date-time` format as the generated code calls it (`format.validate(text)`). */
 export const dateTimeFormat = Object.freeze({ validate: isDateTime });

@@ -189,7 +189,8 @@ export function listIssues(version: Version, task: string, variant: Variant, dat
     if (validate === undefined || validate(data)) return empty;
   } catch (error) {
     // The first error the listing recorded before it stopped.
-    if (error instanceof ListingStopped) return { ...empty, issues: [toIssue(error.first as AjvErrorObject)], complete: false, stopped: true };
+    if (error instanceof ListingStopped)
+      return { ...empty, issues: [toIssue(error.first as AjvErrorObject)], complete: false, stopped: true };
     throw error;
   }
   const errors = validate.errors ?? [];

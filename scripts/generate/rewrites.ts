@@ -208,7 +208,7 @@ function linearUniqueItems(code: string): Rewritten {
 const REQUIRE_REWRITES: ReadonlyArray<{ readonly expression: string; readonly name: RuntimeName }> = [
   { expression: 'require("ajv/dist/runtime/equal").default', name: 'jsonEqual' },
   { expression: 'require("ajv-formats/dist/formats").fullFormats.uri', name: 'isUri' },
-  { expression: 'require("ajv-formats/dist/formats").fullFormats.date', name: 'isDate' },
+  { expression: 'require("ajv-formats/dist/formats").fullFormats.date', name: 'dateFormat' },
   { expression: 'require("ajv-formats/dist/formats").fullFormats["date-time"]', name: 'dateTimeFormat' },
   // Ajv's maxLength counts code points: a surrogate pair is one character.
   { expression: 'require("ajv/dist/runtime/ucs2length").default', name: 'ucs2length' },
