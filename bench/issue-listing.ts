@@ -6,15 +6,11 @@
  *
  *   node --import tsx bench/issue-listing.ts build|format
  */
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+// From src/ (tsx): dist/ is bundled, so these internal modules have no file of their own there.
+import { SchemaMismatchError } from '../src/errors.js';
+import { formatIssues } from '../src/format.js';
+import { boundIssues, MAX_ISSUES } from '../src/issue-listing.js';
 import { worstIssues } from './payloads.js';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const dist = (file: string) => pathToFileURL(path.join(ROOT, 'dist', file)).href;
-const { boundIssues, MAX_ISSUES } = (await import(dist('issue-listing.js'))) as typeof import('../src/issue-listing.js');
-const { SchemaMismatchError } = (await import(dist('errors.js'))) as typeof import('../src/errors.js');
-const { formatIssues } = (await import(dist('format.js'))) as typeof import('../src/format.js');
 
 const mode = process.argv[2];
 const t0 = performance.now();

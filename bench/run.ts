@@ -202,9 +202,8 @@ async function main(): Promise<void> {
       // never reads) and then validates and returns. The snapshot walk alone and a bare visit of
       // every value (no checks, no copy: any walk's lower bound) are measured in the same rounds,
       // each against the bare validator.
-      const { snapshot } = (await import(
-        pathToFileURL(path.join(ROOT, 'dist', 'snapshot.js')).href
-      )) as typeof import('../src/snapshot.js');
+      // From src/: dist/ is bundled, so the walk has no module of its own there.
+      const { snapshot } = await import('../src/snapshot.js');
       const bounds = { maxBytes: 4 * 1024 * 1024, maxDepth: 64, maxNodes: 1_000_000 };
       for (const p of payloads) {
         const validate = fast(p.task);

@@ -103,10 +103,18 @@ describe.skipIf(!enabled)('npm pack → npm install → use', { timeout: 120_000
       'dist/portable.js',
       'dist/fetch/index.js',
       'dist/cli.js',
-      'dist/generated/index.js',
+      'dist/webhooks/index.js',
+      'dist/validator-runtime.js',
       'dist/generated/index.d.ts',
     ])
       expect(files).toContain(f);
+    // The compiled code is bundled (scripts/bundle-dist.ts): the entries, their shared chunks, and
+    // the files reached by path at run time (the validator modules and their runtime), no per-source module.
+    const js = files.filter((f) => f.endsWith('.js'));
+    const entryOrChunk = /^dist\/(index|portable|cli|shared-\w+|fetch\/index|webhooks\/index|generated\/v[\d_]+\/(node|pinned))\.js$/;
+    const byPath = /^dist\/(validator-runtime|uri-format|date-formats|json-equal|generated\/v[\d_]+\/validators\/[\w.]+)\.js$/;
+    expect(js.filter((f) => !entryOrChunk.test(f) && !byPath.test(f))).toEqual([]);
+    expect(js.filter((f) => /^dist\/shared-/.test(f)).length).toBeGreaterThan(0);
     // Our license, and the AdCP schemas' license beside the files derived from them.
     expect(files).toEqual(expect.arrayContaining(['LICENSE', 'dist/generated/LICENSE']));
     const versions = [...new Set(files.map((f) => /^dist\/generated\/(v[\d_]+)\//.exec(f)?.[1]).filter((v) => v !== undefined))];
