@@ -32,13 +32,24 @@ function entries(): string[] {
   return [...found].sort().map((rel) => path.join(ROOT, rel));
 }
 
+/** The runtime the validator modules import, and what it imports in turn (relative to dist/). */
+function runtimeFiles(): Set<string> {
+  const files = new Set<string>();
+  const queue = ['validator-runtime.js'];
+  for (let rel = queue.pop(); rel !== undefined; rel = queue.pop()) {
+    if (files.has(rel)) continue;
+    files.add(rel);
+    const code = readFileSync(path.join(DIST, rel), 'utf8');
+    for (const [, spec] of code.matchAll(/from ['"](\.\/[\w-]+\.js)['"]/g)) queue.push(path.posix.join(path.posix.dirname(rel), spec!));
+  }
+  return files;
+}
+const RUNTIME = runtimeFiles();
+
 /** Files loaded by path at run time (validator modules, their runtime): kept, never bundled. */
 function keptByPath(file: string): boolean {
   const rel = path.relative(DIST, file).split(path.sep).join('/');
-  return (
-    /^generated\/[^/]+\/validators\//.test(rel) ||
-    ['validator-runtime.js', 'uri-format.js', 'date-formats.js', 'json-equal.js'].includes(rel)
-  );
+  return /^generated\/[^/]+\/validators\//.test(rel) || RUNTIME.has(rel);
 }
 
 /**

@@ -46,6 +46,37 @@ function count(code: string, text: string): number {
 }
 
 /**
+ * Where the JavaScript token of Ajv's output that starts at `at` ends: a string, a comment (Ajv's
+ * sourceURL comments) or an inlined ajv-formats regex, skipped whole; else at + 1. The scans of the
+ * rewrites below walk Ajv's code with it, so that nothing inside a token is taken for code.
+ */
+function tokenEnd(code: string, at: number, rewrite: string): number {
+  const c = code[at];
+  if (c === '"') {
+    for (let i = at + 1; i < code.length; i++) {
+      if (code[i] === '\\') i++;
+      else if (code[i] === '"') return i + 1;
+    }
+    throw new Error(`generate: ${rewrite} met an unterminated string at ${at}; update it`);
+  }
+  if (c === '/' && code[at + 1] === '*') {
+    const end = code.indexOf('*/', at + 2);
+    if (end === -1) throw new Error(`generate: ${rewrite} met an unterminated comment at ${at}; update it`);
+    return end + 2;
+  }
+  if (c === '/' && /const formats\d+ = $/.test(code.slice(Math.max(0, at - 30), at))) {
+    for (let inClass = false, i = at + 1; i < code.length && code[i] !== '\n'; i++) {
+      if (code[i] === '\\') i++;
+      else if (code[i] === '[') inClass = true;
+      else if (code[i] === ']') inClass = false;
+      else if (code[i] === '/' && !inClass) return i + 1;
+    }
+    throw new Error(`generate: ${rewrite} met an unterminated regex at ${at}; update it`);
+  }
+  return at + 1;
+}
+
+/**
  * Ajv builds the JSON Pointer of every error under a map (`additionalProperties`,
  * `patternProperties`) by escaping the map key in place, `key0.replace(/~/g, "~0").replace(...)`,
  * once per error built, discarded ones (failing `oneOf` branches) and instance paths passed to
@@ -74,11 +105,9 @@ function linearKeyPointers(code: string): Rewritten {
   let escapes = 0;
   for (let i = 0; i < code.length; i++) {
     const c = code[i];
-    if (c === '"') {
-      for (i++; code[i] !== '"'; i++) {
-        if (i >= code.length) throw unknown(i, 'an unterminated string');
-        if (code[i] === '\\') i++;
-      }
+    const end = tokenEnd(code, i, 'linearKeyPointers');
+    if (end > i + 1) {
+      i = end - 1; // a string, comment or format regex
     } else if (c === '{') {
       const loop = loopBefore.exec(code.slice(Math.max(0, i - 60), i));
       blocks.push({ key: loop?.[1] ?? '', at: i + 1, used: false });
@@ -86,21 +115,6 @@ function linearKeyPointers(code: string): Rewritten {
       const block = blocks.pop();
       if (block === undefined) throw unknown(i, 'an unmatched }');
       if (block.used) edits.push({ at: block.at, end: block.at, text: `let ${block.key}Ptr;` });
-    } else if (c === '/' && code[i + 1] === '*') {
-      i = code.indexOf('*/', i + 2) + 1; // Ajv's /*# sourceURL=... */ comments
-      if (i === 0) throw unknown(code.length, 'an unterminated comment');
-    } else if (c === '/' && /const formats\d+ = $/.test(code.slice(Math.max(0, i - 30), i))) {
-      // ajv-formats' regexes, inlined: skip the literal (a / inside [...] or after \ does not end it).
-      for (let inClass = false, j = i + 1; ; j++) {
-        if (j >= code.length || code[j] === '\n') throw unknown(i, 'an unterminated regex');
-        if (code[j] === '\\') j++;
-        else if (code[j] === '[') inClass = true;
-        else if (code[j] === ']') inClass = false;
-        else if (code[j] === '/' && !inClass) {
-          i = j;
-          break;
-        }
-      }
     } else if (c === '/' || c === "'" || c === '`') {
       throw unknown(i, `${c} outside a string (a regex, comment or quote the scan does not know)`);
     } else if (c === 'k' && code.startsWith('key', i) && !/[\w$.]/.test(code[i - 1] ?? '')) {
@@ -239,40 +253,13 @@ export function staticImports(code: string): Rewritten {
 /** The signature Ajv gives every validate function; its options only carry error-reporting context. */
 const SIGNATURE = /function (validate\d+)\(data, \{instancePath="", parentData, parentDataProperty, rootData=data\}=\{\}\)/g;
 
-/** Where the JavaScript token of Ajv's output that starts at `at` ends: a string, a comment or an inlined format regex; else at + 1. */
-function tokenEnd(code: string, at: number): number {
-  const c = code[at];
-  if (c === '"') {
-    for (let i = at + 1; i < code.length; i++) {
-      if (code[i] === '\\') i++;
-      else if (code[i] === '"') return i + 1;
-    }
-    throw new Error(`generate: verdictOnly met an unterminated string at ${at}; update it`);
-  }
-  if (c === '/' && code[at + 1] === '*') {
-    const end = code.indexOf('*/', at + 2);
-    if (end === -1) throw new Error(`generate: verdictOnly met an unterminated comment at ${at}; update it`);
-    return end + 2;
-  }
-  if (c === '/' && /const formats\d+ = $/.test(code.slice(Math.max(0, at - 30), at))) {
-    for (let inClass = false, i = at + 1; i < code.length && code[i] !== '\n'; i++) {
-      if (code[i] === '\\') i++;
-      else if (code[i] === '[') inClass = true;
-      else if (code[i] === ']') inClass = false;
-      else if (code[i] === '/' && !inClass) return i + 1;
-    }
-    throw new Error(`generate: verdictOnly met an unterminated regex at ${at}; update it`);
-  }
-  return at + 1;
-}
-
 /** The end (exclusive) of the object literal that opens at `at`. */
 function literalEnd(code: string, at: number): number {
   let depth = 0;
   for (let i = at; i < code.length; ) {
     if (code[i] === '{') depth++;
     else if (code[i] === '}' && --depth === 0) return i + 1;
-    i = tokenEnd(code, i);
+    i = tokenEnd(code, i, 'verdictOnly');
   }
   throw new Error(`generate: verdictOnly met an unclosed { at ${at}; update it`);
 }
@@ -304,7 +291,7 @@ function verdictOnly(code: string): Rewritten {
   let missed = false;
   for (let i = 0; i < src.length; ) {
     if (!src.startsWith('{instancePath', i)) {
-      i = tokenEnd(src, i);
+      i = tokenEnd(src, i, 'verdictOnly');
       continue;
     }
     const end = literalEnd(src, i);
