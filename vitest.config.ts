@@ -2,16 +2,15 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The decode suite: run a second time where code generation from strings is off, as under a
- * strict CSP. Left out: e2e-mcp and deep-data, whose baselines compile Ajv at run time (the MCP
+ * strict CSP. Left out: e2e/mcp and bounds/deep-data, whose baselines compile Ajv at run time (the MCP
  * SDK's outputSchema check, a recursive schema), which that flag forbids by design.
  */
 const DECODE_SUITE = [
-  'test/decode-*.test.ts',
-  'test/vectors-*.test.ts',
-  'test/e2e-a2a.test.ts',
-  'test/extract-edge-cases.test.ts',
-  'test/hostile-corpus.test.ts',
-  'test/properties.test.ts',
+  'test/decode/{blame,error-codes,fixtures,options,safety,seller-failures,status,versions}.test.ts',
+  'test/extract/*.test.ts',
+  'test/e2e/a2a.test.ts',
+  'test/decode/hostile-corpus.test.ts',
+  'test/decode/properties.test.ts',
 ];
 
 export default defineConfig({
@@ -25,7 +24,7 @@ export default defineConfig({
         test: {
           name: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/code-generation.test.ts'],
+          exclude: ['test/package/code-generation.test.ts'],
           // Type tests (*.test-d.ts) run under tsc in every `vitest run`; an error anywhere in the
           // project fails the run too, so `npm test` type-checks src, scripts, tests and bench.
           typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json', ignoreSourceErrors: false },
@@ -35,7 +34,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'no-code-generation',
-          include: [...DECODE_SUITE, 'test/code-generation.test.ts'],
+          include: [...DECODE_SUITE, 'test/package/code-generation.test.ts'],
           execArgv: ['--disallow-code-generation-from-strings'],
         },
       },

@@ -67,7 +67,7 @@ async function child(url: string, mode: Mode, timeoutMs: number): Promise<void> 
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
   const { boundedFetch, withFetchBounds } = await import('../src/fetch/bounded-fetch.js');
-  const { DecodeError, LimitError } = await import('../src/errors.js');
+  const { DecodeError, LimitError } = await import('../src/errors/errors.js');
 
   const client = new Client({ name: 'bench-buyer', version: '0.0.0' });
   client.onerror = () => {};

@@ -1,15 +1,15 @@
 /**
  * One fresh process (spawned by bench/run.ts, hostile section): builds the worst issue listing the
- * bounds of src/issue-listing.ts allow (bench/payloads.ts worstIssues), then, when asked, prints
+ * bounds of src/validate/issue-listing.ts allow (bench/payloads.ts worstIssues), then, when asked, prints
  * it with formatIssues and serializes it with JSON.stringify. Prints one JSON line: the time of
  * each step and the peak RSS of the process, so a run with `build` alone is the baseline.
  *
  *   node --import tsx bench/issue-listing.ts build|format
  */
 // From src/ (tsx): dist/ is bundled, so these internal modules have no file of their own there.
-import { SchemaMismatchError } from '../src/errors.js';
-import { formatIssues } from '../src/format.js';
-import { boundIssues, MAX_ISSUES } from '../src/issue-listing.js';
+import { SchemaMismatchError } from '../src/errors/errors.js';
+import { formatIssues } from '../src/errors/format.js';
+import { boundIssues, MAX_ISSUES } from '../src/validate/issue-listing.js';
 import { worstIssues } from './payloads.js';
 
 const mode = process.argv[2];

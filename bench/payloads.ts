@@ -1,6 +1,6 @@
 /**
  * The benchmark's payloads: realistic AdCP 3.1 responses generated in code from a seed, so every
- * run (and every machine) measures the same bytes. test/bench.test.ts checks that they are valid
+ * run (and every machine) measures the same bytes. test/bench/bench.test.ts checks that they are valid
  * against 3.1.19 and that their sizes stay where the table says.
  *
  * get_products: a seller's answer to a brief, products drawn from a small catalogue of
@@ -464,7 +464,7 @@ export function deepText(depth: number): string {
 
 /**
  * Raw issues, as the error-listing validator would give them, for the worst listing the bounds
- * of src/issue-listing.ts allow: a first issue whose pointer holds a key of `firstKeyChars` `~`
+ * of src/validate/issue-listing.ts allow: a first issue whose pointer holds a key of `firstKeyChars` `~`
  * (escaped to twice that), then more issues than MAX_ISSUES, each with control characters and
  * long segments in its pointer and a long message, as near the character budget as they fit.
  */

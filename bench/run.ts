@@ -203,7 +203,7 @@ async function main(): Promise<void> {
       // every value (no checks, no copy: any walk's lower bound) are measured in the same rounds,
       // each against the bare validator.
       // From src/: dist/ is bundled, so the walk has no module of its own there.
-      const { snapshot } = await import('../src/snapshot.js');
+      const { snapshot } = await import('../src/bounds/snapshot.js');
       const bounds = { maxBytes: 4 * 1024 * 1024, maxDepth: 64, maxNodes: 1_000_000 };
       for (const p of payloads) {
         const validate = fast(p.task);
@@ -442,14 +442,14 @@ async function firstUriChecks(): Promise<void> {
   // Interleaved, as the cold-start processes are.
   for (let i = 0; i < (QUICK ? 3 : 9); i++) {
     for (const impl of impls) {
-      const job = { impl, dist: path.join(ROOT, 'dist', 'uri-format.js') };
+      const job = { impl, dist: path.join(ROOT, 'dist', 'validate', 'runtime', 'uri-format.js') };
       const { stdout } = await run(process.execPath, [child, JSON.stringify(job)], { cwd: ROOT });
       const r = JSON.parse(stdout.trim().split('\n').at(-1)!) as UriResult;
       if (r.ok !== true) throw new Error(`first uri checks, ${impl}: a URI was rejected`);
       results.get(impl)!.push(r);
     }
   }
-  const S = "first `uri` format checks, fresh node: ajv-formats' full uri against isUri (src/uri-format.js), wall time";
+  const S = "first `uri` format checks, fresh node: ajv-formats' full uri against isUri (src/validate/runtime/uri-format.js), wall time";
   const rows: Array<[string, (r: UriResult) => number]> = [
     ['first call', (r) => r.firstMs.wall],
     ['the next 100 calls (a 100 KB get_products makes 108)', (r) => r.hundredMs.wall],

@@ -4,7 +4,7 @@
  * AdCP's annotation keywords registered, ajv-formats in full mode, first error only), so that the
  * only difference from adcp-decode's validators is *when* the code is generated. createAjv is not
  * exported, so its options are mirrored here (minus `code.source`, which only keeps the source text
- * for the standalone writer); test/bench.test.ts checks that this validator and the generated one
+ * for the standalone writer); test/bench/bench.test.ts checks that this validator and the generated one
  * give the same verdicts on the benchmark payloads.
  *
  * Plain JavaScript so that cold-start child processes run it with bare `node` (no TypeScript loader

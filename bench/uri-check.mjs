@@ -1,9 +1,9 @@
 /**
  * One fresh process of the first-`uri`-check measurement (spawned by bench/run.ts with bare
  * `node`): ajv-formats' full `uri` format, whose regex V8 compiles on its first use, or isUri
- * (dist/uri-format.js), the scan the generated validators can call instead.
+ * (dist/validate/runtime/uri-format.js), the scan the generated validators can call instead.
  *
- *   node bench/uri-check.mjs '{"impl":"ajv-formats"|"isUri","dist":"<path to dist/uri-format.js>"}'
+ *   node bench/uri-check.mjs '{"impl":"ajv-formats"|"isUri","dist":"<path to dist/validate/runtime/uri-format.js>"}'
  *
  * Printed on stdout, as one JSON line: importMs (loading the function), firstMs (its first call),
  * hundredMs and thousandMs (the first 100 and all 1,000 of the calls that follow, on distinct URIs:

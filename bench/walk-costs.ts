@@ -1,6 +1,6 @@
 /**
  * Where the former check-only structuredContent walk's cost went: the checks of its fast pre-pass
- * (quickPass, since replaced by snapshot() in src/bounds.ts, which also copies), written out with
+ * (quickPass, since replaced by snapshot() in src/bounds/bounds.ts, which also copies), written out with
  * each check switchable, timed against the bare get_products validator on the benchmark
  * payloads. docs/benchmarks.md quotes it, beside the snapshot's own figures.
  *

@@ -3,7 +3,7 @@
  * the CLI) into one file per entry plus shared chunks beside them, with esbuild: a Node process
  * that imports adcp-decode then loads a handful of modules, not the forty-odd files that tsc
  * writes (one per source file), which cost more than a third of the cold start. The validator
- * modules, src/validator-runtime.js and what it imports stay separate files, as the import maps
+ * modules, src/validate/runtime/index.js and what it imports stay separate files, as the import maps
  * and the first-use loader reach them by path; the declarations (.d.ts) stay as tsc wrote them.
  *
  * Usage: part of `npm run compile`, after tsc and copy-validators.
@@ -12,6 +12,7 @@ import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { LAYOUT } from '../src/layout.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(ROOT, 'dist');
@@ -35,7 +36,7 @@ function entries(): string[] {
 /** The runtime the validator modules import, and what it imports in turn (relative to dist/). */
 function runtimeFiles(): Set<string> {
   const files = new Set<string>();
-  const queue = ['validator-runtime.js'];
+  const queue: string[] = [LAYOUT.validatorRuntime];
   for (let rel = queue.pop(); rel !== undefined; rel = queue.pop()) {
     if (files.has(rel)) continue;
     files.add(rel);
@@ -49,7 +50,7 @@ const RUNTIME = runtimeFiles();
 /** Files loaded by path at run time (validator modules, their runtime): kept, never bundled. */
 function keptByPath(file: string): boolean {
   const rel = path.relative(DIST, file).split(path.sep).join('/');
-  return /^generated\/[^/]+\/validators\//.test(rel) || RUNTIME.has(rel);
+  return (rel.startsWith(`${LAYOUT.generated}/`) && rel.split('/')[2] === 'validators') || RUNTIME.has(rel);
 }
 
 /**
@@ -64,7 +65,13 @@ const validatorModules: Plugin = {
       if (!keptByPath(path.join(dir, args.path)) || path.basename(args.importer) !== 'index.js') return undefined;
       return { path: `./${path.relative(DIST, path.join(dir, args.path)).split(path.sep).join('/')}`, external: true };
     });
-    b.onResolve({ filter: /validator-runtime\.js$/ }, () => ({ path: './validator-runtime.js', external: true }));
+    b.onResolve({ filter: /\.js$/ }, (args) => {
+      const rel = path
+        .relative(DIST, path.resolve(path.dirname(args.importer), args.path))
+        .split(path.sep)
+        .join('/');
+      return RUNTIME.has(rel) ? { path: `./${rel}`, external: true } : undefined;
+    });
   },
 };
 
@@ -98,12 +105,21 @@ const result = await build({
   plugins: [validatorModules],
 });
 const written = new Set(Object.keys(result.metafile.outputs).map((f) => path.resolve(ROOT, f)));
-// Code that reaches files by a path relative to itself must sit at dist/'s root, as its sources did.
-for (const file of written) {
+// Code that reaches files by a path relative to itself must sit where its source sat: at dist/'s
+// root (a chunk, or a root entry), or in the entry compiled from it (the CLI reads ../../package.json).
+for (const [out, meta] of Object.entries(result.metafile.outputs)) {
+  const file = path.resolve(ROOT, out);
   if (path.dirname(file) === DIST) continue;
-  const code = readFileSync(file, 'utf8');
-  if (!points.includes(file) || code.includes('import.meta.url') || code.includes('"./generated/')) {
-    throw new Error(`bundle-dist: ${path.relative(ROOT, file)} is not at dist/'s root but holds code that reaches files relative to it`);
+  const own = meta.entryPoint === undefined ? undefined : path.resolve(ROOT, meta.entryPoint);
+  for (const input of Object.keys(meta.inputs)) {
+    const source = path.resolve(ROOT, input);
+    if (source === own) continue;
+    const code = readFileSync(source, 'utf8');
+    if (!points.includes(file) || code.includes('import.meta.url') || code.includes('"./generated/')) {
+      throw new Error(
+        `bundle-dist: ${path.relative(ROOT, file)} is not at dist/'s root but holds code of ${input} that reaches files relative to it`,
+      );
+    }
   }
 }
 let removed = 0;

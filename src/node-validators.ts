@@ -4,7 +4,7 @@
  * Imported by the Node entries; the portable core never imports it.
  */
 import { createRequire } from 'node:module';
-import { installSyncLoader } from './validators.js';
+import { installSyncLoader } from './validate/validators.js';
 
-// Paths are relative to validators.js, which sits beside this module.
+// Validator paths are relative to src/ (or dist/), where this module sits (see src/layout.ts).
 installSyncLoader(createRequire(import.meta.url));

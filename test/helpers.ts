@@ -3,8 +3,8 @@
  * merge that prototype pollution preys on.
  */
 import { expect } from 'vitest';
-import { decode, safeDecode, type DecodeOptions, type TaskName } from '../src/decode.js';
-import { DecodeError } from '../src/errors.js';
+import { decode, safeDecode, type DecodeOptions, type TaskName } from '../src/decode/decode.js';
+import { DecodeError } from '../src/errors/errors.js';
 
 /** What `fn` threw, or `undefined` when it returned. */
 export function thrown(fn: () => unknown): unknown {

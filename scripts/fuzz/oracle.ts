@@ -6,11 +6,11 @@
  */
 // decode() in Node loads a task's validators on first use, as the package's Node entry sets up.
 import '../../src/node-validators.js';
-import { decode, safeDecode } from '../../src/decode.js';
-import { DecodeError, SchemaMismatchError, TaskFailedError } from '../../src/errors.js';
-import { extractA2aResponse } from '../../src/extract-a2a.js';
-import { extractA2aError, extractMcpError } from '../../src/extract-errors.js';
-import { extractMcpResponse } from '../../src/extract-mcp.js';
+import { decode, safeDecode } from '../../src/decode/decode.js';
+import { DecodeError, SchemaMismatchError, TaskFailedError } from '../../src/errors/errors.js';
+import { extractA2aResponse } from '../../src/extract/a2a.js';
+import { extractA2aError, extractMcpError } from '../../src/extract/errors.js';
+import { extractMcpResponse } from '../../src/extract/mcp.js';
 import type { FuzzCase } from './case.js';
 import type { Json } from './context.js';
 

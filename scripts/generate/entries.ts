@@ -4,7 +4,7 @@
  * `node.ts` (the same, with validators loaded on first use).
  */
 import type { Manifest } from './load.js';
-import { banner } from './output.js';
+import { banner, layoutImport, versionIdent } from './output.js';
 
 /** Names the pinned entry module declares itself; no schema type may take them. */
 const PINNED_OWN_NAMES = [
@@ -75,7 +75,7 @@ export function pinnedNames(
 
 /**
  * The pinned entry (`adcp-decode/<major>.<minor>`): decode, safeDecode and createDecoder bound to
- * this version by src/pinned.ts, isFinal, and every named type of the version.
+ * this version by src/decode/pinned.ts, isFinal, and every named type of the version.
  *
  * @param version The AdCP version.
  * @param manifest Its tasks.
@@ -98,17 +98,21 @@ export function pinnedModule(
     return `export type { ${names} } from './${rel.replace(/\.ts$/, '.js')}';`;
   });
   const q = JSON.stringify(version);
-  return `${banner(version)}import { pin, type PinnedOptions, type PinnedResult } from '../../pinned.js';
-import { preload as preloadTasks } from '../../validators.js';
+  const from = `${versionIdent(version)}/pinned.ts`;
+  const pinnedJs = layoutImport(from, 'pinned');
+  const finalJs = layoutImport(from, 'final');
+  const responseTypesJs = layoutImport(from, 'responseTypes');
+  return `${banner(version)}import { pin, type PinnedOptions, type PinnedResult } from '${pinnedJs}';
+import { preload as preloadTasks } from '${layoutImport(from, 'validators')}';
 import type { Responses } from './responses.js';
 
-export { isFinal } from '../../final.js';
-export type { Final } from '../../final.js';
-export type { Pinned, PinnedDecoder, PinnedOptions, PinnedResult, PinnedTask } from '../../pinned.js';
-export type { AsyncStatus, AsyncVariant, SyncVariant } from '../../response-types.js';
+export { isFinal } from '${finalJs}';
+export type { Final } from '${finalJs}';
+export type { Pinned, PinnedDecoder, PinnedOptions, PinnedResult, PinnedTask } from '${pinnedJs}';
+export type { AsyncStatus, AsyncVariant, SyncVariant } from '${responseTypesJs}';
 // The envelope's task status the decoded types use where a schema leaves \`status\` open (equal to
 // this version's own TaskStatus enum); exported so that a declaration file can name it.
-export type { TaskStatus as EnvelopeTaskStatus } from '../../response-types.js';
+export type { TaskStatus as EnvelopeTaskStatus } from '${responseTypesJs}';
 export type { Responses } from './responses.js';
 
 /** A task name of AdCP ${version} (${manifest.tasks.length} tasks). */
@@ -175,7 +179,7 @@ ${exports.join('\n')}
  * pinnedNodeModule('3.1.19');
  */
 export function pinnedNodeModule(version: string): string {
-  return `${banner(version)}import '../../node-validators.js';
+  return `${banner(version)}import '${layoutImport(`${versionIdent(version)}/node.ts`, 'nodeLoader')}';
 
 export * from './pinned.js';
 `;

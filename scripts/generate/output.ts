@@ -5,13 +5,27 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LAYOUT } from '../../src/layout.js';
 
 /** The generator a banner names, and the command that reruns it. */
 const GENERATOR = 'scripts/generate';
 const REGENERATE = 'npm run generate';
 
 /** The default output folder, src/generated. */
-export const OUT_DEFAULT: string = fileURLToPath(new URL('../../src/generated', import.meta.url));
+export const OUT_DEFAULT: string = fileURLToPath(new URL(`../../src/${LAYOUT.generated}`, import.meta.url));
+
+/**
+ * The import specifier, from a generated module, of a hand-written module that src/layout.ts names.
+ *
+ * @param from The generated module's path in the generated folder, e.g. `v3_1_19/pinned.ts`.
+ * @param target Which module of the layout.
+ * @returns A relative specifier, e.g. `../../decode/pinned.js`.
+ * @example
+ * layoutImport('index.ts', 'tables'); // '../schema/tables.js'
+ */
+export function layoutImport(from: string, target: Exclude<keyof typeof LAYOUT, 'generated'>): string {
+  return path.posix.relative(path.posix.dirname(`${LAYOUT.generated}/${from}`), LAYOUT[target]);
+}
 
 /**
  * The header of a generated file: which generator wrote it from which schemas, and how to rerun

@@ -6,7 +6,7 @@
  *                     schemas reachable from the tasks;
  *   2. types.ts       one TypeScript module per reachable schema file (json-schema-to-typescript);
  *   3. validators.ts  Ajv standalone code as ES modules per task, fast and error-listing, put
- *                     through the table of rewrites.ts (runtime helpers: src/validator-runtime.js);
+ *                     through the table of rewrites.ts (runtime helpers: src/validate/runtime/index.js);
  *   4. tables.ts      `index.ts` (tasks, schema ids, error codes), `envelope.ts` (the envelopes'
  *                     enums and required fields), the validators' import map;
  *      responses.ts   `responses.ts` (task → response type, async variants by status);
@@ -95,6 +95,7 @@ function inputStamp(): string {
     hash.update(file);
     hash.update(readFileSync(path.join(here, file)));
   }
+  hash.update(readFileSync(new URL('../../src/layout.ts', import.meta.url)));
   for (const pkg of ['ajv', 'ajv-formats', 'json-schema-to-typescript']) {
     hash.update(readFileSync(requireFromHere.resolve(`${pkg}/package.json`)));
   }

@@ -3,7 +3,7 @@
  * its async variants, discriminated by `status`.
  */
 import { ASYNC_STATUSES, type Manifest, type SchemaFile } from './load.js';
-import { banner, relImport } from './output.js';
+import { banner, layoutImport, relImport, versionIdent } from './output.js';
 
 /**
  * The `responses.ts` module of a version: what `decode(task, ...)` returns for each task.
@@ -36,7 +36,7 @@ export function responsesModule(version: string, manifest: Manifest, names: Map<
     }
     return `  ${t.name}: ${variants.join(' | ')};`;
   });
-  return `${banner(version)}import type { AsyncVariant, SyncVariant } from '../../response-types.js';
+  return `${banner(version)}import type { AsyncVariant, SyncVariant } from '${layoutImport(`${versionIdent(version)}/responses.ts`, 'responseTypes')}';
 ${imports.join('\n')}
 
 /**

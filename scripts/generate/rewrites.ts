@@ -3,14 +3,15 @@
  * quadratic or unbounded (docs/robustness.md), and its require() calls, which a bundler does not
  * follow. Each rewrite counts the sites of its pattern in the code and the sites it recognised; a
  * difference fails the build, naming the rewrite, so a change in Ajv's output is never half
- * rewritten. The helpers the rewritten code calls are imported from src/validator-runtime.js.
+ * rewritten. The helpers the rewritten code calls are imported from src/validate/runtime/index.js.
  */
-import * as runtime from '../../src/validator-runtime.js';
+import * as runtime from '../../src/validate/runtime/index.js';
+import { layoutImport } from './output.js';
 
 /** Which validator module: `fast` (`<task>.js`, first error) or `listing` (`<task>.errors.js`, allErrors). */
 export type ModuleKind = 'fast' | 'listing';
 
-/** A helper of src/validator-runtime.js that rewritten code calls. */
+/** A helper of src/validate/runtime/index.js that rewritten code calls. */
 type RuntimeName = keyof typeof runtime;
 
 /** What a rewrite made of a module's code. */
@@ -38,7 +39,7 @@ export interface Rewrite {
 }
 
 /** The runtime module, as a generated validator module (src/generated/<v>/validators/) imports it. */
-const RUNTIME_MODULE = '../../../validator-runtime.js';
+const RUNTIME_MODULE = layoutImport('v/validators/task.js', 'validatorRuntime');
 
 /** How often `text` occurs in `code`. */
 function count(code: string, text: string): number {
@@ -194,7 +195,7 @@ function boundedListing(code: string): Rewritten {
 /**
  * Ajv checks `uniqueItems` over items of unknown or object type by comparing every pair
  * (`for (i) for (j < i) if (equal(data[i], data[j]))`): quadratic (16,000 strings took 29 s).
- * This replaces each such loop with a call of `uniquePair(data, equal)` (src/validator-runtime.js),
+ * This replaces each such loop with a call of `uniquePair(data, equal)` (src/validate/runtime/index.js),
  * which reports the same pair Ajv would, in linear time past a few items.
  *
  * @param code Ajv standalone code.
@@ -214,7 +215,7 @@ function linearUniqueItems(code: string): Rewritten {
 
 /**
  * What Ajv's ESM output still `require()`s (ajv#2209): the identifier each require expression
- * becomes, a helper of src/validator-runtime.js. The equality and the formats are our own ESM
+ * becomes, a helper of src/validate/runtime/index.js. The equality and the formats are our own ESM
  * (the same answers as fast-deep-equal and ajv-formats' full formats, proven by differential
  * tests): importing those CommonJS packages cost Node's CommonJS loader at every cold start.
  * A format not listed here is a require() not recognised, and fails the build.
@@ -394,6 +395,6 @@ export function rewrite(code: string, kind: ModuleKind, rewrites: readonly Rewri
     for (const helper of result.runtime ?? []) helpers.add(helper);
   }
   if (helpers.size === 0) return out;
-  for (const helper of helpers) if (!(helper in runtime)) throw new Error(`generate: src/validator-runtime.js lacks ${helper}`);
+  for (const helper of helpers) if (!(helper in runtime)) throw new Error(`generate: src/validate/runtime/index.js lacks ${helper}`);
   return `import { ${[...helpers].sort().join(', ')} } from "${RUNTIME_MODULE}";\n${out}`;
 }

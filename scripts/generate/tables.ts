@@ -4,7 +4,7 @@
  * map; over all versions `index.ts` (the versions and their tables) and `envelope.ts`.
  */
 import { ASYNC_STATUSES, type Json, type Manifest, type SchemaFile } from './load.js';
-import { banner, versionIdent } from './output.js';
+import { banner, layoutImport, versionIdent } from './output.js';
 
 /**
  * The `index.ts` module of a version: its tasks, their schema `$id`s and its error codes.
@@ -27,7 +27,7 @@ export function tableModule(version: string, manifest: Manifest): string {
     })
     .join('\n');
   const codes = manifest.errorCodes.map(([c, r]) => `  ${c}: ${q(r)},`).join('\n');
-  return `${banner(version)}import type { TaskSchemaIds, VersionTables } from '../../tables.js';
+  return `${banner(version)}import type { TaskSchemaIds, VersionTables } from '${layoutImport(`${versionIdent(version)}/index.ts`, 'tables')}';
 
 /** The AdCP ${version} tasks, sorted. */
 const tasks = [
@@ -85,7 +85,7 @@ ${entries.join('\n')}
     ],
     [
       'validators/index.d.ts',
-      `${banner(version)}import type { ValidatorImports } from '../../../validators.js';
+      `${banner(version)}import type { ValidatorImports } from '${layoutImport(`${versionIdent(version)}/validators/index.d.ts`, 'validators')}';
 
 /** Per task: imports of its fast and its error-listing validator modules. */
 export declare const validators: ValidatorImports;
@@ -157,8 +157,8 @@ export function rootIndex(versions: readonly string[]): string {
   const maps = versions.map(
     (v) => `import { validators as ${versionIdent(v)}Validators } from './${versionIdent(v)}/validators/index.js';`,
   );
-  return `${banner(undefined)}import type { VersionTables } from '../tables.js';
-import type { ValidatorImports } from '../validators.js';
+  return `${banner(undefined)}import type { VersionTables } from '${layoutImport('index.ts', 'tables')}';
+import type { ValidatorImports } from '${layoutImport('index.ts', 'validators')}';
 ${imports.join('\n')}
 ${maps.join('\n')}
 ${types.join('\n')}

@@ -7,7 +7,7 @@
  *   npm run regex-audit -- --max-length N    time V8 up to N characters (default 4 MiB)
  *   npm run regex-audit -- --out FILE        write the table there
  *
- * test/regex-audit.test.ts runs the same collection and judge in `npm test`.
+ * test/scripts/regex-audit.test.ts runs the same collection and judge in `npm test`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

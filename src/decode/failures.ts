@@ -3,8 +3,8 @@
  * classified by the version's error-code table), a schema mismatch (SchemaMismatchError), and the
  * context (task, version) every error it throws carries, down to the last line, guard().
  */
-import type { Bounds } from '../bounds.js';
-import { snapshot } from '../snapshot.js';
+import type { Bounds } from '../bounds/bounds.js';
+import { snapshot } from '../bounds/snapshot.js';
 import {
   DecodeError,
   SchemaMismatchError,
@@ -13,14 +13,14 @@ import {
   describeValue,
   type AdcpError,
   type ValidationIssue,
-} from '../errors.js';
-import { checkAdcpError, MAX_ADCP_ERROR_BYTES } from '../extract-errors.js';
-import { grouped, shownPointer, shownText } from '../format.js';
-import { inputMayThrow } from '../local-faults.js';
-import { hasOwn, isObject } from '../own-properties.js';
-import { classifyRecoveryWith, recoveryTable, unknownClassification } from '../recovery.js';
-import type { IssueListing, Variant } from '../validators.js';
-import { defaultVersion, type Version } from '../versions.js';
+} from '../errors/errors.js';
+import { checkAdcpError, MAX_ADCP_ERROR_BYTES } from '../extract/errors.js';
+import { grouped, shownPointer, shownText } from '../errors/format.js';
+import { inputMayThrow } from './local-faults.js';
+import { hasOwn, isObject } from '../json/own.js';
+import { classifyRecoveryWith, recoveryTable, unknownClassification } from '../schema/recovery.js';
+import type { IssueListing, Variant } from '../validate/validators.js';
+import { defaultVersion, type Version } from '../schema/versions.js';
 import type { Resolved } from './resolve-options.js';
 
 /** Everything known about the call, for error messages and options. */

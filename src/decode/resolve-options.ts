@@ -2,11 +2,11 @@
  * The options of one decode: the decoder's (createDecoder) and the call's merged, read once each,
  * checked, and resolved to the values decode() runs with.
  */
-import { DEFAULT_BOUNDS, type Bounds } from '../bounds.js';
-import { DecodeError, describeThrown, describeValue, type Recovery } from '../errors.js';
-import { shownText } from '../format.js';
-import type { Transport } from '../options.js';
-import { resolveVersion, type NewerRelease, type Version } from '../versions.js';
+import { DEFAULT_BOUNDS, type Bounds } from '../bounds/bounds.js';
+import { DecodeError, describeThrown, describeValue, type Recovery } from '../errors/errors.js';
+import { shownText } from '../errors/format.js';
+import type { Transport } from './options.js';
+import { resolveVersion, type NewerRelease, type Version } from '../schema/versions.js';
 import type { DecodeOptions } from './types.js';
 
 /** The options a decode runs with: every one present, checked, the version resolved. */

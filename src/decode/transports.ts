@@ -3,9 +3,9 @@
  * an A2A task, event or envelope, or a bare payload, by the spec's extraction algorithms; or, when
  * the answer holds none, the failure or the reason it says instead.
  */
-import { storedIndexes, textTooLarge } from '../bounds.js';
-import { DecodeError, describeValue, type TaskFailedError } from '../errors.js';
-import { locateA2aPayload, looksLikeA2a, type A2aPayloadLocation } from '../extract-a2a.js';
+import { storedIndexes, textTooLarge } from '../bounds/bounds.js';
+import { DecodeError, describeValue, type TaskFailedError } from '../errors/errors.js';
+import { locateA2aPayload, looksLikeA2a, type A2aPayloadLocation } from '../extract/a2a.js';
 import {
   checkAdcpError,
   jsonRpcErrorCode,
@@ -14,7 +14,7 @@ import {
   looksLikeJsonRpcError,
   RESERVED_JSON_RPC_CODES,
   type AdcpErrorLocation,
-} from '../extract-errors.js';
+} from '../extract/errors.js';
 import {
   locateMcpPayload,
   looksLikeMcp,
@@ -23,10 +23,10 @@ import {
   type McpRejectedText,
   type ParsedShape,
   type TextBudget,
-} from '../extract-mcp.js';
-import { shownText } from '../format.js';
-import { unwrapJsonRpcResult } from '../json-rpc.js';
-import { hasOwn, isObject } from '../own-properties.js';
+} from '../extract/mcp.js';
+import { shownText } from '../errors/format.js';
+import { unwrapJsonRpcResult } from '../extract/json-rpc.js';
+import { hasOwn, isObject } from '../json/own.js';
 import { failed, payloadError, type Context } from './failures.js';
 
 /** A payload found in the input, and how far it can be trusted. */

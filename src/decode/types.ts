@@ -2,10 +2,10 @@
  * The public types of decode(), safeDecode() and createDecoder(): their options, what they return
  * for a task in the version(s) the options allow, and the decoder createDecoder() binds.
  */
-import type { DecodeError } from '../errors.js';
+import type { DecodeError } from '../errors/errors.js';
 import type { ResponsesByVersion } from '../generated/index.js';
-import type { CommonDecodeOptions } from '../options.js';
-import type { NewerRelease, Version } from '../versions.js';
+import type { CommonDecodeOptions } from './options.js';
+import type { NewerRelease, Version } from '../schema/versions.js';
 
 /** Options of {@link decode}, {@link safeDecode} and {@link createDecoder}. */
 export interface DecodeOptions extends CommonDecodeOptions {

@@ -9,8 +9,8 @@
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { DecodeError, LimitError } from '../errors.js';
-import { shownText } from '../format.js';
+import { DecodeError, LimitError } from '../errors/errors.js';
+import { shownText } from '../errors/format.js';
 import { EventIdIndex } from './event-ids.js';
 import { Exchange, noop, type Ledger } from './exchange.js';
 import {

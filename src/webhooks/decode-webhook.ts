@@ -2,14 +2,14 @@
  * decodeWebhook(): a webhook body (already authenticated, or from a test) into its envelope
  * fields and its `result` decoded exactly as decode() decodes that task's answer.
  */
-import { DEFAULT_BOUNDS, type Bounds } from '../bounds.js';
-import { decode, decodeEnclosed, type DecodeOptions, type ResponseIn, type VersionFor } from '../decode.js';
+import { DEFAULT_BOUNDS, type Bounds } from '../bounds/bounds.js';
+import { decode, decodeEnclosed, type DecodeOptions, type ResponseIn, type VersionFor } from '../decode/decode.js';
 import { resolveOptions } from '../decode/resolve-options.js';
-import { DecodeError, describeValue } from '../errors.js';
-import type { ParsedShape } from '../extract-mcp.js';
-import { classifyA2aState, unwrapA2aEnvelope } from '../extract-a2a.js';
-import { defaultVersion, resolveVersion, type Version } from '../versions.js';
-import { bodyText, parseWebhookBody } from './body.js';
+import { DecodeError, describeValue } from '../errors/errors.js';
+import type { ParsedShape } from '../extract/mcp.js';
+import { classifyA2aState, unwrapA2aEnvelope } from '../extract/a2a.js';
+import { defaultVersion, resolveVersion, type Version } from '../schema/versions.js';
+import { bodyText, parseWebhookBody } from './body/body.js';
 import {
   detectWebhookFormat,
   validateWebhookEnvelope,
@@ -19,8 +19,8 @@ import {
   type WebhookTaskType,
 } from './envelope.js';
 import { WebhookError, WebhookTaskFailedError, type WebhookFailure } from './errors.js';
-import { TaskFailedError } from '../errors.js';
-import { shownText } from '../format.js';
+import { TaskFailedError } from '../errors/errors.js';
+import { shownText } from '../errors/format.js';
 
 /**
  * The decode task whose response schema checks a webhook `result` of a task type: the same name,

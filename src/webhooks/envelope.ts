@@ -4,12 +4,12 @@
  * The envelope is checked by hand against the schema's fields; its enums and required fields are
  * generated from the schemas (src/generated/envelope.ts).
  */
-import { extractA2aResponse, looksLikeA2a } from '../extract-a2a.js';
-import { describeValue } from '../errors.js';
-import type { Version } from '../versions.js';
+import { extractA2aResponse, looksLikeA2a } from '../extract/a2a.js';
+import { describeValue } from '../errors/errors.js';
+import type { Version } from '../schema/versions.js';
 import { WebhookError } from './errors.js';
-import { shownText } from '../format.js';
-import { TASK_STATUSES } from '../response-types.js';
+import { shownText } from '../errors/format.js';
+import { TASK_STATUSES } from '../schema/response-types.js';
 import { protocolsByVersion, taskTypesByVersion, webhookRequiredByVersion } from '../generated/envelope.js';
 
 /** How a webhook body is framed: the AdCP MCP envelope, or an A2A Task / status update. */

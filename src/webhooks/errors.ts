@@ -2,7 +2,7 @@
  * The typed refusal of a webhook: the spec's `webhook_*` code (security.mdx, "Webhook error
  * taxonomy"), the HTTP status to answer, and the response a receiver sends back.
  */
-import { DecodeError, LimitError, TaskFailedError, type DecodeErrorOptions } from '../errors.js';
+import { DecodeError, LimitError, TaskFailedError, type DecodeErrorOptions } from '../errors/errors.js';
 
 /**
  * Why a webhook was refused. The `webhook_signature_*`, `webhook_target_uri_malformed`,

@@ -17,7 +17,7 @@ export type {
 } from './decode-webhook.js';
 export { detectWebhookFormat, extractWebhookPayload, validateWebhookEnvelope, WEBHOOK_STATUSES, WEBHOOK_TASK_TYPES } from './envelope.js';
 export type { WebhookEnvelope, WebhookFormat, WebhookStatus, WebhookTaskType } from './envelope.js';
-export { verifyWebhookSignature, WEBHOOK_TAG, REQUIRED_COMPONENTS, REQUIRED_PARAMS } from './verify.js';
+export { verifyWebhookSignature, WEBHOOK_TAG, REQUIRED_COMPONENTS, REQUIRED_PARAMS } from './signature/verify.js';
 export type {
   ReplayScope,
   RevocationCheck,
@@ -26,23 +26,23 @@ export type {
   VerifySignatureOptions,
   WebhookCrypto,
   WebhookSigner,
-} from './verify.js';
-export { createJwksResolver, JwksError, JWKS_MAX_BYTES } from './jwks.js';
-export type { JwksResolverOptions } from './jwks.js';
-export { WEBHOOK_ALGS } from './keys.js';
-export type { KeyResolver, ResolvedKey, WebhookAlg, WebhookJwk } from './keys.js';
-export { createMemoryReplayStore, DEFAULT_PER_KEYID_CAP, DEFAULT_AGGREGATE_CAP } from './replay.js';
-export type { AdmissionTrackingOptions, MemoryReplayStoreOptions, NewKeyidAdmission, ReplayClaim, ReplayStore } from './replay.js';
-export { hmacSignature, verifyLegacyHmac, checkHmacSecret } from './hmac.js';
-export type { LegacyHmacOptions } from './hmac.js';
-export { canonicalTarget } from './target-uri.js';
-export type { CanonicalTarget } from './target-uri.js';
-export { findDuplicateKeys, sanitizeKeyName } from './duplicate-keys.js';
-export type { DuplicateKeys } from './duplicate-keys.js';
+} from './signature/verify.js';
+export { createJwksResolver, JwksError, JWKS_MAX_BYTES } from './signature/jwks.js';
+export type { JwksResolverOptions } from './signature/jwks.js';
+export { WEBHOOK_ALGS } from './signature/keys.js';
+export type { KeyResolver, ResolvedKey, WebhookAlg, WebhookJwk } from './signature/keys.js';
+export { createMemoryReplayStore, DEFAULT_PER_KEYID_CAP, DEFAULT_AGGREGATE_CAP } from './replay/replay.js';
+export type { AdmissionTrackingOptions, MemoryReplayStoreOptions, NewKeyidAdmission, ReplayClaim, ReplayStore } from './replay/replay.js';
+export { hmacSignature, verifyLegacyHmac, checkHmacSecret } from './signature/hmac.js';
+export type { LegacyHmacOptions } from './signature/hmac.js';
+export { canonicalTarget } from './signature/target-uri.js';
+export type { CanonicalTarget } from './signature/target-uri.js';
+export { findDuplicateKeys, sanitizeKeyName } from './body/duplicate-keys.js';
+export type { DuplicateKeys } from './body/duplicate-keys.js';
 export { WebhookError, WebhookTaskFailedError, webhookResponse, WEBHOOK_HTTP_STATUS } from './errors.js';
 export type { WebhookErrorCode, WebhookFailure, WebhookResponseInit } from './errors.js';
-export type { HeaderRecord, IncomingWebhook, PlainWebhookRequest } from './request.js';
-export { createRevocationList, RevocationListError, REVOCATION_LIST_TYP } from './revocation.js';
-export type { RevocationList, RevocationListOptions } from './revocation.js';
-export { createRedisReplayStore } from './redis-replay.js';
-export type { RedisCommandClient, RedisReplayStoreOptions } from './redis-replay.js';
+export type { HeaderRecord, IncomingWebhook, PlainWebhookRequest } from './body/request.js';
+export { createRevocationList, RevocationListError, REVOCATION_LIST_TYP } from './signature/revocation.js';
+export type { RevocationList, RevocationListOptions } from './signature/revocation.js';
+export { createRedisReplayStore } from './replay/redis.js';
+export type { RedisCommandClient, RedisReplayStoreOptions } from './replay/redis.js';

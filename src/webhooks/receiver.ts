@@ -4,18 +4,24 @@
  * legacy HMAC scheme when (and only when) a secret was configured; then duplicate keys and the
  * bounded, prototype-safe parse; then the envelope and the result, decoded as decode() would.
  */
-import type { VersionFor } from '../decode.js';
-import type { Version } from '../versions.js';
+import type { VersionFor } from '../decode/decode.js';
+import type { Version } from '../schema/versions.js';
 import { boundsOf, decodeWebhookValue, type DecodedWebhook, type DecodeWebhookOptions } from './decode-webhook.js';
 import { WebhookError } from './errors.js';
-import { parseWebhookBody, bodyText } from './body.js';
-import { checkHmacSecret, verifyLegacyHmac } from './hmac.js';
-import { createJwksResolver, type JwksResolverOptions } from './jwks.js';
-import type { KeyResolver } from './keys.js';
-import { createMemoryReplayStore, type ReplayStore } from './replay.js';
-import { createRevocationList, type RevocationListOptions } from './revocation.js';
-import { checkContentType, readWebhookRequest, type IncomingWebhook } from './request.js';
-import { verifyWebhookSignature, type ReplayScope, type RevocationCheck, type WebhookCrypto, type WebhookSigner } from './verify.js';
+import { parseWebhookBody, bodyText } from './body/body.js';
+import { checkHmacSecret, verifyLegacyHmac } from './signature/hmac.js';
+import { createJwksResolver, type JwksResolverOptions } from './signature/jwks.js';
+import type { KeyResolver } from './signature/keys.js';
+import { createMemoryReplayStore, type ReplayStore } from './replay/replay.js';
+import { createRevocationList, type RevocationListOptions } from './signature/revocation.js';
+import { checkContentType, readWebhookRequest, type IncomingWebhook } from './body/request.js';
+import {
+  verifyWebhookSignature,
+  type ReplayScope,
+  type RevocationCheck,
+  type WebhookCrypto,
+  type WebhookSigner,
+} from './signature/verify.js';
 
 /** Default body bound (webhooks.mdx: receivers SHOULD enforce 1 MB). */
 export const DEFAULT_WEBHOOK_MAX_BYTES = 1_000_000;

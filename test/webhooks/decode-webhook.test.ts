@@ -3,8 +3,8 @@
  * vectors, the envelope tables against the synced schemas, and result decoding by task type and status.
  */
 import { describe, expect, test } from 'vitest';
-import { SchemaMismatchError, TaskFailedError } from '../../src/errors.js';
-import { versions } from '../../src/versions.js';
+import { SchemaMismatchError, TaskFailedError } from '../../src/errors/errors.js';
+import { versions } from '../../src/schema/versions.js';
 import {
   createWebhookReceiver,
   decodeWebhook,

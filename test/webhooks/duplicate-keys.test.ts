@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { findDuplicateKeys, sanitizeKeyName } from '../../src/webhooks/duplicate-keys.js';
+import { findDuplicateKeys, sanitizeKeyName } from '../../src/webhooks/body/duplicate-keys.js';
 import { readVector } from '../fixtures/vectors.js';
 
 interface SignerSide {

@@ -1,5 +1,5 @@
 /**
- * Seller text in webhook refusals goes through shownText (src/format.ts), the project's one
+ * Seller text in webhook refusals goes through shownText (src/errors/format.ts), the project's one
  * escaping function: C0/C1 controls, bidi overrides and isolates, zero-width characters and line
  * separators come out as `\uXXXX`, and each quoted piece is bounded.
  */

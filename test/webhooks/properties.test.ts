@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { DecodeError } from '../../src/errors.js';
+import { DecodeError } from '../../src/errors/errors.js';
 import { createMemoryReplayStore, createWebhookReceiver } from '../../src/webhooks/index.js';
 import { completedBody, ed25519, HOOK_URL, resolver } from './fixtures.js';
 import { signWebhook } from './signer.js';

@@ -5,7 +5,7 @@
  * The test signer's bases are checked against the signing vectors first.
  */
 import { describe, expect, test } from 'vitest';
-import { SchemaMismatchError } from '../../src/errors.js';
+import { SchemaMismatchError } from '../../src/errors/errors.js';
 import {
   checkHmacSecret,
   createJwksResolver,

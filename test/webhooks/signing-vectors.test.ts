@@ -6,12 +6,12 @@
  */
 import { describe, expect, test } from 'vitest';
 import { WebhookError } from '../../src/webhooks/errors.js';
-import type { ResolvedKey, WebhookJwk } from '../../src/webhooks/keys.js';
-import { createMemoryReplayStore, type ReplayStore } from '../../src/webhooks/replay.js';
-import { signatureBase } from '../../src/webhooks/signature-base.js';
-import { parseSignatureHeaders } from '../../src/webhooks/signature-headers.js';
-import { canonicalTarget } from '../../src/webhooks/target-uri.js';
-import { verifyWebhookSignature, type RevocationCheck, type VerifiableRequest } from '../../src/webhooks/verify.js';
+import type { ResolvedKey, WebhookJwk } from '../../src/webhooks/signature/keys.js';
+import { createMemoryReplayStore, type ReplayStore } from '../../src/webhooks/replay/replay.js';
+import { signatureBase } from '../../src/webhooks/signature/signature-base.js';
+import { parseSignatureHeaders } from '../../src/webhooks/signature/signature-headers.js';
+import { canonicalTarget } from '../../src/webhooks/signature/target-uri.js';
+import { verifyWebhookSignature, type RevocationCheck, type VerifiableRequest } from '../../src/webhooks/signature/verify.js';
 import { readVector, readVectorDir } from '../fixtures/vectors.js';
 
 interface SigningVector {

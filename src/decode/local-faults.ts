@@ -1,0 +1,146 @@
+/**
+ * Faults that are not the seller's: what decode() may be handed that never came over the wire (a
+ * DecodeError raised earlier, a Promise, the MCP SDK client's own request timeout), and whether a
+ * caller's input can run the caller's code when read (so that an exception escaping decode() is
+ * blamed on the input or on adcp-decode, never on the seller).
+ */
+import { DecodeError, LimitError } from '../errors/errors.js';
+import type { Version } from '../schema/versions.js';
+import { hasOwn } from '../json/own.js';
+
+/** The JSON-RPC code the MCP SDK's Protocol uses for its own request timeout (ErrorCode.RequestTimeout). */
+const SDK_REQUEST_TIMEOUT = -32001;
+
+/**
+ * The error decode() must throw for an input that is no seller's answer, or undefined for any
+ * other input (including one that throws when looked at: the extractors report that).
+ *
+ * - A {@link DecodeError} (boundedFetch's `LimitError`, withFetchBounds' rejection): itself,
+ *   unchanged but for `task`, filled in when missing.
+ * - A Promise or other thenable: `INVALID_INPUT`, "did you forget await?". A caller bug, which
+ *   `MALFORMED_ENVELOPE` (the seller's envelope is broken) would misreport.
+ * - The MCP SDK client's own request timeout: a {@link LimitError} `TIMEOUT`, not `TASK_FAILED`.
+ *   Told from a seller's JSON-RPC error -32001 by the exact shape the SDK's Protocol builds: an
+ *   Error instance (a raw JSON-RPC response is always the seller's) with own `code` -32001 and
+ *   either the message `MCP error -32001: Request timed out` with `data` exactly `{ timeout }`,
+ *   or `MCP error -32001: Maximum total timeout exceeded` with `data` exactly
+ *   `{ maxTotalTimeout, totalElapsed }`. The SDK builds a seller's JSON-RPC error into the same
+ *   McpError class, so a seller that sends exactly that code, message and data is read as a
+ *   timeout; it gains nothing by it, since not answering has the same effect.
+ *
+ * @param input - What decode() was given.
+ * @param task - The task, to fill in.
+ * @param version - The requested version, if any, for the new errors.
+ * @returns The error to throw, or undefined.
+ * @throws Never.
+ * @example
+ * localFault(client.callTool(params), 'get_products', undefined)?.code; // 'INVALID_INPUT'
+ */
+export function localFault(input: unknown, task: string | undefined, version: Version | undefined): DecodeError | undefined {
+  try {
+    if (typeof input !== 'object' || input === null) return undefined;
+    if (input instanceof Error) {
+      if (input instanceof DecodeError) {
+        if (input.task === undefined && task !== undefined) (input as { task: string | undefined }).task = task;
+        return input;
+      }
+      return sdkTimeout(input, task, version);
+    }
+    const then: unknown = (input as { then?: unknown }).then;
+    if (typeof then === 'function') {
+      const what = input instanceof Promise ? 'a Promise' : 'a thenable';
+      return new DecodeError(
+        'INVALID_INPUT',
+        `expected the seller's answer (an MCP CallToolResult, a JSON-RPC error or an A2A task); got ${what}: did you forget await?`,
+        { task, version },
+      );
+    }
+  } catch {
+    // Reading the input threw: not a local fault; the extractors report the input itself.
+  }
+  return undefined;
+}
+
+function sdkTimeout(error: Error, task: string | undefined, version: Version | undefined): LimitError | undefined {
+  if (!hasOwn(error, 'code') || (error as { code?: unknown }).code !== SDK_REQUEST_TIMEOUT) return undefined;
+  if (hasOwn(error, 'error') || hasOwn(error, 'result') || !hasOwn(error, 'data')) return undefined;
+  const data: unknown = (error as { data?: unknown }).data;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
+  const fields = data as Record<string, unknown>;
+  const keys = Object.keys(fields).sort().join(',');
+  const message = error.message;
+  const opts = { task, version, cause: error };
+  if (message === `MCP error ${SDK_REQUEST_TIMEOUT}: Request timed out` && keys === 'timeout' && isMs(fields.timeout)) {
+    const limit = fields.timeout;
+    // The SDK's timer fires no earlier than the limit and reports no elapsed time: `actual` is that lower bound.
+    return new LimitError(
+      'TIMEOUT',
+      `${task ?? 'the call'} got no answer within ${limit} ms: the MCP client's own request timeout (McpError -32001 raised by the SDK, not sent by the seller)`,
+      { unit: 'ms', limit, actual: limit },
+      opts,
+    );
+  }
+  if (
+    message === `MCP error ${SDK_REQUEST_TIMEOUT}: Maximum total timeout exceeded` &&
+    keys === 'maxTotalTimeout,totalElapsed' &&
+    isMs(fields.maxTotalTimeout) &&
+    isMs(fields.totalElapsed)
+  ) {
+    return new LimitError(
+      'TIMEOUT',
+      `${task ?? 'the call'} got no final answer within ${fields.maxTotalTimeout} ms (${fields.totalElapsed} ms elapsed): the MCP client's own maxTotalTimeout (McpError -32001 raised by the SDK, not sent by the seller)`,
+      { unit: 'ms', limit: fields.maxTotalTimeout, actual: fields.totalElapsed },
+      opts,
+    );
+  }
+  return undefined;
+}
+
+function isMs(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+/** How many members {@link inputMayThrow} looks at before it stops and answers "it may". */
+const PROBE_LIMIT = 1_000_000;
+
+/**
+ * Whether reading `input` can run the caller's code: true when one of its members (own, at any
+ * depth, up to a million) is an accessor (a getter may answer differently on a later read), or
+ * when reading it throws (a Proxy trap, a revoked Proxy), or when it is too large to look at
+ * whole. A Proxy whose traps threw once and answer again is not seen (no portable code can tell
+ * a Proxy); it is then blamed on adcp-decode, never on the seller. Plain data, already parsed or built in code, answers false: reading it cannot throw, so
+ * an exception met while decoding it is adcp-decode's own. Only run after such an exception.
+ *
+ * @param input - What decode() was given.
+ * @returns True when a throw met while reading it may have been the input's.
+ * @throws Never.
+ * @example
+ * inputMayThrow({ content: [] }); // false
+ * inputMayThrow(Object.defineProperty({}, 'content', { get: () => [] })); // true
+ */
+export function inputMayThrow(input: unknown): boolean {
+  try {
+    const seen = new Set<object>();
+    const stack: unknown[] = [input];
+    let members = 0;
+    while (stack.length > 0) {
+      const value = stack.pop();
+      if ((typeof value !== 'object' && typeof value !== 'function') || value === null || seen.has(value)) continue;
+      seen.add(value);
+      const isError = value instanceof Error;
+      for (const key of Reflect.ownKeys(value)) {
+        if (++members > PROBE_LIMIT) return true;
+        // An Error's stack may be an accessor (newer V8); decode never reads it.
+        if (isError && key === 'stack') continue;
+        const descriptor = Reflect.getOwnPropertyDescriptor(value, key);
+        if (descriptor === undefined) continue;
+        if (descriptor.get !== undefined || descriptor.set !== undefined) return true;
+        // Read as decode reads it, so that a Proxy's get trap runs (a trap that throws now may have thrown before).
+        stack.push((value as Record<PropertyKey, unknown>)[key]);
+      }
+    }
+    return false;
+  } catch {
+    return true;
+  }
+}

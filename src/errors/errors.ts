@@ -1,0 +1,309 @@
+/**
+ * The one error type adcp-decode throws. Every failure carries a stable string `code`, the task
+ * and AdCP version where known, and data fields; the message is one line that says what was
+ * expected and what arrived, and never contains the payload.
+ */
+
+/** Stable error codes. Compare on these, never on messages. */
+export type DecodeErrorCode =
+  /** The task name is not in the selected AdCP version's manifest. */
+  | 'UNKNOWN_TASK'
+  /** The requested (or payload-announced) AdCP version is not bundled. */
+  | 'UNSUPPORTED_VERSION'
+  /** The envelope held no machine-readable AdCP object (plain text, empty content, ...). */
+  | 'NO_PAYLOAD'
+  /** A text item looked like the payload but is not valid JSON. */
+  | 'INVALID_JSON'
+  /** The JSON holds `__proto__` or `constructor.prototype` keys. */
+  | 'UNSAFE_JSON'
+  /** A size bound (UTF-8 bytes) was exceeded. Nothing is truncated. */
+  | 'TOO_LARGE'
+  /**
+   * A bound on the payload's shape was exceeded before validation: nesting over `maxDepth`, or more
+   * than `maxNodes` values (too many, not too deep); `LimitError.unit` (`'depth'` or `'nodes'`) tells which.
+   */
+  | 'TOO_DEEP'
+  /** The input is not an MCP result, JSON-RPC error, A2A task/event/envelope, or payload. */
+  | 'MALFORMED_ENVELOPE'
+  /** An A2A `{ response: {...} }` wrapper, which the spec forbids. */
+  | 'WRAPPER_DETECTED'
+  /** The payload does not match the task's response schema. */
+  | 'SCHEMA_MISMATCH'
+  /** The seller answered with an AdCP error (`adcp_error`). */
+  | 'TASK_FAILED'
+  /**
+   * A deadline passed before the response was complete: boundedFetch's `timeoutMs`, or the MCP
+   * SDK client's own request timeout (its `McpError` -32001, raised by the client, passed to decode).
+   */
+  | 'TIMEOUT'
+  /** An option passed to decode(), safeDecode() or createDecoder() is invalid (a caller bug). */
+  | 'INVALID_OPTION'
+  /**
+   * decode() was given something that is no seller's answer and never crossed the wire: a Promise
+   * or other thenable (a forgotten `await`). A caller bug, like INVALID_OPTION; the seller is not blamed.
+   */
+  | 'INVALID_INPUT'
+  /**
+   * A defect or packaging fault in adcp-decode itself (an exception of our own code, a validator
+   * module missing from a bundle), never the seller's or the caller's; `cause` holds what was thrown.
+   */
+  | 'INTERNAL'
+  /**
+   * The response used a content coding (`gzip`, `br`, ...) the client did not accept. The bounded
+   * fetch asks for `identity`, because a runtime's fetch decodes transparently and hides the raw
+   * byte count, so a coded body's raw size could not be bounded.
+   */
+  | 'UNSUPPORTED_ENCODING'
+  /**
+   * A webhook was refused before its payload was trusted (size, content type, signature, replay,
+   * duplicate keys, envelope); the `WebhookError` says which spec code and HTTP status apply.
+   */
+  | 'WEBHOOK_REJECTED';
+
+/** AdCP error recovery classes (`adcp_error.recovery`). */
+export type Recovery = 'transient' | 'correctable' | 'terminal';
+
+/** One schema violation, as data. */
+export interface ValidationIssue {
+  /** JSON Pointer into the payload (`''` is the root), e.g. `/products/0/pricing_options`. */
+  readonly path: string;
+  /** The Ajv keyword that failed, e.g. `required`, `type`, `enum`, `oneOf`. */
+  readonly keyword: string;
+  /** Ajv's params for that keyword, e.g. `{ missingProperty: 'products' }`. */
+  readonly params: Readonly<Record<string, unknown>>;
+  /** JSON Pointer into the schema, e.g. `#/properties/products/type`. */
+  readonly schemaPath: string;
+  /** A short predicate, e.g. `must have required property 'products'`. */
+  readonly message: string;
+}
+
+/** The AdCP error object a seller sent, unchanged (only `code` is guaranteed to be a string). */
+export interface AdcpError {
+  readonly code: string;
+  readonly message?: string;
+  readonly recovery?: string;
+  readonly retry_after?: number;
+  readonly field?: string;
+  readonly suggestion?: string;
+  readonly details?: unknown;
+  readonly [key: string]: unknown;
+}
+
+/** How to react to an AdCP error. */
+export interface RecoveryClassification {
+  readonly recovery: Recovery;
+  /** Seconds to wait before retrying, when the seller said so (`retry_after`). */
+  readonly retryAfterSeconds?: number;
+}
+
+/** Fields common to every DecodeError's constructor. */
+export interface DecodeErrorOptions {
+  readonly task?: string | undefined;
+  readonly version?: string | undefined;
+  /** JSON Pointer to where in the input the problem is, when there is one place. */
+  readonly path?: string | undefined;
+  /** The release the payload announced, when `version` judged it in its place (see DecodeError.standInFor). */
+  readonly standInFor?: string | undefined;
+  readonly cause?: unknown;
+}
+
+/**
+ * The base class of every error adcp-decode throws.
+ *
+ * @example
+ * try { decode('get_products', result) } catch (e) {
+ *   if (e instanceof DecodeError && e.code === 'SCHEMA_MISMATCH') console.log(formatIssues(e));
+ * }
+ */
+export class DecodeError extends Error {
+  override readonly name: string = 'DecodeError';
+  /** Stable code; see {@link DecodeErrorCode}. */
+  readonly code: DecodeErrorCode;
+  /** The task being decoded, when known. */
+  readonly task: string | undefined;
+  /** The AdCP version (pinned, e.g. `3.1.19`) in use, when known. */
+  readonly version: string | undefined;
+  /** JSON Pointer into the input where the problem is, when there is one place. */
+  readonly path: string | undefined;
+  /**
+   * The newer release of a bundled major that the payload announced (e.g. `3.2`), when `version`,
+   * the newest bundled release of that major, judged it in its place (option `newerRelease`).
+   */
+  readonly standInFor: string | undefined;
+
+  constructor(code: DecodeErrorCode, message: string, options: DecodeErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.task = options.task;
+    this.version = options.version;
+    this.path = options.path;
+    this.standInFor = options.standInFor;
+  }
+}
+
+/** `TOO_LARGE`, `TOO_DEEP` or `TIMEOUT`: a bound was passed. */
+export class LimitError extends DecodeError {
+  override readonly name = 'LimitError';
+  override readonly code: 'TOO_LARGE' | 'TOO_DEEP' | 'TIMEOUT';
+  /** What was bounded; for `TOO_DEEP`, `'depth'` (nesting) or `'nodes'` (too many values). */
+  readonly unit: 'bytes' | 'depth' | 'nodes' | 'ms';
+  /** The configured limit. */
+  readonly limit: number;
+  /** How much had been seen when the bound tripped (at least `limit + 1` for counts). */
+  readonly actual: number;
+
+  constructor(
+    code: 'TOO_LARGE' | 'TOO_DEEP' | 'TIMEOUT',
+    message: string,
+    data: { unit: LimitError['unit']; limit: number; actual: number },
+    options: DecodeErrorOptions = {},
+  ) {
+    super(code, message, options);
+    this.code = code;
+    this.unit = data.unit;
+    this.limit = data.limit;
+    this.actual = data.actual;
+  }
+}
+
+/** `SCHEMA_MISMATCH`: the payload does not match the task's response schema. */
+export class SchemaMismatchError extends DecodeError {
+  override readonly name = 'SchemaMismatchError';
+  override readonly code: 'SCHEMA_MISMATCH' = 'SCHEMA_MISMATCH';
+  /** The schema `$id` the payload was checked against. */
+  readonly schemaId: string;
+  /**
+   * The violations found, in Ajv's order, bounded so that printing or serializing them stays
+   * small: at most 1,000 issues and about a megabyte of text after the first (src/validate/issue-listing.ts).
+   * The first issue is always exact. In later ones, a pointer segment, message or string param
+   * longer than 256 characters keeps its first 128 and a `…(+N chars)` marker (`issuesShortened`
+   * counts them). When the payload had more than 100,000 errors, only the first is given.
+   */
+  readonly issues: readonly ValidationIssue[];
+  /**
+   * False when issues were left out: the listing was cut at the bounds above, or stopped past
+   * 100,000 errors (`issues` then holds the first violation only). The message says which.
+   */
+  readonly issuesComplete: boolean;
+  /** How many issues the listing found (`issues.length` or more); undefined when it stopped past 100,000. */
+  readonly issuesFound: number | undefined;
+  /** How many listed issues have a segment, message or param shortened with a `…(+N chars)` marker. */
+  readonly issuesShortened: number;
+
+  constructor(
+    message: string,
+    data: {
+      schemaId: string;
+      issues: readonly ValidationIssue[];
+      issuesComplete?: boolean;
+      issuesFound?: number | undefined;
+      issuesShortened?: number;
+    },
+    options: DecodeErrorOptions = {},
+  ) {
+    super('SCHEMA_MISMATCH', message, options);
+    this.schemaId = data.schemaId;
+    this.issues = data.issues;
+    this.issuesComplete = data.issuesComplete ?? true;
+    this.issuesFound = data.issuesComplete === false ? data.issuesFound : (data.issuesFound ?? data.issues.length);
+    this.issuesShortened = data.issuesShortened ?? 0;
+  }
+}
+
+/** `TASK_FAILED`: the seller answered with an AdCP error. */
+export class TaskFailedError extends DecodeError {
+  override readonly name = 'TaskFailedError';
+  override readonly code: 'TASK_FAILED' = 'TASK_FAILED';
+  /**
+   * The `adcp_error` object as the seller sent it; `undefined` when the seller signalled failure
+   * (`isError`, a JSON-RPC error, a failed A2A task) without a usable `adcp_error`.
+   */
+  readonly adcpError: AdcpError | undefined;
+  /** How to react, per the version's error-code table and policy. */
+  readonly recovery: RecoveryClassification;
+
+  constructor(
+    message: string,
+    data: { adcpError: AdcpError | undefined; recovery: RecoveryClassification },
+    options: DecodeErrorOptions = {},
+  ) {
+    super('TASK_FAILED', message, options);
+    this.adcpError = data.adcpError;
+    this.recovery = data.recovery;
+  }
+}
+
+/** Describes a value's kind for messages without echoing it: `array`, `null`, `string (12 chars)`. */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `array (${value.length} items)`;
+  if (typeof value === 'string') return `string (${value.length} chars)`;
+  if (typeof value === 'object') return 'object';
+  return typeof value;
+}
+
+/**
+ * Names what was thrown for a one-line message without trusting it: an Error's `name` (at most 64
+ * characters), else the value's type; a thrown Proxy can throw again from `instanceof`, so this never throws.
+ *
+ * @param cause What was thrown.
+ * @returns `'TypeError'`, `'an Error'` (no string name), `'null'`, `'string'`, ... or `'an unreadable value'`.
+ * @throws Never.
+ * @example
+ * describeThrown(new RangeError('x')); // 'RangeError'
+ * describeThrown('oops'); // 'string'
+ */
+export function describeThrown(cause: unknown): string {
+  try {
+    if (cause instanceof Error) return typeof cause.name === 'string' ? cause.name.slice(0, 64) : 'an Error';
+    return cause === null ? 'null' : typeof cause;
+  } catch {
+    return 'an unreadable value';
+  }
+}
+
+/**
+ * Runs a reader over caller-supplied input, so that whatever reading it throws becomes a
+ * `MALFORMED_ENVELOPE` DecodeError at the place the reader had reached (see {@link wrapInputFault}).
+ *
+ * @param read The reader; it sets `cursor.at` to the JSON Pointer of what it is about to read.
+ * @returns What the reader returns.
+ * @throws {DecodeError} `MALFORMED_ENVELOPE` (or the reader's own DecodeError, unchanged).
+ * @example
+ * readInput((cursor) => { cursor.at = '/content'; return input.content; });
+ */
+export function readInput<T>(read: (cursor: { at: string }) => T): T {
+  const cursor = { at: '' };
+  try {
+    return read(cursor);
+  } catch (error) {
+    throw wrapInputFault(error, cursor.at);
+  }
+}
+
+/**
+ * Wraps an exception raised while reading caller-supplied input (a throwing getter, a Proxy trap,
+ * a revoked Proxy) as a `MALFORMED_ENVELOPE` DecodeError, so extraction never leaks a TypeError;
+ * a DecodeError passes through unchanged.
+ *
+ * @param cause - What was thrown; kept as the error's `cause`, never copied into the message.
+ * @param path - JSON Pointer of the value being read when it threw (`''` is the input itself).
+ * @returns The DecodeError to throw.
+ * @throws Never.
+ * @example
+ * try { read(input) } catch (e) { throw wrapInputFault(e, '/content/0') }
+ */
+export function wrapInputFault(cause: unknown, path: string): DecodeError {
+  try {
+    // A thrown Proxy can throw again from instanceof.
+    if (cause instanceof DecodeError) return cause;
+  } catch {
+    // not a DecodeError; describeThrown names it
+  }
+  const kind = describeThrown(cause);
+  const where = path === '' ? 'the input' : `input at ${path}`;
+  return new DecodeError('MALFORMED_ENVELOPE', `expected readable ${where}, but reading it threw ${kind}`, {
+    path,
+    cause,
+  });
+}

@@ -1,0 +1,74 @@
+/**
+ * Helpers the generated task → response map is written with. The AdCP async-response schemas do
+ * not declare `status`; decode() picks the schema by `status`, so the types add it back as the
+ * discriminant that narrows a decoded value.
+ */
+
+/** The `status` values that select an async-response schema instead of the task's response. */
+export type AsyncStatus = 'working' | 'submitted' | 'input-required';
+
+/**
+ * The protocol envelope's task status (`enums/task-status.json`, the same in every bundled
+ * version). Where a response schema leaves `status` open, decode() holds a present `status` to
+ * this enum, as the envelope does (test/decode/types.test-d.ts checks it against the generated enums).
+ */
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+/** The {@link TaskStatus} values, in `enums/task-status.json`'s order (test/decode/status.test.ts compares them with the synced schemas). */
+export const TASK_STATUSES = [
+  'submitted',
+  'working',
+  'input-required',
+  'completed',
+  'canceled',
+  'failed',
+  'rejected',
+  'auth-required',
+  'unknown',
+] as const;
+
+/**
+ * The `status` one arm of a response schema admits: its own declaration (e.g. 3.0's
+ * `media-buy-status` or `check_governance`'s verdict), or the envelope's {@link TaskStatus}
+ * where the arm leaves it open.
+ */
+type ArmStatus<T> = T extends { status?: infer S }
+  ? unknown extends S
+    ? TaskStatus
+    : string extends S
+      ? TaskStatus
+      : Exclude<S, undefined>
+  : TaskStatus;
+
+/** One arm of the sync variant, its `status` replaced by `S`. */
+type SyncArm<T, S> = { [K in keyof T as K extends 'status' ? never : K]: T[K] } & { status?: S };
+
+/**
+ * An arm whose schema forbids `status` (`status?: never`) keeps it forbidden; an arm whose every
+ * status selects an async schema cannot occur and is dropped.
+ */
+type SyncArmOf<T, A extends AsyncStatus> = [ArmStatus<T>] extends [never]
+  ? SyncArm<T, never>
+  : [Exclude<ArmStatus<T>, A>] extends [never]
+    ? never
+    : SyncArm<T, Exclude<ArmStatus<T>, A>>;
+
+/**
+ * The task's final response, as sent, one union member per schema arm. `status` is optional:
+ * when a seller omits it, decode() judges the payload as `completed` (the MCP guide's receiver
+ * rule) but returns it unchanged, so `status` may be absent. It is never one of the task's async
+ * statuses `A`: those select an {@link AsyncVariant}, so comparing `status` with one of them
+ * narrows the union to that variant.
+ * (A key-remapping mapped type, not `Omit`, so the schemas' index signatures keep the known keys.)
+ */
+export type SyncVariant<T, A extends AsyncStatus = never> = T extends unknown ? SyncArmOf<T, A> : never;
+
+/**
+ * An async progress payload, selected because its `status` is `S`.
+ *
+ * One exception the type cannot show: over A2A, an interim task state (`working`,
+ * `input-required`, native `submitted`) stands in for a missing `status`, and the DataPart is
+ * returned as sent, so a progress snapshot such as `{ percentage: 40 }` decodes as this variant
+ * without a `status` key (the A2A extraction page forbids copying the transport state into it).
+ */
+export type AsyncVariant<T, S extends AsyncStatus> = T & { status: S };

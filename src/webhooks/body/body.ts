@@ -1,0 +1,80 @@
+/**
+ * Turns a webhook's raw body into a parsed object the way the verifier checklist's step 14 and
+ * decode's text path require: strict UTF-8, duplicate keys refused before parsing, then the same
+ * bounded, prototype-safe parse decode() applies to JSON text.
+ */
+import type { Bounds } from '../../bounds/bounds.js';
+import { DecodeError, describeValue } from '../../errors/errors.js';
+import { parseMcpText, type ParsedShape } from '../../extract/mcp.js';
+import { findDuplicateKeys, MAX_REPORTED_KEYS } from './duplicate-keys.js';
+import { WebhookError } from '../errors.js';
+import { shownText } from '../../errors/format.js';
+
+/** A parsed webhook body and its measured size. */
+export interface ParsedBody {
+  readonly value: Record<string, unknown>;
+  readonly shape: ParsedShape;
+}
+
+// ignoreBOM keeps a byte-order mark in the text, so the parse refuses it as decode() does.
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Decodes raw body bytes as strict UTF-8.
+ *
+ * @param bytes - The body as received.
+ * @returns The text.
+ * @throws {DecodeError} `INVALID_JSON` for bytes that are not UTF-8.
+ * @example
+ * bodyText(new TextEncoder().encode('{}')); // '{}'
+ */
+export function bodyText(bytes: Uint8Array): string {
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    throw new DecodeError('INVALID_JSON', `expected a UTF-8 JSON body; got ${bytes.length} bytes that are not valid UTF-8`);
+  }
+}
+
+/**
+ * Parses a webhook body: duplicate keys first (`webhook_body_malformed`), then decode's parse.
+ *
+ * @param text - The body text.
+ * @param bounds - decode's bounds; `maxBytes` is checked before parsing.
+ * @returns The parsed object and its shape.
+ * @throws {WebhookError} `webhook_body_malformed` for duplicate keys, `webhook_envelope_invalid` for a non-object.
+ * @throws {DecodeError} `INVALID_JSON`, `UNSAFE_JSON`, or a LimitError `TOO_LARGE`.
+ * @example
+ * parseWebhookBody('{"task_id":"t"}', DEFAULT_BOUNDS).value.task_id; // 't'
+ */
+export function parseWebhookBody(text: string, bounds: Bounds): ParsedBody {
+  const duplicates = findDuplicateKeys(text);
+  if (duplicates !== undefined) {
+    const more = duplicates.count > MAX_REPORTED_KEYS ? `, <...${duplicates.count - MAX_REPORTED_KEYS} more>` : '';
+    throw new WebhookError(
+      'webhook_body_malformed',
+      `expected unique object keys; the body repeats ${duplicates.names.map((n) => `"${shownText(n, 40)}"`).join(', ')}${more}`,
+      {
+        duplicateKeys: duplicates.names,
+      },
+    );
+  }
+  const parsed = parseMcpText(text, bounds.maxBytes, '');
+  if (!parsed.ok) {
+    if (parsed.reason === 'too-large') {
+      throw new WebhookError(
+        'webhook_body_too_large',
+        `expected a body of at most ${bounds.maxBytes} bytes; got ${parsed.bytesExact === true ? '' : 'more than '}${parsed.bytes}`,
+      );
+    }
+    throw new DecodeError(
+      'INVALID_JSON',
+      `expected a JSON webhook body; got text that does not parse (${parsed.parseError ?? 'not JSON'})`,
+    );
+  }
+  const value = parsed.value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new WebhookError('webhook_envelope_invalid', `expected a JSON object body; got ${describeValue(value)}`);
+  }
+  return { value: value as Record<string, unknown>, shape: parsed.shape };
+}

@@ -1,0 +1,98 @@
+/**
+ * A KeyResolver over a seller's JWKS URL (security.mdx, "JWKS discovery"): fetched with a byte
+ * bound and a deadline, cached (TTL bounded by the revocation polling ceiling), refetched at once
+ * on an unknown `kid` but not twice within the 30 s cooldown. Web-standard fetch only.
+ */
+import type { KeyResolver, ResolvedKey, WebhookJwk } from './keys.js';
+import { documentSource, fetchBoundedText } from '../body/remote-document.js';
+import { shownText } from '../../errors/format.js';
+
+/** Options of {@link createJwksResolver}. */
+export interface JwksResolverOptions {
+  /** The signing agent's `jwks_uri` (pinned at onboarding). */
+  readonly url: string | URL;
+  /** The signing agent's URL: the identity every key of this JWKS establishes. */
+  readonly agent: string;
+  /** Default: the global `fetch`. */
+  readonly fetch?: ((input: string, init?: RequestInit) => Promise<Response>) | undefined;
+  /** Largest JWKS body, in bytes. Default 256 KiB. */
+  readonly maxBytes?: number | undefined;
+  /** Deadline for one fetch, headers and body. Default 10 s. */
+  readonly timeoutMs?: number | undefined;
+  /** Cache lifetime. Default 5 min; at most 30 min (the revocation polling ceiling). */
+  readonly cacheTtlMs?: number | undefined;
+  /** Least time between two refetches for an unknown `kid`. Default 30 s. */
+  readonly refetchCooldownMs?: number | undefined;
+  /** The clock in milliseconds. Default `Date.now`. */
+  readonly now?: (() => number) | undefined;
+}
+
+/** Default JWKS body bound. */
+export const JWKS_MAX_BYTES = 256 * 1024;
+
+/** Why a JWKS could not be used; the verifier reports it as `webhook_signature_jwks_unavailable`. */
+export class JwksError extends Error {
+  override readonly name = 'JwksError';
+}
+
+function keysOf(text: string): Map<string, WebhookJwk> {
+  const parsed = JSON.parse(text) as unknown;
+  const keys = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as { keys?: unknown }).keys : undefined;
+  if (!Array.isArray(keys)) throw new JwksError('JWKS has no keys array');
+  const map = new Map<string, WebhookJwk>();
+  for (const key of keys as unknown[]) {
+    if (typeof key !== 'object' || key === null || Array.isArray(key)) continue;
+    const kid = (key as WebhookJwk).kid;
+    if (typeof kid !== 'string') continue;
+    // kid collisions are forbidden: a kid must resolve to exactly one key.
+    if (map.has(kid)) throw new JwksError(`JWKS repeats kid "${shownText(kid, 64)}"`);
+    map.set(kid, key as WebhookJwk);
+  }
+  return map;
+}
+
+/**
+ * A key resolver over a JWKS URL.
+ *
+ * @param options - URL, agent and bounds.
+ * @returns The resolver: a key with its agent, `undefined` for an unknown `kid`; it rejects with a
+ *   JwksError when the JWKS cannot be fetched or read (the receiver answers 503).
+ * @throws {TypeError} For an invalid option.
+ * @example
+ * const keys = createJwksResolver({ url: 'https://seller.example/.well-known/jwks.json', agent: 'https://seller.example/mcp' });
+ */
+export function createJwksResolver(options: JwksResolverOptions): KeyResolver {
+  const { url, maxBytes, timeoutMs } = documentSource('createJwksResolver', options, JWKS_MAX_BYTES);
+  const ttl = Math.min(options.cacheTtlMs ?? 5 * 60_000, 30 * 60_000);
+  const cooldown = options.refetchCooldownMs ?? 30_000;
+  const now = options.now ?? Date.now;
+  let cache: { keys: Map<string, WebhookJwk>; fetchedAt: number } | undefined;
+  let inFlight: Promise<Map<string, WebhookJwk>> | undefined;
+  let lastFetchAt = -Infinity;
+
+  const load = (): Promise<Map<string, WebhookJwk>> => {
+    inFlight ??= (async () => {
+      lastFetchAt = now();
+      try {
+        const keys = keysOf(
+          await fetchBoundedText(url, { fetch: options.fetch, maxBytes, timeoutMs }, (message) => new JwksError(message), 'JWKS'),
+        );
+        cache = { keys, fetchedAt: now() };
+        return keys;
+      } finally {
+        inFlight = undefined;
+      }
+    })();
+    return inFlight;
+  };
+
+  return async (keyid: string): Promise<ResolvedKey | undefined> => {
+    let keys = cache !== undefined && now() - cache.fetchedAt < ttl ? cache.keys : await load();
+    let jwk = keys.get(keyid);
+    if (jwk === undefined && now() - lastFetchAt >= cooldown) {
+      keys = await load();
+      jwk = keys.get(keyid);
+    }
+    return jwk === undefined ? undefined : { jwk, agent: options.agent };
+  };
+}

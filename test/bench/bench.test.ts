@@ -1,0 +1,360 @@
+/**
+ * The benchmark's own correctness (bench/): its payloads are deterministic, near the sizes the
+ * table names and valid against 3.1.19; every path it times decodes (or rejects) what it claims;
+ * its baselines judge the payloads as the generated validators do; and the two performance fixes
+ * its profiles led to keep decode's behaviour (checked against secure-json-parse and against an
+ * independent model of the bounds walk). No timing is asserted anywhere.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import sjson from 'secure-json-parse';
+import { describe, expect, test, vi } from 'vitest';
+import { hot, pairedRatio } from '../../bench/harness.js';
+import {
+  benchPayloads,
+  createMediaBuyResponse,
+  deepText,
+  getProductsResponse,
+  invalidGetProducts,
+  mcpStructured,
+  mcpText,
+  oversizeText,
+  utf8Bytes,
+} from '../../bench/payloads.js';
+import { compileFromBundle } from '../../bench/runtime-ajv.mjs';
+import { outputSchema, responseSchemaId, runtimeBundle } from '../../bench/schemas.js';
+import { DEFAULT_BOUNDS, type Bounds } from '../../src/bounds/bounds.js';
+import { checkTree } from '../../src/bounds/check-tree.js';
+import { snapshot } from '../../src/bounds/snapshot.js';
+import { decode, safeDecode } from '../../src/decode/decode.js';
+import { DecodeError } from '../../src/errors/errors.js';
+import { parseMcpText } from '../../src/extract/mcp.js';
+import { exoticTrees, tightBounds } from '../fixtures/exotic-trees.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const MAX_BYTES = 4 * 1024 * 1024;
+const payloads = benchPayloads();
+const require = createRequire(import.meta.url);
+const generated = (task: string) =>
+  (require(`../../src/generated/v3_1_19/validators/${task}.js`) as { response: (d: unknown) => boolean }).response;
+type Listing = ((d: unknown) => boolean) & { errors?: Array<{ instancePath: string; keyword: string }> | null };
+/** The error-listing module's validator: the fast module gives the verdict only. */
+const listing = (task: string) => (require(`../../src/generated/v3_1_19/validators/${task}.errors.js`) as { response: Listing }).response;
+
+describe('payloads', () => {
+  test('are deterministic', () => {
+    expect(JSON.stringify(benchPayloads())).toBe(JSON.stringify(payloads));
+    expect(JSON.stringify(getProductsResponse(50_000, 3))).toBe(JSON.stringify(getProductsResponse(50_000, 3)));
+    expect(JSON.stringify(getProductsResponse(50_000, 3))).not.toBe(JSON.stringify(getProductsResponse(50_000, 4)));
+  });
+
+  test('land near the sizes the table names', () => {
+    const size = (label: string) => utf8Bytes(JSON.stringify(payloads[label]!.payload));
+    expect(size('get_products 2KB')).toBeGreaterThan(1.5 * 1024);
+    expect(size('get_products 2KB')).toBeLessThan(2.5 * 1024);
+    expect(size('get_products 100KB')).toBeGreaterThan(95 * 1024);
+    expect(size('get_products 100KB')).toBeLessThan(105 * 1024);
+    expect(size('get_products 1MB')).toBeGreaterThan(0.95 * 1024 * 1024);
+    expect(size('get_products 1MB')).toBeLessThan(1.05 * 1024 * 1024);
+    // Some text is not ASCII, so the UTF-8 size check is exercised as for multilingual sellers.
+    expect(JSON.stringify(payloads['get_products 100KB']!.payload)).toMatch(/[^\x00-\x7f]/);
+  });
+
+  test('are valid AdCP 3.1.19 responses, decoded on both MCP paths to the payload (structuredContent: a plain copy)', () => {
+    for (const { task, payload } of Object.values(payloads)) {
+      expect(generated(task)(payload)).toBe(true);
+      expect(decode(task, mcpStructured(payload), { version: '3.1.19' })).toEqual(payload);
+      expect(decode(task, mcpText(payload))).toEqual(payload);
+    }
+    expect(Object.keys(payloads)).toEqual(['get_products 2KB', 'get_products 100KB', 'get_products 1MB', 'create_media_buy']);
+    expect(generated('create_media_buy')(createMediaBuyResponse(5))).toBe(true);
+  });
+
+  test('the many-errors payload is invalid in every product, and decode lists them all', () => {
+    const bad = invalidGetProducts(payloads['get_products 100KB']!.payload);
+    const r = safeDecode('get_products', mcpText(bad));
+    expect(r.success).toBe(false);
+    if (r.success) return;
+    expect(r.error.code).toBe('SCHEMA_MISMATCH');
+    const issues = (r.error as DecodeError & { issues: unknown[] }).issues;
+    expect(issues.length).toBeGreaterThan((bad.products as unknown[]).length);
+  });
+});
+
+describe('rejection inputs', () => {
+  test('4 MiB + 1: exactly one byte over, and refused without being parsed', () => {
+    const text = oversizeText(MAX_BYTES);
+    expect(utf8Bytes(text)).toBe(MAX_BYTES + 1);
+    expect(text.length).toBeLessThanOrEqual(MAX_BYTES); // the UTF-16 length alone cannot tell
+    expect(() => JSON.parse(text)).not.toThrow();
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const r = safeDecode('get_products', { content: [{ type: 'text', text }] });
+      expect(r.success ? 'decoded' : r.error.code).toBe('TOO_LARGE');
+      expect(parse).not.toHaveBeenCalled();
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  test('100,000-deep nesting: valid JSON, refused as TOO_DEEP', () => {
+    const text = deepText(100_000);
+    expect(() => JSON.parse(text)).not.toThrow();
+    const r = safeDecode('get_products', { content: [{ type: 'text', text }] });
+    expect(r.success ? 'decoded' : r.error.code).toBe('TOO_DEEP');
+  });
+});
+
+describe('baselines judge as the generated validators do', () => {
+  test('run-time compiled Ajv (the same options) and the MCP SDK check on the outputSchema', async () => {
+    const { AjvJsonSchemaValidator } = await import('@modelcontextprotocol/sdk/validation/ajv');
+    const bundle = runtimeBundle('3.1.19');
+    const sdk = new AjvJsonSchemaValidator();
+    for (const task of ['get_products', 'create_media_buy'] as const) {
+      const runtime = compileFromBundle(bundle, responseSchemaId('3.1.19', task));
+      const schema = outputSchema('3.1.19', task);
+      expect(JSON.stringify(schema)).not.toMatch(/"\$ref":"\/schemas\//); // self-contained
+      const mcp = sdk.getValidator(schema as never);
+      const fast = generated(task);
+      const samples = Object.values(payloads)
+        .filter((p) => p.task === task)
+        .map((p) => p.payload);
+      if (task === 'get_products')
+        samples.push(invalidGetProducts(payloads['get_products 2KB']!.payload), { products: 'none', status: 'completed' });
+      else samples.push({ ...createMediaBuyResponse(), packages: 7 });
+      for (const sample of samples) {
+        const verdict = fast(sample);
+        expect(runtime(sample)).toBe(verdict);
+        expect(mcp(sample).valid).toBe(verdict);
+        if (!verdict) {
+          // Run-time Ajv's first error is one the generated listing reports.
+          const list = listing(task);
+          expect(list(sample)).toBe(false);
+          const first = runtime.errors?.[0];
+          expect(list.errors).toContainEqual(expect.objectContaining({ instancePath: first?.instancePath, keyword: first?.keyword }));
+        }
+      }
+    }
+  }, 240_000);
+});
+
+describe('harness', () => {
+  test('hot() returns per-call samples and a paired ratio', () => {
+    let sink = 0;
+    const [a, b] = hot(
+      [
+        { name: 'a', fn: () => (sink += JSON.stringify(payloads['get_products 2KB']!.payload).length) },
+        { name: 'b', fn: () => (sink += JSON.parse(JSON.stringify(payloads['get_products 2KB']!.payload)).products.length) },
+      ],
+      { rounds: 2, time: 5, iterations: 2 },
+    );
+    expect(sink).toBeGreaterThan(0);
+    for (const r of [a!, b!]) {
+      expect(r.roundMedians).toHaveLength(2);
+      expect(r.samples.length).toBeGreaterThanOrEqual(4);
+      expect(r.batch).toBeGreaterThanOrEqual(1);
+    }
+    expect(Number.isFinite(pairedRatio(b!, a!))).toBe(true);
+  });
+
+  test.skipIf(!existsSync(path.join(ROOT, 'dist', 'index.js')))('a cold-start child decodes what it measures (dist/)', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'adcp-bench-test-'));
+    try {
+      const input = path.join(dir, 'text.json');
+      writeFileSync(input, JSON.stringify(mcpText(payloads['get_products 2KB']!.payload)));
+      const jobs = [
+        { mode: 'ours', task: 'get_products', calls: 2, input, dist: path.join(ROOT, 'dist', 'index.js') },
+        {
+          mode: 'floor',
+          task: 'get_products',
+          calls: 2,
+          input,
+          validator: path.join(ROOT, 'dist', 'generated', 'v3_1_19', 'validators', 'get_products.js'),
+        },
+      ];
+      for (const job of jobs) {
+        const child = spawnSync(process.execPath, [path.join(ROOT, 'bench', 'child.mjs'), JSON.stringify(job)], { encoding: 'utf8' });
+        expect(child.status, child.stderr).toBe(0);
+        const r = JSON.parse(child.stdout.trim()) as { ok: boolean; calls: number[]; rssAfterFirstKb: number };
+        expect(r.ok).toBe(true);
+        expect(r.calls).toHaveLength(2);
+        expect(r.rssAfterFirstKb).toBeGreaterThan(0);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test.skipIf(!existsSync(path.join(ROOT, 'dist', 'validate', 'runtime', 'uri-format.js')))(
+    'the first-uri-check child accepts what it measures, on both sides',
+    () => {
+      for (const impl of ['ajv-formats', 'isUri']) {
+        const job = { impl, dist: path.join(ROOT, 'dist', 'validate', 'runtime', 'uri-format.js') };
+        const child = spawnSync(process.execPath, [path.join(ROOT, 'bench', 'uri-check.mjs'), JSON.stringify(job)], { encoding: 'utf8' });
+        expect(child.status, child.stderr).toBe(0);
+        const r = JSON.parse(child.stdout.trim()) as { ok: boolean; firstMs: { wall: number; cpu: number }; thousandMs: { wall: number } };
+        expect(r.ok).toBe(true);
+        expect(Object.keys(r.firstMs)).toEqual(['wall', 'cpu']);
+        expect(r.thousandMs.wall).toBeGreaterThan(0);
+      }
+    },
+  );
+});
+
+// ---------------------------------------------------------------------------------------------
+// The fixes the profiles led to keep behaviour
+
+describe('parseMcpText refuses exactly what secure-json-parse refused', () => {
+  const refusedBySjson = (text: string): 'unsafe' | 'invalid' | 'ok' => {
+    try {
+      sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+      return 'ok';
+    } catch (error) {
+      return (error as Error).message === 'Object contains forbidden prototype property' ? 'unsafe' : 'invalid';
+    }
+  };
+  const ours = (text: string): 'unsafe' | 'invalid' | 'ok' => {
+    try {
+      return parseMcpText(text, MAX_BYTES, '/content/0/text').ok ? 'ok' : 'invalid';
+    } catch (error) {
+      expect((error as DecodeError).code).toBe('UNSAFE_JSON');
+      return 'unsafe';
+    }
+  };
+  const keys = [
+    '__proto__',
+    '\\u005f_proto__',
+    '__pro\\u0074o__',
+    'constructor',
+    'constructo\\u0072',
+    'prototype',
+    'a',
+    'prototype_',
+    '__proto',
+    'x',
+  ];
+
+  test('on generated documents with those keys, escaped or not, at any depth', () => {
+    const member = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.constantFrom('1', 'null', '"__proto__"', '"constructor"', '{}', '[]'),
+        tie('object'),
+        fc.array(tie('value'), { maxLength: 3 }).map((items) => `[${items.join(',')}]`),
+      ),
+      object: fc
+        .array(fc.tuple(fc.constantFrom(...keys), tie('value')), { maxLength: 4 })
+        .map((entries) => `{${entries.map(([k, v]) => `"${k}" : ${v as string}`).join(',')}}`),
+    }));
+    fc.assert(
+      fc.property(member.object, (text) => {
+        expect(ours(text)).toBe(refusedBySjson(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  test('on the benchmark payloads and on prose', () => {
+    for (const { payload } of Object.values(payloads)) expect(ours(JSON.stringify(payload))).toBe('ok');
+    for (const text of [
+      'Found 3 products.',
+      '{"a":',
+      '[1,2',
+      '{"constructor":{"prototype":1}}',
+      '[{"__proto__":{}}]',
+      '{"constructor":null}',
+    ]) {
+      expect(ours(text)).toBe(refusedBySjson(text));
+    }
+  });
+});
+
+describe('checkTree finds something in a parsed value exactly when the walk it documents would', () => {
+  const hasOwn = Object.prototype.hasOwnProperty;
+  /** An independent model of the walk's checks: does any of them fail anywhere? (Trees only.) */
+  function modelFinds(root: unknown, bounds: Bounds, untrusted: boolean): boolean {
+    let nodes = 0;
+    let chars = 0;
+    let found = false;
+    const visit = (value: unknown, depth: number): void => {
+      nodes++;
+      if (typeof value !== 'object' || value === null) {
+        if (typeof value === 'string') chars += untrusted ? value.length : 0;
+        else if (typeof value === 'number') found ||= !Number.isFinite(value);
+        else if (untrusted && typeof value !== 'boolean' && value !== null) found = true;
+        return;
+      }
+      if (untrusted && !Array.isArray(value)) {
+        const proto: unknown = Object.getPrototypeOf(value);
+        if (proto !== Object.prototype && proto !== null) found = true;
+      }
+      if (depth + 1 > bounds.maxDepth) {
+        found = true;
+        return;
+      }
+      if (untrusted) {
+        if (hasOwn.call(value, '__proto__')) found = true;
+        const ctor: unknown = hasOwn.call(value, 'constructor') ? (value as { constructor: unknown }).constructor : undefined;
+        if (typeof ctor === 'object' && ctor !== null && hasOwn.call(ctor, 'prototype')) found = true;
+      }
+      if (Array.isArray(value)) {
+        // A named (non-index) member of an array is refused (untrusted).
+        if (untrusted && Object.keys(value).some((name) => !/^(0|[1-9]\d*)$/.test(name))) found = true;
+        for (let i = 0; i < value.length; i++) visit(value[i], depth + 1);
+        return;
+      }
+      for (const key of Object.keys(value)) {
+        if (untrusted) chars += key.length;
+        visit((value as Record<string, unknown>)[key], depth + 1);
+      }
+    };
+    visit(root, 0);
+    return found || nodes > bounds.maxNodes || (untrusted && chars > bounds.maxBytes);
+  }
+
+  const tree = exoticTrees({
+    strings: [fc.string({ maxLength: 6 })],
+    keys: ['a', 'b', 'constructor', 'prototype', 'name', 'ü'],
+    arrayKinds: ['plain', 'plain', 'named member', 'hole'],
+    objectKinds: ['plain', 'null-proto', 'own __proto__', 'hidden __proto__'],
+  });
+  const bounds = tightBounds(80);
+
+  test('on generated trees, under tight and default bounds', () => {
+    fc.assert(
+      fc.property(fc.oneof(tree.object, tree.array), bounds, fc.boolean(), (value, tight, useDefault) => {
+        const untrusted = false; // in-process values go through snapshot(): test/bounds/in-process-values.test.ts
+        const b = useDefault ? DEFAULT_BOUNDS : tight;
+        let threw = false;
+        try {
+          checkTree(value, b, { what: 'value' });
+        } catch (error) {
+          expect(error).toBeInstanceOf(DecodeError);
+          threw = true;
+        }
+        expect(threw).toBe(modelFinds(value, b, untrusted));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  test('with an enumerable property on Object.prototype', () => {
+    Object.defineProperty(Object.prototype, 'polluted', { value: Number.NaN, enumerable: true, writable: true, configurable: true });
+    try {
+      const value = { a: [1, { b: 'x' }] };
+      expect(() => checkTree(value, DEFAULT_BOUNDS, { what: 'value' })).not.toThrow();
+      expect(modelFinds(value, DEFAULT_BOUNDS, false)).toBe(false);
+      // The snapshot of an in-process value copies own members only.
+      const copy = snapshot(value, DEFAULT_BOUNDS, { what: 'value' });
+      expect(Object.keys(copy as object)).toEqual(['a']);
+      expect(JSON.stringify(copy)).toBe(JSON.stringify(value));
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).polluted;
+    }
+  });
+});

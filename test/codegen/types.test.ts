@@ -1,0 +1,92 @@
+/**
+ * The types half of codegen that issue 12 added: keys an arm's `not` forbids become `k?: never`,
+ * each version's pinned entry exports every named type under one name, and package.json exports
+ * a pinned entry per bundled release.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from 'vitest';
+import { REPO_ROOT } from '../../scripts/schema-paths.js';
+import { pinnedNames } from '../../scripts/generate/entries.js';
+import { absentKeys, forbiddenKeys } from '../../scripts/generate/types.js';
+import { versionFolders } from '../../src/generated/index.js';
+import { versions } from '../../src/index.js';
+
+test.each([
+  ['not: { required: [k] }', { required: ['errors'] }, ['errors']],
+  [
+    'not: { anyOf: [{ required: [k] }, ...] }',
+    { anyOf: [{ required: ['media_buy_id'] }, { required: ['packages'] }] },
+    ['media_buy_id', 'packages'],
+  ],
+  // An alternative that also constrains a value forbids no key by itself.
+  [
+    'an alternative with a value constraint',
+    { anyOf: [{ required: ['sandbox'] }, { properties: { status: { const: 'submitted' } }, required: ['status'] }] },
+    ['sandbox'],
+  ],
+  // Two keys required together: each alone is allowed.
+  ['two keys together', { required: ['a', 'b'] }, []],
+  ['anyOf beside another keyword', { anyOf: [{ required: ['a'] }], type: 'object' }, []],
+  ['no not', undefined, []],
+] as const)('forbiddenKeys: %s', (_name, not, keys) => {
+  expect(forbiddenKeys(not as never)).toEqual(keys);
+});
+
+test('absentKeys declares forbidden keys as never, keeps required ones, and leaves conditions alone', () => {
+  const arm = {
+    type: 'object',
+    required: ['errors'],
+    properties: { errors: { type: 'array' } },
+    not: { anyOf: [{ required: ['media_buy_id'] }, { required: ['errors'] }] },
+    if: { not: { required: ['x'] } },
+  };
+  const out = absentKeys(arm) as { properties: Record<string, unknown>; if: unknown };
+  expect(Object.keys(out.properties)).toEqual(['errors', 'media_buy_id']);
+  expect(out.properties.media_buy_id).toMatchObject({ tsType: 'never' });
+  expect(out.properties.errors).toEqual({ type: 'array' });
+  expect(out.if).toEqual(arm.if);
+  expect(arm.properties).toEqual({ errors: { type: 'array' } }); // the input is not changed
+});
+
+test('pinnedNames: a schema file keeps its own name; the others that collide are prefixed', () => {
+  const types = new Map([
+    ['types/a-response.ts', 'export type AResponse = 1\nexport interface ASubmitted {}\nexport type Fixed = 2'],
+    ['types/a-submitted.ts', 'export interface ASubmitted {}'],
+    ['types/b.ts', 'export type B = 1\nexport type Fixed = 3'],
+  ]);
+  const main = new Map([
+    ['types/a-response.ts', 'AResponse'],
+    ['types/a-submitted.ts', 'ASubmitted'],
+    ['types/b.ts', 'B'],
+  ]);
+  expect(Object.fromEntries(pinnedNames(types, main))).toEqual({
+    'types/a-response.ts': [
+      ['AResponse', 'AResponse'],
+      ['ASubmitted', 'AResponseASubmitted'],
+      ['Fixed', 'AResponseFixed'],
+    ],
+    'types/a-submitted.ts': [['ASubmitted', 'ASubmitted']],
+    'types/b.ts': [
+      ['B', 'B'],
+      ['Fixed', 'BFixed'],
+    ],
+  });
+  expect(() => pinnedNames(new Map([['types/x.ts', 'export type decode = 1']]), new Map([['types/x.ts', 'decode']]))).toThrow(
+    /both export decode/,
+  );
+});
+
+test('package.json exports a pinned entry per bundled release: Node loads validators on first use, elsewhere preload(); types first', () => {
+  const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { exports: Record<string, Record<string, object>> };
+  for (const version of versions) {
+    const release = version.split('.').slice(0, 2).join('.');
+    const dir = `./dist/generated/${versionFolders[version]}`;
+    const entry = pkg.exports[`./${release}`];
+    expect(entry).toEqual({
+      node: { types: `${dir}/node.d.ts`, default: `${dir}/node.js` },
+      default: { types: `${dir}/pinned.d.ts`, default: `${dir}/pinned.js` },
+    });
+    for (const condition of Object.values(entry ?? {})) expect(Object.keys(condition)[0]).toBe('types');
+  }
+});

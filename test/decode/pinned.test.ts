@@ -1,0 +1,137 @@
+/**
+ * The pinned imports (`adcp-decode/3.1`, `adcp-decode/3.0`, src/generated/<v>/pinned.ts) and
+ * isFinal: a pinned decoder judges every payload by its own version, whatever `adcp_version` the
+ * payload announces; the version cannot be overridden per call or per decoder; isFinal answers
+ * the variant decode() judged a payload by.
+ */
+import { describe, expect, test } from 'vitest';
+import * as v30 from '../../src/generated/v3_0_26/pinned.js';
+import * as v31 from '../../src/generated/v3_1_19/pinned.js';
+import { decode, isFinal, LimitError, SchemaMismatchError } from '../../src/index.js';
+import { a2a10, mcp } from '../fixtures/envelopes.js';
+import { payload } from '../fixtures/payloads.js';
+import { caughtAs } from '../helpers.js';
+
+describe('a pinned decoder judges by its own version', () => {
+  test('a payload of its version decodes; safeDecode names the version', () => {
+    const body = payload('3.1.19/get_products.valid');
+    expect(v31.decode('get_products', mcp.structured(body))).toEqual(body);
+    expect(v31.safeDecode('get_products', mcp.structured(body))).toEqual({ success: true, data: body, version: '3.1.19' });
+    const old = payload('3.0.26/get_media_buys.valid');
+    expect(v30.safeDecode('get_media_buys', mcp.structured(old))).toEqual({ success: true, data: old, version: '3.0.26' });
+  });
+
+  test('a payload announcing another release is judged by the pinned schemas, not the label', () => {
+    // Valid under 3.1.19 though it says 3.0: decoded as 3.1.19 (auto would pick 3.0.26).
+    const labelled = { ...payload('3.1.19/list_accounts.valid'), adcp_version: '3.0' };
+    expect(v31.safeDecode('list_accounts', mcp.structured(labelled))).toEqual({ success: true, data: labelled, version: '3.1.19' });
+    // A 3.0 payload that is not a valid 3.1.19 one fails, and the error names 3.1.19.
+    const old = { ...payload('3.0.26/list_accounts.valid'), adcp_version: '3.0' };
+    const auto = decode('list_accounts', mcp.structured(old));
+    expect(auto).toEqual(old);
+    const error = caughtAs(Error, () => v31.decode('list_accounts', mcp.structured({ ...old, accounts: [{}] })));
+    expect(error).toBeInstanceOf(SchemaMismatchError);
+    expect(error).toMatchObject({ code: 'SCHEMA_MISMATCH', version: '3.1.19', task: 'list_accounts' });
+    // Even a release that is not bundled is only a label to a pinned decoder.
+    const future = { ...payload('3.1.19/list_accounts.valid'), adcp_version: '9.9' };
+    expect(v31.decode('list_accounts', mcp.structured(future))).toEqual(future);
+  });
+
+  test('a task the version does not have is UNKNOWN_TASK', () => {
+    // list_tasks is 3.1-only; the types reject it too, so a JavaScript caller is what reaches here.
+    const call: (task: string, input: unknown) => unknown = v30.decode as never;
+    expect(caughtAs(Error, () => call('list_tasks', {}))).toMatchObject({ code: 'UNKNOWN_TASK', version: '3.0.26' });
+  });
+
+  test('the version cannot be overridden per call, by a decoder, or to auto', () => {
+    const body = mcp.structured(payload('3.1.19/get_products.valid'));
+    const options: unknown = { version: '3.0' };
+    const call = v31.decode as (task: string, input: unknown, options?: unknown) => unknown;
+    expect(caughtAs(Error, () => call('get_products', body, options))).toMatchObject({ code: 'INVALID_OPTION' });
+    expect(caughtAs(Error, () => call('get_products', body, { version: 'auto' }))).toMatchObject({ code: 'INVALID_OPTION' });
+    expect((caughtAs(Error, () => call('get_products', body, options)) as Error).message).toMatchInlineSnapshot(
+      `"option version must be left out: this decoder decodes AdCP 3.1.19 only; got "3.0.26""`,
+    );
+    const safe = v31.safeDecode as (task: string, input: unknown, options?: unknown) => unknown;
+    expect(safe('get_products', body, options)).toMatchObject({ success: false, error: { code: 'INVALID_OPTION' } });
+    const create = v31.createDecoder as (options: unknown) => unknown;
+    expect(caughtAs(Error, () => create(options))).toMatchObject({ code: 'INVALID_OPTION' });
+    // Naming the pinned version itself is allowed (it changes nothing).
+    expect(call('get_products', body, { version: '3.1' })).toEqual(body.structuredContent);
+  });
+
+  test('createDecoder binds options once; a call overrides them; a bad default fails at once', () => {
+    const body = mcp.structured(payload('3.1.19/get_products.valid'));
+    const small = v31.createDecoder({ maxBytes: 10 });
+    expect(caughtAs(Error, () => small.decode('get_products', mcp.text(JSON.stringify(body.structuredContent))))).toBeInstanceOf(
+      LimitError,
+    );
+    expect(small.decode('get_products', mcp.text(JSON.stringify(body.structuredContent)), { maxBytes: 1 << 20 })).toEqual(
+      body.structuredContent,
+    );
+    // A per-call undefined leaves the decoder's bound in place (it caps structuredContent's strings too).
+    expect(small.safeDecode('get_products', body, { maxBytes: undefined })).toMatchObject({ success: false, error: { code: 'TOO_LARGE' } });
+    expect(caughtAs(Error, () => v31.createDecoder({ maxDepth: -1 }))).toMatchObject({ code: 'INVALID_OPTION' });
+  });
+});
+
+describe('isFinal answers the variant decode() judged a payload by', () => {
+  test.each([
+    ['a final response', 'get_products', () => mcp.structured(payload('3.1.19/get_products.valid')), true],
+    ['a final response without status', 'create_media_buy', () => mcp.structured(payload('3.1.19/create_media_buy.valid')), true],
+    ['working', 'create_media_buy', () => mcp.structured(payload('3.1.19/create_media_buy.working')), false],
+    ['submitted', 'get_products', () => mcp.structured(payload('3.1.19/get_products.submitted')), false],
+    ['input-required', 'get_products', () => mcp.structured(payload('3.1.19/get_products.input-required')), false],
+    // get_media_buys has no async schemas: a 'working' status is judged by (and is) its final response.
+    [
+      'an async status on a task without that async schema',
+      'get_media_buys',
+      () => mcp.structured({ ...payload('3.1.19/get_media_buys.valid'), status: 'working' }),
+      true,
+    ],
+    // Over A2A a snapshot without status, sent in the working state, was judged as the working variant.
+    [
+      'an A2A progress snapshot without status',
+      'create_media_buy',
+      () => a2a10.statusUpdate('TASK_STATE_WORKING', { percentage: 40 }),
+      false,
+    ],
+  ] as const)('%s', (_what, task, input, final) => {
+    const data: object = decode(task, input());
+    expect(isFinal(data)).toBe(final);
+  });
+
+  test('a value decode() did not return is judged by its status alone', () => {
+    const working = decode('create_media_buy', mcp.structured(payload('3.1.19/create_media_buy.working')));
+    expect(isFinal({ ...working })).toBe(false);
+    expect(isFinal({ ...payload('3.1.19/get_media_buys.valid'), status: 'working' })).toBe(false);
+    expect(isFinal({ products: [] })).toBe(true);
+    expect(isFinal({ status: 'completed' })).toBe(true);
+    // status is read as data only: a getter is not called, and the value is not claimed final.
+    let called = false;
+    const getter = Object.defineProperty({}, 'status', { get: () => ((called = true), 'completed'), enumerable: true });
+    expect(isFinal(getter)).toBe(false);
+    expect(called).toBe(false);
+    const hostile = new Proxy(
+      {},
+      {
+        getOwnPropertyDescriptor: () => {
+          throw new Error('trap');
+        },
+      },
+    );
+    expect(isFinal(hostile)).toBe(false);
+  });
+
+  test('each decode records its own result', () => {
+    const body = { ...payload('3.1.19/get_media_buys.valid'), status: 'working' };
+    // get_media_buys has no working schema: its result is final whatever status says.
+    expect(isFinal(decode('get_media_buys', mcp.structured(body)))).toBe(true);
+    // Decoded as a task that has a working schema, it is that task's working variant.
+    expect(isFinal(decode('create_media_buy', mcp.structured(body)))).toBe(false);
+    // A failed decode records nothing: judged by status alone (had the response schema's verdict been kept, true).
+    const bad = { status: 'working', message: 'Still compiling the report' };
+    expect(() => decode('get_media_buys', mcp.structured(bad))).toThrow(SchemaMismatchError);
+    expect(isFinal(bad)).toBe(false);
+  });
+});

@@ -1,0 +1,171 @@
+/**
+ * Type tests, run by tsc in vitest's typecheck mode with every `vitest run` (and by
+ * `tsc -p tsconfig.json --noEmit`): unknown task names do not compile, fields are typed, async variants narrow on
+ * `status`, the sync variant never carries an async status, safeDecode pairs data with the
+ * version that judged it, and version options narrow the result.
+ */
+import { expectTypeOf } from 'vitest';
+import { createDecoder, decode, isFinal, safeDecode, type Decoded, type TaskName, type v3_1 } from '../../src/index.js';
+import * as v30 from '../../src/generated/v3_0_26/pinned.js';
+import * as v31 from '../../src/generated/v3_1_19/pinned.js';
+import type { ResponsesByVersion } from '../../src/generated/index.js';
+import type { Product as Product30 } from '../../src/generated/v3_0_26/types/core/product.js';
+import type { Product as Product31 } from '../../src/generated/v3_1_19/types/core/product.js';
+import type { TaskStatus as GeneratedTaskStatus } from '../../src/generated/v3_1_19/types/enums/task-status.js';
+import type { MediaBuyStatus as MediaBuyStatus31 } from '../../src/generated/v3_1_19/types/enums/media-buy-status.js';
+import type { TaskStatus } from '../../src/schema/response-types.js';
+
+declare const result: unknown;
+
+// --- Task names are checked at compile time -------------------------------------------------
+
+// @ts-expect-error 'get_product' is not an AdCP task
+decode('get_product', result);
+// @ts-expect-error nor for safeDecode
+safeDecode('get_product', result);
+// @ts-expect-error nor on a decoder
+createDecoder({ version: '3.1' }).decode('getProducts', result);
+// @ts-expect-error a task name is a literal, not any string
+decode('get_products' as string, result);
+expectTypeOf<'get_products'>().toExtend<TaskName>();
+expectTypeOf<'list_tasks'>().toExtend<TaskName>(); // 3.1-only tasks are names too
+
+// --- Options are checked at compile time ----------------------------------------------------
+
+// @ts-expect-error no such transport
+decode('get_products', result, { transport: 'http' });
+// @ts-expect-error a version is a bundled version or release
+decode('get_products', result, { version: '2.5' });
+// @ts-expect-error maxBytes is a number
+decode('get_products', result, { maxBytes: '4MB' });
+
+// --- Fields are typed ------------------------------------------------------------------------
+
+// A task without async variants: typed at once.
+expectTypeOf(decode('get_media_buys', result).media_buys).toEqualTypeOf<
+  ResponsesByVersion['3.1.19']['get_media_buys']['media_buys'] | ResponsesByVersion['3.0.26']['get_media_buys']['media_buys']
+>();
+expectTypeOf(decode('list_accounts', result, { version: '3.1' }).accounts[0]!.account_id).toEqualTypeOf<string>();
+expectTypeOf(decode('get_products', result)).not.toBeAny();
+
+// get_products: once the async variants are ruled out by status, products is Product[].
+const products = decode('get_products', result);
+if (products.status !== 'working' && products.status !== 'submitted' && products.status !== 'input-required') {
+  expectTypeOf(products.products).toEqualTypeOf<Product31[] | Product30[] | undefined>();
+}
+const pinned = decode('get_products', result, { version: '3.1' });
+if (pinned.status === undefined || pinned.status === 'completed') {
+  expectTypeOf(pinned.products).toEqualTypeOf<Product31[] | undefined>();
+  expectTypeOf(pinned.cache_scope).toEqualTypeOf<'public' | 'account' | undefined>();
+}
+// Before narrowing, products may be anything an async payload carries: not claimed as Product[].
+expectTypeOf(products.products).toBeUnknown();
+
+// --- Async variants narrow on status ---------------------------------------------------------
+
+const buy = decode('create_media_buy', result);
+if (buy.status === 'working') {
+  expectTypeOf(buy.percentage).toEqualTypeOf<number | undefined>();
+  expectTypeOf(buy.current_step).toEqualTypeOf<string | undefined>();
+} else if (buy.status === 'submitted') {
+  expectTypeOf(buy.status).toEqualTypeOf<'submitted'>();
+  const pinnedBuy = decode('create_media_buy', result, { version: '3.1.19' });
+  if (pinnedBuy.status === 'submitted') expectTypeOf(pinnedBuy.task_id).toEqualTypeOf<string>();
+} else if (buy.status === 'input-required') {
+  expectTypeOf(buy.reason).toEqualTypeOf<'APPROVAL_REQUIRED' | 'BUDGET_EXCEEDS_LIMIT' | undefined>();
+} else {
+  // The final response: never an async status.
+  expectTypeOf(buy.status).toEqualTypeOf<Exclude<TaskStatus, 'working' | 'submitted' | 'input-required'> | MediaBuyStatus31 | undefined>();
+}
+// get_signals has no input-required schema: that status stays on the final response.
+const signals = decode('get_signals', result, { version: '3.1' });
+if (signals.status === 'input-required') {
+  expectTypeOf(signals.signals).not.toBeUnknown();
+  expectTypeOf(signals.signals).toExtend<unknown[] | undefined>();
+}
+
+type SyncOf<T extends TaskName, V extends keyof ResponsesByVersion> = Exclude<
+  Decoded<T, { version: V }>,
+  { status: 'working' | 'submitted' | 'input-required' }
+>;
+expectTypeOf<
+  Extract<NonNullable<SyncOf<'create_media_buy', '3.0.26'>['status']>, 'working' | 'submitted' | 'input-required'>
+>().toBeNever();
+expectTypeOf<Extract<NonNullable<SyncOf<'get_products', '3.1.19'>['status']>, 'working' | 'submitted' | 'input-required'>>().toBeNever();
+
+// Where a schema leaves status open (3.0), the type is the envelope's task status, as decode() enforces.
+expectTypeOf(decode('get_media_buys', result, { version: '3.0' }).status).toEqualTypeOf<TaskStatus | undefined>();
+// Where a 3.0 schema declares its own status, that is the type (check_governance's verdict).
+expectTypeOf(decode('check_governance', result, { version: '3.0' }).status).toEqualTypeOf<
+  'approved' | 'denied' | 'conditions' | undefined
+>();
+// The hand-written TaskStatus is the generated enum.
+expectTypeOf<TaskStatus>().toEqualTypeOf<GeneratedTaskStatus>();
+
+// --- safeDecode pairs data with the version that judged it -----------------------------------
+
+const safe = safeDecode('get_media_buys', result);
+if (safe.success) {
+  expectTypeOf(safe.version).toEqualTypeOf<'3.1.19' | '3.0.26'>();
+  if (safe.version === '3.0.26') expectTypeOf(safe.data).toEqualTypeOf<ResponsesByVersion['3.0.26']['get_media_buys']>();
+  else expectTypeOf(safe.data).toEqualTypeOf<ResponsesByVersion['3.1.19']['get_media_buys']>();
+} else {
+  expectTypeOf(safe.error.code).toExtend<string>();
+}
+const safePinned = safeDecode('get_media_buys', result, { version: '3.0' });
+if (safePinned.success) expectTypeOf(safePinned.version).toEqualTypeOf<'3.0.26'>();
+
+// --- Version options narrow the result -------------------------------------------------------
+
+expectTypeOf(decode('get_media_buys', result, { version: '3.0.26' })).toEqualTypeOf<ResponsesByVersion['3.0.26']['get_media_buys']>();
+expectTypeOf(decode('get_media_buys', result, { version: '3.1' })).toEqualTypeOf<ResponsesByVersion['3.1.19']['get_media_buys']>();
+expectTypeOf(decode('get_media_buys', result, { version: 'auto' })).toEqualTypeOf<Decoded<'get_media_buys'>>();
+// A 3.1-only task pinned to 3.0 has no type (decode() throws UNKNOWN_TASK there).
+expectTypeOf(decode('list_tasks', result, { version: '3.0' })).toBeNever();
+
+// --- createDecoder binds options; a call overrides them ---------------------------------------
+
+const seller = createDecoder({ version: '3.0', maxBytes: 1024 * 1024 });
+expectTypeOf(seller.decode('get_media_buys', result)).toEqualTypeOf<ResponsesByVersion['3.0.26']['get_media_buys']>();
+expectTypeOf(seller.decode('get_media_buys', result, { version: '3.1' })).toEqualTypeOf<ResponsesByVersion['3.1.19']['get_media_buys']>();
+const sellerSafe = seller.safeDecode('get_media_buys', result);
+if (sellerSafe.success) expectTypeOf(sellerSafe.version).toEqualTypeOf<'3.0.26'>();
+
+// --- isFinal narrows to the final arms, or to the async variants ------------------------------
+
+const any = decode('get_products', result);
+if (isFinal(any)) expectTypeOf(any.products).toEqualTypeOf<Product31[] | Product30[] | undefined>();
+else expectTypeOf(any.status).toEqualTypeOf<'working' | 'submitted' | 'input-required'>();
+// get_signals has no input-required schema: that status is final there.
+const sig = v31.decode('get_signals', result);
+if (isFinal(sig)) expectTypeOf<'input-required'>().toExtend<NonNullable<typeof sig.status>>();
+else expectTypeOf(sig.status).toEqualTypeOf<'working' | 'submitted'>();
+// A task without async schemas is final whatever its status.
+const buys = v31.decode('get_media_buys', result);
+if (!isFinal(buys)) expectTypeOf(buys).toBeNever();
+
+// --- Pinned imports: one version, its named types ---------------------------------------------
+
+expectTypeOf(v31.decode('get_products', result)).toEqualTypeOf<ResponsesByVersion['3.1.19']['get_products']>();
+expectTypeOf(v30.decode('get_products', result)).toEqualTypeOf<ResponsesByVersion['3.0.26']['get_products']>();
+// @ts-expect-error a pinned decoder takes no version option
+v31.decode('get_products', result, { version: '3.0' });
+// @ts-expect-error list_tasks is not a 3.0 task
+v30.decode('list_tasks', result);
+// @ts-expect-error nor on a pinned decoder
+v30.createDecoder({ maxBytes: 1 }).decode('list_tasks', result);
+const safe31 = v31.safeDecode('get_media_buys', result);
+if (safe31.success) expectTypeOf(safe31.version).toEqualTypeOf<'3.1.19'>();
+expectTypeOf<v31.Product>().toEqualTypeOf<Product31>();
+expectTypeOf<v30.Product>().toEqualTypeOf<Product30>();
+expectTypeOf<v3_1.Product>().toEqualTypeOf<Product31>();
+expectTypeOf<v31.Response<'get_products'>>().toEqualTypeOf<ResponsesByVersion['3.1.19']['get_products']>();
+// A decoded final response is assignable to its task's schema type and arms.
+const created = v31.decode('create_media_buy', result);
+if (isFinal(created)) {
+  expectTypeOf(created).toExtend<v31.CreateMediaBuyResponse>();
+  if (created.errors !== undefined) expectTypeOf(created).toExtend<v31.CreateMediaBuyError>();
+  else expectTypeOf(created).toExtend<v31.CreateMediaBuySuccess>();
+} else {
+  expectTypeOf(created).toExtend<v31.CreateMediaBuyWorking | v31.CreateMediaBuySubmitted | v31.CreateMediaBuyInputRequired>();
+}

@@ -1,0 +1,345 @@
+/**
+ * End to end over A2A: a real seller agent built with @a2a-js/sdk (an AgentExecutor behind
+ * DefaultRequestHandler and the Express JSON-RPC handler) on 127.0.0.1, called by a real SDK
+ * Client (ClientFactory, JSON-RPC transport); what the client returns goes into adcp-decode.
+ *
+ * The SDK client (1.x, A2A 1.0) returns its in-memory protobuf objects: numeric `status.state`
+ * (3, not `TASK_STATE_COMPLETED`) and parts as `{ content: { $case: 'data', value } }`. adcp-decode
+ * reads the wire form (ProtoJSON, and v0.3 JSON), so each object goes through the SDK's own
+ * `Task.toJSON` / `StreamResponse.toJSON` first, which yields exactly what was on the wire.
+ *
+ * The user message's text picks the scenario: completed, working, failed, streamed.
+ */
+import { readFileSync } from 'node:fs';
+import type { Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Role, StreamResponse, Task, TaskState, type AgentCard, type Message, type Part } from '@a2a-js/sdk';
+import { ClientFactory, type Client } from '@a2a-js/sdk/client';
+import {
+  AgentEvent,
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+} from '@a2a-js/sdk/server';
+import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { decode, safeDecode, TaskFailedError } from '../../src/index.js';
+
+/** A valid AdCP 3.1.19 get_products payload with 3 products. */
+const payload = (
+  JSON.parse(readFileSync(new URL('../../examples/get-products.mcp.json', import.meta.url), 'utf8')) as {
+    structuredContent: { products: unknown[] };
+  }
+).structuredContent;
+/** A valid first draft with one product, which a later DataPart supersedes. */
+const draft = { ...payload, products: payload.products.slice(0, 1) };
+const adcpError = { code: 'RATE_LIMITED', message: 'Too many requests for this account.', recovery: 'transient', retry_after: 30 };
+
+const dataPart = (value: unknown): Part => ({
+  content: { $case: 'data', value },
+  metadata: undefined,
+  filename: '',
+  mediaType: 'application/json',
+});
+const textPart = (value: string): Part => ({
+  content: { $case: 'text', value },
+  metadata: undefined,
+  filename: '',
+  mediaType: 'text/plain',
+});
+
+/** An AdCP seller agent: get_products answered in the way the user message names. */
+class SellerExecutor implements AgentExecutor {
+  cancelTask = async (): Promise<void> => undefined;
+
+  async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const { taskId, contextId } = ctx;
+    const first = ctx.userMessage.parts[0]?.content;
+    const scenario = first?.$case === 'text' ? first.value : '';
+    const now = (): string => new Date().toISOString();
+    const message = (parts: Part[]): Message => ({
+      messageId: crypto.randomUUID(),
+      contextId,
+      taskId,
+      role: Role.ROLE_AGENT,
+      parts,
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    });
+    const status = (state: TaskState, parts?: Part[]): void =>
+      bus.publish(
+        AgentEvent.statusUpdate({
+          taskId,
+          contextId,
+          status: { state, message: parts && message(parts), timestamp: now() },
+          metadata: undefined,
+        }),
+      );
+    const artifact = (parts: Part[], append: boolean, lastChunk: boolean): void =>
+      bus.publish(
+        AgentEvent.artifactUpdate({
+          taskId,
+          contextId,
+          artifact: {
+            artifactId: 'get_products_result',
+            name: 'get_products',
+            description: '',
+            parts,
+            metadata: undefined,
+            extensions: [],
+          },
+          append,
+          lastChunk,
+          metadata: undefined,
+        }),
+      );
+
+    bus.publish(
+      AgentEvent.task({
+        id: taskId,
+        contextId,
+        status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
+        artifacts: [],
+        history: [ctx.userMessage],
+        metadata: undefined,
+      }),
+    );
+    switch (scenario) {
+      case 'completed':
+        artifact([textPart('Found 3 products for your brief.'), dataPart(payload)], false, true);
+        status(TaskState.TASK_STATE_COMPLETED);
+        break;
+      case 'working':
+        // Still searching: an interim DataPart; the executor returns and the task stays working.
+        status(TaskState.TASK_STATE_WORKING, [
+          textPart('Searching inventory'),
+          dataPart({ status: 'working', percentage: 40, current_step: 'searching_inventory' }),
+        ]);
+        break;
+      case 'failed':
+        status(TaskState.TASK_STATE_FAILED, [textPart('Rate limited'), dataPart({ adcp_error: adcpError })]);
+        break;
+      case 'streamed':
+        status(TaskState.TASK_STATE_WORKING, [dataPart({ status: 'working', percentage: 10, current_step: 'searching_inventory' })]);
+        artifact([dataPart(draft)], false, false);
+        status(TaskState.TASK_STATE_WORKING, [dataPart({ status: 'working', percentage: 80, current_step: 'validating_availability' })]);
+        artifact([dataPart(payload)], true, true);
+        status(TaskState.TASK_STATE_COMPLETED);
+        break;
+    }
+    bus.finished();
+  }
+}
+
+/** express 5 (the A2A SDK's server peer); @types/express is not installed, so type the two calls used. */
+interface ExpressApp {
+  use(path: string, handler: unknown): void;
+  listen(port: number, host: string): HttpServer;
+}
+const express = createRequire(import.meta.url)('express') as () => ExpressApp;
+
+const card: AgentCard = {
+  name: 'AdCP seller',
+  description: 'An AdCP sales agent (test double)',
+  supportedInterfaces: [],
+  provider: undefined,
+  version: '1.0.0',
+  capabilities: { streaming: true, pushNotifications: false, extensions: [] },
+  securitySchemes: {},
+  securityRequirements: [],
+  defaultInputModes: ['text/plain', 'application/json'],
+  defaultOutputModes: ['application/json'],
+  skills: [],
+  signatures: [],
+};
+
+let http: HttpServer;
+let client: Client;
+
+beforeAll(async () => {
+  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new SellerExecutor());
+  const app = express();
+  app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler }));
+  app.use('/a2a', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  http = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => http.once('listening', resolve));
+  const origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  card.supportedInterfaces = [{ url: `${origin}/a2a`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }];
+  client = await new ClientFactory().createFromUrl(origin);
+});
+
+afterAll(async () => {
+  http.closeAllConnections();
+  await new Promise((resolve) => http.close(resolve));
+});
+
+function request(scenario: string) {
+  return {
+    tenant: '',
+    message: {
+      messageId: crypto.randomUUID(),
+      contextId: '',
+      taskId: '',
+      role: Role.ROLE_USER,
+      parts: [textPart(scenario)],
+      metadata: { adcp_task: 'get_products' },
+      extensions: [],
+      referenceTaskIds: [],
+    },
+    configuration: undefined,
+    metadata: undefined,
+  };
+}
+
+/** sendMessage, asserting the seller answered with a Task (not a bare Message). */
+async function send(scenario: string): Promise<Task> {
+  const result = await client.sendMessage(request(scenario));
+  if (!('status' in result)) throw new Error(`expected a Task, got a Message for ${scenario}`);
+  return result;
+}
+
+function outcome(input: unknown): Record<string, unknown> {
+  const result = safeDecode('get_products', input);
+  if (!result.success) {
+    const e = result.error;
+    return { code: e.code, message: e.message, ...(e instanceof TaskFailedError ? { adcpError: e.adcpError, recovery: e.recovery } : {}) };
+  }
+  const data = result.data as Record<string, unknown>;
+  return {
+    ok: true,
+    version: result.version,
+    status: data.status,
+    ...(Array.isArray(data.products) ? { products: data.products.length } : { percentage: data.percentage }),
+  };
+}
+
+describe('A2A JSON-RPC, real SDK client and server', () => {
+  test('the SDK client returns protobuf objects; adcp-decode needs their JSON form (Task.toJSON)', async () => {
+    const task = await send('completed');
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(task.artifacts[0]?.parts[1]?.content?.$case).toBe('data');
+    expect(outcome(task)).toMatchInlineSnapshot(`
+      {
+        "code": "MALFORMED_ENVELOPE",
+        "message": "expected a known A2A task state; got number (an in-memory @a2a-js/sdk object? decode its wire form: Task.toJSON(task))",
+      }
+    `);
+    expect((Task.toJSON(task) as { status: { state: string } }).status.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  test('completed: the result is the artifact DataPart', async () => {
+    const task = Task.toJSON(await send('completed'));
+    expect(outcome(task)).toMatchInlineSnapshot(`
+      {
+        "ok": true,
+        "products": 3,
+        "status": "completed",
+        "version": "3.1.19",
+      }
+    `);
+    const data = decode('get_products', task);
+    if (data.status === 'working' || data.status === 'submitted' || data.status === 'input-required')
+      throw new Error('expected the final response');
+    expect(data.products?.map((p) => p.product_id)).toEqual(['ctv-prime-time-us', 'news-display-ros', 'podcast-midroll-tech']);
+  });
+
+  test('working: the interim DataPart in status.message decodes as the working variant', async () => {
+    const task = Task.toJSON(await send('working'));
+    expect(task).toMatchObject({ status: { state: 'TASK_STATE_WORKING' } });
+    expect(outcome(task)).toMatchInlineSnapshot(`
+      {
+        "ok": true,
+        "percentage": 40,
+        "status": "working",
+        "version": "3.1.19",
+      }
+    `);
+    const data = decode('get_products', task);
+    if (data.status !== 'working') throw new Error('expected the working variant');
+    expect(data.percentage).toBe(40);
+  });
+
+  test('failed: the client returns the task (no throw); adcp_error in status.message is TASK_FAILED', async () => {
+    const task = Task.toJSON(await send('failed'));
+    expect(task).toMatchObject({ status: { state: 'TASK_STATE_FAILED' } });
+    expect(outcome(task)).toMatchInlineSnapshot(`
+      {
+        "adcpError": {
+          "code": "RATE_LIMITED",
+          "message": "Too many requests for this account.",
+          "recovery": "transient",
+          "retry_after": 30,
+        },
+        "code": "TASK_FAILED",
+        "message": "get_products failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (transient, retry after 30 s)",
+        "recovery": {
+          "recovery": "transient",
+          "retryAfterSeconds": 30,
+        },
+      }
+    `);
+  });
+
+  test('streamed: each event decodes as it comes, and the last DataPart of the final task is authoritative', async () => {
+    const events: unknown[] = [];
+    for await (const event of client.sendMessageStream(request('streamed'))) events.push(StreamResponse.toJSON(event));
+    // Single-key envelopes, as on the wire: { task }, { statusUpdate }, { artifactUpdate }.
+    expect(events.map((e) => Object.keys(e as object)[0])).toMatchInlineSnapshot(`
+      [
+        "task",
+        "statusUpdate",
+        "artifactUpdate",
+        "statusUpdate",
+        "artifactUpdate",
+        "statusUpdate",
+      ]
+    `);
+    expect(events.map((e) => outcome(e))).toMatchInlineSnapshot(`
+      [
+        {
+          "code": "NO_PAYLOAD",
+          "message": "expected an A2A DataPart holding the get_products payload for state submitted; found none",
+        },
+        {
+          "ok": true,
+          "percentage": 10,
+          "status": "working",
+          "version": "3.1.19",
+        },
+        {
+          "code": "NO_PAYLOAD",
+          "message": "expected an A2A task with status.state; got an artifactUpdate envelope without one",
+        },
+        {
+          "ok": true,
+          "percentage": 80,
+          "status": "working",
+          "version": "3.1.19",
+        },
+        {
+          "code": "NO_PAYLOAD",
+          "message": "expected an A2A task with status.state; got an artifactUpdate envelope without one",
+        },
+        {
+          "code": "NO_PAYLOAD",
+          "message": "expected an A2A DataPart holding the get_products payload for state completed; found none",
+        },
+      ]
+    `);
+    const taskId = (events[0] as { task: { id: string } }).task.id;
+    const final = Task.toJSON(await client.getTask({ tenant: '', id: taskId }));
+    expect((final as { artifacts: Array<{ parts: unknown[] }> }).artifacts[0]?.parts).toHaveLength(2);
+    expect(outcome(final)).toMatchInlineSnapshot(`
+      {
+        "ok": true,
+        "products": 3,
+        "status": "completed",
+        "version": "3.1.19",
+      }
+    `);
+  });
+});

@@ -1,0 +1,290 @@
+/**
+ * The package bundled as buyers deploy it: `npm pack`, installed into an empty project, then
+ * bundled by esbuild for `node` (a Lambda), `browser` and `neutral` (a worker) with no
+ * configuration but ES module output. Each bundle decodes the spec's MCP and A2A vectors, a valid
+ * and an invalid get_products exactly as the source does, with no warning; the browser bundle does
+ * so in headless Chromium on a page served with `Content-Security-Policy: script-src 'self'` (no
+ * `unsafe-eval`), and fails on any CSP violation; a bundle missing a validator chunk reports
+ * INTERNAL, never a seller's fault.
+ *
+ * Heavy (pack, install, three bundles, a browser): runs with the package test, so always in CI
+ * and skipped locally with ADCP_PACKAGE_TEST=0. Chromium: /usr/bin/chromium (Debian's package,
+ * which .ci/run installs), or CHROMIUM_PATH.
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Metafile } from 'esbuild';
+import puppeteer from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { extractA2aResponse, extractMcpResponse, safeDecode, DecodeError, SchemaMismatchError } from '../../src/index.js';
+import { readVector } from '../fixtures/vectors.js';
+
+const enabled = process.env.CI !== undefined || process.env.ADCP_PACKAGE_TEST !== '0';
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const PLATFORMS = ['node', 'browser', 'neutral'] as const;
+type Platform = (typeof PLATFORMS)[number];
+
+function run(file: string, args: readonly string[], cwd: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(file, [...args], { cwd, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
+      if (error === null) resolve(stdout);
+      else reject(new Error(`${path.basename(file)} ${args.join(' ')}: ${error.message}\n${stderr}`.slice(0, 4000)));
+    });
+  });
+}
+
+interface Vector {
+  readonly response: unknown;
+  readonly expected_data: unknown;
+  readonly expected_error_type?: string;
+}
+
+const vectors = (name: string): Vector[] => readVector<{ vectors: Vector[] }>(name).vectors;
+const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(root, 'test/fixtures/payloads/3.1.19', name), 'utf8'));
+
+const input = {
+  mcp: vectors('mcp-response-extraction.json'),
+  a2a: vectors('a2a-response-extraction.json'),
+  valid: fixture('get_products.valid.json') as { products: unknown[] },
+  invalid: fixture('get_products.invalid-missing-cache-scope.json'),
+};
+
+/** What a bundle must report, from the vectors' own expectations and the source itself. */
+function expected(): unknown {
+  const outcome = (fn: () => unknown) => {
+    try {
+      return { data: fn() };
+    } catch (error) {
+      return { error: error instanceof DecodeError ? error.code : String(error) };
+    }
+  };
+  const bad = safeDecode('get_products', { structuredContent: input.invalid });
+  return {
+    beforePreload: 'INTERNAL',
+    preloaded: 'ok',
+    mcp: input.mcp.map((v) => ({ data: v.expected_data })),
+    a2a: input.a2a.map((v) =>
+      v.expected_error_type === undefined ? { data: v.expected_data } : { error: v.expected_error_type.toUpperCase() },
+    ),
+    validMcp: { data: input.valid.products.length },
+    validA2a: { data: input.valid.products.length },
+    invalid: bad.success
+      ? 'accepted'
+      : [bad.error.code, bad.error instanceof SchemaMismatchError ? (bad.error.issues[0]?.path ?? null) : null],
+    source: {
+      mcp: input.mcp.map((v) => outcome(() => extractMcpResponse(v.response))),
+      a2a: input.a2a.map((v) => outcome(() => extractA2aResponse(v.response))),
+    },
+  };
+}
+
+// What a buyer writes: the root import, preload() before the first decode of a task.
+const PROBE = `import { decode, safeDecode, preload, extractMcpResponse, extractA2aResponse, DecodeError } from 'adcp-decode';
+const outcome = (fn) => { try { return { data: fn() }; } catch (e) { return { error: e instanceof DecodeError ? e.code : String(e) }; } };
+export async function probe({ mcp, a2a, valid, invalid }) {
+  const before = safeDecode('get_products', { structuredContent: valid });
+  let preloaded = 'ok';
+  try { await preload('get_products'); } catch (e) { preloaded = e instanceof DecodeError ? e.code : String(e); }
+  const task = { id: 't1', contextId: 'c1', kind: 'task', status: { state: 'completed' }, artifacts: [{ artifactId: 'a1', parts: [{ kind: 'data', data: valid }] }] };
+  const bad = safeDecode('get_products', { structuredContent: invalid });
+  const mcpOut = mcp.map((v) => outcome(() => extractMcpResponse(v.response)));
+  const a2aOut = a2a.map((v) => outcome(() => extractA2aResponse(v.response)));
+  return {
+    beforePreload: before.success ? 'decoded' : before.error.code,
+    preloaded,
+    mcp: mcpOut,
+    a2a: a2aOut,
+    validMcp: outcome(() => decode('get_products', { structuredContent: valid }).products.length),
+    validA2a: outcome(() => decode('get_products', task).products.length),
+    invalid: bad.success ? 'accepted' : [bad.error.code, bad.error.issues?.[0]?.path ?? null],
+    source: { mcp: mcpOut, a2a: a2aOut },
+  };
+}
+`;
+
+const RUNNER = `import { readFileSync } from 'node:fs';
+const { probe } = await import(process.argv[2]);
+console.log(JSON.stringify(await probe(JSON.parse(readFileSync('input.json', 'utf8')))));
+`;
+
+let work: string;
+let app: string;
+const bundles = new Map<Platform, { warnings: string[]; metafile: Metafile; dir: string }>();
+
+beforeAll(async () => {
+  if (!enabled) return;
+  work = mkdtempSync(path.join(tmpdir(), 'adcp-decode-bundles-'));
+  app = path.join(work, 'app');
+  mkdirSync(app);
+  const packed = (
+    JSON.parse(await run(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], root)) as Array<{ filename: string }>
+  )[0]!;
+  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'buyer', private: true, type: 'module' }));
+  await run(
+    npm,
+    ['install', path.join(work, packed.filename), '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'],
+    app,
+  );
+  writeFileSync(path.join(app, 'probe.js'), PROBE);
+  writeFileSync(path.join(app, 'run.mjs'), RUNNER);
+  writeFileSync(path.join(app, 'input.json'), JSON.stringify(input));
+  for (const platform of PLATFORMS) {
+    const dir = path.join(app, `out-${platform}`);
+    // ES module output, so that the bundler can split the validators into one chunk per task.
+    const result = await build({
+      entryPoints: [path.join(app, 'probe.js')],
+      absWorkingDir: app,
+      bundle: true,
+      platform,
+      format: 'esm',
+      splitting: true,
+      outdir: dir,
+      outExtension: { '.js': '.mjs' },
+      metafile: true,
+      logLevel: 'silent',
+    });
+    bundles.set(platform, { warnings: result.warnings.map((w) => w.text), metafile: result.metafile, dir });
+  }
+}, 600_000);
+
+afterAll(() => {
+  if (work !== undefined) rmSync(work, { recursive: true, force: true });
+});
+
+/** The output file of a bundle holding a given validator module. */
+function chunkOf(platform: Platform, module: RegExp): string {
+  const { metafile } = bundles.get(platform)!;
+  const outputs = Object.entries(metafile.outputs).filter(([, o]) => Object.keys(o.inputs).some((i) => module.test(i)));
+  expect(outputs).toHaveLength(1);
+  return path.join(app, outputs[0]![0]);
+}
+
+describe.skipIf(!enabled)('esbuild bundles of the packed package', { timeout: 120_000 }, () => {
+  test.each(PLATFORMS)('%s: builds with no warning, splits the validators per task, holds no node: import or eval', (platform) => {
+    const { warnings, metafile } = bundles.get(platform)!;
+    expect(warnings).toEqual([]);
+    // get_products's fast and listing validators each in their own chunk, apart from the entry.
+    expect(chunkOf(platform, /v3_1_19\/validators\/get_products\.js$/)).not.toBe(
+      chunkOf(platform, /v3_1_19\/validators\/get_products\.errors\.js$/),
+    );
+    expect(chunkOf(platform, /v3_1_19\/validators\/get_products\.js$/)).not.toBe(chunkOf(platform, /probe\.js$/));
+    const code = Object.keys(metafile.outputs).map((f) => readFileSync(path.join(app, f), 'utf8'));
+    if (platform !== 'node') expect(code.filter((c) => /["']node:/.test(c))).toEqual([]);
+    expect(code.filter((c) => /\bnew Function\(|\beval\(/.test(c))).toEqual([]);
+  });
+
+  test.each(['node', 'neutral', 'browser'] as const)(
+    '%s bundle, run by Node without code generation from strings: the vectors, a valid and an invalid get_products',
+    async (platform) => {
+      const dir = bundles.get(platform)!.dir;
+      const out = await run(process.execPath, ['--disallow-code-generation-from-strings', 'run.mjs', path.join(dir, 'probe.mjs')], app);
+      const want = expected() as { source: unknown };
+      const got = JSON.parse(out) as { source: unknown };
+      expect({ ...got, source: undefined }).toEqual({ ...want, source: undefined });
+      // And the extractors agree with the source on every vector, errors included.
+      expect(got.source).toEqual(want.source);
+    },
+  );
+
+  test('a bundle missing the get_products validator chunk reports INTERNAL, never a seller fault', async () => {
+    const broken = path.join(app, 'out-broken');
+    cpSync(bundles.get('node')!.dir, broken, { recursive: true });
+    const chunk = path.join(broken, path.basename(chunkOf('node', /v3_1_19\/validators\/get_products\.js$/)));
+    expect(existsSync(chunk)).toBe(true);
+    rmSync(chunk);
+    const got = JSON.parse(await run(process.execPath, ['run.mjs', path.join(broken, 'probe.mjs')], app)) as Record<string, unknown>;
+    expect(got.beforePreload).toBe('INTERNAL');
+    expect(got.preloaded).toBe('INTERNAL');
+    expect(got.validMcp).toEqual({ error: 'INTERNAL' });
+    expect(got.invalid).toEqual(['INTERNAL', null]);
+  });
+});
+
+describe.skipIf(!enabled)('the browser bundle in headless Chromium under a strict CSP', { timeout: 120_000 }, () => {
+  let server: Server;
+  let origin: string;
+  const CSP = "default-src 'self'; script-src 'self'";
+  const page = (script: string) =>
+    `<!doctype html><meta charset="utf-8"><title>adcp-decode</title><script type="module" src="/${script}"></script>`;
+  // Collects CSP violations as the page sees them, then runs the probe (or the control).
+  const MAIN = `window.violations = [];
+document.addEventListener('securitypolicyviolation', (e) => window.violations.push(e.violatedDirective + ' ' + e.blockedURI));
+import('./probe.mjs').then(async ({ probe }) => { window.result = await probe(await (await fetch('/input.json')).json()); }).catch((e) => { window.result = { failed: String(e) }; });
+`;
+  const CONTROL = `window.violations = [];
+document.addEventListener('securitypolicyviolation', (e) => window.violations.push(e.violatedDirective));
+try { new Function('return 1'); window.result = 'allowed'; } catch (e) { window.result = e.name; }
+`;
+
+  beforeAll(async () => {
+    const dir = bundles.get('browser')!.dir;
+    writeFileSync(path.join(dir, 'main.mjs'), MAIN);
+    writeFileSync(path.join(dir, 'control.mjs'), CONTROL);
+    server = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const headers = { 'Content-Security-Policy': CSP, 'Cache-Control': 'no-store' };
+      if (url.pathname === '/' || url.pathname === '/control') {
+        res
+          .writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8' })
+          .end(page(url.pathname === '/' ? 'main.mjs' : 'control.mjs'));
+      } else if (url.pathname === '/favicon.ico') {
+        res.writeHead(204, headers).end();
+      } else if (url.pathname === '/input.json') {
+        res.writeHead(200, { ...headers, 'Content-Type': 'application/json' }).end(JSON.stringify(input));
+      } else if (/^\/[\w.-]+\.mjs$/.test(url.pathname) && existsSync(path.join(dir, url.pathname))) {
+        res.writeHead(200, { ...headers, 'Content-Type': 'text/javascript' }).end(readFileSync(path.join(dir, url.pathname)));
+      } else {
+        res.writeHead(404, headers).end();
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(() => new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve()))));
+
+  async function visit(route: string): Promise<{ result: unknown; violations: string[]; console: string[] }> {
+    expect(existsSync(chromium), `${chromium} (apt-get install chromium, or set CHROMIUM_PATH)`).toBe(true);
+    const browser = await puppeteer.launch({
+      executablePath: chromium,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    });
+    try {
+      const tab = await browser.newPage();
+      const console: string[] = [];
+      tab.on('console', (m) => {
+        if (m.type() === 'error' || /Content Security Policy/i.test(m.text())) console.push(m.text());
+      });
+      tab.on('pageerror', (e) => console.push(String(e)));
+      await tab.goto(`${origin}${route}`, { waitUntil: 'load' });
+      await tab.waitForFunction('window.result !== undefined', { timeout: 60_000 });
+      // Violation events are dispatched as tasks: let any pending one arrive.
+      await tab.evaluate('new Promise((r) => setTimeout(r, 100))');
+      return { result: await tab.evaluate('window.result'), violations: (await tab.evaluate('window.violations')) as string[], console };
+    } finally {
+      await browser.close();
+    }
+  }
+
+  test('the control page: the CSP forbids eval, and a violation is seen', async () => {
+    const { result, violations } = await visit('/control');
+    expect(result).toBe('EvalError');
+    expect(violations).toEqual(['script-src']);
+  });
+
+  test('decodes the vectors, a valid and an invalid get_products, with no CSP violation', async () => {
+    const { result, violations, console } = await visit('/');
+    expect(violations).toEqual([]);
+    expect(console).toEqual([]);
+    const want = expected() as { source: unknown };
+    expect({ ...(result as object), source: undefined }).toEqual({ ...want, source: undefined });
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * The short, seeded fuzz pass CI runs: the same cases and oracle as `npm run fuzz`
+ * (scripts/fuzz/), 2,000 of them with sizes capped (the `ci` profile), in-process. No
+ * timing is asserted (the test timeout is the hang bound); a finding fails the test with the
+ * command that reproduces it.
+ */
+import { describe, expect, test } from 'vitest';
+import { makeCase } from '../../scripts/fuzz/case.js';
+import { type Finding, runCase } from '../../scripts/fuzz/oracle.js';
+import { seeds } from '../../scripts/fuzz/seeds.js';
+
+const SEED = 1;
+const CASES = 2_000;
+
+describe('seeded fuzz pass', () => {
+  test(`${CASES} cases of seed ${SEED}: only DecodeErrors, no pollution, decode and safeDecode agree`, () => {
+    const findings: Array<Finding & { reproduce: string }> = [];
+    const outcomes = new Map<string, number>();
+    for (let index = 0; index < CASES; index++) {
+      const result = runCase(makeCase(SEED, index, 'ci'), Infinity);
+      outcomes.set(result.outcome, (outcomes.get(result.outcome) ?? 0) + 1);
+      for (const f of result.findings) findings.push({ ...f, reproduce: `npm run fuzz -- --seed ${SEED} --case ${index} --profile ci` });
+    }
+    expect(findings).toEqual([]);
+    // The pass reaches every corner: decoded payloads and most error codes.
+    for (const code of [
+      'decoded',
+      'SCHEMA_MISMATCH',
+      'TASK_FAILED',
+      'MALFORMED_ENVELOPE',
+      'NO_PAYLOAD',
+      'INVALID_JSON',
+      'UNSAFE_JSON',
+      'TOO_LARGE',
+      'TOO_DEEP',
+    ]) {
+      expect(outcomes.get(code) ?? 0, code).toBeGreaterThan(0);
+    }
+  }, 120_000);
+
+  test('a case is a pure function of (seed, index)', () => {
+    for (const index of [0, 1, 17, 999]) {
+      const a = makeCase(SEED, index);
+      const b = makeCase(SEED, index);
+      expect(a.steps).toEqual(b.steps);
+      expect(a.task).toEqual(b.task);
+      expect(runCase(a, Infinity).outcome).toBe(runCase(b, Infinity).outcome);
+    }
+    expect(makeCase(SEED, 3).steps).not.toEqual(makeCase(SEED + 1, 3).steps);
+    expect(seeds.length).toBeGreaterThan(50);
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * Type tests of adcp-decode/webhooks with a pinned version: `version: '3.0'` (or `'3.1.19'`) on
+ * decodeWebhook or createWebhookReceiver types `data` and `version` by that version alone, with
+ * no cast; without it, `data` is the union over the bundled versions.
+ */
+import { expectTypeOf } from 'vitest';
+import { createWebhookReceiver, decodeWebhook, type DecodedWebhook, type ReceivedWebhook } from '../../src/webhooks/index.js';
+import type { Responses as Responses30 } from '../../src/generated/v3_0_26/responses.js';
+import type { Responses as Responses31 } from '../../src/generated/v3_1_19/responses.js';
+
+declare const body: string;
+declare const request: Request;
+
+// --- decodeWebhook ------------------------------------------------------------------------------
+
+const hook30 = decodeWebhook(body, { version: '3.0' });
+expectTypeOf(hook30.version).toEqualTypeOf<'3.0.26'>();
+if (hook30.taskType === 'create_media_buy') {
+  expectTypeOf(hook30.data).toEqualTypeOf<Responses30['create_media_buy'] | null>();
+}
+// @ts-expect-error 3.0 has no media_buy_delivery webhooks; 3.1 does
+void (hook30.taskType === 'media_buy_delivery');
+expectTypeOf(hook30).toEqualTypeOf<DecodedWebhook<'3.0.26'>>();
+
+const hook31 = decodeWebhook(body, { version: '3.1.19', format: 'mcp' });
+expectTypeOf(hook31.version).toEqualTypeOf<'3.1.19'>();
+if (hook31.taskType === 'create_media_buy') {
+  expectTypeOf(hook31.data).toEqualTypeOf<Responses31['create_media_buy'] | null>();
+}
+if (hook31.taskType === 'media_buy_delivery') {
+  expectTypeOf(hook31.data).toEqualTypeOf<Responses31['get_media_buy_delivery'] | null>();
+}
+
+// Without a version (or with 'auto'), either bundled version may have judged the body.
+const any = decodeWebhook(body);
+expectTypeOf(any.version).toEqualTypeOf<'3.1.19' | '3.0.26'>();
+if (any.taskType === 'create_media_buy' && any.version === '3.0.26') {
+  expectTypeOf(any.data).toEqualTypeOf<Responses30['create_media_buy'] | null>();
+}
+expectTypeOf(decodeWebhook(body, { version: 'auto' }).version).toEqualTypeOf<'3.1.19' | '3.0.26'>();
+
+// @ts-expect-error not a bundled version
+decodeWebhook(body, { version: '2.5' });
+
+// --- createWebhookReceiver ----------------------------------------------------------------------
+
+const receiver30 = createWebhookReceiver({ version: '3.0', keys: (kid) => (kid === 'k' ? undefined : undefined) });
+expectTypeOf(receiver30.receive(request)).resolves.toEqualTypeOf<ReceivedWebhook<'3.0.26'>>();
+void (async () => {
+  const hook = await receiver30.receive(request);
+  expectTypeOf(hook.version).toEqualTypeOf<'3.0.26'>();
+  if (hook.taskType === 'sync_creatives') {
+    expectTypeOf(hook.data).toEqualTypeOf<Responses30['sync_creatives'] | null>();
+  }
+  expectTypeOf(hook.signer.keyid).toBeString();
+});
+
+const receiverAny = createWebhookReceiver({ keys: () => undefined });
+expectTypeOf(receiverAny.receive(request)).resolves.toEqualTypeOf<ReceivedWebhook>();
