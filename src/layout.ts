@@ -21,6 +21,5 @@ export const LAYOUT = {
   tables: 'schema/tables.js',
   errors: 'errors/errors.js',
   format: 'errors/format.js',
-  polling: 'decode/polling.js',
   options: 'decode/options.js',
 } as const;

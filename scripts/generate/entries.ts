@@ -19,7 +19,19 @@ interface Reexport {
 /** The release-independent part of a pinned entry; a name added here is exported by every pinned entry. */
 const REEXPORTS: readonly Reexport[] = [
   { from: 'final', values: ['isFinal'], types: ['Final'] },
-  { from: 'pinned', types: ['Pinned', 'PinnedDecoder', 'PinnedOptions', 'PinnedResult', 'PinnedTask'] },
+  {
+    from: 'pinned',
+    types: [
+      'Pinned',
+      'PinnedDecoder',
+      'PinnedOptions',
+      'PinnedResult',
+      'PinnedTask',
+      'PinnedPolledTask',
+      'PinnedPolledTaskOf',
+      'PinnedTaskType',
+    ],
+  },
   { from: 'responseTypes', types: ['AsyncStatus', 'AsyncVariant', 'SyncVariant'] },
   {
     from: 'errors',
@@ -27,7 +39,6 @@ const REEXPORTS: readonly Reexport[] = [
     types: ['AdcpError', 'DecodeErrorCode', 'Recovery', 'RecoveryClassification', 'ValidationIssue'],
   },
   { from: 'format', values: ['formatIssues'] },
-  { from: 'polling', types: ['PolledTask', 'PolledTaskOf'] },
   { from: 'options', types: ['Transport'] },
 ];
 
@@ -95,6 +106,8 @@ const PINNED_OWN_NAMES = [
   ...BOUND.map(([name]) => name),
   ...REEXPORTS.flatMap((r) => [...(r.values ?? []), ...(r.types ?? [])]),
   'TaskName',
+  'PolledTask',
+  'PolledTaskOf',
   'Response',
   'Responses',
   'DecodeOptions',
@@ -181,7 +194,14 @@ export function pinnedModule(
   });
   const bound = BOUND.map(([name, doc]) => `/**\n * ${doc(version, release)}\n */\nexport const ${name} = pinned.${name};`);
   const responseTypesJs = layoutImport(from, 'responseTypes');
-  return `${banner(version)}import { pin, type PinnedOptions, type PinnedResult } from '${layoutImport(from, 'pinned')}';
+  return `${banner(version)}import {
+  pin,
+  type PinnedOptions,
+  type PinnedPolledTask,
+  type PinnedPolledTaskOf,
+  type PinnedResult,
+  type PinnedTaskType,
+} from '${layoutImport(from, 'pinned')}';
 import type { Responses } from './responses.js';
 
 ${reexports.join('\n')}
@@ -195,6 +215,12 @@ export type TaskName = keyof Responses & string;
 
 /** What decode(task, ...) returns in AdCP ${version}: the final response or an async variant. */
 export type Response<T extends TaskName> = Responses[T];
+
+/** What decodeTaskStatus returns in AdCP ${version}: narrow on \`taskType\` to type \`data\`. */
+export type PolledTask = PinnedPolledTask<${q}, Responses>;
+
+/** A polled task of one task type in AdCP ${version}. */
+export type PolledTaskOf<K extends PinnedTaskType<${q}>> = PinnedPolledTaskOf<${q}, Responses, K>;
 
 /** Options of decode, safeDecode and createDecoder: all of adcp-decode's but \`version\`, which this import fixes. */
 export type DecodeOptions = PinnedOptions;

@@ -15,7 +15,9 @@ import { resolveOptions } from './resolve-options.js';
 import type { DecodeOptions } from './types.js';
 import { DecodeError, type AdcpError, type Recovery, type RecoveryClassification } from '../errors/errors.js';
 import type { CommonDecodeOptions } from './options.js';
-import { decodeTaskStatus, type PolledTask } from './polling.js';
+import { decodeTaskStatus } from './polling.js';
+import type { taskTypesByVersion } from '../generated/envelope.js';
+import type { TaskStatus } from '../schema/response-types.js';
 import { classifyRecovery } from '../schema/recovery.js';
 import { resolveVersion, type Version } from '../schema/versions.js';
 import { preload } from '../validate/validators.js';
@@ -52,6 +54,27 @@ export interface PinnedDecoder<V extends string, R> {
   safeDecode<T extends PinnedTask<R>>(task: T, input: unknown, options?: PinnedOptions): PinnedResult<V, R, T>;
 }
 
+/** The task types (`enums/task-type.json`) of version `V`: what a polled task's `task_type` names. */
+export type PinnedTaskType<V extends string> = V extends keyof typeof taskTypesByVersion ? (typeof taskTypesByVersion)[V][number] : never;
+
+/** The task whose response judges a polled result of task type `K` (reporting's `media_buy_delivery`: get_media_buy_delivery). */
+type ResultTask<K extends string> = K extends 'media_buy_delivery' ? 'get_media_buy_delivery' : K;
+
+/** A polled task of type `K` in version `V`, whose responses by task are `R`: `data` typed by that version alone. */
+export interface PinnedPolledTaskOf<V extends string, R, K extends string> {
+  readonly taskId: string;
+  readonly taskType: K;
+  readonly status: TaskStatus;
+  /** The result typed by task type; `null` when the response carried none (not final, or `include_result` false). */
+  readonly data: (ResultTask<K> extends keyof R ? R[ResultTask<K>] : never) | null;
+  /** The status response itself (progress, timestamps, history), as sent. */
+  readonly response: Readonly<Record<string, unknown>>;
+  readonly version: V;
+}
+
+/** A polled task of version `V`: a union discriminated by `taskType`, so narrowing it types `data`. */
+export type PinnedPolledTask<V extends string, R> = { [K in PinnedTaskType<V>]: PinnedPolledTaskOf<V, R, K> }[PinnedTaskType<V>];
+
 /** A pinned import's decoder, plus createDecoder for default options (per seller agent, say). */
 export interface Pinned<V extends string, R> extends PinnedDecoder<V, R> {
   /**
@@ -67,7 +90,7 @@ export interface Pinned<V extends string, R> extends PinnedDecoder<V, R> {
    * @example
    * const task = decodeTaskStatus(await client.callTool({ name: 'get_task_status', arguments: { task_id } }));
    */
-  decodeTaskStatus(input: unknown, options?: PinnedOptions): PolledTask & { readonly version: V };
+  decodeTaskStatus(input: unknown, options?: PinnedOptions): PinnedPolledTask<V, R>;
   /**
    * Classifies an AdCP error by version `V`'s error-code table.
    *
@@ -143,8 +166,9 @@ export function pin<V extends string, R>(version: V): Pinned<V, R> {
       const defaults = pinnedOptions(bundled, base, options);
       return bind<V, R>(bundled, defaults);
     },
+    // decodeTaskStatus checked the result by `bundled`, whose responses `R` are: typed by them alone.
     decodeTaskStatus: (input, options) =>
-      decodeTaskStatus(input, pinnedOptions(bundled, base, options)) as PolledTask & { readonly version: V },
+      decodeTaskStatus(input, pinnedOptions(bundled, base, options)) as unknown as PinnedPolledTask<V, R>,
     classifyRecovery: (adcpError, options) => classifyRecovery(adcpError, bundled, options),
     preload: (tasks) => preload(tasks, bundled),
   };

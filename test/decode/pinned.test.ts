@@ -5,7 +5,7 @@
  * the variant decode() judged a payload by; each entry holds what a buyer file needs (errors,
  * formatIssues, polling, recovery), bound to its release.
  */
-import { describe, expect, test } from 'vitest';
+import { describe, expect, expectTypeOf, test } from 'vitest';
 import * as v30 from '../../src/generated/v3_0_26/pinned.js';
 import * as v31 from '../../src/generated/v3_1_19/pinned.js';
 import * as root from '../../src/index.js';
@@ -173,6 +173,11 @@ describe('a pinned entry holds what a buyer file needs, bound to its release', (
     expect(caughtAs(Error, () => v30.decodeTaskStatus({ ...polled, status: 'failed', error: { code: 'RATE_LIMITED' } }))).toBeInstanceOf(
       v30.TaskFailedError,
     );
+    // Typed by its release alone: narrowing taskType types data by 3.0's responses.
+    const task = v30.decodeTaskStatus({ ...polled, status: 'completed', result: payload('3.0.26/create_media_buy.valid') });
+    expect(task.taskType).toBe('create_media_buy');
+    if (task.taskType === 'create_media_buy') expectTypeOf(task.data).toEqualTypeOf<v30.Response<'create_media_buy'> | null>();
+    expectTypeOf(task.version).toEqualTypeOf<'3.0.26'>();
   });
 
   test("classifyRecovery reads its release's error-code table", () => {

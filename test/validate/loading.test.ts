@@ -141,7 +141,7 @@ describe('preload()', () => {
     fc.array(fc.anything(), { minLength: 1 }).filter((list) => list.some((v) => typeof v !== 'string')),
     fc.array(fc.constantFrom('get_products', 'list_accounts')).chain((list) =>
       fc.constantFrom<unknown>(
-        { length: list.length, ...list },
+        { ...Object.fromEntries(list.entries()), length: list.length },
         new Set(list),
         new Map(list.map((t) => [t, t])),
         list.values(),
