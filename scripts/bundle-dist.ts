@@ -131,8 +131,6 @@ const result = await build({
   packages: 'external',
   target: 'es2022',
   chunkNames: 'shared-[hash]',
-  // Conservative here: our own `sideEffects: false` is for the user's bundler; this build keeps every module as tsc wrote it.
-  ignoreAnnotations: true,
   legalComments: 'none',
   metafile: true,
   logLevel: 'warning',
