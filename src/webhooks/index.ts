@@ -7,6 +7,8 @@
 export { createWebhookReceiver, DEFAULT_WEBHOOK_MAX_BYTES } from './receiver.js';
 export type { LegacyHmacConfig, ReceivedSigner, ReceivedWebhook, WebhookReceiver, WebhookReceiverOptions } from './receiver.js';
 export { decodeWebhook } from './decode-webhook.js';
+// A webhook service that imports only this entry preloads its tasks' validators from it (bundles, workers).
+export { preload } from '../validate/validators.js';
 export type {
   DecodedWebhook,
   DecodedWebhookOf,
