@@ -31,8 +31,21 @@ export { createJwksResolver, JwksError, JWKS_MAX_BYTES } from './signature/jwks.
 export type { JwksResolverOptions } from './signature/jwks.js';
 export { WEBHOOK_ALGS } from './signature/keys.js';
 export type { KeyResolver, ResolvedKey, WebhookAlg, WebhookJwk } from './signature/keys.js';
-export { createMemoryReplayStore, DEFAULT_PER_KEYID_CAP, DEFAULT_AGGREGATE_CAP } from './replay/replay.js';
-export type { AdmissionTrackingOptions, MemoryReplayStoreOptions, NewKeyidAdmission, ReplayClaim, ReplayStore } from './replay/replay.js';
+export {
+  createMemoryReplayStore,
+  DEFAULT_PER_KEYID_CAP,
+  DEFAULT_AGGREGATE_CAP,
+  DEFAULT_REPLAY_MAX_BYTES,
+  replayEntryBytes,
+} from './replay/replay.js';
+export type {
+  AdmissionTrackingOptions,
+  MemoryReplayStore,
+  MemoryReplayStoreOptions,
+  NewKeyidAdmission,
+  ReplayClaim,
+  ReplayStore,
+} from './replay/replay.js';
 export { hmacSignature, verifyLegacyHmac, checkHmacSecret } from './signature/hmac.js';
 export type { LegacyHmacOptions } from './signature/hmac.js';
 export { canonicalTarget } from './signature/target-uri.js';
