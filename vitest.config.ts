@@ -14,10 +14,11 @@ const DECODE_SUITE = [
 ];
 
 export default defineConfig({
+  // `#validator-loader` to the source of the Node loader, as tsconfig.json's `paths` says (validators load on first use).
+  resolve: { tsconfigPaths: true },
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    setupFiles: ['test/setup-node-validators.ts'],
     projects: [
       {
         extends: true,

@@ -472,11 +472,11 @@ async function firstUriChecks(): Promise<void> {
   }
 }
 
-/** A Node bundle of the portable entry (what `adcp-decode` resolves to in a bundler), as a Lambda ships it. */
+/** A Node bundle of the root entry (the bundler's `module` condition picks the loader without require()), as a Lambda ships it. */
 async function nodeBundle(tmp: string): Promise<string> {
   const { build } = await import('esbuild');
   const entry = path.join(tmp, 'lambda.mjs');
-  writeFileSync(entry, `export { decode, preload } from ${JSON.stringify(path.join(ROOT, 'dist', 'portable.js'))};\n`);
+  writeFileSync(entry, `export { decode, preload } from ${JSON.stringify(DIST_INDEX)};\n`);
   const outdir = path.join(tmp, 'bundle');
   const result = await build({
     entryPoints: [entry],
@@ -486,6 +486,8 @@ async function nodeBundle(tmp: string): Promise<string> {
     splitting: true,
     outdir,
     outExtension: { '.js': '.mjs' },
+    // As a user's bundler sees dist/: not through tsconfig.json's `paths`, which point #validator-loader at src/.
+    tsconfigRaw: '{}',
     logLevel: 'silent',
   });
   if (result.warnings.length > 0) throw new Error(`bench: the Node bundle warns: ${result.warnings.map((w) => w.text).join('; ')}`);

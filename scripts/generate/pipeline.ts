@@ -10,7 +10,7 @@
  *   4. tables.ts      `index.ts` (tasks, schema ids, error codes), `envelope.ts` (the envelopes'
  *                     enums and required fields), the validators' import map;
  *      responses.ts   `responses.ts` (task → response type, async variants by status);
- *      entries.ts     `pinned.ts` and `node.ts`, the pinned entries.
+ *      entries.ts     `pinned.ts`, the pinned entry.
  * Finally src/generated/index.ts lists the versions and src/generated/envelope.ts their envelope lists.
  * Output is deterministic: inputs are sorted, no timestamps; a second run is byte-identical.
  */
@@ -20,7 +20,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LOCK_PATH, readLockVersions, schemaDir } from '../schema-paths.js';
-import { pinnedModule, pinnedNodeModule } from './entries.js';
+import { pinnedModule } from './entries.js';
 import { loadSchemas, reachable, readManifest } from './load.js';
 import { OUT_DEFAULT, typeModulePath, versionIdent, writeTree } from './output.js';
 import { responsesModule } from './responses.js';
@@ -72,7 +72,6 @@ async function generateVersion(version: string, out: string): Promise<GenerateRe
       ['envelope.ts', envelopeModule(version, schemas)],
       ['responses.ts', responsesModule(version, manifest, names, byId)],
       ['pinned.ts', pinnedModule(version, manifest, types, new Map(files.map((f) => [typeModulePath(f.rel), names.get(f.id)!])))],
-      ['node.ts', pinnedNodeModule(version)],
     ]),
   );
   const ms = Math.round(performance.now() - t0);

@@ -209,7 +209,7 @@ function decodeFound<T extends TaskName>(ctx: Context, located: Found): Outcome<
   if (typeof status === 'string' && ASYNC_VARIANTS.includes(status) && ids.async[status as keyof typeof ids.async] !== undefined) {
     variant = status as Variant;
   }
-  const validate = fastValidator(version, task, variant);
+  const validate = fastValidator(version, task, variant, pickedBy(ctx, found));
   if (validate === undefined)
     throw new DecodeError(
       'INTERNAL',
@@ -285,6 +285,12 @@ function checked(ctx: Context, found: Found): Found {
 /** The payload's own `adcp_version`, as sent. */
 function announcedVersion(found: Found): unknown {
   return hasOwn(found.payload, 'adcp_version') ? found.payload.adcp_version : undefined;
+}
+
+/** The release the payload announced when it picked the version (under 'auto'), for the error when that version's validators are not loaded. */
+function pickedBy(ctx: Context, found: Found): string | undefined {
+  const announced = ctx.version === undefined ? announcedVersion(found) : undefined;
+  return typeof announced === 'string' ? announced : undefined;
 }
 
 /** The version that judges the payload: the requested one, else the release its `adcp_version` announces, else the default. */

@@ -13,6 +13,8 @@ export {
 } from './receiver-options.js';
 export type { LegacyHmacConfig, ReceivedSigner, ReceivedWebhook, WebhookReceiver, WebhookReceiverOptions } from './receiver.js';
 export { decodeWebhook } from './decode-webhook.js';
+// A webhook service that imports only this entry preloads its tasks' validators from it (bundles, workers).
+export { preload } from '../validate/validators.js';
 export type {
   DecodedWebhook,
   DecodedWebhookOf,
