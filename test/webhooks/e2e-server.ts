@@ -174,7 +174,22 @@ const fetchPort = await listen((port, ready) => {
     const url = new URL(req.url ?? '/', origins.request);
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
-    const body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+    // Read from the IncomingMessage only when pulled (as @hono/node-server does): a body refused
+    // unread (413 on its Content-Length) stays untouched, so Node drains it and the 413 arrives.
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          reader ??= (Readable.toWeb(req) as ReadableStream<Uint8Array>).getReader();
+          const { done, value } = await reader.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        },
+        cancel: (reason) => (reader === undefined ? void req.destroy() : reader.cancel(reason)),
+      },
+      // No read ahead: a stream pulls at once to fill a queue of one otherwise.
+      { highWaterMark: 0 },
+    );
     const response = await onRequest(new Request(url, { method: req.method ?? 'GET', headers, body, duplex: 'half' } as RequestInit));
     reply(res, { status: response.status, headers: Object.fromEntries(response.headers) });
   });
