@@ -22,8 +22,8 @@ import {
   type WebhookErrorCode,
   type WebhookReceiverOptions,
 } from '../../src/webhooks/index.js';
-import { completedBody, completedBodyOfSize, completedResult, failedBody, HOOK_URL, resolver } from './fixtures.js';
-import { nowMs, outcome, signedRequest, statusFits, NOW, type Outcome, type PlainRequest } from './outcomes.js';
+import { completedBody, completedBodyOfSize, completedResult, failedBody, HOOK_URL } from './fixtures.js';
+import { RECEIVER_BASE, nowMs, outcome, signedRequest, statusFits, NOW, type Outcome, type PlainRequest } from './outcomes.js';
 
 const defect = vi.hoisted(() => ({ planted: false }));
 vi.mock('../../src/webhooks/body/duplicate-keys.js', async (importOriginal) => {
@@ -56,7 +56,7 @@ describe('every code: the status class matches the blame', () => {
 const genuine = await signedRequest(completedBody());
 
 function receiver(extra: Partial<WebhookReceiverOptions> = {}) {
-  return createWebhookReceiver({ keys: resolver, replayStore: createMemoryReplayStore({ now: nowMs }), now: nowMs, ...extra });
+  return createWebhookReceiver({ ...RECEIVER_BASE, replayStore: createMemoryReplayStore({ now: nowMs }), ...extra });
 }
 
 /** The outcome, checked for the invariants every outcome holds: typed, and answered as blamed. */

@@ -19,8 +19,8 @@ import {
   type DedupClaimRequest,
   type WebhookReceiverOptions,
 } from '../../src/webhooks/index.js';
-import { completedBody, failedBody, resolver, SELLER } from './fixtures.js';
-import { NOW, nowMs, outcome, signedRequest } from './outcomes.js';
+import { completedBody, failedBody, SELLER } from './fixtures.js';
+import { RECEIVER_BASE, NOW, nowMs, outcome, signedRequest } from './outcomes.js';
 
 const DAY = 86_400_000;
 
@@ -141,8 +141,7 @@ describe('createMemoryDedupStore: the states webhooks.mdx names', () => {
 
 function receiverWith(store = createMemoryDedupStore({ now: nowMs }), extra: Partial<WebhookReceiverOptions> = {}) {
   return createWebhookReceiver({
-    keys: resolver,
-    now: nowMs,
+    ...RECEIVER_BASE,
     replayStore: createMemoryReplayStore({ now: nowMs }),
     dedup: { store },
     ...extra,
@@ -217,7 +216,7 @@ describe('the receiver applies the dedup after the signature verified', () => {
     expect(store.bytesHeld()).toBe(0);
   });
   test('without the option there is no claim', async () => {
-    const rx = createWebhookReceiver({ keys: resolver, now: nowMs });
+    const rx = createWebhookReceiver(RECEIVER_BASE);
     expect((await rx.receive(await signedRequest(completedBody()))).dedup).toBeUndefined();
   });
 });

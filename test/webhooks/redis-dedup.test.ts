@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createClient, type RedisClientType } from 'redis';
 import { createRedisDedupStore, createWebhookReceiver, type DedupClaimRequest } from '../../src/webhooks/index.js';
-import { completedBody, resolver, SELLER } from './fixtures.js';
-import { nowMs, outcome, signedRequest } from './outcomes.js';
+import { completedBody, SELLER } from './fixtures.js';
+import { RECEIVER_BASE, outcome, signedRequest } from './outcomes.js';
 import { startRedis, type RedisServer } from './redis-server.js';
 
 let server: RedisServer;
@@ -92,8 +92,8 @@ describe('createRedisDedupStore', () => {
   });
   test('two receivers (two endpoints, two processes) share the keyspace: the retry at the sibling is a duplicate', async () => {
     const store = createRedisDedupStore({ client, prefix: prefix() });
-    const a = createWebhookReceiver({ keys: resolver, now: nowMs, dedup: { store } });
-    const b = createWebhookReceiver({ keys: resolver, now: nowMs, dedup: { store } });
+    const a = createWebhookReceiver({ ...RECEIVER_BASE, dedup: { store } });
+    const b = createWebhookReceiver({ ...RECEIVER_BASE, dedup: { store } });
     await (await a.receive(await signedRequest(completedBody()))).dedup?.complete();
     const retry = await outcome(b.receive(await signedRequest(completedBody())));
     expect(retry.ok ? undefined : retry.error).toMatchObject({ webhookCode: 'webhook_duplicate', httpStatus: 200 });

@@ -11,11 +11,11 @@ import { connect, type AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createWebhookReceiver, webhookResponse, type WebhookReceiver } from '../../src/webhooks/index.js';
-import { completedBody, ed25519, HOOK_URL, resolver } from './fixtures.js';
-import { NOW, nowMs, outcome, signedRequest } from './outcomes.js';
+import { completedBody, ed25519, HOOK_URL } from './fixtures.js';
+import { RECEIVER_BASE, NOW, outcome, signedRequest } from './outcomes.js';
 import { signWebhook } from './signer.js';
 
-const receiver = (bodyTimeoutMs = 10_000): WebhookReceiver => createWebhookReceiver({ keys: resolver, now: nowMs, bodyTimeoutMs });
+const receiver = (bodyTimeoutMs = 10_000): WebhookReceiver => createWebhookReceiver({ ...RECEIVER_BASE, bodyTimeoutMs });
 const genuine = await signedRequest(completedBody());
 
 /** A stream that sends `prefix`, then one byte every `everyMs` forever; says whether it was cancelled. */

@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createClient, type RedisClientType } from 'redis';
 import { createRedisDedupStore, createRedisReplayStore, createWebhookReceiver, type ReceivedWebhook } from '../../src/webhooks/index.js';
-import { completedBody, resolver } from './fixtures.js';
-import { nowMs, outcome, signedRequest, type Outcome } from './outcomes.js';
+import { completedBody } from './fixtures.js';
+import { RECEIVER_BASE, outcome, signedRequest, type Outcome } from './outcomes.js';
 import { startRedis, type RedisServer } from './redis-server.js';
 
 let replayServer: RedisServer;
@@ -57,8 +57,7 @@ async function whileStopped<T>(server: RedisServer, work: () => Promise<T>): Pro
 
 function receiver() {
   return createWebhookReceiver({
-    keys: resolver,
-    now: nowMs,
+    ...RECEIVER_BASE,
     storeTimeoutMs: 200,
     replayStore: createRedisReplayStore({ client: replayClient, prefix: `{deadline-${Math.random()}}:` }),
     dedup: { store: createRedisDedupStore({ client: dedupClient, prefix: `{deadline-${Math.random()}}:` }) },
