@@ -72,5 +72,8 @@ export async function payloadFingerprint(payload: unknown, subtle: Pick<WebhookC
   const digest = new Uint8Array(await subtle.digest('SHA-256', encoder.encode(canonicalJson(payload))));
   let binary = '';
   for (const byte of digest) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  const base64 = btoa(binary);
+  let end = base64.length;
+  while (base64[end - 1] === '=') end--;
+  return base64.slice(0, end).replaceAll('+', '-').replaceAll('/', '_');
 }
