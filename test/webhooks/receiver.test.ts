@@ -175,6 +175,7 @@ describe('createWebhookReceiver (RFC 9421)', () => {
     expect(webhookResponse(error)).toEqual({
       status: 401,
       headers: { 'www-authenticate': 'Signature error="webhook_signature_required"' },
+      blame: 'delivery',
     });
   });
   test('HMAC headers on a 9421 registration: webhook_mode_mismatch', async () => {
@@ -190,10 +191,11 @@ describe('createWebhookReceiver (RFC 9421)', () => {
       httpStatus: 503,
     });
   });
-  test('configuration errors are caught at setup', () => {
-    expect(() => createWebhookReceiver({})).toThrow(TypeError);
-    expect(() => createWebhookReceiver({ keys: resolver, hmac: { secret: 'k'.repeat(31) + 'x', agent: SELLER } })).toThrow(TypeError);
-    expect(() => createWebhookReceiver({ keys: resolver, maxBodyBytes: 0 })).toThrow(TypeError);
+  test('configuration errors are caught at setup, typed INVALID_OPTION', () => {
+    const invalid = expect.objectContaining({ code: 'INVALID_OPTION' });
+    expect(() => createWebhookReceiver({})).toThrow(invalid);
+    expect(() => createWebhookReceiver({ keys: resolver, hmac: { secret: 'k'.repeat(31) + 'x', agent: SELLER } })).toThrow(invalid);
+    expect(() => createWebhookReceiver({ keys: resolver, maxBodyBytes: 0 })).toThrow(invalid);
   });
 });
 

@@ -132,7 +132,7 @@ describe('createRedisReplayStore', () => {
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ webhookCode: 'webhook_replay_store_unavailable', httpStatus: 503 });
   });
-  test('invalid caps are configuration errors', () => {
-    expect(() => createRedisReplayStore({ client, perKeyidCap: 0 })).toThrow(TypeError);
+  test('invalid caps are configuration errors (INVALID_OPTION at creation)', () => {
+    expect(() => createRedisReplayStore({ client, perKeyidCap: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
   });
 });
