@@ -45,7 +45,7 @@ export async function webhookBench(options: { rounds: number; calls: number } = 
     headers: { host: 'buyer.example.com', ...s.headers },
     body: s.body,
   }));
-  const receiver = createWebhookReceiver({ keys: resolver });
+  const receiver = createWebhookReceiver({ endpoint: new URL(HOOK_URL).origin, keys: resolver });
   const first = signed[0]!;
   const jwk = resolver(ed25519.kid)!.jwk;
   const key = await crypto.subtle.importKey('jwk', { kty: 'OKP', crv: 'Ed25519', x: jwk.x as string }, { name: 'Ed25519' }, false, [

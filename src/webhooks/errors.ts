@@ -33,6 +33,11 @@ export type WebhookErrorCode =
   | 'webhook_signature_jwks_unavailable'
   /** The replay store failed (e.g. Redis down): our side, retryable. */
   | 'webhook_replay_store_unavailable'
+  /**
+   * A part of the receiver's configuration (key resolver, revocation check, replay store, endpoint)
+   * answered out of its contract: the operator's fault, never the sender's.
+   */
+  | 'webhook_receiver_misconfigured'
   /** The body is over the receiver's size bound (webhooks.mdx: 1 MB, before any digest). */
   | 'webhook_body_too_large'
   /** `Content-Type` is not `application/json` (webhooks.mdx: rejected before verification). */
@@ -64,6 +69,7 @@ export const WEBHOOK_HTTP_STATUS: Readonly<Record<WebhookErrorCode, number>> = {
   webhook_signature_required: 401,
   webhook_signature_jwks_unavailable: 503,
   webhook_replay_store_unavailable: 503,
+  webhook_receiver_misconfigured: 500,
   webhook_body_too_large: 413,
   webhook_content_type_invalid: 415,
   webhook_method_not_allowed: 405,

@@ -15,6 +15,9 @@ import type { KeyResolver } from './signature/keys.js';
 import { createMemoryReplayStore, type ReplayStore } from './replay/replay.js';
 import { createRevocationList, type RevocationListOptions } from './signature/revocation.js';
 import { checkContentType, readWebhookRequest, type IncomingWebhook } from './body/request.js';
+import { DEFAULT_MAX_SIGNATURE_HEADER_BYTES } from './signature/signature-headers.js';
+import { registeredEndpoint, type RegisteredEndpoint } from './signature/target-uri.js';
+import { shownText } from '../errors/format.js';
 import {
   verifyWebhookSignature,
   type ReplayScope,
@@ -53,6 +56,15 @@ export interface WebhookReceiverOptions extends DecodeWebhookOptions {
    * When set, RFC 9421 signatures are refused (`webhook_mode_mismatch`), and vice versa.
    */
   readonly hmac?: LegacyHmacConfig | undefined;
+  /**
+   * The URL the buyer registered with the seller (`push_notification_config.url`), or its origin
+   * (`https://buyer.example`), whose request path and query then complete each target. Required
+   * with `keys` or `jwks`: the signed `@target-uri` and `@authority` are checked against it, never
+   * against the request's own `Host` or URL, which a client or a TLS-terminating proxy sets.
+   */
+  readonly endpoint?: string | URL | undefined;
+  /** Longest `Signature-Input`, `Signature` and `Content-Digest` read, each, in bytes. Default 8192. */
+  readonly maxSignatureHeaderBytes?: number | undefined;
   /** The `(keyid, nonce)` store. Default: a bounded in-memory store (one process only). */
   readonly replayStore?: ReplayStore | undefined;
   /** The revocation list check (step 9), your own. Or `revocationList`. */
@@ -91,6 +103,19 @@ function optionError(message: string): TypeError {
   return new TypeError(`createWebhookReceiver: ${message}`);
 }
 
+/** The `endpoint` option, canonical; its absence is refused (a Host-derived target is the sender's to choose). */
+function registeredEndpointOption(endpoint: string | URL | undefined): RegisteredEndpoint {
+  if (endpoint === undefined)
+    throw optionError(
+      "endpoint is required with keys or jwks: the URL (or origin) registered with the seller, e.g. endpoint: 'https://buyer.example'",
+    );
+  try {
+    return registeredEndpoint(String(endpoint));
+  } catch {
+    throw optionError(`endpoint must be an absolute http(s) URL or origin; got "${shownText(String(endpoint), 80)}"`);
+  }
+}
+
 /**
  * Creates a webhook receiver for one registration mode (RFC 9421 or, on opt-in, legacy HMAC).
  *
@@ -111,6 +136,8 @@ export function createWebhookReceiver<O extends WebhookReceiverOptions>(options:
     revocation: customRevocation,
     revocationList,
     replayScope,
+    endpoint,
+    maxSignatureHeaderBytes = DEFAULT_MAX_SIGNATURE_HEADER_BYTES,
     maxBodyBytes = DEFAULT_WEBHOOK_MAX_BYTES,
     now,
     subtle,
@@ -125,6 +152,9 @@ export function createWebhookReceiver<O extends WebhookReceiverOptions>(options:
     throw optionError('hmac selects the legacy scheme; it cannot be combined with keys or jwks (mode selection is a switch)');
   if (hmac === undefined && (customKeys === undefined) === (jwks === undefined))
     throw optionError('exactly one of keys or jwks is required (or hmac for the legacy scheme)');
+  const registered = hmac === undefined ? registeredEndpointOption(endpoint) : undefined;
+  if (!Number.isSafeInteger(maxSignatureHeaderBytes) || maxSignatureHeaderBytes < 1)
+    throw optionError('maxSignatureHeaderBytes must be a positive integer');
   if (customRevocation !== undefined && revocationList !== undefined) throw optionError('pass revocation or revocationList, not both');
   const keys = customKeys ?? (jwks === undefined ? undefined : createJwksResolver(jwks));
   const listKeys = revocationList?.keys ?? keys;
@@ -171,6 +201,8 @@ export function createWebhookReceiver<O extends WebhookReceiverOptions>(options:
           replayStore: store,
           revocation,
           replayScope,
+          endpoint: registered,
+          maxSignatureHeaderBytes,
           now,
           subtle,
         });

@@ -61,12 +61,13 @@ let nodeOrigin = '';
 let expressOrigin = '';
 
 beforeAll(async () => {
-  const nodeReceiver = createWebhookReceiver({ keys: resolver, subtle: counted.subtle, maxBodyBytes: MAX });
+  // Each receiver pins the origin its server listens on (known once it listens).
+  let nodeReceiver: WebhookReceiver | undefined;
   nodeServer = createServer(async (req, res) => {
     const body = await rawBody(req, MAX);
-    const answer = await handle(nodeReceiver, {
+    const answer = await handle(nodeReceiver as WebhookReceiver, {
       method: req.method ?? 'GET',
-      url: new URL(req.url ?? '/', nodeOrigin),
+      url: req.url ?? '/',
       headers: req.headers,
       body,
     });
@@ -74,15 +75,16 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => nodeServer.listen(0, '127.0.0.1', r));
   nodeOrigin = `http://127.0.0.1:${(nodeServer.address() as AddressInfo).port}`;
+  nodeReceiver = createWebhookReceiver({ endpoint: nodeOrigin, keys: resolver, subtle: counted.subtle, maxBodyBytes: MAX });
 
-  const expressReceiver = createWebhookReceiver({ keys: resolver, maxBodyBytes: MAX });
+  let expressReceiver: WebhookReceiver | undefined;
   const app = express();
   // The raw bytes, for every content type: the receiver itself refuses a wrong one (415).
   app.post('/adcp/webhook/:task', express.raw({ type: () => true, limit: 2 * MAX }), async (req, res) => {
     const body = Buffer.isBuffer(req.body) ? req.body : new Uint8Array(0);
-    const answer = await handle(expressReceiver, {
+    const answer = await handle(expressReceiver as WebhookReceiver, {
       method: req.method,
-      url: new URL(req.originalUrl, expressOrigin),
+      url: req.originalUrl,
       headers: req.headers,
       body,
     });
@@ -91,6 +93,7 @@ beforeAll(async () => {
   expressServer = app.listen(0, '127.0.0.1');
   await new Promise<void>((r) => expressServer.once('listening', () => r()));
   expressOrigin = `http://127.0.0.1:${(expressServer.address() as AddressInfo).port}`;
+  expressReceiver = createWebhookReceiver({ endpoint: expressOrigin, keys: resolver, maxBodyBytes: MAX });
 });
 
 afterAll(async () => {

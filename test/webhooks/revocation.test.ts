@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import { webcrypto } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRevocationList, createWebhookReceiver, RevocationListError, WebhookError } from '../../src/webhooks/index.js';
-import { completedBody, ed25519, es256, HOOK_URL, resolver, testKeys } from './fixtures.js';
+import { BUYER_ORIGIN, completedBody, ed25519, es256, HOOK_URL, resolver, testKeys } from './fixtures.js';
 import { signWebhook, type TestKey } from './signer.js';
 
 const ISSUER = 'https://seller.example.com';
@@ -113,7 +113,11 @@ describe('createRevocationList: reading a signed list', () => {
   });
   test('the receiver refuses a webhook signed by a revoked key (401 webhook_signature_key_revoked) and accepts others', async () => {
     await serve(signedList(list()));
-    const receiver = createWebhookReceiver({ keys: resolver, revocationList: { url: `${base}/r`, issuer: ISSUER } });
+    const receiver = createWebhookReceiver({
+      endpoint: BUYER_ORIGIN,
+      keys: resolver,
+      revocationList: { url: `${base}/r`, issuer: ISSUER },
+    });
     const created = Math.floor(Date.now() / 1000);
     // The server's list must be current by the real clock the receiver uses here.
     await serve(signedList(list({ updated: iso(Date.now()), next_update: iso(Date.now() + 15 * 60_000) })));
@@ -224,7 +228,11 @@ describe('createRevocationList: polling and failing closed', () => {
   });
   test('a stale list makes the receiver answer 401 webhook_signature_revocation_stale', async () => {
     await serve('down', 500);
-    const receiver = createWebhookReceiver({ keys: resolver, revocationList: { url: `${base}/r`, issuer: ISSUER } });
+    const receiver = createWebhookReceiver({
+      endpoint: BUYER_ORIGIN,
+      keys: resolver,
+      revocationList: { url: `${base}/r`, issuer: ISSUER },
+    });
     const signed = await signWebhook({ key: ed25519, url: HOOK_URL, body: completedBody(), created: Math.floor(Date.now() / 1000) });
     const error = await receiver
       .receive({ method: 'POST', url: HOOK_URL, headers: signed.headers, body: signed.body })
@@ -254,7 +262,12 @@ describe('createRevocationList: the JWKS fetch bounds', () => {
     expect(() => createRevocationList({ url: 'file:///etc/passwd', issuer: ISSUER, keys: resolver })).toThrow(TypeError);
     expect(() => createRevocationList({ url: `${base}/r`, issuer: 'seller', keys: resolver })).toThrow(/issuer/);
     expect(() =>
-      createWebhookReceiver({ keys: resolver, revocation: () => 'valid', revocationList: { url: `${base}/r`, issuer: ISSUER } }),
+      createWebhookReceiver({
+        endpoint: BUYER_ORIGIN,
+        keys: resolver,
+        revocation: () => 'valid',
+        revocationList: { url: `${base}/r`, issuer: ISSUER },
+      }),
     ).toThrow(/not both/);
   });
 });

@@ -13,7 +13,10 @@ export type HeaderRecord = Readonly<Record<string, string | readonly string[] | 
 /** A request whose raw body the framework already read (Node `http`, Express `express.raw()`). */
 export interface PlainWebhookRequest {
   readonly method: string;
-  /** The absolute URL the seller posted to, e.g. `new URL(req.url, 'https://buyer.example')`. */
+  /**
+   * The URL as received: Node's `req.url` (a path) is enough, since the receiver's `endpoint`
+   * supplies the origin; an absolute URL is read for its path and query only.
+   */
   readonly url: string | URL;
   readonly headers: HeaderRecord | Headers;
   /** The exact bytes received (a string is taken as their UTF-8 decoding). */
@@ -26,6 +29,7 @@ export type IncomingWebhook = Request | PlainWebhookRequest;
 /** A request read for verification. */
 export interface ReadRequest {
   readonly method: string;
+  /** The URL as given: absolute (a WHATWG Request's) or a path (Node's `req.url`). */
   readonly url: string;
   readonly headers: Map<string, string>;
   readonly body: Uint8Array;

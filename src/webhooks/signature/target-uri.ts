@@ -172,3 +172,50 @@ export function canonicalTarget(url: string): CanonicalTarget {
 export function canonicalHostHeader(host: string, scheme: string): string {
   return canonicalAuthority(host.trim(), scheme.toLowerCase());
 }
+
+/**
+ * The endpoint a signer signs for, as the receiving side registered it: an origin, whose request
+ * path and query complete each target, or one full URL, which is the target of every request.
+ */
+export interface RegisteredEndpoint {
+  /** `scheme://authority`, canonical. */
+  readonly origin: string;
+  readonly authority: string;
+  /** The canonical path and query of a full registered URL; `undefined` for an origin. */
+  readonly pathAndQuery: string | undefined;
+}
+
+/**
+ * Canonicalizes the URL (or origin) a receiver registered with its signers.
+ *
+ * @param url - An absolute http(s) URL; with no path beyond `/` and no query it names an origin.
+ * @returns The canonical endpoint.
+ * @throws {WebhookError} `webhook_target_uri_malformed` for a URL that is not absolute http(s).
+ * @example
+ * registeredEndpoint('https://Buyer.example/').origin; // 'https://buyer.example'
+ */
+export function registeredEndpoint(url: string): RegisteredEndpoint {
+  const { targetUri, authority } = canonicalTarget(url);
+  const origin = targetUri.slice(0, targetUri.indexOf('://') + 3 + authority.length);
+  if (!/^https?:\/\/$/.test(origin.slice(0, origin.length - authority.length))) throw malformed('expected an http(s) URL');
+  const rest = targetUri.slice(origin.length);
+  return { origin, authority, pathAndQuery: rest === '/' ? undefined : rest };
+}
+
+/**
+ * The target a request to a registered endpoint was signed for: the endpoint's origin (never the
+ * request's `Host`), and the registered path and query, or else the request's own.
+ *
+ * @param endpoint - The registered endpoint.
+ * @param requestUrl - The request's URL, absolute or (Node's `req.url`) starting with `/`.
+ * @returns The canonical target URI and authority.
+ * @throws {WebhookError} `webhook_target_uri_malformed` for a request URL that does not parse.
+ * @example
+ * pinnedTarget(registeredEndpoint('https://buyer.example'), '/hook?op=1').targetUri; // 'https://buyer.example/hook?op=1'
+ */
+export function pinnedTarget(endpoint: RegisteredEndpoint, requestUrl: string): CanonicalTarget {
+  if (endpoint.pathAndQuery !== undefined) return { targetUri: endpoint.origin + endpoint.pathAndQuery, authority: endpoint.authority };
+  const received = requestUrl.startsWith('/') ? canonicalTarget(endpoint.origin + requestUrl) : canonicalTarget(requestUrl);
+  const rest = received.targetUri.slice(received.targetUri.indexOf('://') + 3 + received.authority.length);
+  return { targetUri: endpoint.origin + rest, authority: endpoint.authority };
+}
