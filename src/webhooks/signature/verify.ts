@@ -245,11 +245,13 @@ function endpointOf(endpoint: VerifySignatureOptions['endpoint']): RegisteredEnd
 }
 
 /** The request's target as received: its own URL, gated by its `:authority` / `Host` (step 10's rule). */
-function receivedTarget(request: VerifiableRequest, scheme: string | undefined): CanonicalTarget {
+function receivedTarget(request: VerifiableRequest, endpoint: RegisteredEndpoint | undefined): CanonicalTarget {
   const host = request.headers.get('host');
   const pseudo = request.headers.get(':authority');
   const target = request.url.startsWith('/')
-    ? canonicalTarget(`${scheme ?? 'https'}://${pseudo ?? host ?? ''}${request.url}`)
+    ? canonicalTarget(
+        `${endpoint?.origin.slice(0, endpoint.origin.indexOf(':')) ?? 'https'}://${pseudo ?? host ?? endpoint?.authority ?? ''}${request.url}`,
+      )
     : canonicalTarget(request.url);
   const urlScheme = target.targetUri.slice(0, target.targetUri.indexOf(':'));
   const hostAuthority = host === undefined ? undefined : canonicalHostHeader(host, urlScheme);
@@ -301,10 +303,9 @@ async function verifyBase(
   if (await verifies(target)) return target;
   // A delivery signed for another endpoint is told so, rather than as a bad signature.
   if (endpoint !== undefined) {
-    const scheme = endpoint.origin.slice(0, endpoint.origin.indexOf(':'));
     const received = (() => {
       try {
-        return receivedTarget(request, scheme);
+        return receivedTarget(request, endpoint);
       } catch {
         return undefined;
       }
