@@ -103,14 +103,36 @@ function optionError(message: string): TypeError {
   return new TypeError(`createWebhookReceiver: ${message}`);
 }
 
-/** The `endpoint` option, canonical; its absence is refused (a Host-derived target is the sender's to choose). */
-function registeredEndpointOption(endpoint: string | URL | undefined): RegisteredEndpoint {
+/** The revocation check: the caller's own, or a polled list verified with the list's keys or the receiver's. */
+function revocationOf(
+  custom: RevocationCheck | undefined,
+  list: WebhookReceiverOptions['revocationList'],
+  keys: KeyResolver | undefined,
+  now: (() => number) | undefined,
+): RevocationCheck | undefined {
+  if (list === undefined) return custom;
+  const listKeys = list.keys ?? keys;
+  if (listKeys === undefined) throw optionError('revocationList needs keys to verify the list (this receiver has none)');
+  return createRevocationList({ ...list, keys: listKeys, now: list.now ?? now }).check;
+}
+
+/**
+ * The signature options of an RFC 9421 receiver: the endpoint, canonical (its absence is refused:
+ * a target built from `Host` is the sender's to choose), and the header bound.
+ */
+function signatureOptions(options: Pick<WebhookReceiverOptions, 'endpoint' | 'maxSignatureHeaderBytes'>): {
+  endpoint: RegisteredEndpoint;
+  maxSignatureHeaderBytes: number;
+} {
+  const { endpoint, maxSignatureHeaderBytes = DEFAULT_MAX_SIGNATURE_HEADER_BYTES } = options;
+  if (!Number.isSafeInteger(maxSignatureHeaderBytes) || maxSignatureHeaderBytes < 1)
+    throw optionError('maxSignatureHeaderBytes must be a positive integer');
   if (endpoint === undefined)
     throw optionError(
       "endpoint is required with keys or jwks: the URL (or origin) registered with the seller, e.g. endpoint: 'https://buyer.example'",
     );
   try {
-    return registeredEndpoint(String(endpoint));
+    return { endpoint: registeredEndpoint(String(endpoint)), maxSignatureHeaderBytes };
   } catch {
     throw optionError(`endpoint must be an absolute http(s) URL or origin; got "${shownText(String(endpoint), 80)}"`);
   }
@@ -137,7 +159,7 @@ export function createWebhookReceiver<O extends WebhookReceiverOptions>(options:
     revocationList,
     replayScope,
     endpoint,
-    maxSignatureHeaderBytes = DEFAULT_MAX_SIGNATURE_HEADER_BYTES,
+    maxSignatureHeaderBytes,
     maxBodyBytes = DEFAULT_WEBHOOK_MAX_BYTES,
     now,
     subtle,
@@ -152,19 +174,10 @@ export function createWebhookReceiver<O extends WebhookReceiverOptions>(options:
     throw optionError('hmac selects the legacy scheme; it cannot be combined with keys or jwks (mode selection is a switch)');
   if (hmac === undefined && (customKeys === undefined) === (jwks === undefined))
     throw optionError('exactly one of keys or jwks is required (or hmac for the legacy scheme)');
-  const registered = hmac === undefined ? registeredEndpointOption(endpoint) : undefined;
-  if (!Number.isSafeInteger(maxSignatureHeaderBytes) || maxSignatureHeaderBytes < 1)
-    throw optionError('maxSignatureHeaderBytes must be a positive integer');
+  const signature = hmac === undefined ? signatureOptions({ endpoint, maxSignatureHeaderBytes }) : undefined;
   if (customRevocation !== undefined && revocationList !== undefined) throw optionError('pass revocation or revocationList, not both');
   const keys = customKeys ?? (jwks === undefined ? undefined : createJwksResolver(jwks));
-  const listKeys = revocationList?.keys ?? keys;
-  if (revocationList !== undefined && listKeys === undefined)
-    throw optionError('revocationList needs keys to verify the list (this receiver has none)');
-  const revocation =
-    revocationList === undefined || listKeys === undefined
-      ? customRevocation
-      : createRevocationList({ ...revocationList, keys: listKeys, now: revocationList.now ?? now, subtle: revocationList.subtle ?? subtle })
-          .check;
+  const revocation = revocationOf(customRevocation, revocationList, keys, now);
   const store = replayStore ?? createMemoryReplayStore(now === undefined ? {} : { now });
   // The body is never larger than the parse bound either.
   const decodeBounds = boundsOf(decodeOptions);
@@ -201,8 +214,7 @@ export function createWebhookReceiver<O extends WebhookReceiverOptions>(options:
           replayStore: store,
           revocation,
           replayScope,
-          endpoint: registered,
-          maxSignatureHeaderBytes,
+          ...signature,
           now,
           subtle,
         });

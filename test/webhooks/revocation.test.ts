@@ -23,10 +23,11 @@ async function signedList(
     key = ed25519,
     typ = 'adcp-gov-revocation+jws',
     form = 'flattened',
-  }: { key?: TestKey; typ?: string; form?: 'flattened' | 'general' | 'compact' } = {},
+    extra = {},
+  }: { key?: TestKey; typ?: string; form?: 'flattened' | 'general' | 'compact'; extra?: Record<string, unknown> } = {},
 ): Promise<string> {
   const alg = key.kty === 'OKP' ? 'EdDSA' : 'ES256';
-  const header = b64url(JSON.stringify({ alg, kid: key.kid, typ }));
+  const header = b64url(JSON.stringify({ alg, kid: key.kid, typ, ...extra }));
   const payload = b64url(JSON.stringify(list));
   const jwk = { kty: key.kty, crv: key.crv, x: key.x, ...(key.y === undefined ? {} : { y: key.y }), d: key._private_d_for_test_only };
   const privateKey = await webcrypto.subtle.importKey(
@@ -154,6 +155,26 @@ describe('createRevocationList: reading a signed list', () => {
     ['two signatures', async () => JSON.stringify({ payload: 'e30', signatures: [{}, {}] }), /exactly one signature/],
     ['plain JSON, unsigned', async () => JSON.stringify(list()), /string payload, protected and signature/],
     ['not JSON at all', async () => '<html>', /neither JWS JSON nor JWS compact/],
+    [
+      'an unprotected header (jose would read kid and typ from it)',
+      async () => JSON.stringify({ ...JSON.parse(await signedList(list())), header: { note: 'x' } }),
+      /unprotected header/,
+    ],
+    ['a crit extension', () => signedList(list(), { extra: { crit: ['exp'], exp: 1 } }), /not a valid JWS \(ERR_JOSE_NOT_SUPPORTED\)/],
+    ['alg HS256 (not in the allowlist)', () => signedList(list(), { extra: { alg: 'HS256' } }), /ERR_JOSE_ALG_NOT_ALLOWED/],
+    [
+      'an unencoded payload (b64: false)',
+      () => signedList(list(), { extra: { b64: false, crit: ['b64'] } }),
+      /crit extensions|not a valid JWS/,
+    ],
+    [
+      'a compact JWS with a tampered payload',
+      async () => {
+        const [h, , sig] = (await signedList(list(), { form: 'compact' })).split('.');
+        return `${h}.${b64url(JSON.stringify(list({ revoked_kids: [] })))}.${sig}`;
+      },
+      /does not verify/,
+    ],
   ])('refuses %s; with no list held every keyid is stale', async (_name, body, message) => {
     await serve(body());
     const revocations = createRevocationList({ url: `${base}/r`, issuer: ISSUER, keys: resolver, now: clock().now });

@@ -26,8 +26,8 @@ function endpoint(outcomes: Outcome[]) {
   return { fetch, calls: () => calls };
 }
 
-async function settle(promise: Promise<unknown>): Promise<string> {
-  return promise.then(
+async function settle(answer: unknown): Promise<string> {
+  return Promise.resolve(answer).then(
     (r) => (r === undefined ? 'unknown' : 'key'),
     (e: unknown) => (e instanceof JwksError ? 'unavailable' : String(e)),
   );
