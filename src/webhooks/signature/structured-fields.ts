@@ -20,7 +20,7 @@ export type BareItem =
 export type Parameters = ReadonlyMap<string, BareItem>;
 
 /** An item with its parameters. */
-export interface Item {
+interface Item {
   readonly kind: 'item';
   readonly value: BareItem;
   readonly params: Parameters;
