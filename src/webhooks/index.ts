@@ -35,7 +35,7 @@ export { createMemoryReplayStore, DEFAULT_PER_KEYID_CAP, DEFAULT_AGGREGATE_CAP }
 export type { AdmissionTrackingOptions, MemoryReplayStoreOptions, NewKeyidAdmission, ReplayClaim, ReplayStore } from './replay/replay.js';
 export { hmacSignature, verifyLegacyHmac, checkHmacSecret } from './signature/hmac.js';
 export type { LegacyHmacOptions } from './signature/hmac.js';
-export { canonicalTarget } from './signature/target-uri.js';
+export { canonicalTarget, TargetUriError } from './signature/target-uri.js';
 export type { CanonicalTarget } from './signature/target-uri.js';
 export { findDuplicateKeys, sanitizeKeyName } from './body/duplicate-keys.js';
 export type { DuplicateKeys } from './body/duplicate-keys.js';

@@ -17,7 +17,7 @@ import {
   type WebhookAlg,
 } from './keys.js';
 import type { ReplayClaim, ReplayStore } from '../replay/replay.js';
-import { signatureBase } from './signature-base.js';
+import { SignatureBaseError, signatureBase } from './signature-base.js';
 import {
   checkHeaderSize,
   DEFAULT_MAX_SIGNATURE_HEADER_BYTES,
@@ -25,7 +25,14 @@ import {
   parseSignatureHeaders,
   type ParsedSignature,
 } from './signature-headers.js';
-import { canonicalHostHeader, canonicalTarget, pinnedTarget, registeredEndpoint, type CanonicalTarget } from './target-uri.js';
+import {
+  canonicalHostHeader,
+  canonicalTarget,
+  pinnedTarget,
+  registeredEndpoint,
+  TargetUriError,
+  type CanonicalTarget,
+} from './target-uri.js';
 import type { RegisteredEndpoint } from './target-uri.js';
 import { base64UrlDecode } from './base64.js';
 import { shownText } from '../../errors/format.js';
@@ -244,6 +251,21 @@ function endpointOf(endpoint: VerifySignatureOptions['endpoint']): RegisteredEnd
   }
 }
 
+/** Runs profile-neutral work (target canonicalization, the signature base), its refusals under the webhook codes. */
+function webhookCoded<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof TargetUriError) throw fail('webhook_target_uri_malformed', error.message);
+    if (error instanceof SignatureBaseError)
+      throw fail(
+        error.reason === 'header-absent' ? 'webhook_signature_components_incomplete' : 'webhook_signature_header_malformed',
+        error.message,
+      );
+    throw error;
+  }
+}
+
 /** The request's target as received: its own URL, gated by its `:authority` / `Host` (step 10's rule). */
 function receivedTarget(request: VerifiableRequest, endpoint: RegisteredEndpoint | undefined): CanonicalTarget {
   const host = request.headers.get('host');
@@ -291,13 +313,13 @@ async function verifyBase(
 ): Promise<CanonicalTarget> {
   const subtle = options.subtle ?? crypto.subtle;
   const endpoint = endpointOf(options.endpoint);
-  const target = endpoint === undefined ? receivedTarget(request, undefined) : pinnedTarget(endpoint, request.url);
+  const target = webhookCoded(() => (endpoint === undefined ? receivedTarget(request, undefined) : pinnedTarget(endpoint, request.url)));
   const verifies = async (t: CanonicalTarget) =>
     verifySignature(
       key.resolved.jwk,
       key.alg,
       parsed.signature,
-      encoder.encode(signatureBase(parsed, { method: request.method, target: t, headers: request.headers })),
+      encoder.encode(webhookCoded(() => signatureBase(parsed, { method: request.method, target: t, headers: request.headers }))),
       subtle,
     );
   if (await verifies(target)) return target;
