@@ -30,8 +30,9 @@
  *   hostile     payloads built to hit a cost class (issue 11): a 4 MiB get_products whose map key
  *               makes Ajv's pointer escaping quadratic, against a plain 4 MiB get_products.
  *   typecheck   tsc --noEmit of a small consumer, adcp-decode against @adcp/client (bench/typecheck.ts).
- *   webhooks    receiver.receive() of a signed 10 KB create_media_buy webhook against WebCrypto's bare
- *               verify + digest + JSON.parse + validator (bench/webhooks.ts; wall time, awaited loops).
+ *   webhooks    receiver.receive() of a signed 10 KB and 20 KB create_media_buy webhook against WebCrypto's
+ *               bare verify + digest + JSON.parse + validator, and the verifier's pre-authentication cost
+ *               on a Signature-Input at the 8 and 16 KiB bounds ÷ a normal one (bench/webhooks.ts).
  *   package     packed and unpacked size and file count of the tarball (npm pack --dry-run), ours
  *               and the peers' (@adcp/client, @adcp/sdk: fetched from the registry, or a note).
  *

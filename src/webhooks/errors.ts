@@ -35,6 +35,11 @@ export type WebhookErrorCode =
   | 'webhook_signature_jwks_unavailable'
   /** The replay store failed or passed its deadline (e.g. Redis down or blocked): retryable. */
   | 'webhook_replay_store_unavailable'
+  /**
+   * A part of the receiver's configuration (key resolver, revocation check, replay store, endpoint)
+   * answered out of its contract: the operator's fault, never the sender's.
+   */
+  | 'webhook_receiver_misconfigured'
   /** The body is over the receiver's size bound (webhooks.mdx: 1 MB, before any digest). */
   | 'webhook_body_too_large'
   /** The body did not arrive whole within the receiver's body deadline (`bodyTimeoutMs`). */
@@ -47,8 +52,6 @@ export type WebhookErrorCode =
   | 'webhook_envelope_invalid'
   /** The request's body is not its raw bytes (a framework parsed it, e.g. `express.json()`): fix the route. */
   | 'webhook_body_not_raw'
-  /** The receiver's setup is wrong: a request that is no request, or a dependency that answered a wrong shape. */
-  | 'webhook_receiver_misconfigured'
   /** The same `idempotency_key` from the same sender, already processed: answer 2xx (webhooks.mdx). */
   | 'webhook_duplicate'
   /** The same delivery is being processed by another call right now: 503 until it completes (webhooks.mdx). */

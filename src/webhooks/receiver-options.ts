@@ -4,6 +4,7 @@
  * runs with: every dependency held to its deadline and to the shape of its answers.
  */
 import { DecodeError } from '../errors/errors.js';
+import { shownText } from '../errors/format.js';
 import { resolveVersion } from '../schema/versions.js';
 import type { Bounds } from '../bounds/bounds.js';
 import { boundsOf, type DecodeWebhookOptions } from './decode-webhook.js';
@@ -17,6 +18,8 @@ import { checkHmacSecret } from './signature/hmac.js';
 import { createJwksResolver, type JwksResolverOptions } from './signature/jwks.js';
 import type { KeyResolver } from './signature/keys.js';
 import { createRevocationList, type RevocationListOptions } from './signature/revocation.js';
+import { DEFAULT_MAX_SIGNATURE_HEADER_BYTES } from './signature/signature-headers.js';
+import { registeredEndpoint, type RegisteredEndpoint } from './signature/target-uri.js';
 import type { ReplayScope, RevocationCheck, WebhookCrypto } from './signature/verify.js';
 
 const WHO = 'createWebhookReceiver';
@@ -42,6 +45,8 @@ export interface ReceiverOptionsIn {
   readonly revocation?: RevocationCheck | undefined;
   readonly revocationList?: (Omit<RevocationListOptions, 'keys'> & { readonly keys?: KeyResolver | undefined }) | undefined;
   readonly replayScope?: ReplayScope | undefined;
+  readonly endpoint?: string | URL | undefined;
+  readonly maxSignatureHeaderBytes?: number | undefined;
   readonly maxBodyBytes?: number | undefined;
   readonly bodyTimeoutMs?: number | undefined;
   readonly storeTimeoutMs?: number | undefined;
@@ -59,6 +64,8 @@ export interface ReceiverSettings {
   readonly replayStore: ReplayStore;
   readonly revocation: RevocationCheck | undefined;
   readonly replayScope: ReplayScope | undefined;
+  /** The registered endpoint and the header bound of an RFC 9421 receiver (absent in HMAC mode). */
+  readonly signature: { readonly endpoint: RegisteredEndpoint; readonly maxSignatureHeaderBytes: number } | undefined;
   readonly body: BodyLimits;
   readonly now: (() => number) | undefined;
   readonly subtle: WebhookCrypto | undefined;
@@ -115,6 +122,38 @@ function checkRoute(options: DecodeWebhookOptions): void {
     throw optionError(WHO, 'taskType', 'set for an A2A route (A2A push bodies do not name their task)', taskType);
 }
 
+/**
+ * The signature options of an RFC 9421 receiver: the registered endpoint, canonical (its absence is
+ * refused: a target built from `Host` is the sender's to choose), and the header bound.
+ */
+function signatureSettings(options: ReceiverOptionsIn): ReceiverSettings['signature'] {
+  if (options.hmac !== undefined) return undefined;
+  const { endpoint } = options;
+  const maxSignatureHeaderBytes = positiveInteger(
+    WHO,
+    'maxSignatureHeaderBytes',
+    options.maxSignatureHeaderBytes,
+    DEFAULT_MAX_SIGNATURE_HEADER_BYTES,
+  );
+  if (endpoint === undefined)
+    throw new DecodeError(
+      'INVALID_OPTION',
+      `${WHO}: option endpoint is required with keys or jwks: the URL (or origin) registered with the seller, e.g. endpoint: 'https://buyer.example'`,
+    );
+  if (typeof endpoint !== 'string' && !(endpoint instanceof URL)) throw optionError(WHO, 'endpoint', 'a URL string or URL', endpoint);
+  try {
+    return { endpoint: registeredEndpoint(String(endpoint)), maxSignatureHeaderBytes };
+  } catch (cause) {
+    throw new DecodeError(
+      'INVALID_OPTION',
+      `${WHO}: option endpoint must be an absolute http(s) URL or origin; got "${shownText(String(endpoint), 80)}"`,
+      {
+        cause,
+      },
+    );
+  }
+}
+
 /** The dedup option: store, retention (at least 24 h) and lease. */
 function dedupSettings(dedup: unknown, timeoutMs: number, subtle: WebhookCrypto | undefined): DedupSettings | undefined {
   if (dedup === undefined) return undefined;
@@ -168,7 +207,6 @@ function keySources(options: ReceiverOptionsIn, now: (() => number) | undefined,
               ...revocationList,
               keys: listKeys,
               now: revocationList.now ?? now,
-              subtle: revocationList.subtle ?? options.subtle,
             }).check,
         );
   return {
@@ -196,6 +234,8 @@ export function receiverSettings(options: ReceiverOptionsIn & DecodeWebhookOptio
     revocation: _r,
     revocationList: _l,
     replayScope,
+    endpoint: _e,
+    maxSignatureHeaderBytes: _m,
     maxBodyBytes,
     bodyTimeoutMs,
     storeTimeoutMs,
@@ -219,6 +259,7 @@ export function receiverSettings(options: ReceiverOptionsIn & DecodeWebhookOptio
     hmac: hmacSettings(hmac),
     replayStore: guardReplayStore(store, storeMs),
     replayScope,
+    signature: signatureSettings(options),
     body,
     now: clock,
     subtle,

@@ -66,6 +66,15 @@ export interface WebhookReceiverOptions extends DecodeWebhookOptions {
    * When set, RFC 9421 signatures are refused (`webhook_mode_mismatch`), and vice versa.
    */
   readonly hmac?: LegacyHmacConfig | undefined;
+  /**
+   * The URL the buyer registered with the seller (`push_notification_config.url`), or its origin
+   * (`https://buyer.example`), whose request path and query then complete each target. Required
+   * with `keys` or `jwks`: the signed `@target-uri` and `@authority` are checked against it, never
+   * against the request's own `Host` or URL, which a client or a TLS-terminating proxy sets.
+   */
+  readonly endpoint?: string | URL | undefined;
+  /** Longest `Signature-Input`, `Signature` and `Content-Digest` read, each, in bytes. Default 8192. */
+  readonly maxSignatureHeaderBytes?: number | undefined;
   /** The `(keyid, nonce)` store. Default: a bounded in-memory store (one process only). */
   readonly replayStore?: ReplayStore | undefined;
   /** The revocation list check (step 9), your own. Or `revocationList`. */
@@ -168,6 +177,7 @@ async function authenticate(settings: ReceiverSettings, read: ReadRequest): Prom
     replayStore: settings.replayStore,
     revocation: settings.revocation,
     replayScope: settings.replayScope,
+    ...settings.signature,
     now,
     subtle,
   });

@@ -138,7 +138,7 @@ function replayStoreAnswering(claim: unknown, capReached: unknown = false): Repl
 const configurationFaults: fc.Arbitrary<() => Promise<Outcome>> = fc.oneof(
   notRaw.map((body) => () => outcome(receiver().receive({ ...genuine, body: body as unknown as string }))),
   fc
-    .constantFrom('/adcp/webhook', 'buyer.example.com/x', '', 'ftp://buyer.example.com/x')
+    .constantFrom('adcp/webhook', '//buyer.example.com/x', 'buyer.example.com/x', '', 'ftp://buyer.example.com/x')
     .map((url) => () => outcome(receiver().receive({ ...genuine, url }))),
   fc.constantFrom(null, undefined, 42, 'POST /').map((request) => () => outcome(receiver().receive(request as unknown as PlainRequest))),
   fc

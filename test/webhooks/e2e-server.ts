@@ -64,8 +64,10 @@ await client.connect();
 const replayStore = createRedisReplayStore({ client });
 const dedupStore = createRedisDedupStore({ client });
 
-function receiver(): WebhookReceiver {
+/** A receiver pinned to the origin its server listens on, as the operator registers it. */
+function receiver(endpoint: string): WebhookReceiver {
   return createWebhookReceiver({
+    endpoint,
     jwks: { url: config.jwksUrl, agent: config.agent },
     replayStore,
     dedup: { store: dedupStore },
@@ -127,7 +129,8 @@ async function listen(start: (port: number, ready: (port: number) => void) => vo
 const origins = { express: '', request: '', node: '' };
 
 const app = express();
-const expressRx = receiver();
+// Each receiver is made once its server listens: its endpoint is that server's origin.
+let expressRx: WebhookReceiver;
 app.get('/log', (req, res) => void logRoute(req, res));
 app.post('/hook/json', express.json(), async (req, res) => {
   const answer = await handle('express-json', expressRx, {
@@ -151,9 +154,10 @@ const expressPort = await listen((port, ready) => {
   const server = app.listen(port, '127.0.0.1', () => ready((server.address() as AddressInfo).port));
 });
 origins.express = `http://127.0.0.1:${expressPort}`;
+expressRx = receiver(origins.express);
 
 const hono = new Hono();
-const honoRx = receiver();
+let honoRx: WebhookReceiver;
 hono.get('/log', (c) => c.json({ log, digests: digests.count }));
 hono.post('/hook', async (c) => {
   const answer = await handle('hono', honoRx, c.req.raw);
@@ -162,9 +166,10 @@ hono.post('/hook', async (c) => {
 const honoPort = await listen((port, ready) => {
   serve({ fetch: hono.fetch, port, hostname: '127.0.0.1' }, (info) => ready(info.port));
 });
+honoRx = receiver(`http://127.0.0.1:${honoPort}`);
 
 /** A fetch-style handler, as Workers and Deno have: a WHATWG Request in, a Response out. */
-const fetchRx = receiver();
+let fetchRx: WebhookReceiver;
 async function onRequest(request: Request): Promise<Response> {
   return new Response(null, await handle('request', fetchRx, request));
 }
@@ -196,8 +201,9 @@ const fetchPort = await listen((port, ready) => {
   server.listen(port, '127.0.0.1', () => ready((server.address() as AddressInfo).port));
 });
 origins.request = `http://127.0.0.1:${fetchPort}`;
+fetchRx = receiver(origins.request);
 
-const nodeRx = receiver();
+let nodeRx: WebhookReceiver;
 const nodePort = await listen((port, ready) => {
   const server = createServer(async (req, res) => {
     if (logRoute(req, res)) return;
@@ -207,5 +213,6 @@ const nodePort = await listen((port, ready) => {
   server.listen(port, '127.0.0.1', () => ready((server.address() as AddressInfo).port));
 });
 origins.node = `http://127.0.0.1:${nodePort}`;
+nodeRx = receiver(origins.node);
 
 process.stdout.write(`READY ${JSON.stringify({ express: expressPort, hono: honoPort, request: fetchPort, node: nodePort })}\n`);

@@ -1,6 +1,6 @@
 /** Signed requests at a fixed clock, and what a receiver made of one: the hook, or the error and its answer. */
 import { webhookResponse, type ReceivedWebhook, type WebhookResponseInit } from '../../src/webhooks/index.js';
-import { ed25519, HOOK_URL, resolver } from './fixtures.js';
+import { BUYER_ORIGIN, ed25519, HOOK_URL, resolver } from './fixtures.js';
 import { signWebhook, type SignOptions } from './signer.js';
 
 /** The clock every receiver of these tests runs at (seconds). */
@@ -8,7 +8,7 @@ export const NOW = 1_776_520_800;
 export const nowMs = (): number => NOW * 1000;
 
 /** What every receiver of these tests starts from: the test keys, the fixed clock (one place to add a required option). */
-export const RECEIVER_BASE = { keys: resolver, now: nowMs } as const;
+export const RECEIVER_BASE = { endpoint: BUYER_ORIGIN, keys: resolver, now: nowMs } as const;
 
 /** A plain request as Node `http` hands it over, signed for HOOK_URL a few seconds before NOW. */
 export interface PlainRequest {

@@ -16,7 +16,7 @@ import {
   webhookResponse,
   type WebhookReceiverOptions,
 } from '../../src/webhooks/index.js';
-import { resolver, SELLER } from './fixtures.js';
+import { BUYER_ORIGIN, resolver, SELLER } from './fixtures.js';
 
 const SECRET = 'a-legacy-secret-of-forty-characters-0123';
 const notFunction = fc.anything().filter((v) => v !== undefined && typeof v !== 'function');
@@ -56,6 +56,13 @@ const invalid: Record<string, fc.Arbitrary<Partial<Record<keyof WebhookReceiverO
     fc.constant({ revocationList: { url: 'ftp://seller.example.com/r', issuer: SELLER } }),
     fc.constant({ revocation: () => 'valid', revocationList: { url: 'https://seller.example.com/r', issuer: SELLER } }),
   ),
+  endpoint: fc
+    .oneof(
+      fc.constantFrom(undefined, 'buyer.example.com', 'ftp://buyer.example.com/', '/hook', ''),
+      notObject.filter((v) => typeof v !== 'string'),
+    )
+    .map((endpoint) => ({ endpoint })),
+  maxSignatureHeaderBytes: notPositiveInteger.map((maxSignatureHeaderBytes) => ({ maxSignatureHeaderBytes })),
   replayScope: fc
     .anything()
     .filter((v) => v !== undefined && v !== 'keyid' && v !== 'destination')
@@ -97,7 +104,7 @@ describe('createWebhookReceiver checks every option at creation', () => {
   test.each(Object.entries(invalid))('%s: refused with a typed INVALID_OPTION', async (name, values) => {
     await fc.assert(
       fc.property(values, (patch) => {
-        const options = name === 'options' ? patch : { keys: resolver, ...patch };
+        const options = name === 'options' ? patch : { endpoint: BUYER_ORIGIN, keys: resolver, ...patch };
         const error = creationError(options);
         expect(error).toBeInstanceOf(DecodeError);
         expect(['INVALID_OPTION', 'UNSUPPORTED_VERSION']).toContain((error as DecodeError).code);
@@ -107,10 +114,10 @@ describe('createWebhookReceiver checks every option at creation', () => {
     );
   });
   test('the message names the option and what it must be', () => {
-    expect(creationError({ keys: resolver, storeTimeoutMs: 0 })).toMatchObject({
+    expect(creationError({ endpoint: BUYER_ORIGIN, keys: resolver, storeTimeoutMs: 0 })).toMatchObject({
       message: 'createWebhookReceiver: option storeTimeoutMs must be a positive integer; got 0',
     });
-    expect(creationError({ keys: resolver, dedup: { store: dedupStore, retentionSeconds: 3600 } })).toMatchObject({
+    expect(creationError({ endpoint: BUYER_ORIGIN, keys: resolver, dedup: { store: dedupStore, retentionSeconds: 3600 } })).toMatchObject({
       message: expect.stringContaining('option dedup.retentionSeconds must be at least 86400 (24 h, webhooks.mdx)'),
     });
     expect(creationError({ keys: undefined, jwks: { url: 'file:///x', agent: SELLER } })).toMatchObject({
@@ -119,6 +126,7 @@ describe('createWebhookReceiver checks every option at creation', () => {
   });
   test('valid values of the same options are accepted', () => {
     const options: WebhookReceiverOptions = {
+      endpoint: BUYER_ORIGIN,
       keys: resolver,
       replayStore: store,
       revocation: () => 'valid',

@@ -14,7 +14,7 @@ import {
   type NewKeyidAdmission,
 } from '../../src/webhooks/index.js';
 import { MAP_ENTRY_BYTES, QUEUED_NUMBER_BYTES } from '../../src/webhooks/replay/memory-bytes.js';
-import { completedBody, ed25519, es256, HOOK_URL, resolver } from './fixtures.js';
+import { BUYER_ORIGIN, completedBody, ed25519, es256, HOOK_URL, resolver } from './fixtures.js';
 import { signWebhook } from './signer.js';
 
 function clock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
@@ -105,7 +105,7 @@ describe('createMemoryReplayStore: new-keyid admission pressure', () => {
   test('the receiver reports a verified webhook from each new keyid, once', async () => {
     const seen: string[] = [];
     const replayStore = createMemoryReplayStore({ onNewKeyid: (a) => seen.push(a.keyid) });
-    const receiver = createWebhookReceiver({ keys: resolver, replayStore });
+    const receiver = createWebhookReceiver({ endpoint: BUYER_ORIGIN, keys: resolver, replayStore });
     const created = Math.floor(Date.now() / 1000);
     for (const key of [ed25519, ed25519, es256]) {
       const signed = await signWebhook({ key, url: HOOK_URL, body: completedBody(), created });
@@ -117,7 +117,7 @@ describe('createMemoryReplayStore: new-keyid admission pressure', () => {
   test('a webhook that fails verification admits nothing', async () => {
     const seen: string[] = [];
     const replayStore = createMemoryReplayStore({ onNewKeyid: (a) => seen.push(a.keyid) });
-    const receiver = createWebhookReceiver({ keys: resolver, replayStore });
+    const receiver = createWebhookReceiver({ endpoint: BUYER_ORIGIN, keys: resolver, replayStore });
     const signed = await signWebhook({ key: ed25519, url: HOOK_URL, body: completedBody(), created: Math.floor(Date.now() / 1000) });
     await expect(receiver.receive({ method: 'POST', url: HOOK_URL, headers: signed.headers, body: `${signed.body} ` })).rejects.toThrow(
       /digest/,
@@ -140,7 +140,12 @@ describe('replay key scoping (security.mdx, "Cross-endpoint scoping")', () => {
   const OTHER_URL = 'https://buyer.example.com/adcp/webhook/create_media_buy/agent_123/op_other';
   async function twoEndpoints(replayScope: 'keyid' | 'destination' | undefined): Promise<unknown[]> {
     const replayStore = createMemoryReplayStore();
-    const receiver = createWebhookReceiver({ keys: resolver, replayStore, ...(replayScope === undefined ? {} : { replayScope }) });
+    const receiver = createWebhookReceiver({
+      endpoint: BUYER_ORIGIN,
+      keys: resolver,
+      replayStore,
+      ...(replayScope === undefined ? {} : { replayScope }),
+    });
     const created = Math.floor(Date.now() / 1000);
     const nonce = 'c2FtZS1ub25jZS1ib3RoLWVuZHBvaW50cw';
     const results: unknown[] = [];
@@ -163,7 +168,7 @@ describe('replay key scoping (security.mdx, "Cross-endpoint scoping")', () => {
   });
   test('an unknown scope is refused', () => {
     // @ts-expect-error: not a ReplayScope.
-    expect(() => createWebhookReceiver({ keys: resolver, replayScope: 'url' })).toThrow(/replayScope/);
+    expect(() => createWebhookReceiver({ endpoint: BUYER_ORIGIN, keys: resolver, replayScope: 'url' })).toThrow(/replayScope/);
   });
 });
 

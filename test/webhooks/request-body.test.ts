@@ -105,16 +105,18 @@ let server: Server;
 let origin = '';
 const outcomes: string[] = [];
 beforeAll(async () => {
-  const rx = receiver(300);
+  // Pinned to this server's origin, known once it listens (requests arrive only after that).
+  let rx: WebhookReceiver | undefined;
   server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', origin);
-    const result = await outcome(rx.receive({ method: req.method ?? '', url, headers: req.headers, body: req }));
+    const result = await outcome((rx as WebhookReceiver).receive({ method: req.method ?? '', url, headers: req.headers, body: req }));
     outcomes.push(result.ok ? 'ok' : ((result.error as { webhookCode?: string }).webhookCode ?? 'error'));
     const { status, headers } = result.ok ? { status: 200, headers: {} } : webhookResponse(result.error);
     if (!res.destroyed) res.writeHead(status, headers).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  rx = createWebhookReceiver({ ...RECEIVER_BASE, endpoint: origin, bodyTimeoutMs: 300 });
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 

@@ -22,7 +22,10 @@ export type RawBody = string | Uint8Array | ArrayBuffer | ReadableStream<Uint8Ar
 /** A request whose raw body the framework already read (Node `http`, Express `express.raw()`), or streams. */
 export interface PlainWebhookRequest {
   readonly method: string;
-  /** The absolute URL the seller posted to, e.g. `new URL(req.url, 'https://buyer.example')`. */
+  /**
+   * The URL as received: Node's `req.url` (a path) is enough, since the receiver's `endpoint`
+   * supplies the origin; an absolute URL is read for its path and query only.
+   */
   readonly url: string | URL;
   readonly headers: HeaderRecord | Headers;
   /** The exact bytes received, or their stream: never a parsed object (`express.json()`). */
@@ -35,6 +38,7 @@ export type IncomingWebhook = Request | PlainWebhookRequest;
 /** A request read for verification. */
 export interface ReadRequest {
   readonly method: string;
+  /** The URL as given: absolute (a WHATWG Request's) or a path (Node's `req.url`). */
   readonly url: string;
   readonly headers: Map<string, string>;
   readonly body: Uint8Array;
@@ -151,8 +155,10 @@ async function plainBody(body: unknown, limits: BodyLimits): Promise<Uint8Array>
   throw notRaw(what);
 }
 
-function absoluteUrl(url: unknown): string {
+/** The URL as given: absolute http(s), or a path as Node's `req.url` (the receiver's `endpoint` completes it). */
+function requestUrl(url: unknown): string {
   const text = typeof url === 'string' ? url : url instanceof URL ? url.href : undefined;
+  if (text?.startsWith('/') && !text.startsWith('//')) return text;
   let parsed: URL | undefined;
   try {
     parsed = text === undefined ? undefined : new URL(text);
@@ -161,7 +167,7 @@ function absoluteUrl(url: unknown): string {
   }
   if (parsed === undefined || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:'))
     throw misconfigured(
-      `expected the absolute http(s) URL the seller posted to (new URL(req.url, 'https://your.origin')); got ${typeof url === 'string' ? `"${shownText(url, 80)}"` : describeValue(url)}`,
+      `expected the URL the seller posted to, absolute http(s) or a path such as Node's req.url; got ${typeof url === 'string' ? `"${shownText(url, 80)}"` : describeValue(url)}`,
     );
   return text as string;
 }
@@ -188,7 +194,7 @@ export async function readWebhookRequest(request: IncomingWebhook, limits: BodyL
   if (method !== 'POST') throw new WebhookError('webhook_method_not_allowed', `expected POST; got "${shownText(method, 16)}"`);
   const headers = headerMap(request.headers);
   if (isRequest(request)) return { method, url: request.url, headers, body: await requestBody(request, headers, limits) };
-  const url = absoluteUrl(request.url);
+  const url = requestUrl(request.url);
   const over = declaredTooLarge(headers, limits.maxBytes);
   if (over !== undefined) throw over;
   return { method, url, headers, body: await plainBody(request.body, limits) };
