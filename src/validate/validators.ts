@@ -15,6 +15,9 @@ import type { AsyncStatus } from '../schema/response-types.js';
 /** Which schema of a task a payload is checked against. */
 export type Variant = 'response' | AsyncStatus;
 
+/** Which schema of a task a value is validated against: a response variant, or (encode) the request. */
+export type Target = Variant | 'request';
+
 interface AjvErrorObject {
   instancePath: string;
   schemaPath: string;
@@ -138,18 +141,19 @@ export async function preload(tasks: string | readonly string[], version: Versio
 }
 
 /** The export names of the variants in a validator module. */
-const EXPORT_KEYS: Readonly<Record<Variant, string>> = {
+const EXPORT_KEYS: Readonly<Record<Target, string>> = {
   response: 'response',
   working: 'working',
   submitted: 'submitted',
   'input-required': 'input_required',
+  request: 'request',
 };
 
 /**
  * The fast (first-error) validator of a task's variant, or undefined if the task has none.
  * @throws {DecodeError} `INTERNAL` when its module is not loaded and cannot be.
  */
-export function fastValidator(version: Version, task: string, variant: Variant): CompiledValidator | undefined {
+export function fastValidator(version: Version, task: string, variant: Target): CompiledValidator | undefined {
   const validate = loadSync(version, task, 'fast')[EXPORT_KEYS[variant]];
   return typeof validate === 'function' ? (validate as CompiledValidator) : undefined;
 }
@@ -181,7 +185,7 @@ interface ListingModule {
  * its memory (see boundedListing in scripts/generate/rewrites.ts).
  * @throws {DecodeError} `INTERNAL` when the listing module is not loaded and cannot be.
  */
-export function listIssues(version: Version, task: string, variant: Variant, data: unknown): IssueListing {
+export function listIssues(version: Version, task: string, variant: Target, data: unknown): IssueListing {
   const mod = loadSync(version, task, 'listing');
   const { listingLimit: limit, ListingStopped } = mod as unknown as ListingModule;
   const found = mod[EXPORT_KEYS[variant]];
