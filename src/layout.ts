@@ -16,4 +16,6 @@ export const LAYOUT = {
   responseTypes: 'schema/response-types.js',
   tables: 'schema/tables.js',
   nodeLoader: 'node-validators.js',
+  encodeTypes: 'encode/request.js',
+  idempotency: 'encode/idempotency.js',
 } as const;

@@ -27,6 +27,19 @@ const PINNED_OWN_NAMES = [
   'AsyncVariant',
   'SyncVariant',
   'EnvelopeTaskStatus',
+  'encode',
+  'safeEncode',
+  'newIdempotencyKey',
+  'Request',
+  'Requests',
+  'EncodedRequest',
+  'EncodeOptions',
+  'SafeEncodeResult',
+  'PinnedEncoded',
+  'PinnedEncodeOptions',
+  'PinnedEncodeResult',
+  'PinnedEncoder',
+  'Frozen',
 ];
 
 /**
@@ -102,9 +115,12 @@ export function pinnedModule(
   const pinnedJs = layoutImport(from, 'pinned');
   const finalJs = layoutImport(from, 'final');
   const responseTypesJs = layoutImport(from, 'responseTypes');
+  const encodeTypesJs = layoutImport(from, 'encodeTypes');
   return `${banner(version)}import { pin, type PinnedOptions, type PinnedResult } from '${pinnedJs}';
 import { preload as preloadTasks } from '${layoutImport(from, 'validators')}';
 import type { Responses } from './responses.js';
+import type { Requests } from './responses.js';
+import type { PinnedEncoded, PinnedEncodeOptions, PinnedEncodeResult } from '${encodeTypesJs}';
 
 export { isFinal } from '${finalJs}';
 export type { Final } from '${finalJs}';
@@ -114,6 +130,9 @@ export type { AsyncStatus, AsyncVariant, SyncVariant } from '${responseTypesJs}'
 // this version's own TaskStatus enum); exported so that a declaration file can name it.
 export type { TaskStatus as EnvelopeTaskStatus } from '${responseTypesJs}';
 export type { Responses } from './responses.js';
+export type { Requests } from './responses.js';
+export type { Frozen, PinnedEncoded, PinnedEncodeOptions, PinnedEncodeResult, PinnedEncoder } from '${encodeTypesJs}';
+export { newIdempotencyKey } from '${layoutImport(from, 'idempotency')}';
 
 /** A task name of AdCP ${version} (${manifest.tasks.length} tasks). */
 export type TaskName = keyof Responses & string;
@@ -121,13 +140,25 @@ export type TaskName = keyof Responses & string;
 /** What decode(task, ...) returns in AdCP ${version}: the final response or an async variant. */
 export type Response<T extends TaskName> = Responses[T];
 
+/** What encode(task, args) takes in AdCP ${version}: the task's request schema's type. */
+export type Request<T extends TaskName> = Requests[T];
+
+/** What encode(task, ...) returns in AdCP ${version}: the frozen request, its task and version. */
+export type EncodedRequest<T extends TaskName> = PinnedEncoded<${q}, Requests, T>;
+
+/** What safeEncode(task, ...) returns: the encoded request, or the error. */
+export type SafeEncodeResult<T extends TaskName> = PinnedEncodeResult<${q}, Requests, T>;
+
+/** Options of encode and safeEncode: the bounds; \`version\` is this import's. */
+export type EncodeOptions = PinnedEncodeOptions;
+
 /** Options of decode, safeDecode and createDecoder: all of adcp-decode's but \`version\`, which this import fixes. */
 export type DecodeOptions = PinnedOptions;
 
 /** What safeDecode(task, ...) returns: the data typed in AdCP ${version}, or the error. */
 export type SafeDecodeResult<T extends TaskName> = PinnedResult<${q}, Responses, T>;
 
-const pinned = pin<${q}, Responses>(${q});
+const pinned = pin<${q}, Responses, Requests>(${q});
 
 /**
  * Decodes a seller's answer to \`task\` by the AdCP ${version} schemas (whatever \`adcp_version\` it announces), or throws a DecodeError.
@@ -148,7 +179,28 @@ export const decode = pinned.decode;
 export const safeDecode = pinned.safeDecode;
 
 /**
- * Binds default options (per seller agent, say) to an AdCP ${version} decoder.
+ * Checks \`args\` against the task's AdCP ${version} request schema, stamps the version fields it
+ * defines, and returns the frozen request to send (and to resend as is on a network retry); or
+ * throws a RequestError (\`INVALID_REQUEST\`).
+ *
+ * @example
+ * import { encode, newIdempotencyKey } from 'adcp-decode/${release}';
+ * const request = encode('create_media_buy', { ...plan, idempotency_key: newIdempotencyKey() });
+ * await client.callTool({ name: request.task, arguments: request.args });
+ */
+export const encode = pinned.encode;
+
+/**
+ * Like encode, but returns \`{ success: true, data }\` or \`{ success: false, error }\`.
+ *
+ * @example
+ * const r = safeEncode('get_products', args);
+ */
+export const safeEncode = pinned.safeEncode;
+
+/**
+ * Binds default options (per seller agent, say) to an AdCP ${version} decoder and encoder: its
+ * decode, safeDecode, encode and safeEncode share them.
  *
  * @throws {DecodeError} \`INVALID_OPTION\` when an option is invalid.
  * @example
