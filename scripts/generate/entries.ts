@@ -1,6 +1,7 @@
 /**
  * The entry modules of a pinned version: `pinned.ts` (`adcp-decode/<major>.<minor>`: decode,
- * safeDecode, createDecoder and preload bound to the version, and every named type of it) and
+ * safeDecode, encode, safeEncode, createDecoder and preload bound to the version, newIdempotencyKey,
+ * and every named type of it) and
  * `node.ts` (the same, with validators loaded on first use).
  */
 import type { Manifest } from './load.js';
