@@ -22,4 +22,6 @@ export const LAYOUT = {
   errors: 'errors/errors.js',
   format: 'errors/format.js',
   options: 'decode/options.js',
+  encodeTypes: 'encode/request.js',
+  idempotency: 'encode/idempotency.js',
 } as const;

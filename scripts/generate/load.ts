@@ -24,9 +24,10 @@ export interface SchemaFile {
   readonly schema: JsonObject;
 }
 
-/** A task of the manifest: its response schema `$id` and the `$id`s of its async variants. */
+/** A task of the manifest: its request and response schema `$id`s and the `$id`s of its async variants. */
 export interface TaskEntry {
   readonly name: string;
+  readonly request: string;
   readonly response: string;
   readonly async: Partial<Record<AsyncStatus, string>>;
 }
@@ -92,7 +93,7 @@ export function loadSchemas(version: string, root: string): Map<string, SchemaFi
 }
 
 /**
- * A version's manifest.json: its tasks (sorted) with their response schemas, and its error codes.
+ * A version's manifest.json: its tasks (sorted) with their request and response schemas, and its error codes.
  *
  * @param version The AdCP version.
  * @param root Its synced schema folder.
@@ -109,8 +110,13 @@ export function readManifest(version: string, root: string): Manifest {
   const tasks: TaskEntry[] = [];
   for (const name of Object.keys(m.tools).sort()) {
     const tool: Json | undefined = m.tools[name];
-    if (!isObject(tool) || typeof tool.response_schema !== 'string' || !Array.isArray(tool.async_response_schemas)) {
-      throw new Error(`${version}/manifest.json: tools.${name} lacks response_schema or async_response_schemas`);
+    if (
+      !isObject(tool) ||
+      typeof tool.request_schema !== 'string' ||
+      typeof tool.response_schema !== 'string' ||
+      !Array.isArray(tool.async_response_schemas)
+    ) {
+      throw new Error(`${version}/manifest.json: tools.${name} lacks request_schema, response_schema or async_response_schemas`);
     }
     const async: Partial<Record<AsyncStatus, string>> = {};
     for (const rel of tool.async_response_schemas as Json[]) {
@@ -120,7 +126,12 @@ export function readManifest(version: string, root: string): Manifest {
       }
       async[status] = `/schemas/${version}/${rel}`;
     }
-    tasks.push({ name, response: `/schemas/${version}/${tool.response_schema}`, async });
+    tasks.push({
+      name,
+      request: `/schemas/${version}/${tool.request_schema}`,
+      response: `/schemas/${version}/${tool.response_schema}`,
+      async,
+    });
   }
   const errorCodes: Array<readonly [string, string]> = [];
   for (const code of Object.keys(m.error_codes).sort()) {
@@ -148,7 +159,7 @@ function externalRefs(node: Json, out: Set<string>): Set<string> {
 }
 
 /**
- * Every schema reachable from the tasks' response schemas, in sorted `$id` order.
+ * Every schema reachable from the tasks' request and response schemas, in sorted `$id` order.
  *
  * @param schemas The version's schema files by `$id`.
  * @param roots The `$id`s to start from.

@@ -9,9 +9,11 @@
  *                     through the table of rewrites.ts (runtime helpers: src/validate/runtime/index.js);
  *   4. tables.ts      `index.ts` (tasks, schema ids, error codes), `envelope.ts` (the envelopes'
  *                     enums and required fields), the validators' import map;
- *      responses.ts   `responses.ts` (task → response type, async variants by status);
+ *      responses.ts   `responses.ts` (task → response type, async variants by status; task → request type);
+ *      requests.ts    `requests.ts` (per task: request schema, the version fields it defines, its idempotency key);
  *      entries.ts     `pinned.ts`, the pinned entry.
- * Finally src/generated/index.ts lists the versions and src/generated/envelope.ts their envelope lists.
+ * Finally src/generated/index.ts lists the versions, src/generated/envelope.ts their envelope lists
+ * and src/generated/requests.ts their request tables.
  * Output is deterministic: inputs are sorted, no timestamps; a second run is byte-identical.
  */
 import { createHash } from 'node:crypto';
@@ -23,6 +25,7 @@ import { LOCK_PATH, readLockVersions, schemaDir } from '../schema-paths.js';
 import { pinnedModule } from './entries.js';
 import { loadSchemas, reachable, readManifest } from './load.js';
 import { OUT_DEFAULT, typeModulePath, versionIdent, writeTree } from './output.js';
+import { requestTableModule, rootRequests } from './requests.js';
 import { responsesModule } from './responses.js';
 import { envelopeModule, importMap, rootEnvelope, rootIndex, tableModule } from './tables.js';
 import { generateTypes, typeNames } from './types.js';
@@ -53,7 +56,7 @@ async function generateVersion(version: string, out: string): Promise<GenerateRe
   const root = schemaDir(version);
   const manifest = readManifest(version, root);
   const schemas = loadSchemas(version, root);
-  const roots = manifest.tasks.flatMap((t) => [t.response, ...Object.values(t.async)]);
+  const roots = manifest.tasks.flatMap((t) => [t.request, t.response, ...Object.values(t.async)]);
   const files = reachable(schemas, roots);
   const names = typeNames(files);
   const byId = new Map(files.map((f) => [f.id, f]));
@@ -71,6 +74,7 @@ async function generateVersion(version: string, out: string): Promise<GenerateRe
       ['index.ts', tableModule(version, manifest)],
       ['envelope.ts', envelopeModule(version, schemas)],
       ['responses.ts', responsesModule(version, manifest, names, byId)],
+      ['requests.ts', requestTableModule(version, manifest, schemas)],
       ['pinned.ts', pinnedModule(version, manifest, types, new Map(files.map((f) => [typeModulePath(f.rel), names.get(f.id)!])))],
     ]),
   );
@@ -124,6 +128,7 @@ export async function generate(out: string = OUT_DEFAULT, force = false): Promis
   for (const version of versions) reports.push(await generateVersion(version, out));
   writeFileSync(path.join(out, 'index.ts'), rootIndex(versions));
   writeFileSync(path.join(out, 'envelope.ts'), rootEnvelope(versions));
+  writeFileSync(path.join(out, 'requests.ts'), rootRequests(versions));
   writeFileSync(stampFile, stamp);
   return reports;
 }

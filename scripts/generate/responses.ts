@@ -1,12 +1,13 @@
 /**
- * The task → response type map of a version (`responses.ts`): per task, the sync response and
- * its async variants, discriminated by `status`.
+ * The task → type maps of a version (`responses.ts`): per task, the sync response and its async
+ * variants, discriminated by `status`; and the request.
  */
 import { ASYNC_STATUSES, type Manifest, type SchemaFile } from './load.js';
 import { banner, layoutImport, relImport, versionIdent } from './output.js';
 
 /**
- * The `responses.ts` module of a version: what `decode(task, ...)` returns for each task.
+ * The `responses.ts` module of a version: what `decode(task, ...)` returns for each task
+ * (`Responses`) and what `encode(task, ...)` takes (`Requests`).
  *
  * @param version The AdCP version.
  * @param manifest Its tasks.
@@ -19,6 +20,7 @@ import { banner, layoutImport, relImport, versionIdent } from './output.js';
 export function responsesModule(version: string, manifest: Manifest, names: Map<string, string>, byId: Map<string, SchemaFile>): string {
   const ids = new Set<string>();
   for (const t of manifest.tasks) {
+    ids.add(t.request);
     ids.add(t.response);
     for (const s of ASYNC_STATUSES) if (t.async[s] !== undefined) ids.add(t.async[s]!);
   }
@@ -45,6 +47,11 @@ ${imports.join('\n')}
  */
 export interface Responses {
 ${entries.join('\n')}
+}
+
+/** What \`encode(task, args)\` takes for each AdCP ${version} task: its request schema's type. */
+export interface Requests {
+${manifest.tasks.map((t) => `  ${t.name}: ${names.get(t.request)!};`).join('\n')}
 }
 `;
 }

@@ -35,17 +35,21 @@ export const ANNOTATION_KEYWORDS: readonly string[] = [
   'discriminator',
   'enumDescriptions',
   'enumMetadata',
+  // ajv-errors' custom message (sync_catalogs requests); it never changes whether an instance is valid.
+  'errorMessage',
   'notes',
   'x-accessibility',
   'x-adcp-hoist',
   'x-adcp-open-payload',
   'x-adcp-validation',
   'x-canonical-policy-required-params-not-enforced',
+  'x-canonicalization',
   'x-deprecated-enum-values',
   'x-deprecated-enum-values-doc',
   'x-entity',
   'x-enum-descriptions',
   'x-extensible',
+  'x-mutates-state',
   'x-pattern',
   'x-status',
 ];
@@ -140,6 +144,8 @@ function exportKey(variant: 'response' | AsyncStatus): string {
 
 function variantRefs(task: TaskEntry, prefix: string): Record<string, string> {
   const refs: Record<string, string> = { [`${prefix}response`]: task.response };
+  // The task's request schema, which encode() checks a buyer's arguments against.
+  refs[`${prefix}request`] = task.request;
   for (const status of ASYNC_STATUSES) {
     const id = task.async[status];
     if (id !== undefined) refs[`${prefix}${exportKey(status)}`] = id;

@@ -28,6 +28,7 @@ import {
 } from '../schema/versions.js';
 import { describeCallerValue, failed, guard, mismatch, payloadError, withContext, type Context } from './failures.js';
 import { resolveOptions, type Resolved } from './resolve-options.js';
+import { encoderFor } from '../encode/encode.js';
 import { locatePayload, type Found } from './transports.js';
 import type { Decoded, DecodeOptions, Decoder, Merged, SafeDecodeResult, TaskName } from './types.js';
 
@@ -82,7 +83,7 @@ export function safeDecode<T extends TaskName, const O extends DecodeOptions = D
 }
 
 /**
- * Binds default options, e.g. per seller agent.
+ * Binds default options, e.g. per seller agent: the pin and bounds of decode and of encode.
  *
  * @throws {DecodeError} `INVALID_OPTION` when an option is invalid; `UNSUPPORTED_VERSION` when
  *   `version` is not a bundled version or release. Every option is checked here, not at the first call.
@@ -93,6 +94,7 @@ export function safeDecode<T extends TaskName, const O extends DecodeOptions = D
 export function createDecoder<const B extends DecodeOptions>(options: B): Decoder<B> {
   resolveOptions(options, undefined); // fail fast on a bad default, version values included
   return {
+    ...encoderFor(options),
     decode: (task, input, call) =>
       orThrow<typeof task, Merged<B, NonNullable<typeof call>>>(attempt<typeof task>(options, task, input, call)),
     safeDecode: (task, input, call) =>

@@ -6,6 +6,7 @@ import type { DecodeError } from '../errors/errors.js';
 import type { ResponsesByVersion } from '../generated/index.js';
 import type { CommonDecodeOptions } from './options.js';
 import type { NewerRelease, Version } from '../schema/versions.js';
+import type { Encoder } from '../encode/types.js';
 
 /** Options of {@link decode}, {@link safeDecode} and {@link createDecoder}. */
 export interface DecodeOptions extends CommonDecodeOptions {
@@ -63,8 +64,8 @@ export type SafeDecodeResult<T extends TaskName, O extends DecodeOptions = Decod
 /** Per-call options over a decoder's defaults. */
 export type Merged<B, O> = Omit<B, keyof O> & O;
 
-/** A decoder with default options bound; per-call options win. */
-export interface Decoder<B extends DecodeOptions> {
+/** A decoder with default options bound, for both directions (decode, and encode); per-call options win. */
+export interface Decoder<B extends DecodeOptions> extends Encoder<B> {
   // biome-ignore lint/complexity/noBannedTypes: `{}` is "no per-call options": Merged<B, {}> is B
   decode<T extends TaskName, const O extends DecodeOptions = {}>(task: T, input: unknown, options?: O): Decoded<T, Merged<B, O>>;
   // biome-ignore lint/complexity/noBannedTypes: as above

@@ -58,7 +58,14 @@ export type DecodeErrorCode =
    * A webhook was refused before its payload was trusted (size, content type, signature, replay,
    * duplicate keys, envelope); the `WebhookError` says which spec code and HTTP status apply.
    */
-  | 'WEBHOOK_REJECTED';
+  | 'WEBHOOK_REJECTED'
+  /**
+   * encode() refused the caller's request arguments: they do not match the task's request schema
+   * (a missing or malformed `idempotency_key` included), they contradict the pinned release
+   * (`adcp_version`, `adcp_major_version`), they pass a bound, or they are not JSON data. The
+   * caller's fault, never the seller's; see {@link RequestError}.
+   */
+  | 'INVALID_REQUEST';
 
 /** AdCP error recovery classes (`adcp_error.recovery`). */
 export type Recovery = 'transient' | 'correctable' | 'terminal';
@@ -306,4 +313,55 @@ export function wrapInputFault(cause: unknown, path: string): DecodeError {
     path,
     cause,
   });
+}
+
+/** What about a request encode() refused: see {@link RequestError.fault}. */
+export type RequestFault = 'schema' | 'stamp' | 'limit' | 'data';
+
+/**
+ * `INVALID_REQUEST`: encode() refused the caller's request arguments, before anything was sent.
+ * A schema refusal carries the issues, listed and bounded as a {@link SchemaMismatchError}'s are.
+ */
+export class RequestError extends DecodeError {
+  override readonly name = 'RequestError';
+  override readonly code: 'INVALID_REQUEST' = 'INVALID_REQUEST';
+  /**
+   * `'schema'`: the task's request schema refused the arguments (`issues`; a missing or malformed
+   * `idempotency_key` is one); `'stamp'`: an `adcp_version` or `adcp_major_version` that
+   * contradicts the pinned release (`path`); `'limit'`: a bound (`maxBytes`, `maxDepth`,
+   * `maxNodes`) was passed (`cause` is the LimitError); `'data'`: not JSON data (a class instance,
+   * a cycle, a prototype key, a getter that throws; `cause` says which).
+   */
+  readonly fault: RequestFault;
+  /** The request schema `$id` the arguments were checked against, for a `'schema'` fault. */
+  readonly schemaId: string | undefined;
+  /** The violations, for a `'schema'` fault (empty otherwise), bounded as {@link SchemaMismatchError.issues}. */
+  readonly issues: readonly ValidationIssue[];
+  /** False when issues were left out (see {@link SchemaMismatchError.issuesComplete}). */
+  readonly issuesComplete: boolean;
+  /** How many issues the listing found; undefined when it stopped past its limit. */
+  readonly issuesFound: number | undefined;
+  /** How many listed issues were shortened with a `…(+N chars)` marker. */
+  readonly issuesShortened: number;
+
+  constructor(
+    message: string,
+    data: {
+      fault: RequestFault;
+      schemaId?: string | undefined;
+      issues?: readonly ValidationIssue[];
+      issuesComplete?: boolean;
+      issuesFound?: number | undefined;
+      issuesShortened?: number;
+    },
+    options: DecodeErrorOptions = {},
+  ) {
+    super('INVALID_REQUEST', message, options);
+    this.fault = data.fault;
+    this.schemaId = data.schemaId;
+    this.issues = data.issues ?? [];
+    this.issuesComplete = data.issuesComplete ?? true;
+    this.issuesFound = data.issuesComplete === false ? data.issuesFound : (data.issuesFound ?? this.issues.length);
+    this.issuesShortened = data.issuesShortened ?? 0;
+  }
 }

@@ -171,6 +171,8 @@ export const DECODE_ERROR_ANSWER: Readonly<Record<DecodeErrorCode, { readonly st
   TIMEOUT: { status: 503, blame: 'dependency' },
   UNSUPPORTED_ENCODING: { status: 503, blame: 'dependency' },
   INTERNAL: { status: 500, blame: 'internal' },
+  // encode()'s refusal of the buyer's own request: never a delivery's; reaching a receiver, a defect.
+  INVALID_REQUEST: { status: 500, blame: 'internal' },
   // A WebhookError carries its own answer; a bare DecodeError with this code is none of ours to build.
   WEBHOOK_REJECTED: { status: 500, blame: 'internal' },
 };

@@ -120,6 +120,7 @@ export async function probe({ webhook }) {
   const receiver = () => createWebhookReceiver({
     keys: (kid) => (kid === webhook.jwk.kid ? { jwk: webhook.jwk, agent: webhook.agent } : undefined),
     now: () => webhook.now,
+    endpoint: webhook.url,
   });
   const receive = () => receiver().receive(new Request(webhook.url, { method: 'POST', headers: webhook.headers, body: webhook.body }));
   const before = await receive().then(() => 'received', (e) => [e.code, e.message]);
