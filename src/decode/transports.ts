@@ -28,6 +28,7 @@ import { shownText } from '../errors/format.js';
 import { unwrapJsonRpcResult } from '../extract/json-rpc.js';
 import { hasOwn, isObject } from '../json/own.js';
 import { failed, payloadError, type Context } from './failures.js';
+import { sellerText } from './seller-text.js';
 
 /** A payload found in the input, and how far it can be trusted. */
 export interface Found {
@@ -96,15 +97,21 @@ function mcpFailurePayload(input: unknown, maxBytes: number): unknown {
   return undefined;
 }
 
-function fromErrorLocation(ctx: Context, location: AdcpErrorLocation, where: string): TaskFailedError | undefined {
-  if (location.kind === 'found') return failed(ctx, location.error, `the seller answered ${where}`);
+function fromErrorLocation(
+  ctx: Context,
+  location: AdcpErrorLocation,
+  input: unknown,
+  transport: 'mcp' | 'a2a',
+): TaskFailedError | undefined {
+  if (location.kind === 'found')
+    return failed(ctx, location.error, 'the seller answered with an AdCP error', { sellerText: sellerText(input, transport) });
   return undefined;
 }
 
 function mcpPayload(ctx: Context, input: unknown): Found {
   const { maxBytes } = ctx.options;
   const error = locateMcpError(input, { maxBytes });
-  const failure = fromErrorLocation(ctx, error, 'with an AdCP error');
+  const failure = fromErrorLocation(ctx, error, input, 'mcp');
   if (failure !== undefined) throw failure;
   if (looksLikeJsonRpcError(input)) {
     // Without an adcp_error, a reserved JSON-RPC code (transport-errors.mdx) still names the AdCP
@@ -115,6 +122,7 @@ function mcpPayload(ctx: Context, input: unknown): Found {
     throw failed(ctx, undefined, `the seller answered with JSON-RPC error ${rpcCode ?? '(no code)'}`, {
       unusable: error.kind === 'invalid' ? error.reason : undefined,
       reservedCode: reserved,
+      sellerText: sellerText(input, 'mcp'),
     });
   }
   const location: McpPayloadLocation = locateMcpPayload(input, { maxBytes });
@@ -132,6 +140,7 @@ function mcpPayload(ctx: Context, input: unknown): Found {
       throw failed(ctx, fallback, 'the seller set isError', {
         fromPayload: fallback !== undefined,
         unusable: error.kind === 'invalid' ? error.reason : undefined,
+        sellerText: sellerText(input, 'mcp'),
       });
     }
     case 'none':
@@ -165,7 +174,9 @@ function mcpNone(ctx: Context, input: unknown, location: Extract<McpPayloadLocat
         ? location.adcpError
         : location.rejected.find((r) => r.reason === 'adcp-error-only')?.adcpError;
     const valid = checkAdcpError(candidate);
-    throw failed(ctx, valid.ok ? valid.error : undefined, 'the seller answered with an adcp_error but no isError flag');
+    throw failed(ctx, valid.ok ? valid.error : undefined, 'the seller answered with an adcp_error but no isError flag', {
+      sellerText: sellerText(input, 'mcp'),
+    });
   }
   refuseTooLarge(ctx, location.rejected);
   const invalid = location.rejected.find((r) => r.reason === 'invalid-json');
@@ -193,7 +204,7 @@ function mcpNone(ctx: Context, input: unknown, location: Extract<McpPayloadLocat
 
 function a2aPayload(ctx: Context, input: unknown): Found {
   const error = locateA2aError(input);
-  const failure = fromErrorLocation(ctx, error, 'with an AdCP error');
+  const failure = fromErrorLocation(ctx, error, input, 'a2a');
   if (failure !== undefined) throw failure;
   // A present but invalid adcp_error ends detection (the spec: "treat as no structured error").
   const unusable = error.kind === 'invalid' ? error.reason : undefined;
@@ -203,7 +214,12 @@ function a2aPayload(ctx: Context, input: unknown): Found {
     case 'payload':
       if (location.state === 'failed' || location.state === 'rejected' || location.state === 'canceled') {
         const fallback = unusable === undefined ? payloadError(location.value) : undefined;
-        throw failed(ctx, fallback, `the A2A task ended in state ${location.state}`, { fromPayload: fallback !== undefined, unusable });
+        throw failed(ctx, fallback, `the A2A task ended in state ${location.state}`, {
+          fromPayload: fallback !== undefined,
+          unusable,
+          state: location.state,
+          sellerText: sellerText(input, 'a2a'),
+        });
       }
       return {
         payload: location.value,
@@ -221,7 +237,11 @@ function a2aPayload(ctx: Context, input: unknown): Found {
       switch (location.reason) {
         case 'no-data-part':
           if (location.state === 'failed' || location.state === 'rejected' || location.state === 'canceled') {
-            throw failed(ctx, undefined, `the A2A task ended in state ${location.state}`, { unusable });
+            throw failed(ctx, undefined, `the A2A task ended in state ${location.state}`, {
+              unusable,
+              state: location.state,
+              sellerText: sellerText(input, 'a2a'),
+            });
           }
           throw new DecodeError(
             'NO_PAYLOAD',
