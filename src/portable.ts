@@ -25,3 +25,15 @@ export type { PolledTask, PolledTaskOf } from './decode/polling.js';
 // Every named type of each bundled version, so that a consumer's declaration emit can name what decode() returns.
 export type * as v3_1 from './generated/v3_1_19/pinned.js';
 export type * as v3_0 from './generated/v3_0_26/pinned.js';
+export { decoderFor } from './decode/capabilities.js';
+export type { SellerDecoder } from './decode/capabilities.js';
+export type { SentRequest } from './decode/sent-request.js';
+export { NoCommonVersionError, VersionMismatchError } from './errors/errors.js';
+export type {
+  AudienceTooSmallDetails,
+  BudgetTooLowDetails,
+  ConflictDetails,
+  KnownSellerError,
+  RateLimitedDetails,
+  VersionUnsupportedDetails,
+} from './errors/seller-errors.js';

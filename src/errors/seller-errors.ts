@@ -10,7 +10,7 @@
  */
 import { hasOwn, isObject, own } from '../json/own.js';
 import { normalizeRetryAfter } from '../schema/recovery.js';
-import { releaseOf, versions, type Version } from '../schema/versions.js';
+import { newestListed, type Version } from '../schema/versions.js';
 import type { AdcpError } from './errors.js';
 
 /** `error-details/version-unsupported.json`: the releases the seller speaks, to re-pin and retry. */
@@ -172,39 +172,13 @@ function fits(kind: DetailKind, value: unknown): boolean {
  * @example
  * matchDetails({ minimum_budget: 25000 }, DETAIL_SHAPES.BUDGET_TOO_LOW); // { minimum_budget: 25000 }
  */
-export function matchDetails(candidate: unknown, shape: DetailShape): Record<string, unknown> | undefined {
+function matchDetails(candidate: unknown, shape: DetailShape): Record<string, unknown> | undefined {
   if (!isObject(candidate)) return undefined;
   for (const name of shape.required) if (!hasOwn(candidate, name)) return undefined;
   for (const [name, kind] of Object.entries(shape.members)) {
     if (hasOwn(candidate, name) && !fits(kind, candidate[name])) return undefined;
   }
   return candidate;
-}
-
-/**
- * The newest bundled version whose release a seller lists (a pre-release matches none).
- *
- * @param listed - Release-precision versions, e.g. `["3.0", "3.1"]`.
- * @returns The bundled version, or `undefined`.
- * @throws Never.
- * @example
- * newestListed(['3.0', '3.2']); // '3.0.26'
- */
-export function newestListed(listed: readonly string[]): Version | undefined {
-  // `versions` lists the default first; the newest release is the one with the highest minor.
-  let best: Version | undefined;
-  for (const v of versions) {
-    if (!listed.includes(releaseOf(v))) continue;
-    if (best === undefined || compareVersions(v, best) > 0) best = v;
-  }
-  return best;
-}
-
-/** Numeric order of two bundled versions (`3.10.0` after `3.9.0`). */
-function compareVersions(a: string, b: string): number {
-  const [x, y] = [a.split('.').map(Number), b.split('.').map(Number)];
-  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return (x[i] ?? 0) - (y[i] ?? 0);
-  return 0;
 }
 
 /** VERSION_UNSUPPORTED's data: `details` (error.json's member), else `data` (versioning.mdx's wording). */

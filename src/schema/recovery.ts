@@ -133,7 +133,7 @@ export function recoveryTable(version: Version): RecoveryTable {
 }
 
 /** The classification of a failure without a usable adcp_error: the unknown-code policy, or the version's default for it. */
-export function unknownClassification(version: Version, unknownRecovery: 'manifest' | Recovery): RecoveryClassification {
+function unknownClassification(version: Version, unknownRecovery: 'manifest' | Recovery): RecoveryClassification {
   return { recovery: unknownRecovery === 'manifest' ? recoveryTable(version).defaultUnknownRecovery : unknownRecovery };
 }
 

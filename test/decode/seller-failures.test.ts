@@ -207,7 +207,9 @@ describe('A2A failures', () => {
   test('a canceled task without data', () => {
     const e = failure('build_creative', a2a10.taskEnvelope('TASK_STATE_CANCELED'));
     expect(e.adcpError).toBeUndefined();
-    expect(e.message).toMatchInlineSnapshot(`"build_creative failed: the A2A task ended in state canceled with no adcp_error (terminal); the seller said "Task finished.""`);
+    expect(e.message).toMatchInlineSnapshot(
+      `"build_creative failed: the A2A task ended in state canceled with no adcp_error (terminal); the seller said "Task finished.""`,
+    );
   });
 
   test('a failed task whose adcp_error is unusable, with errors[] beside it', () => {
