@@ -4,7 +4,8 @@
  * the answer holds none, the failure or the reason it says instead.
  */
 import { storedIndexes, textTooLarge } from '../bounds/bounds.js';
-import { DecodeError, describeValue, type TaskFailedError } from '../errors/errors.js';
+import { DecodeError, describeValue, type AdcpError, type TaskFailedError } from '../errors/errors.js';
+import type { EndState } from '../schema/recovery.js';
 import { locateA2aPayload, looksLikeA2a, type A2aPayloadLocation } from '../extract/a2a.js';
 import {
   checkAdcpError,
@@ -202,6 +203,16 @@ function mcpNone(ctx: Context, input: unknown, location: Extract<McpPayloadLocat
   );
 }
 
+/** A failed, rejected or canceled A2A task: its error (the payload's errors[0]) if any, its state, its words. */
+function ended(ctx: Context, input: unknown, state: EndState, found: AdcpError | undefined, unusable: string | undefined): TaskFailedError {
+  return failed(ctx, found, `the A2A task ended in state ${state}`, {
+    fromPayload: found !== undefined,
+    unusable,
+    state,
+    sellerText: sellerText(input, 'a2a'),
+  });
+}
+
 function a2aPayload(ctx: Context, input: unknown): Found {
   const error = locateA2aError(input);
   const failure = fromErrorLocation(ctx, error, input, 'a2a');
@@ -212,15 +223,8 @@ function a2aPayload(ctx: Context, input: unknown): Found {
   const opts = { task: ctx.task, version: ctx.version };
   switch (location.kind) {
     case 'payload':
-      if (location.state === 'failed' || location.state === 'rejected' || location.state === 'canceled') {
-        const fallback = unusable === undefined ? payloadError(location.value) : undefined;
-        throw failed(ctx, fallback, `the A2A task ended in state ${location.state}`, {
-          fromPayload: fallback !== undefined,
-          unusable,
-          state: location.state,
-          sellerText: sellerText(input, 'a2a'),
-        });
-      }
+      if (location.state === 'failed' || location.state === 'rejected' || location.state === 'canceled')
+        throw ended(ctx, input, location.state, unusable === undefined ? payloadError(location.value) : undefined, unusable);
       return {
         payload: location.value,
         inProcess: true,
@@ -236,13 +240,8 @@ function a2aPayload(ctx: Context, input: unknown): Found {
     case 'none':
       switch (location.reason) {
         case 'no-data-part':
-          if (location.state === 'failed' || location.state === 'rejected' || location.state === 'canceled') {
-            throw failed(ctx, undefined, `the A2A task ended in state ${location.state}`, {
-              unusable,
-              state: location.state,
-              sellerText: sellerText(input, 'a2a'),
-            });
-          }
+          if (location.state === 'failed' || location.state === 'rejected' || location.state === 'canceled')
+            throw ended(ctx, input, location.state, undefined, unusable);
           throw new DecodeError(
             'NO_PAYLOAD',
             `expected an A2A DataPart holding the ${ctx.task} payload for state ${String(location.state)}; found none`,
