@@ -21,11 +21,15 @@ function escapeSegment(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
+function kindOf(value: unknown): 'array' | 'object' | 'leaf' {
+  return Array.isArray(value) ? 'array' : isObject(value) ? 'object' : 'leaf';
+}
+
 /** The difference between two leaves or containers of different kinds, or undefined when equal so far. */
 function shallow(expected: unknown, received: unknown, path: string): Difference | undefined {
-  const kinds = [expected, received].map((v) => (Array.isArray(v) ? 'array' : isObject(v) ? 'object' : 'leaf'));
-  if (kinds[0] !== kinds[1]) return { path, expected: describeValue(expected), received: describeValue(received) };
-  if (kinds[0] === 'leaf' && expected !== received) {
+  const kind = kindOf(expected);
+  if (kind !== kindOf(received)) return { path, expected: describeValue(expected), received: describeValue(received) };
+  if (kind === 'leaf' && expected !== received) {
     const [e, r] = [describeValue(expected), describeValue(received)];
     return { path, expected: e, received: e === r ? `${r}, not the same` : r };
   }

@@ -25,8 +25,13 @@ export interface CheckedRequest extends SentRequest {
   };
 }
 
-/** Requests already read: a decoder's merged options are read again without copying the context twice. */
-const checked = new WeakSet<object>();
+/** A request as read: its class tells a decoder's merged options, read again, from a caller's object. */
+class Checked implements CheckedRequest {
+  constructor(
+    readonly task: string,
+    readonly args: CheckedRequest['args'],
+  ) {}
+}
 
 function requestError(expected: string, got: unknown): DecodeError {
   return new DecodeError('INVALID_OPTION', `option request must be ${expected}; got ${describeValue(got)}`);
@@ -59,14 +64,14 @@ function readStamps(args: Readonly<Record<string, unknown>>, into: Record<string
  * Reads option `request` once: `{ task, args }` with a string task and an object of arguments.
  *
  * @param value - The option's value.
- * @returns The request as checked (frozen), or `undefined` when none was given.
+ * @returns The request as checked, or `undefined` when none was given.
  * @throws {DecodeError} `INVALID_OPTION` for anything else, or a `context` that is not JSON data.
  * @example
  * readRequest({ task: 'get_products', args: { brief: 'CTV', context: { trace_id: 't-1' } } });
  */
 export function readRequest(value: unknown): CheckedRequest | undefined {
   if (value === undefined) return undefined;
-  if (typeof value === 'object' && value !== null && checked.has(value)) return value as CheckedRequest;
+  if (value instanceof Checked) return value;
   try {
     if (!isObject(value)) throw requestError('an object { task, args }', value);
     const task = value.task;
@@ -79,9 +84,7 @@ export function readRequest(value: unknown): CheckedRequest | undefined {
       if (context !== undefined) kept.context = context;
     }
     readStamps(args, kept);
-    const request: CheckedRequest = Object.freeze({ task, args: Object.freeze(kept) });
-    checked.add(request);
-    return request;
+    return new Checked(task, kept);
   } catch (cause) {
     if (cause instanceof DecodeError) throw cause;
     throw new DecodeError('INVALID_OPTION', `option request could not be read: ${describeThrown(cause)} thrown`, { cause });
