@@ -176,7 +176,7 @@ export class WebhookTaskFailedError extends TaskFailedError {
   constructor(failure: TaskFailedError, webhook: WebhookFailure) {
     super(
       failure.message,
-      { adcpError: failure.adcpError, recovery: failure.recovery },
+      { adcpError: failure.adcpError, recovery: failure.recovery, known: failure.known, sellerText: failure.sellerText },
       { task: failure.task, version: failure.version, path: failure.path, cause: failure },
     );
     this.webhook = webhook;

@@ -12,6 +12,8 @@ import { DETAIL_SHAPES, knownSellerError, type DetailKind } from '../../src/erro
 import { a2a03, jsonRpc, mcp, mcpError } from '../fixtures/envelopes.js';
 import { readSchema } from '../fixtures/vectors.js';
 import { caughtAs } from '../helpers.js';
+import { decodeWebhook } from '../../src/webhooks/decode-webhook.js';
+import { WebhookTaskFailedError } from '../../src/webhooks/errors.js';
 
 type Json = Record<string, unknown>;
 
@@ -129,6 +131,21 @@ describe('on the TaskFailedError, whichever way the error arrives', () => {
     );
     expect(e.known).toEqual({ code: 'IDEMPOTENCY_IN_FLIGHT', retryAfterSeconds: 4 });
     expect(e.recovery).toEqual({ recovery: 'transient', retryAfterSeconds: 4 });
+  });
+
+  test("a webhook's failure keeps it (WebhookTaskFailedError), with its recovery", () => {
+    const body = {
+      idempotency_key: 'whk_3b7e0c12d9a44f61',
+      operation_id: 'op_cmb_55a1',
+      task_id: 'task_cmb_88d1e0',
+      task_type: 'create_media_buy',
+      timestamp: '2026-07-02T14:05:00Z',
+      status: 'failed',
+      result: { adcp_error: { code: 'IDEMPOTENCY_EXPIRED', message: 'idempotency_key is past the 86400 s replay window' } },
+    };
+    const e = caughtAs(WebhookTaskFailedError, () => decodeWebhook(body));
+    expect(e.known).toEqual({ code: 'IDEMPOTENCY_EXPIRED' });
+    expect(e.recovery).toEqual({ recovery: 'correctable' });
   });
 
   test('a failure without an adcp_error knows nothing', () => {
