@@ -2,18 +2,42 @@
  * decoderFor: a seller's decoder from its get_adcp_capabilities answer. A 3.0 seller (no
  * adcp_version, no supported_versions) gets a 3.0 decoder, so its answers are no longer judged by
  * 3.1's rules under `'auto'`; a 3.1 seller gets the newest release both speak; no release in
- * common is NO_COMMON_VERSION. The table pins the negotiation for every shape of `adcp`.
+ * common is NO_COMMON_VERSION. The table pins the negotiation for every shape of `adcp`. The two
+ * sellers' answers (test/fixtures/capabilities) are checked against their release's schema here;
+ * they live apart from test/fixtures/payloads, whose order seeds the fuzzer's recorded cases.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { decoderFor } from '../../src/decode/capabilities.js';
 import { safeDecode } from '../../src/decode/decode.js';
 import { DecodeError, NoCommonVersionError, SchemaMismatchError } from '../../src/errors/errors.js';
 import { versionForSeller } from '../../src/schema/versions.js';
+import { fastValidator } from '../../src/validate/validators.js';
 import { a2a10, mcp } from '../fixtures/envelopes.js';
 import { payload } from '../fixtures/payloads.js';
 import { caughtAs } from '../helpers.js';
 
 type Json = Record<string, unknown>;
+
+const CAPABILITIES = { '3.0.26': 'seller-3-0.json', '3.1.19': 'seller-3-1.json' } as const;
+
+/** A fresh copy of a seller's capabilities answer: a 3.0 seller's, or a 3.1 seller's. */
+function capabilities(version: keyof typeof CAPABILITIES): Json {
+  return JSON.parse(readFileSync(new URL(`../fixtures/capabilities/${CAPABILITIES[version]}`, import.meta.url), 'utf8')) as Json;
+}
+
+describe('the fixtures', () => {
+  test.each(Object.keys(CAPABILITIES) as Array<keyof typeof CAPABILITIES>)(
+    "the %s seller's answer is valid in its release, as sent",
+    (version) => {
+      expect(fastValidator(version, 'get_adcp_capabilities', 'response')?.(capabilities(version))).toBe(true);
+      expect(safeDecode('get_adcp_capabilities', mcp.structured(capabilities(version)), { version })).toMatchObject({
+        success: true,
+        version,
+      });
+    },
+  );
+});
 
 /** A 3.0 seller's get_products answer: valid in 3.0, which has no adcp_version to announce it. */
 function products30(): Json {
@@ -23,13 +47,13 @@ function products30(): Json {
 
 /** The 3.1 seller's capabilities with `adcp` replaced, announcing `announced` (`null`: no adcp_version). */
 function seller31(adcp: Json, announced: string | null = '3.1'): Json {
-  const { adcp_version: _v, ...rest } = payload('3.1.19/get_adcp_capabilities.seller-3-1');
+  const { adcp_version: _v, ...rest } = capabilities('3.1.19');
   const base = { ...rest, adcp: { idempotency: { supported: true, replay_ttl_seconds: 86400 }, ...adcp } };
   return announced === null ? base : { adcp_version: announced, ...base };
 }
 
 describe('a 3.0 seller', () => {
-  const answer = () => payload('3.0.26/get_adcp_capabilities.seller-3-0');
+  const answer = () => capabilities('3.0.26');
 
   test.each([
     ['MCP structuredContent', () => mcp.structured(answer())],
@@ -53,7 +77,7 @@ describe('a 3.0 seller', () => {
 
 describe('a 3.1 seller', () => {
   test('listing 3.0 and 3.1: pinned to 3.1', () => {
-    const seller = decoderFor(mcp.structured(payload('3.1.19/get_adcp_capabilities.seller-3-1')));
+    const seller = decoderFor(mcp.structured(capabilities('3.1.19')));
     expect(seller).toMatchObject({ version: '3.1.19', release: '3.1', majorVersion: 3, sellerVersions: ['3.0', '3.1'] });
     expect(seller.safeDecode('get_products', mcp.structured(payload('3.1.19/get_products.valid')))).toMatchObject({
       success: true,
@@ -115,7 +139,7 @@ describe('the release picked, for every shape of adcp', () => {
 
 describe('a capabilities answer that cannot be trusted', () => {
   test('supported_versions malformed where 3.0 judges (no adcp_version): SCHEMA_MISMATCH at its pointer', () => {
-    const answer = { ...payload('3.0.26/get_adcp_capabilities.seller-3-0') };
+    const answer = { ...capabilities('3.0.26') };
     answer.adcp = { ...(answer.adcp as Json), supported_versions: ['3.1.2'] };
     const e = caughtAs(SchemaMismatchError, () => decoderFor(mcp.structured(answer)));
     expect(e).toMatchObject({ task: 'get_adcp_capabilities', version: '3.0.26' });
@@ -138,19 +162,19 @@ describe('a capabilities answer that cannot be trusted', () => {
 
 describe('options', () => {
   test('version is refused: the answer decides it', () => {
-    const input = mcp.structured(payload('3.1.19/get_adcp_capabilities.seller-3-1'));
+    const input = mcp.structured(capabilities('3.1.19'));
     const e = caughtAs(DecodeError, () => decoderFor(input, { version: '3.0' } as never));
     expect(e).toMatchObject({ code: 'INVALID_OPTION' });
   });
 
   test('request is refused: it is per call', () => {
-    const input = mcp.structured(payload('3.1.19/get_adcp_capabilities.seller-3-1'));
+    const input = mcp.structured(capabilities('3.1.19'));
     const e = caughtAs(DecodeError, () => decoderFor(input, { request: { task: 'get_adcp_capabilities', args: {} } }));
     expect(e).toMatchObject({ code: 'INVALID_OPTION' });
   });
 
   test('bounds judge the capabilities answer and bind the decoder', () => {
-    const input = mcp.text(payload('3.1.19/get_adcp_capabilities.seller-3-1'));
+    const input = mcp.text(capabilities('3.1.19'));
     expect(caughtAs(DecodeError, () => decoderFor(input, { maxBytes: 64 }))).toMatchObject({ code: 'TOO_LARGE' });
     const seller = decoderFor(input, { maxBytes: 1024 });
     const big = mcp.text(payload('3.1.19/get_products.valid'));
