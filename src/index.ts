@@ -27,6 +27,18 @@ export type { AsyncStatus, AsyncVariant, SyncVariant, TaskStatus } from './schem
 export type { ResponsesByVersion } from './generated/index.js';
 export { decodeTaskStatus } from './decode/polling.js';
 export type { PolledTask, PolledTaskOf } from './decode/polling.js';
+export { decoderFor } from './decode/capabilities.js';
+export type { SellerDecoder } from './decode/capabilities.js';
+export type { SentRequest } from './decode/sent-request.js';
+export { NoCommonVersionError, VersionMismatchError } from './errors/errors.js';
+export type {
+  AudienceTooSmallDetails,
+  BudgetTooLowDetails,
+  ConflictDetails,
+  KnownSellerError,
+  RateLimitedDetails,
+  VersionUnsupportedDetails,
+} from './errors/seller-errors.js';
 // The request half: encode, the idempotency key, and the request types by version.
 export { encode, safeEncode } from './encode/encode.js';
 export { newIdempotencyKey } from './encode/idempotency.js';

@@ -21,6 +21,8 @@ export const LAYOUT = {
   tables: 'schema/tables.js',
   errors: 'errors/errors.js',
   format: 'errors/format.js',
+  sellerErrors: 'errors/seller-errors.js',
+  sentRequest: 'decode/sent-request.js',
   options: 'decode/options.js',
   encodeTypes: 'encode/request.js',
   idempotency: 'encode/idempotency.js',

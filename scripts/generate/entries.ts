@@ -35,10 +35,22 @@ const REEXPORTS: readonly Reexport[] = [
   { from: 'responseTypes', types: ['AsyncStatus', 'AsyncVariant', 'SyncVariant'] },
   {
     from: 'errors',
-    values: ['DecodeError', 'LimitError', 'RequestError', 'SchemaMismatchError', 'TaskFailedError'],
+    values: ['DecodeError', 'LimitError', 'RequestError', 'SchemaMismatchError', 'TaskFailedError', 'VersionMismatchError'],
     types: ['AdcpError', 'DecodeErrorCode', 'Recovery', 'RecoveryClassification', 'ValidationIssue'],
   },
   { from: 'format', values: ['formatIssues'] },
+  {
+    from: 'sellerErrors',
+    types: [
+      'AudienceTooSmallDetails',
+      'BudgetTooLowDetails',
+      'ConflictDetails',
+      'KnownSellerError',
+      'RateLimitedDetails',
+      'VersionUnsupportedDetails',
+    ],
+  },
+  { from: 'sentRequest', types: ['SentRequest'] },
   { from: 'options', types: ['Transport'] },
   { from: 'encodeTypes', types: ['Frozen', 'PinnedEncoded', 'PinnedEncodeOptions', 'PinnedEncodeResult', 'PinnedEncoder'] },
   { from: 'idempotency', values: ['newIdempotencyKey'] },

@@ -27,6 +27,8 @@ import {
   type Version,
 } from '../schema/versions.js';
 import { describeCallerValue, failed, guard, mismatch, payloadError, withContext, type Context } from './failures.js';
+import { checkAnswer, checkRequest, stampedVersion } from './request-checks.js';
+import { isEndState } from '../schema/recovery.js';
 import { resolveOptions, type Resolved } from './resolve-options.js';
 import { encoderFor } from '../encode/encode.js';
 import { locatePayload, type Found } from './transports.js';
@@ -108,42 +110,51 @@ function orThrow<T extends TaskName, O extends DecodeOptions>(outcome: Outcome<T
   return outcome.data as Decoded<T, O>;
 }
 
-/** safeDecode()'s end of an attempt: the data and the version that judged it, or the error. */
+/** safeDecode()'s end of an attempt: the data and the version that judged it (and what else it says), or the error. */
 function asResult<T extends TaskName, O extends DecodeOptions>(outcome: Outcome<T> | DecodeError): SafeDecodeResult<T, O> {
   if (outcome instanceof DecodeError) return { success: false, error: outcome };
-  const { data, version, standInFor } = outcome;
-  return (standInFor === undefined ? { success: true, data, version } : { success: true, data, version, standInFor }) as SafeDecodeResult<
-    T,
-    O
-  >;
+  const { data, version, standInFor, replayed } = outcome;
+  return {
+    success: true,
+    data,
+    version,
+    ...(standInFor === undefined ? {} : { standInFor }),
+    ...(replayed === true ? { replayed } : {}),
+  } as SafeDecodeResult<T, O>;
 }
 
 /** The async variants a `status` (or the transport's state) can pick, where the task has one. */
 const ASYNC_VARIANTS: readonly string[] = ['working', 'submitted', 'input-required'];
 
-/** What a decode came to: the payload as sent, the version that judged it, and the release it stood in for. */
-interface Outcome<T extends TaskName> {
+/** What a decode came to: the payload as sent, the version that judged it, the release it stood in for, and whether it is a replay. */
+export interface Outcome<T extends TaskName> {
   readonly data: Decoded<T>;
   readonly version: Version;
   readonly standInFor?: string;
+  readonly replayed?: true;
 }
 
-/** One decode as a result: its outcome, or the DecodeError that ends it (only the public wrappers throw). */
-function attempt<T extends TaskName>(
+/**
+ * One decode as a result: its outcome, or the DecodeError that ends it (only the public wrappers
+ * throw). `unannounced`, for adcp-decode's own callers (decoderFor), is the version that judges a
+ * payload announcing no `adcp_version` under `'auto'`.
+ */
+export function attempt<T extends TaskName>(
   base: DecodeOptions | undefined,
   task: T,
   input: unknown,
   options: DecodeOptions | undefined,
+  unannounced?: Version,
 ): Outcome<T> | DecodeError {
   try {
-    return run<T>(task, input, resolveOptions(base, options));
+    return run<T>(task, input, resolveOptions(base, options), unannounced);
   } catch (error) {
     return guard(error, task, input);
   }
 }
 
 /** The task checked, then the payload located, bounded, picked a schema and validated; every error it throws carries the call's context. */
-function run<T extends TaskName>(task: T, input: unknown, options: Resolved): Outcome<T> {
+function run<T extends TaskName>(task: T, input: unknown, options: Resolved, unannounced: Version | undefined): Outcome<T> {
   const version = options.version === 'auto' ? undefined : options.version;
   // First: is the input a seller's answer at all (not an earlier DecodeError, a Promise, the SDK's own timeout)?
   const local = localFault(input, typeof task === 'string' ? task : undefined, version);
@@ -159,7 +170,14 @@ function run<T extends TaskName>(task: T, input: unknown, options: Resolved): Ou
       { task, version },
     );
   }
-  const ctx: Context = { task, options, version };
+  const { request } = options;
+  if (request !== undefined) checkRequest(task, request, version);
+  const ctx: Context = {
+    task,
+    options,
+    version,
+    unannounced: unannounced ?? (request === undefined ? undefined : stampedVersion(request)),
+  };
   try {
     return decodeFound<T>(ctx, locatePayload(ctx, input));
   } catch (error) {
@@ -167,31 +185,65 @@ function run<T extends TaskName>(task: T, input: unknown, options: Resolved): Ou
   }
 }
 
-/** A located payload bounded, its own adcp_error honoured, its version and variant picked, and validated as sent. */
+/** The schema a payload is judged by: the variant its status picks, that variant's validator and `$id`. */
+interface Schema {
+  readonly variant: Variant;
+  readonly validate: (data: unknown) => boolean;
+  readonly schemaId: string;
+  /** The payload's own `status`, as sent. */
+  readonly sent: unknown;
+  /** The status that picked the variant: as sent, else the transport's state, else `completed`. */
+  readonly status: unknown;
+}
+
+/**
+ * A located payload bounded, its own adcp_error honoured, checked against the request it answers,
+ * its version and variant picked, validated as sent, and its envelope fields checked.
+ */
 function decodeFound<T extends TaskName>(ctx: Context, located: Found): Outcome<T> {
-  const { task } = ctx;
   const found = checked(ctx, located);
-  // The payload itself may carry an AdCP error; the failure is reported even when the payload
-  // announces a version that is not bundled (its table is then the default one).
-  if (hasOwn(found.payload, 'adcp_error') && found.payload.adcp_error) {
-    const valid = checkAdcpError(found.payload.adcp_error);
-    if (valid.ok) {
-      let version = ctx.version;
-      if (version === undefined) {
-        try {
-          const picked = pickVersion(ctx, found);
-          version = picked.version;
-          if (picked.standInFor !== undefined) ctx.standInFor = picked.standInFor;
-        } catch {
-          version = undefined;
-        }
-      }
-      throw failed({ ...ctx, version }, valid.error, `the ${found.what} carries an adcp_error`);
-    }
-  }
+  failOnAdcpError(ctx, found);
+  checkAnswer(ctx, found.payload);
   const picked = pickVersion(ctx, found);
   const version = picked.version;
   if (picked.standInFor !== undefined) ctx.standInFor = picked.standInFor;
+  const schema = schemaFor(ctx, version, found);
+  judge(ctx, version, schema, found.payload);
+  const replayed = checkEnvelope(ctx, version, schema, found.payload);
+  recordVariant(found.payload, schema.variant);
+  const data = found.payload as Decoded<T>;
+  return {
+    data,
+    version,
+    ...(picked.standInFor === undefined ? {} : { standInFor: picked.standInFor }),
+    ...(replayed ? { replayed: true as const } : {}),
+  };
+}
+
+/**
+ * The payload itself may carry an AdCP error; the failure is reported even when the payload
+ * announces a version that is not bundled (its table is then the default one).
+ */
+function failOnAdcpError(ctx: Context, found: Found): void {
+  if (!hasOwn(found.payload, 'adcp_error') || !found.payload.adcp_error) return;
+  const valid = checkAdcpError(found.payload.adcp_error);
+  if (!valid.ok) return;
+  let version = ctx.version;
+  if (version === undefined) {
+    try {
+      const picked = pickVersion(ctx, found);
+      version = picked.version;
+      if (picked.standInFor !== undefined) ctx.standInFor = picked.standInFor;
+    } catch {
+      version = undefined;
+    }
+  }
+  throw failed({ ...ctx, version }, valid.error, `the ${found.what} carries an adcp_error`);
+}
+
+/** The task's schema in `version`, and the variant the payload's status (or the transport's state) picks. */
+function schemaFor(ctx: Context, version: Version, found: Found): Schema {
+  const { task } = ctx;
   // Own keys only: 'constructor' or 'toString' is not a task because Object.prototype has it.
   const table = tablesFor(version).schemaIds;
   const ids = hasOwn(table, task) ? table[task] : undefined;
@@ -199,10 +251,7 @@ function decodeFound<T extends TaskName>(ctx: Context, located: Found): Outcome<
     throw new DecodeError(
       'UNKNOWN_TASK',
       `"${shownText(task, 64)}" is not an AdCP ${version} task (the version ${ctx.version === undefined ? 'the payload announced' : 'requested'})`,
-      {
-        task,
-        version,
-      },
+      { task, version },
     );
   }
   const sent = hasOwn(found.payload, 'status') ? found.payload.status : undefined;
@@ -219,49 +268,73 @@ function decodeFound<T extends TaskName>(ctx: Context, located: Found): Outcome<
       { task, version },
     );
   const schemaId = variant === 'response' ? ids.response : (ids.async[variant] as string);
-  // A payload is judged as sent first, so a payload valid as sent is never rejected (3.0's
-  // acquire_rights and creative_approval error arms forbid `status`). Only where that fails and
-  // the seller sent no status is it judged again with the stand-in: the transport state or
-  // `completed` (the MCP guide's receiver rule), on a shallow view; the caller gets the payload as sent.
-  const standIn = sent === undefined && variant === 'response';
-  if (!validate(found.payload) && !(standIn && validate({ ...found.payload, status }))) {
-    let listing = listIssues(version, task, variant, found.payload);
-    // Where the schema needs a status, the issues are those left with the stand-in; unless the
-    // stand-in value itself fails (3.0 check_governance's verdict, acquire_rights' outcome): then
-    // as sent, which says `status` is missing, not that a value the seller never sent is wrong.
-    if (standIn && listing.issues.some(missingStatus)) {
-      const withStandIn = listIssues(version, task, variant, { ...found.payload, status });
-      if (!withStandIn.issues.some((issue) => issue.path === '/status')) listing = withStandIn;
-    }
-    if (listing.issues.length === 0) {
-      throw new DecodeError(
-        'INTERNAL',
-        `adcp-decode's fast and listing validators disagree on this ${task} ${variant} (${version}): a defect in adcp-decode, not the seller's fault`,
-        { task, version },
-      );
-    }
-    throw mismatch(ctx, version, variant, schemaId, listing.issues, listing);
+  return { variant, validate, schemaId, sent, status };
+}
+
+/**
+ * A payload is judged as sent first, so a payload valid as sent is never rejected (3.0's
+ * acquire_rights and creative_approval error arms forbid `status`). Only where that fails and the
+ * seller sent no status is it judged again with the stand-in: the transport state or `completed`
+ * (the MCP guide's receiver rule), on a shallow view; the caller gets the payload as sent.
+ */
+function judge(ctx: Context, version: Version, schema: Schema, payload: Record<string, unknown>): void {
+  const { task } = ctx;
+  const { variant, validate, status } = schema;
+  const standIn = schema.sent === undefined && variant === 'response';
+  if (validate(payload) || (standIn && validate({ ...payload, status }))) return;
+  let listing = listIssues(version, task, variant, payload);
+  // Where the schema needs a status, the issues are those left with the stand-in; unless the
+  // stand-in value itself fails (3.0 check_governance's verdict, acquire_rights' outcome): then
+  // as sent, which says `status` is missing, not that a value the seller never sent is wrong.
+  if (standIn && listing.issues.some(missingStatus)) {
+    const withStandIn = listIssues(version, task, variant, { ...payload, status });
+    if (!withStandIn.issues.some((issue) => issue.path === '/status')) listing = withStandIn;
   }
-  // Where the schema leaves `status` open (every 3.0 response, 3.1's governance responses), a
-  // present status is still the envelope's task status, as the protocol envelope of every
-  // version requires and the types promise; a value the schema itself lists passes.
+  if (listing.issues.length === 0) {
+    throw new DecodeError(
+      'INTERNAL',
+      `adcp-decode's fast and listing validators disagree on this ${task} ${variant} (${version}): a defect in adcp-decode, not the seller's fault`,
+      { task, version },
+    );
+  }
+  throw mismatch(ctx, version, variant, schema.schemaId, listing.issues, listing);
+}
+
+/**
+ * The protocol envelope's own fields, where the task's schema leaves them open: a present
+ * `status` is the task status (every 3.0 response and 3.1's governance responses leave it open;
+ * a value the schema itself lists passes), and `replayed` is a boolean (core/protocol-envelope.json
+ * of both releases). Returns whether the answer is a replay.
+ */
+function checkEnvelope(ctx: Context, version: Version, schema: Schema, payload: Record<string, unknown>): boolean {
+  const { variant, validate, sent } = schema;
+  const envelope = `/schemas/${version}/core/protocol-envelope.json#/properties`;
   if (variant === 'response' && sent !== undefined && !(TASK_STATUSES as readonly unknown[]).includes(sent)) {
-    if (validate({ ...found.payload, status: UNLISTED_STATUS })) {
-      throw mismatch(ctx, version, variant, schemaId, [
+    if (validate({ ...payload, status: UNLISTED_STATUS })) {
+      throw mismatch(ctx, version, variant, schema.schemaId, [
         {
           path: '/status',
           keyword: 'enum',
           params: { allowedValues: [...TASK_STATUSES] },
-          schemaPath: `/schemas/${version}/core/protocol-envelope.json#/properties/status`,
+          schemaPath: `${envelope}/status`,
           message: 'must be equal to one of the allowed values',
         },
       ]);
     }
   }
-  recordVariant(found.payload, variant);
-  return picked.standInFor === undefined
-    ? { data: found.payload as Decoded<T>, version }
-    : { data: found.payload as Decoded<T>, version, standInFor: picked.standInFor };
+  const replayed = hasOwn(payload, 'replayed') ? payload.replayed : undefined;
+  if (replayed !== undefined && typeof replayed !== 'boolean') {
+    throw mismatch(ctx, version, variant, schema.schemaId, [
+      {
+        path: '/replayed',
+        keyword: 'type',
+        params: { type: 'boolean' },
+        schemaPath: `${envelope}/replayed/type`,
+        message: 'must be boolean',
+      },
+    ]);
+  }
+  return replayed === true;
 }
 
 /**
@@ -295,12 +368,15 @@ function pickedBy(ctx: Context, found: Found): string | undefined {
   return typeof announced === 'string' ? announced : undefined;
 }
 
-/** The version that judges the payload: the requested one, else the release its `adcp_version` announces, else the default. */
+/**
+ * The version that judges the payload: the requested one, else the release its `adcp_version`
+ * announces, else the request's stamped release (or decoderFor's choice), else the default.
+ */
 function pickVersion(ctx: Context, found: Found): AnnouncedResolution {
   if (ctx.version !== undefined) return { version: ctx.version };
   const announced = announcedVersion(found);
   // A non-string adcp_version is left for the schema to reject.
-  if (typeof announced !== 'string') return { version: defaultVersion };
+  if (typeof announced !== 'string') return { version: ctx.unannounced ?? defaultVersion };
   return resolveAnnouncedVersion(announced, { task: ctx.task, newerRelease: ctx.options.newerRelease });
 }
 
@@ -364,6 +440,7 @@ export function decodeEnclosed<T extends TaskName, const O extends DecodeOptions
       throw failed(ctx, fallback, `the task ended in status ${how.status}`, {
         fromPayload: fallback !== undefined,
         unusable: valid?.ok === false ? valid.reason : undefined,
+        state: isEndState(how.status) ? how.status : undefined,
       });
     }
     if (payload === undefined) {

@@ -33,9 +33,9 @@ export type PinnedOptions = CommonDecodeOptions & { readonly version?: never };
 /** A task name of the response map `R`. */
 export type PinnedTask<R> = keyof R & string;
 
-/** What a pinned `safeDecode(task, ...)` returns: the data typed in version `V`, or the error. */
+/** What a pinned `safeDecode(task, ...)` returns: the data typed in version `V` (`replayed: true` for an idempotency replay), or the error. */
 export type PinnedResult<V extends string, R, T extends keyof R> =
-  | { readonly success: true; readonly data: R[T]; readonly version: V }
+  | { readonly success: true; readonly data: R[T]; readonly version: V; readonly replayed?: true }
   | { readonly success: false; readonly error: DecodeError };
 
 /**

@@ -4,7 +4,8 @@
  * the answer holds none, the failure or the reason it says instead.
  */
 import { storedIndexes, textTooLarge } from '../bounds/bounds.js';
-import { DecodeError, describeValue, type TaskFailedError } from '../errors/errors.js';
+import { DecodeError, describeValue, type AdcpError, type TaskFailedError } from '../errors/errors.js';
+import type { EndState } from '../schema/recovery.js';
 import { locateA2aPayload, looksLikeA2a, type A2aPayloadLocation } from '../extract/a2a.js';
 import {
   checkAdcpError,
@@ -28,6 +29,7 @@ import { shownText } from '../errors/format.js';
 import { unwrapJsonRpcResult } from '../extract/json-rpc.js';
 import { hasOwn, isObject } from '../json/own.js';
 import { failed, payloadError, type Context } from './failures.js';
+import { sellerText } from './seller-text.js';
 
 /** A payload found in the input, and how far it can be trusted. */
 export interface Found {
@@ -96,15 +98,21 @@ function mcpFailurePayload(input: unknown, maxBytes: number): unknown {
   return undefined;
 }
 
-function fromErrorLocation(ctx: Context, location: AdcpErrorLocation, where: string): TaskFailedError | undefined {
-  if (location.kind === 'found') return failed(ctx, location.error, `the seller answered ${where}`);
+function fromErrorLocation(
+  ctx: Context,
+  location: AdcpErrorLocation,
+  input: unknown,
+  transport: 'mcp' | 'a2a',
+): TaskFailedError | undefined {
+  if (location.kind === 'found')
+    return failed(ctx, location.error, 'the seller answered with an AdCP error', { sellerText: sellerText(input, transport) });
   return undefined;
 }
 
 function mcpPayload(ctx: Context, input: unknown): Found {
   const { maxBytes } = ctx.options;
   const error = locateMcpError(input, { maxBytes });
-  const failure = fromErrorLocation(ctx, error, 'with an AdCP error');
+  const failure = fromErrorLocation(ctx, error, input, 'mcp');
   if (failure !== undefined) throw failure;
   if (looksLikeJsonRpcError(input)) {
     // Without an adcp_error, a reserved JSON-RPC code (transport-errors.mdx) still names the AdCP
@@ -115,6 +123,7 @@ function mcpPayload(ctx: Context, input: unknown): Found {
     throw failed(ctx, undefined, `the seller answered with JSON-RPC error ${rpcCode ?? '(no code)'}`, {
       unusable: error.kind === 'invalid' ? error.reason : undefined,
       reservedCode: reserved,
+      sellerText: sellerText(input, 'mcp'),
     });
   }
   const location: McpPayloadLocation = locateMcpPayload(input, { maxBytes });
@@ -132,6 +141,7 @@ function mcpPayload(ctx: Context, input: unknown): Found {
       throw failed(ctx, fallback, 'the seller set isError', {
         fromPayload: fallback !== undefined,
         unusable: error.kind === 'invalid' ? error.reason : undefined,
+        sellerText: sellerText(input, 'mcp'),
       });
     }
     case 'none':
@@ -165,7 +175,9 @@ function mcpNone(ctx: Context, input: unknown, location: Extract<McpPayloadLocat
         ? location.adcpError
         : location.rejected.find((r) => r.reason === 'adcp-error-only')?.adcpError;
     const valid = checkAdcpError(candidate);
-    throw failed(ctx, valid.ok ? valid.error : undefined, 'the seller answered with an adcp_error but no isError flag');
+    throw failed(ctx, valid.ok ? valid.error : undefined, 'the seller answered with an adcp_error but no isError flag', {
+      sellerText: sellerText(input, 'mcp'),
+    });
   }
   refuseTooLarge(ctx, location.rejected);
   const invalid = location.rejected.find((r) => r.reason === 'invalid-json');
@@ -191,9 +203,19 @@ function mcpNone(ctx: Context, input: unknown, location: Extract<McpPayloadLocat
   );
 }
 
+/** A failed, rejected or canceled A2A task: its error (the payload's errors[0]) if any, its state, its words. */
+function ended(ctx: Context, input: unknown, state: EndState, found: AdcpError | undefined, unusable: string | undefined): TaskFailedError {
+  return failed(ctx, found, `the A2A task ended in state ${state}`, {
+    fromPayload: found !== undefined,
+    unusable,
+    state,
+    sellerText: sellerText(input, 'a2a'),
+  });
+}
+
 function a2aPayload(ctx: Context, input: unknown): Found {
   const error = locateA2aError(input);
-  const failure = fromErrorLocation(ctx, error, 'with an AdCP error');
+  const failure = fromErrorLocation(ctx, error, input, 'a2a');
   if (failure !== undefined) throw failure;
   // A present but invalid adcp_error ends detection (the spec: "treat as no structured error").
   const unusable = error.kind === 'invalid' ? error.reason : undefined;
@@ -201,10 +223,8 @@ function a2aPayload(ctx: Context, input: unknown): Found {
   const opts = { task: ctx.task, version: ctx.version };
   switch (location.kind) {
     case 'payload':
-      if (location.state === 'failed' || location.state === 'rejected' || location.state === 'canceled') {
-        const fallback = unusable === undefined ? payloadError(location.value) : undefined;
-        throw failed(ctx, fallback, `the A2A task ended in state ${location.state}`, { fromPayload: fallback !== undefined, unusable });
-      }
+      if (location.state === 'failed' || location.state === 'rejected' || location.state === 'canceled')
+        throw ended(ctx, input, location.state, unusable === undefined ? payloadError(location.value) : undefined, unusable);
       return {
         payload: location.value,
         inProcess: true,
@@ -220,9 +240,8 @@ function a2aPayload(ctx: Context, input: unknown): Found {
     case 'none':
       switch (location.reason) {
         case 'no-data-part':
-          if (location.state === 'failed' || location.state === 'rejected' || location.state === 'canceled') {
-            throw failed(ctx, undefined, `the A2A task ended in state ${location.state}`, { unusable });
-          }
+          if (location.state === 'failed' || location.state === 'rejected' || location.state === 'canceled')
+            throw ended(ctx, input, location.state, undefined, unusable);
           throw new DecodeError(
             'NO_PAYLOAD',
             `expected an A2A DataPart holding the ${ctx.task} payload for state ${String(location.state)}; found none`,

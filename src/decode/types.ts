@@ -50,10 +50,18 @@ export type Decoded<T extends TaskName, O extends DecodeOptions = DecodeOptions>
 
 /**
  * What `safeDecode` returns on success: the data and the version that judged it, paired;
- * `standInFor` is the newer release the payload announced when `version` judged it in its place.
+ * `standInFor` is the newer release the payload announced when `version` judged it in its place;
+ * `replayed: true` when the seller answered from its idempotency cache (the envelope's
+ * `replayed`): the data is a historical snapshot, so re-read the resource before acting on its state.
  */
 export type DecodeSuccess<T extends TaskName, O extends DecodeOptions = DecodeOptions> = {
-  [V in VersionFor<O>]: { readonly success: true; readonly data: ResponseIn<T, V>; readonly version: V; readonly standInFor?: string };
+  [V in VersionFor<O>]: {
+    readonly success: true;
+    readonly data: ResponseIn<T, V>;
+    readonly version: V;
+    readonly standInFor?: string;
+    readonly replayed?: true;
+  };
 }[VersionFor<O>];
 
 /** What `safeDecode` returns. */

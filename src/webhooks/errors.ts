@@ -165,6 +165,11 @@ export const DECODE_ERROR_ANSWER: Readonly<Record<DecodeErrorCode, { readonly st
   WRAPPER_DETECTED: { status: 400, blame: 'delivery' },
   SCHEMA_MISMATCH: { status: 400, blame: 'delivery' },
   TASK_FAILED: { status: 200, blame: 'none' },
+  // An answer that does not answer the request it is tied to (context, served release): the sender's.
+  CONTEXT_MISMATCH: { status: 400, blame: 'delivery' },
+  VERSION_MISMATCH: { status: 400, blame: 'delivery' },
+  // decoderFor found no release in common with the seller: the buyer's setup to resolve.
+  NO_COMMON_VERSION: { status: 500, blame: 'configuration' },
   UNSUPPORTED_VERSION: { status: 500, blame: 'configuration' },
   INVALID_OPTION: { status: 500, blame: 'configuration' },
   INVALID_INPUT: { status: 500, blame: 'configuration' },
@@ -293,7 +298,7 @@ export class WebhookTaskFailedError extends TaskFailedError {
   constructor(failure: TaskFailedError, webhook: WebhookFailure, dedup?: DedupClaim) {
     super(
       failure.message,
-      { adcpError: failure.adcpError, recovery: failure.recovery },
+      { adcpError: failure.adcpError, recovery: failure.recovery, known: failure.known, sellerText: failure.sellerText },
       { task: failure.task, version: failure.version, path: failure.path, cause: failure },
     );
     this.webhook = webhook;

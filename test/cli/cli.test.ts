@@ -167,7 +167,7 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
       {
         "exit": 1,
         "stderr": "✖ get_products: TASK_FAILED (AdCP 3.1.19)
-        get_products failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (transient, retry after 30 s)
+        get_products failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (transient, retry after 30 s); the seller said "Too many get_products calls for this account; try again shortly."
         adcp_error RATE_LIMITED: Too many get_products calls for this account; try again shortly.
       ",
         "stdout": "",
@@ -327,7 +327,7 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
       {
         "exit": 1,
         "stderr": "✖ get_products: TASK_FAILED (AdCP 3.1.19)
-        get_products failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (transient, retry after 30 s)
+        get_products failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (transient, retry after 30 s); the seller said "Slow down.\\u001b[2J\\u001b]8;;https://evil.example\\u0007click\\u202e"
         adcp_error RATE_LIMITED: Slow down.\\u001b[2J\\u001b]8;;https://evil.example\\u0007click\\u202e
       ",
         "stdout": "",

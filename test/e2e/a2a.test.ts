@@ -275,7 +275,7 @@ describe('A2A JSON-RPC, real SDK client and server', () => {
           "retry_after": 30,
         },
         "code": "TASK_FAILED",
-        "message": "get_products failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (transient, retry after 30 s)",
+        "message": "get_products failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (transient, retry after 30 s); the seller said "Too many requests for this account."",
         "recovery": {
           "recovery": "transient",
           "retryAfterSeconds": 30,
