@@ -230,7 +230,9 @@ describe('a pinned version judges the webhook by that version alone', () => {
     expect(decodeWebhook(completedBody(), { version: '3.1' }).version).toBe('3.1.19');
   });
   test("under version '3.0', a 3.1-only task type is refused", () => {
-    expect(() => decodeWebhook(completedBody({ task_type: 'media_buy_delivery' }), { version: '3.0' })).toThrow(/AdCP 3\.0\.26 task type/);
+    expect(() => decodeWebhook(completedBody({ task_type: 'media_buy_delivery' }), { version: '3.0' })).toThrow(
+      /AdCP 3\.0\.26 enums\/task-type\.json/,
+    );
   });
   test('the receiver takes the same version option', async () => {
     const receiver = createWebhookReceiver({ keys: resolver, version: '3.0' });
