@@ -17,6 +17,7 @@ import {
   type TaskType,
   type TaskTypeIn,
 } from '../decode/enclosed.js';
+import { guard } from '../decode/failures.js';
 import { resolveOptions, type Resolved } from '../decode/resolve-options.js';
 import { DecodeError, describeThrown, describeValue, TaskFailedError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
@@ -231,17 +232,23 @@ export function decodeWebhook<O extends DecodeWebhookOptions = DecodeWebhookOpti
   options?: O,
 ): DecodedWebhook<VersionFor<O>> {
   let decoded: DecodedWebhook;
-  if (typeof body === 'string' || body instanceof Uint8Array) {
-    const bounds = boundsOf(options);
-    // Bounds first: bytes over maxBytes are refused before they are decoded or scanned.
-    if (typeof body !== 'string' && body.byteLength > bounds.maxBytes) throw bodyTooLarge(body.byteLength, true, bounds.maxBytes);
-    const parsed = parseWebhookBody(typeof body === 'string' ? body : bodyText(body), bounds);
-    decoded = decodeWebhookValue(parsed.value, options, parsed.shape);
-  } else {
-    decoded = decodeWebhookValue(body, options, undefined);
+  try {
+    decoded = decodeBody(body, options);
+  } catch (error) {
+    // Only our own DecodeErrors leave: a caller's getter or Proxy is its MALFORMED_ENVELOPE, anything else our INTERNAL.
+    throw guard(error, undefined, body);
   }
   // The version option fixed the schemas that judged the body, so `decoded.version` is in VersionFor<O>.
   return decoded as DecodedWebhook<VersionFor<O>>;
+}
+
+function decodeBody(body: unknown, options: DecodeWebhookOptions | undefined): DecodedWebhook {
+  if (typeof body !== 'string' && !(body instanceof Uint8Array)) return decodeWebhookValue(body, options, undefined);
+  const bounds = boundsOf(options);
+  // Bounds first: bytes over maxBytes are refused before they are decoded or scanned.
+  if (typeof body !== 'string' && body.byteLength > bounds.maxBytes) throw bodyTooLarge(body.byteLength, true, bounds.maxBytes);
+  const parsed = parseWebhookBody(typeof body === 'string' ? body : bodyText(body), bounds);
+  return decodeWebhookValue(parsed.value, options, parsed.shape);
 }
 
 /** decode()'s bounds as the options set them (checked the same way). */
