@@ -105,7 +105,6 @@ const ENVELOPE_LISTS = [
   ['taskTypes', 'enums/task-type.json', 'enum', 'the task types a webhook envelope or a task status names'],
   ['protocols', 'enums/adcp-protocol.json', 'enum', 'the AdCP protocols'],
   ['webhookRequired', 'core/mcp-webhook-payload.json', 'required', "the MCP webhook envelope's required fields"],
-  ['taskStatuses', 'enums/task-status.json', 'enum', 'the task statuses'],
 ] as const;
 
 /**
@@ -134,10 +133,7 @@ export function envelopeModule(version: string, schemas: ReadonlyMap<string, Sch
   const poll = manifest.tasks.some((t) => t.name === GET_TASK_STATUS)
     ? `{ method: ${q(GET_TASK_STATUS)}, task: ${q(GET_TASK_STATUS)} }`
     : `{ method: ${q(TASKS_GET.method)}, module: ${q(TASKS_GET.module)} }`;
-  const extra = `/** The task statuses that have async response schemas (manifest.json), in the enum's order. */
-export const asyncStatuses = [${manifest.asyncStatuses.map((s) => q(s)).join(', ')}] as const;
-
-/** The validator module (import map key) of the MCP webhook envelope, \`core/mcp-webhook-payload.json\`. */
+  const extra = `/** The validator module (import map key) of the MCP webhook envelope, \`core/mcp-webhook-payload.json\`. */
 export const webhookEnvelope = ${q(WEBHOOK_ENVELOPE)};
 
 /** How a task-status poll is judged: by the \`get_task_status\` task, or by the \`tasks/get\` response's module. */
@@ -148,8 +144,8 @@ export const taskStatusPoll = ${poll} as const;
 
 /** What every pinned version shares, as one list: the same in each, or codegen stops. */
 const SHARED_LISTS = [
-  ['taskStatuses', 'the task statuses (`enums/task-status.json`), the same in every pinned version'],
-  ['asyncStatuses', 'the task statuses with async response schemas, the same in every pinned version'],
+  ['taskStatuses', 'The task statuses (`enums/task-status.json`), the same in every pinned version'],
+  ['asyncStatuses', "The task statuses with async response schemas (manifest.json), in the enum's order, the same in every pinned version"],
 ] as const;
 
 /**
@@ -174,11 +170,11 @@ export function rootEnvelope(manifests: ReadonlyMap<string, Manifest>): string {
     const entries = versions.map((v) => `  ${JSON.stringify(v)}: ${versionIdent(v)}.${name},`).join('\n');
     return `/** ${title} of each pinned version: ${what}. */\nexport const ${name}ByVersion = {\n${entries}\n} as const;\n`;
   });
-  const [first] = versions;
   const shared = SHARED_LISTS.map(([name, what]) => {
-    const lists = [...manifests.values()].map((m) => JSON.stringify(m[name]));
-    if (first === undefined || new Set(lists).size !== 1) throw new Error(`the pinned versions' ${name} differ: ${lists.join(' vs ')}`);
-    return `/** ${what[0]!.toUpperCase()}${what.slice(1)}. */\nexport const ${name} = ${versionIdent(first)}.${name};\n`;
+    const lists = [...manifests.values()].map((m) => m[name]);
+    const shown = new Set(lists.map((list) => JSON.stringify(list)));
+    if (lists[0] === undefined || shown.size !== 1) throw new Error(`the pinned versions' ${name} differ: ${[...shown].join(' vs ')}`);
+    return `/** ${what}. */\nexport const ${name} = [${lists[0].map((s) => JSON.stringify(s)).join(', ')}] as const;\n`;
   });
   return `${banner(undefined)}${imports.join('\n')}\n\n${lists.join('\n')}\n${shared.join('\n')}`;
 }
