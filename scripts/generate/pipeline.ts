@@ -23,10 +23,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LOCK_PATH, readLockVersions, schemaDir } from '../schema-paths.js';
 import { pinnedModule } from './entries.js';
-import { loadSchemas, reachable, readManifest } from './load.js';
+import { loadSchemas, reachable, readManifest, type Manifest } from './load.js';
 import { OUT_DEFAULT, typeModulePath, versionIdent, writeTree } from './output.js';
 import { requestTableModule, rootRequests } from './requests.js';
 import { responsesModule } from './responses.js';
+import { envelopeModules } from './envelopes.js';
 import { envelopeModule, importMap, rootEnvelope, rootIndex, tableModule } from './tables.js';
 import { generateTypes, typeNames } from './types.js';
 import { validatorModules } from './validators.js';
@@ -51,7 +52,7 @@ export interface GenerateReport {
  * @example
  * await generateVersion('3.1.19', OUT_DEFAULT);
  */
-async function generateVersion(version: string, out: string): Promise<GenerateReport> {
+async function generateVersion(version: string, out: string): Promise<GenerateReport & { manifest: Manifest }> {
   const t0 = performance.now();
   const root = schemaDir(version);
   const manifest = readManifest(version, root);
@@ -62,17 +63,18 @@ async function generateVersion(version: string, out: string): Promise<GenerateRe
   const byId = new Map(files.map((f) => [f.id, f]));
 
   const types = await generateTypes(version, files, names, byId);
-  const { modules: validators, warnings } = validatorModules(version, manifest, schemas);
+  const envelopes = envelopeModules(version, manifest, schemas);
+  const { modules: validators, warnings } = validatorModules(version, manifest, schemas, envelopes);
   const dir = path.join(out, versionIdent(version));
   rmSync(dir, { recursive: true, force: true });
   writeTree(dir, types);
   writeTree(dir, validators);
-  writeTree(dir, importMap(version, manifest));
+  writeTree(dir, importMap(version, manifest, envelopes));
   writeTree(
     dir,
     new Map([
       ['index.ts', tableModule(version, manifest)],
-      ['envelope.ts', envelopeModule(version, schemas)],
+      ['envelope.ts', envelopeModule(version, schemas, manifest)],
       ['responses.ts', responsesModule(version, manifest, names, byId)],
       ['requests.ts', requestTableModule(version, manifest, schemas)],
       ['pinned.ts', pinnedModule(version, manifest, types, new Map(files.map((f) => [typeModulePath(f.rel), names.get(f.id)!])))],
@@ -82,7 +84,7 @@ async function generateVersion(version: string, out: string): Promise<GenerateRe
   console.log(
     `generate: AdCP ${version}: ${manifest.tasks.length} tasks, ${types.size} type modules, ${validators.size + 2} validator modules, ${warnings} strictTypes notes, ${ms} ms`,
   );
-  return { version, tasks: manifest.tasks.length, typeModules: types.size, ms };
+  return { version, tasks: manifest.tasks.length, typeModules: types.size, ms, manifest };
 }
 
 /**
@@ -125,9 +127,14 @@ export async function generate(out: string = OUT_DEFAULT, force = false): Promis
   }
   rmSync(stampFile, { force: true });
   const reports: GenerateReport[] = [];
-  for (const version of versions) reports.push(await generateVersion(version, out));
+  const manifests = new Map<string, Manifest>();
+  for (const version of versions) {
+    const { manifest, ...report } = await generateVersion(version, out);
+    reports.push(report);
+    manifests.set(version, manifest);
+  }
   writeFileSync(path.join(out, 'index.ts'), rootIndex(versions));
-  writeFileSync(path.join(out, 'envelope.ts'), rootEnvelope(versions));
+  writeFileSync(path.join(out, 'envelope.ts'), rootEnvelope(manifests));
   writeFileSync(path.join(out, 'requests.ts'), rootRequests(versions));
   writeFileSync(stampFile, stamp);
   return reports;

@@ -2,7 +2,7 @@
  * The task → type maps of a version (`responses.ts`): per task, the sync response and its async
  * variants, discriminated by `status`; and the request.
  */
-import { ASYNC_STATUSES, type Manifest, type SchemaFile } from './load.js';
+import type { Manifest, SchemaFile } from './load.js';
 import { banner, layoutImport, relImport, versionIdent } from './output.js';
 
 /**
@@ -22,20 +22,17 @@ export function responsesModule(version: string, manifest: Manifest, names: Map<
   for (const t of manifest.tasks) {
     ids.add(t.request);
     ids.add(t.response);
-    for (const s of ASYNC_STATUSES) if (t.async[s] !== undefined) ids.add(t.async[s]!);
+    for (const id of Object.values(t.async)) ids.add(id);
   }
   const imports = [...ids]
     .sort()
     .map((id) => `import type { ${names.get(id)!} } from './${relImport('x', byId.get(id)!.rel).slice(2).replace(/^/, 'types/')}';`);
   const entries = manifest.tasks.map((t) => {
-    const asyncStatuses = ASYNC_STATUSES.filter((s) => t.async[s] !== undefined).map((s) => JSON.stringify(s));
+    const asyncStatuses = Object.keys(t.async).map((s) => JSON.stringify(s));
     const variants = [
       `SyncVariant<${[names.get(t.response)!, ...(asyncStatuses.length > 0 ? [asyncStatuses.join(' | ')] : [])].join(', ')}>`,
     ];
-    for (const s of ASYNC_STATUSES) {
-      const id = t.async[s];
-      if (id !== undefined) variants.push(`AsyncVariant<${names.get(id)!}, ${JSON.stringify(s)}>`);
-    }
+    for (const [s, id] of Object.entries(t.async)) variants.push(`AsyncVariant<${names.get(id)!}, ${JSON.stringify(s)}>`);
     return `  ${t.name}: ${variants.join(' | ')};`;
   });
   return `${banner(version)}import type { AsyncVariant, SyncVariant } from '${layoutImport(`${versionIdent(version)}/responses.ts`, 'responseTypes')}';

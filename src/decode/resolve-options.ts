@@ -58,8 +58,13 @@ function mergeOptions(base: unknown, call: unknown): Record<(typeof OPTION_KEYS)
     ['options', call],
     ['createDecoder options', base],
   ] as const) {
-    if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value)))
-      throw optionError(what, 'an object', value);
+    let array: boolean;
+    try {
+      array = Array.isArray(value); // throws on a revoked Proxy
+    } catch (cause) {
+      throw new DecodeError('INVALID_OPTION', `${what} could not be read: ${describeThrown(cause)} thrown`, { cause });
+    }
+    if (value !== undefined && (typeof value !== 'object' || value === null || array)) throw optionError(what, 'an object', value);
   }
   const merged = {} as Record<(typeof OPTION_KEYS)[number], unknown>;
   for (const key of OPTION_KEYS) merged[key] = readOption(key, base, call);

@@ -16,6 +16,7 @@ import type { AdcpError, Recovery, RecoveryClassification } from '../errors/erro
 import { describeValue, wrapInputFault } from '../errors/errors.js';
 import { hasOwn, own } from '../json/own.js';
 import { defaultVersion, resolveVersion, tablesFor, type Version } from './versions.js';
+import type { FailedStatus } from './statuses.js';
 
 /** Lower bound of a usable `retry_after`, in seconds. */
 const RETRY_AFTER_MIN_SECONDS = 1;
@@ -137,8 +138,8 @@ function unknownClassification(version: Version, unknownRecovery: 'manifest' | R
   return { recovery: unknownRecovery === 'manifest' ? recoveryTable(version).defaultUnknownRecovery : unknownRecovery };
 }
 
-/** The task states that end a task without its result (enums/task-status.json). */
-export type EndState = 'failed' | 'rejected' | 'canceled';
+/** The task states that end a task without its result: one list, generated from enums/task-status.json. */
+export type EndState = FailedStatus;
 
 /**
  * How to react to a task that ended in a state without a usable `adcp_error` (with one, the error
@@ -153,19 +154,6 @@ export const END_STATE_RECOVERY: Readonly<Record<EndState, Recovery | 'policy'>>
   rejected: 'terminal',
   canceled: 'terminal',
 };
-
-/**
- * Whether a task status is one of the {@link EndState}s.
- *
- * @param status - A task status as sent.
- * @returns `true` for `failed`, `rejected`, `canceled`.
- * @throws Never.
- * @example
- * isEndState('canceled'); // true
- */
-export function isEndState(status: unknown): status is EndState {
-  return typeof status === 'string' && hasOwn(END_STATE_RECOVERY, status);
-}
 
 /**
  * The classification of a task that ended in `state` without a usable `adcp_error`.

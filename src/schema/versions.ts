@@ -72,6 +72,20 @@ export function resolveVersion(requested: string, context: { task?: string | und
   });
 }
 
+/**
+ * The version a call judges by when no payload announces one: the resolved `version` option,
+ * else the default.
+ *
+ * @param requested The resolved option (`'auto'` when none was given).
+ * @returns A bundled version.
+ * @throws Never.
+ * @example
+ * versionOrDefault('auto'); // '3.1.19'
+ */
+export function versionOrDefault(requested: 'auto' | Version): Version {
+  return requested === 'auto' ? defaultVersion : requested;
+}
+
 /** What to do with a payload announcing a newer release of a bundled major (`"3.2"` when 3.1 is the newest bundled 3.x). */
 export type NewerRelease = 'newest' | 'refuse';
 

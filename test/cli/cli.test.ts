@@ -489,8 +489,8 @@ describe.concurrent('help and tasks', { timeout: 120_000 }, () => {
     expect(lines[0]).toMatch(/^AdCP 3\.1\.19: \d+ tasks \(response schema, \[async variants\]\)$/);
     expect(lines.filter((l) => /^ {2}(create_media_buy|get_products) /.test(l)).map((l) => l.replace(/ +/g, ' '))).toMatchInlineSnapshot(`
       [
-        " create_media_buy /schemas/3.1.19/media-buy/create-media-buy-response.json [working, submitted, input-required]",
-        " get_products /schemas/3.1.19/media-buy/get-products-response.json [working, submitted, input-required]",
+        " create_media_buy /schemas/3.1.19/media-buy/create-media-buy-response.json [submitted, working, input-required]",
+        " get_products /schemas/3.1.19/media-buy/get-products-response.json [submitted, working, input-required]",
       ]
     `);
     expect(lines.at(-1)).toMatchInlineSnapshot(`"Also bundled: 3.0.26 (--adcp-version)"`);

@@ -8,7 +8,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { decode, decodeEnclosed } from '../../src/decode/decode.js';
+import { decode } from '../../src/decode/decode.js';
+import { decodeEnclosed } from '../../src/decode/enclosed.js';
 import { MAX_SELLER_TEXT, sellerText } from '../../src/decode/seller-text.js';
 import { TaskFailedError, type Recovery } from '../../src/errors/errors.js';
 import { shownText } from '../../src/errors/format.js';

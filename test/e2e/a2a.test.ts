@@ -302,7 +302,7 @@ describe('A2A JSON-RPC, real SDK client and server', () => {
       [
         {
           "code": "NO_PAYLOAD",
-          "message": "expected an A2A DataPart holding the get_products payload for state submitted; found none",
+          "message": "found no DataPart with the get_products payload in the A2A submitted update (optional in an interim state), and the submitted schema of get_products needs data the state alone does not give; decode a later update that carries it",
         },
         {
           "ok": true,

@@ -60,6 +60,12 @@ const input = {
   invalid: fixture('get_products.invalid-missing-cache-scope.json'),
 };
 
+/** A vector's own expectation; extracting a `__proto__` member is refused instead (the extractors return plain copies). */
+function vectorOutcome(v: Vector): unknown {
+  const data = v.expected_data;
+  return typeof data === 'object' && data !== null && Object.hasOwn(data, '__proto__') ? { error: 'UNSAFE_JSON' } : { data };
+}
+
 /** What a bundle must report, from the vectors' own expectations and the source itself. */
 function expected(): unknown {
   const outcome = (fn: () => unknown) => {
@@ -73,10 +79,8 @@ function expected(): unknown {
   return {
     beforePreload: 'INTERNAL',
     preloaded: 'ok',
-    mcp: input.mcp.map((v) => ({ data: v.expected_data })),
-    a2a: input.a2a.map((v) =>
-      v.expected_error_type === undefined ? { data: v.expected_data } : { error: v.expected_error_type.toUpperCase() },
-    ),
+    mcp: input.mcp.map((v) => vectorOutcome(v)),
+    a2a: input.a2a.map((v) => (v.expected_error_type === undefined ? vectorOutcome(v) : { error: v.expected_error_type.toUpperCase() })),
     validMcp: { data: input.valid.products.length },
     validA2a: { data: input.valid.products.length },
     invalid: bad.success
