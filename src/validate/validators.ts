@@ -10,6 +10,7 @@
 import { loadModule } from '#validator-loader';
 import { DecodeError, describeThrown, describeValue, type ValidationIssue } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
+import { taskStatusPollByVersion, webhookEnvelopeByVersion } from '../generated/envelope.js';
 import { defaultVersion, validatorsByVersion, versionFolders, versions, type Version } from '../generated/index.js';
 import { LAYOUT } from '../layout.js';
 import { boundIssues } from './issue-listing.js';
@@ -82,10 +83,19 @@ function unloadable(at: ModuleAt, how: string, cause?: unknown): DecodeError {
   );
 }
 
+/** The validator modules of a version's protocol envelopes (import map keys), from the generated tables. */
+function envelopeModules(version: Version): readonly string[] {
+  const poll = taskStatusPollByVersion[version];
+  return 'module' in poll ? [webhookEnvelopeByVersion[version], poll.module] : [webhookEnvelopeByVersion[version]];
+}
+
 /** A module not preloaded where only preload() can load it: the caller's setup, and how to fix it. */
 function notPreloaded(at: ModuleAt): DecodeError {
   const { task, version } = at;
-  const call = `await preload(${JSON.stringify(task)}, ${JSON.stringify(version)})`;
+  // An envelope check loads with any task of its version: name the call a buyer writes.
+  const call = envelopeModules(version).includes(task)
+    ? `call \`await preload(tasks, ${JSON.stringify(version)})\` with the tasks it decodes (it loads the ${task} check too)`
+    : `call \`await preload(${JSON.stringify(task)}, ${JSON.stringify(version)})\``;
   const why =
     at.announced === undefined
       ? `adcp-decode has not loaded the AdCP ${version} validators of ${task} (${moduleFile(at)}), and this runtime cannot load them on first use`
@@ -93,7 +103,7 @@ function notPreloaded(at: ModuleAt): DecodeError {
         `whose validators of ${task} are not loaded, and this runtime cannot load them on first use`;
   return new DecodeError(
     'INTERNAL',
-    `${why}: not the seller's fault; call \`${call}\` before decoding` +
+    `${why}: not the seller's fault; ${call} before decoding` +
       (at.announced === undefined ? '' : `, or pin the version (the \`version\` option, or a pinned import such as adcp-decode/3.1)`),
     { task, version },
   );
@@ -158,7 +168,9 @@ export async function preload(tasks: string | readonly string[], version: Versio
   }
   const map = validatorsByVersion[version];
   const jobs: Array<Promise<void>> = [];
-  for (const task of taskList(tasks)) {
+  // The envelope checks (webhook, polled task) come with every preload: a webhook service or a
+  // poller that preloads its tasks needs nothing else.
+  for (const task of [...taskList(tasks), ...envelopeModules(version)]) {
     const imports = Object.hasOwn(map, task) ? map[task] : undefined;
     if (imports === undefined)
       throw new DecodeError('UNKNOWN_TASK', `"${shownText(task, 64)}" is not an AdCP ${version} task`, { version });
