@@ -943,11 +943,13 @@ describe('recovery classification', () => {
     expect(classify({ code: 'X', recovery: 'terminal', retry_after: 5 })).toEqual({ recovery: 'terminal' });
   });
 
-  test('invalid policies throw RangeError', () => {
-    expect(thrown(() => classifyRecoveryWith({ code: 'X' }, table, { unknownRecovery: 'retry' as 'terminal' }))).toBeInstanceOf(RangeError);
-    expect(thrown(() => classifyRecoveryWith({ code: 'X' }, { codes: {}, defaultUnknownRecovery: 'maybe' as 'terminal' }))).toBeInstanceOf(
-      RangeError,
-    );
+  test('invalid policies are INVALID_OPTION', () => {
+    expect(thrown(() => classifyRecoveryWith({ code: 'X' }, table, { unknownRecovery: 'retry' as 'terminal' }))).toMatchObject({
+      code: 'INVALID_OPTION',
+    });
+    expect(thrown(() => classifyRecoveryWith({ code: 'X' }, { codes: {}, defaultUnknownRecovery: 'maybe' as 'terminal' }))).toMatchObject({
+      code: 'INVALID_OPTION',
+    });
   });
 
   test('a hostile error object fails with MALFORMED_ENVELOPE', () => {
