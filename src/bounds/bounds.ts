@@ -75,7 +75,7 @@ function tooLarge(actual: number, limit: number, what: string, options: DecodeEr
 }
 /**
  * Whether a value our JSON parser produced, of the given size (measured by the parser's own
- * prototype-key walk: `ParsedShape` in extract-mcp.ts), is within the bounds, so that checkTree
+ * prototype-key scan: `ParsedShape` in src/json/text.ts), is within the bounds, so that checkTree
  * would find nothing: a parsed value is a tree of plain objects and arrays (no cycles, getters or
  * class instances), and its text was already measured against `maxBytes`. When this says false,
  * checkTree runs and says which bound, and where.

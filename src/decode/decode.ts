@@ -10,7 +10,7 @@ import { checkTree } from '../bounds/check-tree.js';
 import { snapshot } from '../bounds/snapshot.js';
 import { DecodeError, type ValidationIssue } from '../errors/errors.js';
 import { checkAdcpError } from '../extract/errors.js';
-import type { ParsedShape } from '../extract/mcp.js';
+import type { ParsedShape } from '../json/text.js';
 import { recordVariant } from './final.js';
 import { shownText } from '../errors/format.js';
 import { localFault } from './local-faults.js';

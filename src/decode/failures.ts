@@ -3,8 +3,6 @@
  * classified by the version's error-code table), a schema mismatch (SchemaMismatchError), and the
  * context (task, version) every error it throws carries, down to the last line, guard().
  */
-import type { Bounds } from '../bounds/bounds.js';
-import { snapshot } from '../bounds/snapshot.js';
 import {
   DecodeError,
   SchemaMismatchError,
@@ -14,7 +12,7 @@ import {
   type AdcpError,
   type ValidationIssue,
 } from '../errors/errors.js';
-import { checkAdcpError, MAX_ADCP_ERROR_BYTES } from '../extract/errors.js';
+import { checkAdcpError } from '../extract/errors.js';
 import { grouped, shownPointer, shownText } from '../errors/format.js';
 import { inputMayThrow } from './local-faults.js';
 import { hasOwn, isObject } from '../json/own.js';
@@ -40,7 +38,7 @@ export interface Context {
  * detection step 6) because the envelope carried no `adcp_error`.
  *
  * @param ctx - The call.
- * @param found - The seller's valid `adcp_error`, if any.
+ * @param adcpError - The seller's valid `adcp_error`, if any: checkAdcpError's plain copy (read once, validated as copied).
  * @param detail - What the seller did, for the message: `the seller set isError`.
  * @param how - Where the error came from, why an `adcp_error` was unusable, a reserved JSON-RPC code's meaning.
  * @returns The error, to throw.
@@ -50,11 +48,10 @@ export interface Context {
  */
 export function failed(
   ctx: Context,
-  found: AdcpError | undefined,
+  adcpError: AdcpError | undefined,
   detail: string,
   how: { readonly fromPayload?: boolean; readonly unusable?: string | undefined; readonly reservedCode?: string | undefined } = {},
 ): TaskFailedError {
-  const adcpError = found === undefined ? undefined : plainAdcpError(found);
   const version = ctx.version ?? defaultVersion;
   const table = recoveryTable(version);
   const reserved = how.reservedCode === undefined ? undefined : table.codes[how.reservedCode];
@@ -81,25 +78,6 @@ export function failed(
       version,
     },
   );
-}
-
-/** Bounds of an adcp_error's copy: what checkAdcpError already measured (4096 bytes of JSON, so fewer values). */
-const ADCP_ERROR_BOUNDS: Bounds = { maxBytes: MAX_ADCP_ERROR_BYTES, maxDepth: Infinity, maxNodes: MAX_ADCP_ERROR_BYTES };
-
-/**
- * The adcp_error handed back in a TaskFailedError: a plain copy read once (the seller's object may
- * be in-process, with getters), validated again as copied; a copy that is not JSON data or no
- * longer valid is discarded, as an invalid adcp_error is (the failure stays).
- */
-function plainAdcpError(error: AdcpError): AdcpError | undefined {
-  let copy: unknown;
-  try {
-    copy = snapshot(error, ADCP_ERROR_BOUNDS, { what: 'adcp_error' });
-  } catch {
-    return undefined;
-  }
-  const valid = checkAdcpError(copy);
-  return valid.ok ? valid.error : undefined;
 }
 
 /**

@@ -15,15 +15,8 @@ import {
   RESERVED_JSON_RPC_CODES,
   type AdcpErrorLocation,
 } from '../extract/errors.js';
-import {
-  locateMcpPayload,
-  looksLikeMcp,
-  readTextItem,
-  type McpPayloadLocation,
-  type McpRejectedText,
-  type ParsedShape,
-  type TextBudget,
-} from '../extract/mcp.js';
+import { locateMcpPayload, looksLikeMcp, type McpPayloadLocation, type McpRejectedText } from '../extract/mcp.js';
+import { readTextItem, type ParsedShape, type TextBudget } from '../json/text.js';
 import { shownText } from '../errors/format.js';
 import { unwrapJsonRpcResult } from '../extract/json-rpc.js';
 import { hasOwn, isObject } from '../json/own.js';
