@@ -392,7 +392,7 @@ export function compactJsonBytes(root: unknown): number {
     else if (value === null) bytes += 4;
     else if (Array.isArray(value)) {
       bytes += value.length === 0 ? 2 : value.length + 1;
-      for (const child of value) stack.push(child);
+      for (let i = 0; i < value.length; i++) stack.push(value[i]); // by index: no iterator someone could have replaced
     } else {
       const object = value as Record<string, unknown>;
       const names = Object.keys(object);
