@@ -148,7 +148,7 @@ describe('MCP success extraction: input shapes', () => {
 
   test('structuredContent with adcp_error beside other keys is a payload, not an error', () => {
     const structuredContent = { adcp_error: { code: 'X' }, products: [] };
-    expect(extractMcpResponse({ structuredContent })).toBe(structuredContent);
+    expect(extractMcpResponse({ structuredContent })).toEqual(structuredContent);
   });
 
   test('adcp_error-only structuredContent returns null without trying the text', () => {
@@ -156,10 +156,17 @@ describe('MCP success extraction: input shapes', () => {
     expect(location).toEqual({ kind: 'none', reason: 'structured-adcp-error-only', rejected: [], adcpError: { code: 'X' } });
   });
 
-  test('a circular structuredContent is returned as is (nothing serializes it)', () => {
+  test('structuredContent comes back as a plain copy; a circular one is refused, not returned', () => {
+    const plain = { status: 'completed', products: [{ id: 'p' }] };
+    const copy = extractMcpResponse({ structuredContent: plain });
+    expect(copy).toEqual(plain);
+    expect(copy).not.toBe(plain);
     const structuredContent: Record<string, unknown> = { status: 'completed' };
     structuredContent['self'] = structuredContent;
-    expect(extractMcpResponse({ structuredContent })).toBe(structuredContent);
+    expect(thrown(() => extractMcpResponse({ structuredContent }))).toMatchObject({
+      code: 'MALFORMED_ENVELOPE',
+      message: expect.stringContaining('circular'),
+    });
   });
 
   test('a circular content array is walked without recursion', () => {
@@ -541,9 +548,9 @@ describe('A2A extraction: part forms and selection', () => {
 
   test('an AdCP Submitted or business-rejected result keeps its own status', () => {
     const submitted = { status: 'submitted', task_id: 'x' };
-    expect(extractA2aResponse(task('TASK_STATE_COMPLETED', artifacts([{ data: submitted }])))).toBe(submitted);
+    expect(extractA2aResponse(task('TASK_STATE_COMPLETED', artifacts([{ data: submitted }])))).toEqual(submitted);
     const rejected = { status: 'rejected', reason: 'policy' };
-    expect(extractA2aResponse(task('completed', artifacts([{ data: rejected }])))).toBe(rejected);
+    expect(extractA2aResponse(task('completed', artifacts([{ data: rejected }])))).toEqual(rejected);
   });
 
   test.each<[string, Record<string, unknown>]>([
@@ -588,7 +595,7 @@ describe('A2A extraction: wrapper detection', () => {
     ['response holding null', { response: null }],
     ['response holding an array', { response: [{ a: 1 }] }],
   ])('%s is not a wrapper', (_name, data) => {
-    expect(extractA2aResponse(task('completed', artifacts([{ data }])))).toBe(data);
+    expect(extractA2aResponse(task('completed', artifacts([{ data }])))).toEqual(data);
   });
 
   test('only the authoritative (last) DataPart is checked', () => {
@@ -598,8 +605,8 @@ describe('A2A extraction: wrapper detection', () => {
 
   test('wrappers in status.message are not checked (interim, and the final-state fallback)', () => {
     const wrapped = { response: { a: 1 } };
-    expect(extractA2aResponse(withMessage('working', [{ data: wrapped }]))).toBe(wrapped);
-    expect(extractA2aResponse(withMessage('completed', [{ data: wrapped }]))).toBe(wrapped);
+    expect(extractA2aResponse(withMessage('working', [{ data: wrapped }]))).toEqual(wrapped);
+    expect(extractA2aResponse(withMessage('completed', [{ data: wrapped }]))).toEqual(wrapped);
   });
 });
 
@@ -771,7 +778,7 @@ describe('error extraction: validation caps', () => {
     const found = extractMcpError(sc(adcpError));
     expect(found).toEqual(adcpError);
     expect(found).not.toBe(adcpError);
-    expect(found?.extra).not.toBe(adcpError.extra);
+    expect(found?.['extra']).not.toBe(adcpError.extra);
   });
 
   test('a getter is read once: the copy holds its first answer, and is what was validated', () => {
