@@ -5,7 +5,8 @@
  * in-process array that cost what it stores. The walks that say which bound a value passes, and
  * where, are checkTree (check-tree.ts) and snapshot (snapshot.ts).
  */
-import { LimitError, type DecodeErrorOptions } from '../errors/errors.js';
+import { DecodeError, LimitError, describeValue, type DecodeErrorOptions } from '../errors/errors.js';
+import { shownText } from '../errors/format.js';
 
 /** The limits a decode runs under. */
 export interface Bounds {
@@ -19,6 +20,32 @@ export interface Bounds {
 
 /** The defaults: the spec's 4 MiB, a depth no AdCP payload comes near, and a node count a 4 MiB payload cannot honestly reach. */
 export const DEFAULT_BOUNDS: Bounds = { maxBytes: 4 * 1024 * 1024, maxDepth: 64, maxNodes: 1_000_000 };
+
+/**
+ * The one rule for a limit a caller sets (`maxBytes`, `maxDepth`, `maxNodes`; decode's options,
+ * the extractors', the bounded fetch's): a non-negative integer, or `Infinity` to lift it; with
+ * `zero: false`, at least 1 (a fetch cannot return an empty body through a zero cap).
+ *
+ * @param name - The option's name, for the message: `maxBytes`.
+ * @param value - What the caller passed; `undefined` is "not set".
+ * @param how - `zero`: whether 0 is a limit; `of`: whose option it is, for the message (`boundedFetch`).
+ * @returns The limit, or `undefined` when not set (the caller's default applies).
+ * @throws {DecodeError} `INVALID_OPTION` for anything else.
+ * @example
+ * limitOption('maxBytes', 1024, { zero: true }); // 1024
+ * limitOption('maxBytes', -1, { zero: true }); // throws INVALID_OPTION: option maxBytes must be a non-negative integer or Infinity; got -1
+ */
+export function limitOption(name: string, value: unknown, how: { readonly zero: boolean; readonly of?: string }): number | undefined {
+  if (value === undefined) return undefined;
+  const least = how.zero ? 0 : 1;
+  if (typeof value === 'number' && value >= least && (Number.isInteger(value) || value === Infinity)) return value;
+  const shown = typeof value === 'string' ? `"${shownText(value, 40)}"` : typeof value === 'number' ? String(value) : describeValue(value);
+  const whose = how.of === undefined ? '' : ` of ${how.of}`;
+  throw new DecodeError(
+    'INVALID_OPTION',
+    `option ${name}${whose} must be a ${how.zero ? 'non-negative' : 'positive'} integer or Infinity; got ${shown}`,
+  );
+}
 
 /**
  * The `TOO_LARGE` error for a text already measured (e.g. by the MCP extractor), so that the
@@ -48,7 +75,7 @@ function tooLarge(actual: number, limit: number, what: string, options: DecodeEr
 }
 /**
  * Whether a value our JSON parser produced, of the given size (measured by the parser's own
- * prototype-key walk: `ParsedShape` in extract-mcp.ts), is within the bounds, so that checkTree
+ * prototype-key scan: `ParsedShape` in src/json/text.ts), is within the bounds, so that checkTree
  * would find nothing: a parsed value is a tree of plain objects and arrays (no cycles, getters or
  * class instances), and its text was already measured against `maxBytes`. When this says false,
  * checkTree runs and says which bound, and where.

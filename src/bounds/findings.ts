@@ -76,7 +76,7 @@ export function findingError(finding: Finding, bounds: Bounds, options: WalkOpti
       );
     case 'nodes':
       return new LimitError(
-        'TOO_DEEP',
+        'TOO_MANY_VALUES',
         `${options.what} has more than ${bounds.maxNodes} values (maxNodes); counting stopped at ${at}`,
         { unit: 'nodes', limit: bounds.maxNodes, actual: finding.nodes },
         opts,

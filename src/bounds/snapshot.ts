@@ -1,16 +1,14 @@
 /**
  * snapshot: the one walk over an already-parsed value from the caller (MCP `structuredContent`,
- * A2A `data`, a bare payload), which reads it once into the plain copy decode() validates and
- * returns, checking the bounds, JSON data and prototype keys on the way.
+ * A2A `data`, a bare payload, an `adcp_error`), which reads it once into the plain copy decode()
+ * validates and returns, checking the bounds, JSON data and prototype keys on the way.
  */
 import type { Bounds } from './bounds.js';
 import { DecodeError, describeThrown } from '../errors/errors.js';
 import { shownPointer as shown } from '../errors/format.js';
-import { utf8Length } from '../json/utf8.js';
+import { hasOwn, prototypeKey, prototypeMember } from '../json/own.js';
+import { jsonStringBytes } from '../json/utf8.js';
 import { findingError, placePointer, rootPlace, type Finding, type Place, type WalkOptions } from './findings.js';
-
-const hasOwn = Object.prototype.hasOwnProperty;
-const objectProto = Object.prototype;
 
 /**
  * Below this depth a cycle is left to the depth bound; from it on, the walk keeps the objects on
@@ -26,78 +24,30 @@ const CYCLE_CHECK_DEPTH = 256;
  */
 const SHARED_CHECK_NODES = 100_000_000;
 
+const objectProto = Object.prototype;
 const arrayProto = Array.prototype;
 
-/** Why an object or array is not JSON data, or undefined when it is. */
-function badContainer(value: object): string | undefined {
-  if (Array.isArray(value)) return undefined;
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (proto === objectProto || proto === null) return undefined;
-  const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
-  return `an object of class ${typeof name === 'string' ? name.slice(0, 40) : 'unknown'}`;
-}
+const { getPrototypeOf, getOwnPropertyNames, getOwnPropertySymbols } = Object;
 
-/** A string JSON.stringify writes as is: printable ASCII but `"` and `\`. */
-const PLAIN_JSON_STRING = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
-
-/**
- * The UTF-8 size of `JSON.stringify(value)` for a snapshot (plain JSON data, no cycles): the
- * exact count, used only when the bounds the snapshot walk keeps cannot decide.
- */
-function jsonUtf8Size(root: unknown): number {
-  let bytes = 0;
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (typeof value === 'string') bytes += stringSize(value);
-    else if (typeof value === 'number') bytes += String(value).length;
-    else if (typeof value === 'boolean') bytes += value ? 4 : 5;
-    else if (value === null) bytes += 4;
-    else if (Array.isArray(value)) {
-      bytes += value.length === 0 ? 2 : value.length + 1;
-      for (const child of value) stack.push(child);
-    } else {
-      const obj = value as Record<string, unknown>;
-      const keys = Object.keys(obj);
-      bytes += keys.length === 0 ? 2 : keys.length + 1;
-      for (const key of keys) {
-        bytes += stringSize(key) + 1;
-        stack.push(obj[key]);
-      }
-    }
-  }
-  return bytes;
-}
-
-/** UTF-8 size of a string as JSON.stringify writes it (quotes, escapes, `\uXXXX` for a lone surrogate). */
-function stringSize(text: string): number {
-  return PLAIN_JSON_STRING.test(text) ? text.length + 2 : utf8Length(JSON.stringify(text));
-}
-
-/** Why a container is not plain JSON data, by its prototype, or undefined when it is. */
-function foreign(value: object, isArray: boolean): string | undefined {
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (isArray) return proto === arrayProto ? undefined : 'an array with a foreign prototype (an Array subclass?)';
-  if (proto === objectProto || proto === null) return undefined;
-  return badContainer(value);
-}
+type Container = Record<string, unknown> | unknown[];
 
 /**
  * A plain copy of an already-parsed (in-process) value, built in one walk that reads each value
  * once: the copy is what decode() validates and returns, so a getter or Proxy that answers
  * differently on a second read has no second read to answer. The same walk checks:
  *
- * - Cost follows content, never a claimed size: an array's `length` (and an object's key count)
- *   is charged against `maxNodes` and `maxBytes` before anything proportional to it is allocated
- *   or iterated, and a sparse array (holes) is refused as not JSON data.
+ * - Cost follows content, never a claimed size: an array's `length` is charged against
+ *   `maxNodes` and `maxBytes` before anything proportional to it is allocated or read, and a
+ *   sparse array (holes) is refused as not JSON data.
  * - Only JSON data passes: plain objects (prototype `Object.prototype` or null) and arrays
  *   (prototype `Array.prototype`: no subclass, no foreign prototype) whose own members are all
  *   enumerable string keys (no symbol keys, no non-enumerable members, no named members on an
- *   array), finite numbers, strings, booleans, null. Getters are not told from data properties
- *   (that costs a descriptor per member): each is called once and its answer is the data.
+ *   array), finite numbers, strings, booleans, null; and no prototype-polluting key
+ *   (`prototypeMember`). Getters are not told from data properties (that costs a descriptor per
+ *   member): each is called once and its answer is the data.
  * - `maxBytes` counts the UTF-8 bytes of the value's compact JSON (`JSON.stringify(value)`),
- *   the same unit as for text: a walk keeps a lower and an upper bound, and only when the limit
- *   falls between them is the copy measured exactly.
+ *   the same unit as for text: the walk keeps a lower and an upper bound, and only when the
+ *   limit falls between them is the copy measured exactly.
  *
  * Nothing in the copy is shared with the input but strings. Object keys keep their order.
  *
@@ -105,7 +55,7 @@ function foreign(value: object, isArray: boolean): string | undefined {
  * @param bounds - The bounds to check.
  * @param options - `what` names the value in messages; `task` and `version` go on the error.
  * @returns The plain copy.
- * @throws {LimitError} `TOO_DEEP` (depth or node count), `TOO_LARGE` (compact JSON over `maxBytes`)
+ * @throws {LimitError} `TOO_DEEP` (depth), `TOO_MANY_VALUES` (node count), `TOO_LARGE` (compact JSON over `maxBytes`)
  * @throws {DecodeError} `UNSAFE_JSON` for `__proto__` or `constructor.prototype` keys;
  *   `MALFORMED_ENVELOPE` for what is not JSON data, circular references, or values that cannot
  *   be read (a getter or trap that throws)
@@ -114,9 +64,9 @@ function foreign(value: object, isArray: boolean): string | undefined {
  */
 export function snapshot(root: unknown, bounds: Bounds, options: WalkOptions): unknown {
   const place = rootPlace();
-  let result: { copy: unknown } | Finding;
+  let outcome: CopyOutcome;
   try {
-    result = copyWalk(root, bounds, place);
+    outcome = copyAt(root, bounds, place);
   } catch (cause) {
     const at = placePointer(place);
     throw new DecodeError(
@@ -125,208 +75,346 @@ export function snapshot(root: unknown, bounds: Bounds, options: WalkOptions): u
       { task: options.task, version: options.version, path: at, cause },
     );
   }
-  if ('copy' in result) return result.copy;
-  let finding = result;
-  if (finding.kind === 'depth' && new Set(place.objects.slice(0, place.depth + 1)).size < place.depth + 1) finding = { kind: 'cycle' };
-  throw findingError(finding, bounds, options, placePointer(place));
+  if (outcome.ok) return outcome.copy;
+  throw findingError(outcome.finding, bounds, options, outcome.path);
 }
 
-type Container = Record<string, unknown> | unknown[];
+/** The outcome of {@link copyJson}: the plain copy, or what was found and where (a JSON Pointer). */
+export type CopyOutcome =
+  | { readonly ok: true; readonly copy: unknown }
+  | { readonly ok: false; readonly finding: Finding; readonly path: string };
 
-function copyWalk(root: unknown, bounds: Bounds, place: Place): { copy: unknown } | Finding {
-  const { maxBytes, maxDepth, maxNodes } = bounds;
-  const { keys: pathKeys, objects: pathObjects } = place;
-  // Bytes of the compact JSON: `low` counts every UTF-16 unit of a string as one byte and every
-  // number as one digit; `units` and `numbers` give the upper bound (a unit is at most 6 bytes,
-  // `\u0000`; a number at most 24 characters).
-  let low = 0;
-  let units = 0;
-  let numbers = 0;
-  let nodes = 1;
-  let depth = 0;
-  let reading: string | number | undefined;
-  const at = (finding: Finding, key?: string | number): Finding => {
-    place.depth = depth;
-    place.key = key;
-    return finding;
-  };
-  // for...in on a copy would also yield members someone else put on Object.prototype.
-  let polluted = false;
-  for (const _ in objectProto) {
-    polluted = true;
-    break;
-  }
-  const holder: Record<string, unknown> = { copy: root };
+/**
+ * {@link snapshot}'s walk for a caller that maps what it finds itself (an `adcp_error`'s
+ * validation): the copy, or the first finding and its JSON Pointer; nothing is thrown for a finding.
+ *
+ * @param root - The value.
+ * @param bounds - The bounds to check.
+ * @returns The outcome.
+ * @throws Whatever reading the value throws (a getter, a Proxy trap); callers wrap it.
+ * @example
+ * copyJson({ code: 'X' }, { maxBytes: 4096, maxDepth: Infinity, maxNodes: 4096 }); // { ok: true, copy: { code: 'X' } }
+ */
+export function copyJson(root: unknown, bounds: Bounds): CopyOutcome {
+  return copyAt(root, bounds, rootPlace());
+}
+
+function copyAt(root: unknown, bounds: Bounds, place: Place): CopyOutcome {
+  const walk = new CopyWalk(bounds, place);
+  let finding = walk.run(root);
+  if (finding === undefined) return { ok: true, copy: walk.holder.copy };
+  if (finding.kind === 'depth' && new Set(place.objects.slice(0, place.depth + 1)).size < place.depth + 1) finding = { kind: 'cycle' };
+  return { ok: false, finding, path: placePointer(place) };
+}
+
+/**
+ * The one walk: containers are visited from a stack (iterative, any depth) in document order, each
+ * copied where its parent's copy holds it. Bytes of the compact JSON: `low` counts every UTF-16
+ * unit of a string as one byte and every number as one digit, exact for the rest; `extra` adds
+ * what the strings measured exactly hold beyond that, and `units` (not measured) and `numbers` give
+ * the upper bound (a unit is at most 6 bytes, `\u0000`; a number at most 24 characters).
+ */
+class CopyWalk {
+  readonly holder: { copy: unknown } = { copy: undefined };
+  private readonly maxBytes: number;
+  private readonly maxDepth: number;
+  private readonly maxNodes: number;
+  private low = 0;
+  private units = 0;
+  /** What the strings measured exactly add to `low` (escapes, multi-byte characters). */
+  private extra = 0;
+  private numbers = 0;
+  private nodes = 1;
+  private depth = 0;
+  /** The member being read, for the path of what a getter or trap threw. */
+  private reading: string | number | undefined;
   // Pending containers: the source, the copy that holds it (to be replaced by its own copy), its key there, its depth.
-  const sources: object[] = [];
-  const parents: Container[] = [];
-  const keys: Array<string | number> = [];
-  const depths: number[] = [];
-  const visited = maxNodes > SHARED_CHECK_NODES ? new Set<object>() : undefined;
-  const deepPath: object[] = [];
-  let deep: Set<object> | undefined;
+  private readonly sources: object[] = [];
+  private readonly parents: Container[] = [];
+  private readonly keys: Array<string | number> = [];
+  private readonly depths: number[] = [];
+  private readonly visited: Set<object> | undefined;
+  private deep: Set<object> | undefined;
+  private readonly deepPath: object[] = [];
+  /** Whether someone put an enumerable member on Object.prototype, which a for...in over a copy would also yield. */
+  private readonly polluted: boolean;
+
+  constructor(
+    bounds: Bounds,
+    private readonly place: Place,
+  ) {
+    this.maxBytes = bounds.maxBytes;
+    this.maxDepth = bounds.maxDepth;
+    this.maxNodes = bounds.maxNodes;
+    this.visited = bounds.maxNodes > SHARED_CHECK_NODES ? new Set() : undefined;
+    let polluted = false;
+    for (const _ in objectProto) {
+      polluted = true;
+      break;
+    }
+    this.polluted = polluted;
+  }
+
+  /** Copies `root` into `holder.copy`; a finding fills in `place`. */
+  run(root: unknown): Finding | undefined {
+    try {
+      const bad = this.member(root, this.holder, 'copy', 0);
+      if (bad !== undefined) {
+        this.place.key = undefined;
+        return bad;
+      }
+      const { sources, parents, keys, depths } = this;
+      while (sources.length > 0) {
+        const value = sources.pop() as object;
+        const parent = parents.pop() as Container;
+        const key = keys.pop() as string | number;
+        const depth = depths.pop() as number;
+        this.depth = depth;
+        this.place.keys[depth] = depth === 0 ? '' : key;
+        this.place.objects[depth] = value;
+        this.reading = undefined;
+        const mark = sources.length;
+        const found = this.visit(value, parent, key);
+        if (found !== undefined) return found;
+        // Visit the containers just found in document order, so the first finding is the first in the text.
+        if (sources.length - mark > 1) {
+          reverseFrom(sources, mark);
+          reverseFrom(parents, mark);
+          reverseFrom(keys, mark);
+          reverseFrom(depths, mark);
+        }
+      }
+    } catch (cause) {
+      this.place.depth = this.depth;
+      this.place.key = this.reading;
+      throw cause;
+    }
+    return this.exactBytes();
+  }
+
+  /** Checks one container (prototype, repetition, depth) and copies it into `parent[key]`. */
+  private visit(value: object, parent: Container, key: string | number): Finding | undefined {
+    const isArray = Array.isArray(value);
+    const proto: unknown = getPrototypeOf(value);
+    if (isArray ? proto !== arrayProto : proto !== objectProto && proto !== null) {
+      return this.at({ kind: 'not-json', found: foreignContainer(value, isArray) });
+    }
+    if (this.visited !== undefined || this.depth >= CYCLE_CHECK_DEPTH) {
+      const repeated = this.repeated(value);
+      if (repeated !== undefined) return this.at(repeated);
+    }
+    if (this.depth + 1 > this.maxDepth) return this.at({ kind: 'depth', depth: this.depth + 1 });
+    return isArray ? this.copyArray(value as unknown[], parent, key) : this.copyObject(value as Record<string, unknown>, parent, key);
+  }
+
+  /** A cycle, or (with `maxNodes` past {@link SHARED_CHECK_NODES}) an object met twice. */
+  private repeated(value: object): Finding | undefined {
+    const { depth, visited } = this;
+    if (visited !== undefined) {
+      if (visited.has(value)) {
+        return this.place.objects.slice(0, depth).includes(value)
+          ? { kind: 'cycle' }
+          : { kind: 'not-json', found: 'an object met twice (a shared reference)' };
+      }
+      visited.add(value);
+    }
+    if (depth < CYCLE_CHECK_DEPTH) return undefined;
+    this.deep ??= new Set();
+    const deep = this.deep;
+    const path = this.deepPath;
+    while (path.length > depth - CYCLE_CHECK_DEPTH) deep.delete(path.pop() as object);
+    if (deep.has(value)) return { kind: 'cycle' };
+    path.push(value);
+    deep.add(value);
+    return undefined;
+  }
+
+  private copyArray(source: unknown[], parent: Container, key: string | number): Finding | undefined {
+    const length = source.length;
+    // Charge the claimed length before anything proportional to it is allocated or iterated:
+    // bytes first (each element is at least a digit and a comma), as text is measured before parsing.
+    if (this.low + 2 * length > this.maxBytes) return this.at({ kind: 'bytes', chars: this.low + 2 * length, json: 'at least' });
+    if (this.nodes + length > this.maxNodes) return this.at({ kind: 'nodes', nodes: this.nodes + length });
+    this.nodes += length;
+    this.low += length === 0 ? 2 : length + 1;
+    // Own keys are the indexes in order, then `length`, then named members, then symbols: so
+    // exactly `length + 1` keys ending the indexes at `length - 1` means no hole, no extra member.
+    const own = Reflect.ownKeys(source);
+    if (own.length !== length + 1 || (length > 0 && own[length - 1] !== String(length - 1))) return this.arrayExtra(source, own, length);
+    const list: unknown[] = [];
+    (parent as Record<string | number, unknown>)[key] = list;
+    const next = this.depth + 1;
+    for (let i = 0; i < length; i++) {
+      this.reading = i;
+      const child = source[i];
+      list.push(child);
+      const found = this.member(child, list, i, next);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+
+  private copyObject(source: Record<string, unknown>, parent: Container, key: string | number): Finding | undefined {
+    // One read of each member, by the engine's own object copy (one builtin call, not a read and a store per member).
+    let copy: Record<string, unknown>;
+    try {
+      copy = { ...source };
+    } catch (cause) {
+      this.reading = throwingMember(source);
+      throw cause;
+    }
+    (parent as Record<string | number, unknown>)[key] = copy;
+    const next = this.depth + 1;
+    let count = 0;
+    for (const name in copy) {
+      if (this.polluted && !hasOwn(copy, name)) continue;
+      count++;
+      this.low += 1; // its colon
+      this.text(name);
+      const child = copy[name];
+      if ((name === '__proto__' || name === 'constructor') && prototypeMember(name, child)) return this.at(unsafe(name), name);
+      const found = this.member(child, copy, name, next);
+      if (found !== undefined) return found;
+    }
+    this.low += count === 0 ? 2 : count + 1;
+    if (this.low > this.maxBytes) return this.at({ kind: 'bytes', chars: this.low, json: 'at least' });
+    if (this.nodes + count > this.maxNodes) return this.at({ kind: 'nodes', nodes: this.nodes + count });
+    this.nodes += count;
+    // What the copy left out: members JSON cannot see (non-enumerable or symbol-keyed).
+    if (getOwnPropertyNames(source).length !== count || getOwnPropertySymbols(source).length !== 0) return this.hidden(source);
+    return undefined;
+  }
+
+  /**
+   * Counts a key or string in `low`, one byte a unit and its quotes; and in `units` (each at most 6
+   * bytes) until the upper bound passes half the limit, exactly (`extra`) from then on. The bound
+   * runs at about six times the real size, so a small value is never measured (the common case),
+   * and one of up to about half the limit is decided without a second walk over its copy.
+   */
+  private text(text: string): void {
+    this.low += text.length + 2;
+    if (2 * this.upper() > this.maxBytes) this.extra += jsonStringBytes(text) - text.length - 2;
+    else this.units += text.length;
+  }
+
+  /** The upper bound of the compact JSON's bytes so far. */
+  private upper(): number {
+    return this.low + this.extra + 5 * this.units + 23 * this.numbers;
+  }
 
   /** Checks a member's value, now in `target[key]`; a container is queued to be copied in its place. */
-  const check = (child: unknown, target: Container, key: string | number, next: number): Finding | undefined => {
-    switch (typeof child) {
-      case 'string':
-        low += child.length + 2;
-        units += child.length;
-        return low > maxBytes ? at({ kind: 'bytes', chars: low, json: 'at least' }, key) : undefined;
-      case 'number':
-        if (child - child !== 0) return at({ kind: 'not-json', found: String(child) }, key); // NaN, ±Infinity
-        low += 1;
-        numbers++;
-        return undefined;
-      case 'boolean':
-        low += child ? 4 : 5;
-        return undefined;
-      case 'object':
-        if (child === null) low += 4;
-        else {
-          sources.push(child);
-          parents.push(target);
-          keys.push(key);
-          depths.push(next);
-        }
-        return undefined;
-      default:
-        return at({ kind: 'not-json', found: `a value of type ${typeof child}` }, key);
+  private member(child: unknown, target: Container, key: string | number, next: number): Finding | undefined {
+    // typeof compared in place: a switch on it makes V8 build the type's name.
+    if (typeof child === 'string') {
+      this.text(child);
+      return this.low > this.maxBytes ? this.at({ kind: 'bytes', chars: this.low, json: 'at least' }, key) : undefined;
     }
-  };
+    if (typeof child === 'object') {
+      if (child === null) this.low += 4;
+      else {
+        this.sources.push(child);
+        this.parents.push(target);
+        this.keys.push(key);
+        this.depths.push(next);
+      }
+      return undefined;
+    }
+    if (typeof child === 'number') {
+      if (child - child !== 0) return this.at({ kind: 'not-json', found: String(child) }, key); // NaN, ±Infinity
+      this.low += 1;
+      this.numbers++;
+      return undefined;
+    }
+    if (typeof child === 'boolean') {
+      this.low += child ? 4 : 5;
+      return undefined;
+    }
+    return this.at({ kind: 'not-json', found: `a value of type ${typeof child}` }, key);
+  }
 
-  try {
-    const bad = check(root, holder, 'copy', 0);
-    if (bad !== undefined) {
-      place.key = undefined;
-      return bad;
-    }
-    while (sources.length > 0) {
-      const value = sources.pop() as object;
-      const parent = parents.pop() as Container;
-      const key = keys.pop() as string | number;
-      depth = depths.pop() as number;
-      pathKeys[depth] = depth === 0 ? '' : key;
-      pathObjects[depth] = value;
-      reading = undefined;
-      const isArray = Array.isArray(value);
-      const foreignProto = foreign(value, isArray);
-      if (foreignProto !== undefined) return at({ kind: 'not-json', found: foreignProto });
-      if (visited !== undefined) {
-        if (visited.has(value)) {
-          return at(
-            pathObjects.slice(0, depth).includes(value)
-              ? { kind: 'cycle' }
-              : { kind: 'not-json', found: 'an object met twice (a shared reference)' },
-          );
-        }
-        visited.add(value);
-      }
-      if (depth + 1 > maxDepth) return at({ kind: 'depth', depth: depth + 1 });
-      if (depth >= CYCLE_CHECK_DEPTH) {
-        deep ??= new Set();
-        while (deepPath.length > depth - CYCLE_CHECK_DEPTH) deep.delete(deepPath.pop() as object);
-        if (deep.has(value)) return at({ kind: 'cycle' });
-        deepPath.push(value);
-        deep.add(value);
-      }
-      if (hasOwn.call(value, '__proto__')) return at({ kind: 'unsafe', key: '__proto__' }, '__proto__');
-      const next = depth + 1;
-      const mark = sources.length;
-      let copy: Container;
-      if (isArray) {
-        const source = value as unknown[];
-        const length = source.length;
-        // Charge the claimed length before anything proportional to it is allocated or iterated:
-        // bytes first (each element is at least a digit and a comma), as text is measured before parsing.
-        if (low + 2 * length > maxBytes) return at({ kind: 'bytes', chars: low + 2 * length, json: 'at least' });
-        if (nodes + length > maxNodes) return at({ kind: 'nodes', nodes: nodes + length });
-        nodes += length;
-        low += length === 0 ? 2 : length + 1;
-        // Own keys are the indexes in order, then `length`, then named members, then symbols: so
-        // exactly `length + 1` keys ending the indexes at `length - 1` means no hole, no extra member.
-        const own = Reflect.ownKeys(source);
-        if (own.length !== length + 1 || (length > 0 && own[length - 1] !== String(length - 1))) {
-          const culprit = arrayCulprit(source, own, length);
-          if (culprit === 'constructor') {
-            const ctor: unknown = (source as unknown as { constructor: unknown }).constructor;
-            if (typeof ctor === 'object' && ctor !== null && hasOwn.call(ctor, 'prototype'))
-              return at({ kind: 'unsafe', key: 'constructor.prototype' }, culprit);
-          }
-          return at(arrayFinding(culprit), culprit);
-        }
-        const list: unknown[] = [];
-        copy = list;
-        for (let i = 0; i < length; i++) {
-          reading = i;
-          const child = source[i];
-          list.push(child);
-          const found = check(child, list, i, next);
-          if (found !== undefined) return found;
-        }
-      } else {
-        const source = value as Record<string, unknown>;
-        // One read of each member, by the engine's own object copy (the fast path for plain objects).
-        let object: Record<string, unknown>;
-        try {
-          object = { ...source };
-        } catch (cause) {
-          reading = throwingMember(source);
-          throw cause;
-        }
-        copy = object;
-        let count = 0;
-        for (const member in object) {
-          if (polluted && !hasOwn.call(object, member)) continue;
-          count++;
-          low += member.length + 3;
-          units += member.length;
-          const child = object[member];
-          if (member === 'constructor' && typeof child === 'object' && child !== null && hasOwn.call(child, 'prototype'))
-            return at({ kind: 'unsafe', key: 'constructor.prototype' }, member);
-          const found = check(child, object, member, next);
-          if (found !== undefined) return found;
-        }
-        low += count === 0 ? 2 : count + 1;
-        if (low > maxBytes) return at({ kind: 'bytes', chars: low, json: 'at least' });
-        if (nodes + count > maxNodes) return at({ kind: 'nodes', nodes: nodes + count });
-        nodes += count;
-        // What the copy left out: members JSON cannot see (non-enumerable or symbol-keyed).
-        if (Object.getOwnPropertyNames(source).length !== count || Object.getOwnPropertySymbols(source).length !== 0) {
-          const hidden = Reflect.ownKeys(source).find(
-            (k) => typeof k === 'symbol' || !Object.prototype.propertyIsEnumerable.call(source, k),
-          );
-          return at(
-            { kind: 'not-json', found: typeof hidden === 'symbol' ? 'a symbol-keyed member' : 'a non-enumerable member' },
-            typeof hidden === 'string' ? hidden : undefined,
-          );
-        }
-      }
-      (parent as Record<string | number, unknown>)[key] = copy;
-      if (low > maxBytes) return at({ kind: 'bytes', chars: low, json: 'at least' });
-      // Visit the containers just found in document order, so the first finding is the first in the text.
-      if (sources.length - mark > 1) {
-        reverseFrom(sources, mark);
-        reverseFrom(parents, mark);
-        reverseFrom(keys, mark);
-        reverseFrom(depths, mark);
-      }
-    }
-  } catch (cause) {
-    place.depth = depth;
-    place.key = reading;
-    throw cause;
+  /** What is wrong with an array whose own keys are not exactly its indexes and `length`. */
+  private arrayExtra(source: unknown[], own: ReadonlyArray<string | symbol>, length: number): Finding {
+    const polluting = prototypeKey(source);
+    if (polluting !== undefined) return this.at(unsafe(polluting), polluting);
+    const culprit = arrayCulprit(source, own, length);
+    if (typeof culprit === 'number') return this.at({ kind: 'not-json', found: 'a sparse array (a hole)' }, culprit);
+    if (culprit === undefined) return this.at({ kind: 'not-json', found: 'an array with a symbol-keyed member' });
+    return this.at({ kind: 'not-json', found: 'an array with a named member' }, culprit);
   }
-  // The bounds decide unless the limit falls between them; then the copy (ours) is measured.
-  if (low + 5 * units + 23 * numbers > maxBytes) {
-    const exact = jsonUtf8Size(holder.copy);
-    if (exact > maxBytes) {
-      place.depth = 0;
-      place.key = undefined;
-      return { kind: 'bytes', chars: exact, json: 'exact' };
+
+  /** What an object's copy left out: a hidden prototype key, else the first symbol-keyed or non-enumerable member. */
+  private hidden(source: object): Finding {
+    const polluting = prototypeKey(source);
+    if (polluting !== undefined) return this.at(unsafe(polluting), polluting);
+    const hidden = Reflect.ownKeys(source).find((k) => typeof k === 'symbol' || !Object.prototype.propertyIsEnumerable.call(source, k));
+    return this.at(
+      { kind: 'not-json', found: typeof hidden === 'symbol' ? 'a symbol-keyed member' : 'a non-enumerable member' },
+      typeof hidden === 'string' ? hidden : undefined,
+    );
+  }
+
+  /** The bounds decide unless the limit falls between them; then the copy (ours, plain) is measured. */
+  private exactBytes(): Finding | undefined {
+    if (this.upper() <= this.maxBytes) return undefined;
+    const exact = compactJsonBytes(this.holder.copy);
+    if (exact <= this.maxBytes) return undefined;
+    this.place.depth = 0;
+    this.place.key = undefined;
+    return { kind: 'bytes', chars: exact, json: 'exact' };
+  }
+
+  /** Records where a finding is: the container being visited, and the member if any. */
+  private at(finding: Finding, key?: string | number): Finding {
+    this.place.depth = this.depth;
+    this.place.key = key;
+    return finding;
+  }
+}
+
+/**
+ * The UTF-8 size of `JSON.stringify(value)` for a snapshot's copy: plain JSON data without cycles
+ * (ours), so an iterative walk with no checks.
+ *
+ * @param root - A copy {@link snapshot} or {@link copyJson} returned.
+ * @returns Its compact JSON's size in UTF-8 bytes.
+ * @throws Never, for such a copy.
+ * @example
+ * compactJsonBytes({ a: ['é'] }); // 12
+ */
+export function compactJsonBytes(root: unknown): number {
+  let bytes = 0;
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') bytes += jsonStringBytes(value);
+    else if (typeof value === 'number') bytes += String(value).length;
+    else if (typeof value === 'boolean') bytes += value ? 4 : 5;
+    else if (value === null) bytes += 4;
+    else if (Array.isArray(value)) {
+      bytes += value.length === 0 ? 2 : value.length + 1;
+      for (let i = 0; i < value.length; i++) stack.push(value[i]); // by index: no iterator someone could have replaced
+    } else {
+      const object = value as Record<string, unknown>;
+      const names = Object.keys(object);
+      bytes += names.length === 0 ? 2 : 2 * names.length + 1;
+      for (const name of names) {
+        bytes += jsonStringBytes(name);
+        stack.push(object[name]);
+      }
     }
   }
-  return { copy: holder.copy };
+  return bytes;
+}
+
+function unsafe(key: string): Finding {
+  return { kind: 'unsafe', key: key === '__proto__' ? '__proto__' : 'constructor.prototype' };
+}
+
+/** Why a container whose prototype is not its kind's is not JSON data. */
+function foreignContainer(value: object, isArray: boolean): string {
+  if (isArray) return 'an array with a foreign prototype (an Array subclass?)';
+  const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+  return `an object of class ${typeof name === 'string' ? name.slice(0, 40) : 'unknown'}`;
 }
 
 /**
@@ -358,17 +446,10 @@ function reverseFrom(list: unknown[], from: number): void {
   }
 }
 
-/** What is wrong with an array whose own keys are not exactly its indexes and `length`, given its {@link arrayCulprit}. */
-function arrayFinding(culprit: string | number | undefined): Finding {
-  if (typeof culprit === 'number') return { kind: 'not-json', found: 'a sparse array (a hole)' };
-  if (culprit === undefined) return { kind: 'not-json', found: 'an array with a symbol-keyed member' };
-  return { kind: 'not-json', found: 'an array with a named member' };
-}
-
 /** The first hole's index, else the first named member, else undefined (a symbol key). Bounded by the keys present. */
 function arrayCulprit(source: unknown[], own: ReadonlyArray<string | symbol>, length: number): string | number | undefined {
   let i = 0;
   while (i < length && i < own.length && own[i] === String(i)) i++;
-  if (i < length && !hasOwn.call(source, i)) return i;
+  if (i < length && !hasOwn(source, String(i))) return i;
   return own.find((key): key is string => typeof key === 'string' && key !== 'length' && !/^(0|[1-9]\d*)$/.test(key));
 }

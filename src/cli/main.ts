@@ -32,6 +32,7 @@ import { looksLikeMcp } from '../extract/mcp.js';
 import { shownText } from '../errors/format.js';
 import { defaultVersion, releaseOf, resolveVersion, tablesFor, versions, type Version } from '../schema/versions.js';
 import { unwrapJsonRpcResult } from '../extract/json-rpc.js';
+import { parseStrict } from '../json/text.js';
 
 const NAME = 'adcp-decode';
 /** Room above the payload bound for envelope, a text copy of the payload, and escaping. */
@@ -242,7 +243,12 @@ function tooLarge(label: string, actual: number, cap: number, streamed: boolean)
   });
 }
 
-/** Parses the input as JSON, or throws `INVALID_JSON` without quoting it. */
+/**
+ * Parses the input as JSON by decode's own strict parse, or throws `INVALID_JSON` without quoting
+ * it. A byte-order mark at the start of the file is dropped first, deliberately: the input is a
+ * file someone saved (editors on Windows write one), and RFC 8259 §8.1 lets a parser ignore it;
+ * a text item inside an MCP result is still refused with one, as `JSON.parse` refuses it.
+ */
 function parseJson(bytes: Buffer, label: string): unknown {
   let text: string;
   try {
@@ -252,20 +258,17 @@ function parseJson(bytes: Buffer, label: string): unknown {
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') throw new DecodeError('INVALID_JSON', `${shownText(label, 200)} is empty; expected JSON`);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    const message = error instanceof Error ? error.message : '';
-    const at = /at position (\d+)/.exec(message)?.[1];
-    let where = '';
-    if (at !== undefined) {
-      const before = text.slice(0, Number(at)).split('\n');
-      where = ` at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
-    } else if (message.includes('end of JSON input')) {
-      where = ' (it ends early)';
-    }
-    throw new DecodeError('INVALID_JSON', `${shownText(label, 200)} is not valid JSON${where}`);
+  const parsed = parseStrict(text);
+  if (parsed.ok) return parsed.value;
+  const at = parsed.error.position;
+  let where = '';
+  if (at !== undefined) {
+    const before = text.slice(0, at).split('\n');
+    where = ` at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
+  } else if (parsed.error.parseError === 'unexpected end of JSON input') {
+    where = ' (it ends early)';
   }
+  throw new DecodeError('INVALID_JSON', `${shownText(label, 200)} is not valid JSON${where}`);
 }
 
 /** `auto` reads anything that is not a transport envelope as a bare payload. */

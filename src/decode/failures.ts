@@ -3,8 +3,6 @@
  * classified by the version's error-code table), a schema mismatch (SchemaMismatchError), and the
  * context (task, version) every error it throws carries, down to the last line, guard().
  */
-import type { Bounds } from '../bounds/bounds.js';
-import { snapshot } from '../bounds/snapshot.js';
 import {
   DecodeError,
   SchemaMismatchError,
@@ -16,7 +14,7 @@ import {
   type ValidationIssue,
 } from '../errors/errors.js';
 import { knownSellerError } from '../errors/seller-errors.js';
-import { checkAdcpError, MAX_ADCP_ERROR_BYTES } from '../extract/errors.js';
+import { checkAdcpError } from '../extract/errors.js';
 import { grouped, shownPointer, shownText } from '../errors/format.js';
 import { inputMayThrow } from './local-faults.js';
 import { hasOwn, isObject } from '../json/own.js';
@@ -62,7 +60,7 @@ const QUOTED_TEXT = 160;
  * end state (rejected, canceled) or the unknown-code policy classifies it.
  *
  * @param ctx - The call.
- * @param found - The seller's valid `adcp_error`, if any.
+ * @param adcpError - The seller's valid `adcp_error`, if any: checkAdcpError's plain copy (read once, validated as copied).
  * @param detail - What the seller did, for the message: `the seller set isError`.
  * @param how - Where the error came from, why an `adcp_error` was unusable, a reserved JSON-RPC
  *   code's meaning, the end state, the seller's words.
@@ -71,8 +69,7 @@ const QUOTED_TEXT = 160;
  * @example
  * throw failed(ctx, { code: 'BUDGET_TOO_LOW' }, 'the seller set isError');
  */
-export function failed(ctx: Context, found: AdcpError | undefined, detail: string, how: FailureHow = {}): TaskFailedError {
-  const adcpError = found === undefined ? undefined : plainAdcpError(found);
+export function failed(ctx: Context, adcpError: AdcpError | undefined, detail: string, how: FailureHow = {}): TaskFailedError {
   const version = ctx.version ?? defaultVersion;
   const recovery = classifyFailure(ctx, version, adcpError, how);
   const reserved = how.reservedCode !== undefined && recoveryTable(version).codes[how.reservedCode] !== undefined;
@@ -102,25 +99,6 @@ function classifyFailure(ctx: Context, version: Version, adcpError: AdcpError | 
   const reserved = how.reservedCode === undefined ? undefined : table.codes[how.reservedCode];
   if (reserved !== undefined) return { recovery: reserved };
   return endStateClassification(how.state ?? 'failed', version, ctx.options.unknownRecovery);
-}
-
-/** Bounds of an adcp_error's copy: what checkAdcpError already measured (4096 bytes of JSON, so fewer values). */
-const ADCP_ERROR_BOUNDS: Bounds = { maxBytes: MAX_ADCP_ERROR_BYTES, maxDepth: Infinity, maxNodes: MAX_ADCP_ERROR_BYTES };
-
-/**
- * The adcp_error handed back in a TaskFailedError: a plain copy read once (the seller's object may
- * be in-process, with getters), validated again as copied; a copy that is not JSON data or no
- * longer valid is discarded, as an invalid adcp_error is (the failure stays).
- */
-function plainAdcpError(error: AdcpError): AdcpError | undefined {
-  let copy: unknown;
-  try {
-    copy = snapshot(error, ADCP_ERROR_BOUNDS, { what: 'adcp_error' });
-  } catch {
-    return undefined;
-  }
-  const valid = checkAdcpError(copy);
-  return valid.ok ? valid.error : undefined;
 }
 
 /**

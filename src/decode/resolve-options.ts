@@ -2,7 +2,7 @@
  * The options of one decode: the decoder's (createDecoder) and the call's merged, read once each,
  * checked, and resolved to the values decode() runs with.
  */
-import { DEFAULT_BOUNDS, type Bounds } from '../bounds/bounds.js';
+import { DEFAULT_BOUNDS, limitOption, type Bounds } from '../bounds/bounds.js';
 import { DecodeError, describeThrown, describeValue, type Recovery } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import type { Transport } from './options.js';
@@ -23,14 +23,6 @@ export interface Resolved extends Bounds {
 function optionError(name: string, expected: string, got: unknown): DecodeError {
   const shown = typeof got === 'string' ? `"${shownText(got, 40)}"` : typeof got === 'number' ? String(got) : describeValue(got);
   return new DecodeError('INVALID_OPTION', `option ${name} must be ${expected}; got ${shown}`);
-}
-
-function nonNegativeLimit(value: unknown, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !(value >= 0) || (!Number.isInteger(value) && value !== Infinity)) {
-    throw optionError(name, 'a non-negative integer or Infinity', value);
-  }
-  return value;
 }
 
 /** The options decode() reads, each once per call. */
@@ -120,9 +112,9 @@ function resolve(base: DecodeOptions | undefined, call: DecodeOptions | undefine
     newerRelease,
     transport,
     unknownRecovery,
-    maxBytes: nonNegativeLimit(o.maxBytes, 'maxBytes', DEFAULT_BOUNDS.maxBytes),
-    maxDepth: nonNegativeLimit(o.maxDepth, 'maxDepth', DEFAULT_BOUNDS.maxDepth),
-    maxNodes: nonNegativeLimit(o.maxNodes, 'maxNodes', DEFAULT_BOUNDS.maxNodes),
+    maxBytes: limitOption('maxBytes', o.maxBytes, { zero: true }) ?? DEFAULT_BOUNDS.maxBytes,
+    maxDepth: limitOption('maxDepth', o.maxDepth, { zero: true }) ?? DEFAULT_BOUNDS.maxDepth,
+    maxNodes: limitOption('maxNodes', o.maxNodes, { zero: true }) ?? DEFAULT_BOUNDS.maxNodes,
     request: readRequest(o.request),
   };
 }

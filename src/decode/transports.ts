@@ -16,16 +16,8 @@ import {
   RESERVED_JSON_RPC_CODES,
   type AdcpErrorLocation,
 } from '../extract/errors.js';
-import {
-  locateMcpPayload,
-  looksLikeMcp,
-  readTextItem,
-  textItems,
-  type McpPayloadLocation,
-  type McpRejectedText,
-  type ParsedShape,
-  type TextBudget,
-} from '../extract/mcp.js';
+import { locateMcpPayload, looksLikeMcp, textItems, type McpPayloadLocation, type McpRejectedText } from '../extract/mcp.js';
+import { readTextItem, type ParsedShape, type TextBudget } from '../json/text.js';
 import { shownText } from '../errors/format.js';
 import { unwrapJsonRpcResult } from '../extract/json-rpc.js';
 import { hasOwn, isObject, own } from '../json/own.js';

@@ -20,11 +20,10 @@ export type DecodeErrorCode =
   | 'UNSAFE_JSON'
   /** A size bound (UTF-8 bytes) was exceeded. Nothing is truncated. */
   | 'TOO_LARGE'
-  /**
-   * A bound on the payload's shape was exceeded before validation: nesting over `maxDepth`, or more
-   * than `maxNodes` values (too many, not too deep); `LimitError.unit` (`'depth'` or `'nodes'`) tells which.
-   */
+  /** The payload nests deeper than `maxDepth` (checked before validation; `LimitError.unit` is `'depth'`). */
   | 'TOO_DEEP'
+  /** The payload holds more than `maxNodes` values (checked before validation; `LimitError.unit` is `'nodes'`). */
+  | 'TOO_MANY_VALUES'
   /** The input is not an MCP result, JSON-RPC error, A2A task/event/envelope, or payload. */
   | 'MALFORMED_ENVELOPE'
   /** An A2A `{ response: {...} }` wrapper, which the spec forbids. */
@@ -166,11 +165,11 @@ export class DecodeError extends Error {
   }
 }
 
-/** `TOO_LARGE`, `TOO_DEEP` or `TIMEOUT`: a bound was passed. */
+/** `TOO_LARGE`, `TOO_DEEP`, `TOO_MANY_VALUES` or `TIMEOUT`: a bound was passed. */
 export class LimitError extends DecodeError {
   override readonly name = 'LimitError';
-  override readonly code: 'TOO_LARGE' | 'TOO_DEEP' | 'TIMEOUT';
-  /** What was bounded; for `TOO_DEEP`, `'depth'` (nesting) or `'nodes'` (too many values). */
+  override readonly code: 'TOO_LARGE' | 'TOO_DEEP' | 'TOO_MANY_VALUES' | 'TIMEOUT';
+  /** What was bounded: `'bytes'` (TOO_LARGE), `'depth'` (TOO_DEEP), `'nodes'` (TOO_MANY_VALUES), `'ms'` (TIMEOUT). */
   readonly unit: 'bytes' | 'depth' | 'nodes' | 'ms';
   /** The configured limit. */
   readonly limit: number;
@@ -178,7 +177,7 @@ export class LimitError extends DecodeError {
   readonly actual: number;
 
   constructor(
-    code: 'TOO_LARGE' | 'TOO_DEEP' | 'TIMEOUT',
+    code: 'TOO_LARGE' | 'TOO_DEEP' | 'TOO_MANY_VALUES' | 'TIMEOUT',
     message: string,
     data: { unit: LimitError['unit']; limit: number; actual: number },
     options: DecodeErrorOptions = {},

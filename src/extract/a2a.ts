@@ -310,7 +310,7 @@ export function locateA2aPayload(input: unknown): A2aPayloadLocation {
  *   or a malformed Part.
  * @throws {DecodeError} `WRAPPER_DETECTED` when the final artifact DataPart is `{ response: {...} }`;
  *   `MALFORMED_ENVELOPE` when reading the input throws or the data is not JSON data; `UNSAFE_JSON`,
- *   `TOO_LARGE`, `TOO_DEEP` as decode() says them for the data, under the default bounds.
+ *   `TOO_LARGE`, `TOO_DEEP`, `TOO_MANY_VALUES` as decode() says them for the data, under the default bounds.
  * @example
  * extractA2aResponse({ task: { status: { state: 'completed' }, artifacts: [{ parts: [{ data: { products: [] } }] }] } });
  * // { products: [] }

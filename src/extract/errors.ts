@@ -3,8 +3,8 @@
  * MCP `structuredContent.adcp_error` (with `isError`), A2A artifact DataParts, A2A
  * `status.message` DataParts, JSON-RPC `error.data.adcp_error`, MCP text fallback (with `isError`).
  *
- * The located `adcp_error` is the seller's object itself; the public extractors hand back a plain
- * copy of it, every field as sent: clamping `retry_after` or classifying `recovery` is the action layer's job
+ * The returned `adcp_error` is a plain copy of the seller's object, read once and validated as
+ * copied, with every field as sent: clamping `retry_after` or classifying `recovery` is the action layer's job
  * (see recovery.ts). Step 6 of the detection order (payload `errors[0]`) is not applied here: it
  * reads the task payload, not the envelope, and `errors[]` also carries non-fatal warnings.
  *
@@ -13,19 +13,19 @@
  */
 import type { AdcpError } from '../errors/errors.js';
 import { DecodeError, readInput } from '../errors/errors.js';
-import { readTextItem, resolveMaxBytes, textItems, type McpExtractOptions, type TextBudget } from './mcp.js';
+import { resolveMaxBytes, textItems, type McpExtractOptions } from './mcp.js';
 import { isA2aDataPart, unwrapA2aEnvelope } from './a2a.js';
 import { shownPointer } from '../errors/format.js';
-import { storedIndexes } from '../bounds/bounds.js';
-import { snapshot } from '../bounds/snapshot.js';
-import { utf8Length } from '../json/utf8.js';
+import { storedIndexes, type Bounds } from '../bounds/bounds.js';
+import { compactJsonBytes, copyJson } from '../bounds/snapshot.js';
+import { readTextItem, type TextBudget } from '../json/text.js';
 import { hasOwn, own, isObject } from '../json/own.js';
 
 /** Longest accepted `adcp_error.code`, in UTF-16 code units (the spec's `code.length > 64` check). */
 const MAX_ERROR_CODE_LENGTH = 64;
 
 /** Largest accepted serialized `adcp_error` (`JSON.stringify`), in UTF-8 bytes. */
-export const MAX_ADCP_ERROR_BYTES = 4096;
+const MAX_ADCP_ERROR_BYTES = 4096;
 
 /** Where an `adcp_error` was found, named as in the transport-error-mapping vectors' `path`. */
 type AdcpErrorSource = 'structuredContent' | 'jsonrpc_error' | 'text_fallback' | 'artifact' | 'status_message';
@@ -37,8 +37,10 @@ type AdcpErrorInvalidReason =
   | 'code-empty'
   | 'code-too-long'
   | 'too-large'
-  /** `JSON.stringify` threw (cycle, BigInt, throwing toJSON), so the size rule cannot be checked. */
-  | 'unserializable';
+  /** A circular reference: it has no JSON size to check. */
+  | 'unserializable'
+  /** It holds what JSON data cannot (`undefined`, a function, a class instance, a symbol key, a hole). */
+  | 'not-json';
 
 /** The outcome of {@link locateMcpError} / {@link locateA2aError}. */
 export type AdcpErrorLocation =
@@ -58,7 +60,7 @@ export type AdcpErrorLocation =
       readonly reason: AdcpErrorInvalidReason;
       readonly index?: number;
       readonly artifactIndex?: number;
-      /** For `too-large`: serialized size in UTF-8 bytes. */
+      /** For `too-large`: the compact JSON's size in UTF-8 bytes (a lower bound when it holds more values than 4096 bytes of JSON can). */
       readonly bytes?: number;
     }
   | { readonly kind: 'none' };
@@ -72,52 +74,59 @@ export type AdcpErrorVerdict =
 export type AdcpErrorValidation = AdcpErrorVerdict | { readonly ok: false; readonly reason: 'unsafe'; readonly path: string };
 
 /**
+ * The bounds an `adcp_error` is copied under: no more values than 4096 bytes of JSON can hold, any
+ * depth; its size is measured on the copy, so that a prototype key is refused as such wherever it is.
+ */
+const ADCP_ERROR_BOUNDS: Bounds = { maxBytes: Infinity, maxDepth: Infinity, maxNodes: MAX_ADCP_ERROR_BYTES };
+
+/**
  * Applies the spec's `validate()` to a candidate `adcp_error`: a non-array object whose `code` is a
  * string of 1-64 UTF-16 code units and whose `JSON.stringify` is at most 4096 UTF-8 bytes.
  *
  * The spec's sample measures `JSON.stringify(error).length` (UTF-16 units) while its prose says
  * bytes; bytes are used, which is the stricter reading for non-ASCII text.
  *
- * The candidate is walked (iteratively, at most 4096 values) before it is serialized, so that an
- * already-parsed object cannot make the size check itself unbounded: a value shared many times
- * (`a = [x, x, ...]`, `x = [a, a, ...]`, ...) would serialize to gigabytes from a few kilobytes of
- * memory. JSON data of at most 4096 bytes holds fewer values, so the cap only changes the verdict
- * for values JSON cannot produce (`undefined` members, `toJSON`), which are then `too-large`. The
- * walk also refuses what would let the caller pollute a prototype by merging the error.
+ * The candidate is read once, into a plain copy ({@link copyJson}, the walk decode() copies
+ * payloads with), under a bound that makes the size check itself bounded: at most 4096 values
+ * (JSON of 4096 bytes holds fewer), so a value shared many times (`a = [x, x, ...]`,
+ * `x = [a, a, ...]`, ...) costs what 4096 values cost, never its gigabytes of JSON. The same walk
+ * refuses what is not JSON data and what would let the caller pollute a prototype by merging the
+ * error; then the copy's compact JSON is measured (a second walk, over at most 4096 values of our
+ * own). What is validated is the copy, and the copy is what is returned.
  *
  * @param candidate - The value found under an `adcp_error` key.
  * @param at - JSON Pointer of the candidate in the input, prefixed to an `unsafe` outcome's `path`.
- * @returns `{ ok: true, error }` with the same reference, or `{ ok: false, reason }`; `reason:
- *   'unsafe'` (with `path`) when the candidate holds a `__proto__` key or a `constructor` object
- *   with a `prototype` key.
+ * @returns `{ ok: true, error }` with the copy, or `{ ok: false, reason }`; `reason: 'unsafe'`
+ *   (with `path`) when the candidate holds a `__proto__` key or a `constructor` object with a
+ *   `prototype` key.
  * @throws Whatever reading the candidate throws (getter, Proxy); callers wrap it.
  * @example
- * validateAdcpError({ code: 'RATE_LIMITED', recovery: 'transient' }); // { ok: true, error: <same object> }
+ * validateAdcpError({ code: 'RATE_LIMITED', recovery: 'transient' }); // { ok: true, error: { code: 'RATE_LIMITED', recovery: 'transient' } }
  */
 export function validateAdcpError(candidate: unknown, at = ''): AdcpErrorValidation {
   if (!isObject(candidate)) return { ok: false, reason: 'not-object' };
-  const code = own(candidate, 'code');
+  const copied = copyJson(candidate, ADCP_ERROR_BOUNDS);
+  if (!copied.ok) {
+    const { finding } = copied;
+    switch (finding.kind) {
+      case 'unsafe':
+        return { ok: false, reason: 'unsafe', path: `${at}${copied.path}` };
+      case 'nodes':
+        return { ok: false, reason: 'too-large', bytes: finding.nodes };
+      case 'not-json':
+        return { ok: false, reason: 'not-json' };
+      default:
+        return { ok: false, reason: 'unserializable' };
+    }
+  }
+  const bytes = compactJsonBytes(copied.copy);
+  if (bytes > MAX_ADCP_ERROR_BYTES) return { ok: false, reason: 'too-large', bytes };
+  const error = copied.copy as AdcpError;
+  const code: unknown = error.code;
   if (typeof code !== 'string') return { ok: false, reason: 'code-not-string' };
   if (code.length === 0) return { ok: false, reason: 'code-empty' };
   if (code.length > MAX_ERROR_CODE_LENGTH) return { ok: false, reason: 'code-too-long' };
-  const shape = inspect(candidate);
-  if (shape.kind === 'unsafe') return { ok: false, reason: 'unsafe', path: `${at}${shape.path}` };
-  if (shape.kind === 'cycle') return { ok: false, reason: 'unserializable' };
-  if (shape.kind === 'too-many') return { ok: false, reason: 'too-large', bytes: shape.atLeast };
-  let serialized: string | undefined;
-  try {
-    serialized = JSON.stringify(candidate);
-  } catch {
-    // The spec discards payloads that fail validation; one whose size cannot be measured fails it.
-    return { ok: false, reason: 'unserializable' };
-  }
-  if (typeof serialized !== 'string') return { ok: false, reason: 'unserializable' };
-  // Cheap bounds first: UTF-8 is 1-3 bytes per UTF-16 unit, so most errors never need encoding.
-  if (serialized.length * 3 > MAX_ADCP_ERROR_BYTES) {
-    const bytes = utf8Length(serialized);
-    if (bytes > MAX_ADCP_ERROR_BYTES) return { ok: false, reason: 'too-large', bytes };
-  }
-  return { ok: true, error: candidate as AdcpError };
+  return { ok: true, error };
 }
 
 /**
@@ -130,7 +139,7 @@ export function validateAdcpError(candidate: unknown, at = ''): AdcpErrorValidat
  * @throws {DecodeError} `UNSAFE_JSON` for a `__proto__` key or a `constructor` object with a `prototype` key.
  * @throws Whatever reading the candidate throws (getter, Proxy); callers wrap it.
  * @example
- * checkAdcpError({ code: 'RATE_LIMITED' }); // { ok: true, error: <same object> }
+ * checkAdcpError({ code: 'RATE_LIMITED' }); // { ok: true, error: { code: 'RATE_LIMITED' } } (a copy)
  */
 export function checkAdcpError(candidate: unknown, at = ''): AdcpErrorVerdict {
   const result = validateAdcpError(candidate, at);
@@ -144,54 +153,6 @@ export function checkAdcpError(candidate: unknown, at = ''): AdcpErrorVerdict {
     );
   }
   return result;
-}
-
-/** Below this many values the candidate is serialized; JSON data of 4096 bytes holds at most 2048. */
-const MAX_ADCP_ERROR_VALUES = MAX_ADCP_ERROR_BYTES;
-
-type Shape =
-  | { readonly kind: 'ok' }
-  | { readonly kind: 'unsafe'; readonly path: string }
-  | { readonly kind: 'cycle' }
-  /** More values than any 4096-byte JSON text holds; `atLeast` is a lower bound of its size. */
-  | { readonly kind: 'too-many'; readonly atLeast: number };
-
-/**
- * Walks own enumerable members (an array's named ones too), without recursion, counting values
- * (a shared value once per occurrence, as serialization would), and stops at the first
- * prototype-polluting key, cycle, or value past the cap.
- */
-function inspect(root: object): Shape {
-  const values: unknown[] = [root];
-  const depths: number[] = [0];
-  const paths: string[] = [''];
-  // Objects on the current path, by depth: a value met again among them is a cycle.
-  const path: object[] = [];
-  let count = 0;
-  while (values.length > 0) {
-    const value = values.pop();
-    const depth = depths.pop() as number;
-    const at = paths.pop() as string;
-    if (++count > MAX_ADCP_ERROR_VALUES) return { kind: 'too-many', atLeast: count };
-    if (typeof value !== 'object' || value === null) continue;
-    path.length = depth;
-    if (path.includes(value)) return { kind: 'cycle' };
-    path.push(value);
-    if (hasOwn(value, '__proto__')) return { kind: 'unsafe', path: `${at}/__proto__` };
-    if (hasOwn(value, 'constructor')) {
-      const ctor = own(value, 'constructor');
-      if (typeof ctor === 'object' && ctor !== null && hasOwn(ctor, 'prototype')) return { kind: 'unsafe', path: `${at}/constructor` };
-    }
-    // Arrays too: JSON.stringify skips an array's named members, a caller's for...in merge does not.
-    const keys = Object.keys(value);
-    for (let i = keys.length - 1; i >= 0; i--) {
-      const key = keys[i] as string;
-      values.push((value as Record<string, unknown>)[key]);
-      depths.push(depth + 1);
-      paths.push(`${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
-    }
-  }
-  return { kind: 'ok' };
 }
 
 function locationOf(
@@ -330,7 +291,7 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }): Ad
  * @throws {DecodeError} `UNSAFE_JSON` for prototype keys in a text item or in the `adcp_error`;
  *   `MALFORMED_ENVELOPE` when reading the input throws; `TOO_LARGE` when the text items examined
  *   hold more than 4 × `maxBytes` together.
- * @throws {RangeError} When `maxBytes` is not a non-negative number.
+ * @throws {DecodeError} `INVALID_OPTION` when `maxBytes` is not a non-negative integer or `Infinity`.
  * @example
  * locateMcpError({ isError: true, content: [], structuredContent: { adcp_error: { code: 'RATE_LIMITED' } } });
  * // { kind: 'found', error: { code: 'RATE_LIMITED' }, source: 'structuredContent' }
@@ -346,29 +307,18 @@ export function locateMcpError(resultOrJsonRpcError: unknown, options?: McpExtra
  *
  * @param resultOrJsonRpcError - A `CallToolResult`, a JSON-RPC error response, or an `McpError`.
  * @param options - `maxBytes` for each text item (default 4 MiB, UTF-8 bytes).
- * @returns The seller's `adcp_error` (fields as sent) as a plain copy, or `null`.
+ * @returns A plain copy of the seller's `adcp_error` (read once, fields as sent), or `null`.
  * @throws {DecodeError} `UNSAFE_JSON` for prototype keys in a text item or in the `adcp_error`;
  *   `MALFORMED_ENVELOPE` when reading the input throws; `TOO_LARGE` when the text items examined
  *   hold more than 4 × `maxBytes` together.
- * @throws {RangeError} When `maxBytes` is not a non-negative number.
+ * @throws {DecodeError} `INVALID_OPTION` when `maxBytes` is not a non-negative integer or `Infinity`.
  * @example
  * extractMcpError({ jsonrpc: '2.0', id: 1, error: { code: -32029, message: 'x', data: { adcp_error: { code: 'RATE_LIMITED' } } } });
  * // { code: 'RATE_LIMITED' }
  */
 export function extractMcpError(resultOrJsonRpcError: unknown, options?: McpExtractOptions): AdcpError | null {
   const location = locateMcpError(resultOrJsonRpcError, options);
-  return location.kind === 'found' ? plainCopy(location.error) : null;
-}
-
-/**
- * A validated adcp_error handed back as a plain copy read once (the caller's object may have
- * getters), validated again as copied; a copy that is no longer valid is no error (the spec:
- * "treat as no structured error found").
- */
-function plainCopy(error: AdcpError): AdcpError | null {
-  const bounds = { maxBytes: MAX_ADCP_ERROR_BYTES, maxDepth: Infinity, maxNodes: MAX_ADCP_ERROR_BYTES };
-  const valid = checkAdcpError(snapshot(error, bounds, { what: 'adcp_error' }));
-  return valid.ok ? valid.error : null;
+  return location.kind === 'found' ? location.error : null;
 }
 
 function a2aLocate(input: unknown, cursor: { at: string }): AdcpErrorLocation {
@@ -449,7 +399,7 @@ export function locateA2aError(input: unknown): AdcpErrorLocation {
  * then `status.message.parts`, or `null`.
  *
  * @param input - A Task, TaskStatusUpdateEvent, or single-key envelope (anything is accepted).
- * @returns The seller's `adcp_error` (fields as sent) as a plain copy, or `null`.
+ * @returns A plain copy of the seller's `adcp_error` (read once, fields as sent), or `null`.
  * @throws {DecodeError} `UNSAFE_JSON` for prototype keys in the `adcp_error`; `MALFORMED_ENVELOPE`
  *   when reading the input throws.
  * @example
@@ -458,5 +408,5 @@ export function locateA2aError(input: unknown): AdcpErrorLocation {
  */
 export function extractA2aError(input: unknown): AdcpError | null {
   const location = locateA2aError(input);
-  return location.kind === 'found' ? plainCopy(location.error) : null;
+  return location.kind === 'found' ? location.error : null;
 }

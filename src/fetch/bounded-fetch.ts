@@ -75,7 +75,7 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
  * @returns A function with the signature of `fetch`. A response that breaks a bound rejects (before the
  *   body) or errors its body stream with a {@link LimitError} (`TOO_LARGE`: unit `bytes`, limit, bytes
  *   read; `TIMEOUT`: unit `ms`, limit, elapsed) or a {@link DecodeError} `UNSUPPORTED_ENCODING`.
- * @throws RangeError when a limit is not a positive number.
+ * @throws DecodeError `INVALID_OPTION` when a limit is not a positive number.
  * @example
  * import { Client } from '@modelcontextprotocol/sdk/client/index.js';
  * import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -284,7 +284,7 @@ function parseContentLength(value: string | null): number | undefined {
  * @param fn - The call. Its async context (including SSE resumptions the SDK schedules) is in scope.
  * @returns What `fn` resolves to.
  * @throws The {@link LimitError} / {@link DecodeError} of the first bound that tripped within the call;
- *   otherwise whatever `fn` throws. RangeError when a limit is not a positive number.
+ *   otherwise whatever `fn` throws. DecodeError `INVALID_OPTION` when a limit is not a positive number.
  * @example
  * const result = await withFetchBounds({ maxBytes: 16_777_216, timeoutMs: 120_000 }, signal =>
  *   client.callTool({ name: 'get_products', arguments: args }, undefined, { signal, timeout: 120_000 }),

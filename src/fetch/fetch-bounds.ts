@@ -2,7 +2,8 @@
  * The limits of a bounded fetch: their types and defaults, where a caller sets them, how they are
  * checked, and the LimitError a response that breaks one fails with.
  */
-import { LimitError } from '../errors/errors.js';
+import { limitOption } from '../bounds/bounds.js';
+import { DecodeError, LimitError, describeValue } from '../errors/errors.js';
 
 /** Default cap on a response body, in bytes: the spec's recommended client safety limit for one MCP message, 4 MiB (decode's own text limit is its `maxBytes` option). */
 export const DEFAULT_MAX_BYTES = 4_194_304;
@@ -21,7 +22,7 @@ export interface FetchBounds {
   /**
    * Bytes: the whole body of a non-SSE response, one SSE event, and the cumulative bytes of one
    * request's SSE stream(s). Raw and decoded bytes are the same bytes (requests ask for identity encoding).
-   * A positive safe integer.
+   * A positive integer, or `Infinity` to lift the cap.
    */
   readonly maxBytes?: number | undefined;
   /** Deadline for the whole response (headers + body), in ms. A positive number up to 2^31 - 1. */
@@ -44,17 +45,18 @@ export type BoundedRequestInit = RequestInit & { readonly [FETCH_BOUNDS]?: Fetch
  * @param bounds - The limits, any field absent.
  * @param where - Who was given them, for the message: `boundedFetch`.
  * @returns The two limits, nothing else of the object.
- * @throws {RangeError} When a limit is not a positive number (maxBytes a safe integer, timeoutMs at most 2^31 - 1).
+ * @throws {DecodeError} `INVALID_OPTION` when a limit is not positive (maxBytes an integer or Infinity, timeoutMs a number up to 2^31 - 1).
  * @example
  * checkBounds({ maxBytes: 1024 }, 'boundedFetch'); // { maxBytes: 1024, timeoutMs: undefined }
  */
 export function checkBounds(bounds: FetchBounds, where: string): FetchBounds {
-  const { maxBytes, timeoutMs } = bounds;
-  if (maxBytes !== undefined && !(Number.isSafeInteger(maxBytes) && maxBytes > 0)) {
-    throw new RangeError(`${where}: maxBytes must be a positive safe integer`);
-  }
-  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
-    throw new RangeError(`${where}: timeoutMs must be a positive number of ms up to ${MAX_TIMER_MS}`);
+  const { timeoutMs } = bounds;
+  const maxBytes = limitOption('maxBytes', bounds.maxBytes, { zero: false, of: where });
+  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
+    throw new DecodeError(
+      'INVALID_OPTION',
+      `option timeoutMs of ${where} must be a positive number of ms up to ${MAX_TIMER_MS}; got ${typeof timeoutMs === 'number' ? String(timeoutMs) : describeValue(timeoutMs)}`,
+    );
   }
   return { maxBytes, timeoutMs };
 }

@@ -46,3 +46,37 @@ export function own(obj: object, key: string): unknown {
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * Whether a member would let a caller who merges the data into `{}` (spread, `Object.assign`, a
+ * naive recursive merge) change a prototype: a `__proto__` key, or a `constructor` key holding an
+ * object with an own `prototype` key (what secure-json-parse refuses with both actions set to
+ * `'error'`). The one statement of the rule; every walk over untrusted data asks it.
+ *
+ * @param key The member's key.
+ * @param value The member's value (only looked at under `constructor`).
+ * @returns `true` for a prototype-polluting member.
+ * @throws Whatever a Proxy's `getOwnPropertyDescriptor` trap on `value` throws.
+ * @example
+ * prototypeMember('constructor', { prototype: {} }); // true
+ * prototypeMember('constructor', 'x'); // false
+ */
+export function prototypeMember(key: string, value: unknown): boolean {
+  if (key === '__proto__') return true;
+  return key === 'constructor' && typeof value === 'object' && value !== null && hasOwn(value, 'prototype');
+}
+
+/**
+ * The prototype-polluting key ({@link prototypeMember}) an object or array holds as an own
+ * property, enumerable or not, or `undefined`.
+ *
+ * @param node The object or array.
+ * @returns `'__proto__'`, `'constructor'`, or `undefined`.
+ * @throws Whatever a getter or a Proxy trap on `node` throws.
+ * @example
+ * prototypeKey(JSON.parse('{"__proto__":{}}')); // '__proto__'
+ */
+export function prototypeKey(node: object): '__proto__' | 'constructor' | undefined {
+  if (hasOwn(node, '__proto__')) return '__proto__';
+  return hasOwn(node, 'constructor') && prototypeMember('constructor', own(node, 'constructor')) ? 'constructor' : undefined;
+}

@@ -13,7 +13,7 @@
  *    manifest default.
  */
 import type { AdcpError, Recovery, RecoveryClassification } from '../errors/errors.js';
-import { describeValue, wrapInputFault } from '../errors/errors.js';
+import { DecodeError, describeValue, wrapInputFault } from '../errors/errors.js';
 import { hasOwn, own } from '../json/own.js';
 import { defaultVersion, resolveVersion, tablesFor, type Version } from './versions.js';
 import type { FailedStatus } from './statuses.js';
@@ -69,12 +69,15 @@ function resolveUnknown(table: RecoveryTable, options: ClassifyRecoveryOptions |
   const choice = options == null ? undefined : options.unknownRecovery;
   if (choice === undefined || choice === 'manifest') {
     if (!isRecovery(table.defaultUnknownRecovery)) {
-      throw new RangeError(`table.defaultUnknownRecovery must be a recovery class, got ${describeValue(table.defaultUnknownRecovery)}`);
+      throw new DecodeError(
+        'INVALID_OPTION',
+        `table.defaultUnknownRecovery must be a recovery class, got ${describeValue(table.defaultUnknownRecovery)}`,
+      );
     }
     return table.defaultUnknownRecovery;
   }
   if (!isRecovery(choice)) {
-    throw new RangeError(`unknownRecovery must be 'manifest' or a recovery class, got ${describeValue(choice)}`);
+    throw new DecodeError('INVALID_OPTION', `option unknownRecovery must be 'manifest' or a recovery class, got ${describeValue(choice)}`);
   }
   return choice;
 }
@@ -102,7 +105,7 @@ function classify(adcpError: AdcpError, table: RecoveryTable, unknown: Recovery)
  * @returns `{ recovery }`, plus `retryAfterSeconds` (whole seconds, 1-3600) only when the class is
  *   `transient` and the seller sent a finite `retry_after`.
  * @throws {DecodeError} `MALFORMED_ENVELOPE` when reading the error object throws (getter, Proxy).
- * @throws {RangeError} When `unknownRecovery` or the table's default is not a recovery class.
+ * @throws {DecodeError} `INVALID_OPTION` when `unknownRecovery` or the table's default is not a recovery class.
  * @example
  * classifyRecoveryWith({ code: 'RATE_LIMITED', retry_after: 86400 }, { codes: { RATE_LIMITED: 'transient' }, defaultUnknownRecovery: 'transient' });
  * // { recovery: 'transient', retryAfterSeconds: 3600 }

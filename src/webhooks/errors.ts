@@ -161,6 +161,8 @@ export const DECODE_ERROR_ANSWER: Readonly<Record<DecodeErrorCode, { readonly st
   UNSAFE_JSON: { status: 400, blame: 'delivery' },
   TOO_LARGE: { status: 413, blame: 'delivery' },
   TOO_DEEP: { status: 400, blame: 'delivery' },
+  // Too many values was TOO_DEEP's second meaning; it keeps that answer.
+  TOO_MANY_VALUES: { status: 400, blame: 'delivery' },
   MALFORMED_ENVELOPE: { status: 400, blame: 'delivery' },
   WRAPPER_DETECTED: { status: 400, blame: 'delivery' },
   SCHEMA_MISMATCH: { status: 400, blame: 'delivery' },

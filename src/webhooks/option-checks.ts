@@ -4,6 +4,7 @@
  */
 import { DecodeError, describeValue } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
+import { MAX_TIMER_MS } from '../fetch/fetch-bounds.js';
 
 /**
  * The error for an option that is not what it must be.
@@ -38,9 +39,6 @@ export function positiveInteger(who: string, name: string, value: unknown, fallb
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw optionError(who, name, 'a positive integer', value);
   return value;
 }
-
-/** The longest delay a timer takes (2^31 − 1 ms); a longer one fires at once. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * A deadline option in milliseconds: a positive integer a timer can hold, or its default.

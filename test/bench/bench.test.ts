@@ -1,9 +1,9 @@
 /**
  * The benchmark's own correctness (bench/): its payloads are deterministic, near the sizes the
  * table names and valid against 3.1.19; every path it times decodes (or rejects) what it claims;
- * its baselines judge the payloads as the generated validators do; and the two performance fixes
- * its profiles led to keep decode's behaviour (checked against secure-json-parse and against an
- * independent model of the bounds walk). No timing is asserted anywhere.
+ * its baselines judge the payloads as the generated validators do. (The fixes its profiles led to
+ * are checked where their modules are tested: test/json/text.test.ts, test/bounds/.) No timing is
+ * asserted anywhere.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,8 +11,6 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import fc from 'fast-check';
-import sjson from 'secure-json-parse';
 import { describe, expect, test, vi } from 'vitest';
 import { hot, pairedRatio } from '../../bench/harness.js';
 import {
@@ -28,13 +26,8 @@ import {
 } from '../../bench/payloads.js';
 import { compileFromBundle } from '../../bench/runtime-ajv.mjs';
 import { outputSchema, responseSchemaId, runtimeBundle } from '../../bench/schemas.js';
-import { DEFAULT_BOUNDS, type Bounds } from '../../src/bounds/bounds.js';
-import { checkTree } from '../../src/bounds/check-tree.js';
-import { snapshot } from '../../src/bounds/snapshot.js';
 import { decode, safeDecode } from '../../src/decode/decode.js';
-import { DecodeError } from '../../src/errors/errors.js';
-import { parseMcpText } from '../../src/extract/mcp.js';
-import { exoticTrees, tightBounds } from '../fixtures/exotic-trees.js';
+import type { DecodeError } from '../../src/errors/errors.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAX_BYTES = 4 * 1024 * 1024;
@@ -204,157 +197,4 @@ describe('harness', () => {
       }
     },
   );
-});
-
-// ---------------------------------------------------------------------------------------------
-// The fixes the profiles led to keep behaviour
-
-describe('parseMcpText refuses exactly what secure-json-parse refused', () => {
-  const refusedBySjson = (text: string): 'unsafe' | 'invalid' | 'ok' => {
-    try {
-      sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
-      return 'ok';
-    } catch (error) {
-      return (error as Error).message === 'Object contains forbidden prototype property' ? 'unsafe' : 'invalid';
-    }
-  };
-  const ours = (text: string): 'unsafe' | 'invalid' | 'ok' => {
-    try {
-      return parseMcpText(text, MAX_BYTES, '/content/0/text').ok ? 'ok' : 'invalid';
-    } catch (error) {
-      expect((error as DecodeError).code).toBe('UNSAFE_JSON');
-      return 'unsafe';
-    }
-  };
-  const keys = [
-    '__proto__',
-    '\\u005f_proto__',
-    '__pro\\u0074o__',
-    'constructor',
-    'constructo\\u0072',
-    'prototype',
-    'a',
-    'prototype_',
-    '__proto',
-    'x',
-  ];
-
-  test('on generated documents with those keys, escaped or not, at any depth', () => {
-    const member = fc.letrec((tie) => ({
-      value: fc.oneof(
-        { depthSize: 'small' },
-        fc.constantFrom('1', 'null', '"__proto__"', '"constructor"', '{}', '[]'),
-        tie('object'),
-        fc.array(tie('value'), { maxLength: 3 }).map((items) => `[${items.join(',')}]`),
-      ),
-      object: fc
-        .array(fc.tuple(fc.constantFrom(...keys), tie('value')), { maxLength: 4 })
-        .map((entries) => `{${entries.map(([k, v]) => `"${k}" : ${v as string}`).join(',')}}`),
-    }));
-    fc.assert(
-      fc.property(member.object, (text) => {
-        expect(ours(text)).toBe(refusedBySjson(text));
-      }),
-      { numRuns: 3000 },
-    );
-  });
-
-  test('on the benchmark payloads and on prose', () => {
-    for (const { payload } of Object.values(payloads)) expect(ours(JSON.stringify(payload))).toBe('ok');
-    for (const text of [
-      'Found 3 products.',
-      '{"a":',
-      '[1,2',
-      '{"constructor":{"prototype":1}}',
-      '[{"__proto__":{}}]',
-      '{"constructor":null}',
-    ]) {
-      expect(ours(text)).toBe(refusedBySjson(text));
-    }
-  });
-});
-
-describe('checkTree finds something in a parsed value exactly when the walk it documents would', () => {
-  const hasOwn = Object.prototype.hasOwnProperty;
-  /** An independent model of the walk's checks: does any of them fail anywhere? (Trees only.) */
-  function modelFinds(root: unknown, bounds: Bounds, untrusted: boolean): boolean {
-    let nodes = 0;
-    let chars = 0;
-    let found = false;
-    const visit = (value: unknown, depth: number): void => {
-      nodes++;
-      if (typeof value !== 'object' || value === null) {
-        if (typeof value === 'string') chars += untrusted ? value.length : 0;
-        else if (typeof value === 'number') found ||= !Number.isFinite(value);
-        else if (untrusted && typeof value !== 'boolean' && value !== null) found = true;
-        return;
-      }
-      if (untrusted && !Array.isArray(value)) {
-        const proto: unknown = Object.getPrototypeOf(value);
-        if (proto !== Object.prototype && proto !== null) found = true;
-      }
-      if (depth + 1 > bounds.maxDepth) {
-        found = true;
-        return;
-      }
-      if (untrusted) {
-        if (hasOwn.call(value, '__proto__')) found = true;
-        const ctor: unknown = hasOwn.call(value, 'constructor') ? (value as { constructor: unknown }).constructor : undefined;
-        if (typeof ctor === 'object' && ctor !== null && hasOwn.call(ctor, 'prototype')) found = true;
-      }
-      if (Array.isArray(value)) {
-        // A named (non-index) member of an array is refused (untrusted).
-        if (untrusted && Object.keys(value).some((name) => !/^(0|[1-9]\d*)$/.test(name))) found = true;
-        for (let i = 0; i < value.length; i++) visit(value[i], depth + 1);
-        return;
-      }
-      for (const key of Object.keys(value)) {
-        if (untrusted) chars += key.length;
-        visit((value as Record<string, unknown>)[key], depth + 1);
-      }
-    };
-    visit(root, 0);
-    return found || nodes > bounds.maxNodes || (untrusted && chars > bounds.maxBytes);
-  }
-
-  const tree = exoticTrees({
-    strings: [fc.string({ maxLength: 6 })],
-    keys: ['a', 'b', 'constructor', 'prototype', 'name', 'ü'],
-    arrayKinds: ['plain', 'plain', 'named member', 'hole'],
-    objectKinds: ['plain', 'null-proto', 'own __proto__', 'hidden __proto__'],
-  });
-  const bounds = tightBounds(80);
-
-  test('on generated trees, under tight and default bounds', () => {
-    fc.assert(
-      fc.property(fc.oneof(tree.object, tree.array), bounds, fc.boolean(), (value, tight, useDefault) => {
-        const untrusted = false; // in-process values go through snapshot(): test/bounds/in-process-values.test.ts
-        const b = useDefault ? DEFAULT_BOUNDS : tight;
-        let threw = false;
-        try {
-          checkTree(value, b, { what: 'value' });
-        } catch (error) {
-          expect(error).toBeInstanceOf(DecodeError);
-          threw = true;
-        }
-        expect(threw).toBe(modelFinds(value, b, untrusted));
-      }),
-      { numRuns: 5000 },
-    );
-  });
-
-  test('with an enumerable property on Object.prototype', () => {
-    Object.defineProperty(Object.prototype, 'polluted', { value: Number.NaN, enumerable: true, writable: true, configurable: true });
-    try {
-      const value = { a: [1, { b: 'x' }] };
-      expect(() => checkTree(value, DEFAULT_BOUNDS, { what: 'value' })).not.toThrow();
-      expect(modelFinds(value, DEFAULT_BOUNDS, false)).toBe(false);
-      // The snapshot of an in-process value copies own members only.
-      const copy = snapshot(value, DEFAULT_BOUNDS, { what: 'value' });
-      expect(Object.keys(copy as object)).toEqual(['a']);
-      expect(JSON.stringify(copy)).toBe(JSON.stringify(value));
-    } finally {
-      delete (Object.prototype as Record<string, unknown>).polluted;
-    }
-  });
 });

@@ -205,10 +205,12 @@ describe('TOO_DEEP', () => {
     expect(e.message).toMatch(/ at \/ext\/kx+….*\\u000aline$/);
     expect(e.message.length).toBeLessThan(200);
   });
+});
 
+describe('TOO_MANY_VALUES', () => {
   test('more values than maxNodes', () => {
     const e = caught(() => decode('get_products', mcp.structured(payload('3.1.19/get_products.valid')), { maxNodes: 40 }));
-    expect(e).toMatchObject({ code: 'TOO_DEEP', task: 'get_products', version: undefined, unit: 'nodes', limit: 40, actual: 43 });
+    expect(e).toMatchObject({ code: 'TOO_MANY_VALUES', task: 'get_products', version: undefined, unit: 'nodes', limit: 40, actual: 43 });
     expect(e.message).toMatchInlineSnapshot(
       `"structuredContent has more than 40 values (maxNodes); counting stopped at /products/0/reporting_capabilities"`,
     );
@@ -393,6 +395,7 @@ test('every code decode() can raise is covered above', () => {
     'UNSAFE_JSON',
     'TOO_LARGE',
     'TOO_DEEP',
+    'TOO_MANY_VALUES',
     'MALFORMED_ENVELOPE',
     'WRAPPER_DETECTED',
     'SCHEMA_MISMATCH',
@@ -403,7 +406,7 @@ test('every code decode() can raise is covered above', () => {
     'INVALID_INPUT',
     'INTERNAL',
   ];
-  expect(new Set(covered).size).toBe(15);
+  expect(new Set(covered).size).toBe(16);
 });
 
 test('errors from decode() and jsonRpc are DecodeErrors with a name per class', () => {

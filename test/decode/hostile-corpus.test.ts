@@ -234,7 +234,7 @@ const cases: Record<string, readonly Case[]> = {
       name: 'a sparse array claiming 2^32 - 1 elements, maxBytes lifted: the node bound',
       input: () => structured(withExt({ a: claimed(2 ** 32 - 1) })),
       options: { maxBytes: Infinity },
-      code: 'TOO_DEEP',
+      code: 'TOO_MANY_VALUES',
       path: '/ext/a',
     },
     {
@@ -453,7 +453,7 @@ const cases: Record<string, readonly Case[]> = {
       name: '300,000-deep arrays with maxDepth lifted: the node bound, located in one pass',
       input: () => structured(withExt(nestArrays(300_000))),
       options: { maxDepth: Infinity, maxNodes: 100_000 },
-      code: 'TOO_DEEP',
+      code: 'TOO_MANY_VALUES',
       then: ({ error }) => {
         expect(error).toMatchObject({ unit: 'nodes', limit: 100_000 });
         expect(error?.path).toMatch(/^\/ext(\/0){50000,}$/);
@@ -483,7 +483,7 @@ const cases: Record<string, readonly Case[]> = {
       name: 'a million keys in structuredContent with maxBytes lifted: the node count',
       input: () => structured(withExt(millionKeys())),
       options: { maxBytes: Infinity },
-      code: 'TOO_DEEP',
+      code: 'TOO_MANY_VALUES',
     },
     {
       name: '4 MiB + 1 bytes in a text item',
@@ -569,7 +569,7 @@ const cases: Record<string, readonly Case[]> = {
       name: '2^60 values from 60 shared arrays with maxBytes lifted: counted per occurrence up to maxNodes',
       input: () => structured(withExt(sharedTree(60))),
       options: { maxBytes: Infinity },
-      code: 'TOO_DEEP',
+      code: 'TOO_MANY_VALUES',
       then: ({ error }) => expect(error).toMatchObject({ unit: 'nodes' }),
     },
     {

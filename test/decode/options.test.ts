@@ -283,7 +283,7 @@ describe('TOO_LARGE: the text bound in UTF-8 bytes, before parsing', () => {
   });
 });
 
-describe('TOO_DEEP: depth and node count, before validation', () => {
+describe('TOO_DEEP and TOO_MANY_VALUES: depth and node count, before validation', () => {
   const body = payload('3.1.19/get_media_buy_delivery.valid');
   const d = depth(body);
   const n = nodes(body);
@@ -295,10 +295,10 @@ describe('TOO_DEEP: depth and node count, before validation', () => {
     expect(e).toMatchObject({ code: 'TOO_DEEP', unit: 'depth', limit: d - 1, actual: d, path: '/media_buy_deliveries/0/by_package/0' });
   });
 
-  test('exactly maxNodes values decodes; one less is TOO_DEEP', () => {
+  test('exactly maxNodes values decodes; one less is TOO_MANY_VALUES', () => {
     expect(safeDecode('get_media_buy_delivery', mcp.structured(body), { maxNodes: n })).toMatchObject({ success: true });
     const e = limit(() => decode('get_media_buy_delivery', mcp.structured(body), { maxNodes: n - 1 }));
-    expect(e).toMatchObject({ code: 'TOO_DEEP', unit: 'nodes', limit: n - 1, actual: n });
+    expect(e).toMatchObject({ code: 'TOO_MANY_VALUES', unit: 'nodes', limit: n - 1, actual: n });
   });
 
   test('the same bounds hold for text, A2A data and bare payloads', () => {
@@ -309,12 +309,12 @@ describe('TOO_DEEP: depth and node count, before validation', () => {
       });
       expect(safeDecode('get_media_buy_delivery', input, { maxNodes: n - 1 })).toMatchObject({
         success: false,
-        error: { code: 'TOO_DEEP', unit: 'nodes' },
+        error: { code: 'TOO_MANY_VALUES', unit: 'nodes' },
       });
     }
     expect(safeDecode('get_media_buy_delivery', body, { transport: 'payload', maxNodes: n - 1 })).toMatchObject({
       success: false,
-      error: { code: 'TOO_DEEP' },
+      error: { code: 'TOO_MANY_VALUES' },
     });
   });
 

@@ -19,7 +19,8 @@ import { DecodeError, SchemaMismatchError, TaskFailedError } from '../../src/err
 import { extractA2aResponse } from '../../src/extract/a2a.js';
 import { withinBounds } from '../../src/bounds/bounds.js';
 import { checkTree } from '../../src/bounds/check-tree.js';
-import { extractMcpResponse, parseMcpText } from '../../src/extract/mcp.js';
+import { extractMcpResponse } from '../../src/extract/mcp.js';
+import { parseJsonText } from '../../src/json/text.js';
 import { anyValue, revokedProxy, throwingGetter, throwingProxy } from '../fixtures/hostile-values.js';
 import { deepMerge } from '../helpers.js';
 import { fixtures, type PayloadFixture } from '../fixtures/payloads.js';
@@ -320,7 +321,7 @@ describe("a parsed text's measured shape decides the bounds exactly as the walk 
         fc.integer({ min: 1, max: 8 }),
         fc.integer({ min: 1, max: 40 }),
         (text, maxDepth, maxNodes) => {
-          const parsed = parseMcpText(text, 1 << 20, '/content/0/text');
+          const parsed = parseJsonText(text, 1 << 20, '/content/0/text');
           if (!parsed.ok) throw new Error(`generated text did not parse: ${text}`);
           const bounds = { maxBytes: 1 << 20, maxDepth, maxNodes };
           let walked = true;

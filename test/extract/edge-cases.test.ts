@@ -18,7 +18,8 @@ import {
   validateAdcpError,
   checkAdcpError,
 } from '../../src/extract/errors.js';
-import { extractMcpResponse, locateMcpPayload, looksLikeMcp, measureUtf8 } from '../../src/extract/mcp.js';
+import { extractMcpResponse, locateMcpPayload, looksLikeMcp } from '../../src/extract/mcp.js';
+import { measureUtf8 } from '../../src/json/text.js';
 import { classifyRecoveryWith, normalizeRetryAfter, type RecoveryTable } from '../../src/schema/recovery.js';
 import { DEFAULT_BOUNDS } from '../../src/bounds/bounds.js';
 import { anyValue, revokedProxy, throwingGetter, throwingProxy } from '../fixtures/hostile-values.js';
@@ -44,6 +45,13 @@ function jsonOfBytes(bytes: number, char: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
+/** 2^40 values from 40 arrays, each holding the next twice: gigabytes as JSON, a few objects in memory. */
+function sharedBomb(): Record<string, unknown> {
+  let inner: unknown = 'x';
+  for (let i = 0; i < 40; i++) inner = [inner, inner];
+  return { code: 'X', details: inner };
+}
+
 describe('MCP success extraction: input shapes', () => {
   test.each<[string, unknown]>([
     ['undefined', undefined],
@@ -312,8 +320,9 @@ describe('MCP success extraction: size limit in UTF-8 bytes', () => {
     ['negative', -1],
     ['NaN', Number.NaN],
     ['a string', '100'],
-  ])('maxBytes that is %s throws RangeError', (_name, maxBytes) => {
-    expect(thrown(() => extractMcpResponse({}, { maxBytes: maxBytes as number }))).toBeInstanceOf(RangeError);
+    ['a fraction', 1.5],
+  ])('maxBytes that is %s is INVALID_OPTION', (_name, maxBytes) => {
+    expect(thrown(() => extractMcpResponse({}, { maxBytes: maxBytes as number }))).toMatchObject({ code: 'INVALID_OPTION' });
   });
 
   test.each<[string, string, number, { fits: boolean; exact: boolean }]>([
@@ -730,8 +739,12 @@ describe('error extraction: validation caps', () => {
     ['a string', 'RATE_LIMITED', 'not-object'],
     ['code as a number', { code: 429 }, 'code-not-string'],
     ['no code', { message: 'x' }, 'code-not-string'],
-    ['an inherited code', Object.create({ code: 'X' }), 'code-not-string'],
-    ['a BigInt field', { code: 'X', n: 1n }, 'unserializable'],
+    ['an inherited code (an object of another class: not JSON data)', Object.create({ code: 'X' }), 'not-json'],
+    ['a BigInt field', { code: 'X', n: 1n }, 'not-json'],
+    ['an undefined field (JSON.stringify would drop it)', { code: 'X', retry_after: undefined }, 'not-json'],
+    ['a Date field (JSON.stringify would convert it)', { code: 'X', at: new Date(0) }, 'not-json'],
+    ['a symbol-keyed field', { code: 'X', [Symbol('s')]: 1 }, 'not-json'],
+    ['a shared value past 4096 values (gigabytes as JSON)', sharedBomb(), 'too-large'],
   ])('%s is invalid', (_name, candidate, reason) => {
     expect(validateAdcpError(candidate)).toMatchObject({ ok: false, reason });
   });
@@ -760,12 +773,26 @@ describe('error extraction: validation caps', () => {
     });
   });
 
-  test('the returned error is a plain copy of the seller object, with fields as sent', () => {
+  test('the returned error is a plain copy, with fields as sent', () => {
     const adcpError = { code: 'RATE_LIMITED', retry_after: -5, recovery: 'whenever', extra: { a: 1 } };
-    const copy = extractMcpError(sc(adcpError));
-    expect(copy).toEqual(adcpError);
-    expect(copy).not.toBe(adcpError);
-    expect(copy?.['extra']).not.toBe(adcpError.extra);
+    const found = extractMcpError(sc(adcpError));
+    expect(found).toEqual(adcpError);
+    expect(found).not.toBe(adcpError);
+    expect(found?.['extra']).not.toBe(adcpError.extra);
+  });
+
+  test('a getter is read once: the copy holds its first answer, and is what was validated', () => {
+    let reads = 0;
+    const adcpError = {
+      get code() {
+        reads++;
+        return reads === 1 ? 'RATE_LIMITED' : 5;
+      },
+    };
+    const found = extractMcpError(sc(adcpError));
+    expect(found).toEqual({ code: 'RATE_LIMITED' });
+    expect(reads).toBe(1);
+    expect(Object.getOwnPropertyDescriptor(found, 'code')).toMatchObject({ value: 'RATE_LIMITED' });
   });
 });
 
@@ -953,11 +980,13 @@ describe('recovery classification', () => {
     expect(classify({ code: 'X', recovery: 'terminal', retry_after: 5 })).toEqual({ recovery: 'terminal' });
   });
 
-  test('invalid policies throw RangeError', () => {
-    expect(thrown(() => classifyRecoveryWith({ code: 'X' }, table, { unknownRecovery: 'retry' as 'terminal' }))).toBeInstanceOf(RangeError);
-    expect(thrown(() => classifyRecoveryWith({ code: 'X' }, { codes: {}, defaultUnknownRecovery: 'maybe' as 'terminal' }))).toBeInstanceOf(
-      RangeError,
-    );
+  test('invalid policies are INVALID_OPTION', () => {
+    expect(thrown(() => classifyRecoveryWith({ code: 'X' }, table, { unknownRecovery: 'retry' as 'terminal' }))).toMatchObject({
+      code: 'INVALID_OPTION',
+    });
+    expect(thrown(() => classifyRecoveryWith({ code: 'X' }, { codes: {}, defaultUnknownRecovery: 'maybe' as 'terminal' }))).toMatchObject({
+      code: 'INVALID_OPTION',
+    });
   });
 
   test('a hostile error object fails with MALFORMED_ENVELOPE', () => {

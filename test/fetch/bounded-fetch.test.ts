@@ -369,8 +369,15 @@ describe('boundedFetch, called directly', () => {
   it('exports the spec defaults', () => {
     expect(DEFAULT_MAX_BYTES).toBe(4_194_304);
     expect(DEFAULT_TIMEOUT_MS).toBe(60_000);
-    expect(() => boundedFetch({ maxBytes: 0 })).toThrow(RangeError);
-    expect(() => boundedFetch({ timeoutMs: Number.NaN })).toThrow(RangeError);
+    // One rule and one error for every limit a caller sets (src/bounds/bounds.ts limitOption).
+    expect(() => boundedFetch({ maxBytes: 0 })).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_OPTION',
+        message: 'option maxBytes of boundedFetch must be a positive integer or Infinity; got 0',
+      }) as Error,
+    );
+    expect(() => boundedFetch({ maxBytes: 1.5 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }) as Error);
+    expect(() => boundedFetch({ timeoutMs: Number.NaN })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }) as Error);
   });
 
   it('aborts a chunked body as soon as it passes the limit', async () => {

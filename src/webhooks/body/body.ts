@@ -5,7 +5,7 @@
  */
 import type { Bounds } from '../../bounds/bounds.js';
 import { DecodeError, describeValue } from '../../errors/errors.js';
-import { measureUtf8, parseMcpText, type ParsedShape } from '../../extract/mcp.js';
+import { measureUtf8, parseJsonText, type ParsedShape } from '../../json/text.js';
 import { findDuplicateKeys, MAX_REPORTED_KEYS } from './duplicate-keys.js';
 import { WebhookError } from '../errors.js';
 import { shownText } from '../../errors/format.js';
@@ -80,7 +80,7 @@ export function parseWebhookBody(text: string, bounds: Bounds): ParsedBody {
       },
     );
   }
-  const parsed = parseMcpText(text, bounds.maxBytes, '');
+  const parsed = parseJsonText(text, bounds.maxBytes, '');
   if (!parsed.ok) {
     if (parsed.reason === 'too-large') throw bodyTooLarge(parsed.bytes, parsed.bytesExact === true, bounds.maxBytes);
     throw new DecodeError(

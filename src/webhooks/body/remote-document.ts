@@ -4,6 +4,7 @@
  * redirects and no content codings (a runtime's fetch would inflate them and hide the raw size).
  */
 import { shownText } from '../../errors/format.js';
+import { checkBounds } from '../../fetch/fetch-bounds.js';
 import { readBoundedStream } from './bounded-stream.js';
 
 /** The bounds of {@link fetchBoundedText}. */
@@ -33,7 +34,9 @@ export interface DocumentSource {
  * @param options - The document's URL and, optionally, its byte bound and deadline.
  * @param defaultMaxBytes - The byte bound when the options set none.
  * @returns The URL as a string and both bounds.
- * @throws {TypeError} For a URL that is not http(s), or a bound that is not a positive integer.
+ * @throws {TypeError} For a URL that is not http(s).
+ * @throws {DecodeError} `INVALID_OPTION` for a bound the bounded fetch would refuse (`maxBytes` a positive integer or
+ *   `Infinity`, `timeoutMs` a positive number of ms up to 2^31 − 1).
  * @example
  * const { url, maxBytes, timeoutMs } = documentSource('createJwksResolver', options, JWKS_MAX_BYTES);
  */
@@ -44,17 +47,9 @@ export function documentSource(
 ): DocumentSource {
   const url = String(options.url);
   if (!/^https?:\/\//i.test(url)) throw new TypeError(`${caller}: url must be an http(s) URL`);
-  // null is no "unset": it is refused like any other value of the wrong type.
-  const bounds = {
-    maxBytes: options.maxBytes === undefined ? defaultMaxBytes : options.maxBytes,
-    timeoutMs: options.timeoutMs === undefined ? 10_000 : options.timeoutMs,
-  };
-  for (const [name, value] of Object.entries(bounds)) {
-    // A timer holds at most 2^31 - 1 ms; a longer deadline would fire at once.
-    if (!Number.isSafeInteger(value) || value < 1 || (name === 'timeoutMs' && value > 2_147_483_647))
-      throw new TypeError(`${caller}: ${name} must be a positive integer${name === 'timeoutMs' ? ' of at most 2147483647' : ''}`);
-  }
-  return { url, ...bounds };
+  // The bounded fetch's one rule for its limits (INVALID_OPTION); null is refused like any other wrong type.
+  const { maxBytes, timeoutMs } = checkBounds({ maxBytes: options.maxBytes, timeoutMs: options.timeoutMs }, caller);
+  return { url, maxBytes: maxBytes ?? defaultMaxBytes, timeoutMs: timeoutMs ?? 10_000 };
 }
 
 async function readBounded(

@@ -69,7 +69,8 @@ function keysOf(text: string): Map<string, WebhookJwk> {
  * @param options - URL, agent and bounds.
  * @returns The resolver: a key with its agent, `undefined` for an unknown `kid`; it rejects with a
  *   JwksError when the JWKS cannot be fetched or read (the receiver answers 503).
- * @throws {TypeError} For an invalid option.
+ * @throws {TypeError} For a URL that is not http(s).
+ * @throws {DecodeError} `INVALID_OPTION` for `maxBytes` or `timeoutMs` outside the bounded fetch's rule.
  * @example
  * const keys = createJwksResolver({ url: 'https://seller.example/.well-known/jwks.json', agent: 'https://seller.example/mcp' });
  */

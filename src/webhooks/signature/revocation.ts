@@ -20,6 +20,7 @@ import { shownText } from '../../errors/format.js';
 import { JWKS_MAX_BYTES } from './jwks.js';
 import { jwkFitsAlg, verifiesFor, type KeyResolver, type WebhookAlg } from './keys.js';
 import { documentSource, fetchBoundedText } from '../body/remote-document.js';
+import { positiveInteger } from '../option-checks.js';
 import type { RevocationCheck, RevocationStatus } from './verify.js';
 
 /** Options of {@link createRevocationList}. */
@@ -189,21 +190,16 @@ function timestamp(value: unknown, name: string): number {
  * @param options - URL, expected issuer, the key resolver for the list's signature, bounds.
  * @returns The list: pass `list.check` as the receiver's `revocation` (or use the receiver's
  *   `revocationList` option, which builds one over the receiver's keys).
- * @throws {TypeError} For a URL that is not http(s) or a bound that is not a positive integer.
+ * @throws {TypeError} For a URL that is not http(s).
+ * @throws {DecodeError} `INVALID_OPTION` for `maxBytes` or `timeoutMs` outside the bounded fetch's rule, or a
+ *   `retryCooldownMs` that is not a positive integer.
  * @example
  * const list = createRevocationList({ url: 'https://seller.example/.well-known/revocations.json', issuer: 'https://seller.example', keys });
  * const receiver = createWebhookReceiver({ keys, revocation: list.check });
  */
 export function createRevocationList(options: RevocationListOptions): RevocationList {
   const { url, maxBytes, timeoutMs } = documentSource('createRevocationList', options, JWKS_MAX_BYTES);
-  const cooldown = options.retryCooldownMs ?? 30_000;
-  for (const [name, value] of [
-    ['maxBytes', maxBytes],
-    ['timeoutMs', timeoutMs],
-    ['retryCooldownMs', cooldown],
-  ] as const) {
-    if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`createRevocationList: ${name} must be a positive integer`);
-  }
+  const cooldown = positiveInteger('createRevocationList', 'retryCooldownMs', options.retryCooldownMs, 30_000);
   let issuer: string;
   try {
     issuer = new URL(options.issuer).origin;
