@@ -9,7 +9,7 @@ import { listFiles } from '../schema-paths.js';
 /** The async task states whose payloads have their own schemas, keyed as in `status`. */
 export const ASYNC_STATUSES = ['working', 'submitted', 'input-required'] as const;
 /** An async task state with its own response schema. */
-export type AsyncStatus = (typeof ASYNC_STATUSES)[number];
+type AsyncStatus = (typeof ASYNC_STATUSES)[number];
 
 /** A JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -25,7 +25,7 @@ export interface SchemaFile {
 }
 
 /** A task of the manifest: its response schema `$id` and the `$id`s of its async variants. */
-export interface TaskEntry {
+interface TaskEntry {
   readonly name: string;
   readonly response: string;
   readonly async: Partial<Record<AsyncStatus, string>>;
