@@ -18,7 +18,7 @@ import { type EntryModule, entryFile, validatorFiles } from '../scripts/generate
 import { loadSchemas, readManifest, type SchemaFile } from '../scripts/generate/load.js';
 import type { Named } from '../scripts/generate/names.js';
 import { REWRITES, rewrite } from '../scripts/generate/rewrites.js';
-import { compileReleases, createAjv, leafPaths, stripAnnotations, validatorEntries, type Release } from '../scripts/generate/validators.js';
+import { compileReleases, createAjv, leafPaths, type Release, releaseOf, stripAnnotations } from '../scripts/generate/validators.js';
 import { readLockVersions, schemaDir } from '../scripts/schema-paths.js';
 
 const standaloneCode = standaloneModule.default;
@@ -118,11 +118,9 @@ function chunked(releases: readonly Release[], entries: readonly EntryModule[], 
 }
 
 const mb = (n: number) => (n / 1e6).toFixed(2);
-const releases: Release[] = readLockVersions().versions.map((version) => ({
-  version,
-  entries: validatorEntries(readManifest(version, schemaDir(version))),
-  schemas: loadSchemas(version, schemaDir(version)),
-}));
+const releases: Release[] = readLockVersions().versions.map((version) =>
+  releaseOf(version, readManifest(version, schemaDir(version)), loadSchemas(version, schemaDir(version))),
+);
 const rows: Weight[] = [];
 for (const release of releases) rows.push(perTask(release), perRelease(release, true), perRelease(release, false));
 const { entries, named } = compileReleases(releases);

@@ -1,11 +1,16 @@
 /**
- * Bundles the compiled entries of dist/ (every JavaScript target of package.json's `exports`, and
- * the CLI) into one file per entry plus shared chunks beside them, with esbuild: a Node process
- * that imports adcp-decode then loads a handful of modules, not the forty-odd files that tsc
- * writes (one per source file), which cost more than a third of the cold start. The validator
- * modules, the chunks they share, src/validate/runtime/index.js and what it imports stay separate
- * files, as the import maps and the first-use loader reach them by path; the declarations (.d.ts)
- * stay as tsc wrote them.
+ * Bundles the compiled entries of dist/ (every JavaScript target of package.json's `exports` and
+ * `imports`, and the CLI) into one file per entry plus shared chunks beside them, with esbuild: a
+ * Node process that imports adcp-decode then loads a handful of modules, not the forty-odd files
+ * that tsc writes (one per source file), which cost more than a third of the cold start. The
+ * validator modules, the chunks they share (generated/chunks/), src/validate/runtime/index.js and
+ * what it imports stay separate files, as the import maps and the first-use loader reach them by
+ * path; the declarations (.d.ts) stay as tsc wrote them.
+ *
+ * `#validator-loader` stays an import (package.json#imports picks its target by the runtime's
+ * conditions, when the package is loaded or bundled by its user); its targets are entries of
+ * their own, built in place (LAYOUT.validatorLoaders), since the Node one resolves validator
+ * modules relative to itself.
  *
  * Usage: part of `npm run compile`, after tsc and copy-validators.
  */
@@ -18,9 +23,18 @@ import { LAYOUT } from '../src/layout.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(ROOT, 'dist');
 
-/** The JavaScript files package.json points users at: every `exports` target and the bin. */
+/** The internal import whose target the runtime's conditions pick (package.json#imports). */
+const LOADER_IMPORT = '#validator-loader';
+
+interface PackageJson {
+  readonly exports: unknown;
+  readonly imports: Readonly<Record<string, unknown>>;
+  readonly bin: Readonly<Record<string, string>>;
+}
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as PackageJson;
+
+/** The JavaScript files package.json points at: every `exports` and `imports` target and the bin. */
 function entries(): string[] {
-  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { exports: unknown; bin: Record<string, string> };
   const found = new Set<string>();
   const visit = (node: unknown): void => {
     if (typeof node === 'string') {
@@ -30,9 +44,20 @@ function entries(): string[] {
     }
   };
   visit(pkg.exports);
+  visit(pkg.imports);
   visit(pkg.bin);
   return [...found].sort().map((rel) => path.join(ROOT, rel));
 }
+
+/** `#validator-loader`'s targets, each in the loaders' folder of src/layout.ts (they reach validator modules relative to it). */
+function checkLoaderTargets(): void {
+  const targets = new Set<unknown>(Object.values(pkg.imports[LOADER_IMPORT] as Record<string, unknown>));
+  const folder = `./dist/${LAYOUT.validatorLoaders}/`;
+  const stray = [...targets].filter((t) => typeof t !== 'string' || !t.startsWith(folder) || t.slice(folder.length).includes('/'));
+  if (stray.length > 0)
+    throw new Error(`bundle-dist: package.json#imports ${LOADER_IMPORT} targets ${stray.join(', ')}, outside ${folder}`);
+}
+checkLoaderTargets();
 
 /** The runtime the validator modules import, and what it imports in turn (relative to dist/). */
 function runtimeFiles(): Set<string> {
@@ -58,24 +83,32 @@ function keptByPath(file: string): boolean {
   );
 }
 
+/** The modules whose imports the plugin rewrote relative to dist/: their code must land in a chunk at dist/'s root. */
+const rootRelative = new Set<string>();
+
+/** An external import of a file kept by path, written relative to dist/, where the importer's chunk must sit. */
+function fromRoot(importer: string, target: string): { path: string; external: true } {
+  rootRelative.add(importer);
+  return { path: `./${path.relative(DIST, target).split(path.sep).join('/')}`, external: true };
+}
+
 /**
- * The import maps' `import('./<task>.js')` stay imports of the validator files, rewritten relative
- * to dist/, where the chunk that holds the import maps is written (checked after the build).
+ * The import maps' `import('./<task>.js')` stay imports of the validator files, and imports of the
+ * validators' runtime stay imports of its files, rewritten relative to dist/ (checked after the build).
  */
 const validatorModules: Plugin = {
   name: 'validator-modules',
   setup(b) {
+    // Resolved when the package is used, by that runtime's conditions; never bundled here.
+    b.onResolve({ filter: new RegExp(`^${LOADER_IMPORT}$`) }, (args) => ({ path: args.path, external: true }));
     b.onResolve({ filter: /^\.\/[\w-]+(\.errors)?\.js$/ }, (args) => {
-      const dir = path.dirname(args.importer);
-      if (!keptByPath(path.join(dir, args.path)) || path.basename(args.importer) !== 'index.js') return undefined;
-      return { path: `./${path.relative(DIST, path.join(dir, args.path)).split(path.sep).join('/')}`, external: true };
+      const target = path.join(path.dirname(args.importer), args.path);
+      if (!keptByPath(target) || path.basename(args.importer) !== 'index.js') return undefined;
+      return fromRoot(args.importer, target);
     });
     b.onResolve({ filter: /\.js$/ }, (args) => {
-      const rel = path
-        .relative(DIST, path.resolve(path.dirname(args.importer), args.path))
-        .split(path.sep)
-        .join('/');
-      return RUNTIME.has(rel) ? { path: `./${rel}`, external: true } : undefined;
+      const target = path.resolve(path.dirname(args.importer), args.path);
+      return RUNTIME.has(path.relative(DIST, target).split(path.sep).join('/')) ? fromRoot(args.importer, target) : undefined;
     });
   },
 };
@@ -102,29 +135,23 @@ const result = await build({
   packages: 'external',
   target: 'es2022',
   chunkNames: 'shared-[hash]',
-  // Our own side effects (the Node entry installs its first-use loader) must survive: no tree-shaking hints.
-  ignoreAnnotations: true,
   legalComments: 'none',
   metafile: true,
   logLevel: 'warning',
   plugins: [validatorModules],
 });
 const written = new Set(Object.keys(result.metafile.outputs).map((f) => path.resolve(ROOT, f)));
-// Code that reaches files by a path relative to itself must sit where its source sat: at dist/'s
-// root (a chunk, or a root entry), or in the entry compiled from it (the CLI reads ../../package.json).
+// Code that reaches files by a path relative to itself must sit where its source sat: code whose
+// imports were rewritten relative to dist/ in a chunk or entry at dist/'s root, and code that reads
+// import.meta.url in an output in its own folder (the CLI reads ../../package.json; the Node
+// validator loader requires validator modules relative to itself).
 for (const [out, meta] of Object.entries(result.metafile.outputs)) {
-  const file = path.resolve(ROOT, out);
-  if (path.dirname(file) === DIST) continue;
-  const own = meta.entryPoint === undefined ? undefined : path.resolve(ROOT, meta.entryPoint);
+  const dir = path.dirname(path.resolve(ROOT, out));
   for (const input of Object.keys(meta.inputs)) {
     const source = path.resolve(ROOT, input);
-    if (source === own) continue;
-    const code = readFileSync(source, 'utf8');
-    if (!points.includes(file) || code.includes('import.meta.url') || code.includes('"./generated/')) {
-      throw new Error(
-        `bundle-dist: ${path.relative(ROOT, file)} is not at dist/'s root but holds code of ${input} that reaches files relative to it`,
-      );
-    }
+    const moved = path.dirname(source) !== dir;
+    if ((rootRelative.has(source) && dir !== DIST) || (moved && readFileSync(source, 'utf8').includes('import.meta.url')))
+      throw new Error(`bundle-dist: ${out} holds code of ${input} that reaches files relative to it, away from where its source sat`);
   }
 }
 let removed = 0;

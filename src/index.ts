@@ -2,10 +2,60 @@
  * adcp-decode: turn what an AdCP seller agent sends back (over MCP or A2A) into typed,
  * schema-checked data, or a precise, typed error, before the buyer trusts it.
  *
- * This is the Node entry: the portable core (portable.ts), validators loaded on first use, and
- * the bounded fetch (also at `adcp-decode/fetch`).
+ * The same API on every runtime, on web-standard APIs only (the bounded fetch, Node-only, is at
+ * `adcp-decode/fetch`). Validators load on first use where the runtime can (Node), else through
+ * {@link preload}: src/validate/validators.ts imports `#validator-loader`, which package.json#imports
+ * resolves by the runtime's conditions.
  */
-import './node-validators.js';
-
-export * from './portable.js';
-export * from './fetch/index.js';
+export { decode, safeDecode, createDecoder } from './decode/decode.js';
+export type { DecodeOptions, Decoded, DecodeSuccess, Decoder, Merged, ReleaseOf, SafeDecodeResult, TaskName } from './decode/types.js';
+export type { Transport } from './decode/options.js';
+export { classifyRecovery } from './schema/recovery.js';
+export { preload } from './validate/validators.js';
+export { extractMcpResponse } from './extract/mcp.js';
+export { extractA2aResponse } from './extract/a2a.js';
+export { extractMcpError, extractA2aError } from './extract/errors.js';
+export { DecodeError, LimitError, SchemaMismatchError, TaskFailedError } from './errors/errors.js';
+export type { AdcpError, DecodeErrorCode, Recovery, RecoveryClassification, ValidationIssue } from './errors/errors.js';
+export { formatIssues } from './errors/format.js';
+export { versions, tasks, defaultVersion } from './schema/versions.js';
+export type { NewerRelease, Version } from './schema/versions.js';
+export { isFinal } from './decode/final.js';
+export type { Final } from './decode/final.js';
+export type { Pinned, PinnedDecoder, PinnedOptions, PinnedResult, PinnedTask } from './decode/pinned.js';
+export type { AsyncStatus, AsyncVariant, SyncVariant, TaskStatus } from './schema/response-types.js';
+export type { ResponsesByVersion } from './generated/index.js';
+export { decodeTaskStatus } from './decode/polling.js';
+export type { PolledTask, PolledTaskOf } from './decode/polling.js';
+export { decoderFor } from './decode/capabilities.js';
+export type { SellerDecoder } from './decode/capabilities.js';
+export type { SentRequest } from './decode/sent-request.js';
+export { NoCommonVersionError, VersionMismatchError } from './errors/errors.js';
+export type {
+  AudienceTooSmallDetails,
+  BudgetTooLowDetails,
+  ConflictDetails,
+  KnownSellerError,
+  RateLimitedDetails,
+  VersionUnsupportedDetails,
+} from './errors/seller-errors.js';
+// The request half: encode, the idempotency key, and the request types by version.
+export { encode, safeEncode } from './encode/encode.js';
+export { newIdempotencyKey } from './encode/idempotency.js';
+export type { Encoded, Encoder, EncodeOptions, EncodeVersionFor, RequestIn, RequestTask, SafeEncodeResult } from './encode/types.js';
+export type {
+  EncodeBounds,
+  EncodedRequest,
+  Frozen,
+  PinnedEncoded,
+  PinnedEncodeOptions,
+  PinnedEncodeResult,
+  PinnedEncoder,
+  ReleaseFor,
+} from './encode/request.js';
+export { RequestError } from './errors/errors.js';
+export type { RequestFault } from './errors/errors.js';
+export type { RequestsByVersion } from './generated/requests.js';
+// Every named type of each bundled version, so that a consumer's declaration emit can name what decode() returns.
+export type * as v3_1 from './generated/v3_1_19/pinned.js';
+export type * as v3_0 from './generated/v3_0_26/pinned.js';

@@ -4,8 +4,6 @@
  * merged into `{}` by spread, Object.assign or a naive recursive merge, leaves every prototype as
  * it was; and the case finishes within the slow bound (the hang bound is the worker watchdog's).
  */
-// decode() in Node loads a task's validators on first use, as the package's Node entry sets up.
-import '../../src/node-validators.js';
 import { decode, safeDecode } from '../../src/decode/decode.js';
 import { DecodeError, SchemaMismatchError, TaskFailedError } from '../../src/errors/errors.js';
 import { extractA2aResponse } from '../../src/extract/a2a.js';

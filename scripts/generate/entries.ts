@@ -1,32 +1,164 @@
 /**
- * The entry modules of a pinned version: `pinned.ts` (`adcp-decode/<major>.<minor>`: decode,
- * safeDecode, createDecoder and preload bound to the version, and every named type of it) and
- * `node.ts` (the same, with validators loaded on first use).
+ * The entry module of a pinned version, `pinned.ts` (`adcp-decode/<major>.<minor>`): everything a
+ * buyer file needs, bound to the version (decode, safeDecode, encode, safeEncode, createDecoder,
+ * decodeTaskStatus, classifyRecovery, preload), what needs no binding (isFinal, the errors, formatIssues, newIdempotencyKey), and every
+ * named type of the version. One entry on every runtime: validators load on first use where the
+ * runtime can (src/validate/loader/), through preload() elsewhere.
  */
 import type { Manifest } from './load.js';
 import { banner, layoutImport, versionIdent } from './output.js';
+import type { LAYOUT } from '../../src/layout.js';
+
+/** What a pinned entry re-exports as it is from the hand-written code: a module of src/layout.ts and its names. */
+interface Reexport {
+  readonly from: Exclude<keyof typeof LAYOUT, 'generated'>;
+  readonly values?: readonly string[];
+  readonly types?: readonly string[];
+}
+
+/** The release-independent part of a pinned entry; a name added here is exported by every pinned entry. */
+const REEXPORTS: readonly Reexport[] = [
+  { from: 'final', values: ['isFinal'], types: ['Final'] },
+  {
+    from: 'pinned',
+    types: [
+      'Pinned',
+      'PinnedDecoder',
+      'PinnedOptions',
+      'PinnedResult',
+      'PinnedTask',
+      'PinnedPolledTask',
+      'PinnedPolledTaskOf',
+      'PinnedTaskType',
+    ],
+  },
+  { from: 'responseTypes', types: ['AsyncStatus', 'AsyncVariant', 'SyncVariant'] },
+  {
+    from: 'errors',
+    values: ['DecodeError', 'LimitError', 'RequestError', 'SchemaMismatchError', 'TaskFailedError', 'VersionMismatchError'],
+    types: ['AdcpError', 'DecodeErrorCode', 'Recovery', 'RecoveryClassification', 'ValidationIssue'],
+  },
+  { from: 'format', values: ['formatIssues'] },
+  {
+    from: 'sellerErrors',
+    types: [
+      'AudienceTooSmallDetails',
+      'BudgetTooLowDetails',
+      'ConflictDetails',
+      'KnownSellerError',
+      'RateLimitedDetails',
+      'VersionUnsupportedDetails',
+    ],
+  },
+  { from: 'sentRequest', types: ['SentRequest'] },
+  { from: 'options', types: ['Transport'] },
+  { from: 'encodeTypes', types: ['Frozen', 'PinnedEncoded', 'PinnedEncodeOptions', 'PinnedEncodeResult', 'PinnedEncoder'] },
+  { from: 'idempotency', values: ['newIdempotencyKey'] },
+];
+
+/** What src/decode/pinned.ts's pin() binds to the version, exported under the same name, with its doc (`V` the version, `R` its release). */
+const BOUND: ReadonlyArray<readonly [name: string, doc: (version: string, release: string) => string]> = [
+  [
+    'decode',
+    (
+      v,
+      r,
+    ) => `Decodes a seller's answer to \`task\` by the AdCP ${v} schemas (whatever \`adcp_version\` it announces), or throws a DecodeError.
+ *
+ * @example
+ * import { decode, isFinal } from 'adcp-decode/${r}';
+ * const response = decode('get_products', result);
+ * if (isFinal(response)) show(response.products);`,
+  ],
+  [
+    'safeDecode',
+    (v) => `Like decode, but returns \`{ success: true, data, version: ${JSON.stringify(v)} }\` or \`{ success: false, error }\`.
+ *
+ * @example
+ * const r = safeDecode('get_media_buys', result);`,
+  ],
+  [
+    'encode',
+    (v, r) => `Checks \`args\` against the task's AdCP ${v} request schema, stamps the version fields it
+ * defines, and returns the frozen request to send (and to resend as is on a network retry); or
+ * throws a RequestError (\`INVALID_REQUEST\`).
+ *
+ * @example
+ * import { encode, newIdempotencyKey } from 'adcp-decode/${r}';
+ * const request = encode('create_media_buy', { ...plan, idempotency_key: newIdempotencyKey() });
+ * await client.callTool({ name: request.task, arguments: request.args });`,
+  ],
+  [
+    'safeEncode',
+    () => `Like encode, but returns \`{ success: true, data }\` or \`{ success: false, error }\`.
+ *
+ * @example
+ * const r = safeEncode('get_products', args);`,
+  ],
+  [
+    'createDecoder',
+    (v) => `Binds default options (per seller agent, say) to an AdCP ${v} decoder and encoder: its
+ * decode, safeDecode, encode and safeEncode share them.
+ *
+ * @throws {DecodeError} \`INVALID_OPTION\` when an option is invalid.
+ * @example
+ * const seller = createDecoder({ maxBytes: 1024 * 1024 });`,
+  ],
+  [
+    'decodeTaskStatus',
+    (
+      v,
+    ) => `Decodes a task-status poll by AdCP ${v} (${v.startsWith('3.0.') ? 'a `tasks/get` response' : 'what `get_task_status` returned'}) and its result, typed by \`taskType\`.
+ *
+ * @throws {TaskFailedError} For a failed, rejected or canceled task.
+ * @throws {DecodeError} As decode() throws, for the status response and for the result.
+ * @example
+ * const task = decodeTaskStatus(polled);
+ * if (task.taskType === 'create_media_buy' && task.status === 'completed') use(task.data);`,
+  ],
+  [
+    'classifyRecovery',
+    (v) => `Classifies an AdCP error: its own valid \`recovery\`, else the AdCP ${v} error-code table, else the unknown-code policy.
+ *
+ * @example
+ * classifyRecovery({ code: 'RATE_LIMITED', retry_after: 5 }); // { recovery: 'transient', retryAfterSeconds: 5 }`,
+  ],
+  [
+    'preload',
+    (v) => `Loads the AdCP ${v} validators of tasks before their first decode: needed in bundles, browsers
+ * and workers (one chunk per task); in Node decode() loads them itself on first use.
+ *
+ * @throws {DecodeError} \`UNKNOWN_TASK\` for a task ${v} lacks, \`INTERNAL\` when a chunk cannot be loaded.
+ * @example
+ * await preload(['get_products', 'create_media_buy']);`,
+  ],
+];
 
 /** Names the pinned entry module declares itself; no schema type may take them. */
 const PINNED_OWN_NAMES = [
-  'decode',
-  'safeDecode',
-  'createDecoder',
-  'isFinal',
-  'Final',
-  'Pinned',
-  'PinnedDecoder',
-  'PinnedOptions',
-  'PinnedResult',
-  'PinnedTask',
+  ...BOUND.map(([name]) => name),
+  ...REEXPORTS.flatMap((r) => [...(r.values ?? []), ...(r.types ?? [])]),
   'TaskName',
+  'PolledTask',
+  'PolledTaskOf',
   'Response',
   'Responses',
   'DecodeOptions',
   'SafeDecodeResult',
-  'AsyncStatus',
-  'AsyncVariant',
-  'SyncVariant',
   'EnvelopeTaskStatus',
+  'encode',
+  'safeEncode',
+  'newIdempotencyKey',
+  'Request',
+  'Requests',
+  'EncodedRequest',
+  'EncodeOptions',
+  'SafeEncodeResult',
+  'PinnedEncoded',
+  'PinnedEncodeOptions',
+  'PinnedEncodeResult',
+  'PinnedEncoder',
+  'Frozen',
 ];
 
 /**
@@ -74,8 +206,8 @@ export function pinnedNames(
 }
 
 /**
- * The pinned entry (`adcp-decode/<major>.<minor>`): decode, safeDecode and createDecoder bound to
- * this version by src/decode/pinned.ts, isFinal, and every named type of the version.
+ * The pinned entry (`adcp-decode/<major>.<minor>`): {@link BOUND} bound to this version by
+ * src/decode/pinned.ts, {@link REEXPORTS}, and every named type of the version.
  *
  * @param version The AdCP version.
  * @param manifest Its tasks.
@@ -99,21 +231,33 @@ export function pinnedModule(
   });
   const q = JSON.stringify(version);
   const from = `${versionIdent(version)}/pinned.ts`;
-  const pinnedJs = layoutImport(from, 'pinned');
-  const finalJs = layoutImport(from, 'final');
+  const reexports = REEXPORTS.flatMap(({ from: target, values, types: typeNames }) => {
+    const spec = layoutImport(from, target);
+    return [
+      ...(values === undefined ? [] : [`export { ${values.join(', ')} } from '${spec}';`]),
+      ...(typeNames === undefined ? [] : [`export type { ${typeNames.join(', ')} } from '${spec}';`]),
+    ];
+  });
+  const bound = BOUND.map(([name, doc]) => `/**\n * ${doc(version, release)}\n */\nexport const ${name} = pinned.${name};`);
   const responseTypesJs = layoutImport(from, 'responseTypes');
-  return `${banner(version)}import { pin, type PinnedOptions, type PinnedResult } from '${pinnedJs}';
-import { preload as preloadTasks } from '${layoutImport(from, 'validators')}';
+  return `${banner(version)}import {
+  pin,
+  type PinnedOptions,
+  type PinnedPolledTask,
+  type PinnedPolledTaskOf,
+  type PinnedResult,
+  type PinnedTaskType,
+} from '${layoutImport(from, 'pinned')}';
 import type { Responses } from './responses.js';
+import type { Requests } from './responses.js';
+import type { PinnedEncoded, PinnedEncodeOptions, PinnedEncodeResult } from '${layoutImport(from, 'encodeTypes')}';
 
-export { isFinal } from '${finalJs}';
-export type { Final } from '${finalJs}';
-export type { Pinned, PinnedDecoder, PinnedOptions, PinnedResult, PinnedTask } from '${pinnedJs}';
-export type { AsyncStatus, AsyncVariant, SyncVariant } from '${responseTypesJs}';
+${reexports.join('\n')}
 // The envelope's task status the decoded types use where a schema leaves \`status\` open (equal to
 // this version's own TaskStatus enum); exported so that a declaration file can name it.
 export type { TaskStatus as EnvelopeTaskStatus } from '${responseTypesJs}';
 export type { Responses } from './responses.js';
+export type { Requests } from './responses.js';
 
 /** A task name of AdCP ${version} (${manifest.tasks.length} tasks). */
 export type TaskName = keyof Responses & string;
@@ -121,66 +265,34 @@ export type TaskName = keyof Responses & string;
 /** What decode(task, ...) returns in AdCP ${version}: the final response or an async variant. */
 export type Response<T extends TaskName> = Responses[T];
 
+/** What decodeTaskStatus returns in AdCP ${version}: narrow on \`taskType\` to type \`data\`. */
+export type PolledTask = PinnedPolledTask<${q}, Responses>;
+
+/** A polled task of one task type in AdCP ${version}. */
+export type PolledTaskOf<K extends PinnedTaskType<${q}>> = PinnedPolledTaskOf<${q}, Responses, K>;
+
+/** What encode(task, args) takes in AdCP ${version}: the task's request schema's type. */
+export type Request<T extends TaskName> = Requests[T];
+
+/** What encode(task, ...) returns in AdCP ${version}: the frozen request, its task and version. */
+export type EncodedRequest<T extends TaskName> = PinnedEncoded<${q}, Requests, T>;
+
+/** What safeEncode(task, ...) returns: the encoded request, or the error. */
+export type SafeEncodeResult<T extends TaskName> = PinnedEncodeResult<${q}, Requests, T>;
+
+/** Options of encode and safeEncode: the bounds; \`version\` is this import's. */
+export type EncodeOptions = PinnedEncodeOptions;
+
 /** Options of decode, safeDecode and createDecoder: all of adcp-decode's but \`version\`, which this import fixes. */
 export type DecodeOptions = PinnedOptions;
 
 /** What safeDecode(task, ...) returns: the data typed in AdCP ${version}, or the error. */
 export type SafeDecodeResult<T extends TaskName> = PinnedResult<${q}, Responses, T>;
 
-const pinned = pin<${q}, Responses>(${q});
+const pinned = pin<${q}, Responses, Requests>(${q});
 
-/**
- * Decodes a seller's answer to \`task\` by the AdCP ${version} schemas (whatever \`adcp_version\` it announces), or throws a DecodeError.
- *
- * @example
- * import { decode, isFinal } from 'adcp-decode/${release}';
- * const response = decode('get_products', result);
- * if (isFinal(response)) show(response.products);
- */
-export const decode = pinned.decode;
-
-/**
- * Like decode, but returns \`{ success: true, data, version: ${q} }\` or \`{ success: false, error }\`.
- *
- * @example
- * const r = safeDecode('get_media_buys', result);
- */
-export const safeDecode = pinned.safeDecode;
-
-/**
- * Binds default options (per seller agent, say) to an AdCP ${version} decoder.
- *
- * @throws {DecodeError} \`INVALID_OPTION\` when an option is invalid.
- * @example
- * const seller = createDecoder({ maxBytes: 1024 * 1024 });
- */
-export const createDecoder = pinned.createDecoder;
-
-/**
- * Loads the AdCP ${version} validators of tasks before their first decode: needed in bundles,
- * browsers and workers (one chunk per task); in Node decode() loads them itself on first use.
- *
- * @throws {DecodeError} \`UNKNOWN_TASK\` for a task ${version} lacks, \`INTERNAL\` when a chunk cannot be loaded.
- * @example
- * await preload(['get_products', 'create_media_buy']);
- */
-export const preload = (tasks: TaskName | readonly TaskName[]): Promise<void> => preloadTasks(tasks, ${q});
+${bound.join('\n\n')}
 
 ${exports.join('\n')}
-`;
-}
-
-/**
- * The Node entry of a pinned import: validators load on first use, as through the root's Node entry.
- *
- * @param version The AdCP version.
- * @returns The text of `node.ts`.
- * @example
- * pinnedNodeModule('3.1.19');
- */
-export function pinnedNodeModule(version: string): string {
-  return `${banner(version)}import '${layoutImport(`${versionIdent(version)}/node.ts`, 'nodeLoader')}';
-
-export * from './pinned.js';
 `;
 }

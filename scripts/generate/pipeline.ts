@@ -11,9 +11,11 @@
  *                     each variant, and the code tasks share once, in chunks/ (over all versions);
  *   4. tables.ts      `index.ts` (tasks, schema ids, error codes), `envelope.ts` (the envelopes'
  *                     enums and required fields), the validators' import map;
- *      responses.ts   `responses.ts` (task → response type, async variants by status);
- *      entries.ts     `pinned.ts` and `node.ts`, the pinned entries.
- * Finally src/generated/index.ts lists the versions and src/generated/envelope.ts their envelope lists.
+ *      responses.ts   `responses.ts` (task → response type, async variants by status; task → request type);
+ *      requests.ts    `requests.ts` (per task: request schema, the version fields it defines, its idempotency key);
+ *      entries.ts     `pinned.ts`, the pinned entry.
+ * Finally src/generated/index.ts lists the versions, src/generated/envelope.ts their envelope lists
+ * and src/generated/requests.ts their request tables.
  * Output is deterministic: inputs are sorted, no timestamps; a second run is byte-identical.
  */
 import { createHash } from 'node:crypto';
@@ -22,14 +24,16 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LOCK_PATH, readLockVersions, schemaDir } from '../schema-paths.js';
-import { pinnedModule, pinnedNodeModule } from './entries.js';
-import { loadSchemas, reachable, readManifest } from './load.js';
 import { CHUNKS } from './chunks.js';
+import { pinnedModule } from './entries.js';
+import { loadSchemas, reachable, readManifest, type Manifest } from './load.js';
 import { OUT_DEFAULT, typeModulePath, versionIdent, writeTree } from './output.js';
+import { requestTableModule, rootRequests } from './requests.js';
 import { responsesModule } from './responses.js';
+import { envelopeModules } from './envelopes.js';
 import { envelopeModule, importMap, rootEnvelope, rootIndex, tableModule } from './tables.js';
 import { generateTypes, typeNames } from './types.js';
-import { type Release, validatorEntries, validatorModules } from './validators.js';
+import { type Release, releaseOf, validatorModules } from './validators.js';
 
 const requireFromHere = createRequire(import.meta.url);
 
@@ -45,6 +49,7 @@ export interface GenerateReport {
 interface Generated {
   readonly report: GenerateReport;
   readonly release: Release;
+  readonly manifest: Manifest;
 }
 
 /**
@@ -63,31 +68,33 @@ async function generateVersion(version: string, out: string): Promise<Generated>
   const root = schemaDir(version);
   const manifest = readManifest(version, root);
   const schemas = loadSchemas(version, root);
-  const roots = manifest.tasks.flatMap((t) => [t.response, ...Object.values(t.async)]);
+  const roots = manifest.tasks.flatMap((t) => [t.request, t.response, ...Object.values(t.async)]);
   const files = reachable(schemas, roots);
   const names = typeNames(files);
   const byId = new Map(files.map((f) => [f.id, f]));
 
   const types = await generateTypes(version, files, names, byId);
+  const envelopes = envelopeModules(version, manifest, schemas);
   const dir = path.join(out, versionIdent(version));
   rmSync(dir, { recursive: true, force: true });
   writeTree(dir, types);
-  writeTree(dir, importMap(version, manifest));
+  writeTree(dir, importMap(version, manifest, envelopes));
   writeTree(
     dir,
     new Map([
       ['index.ts', tableModule(version, manifest)],
-      ['envelope.ts', envelopeModule(version, schemas)],
+      ['envelope.ts', envelopeModule(version, schemas, manifest)],
       ['responses.ts', responsesModule(version, manifest, names, byId)],
+      ['requests.ts', requestTableModule(version, manifest, schemas)],
       ['pinned.ts', pinnedModule(version, manifest, types, new Map(files.map((f) => [typeModulePath(f.rel), names.get(f.id)!])))],
-      ['node.ts', pinnedNodeModule(version)],
     ]),
   );
   const ms = Math.round(performance.now() - t0);
   console.log(`generate: AdCP ${version}: ${manifest.tasks.length} tasks, ${types.size} type modules, ${ms} ms`);
   return {
     report: { version, tasks: manifest.tasks.length, typeModules: types.size, ms },
-    release: { version, entries: validatorEntries(manifest), schemas },
+    release: releaseOf(version, manifest, schemas),
+    manifest,
   };
 }
 
@@ -156,8 +163,10 @@ export async function generate(out: string = OUT_DEFAULT, force = false): Promis
     generated.map((g) => g.release),
     out,
   );
+  const manifests = new Map(generated.map((g) => [g.report.version, g.manifest]));
   writeFileSync(path.join(out, 'index.ts'), rootIndex(versions));
-  writeFileSync(path.join(out, 'envelope.ts'), rootEnvelope(versions));
+  writeFileSync(path.join(out, 'envelope.ts'), rootEnvelope(manifests));
+  writeFileSync(path.join(out, 'requests.ts'), rootRequests(versions));
   writeFileSync(stampFile, stamp);
   return generated.map((g) => g.report);
 }

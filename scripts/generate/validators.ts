@@ -14,7 +14,8 @@ import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 import { type EntryModule, entryFile, validatorFiles } from './chunks.js';
 import { declarations } from './declarations.js';
-import { ASYNC_STATUSES, isObject, type Json, type JsonObject, type Manifest, type SchemaFile } from './load.js';
+import { envelopeModules } from './envelopes.js';
+import { isObject, type Json, type JsonObject, type Manifest, type SchemaFile } from './load.js';
 import { contentNames, type Named } from './names.js';
 import { type ModuleKind, rewrite } from './rewrites.js';
 
@@ -32,17 +33,21 @@ export const ANNOTATION_KEYWORDS: readonly string[] = [
   'discriminator',
   'enumDescriptions',
   'enumMetadata',
+  // ajv-errors' custom message (sync_catalogs requests); it never changes whether an instance is valid.
+  'errorMessage',
   'notes',
   'x-accessibility',
   'x-adcp-hoist',
   'x-adcp-open-payload',
   'x-adcp-validation',
   'x-canonical-policy-required-params-not-enforced',
+  'x-canonicalization',
   'x-deprecated-enum-values',
   'x-deprecated-enum-values-doc',
   'x-entity',
   'x-enum-descriptions',
   'x-extensible',
+  'x-mutates-state',
   'x-pattern',
   'x-status',
 ];
@@ -132,29 +137,63 @@ export function stripAnnotations(node: Json): Json {
  * `$id`. Any such set compiles: other entries (an envelope's schemas) and exports (a task's
  * request) join through {@link validatorEntries}.
  */
-export interface ValidatorEntry {
+interface ValidatorEntry {
   readonly name: string;
   readonly exports: Readonly<Record<string, string>>;
 }
 
 /**
- * The entry modules of a release: per task, its response (`response`) and async responses
- * (`working`, `submitted`, `input_required`), as src/validate/validators.ts reads them.
+ * The entry modules of a release: per task, its response (`response`), its request (`request`,
+ * which encode() checks a buyer's arguments against) and async responses by status (`working`,
+ * `submitted`, `input_required`), as src/validate/validators.ts reads them; then the envelope
+ * modules, each exporting its schema as `response`.
  *
  * @param manifest The release's tasks.
- * @returns One entry per task, in the manifest's order.
+ * @param extra The envelope modules (envelopes.ts).
+ * @returns One entry per task, in the manifest's order, then one per envelope.
  * @example
- * validatorEntries(manifest)[0]; // { name: 'acquire_rights', exports: { response: '/schemas/3.1.19/...' } }
+ * validatorEntries(manifest, [])[0]; // { name: 'acquire_rights', exports: { response: '/schemas/3.1.19/...', request: ... } }
  */
-export function validatorEntries(manifest: Manifest): ValidatorEntry[] {
-  return manifest.tasks.map((task) => {
-    const exports: Record<string, string> = { response: task.response };
-    for (const status of ASYNC_STATUSES) {
-      const id = task.async[status];
-      if (id !== undefined) exports[status.replace('-', '_')] = id;
-    }
+function validatorEntries(manifest: Manifest, extra: readonly ExtraModule[]): ValidatorEntry[] {
+  const tasks = manifest.tasks.map((task) => {
+    const exports: Record<string, string> = { response: task.response, request: task.request };
+    for (const [status, id] of Object.entries(task.async)) exports[status.replace('-', '_')] = id;
     return { name: task.name, exports };
   });
+  return [...tasks, ...extra.map(({ name, root }) => ({ name, exports: { response: root } }))];
+}
+
+/**
+ * A release's schema files with the schemas codegen derived for its envelope modules, under
+ * their own `$id`s (envelopes.ts checks that none clashes with a file).
+ *
+ * @param schemas Every schema file of the release.
+ * @param extra The envelope modules.
+ * @returns The files Ajv compiles the release's validators from.
+ * @example
+ * withDerived(schemas, envelopeModules(version, manifest, schemas)).size;
+ */
+function withDerived(schemas: ReadonlyMap<string, SchemaFile>, extra: readonly ExtraModule[]): Map<string, SchemaFile> {
+  const out = new Map(schemas);
+  for (const { derived } of extra) if (derived !== undefined) out.set(derived.id, derived);
+  return out;
+}
+
+/**
+ * What codegen compiles of a release: its entry modules (tasks, then envelopes) and its schema
+ * files with the envelopes' derived schemas.
+ *
+ * @param version The AdCP version.
+ * @param manifest Its tasks.
+ * @param schemas Its schema files by `$id`.
+ * @returns The release, for {@link validatorModules}.
+ * @throws Error when an envelope schema is missing or a derived `$id` clashes (envelopes.ts).
+ * @example
+ * validatorModules([releaseOf('3.1.19', manifest, schemas)]);
+ */
+export function releaseOf(version: string, manifest: Manifest, schemas: ReadonlyMap<string, SchemaFile>): Release {
+  const extra = envelopeModules(version, manifest, schemas);
+  return { version, entries: validatorEntries(manifest, extra), schemas: withDerived(schemas, extra) };
 }
 
 /** The JSON pointer of `target` inside `node` (found by identity), or undefined. */
@@ -324,4 +363,15 @@ export function compileReleases(releases: readonly Release[]): { entries: EntryM
     }
   }
   return { entries, named, warnings: new Set(warnings).size };
+}
+
+/**
+ * A validator module beside the tasks' (an envelope: the MCP webhook payload, 3.0's tasks/get
+ * response): its name in the import map, the schema `$id` it exports as `response`, and the
+ * schema codegen derived for it, when it is not one of the version's files.
+ */
+export interface ExtraModule {
+  readonly name: string;
+  readonly root: string;
+  readonly derived?: SchemaFile | undefined;
 }

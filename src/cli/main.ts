@@ -22,7 +22,6 @@
 import { readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import '../node-validators.js';
 import { safeDecode, type TaskName, type Transport } from '../decode/decode.js';
 import { describeFailure, failureJson, jsonText, successLine, summarize } from './report.js';
 import { DEFAULT_BOUNDS } from '../bounds/bounds.js';

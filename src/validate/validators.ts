@@ -3,10 +3,13 @@
  * through each version's generated import map), held once loaded, and Ajv errors as
  * {@link ValidationIssue}s. Nothing is compiled at run time and importing this module loads no
  * validator. A task's modules are loaded by {@link preload} (any runtime, any bundler) or, where
- * the runtime can load a module synchronously (Node, see node-validators.ts), on first use, so
- * that decode() stays synchronous.
+ * the runtime can load a module synchronously (Node), on first use, so that decode() stays
+ * synchronous. Which of the two `#validator-loader` (package.json#imports) picks by the runtime's
+ * conditions, so that every entry that decodes gets the same loading, whatever else is imported.
  */
-import { DecodeError, type ValidationIssue } from '../errors/errors.js';
+import { loadModule } from '#validator-loader';
+import { DecodeError, describeThrown, describeValue, type ValidationIssue } from '../errors/errors.js';
+import { shownText } from '../errors/format.js';
 import { defaultVersion, validatorsByVersion, versionFolders, versions, type Version } from '../generated/index.js';
 import { LAYOUT } from '../layout.js';
 import { boundIssues } from './issue-listing.js';
@@ -14,6 +17,9 @@ import type { AsyncStatus } from '../schema/response-types.js';
 
 /** Which schema of a task a payload is checked against. */
 export type Variant = 'response' | AsyncStatus;
+
+/** Which schema of a task a value is validated against: a response variant, or (encode) the request. */
+export type Target = Variant | 'request';
 
 interface AjvErrorObject {
   instancePath: string;
@@ -36,59 +42,99 @@ type ValidatorKind = 'fast' | 'listing';
 export type ValidatorImports = Readonly<Record<string, Readonly<Record<ValidatorKind, () => Promise<unknown>>>>>;
 
 /**
- * Loads a validator module synchronously, given its path relative to src/ (or dist/)
- * (`./generated/<v>/validators/<task>.js`), or throws. Installed by the Node entry.
+ * What `#validator-loader` exports as `loadModule`: loads a module synchronously given its path
+ * relative to the loader's own file (src/validate/loader/), or throws; undefined where the
+ * runtime cannot (bundles, browsers, workers: preload() is needed there).
  */
-export type SyncModuleLoader = (file: string) => unknown;
+export type SyncModuleLoader = (specifier: string) => unknown;
 
 type ValidatorModule = Readonly<Record<string, unknown>>;
 
 const modules = new Map<string, ValidatorModule>();
-let syncLoader: SyncModuleLoader | undefined;
 
-/**
- * Lets decode() load a validator module synchronously on first use (the Node entry installs
- * require()); elsewhere a task's validators must be {@link preload}ed.
- * @param loader Loads a module given its path relative to src/ (or dist/), or throws.
- * @example installSyncLoader(createRequire(import.meta.url));
- */
-export function installSyncLoader(loader: SyncModuleLoader): void {
-  syncLoader = loader;
+/** One validator module of a task, and the release the seller announced when that picked the version. */
+interface ModuleAt {
+  readonly version: Version;
+  readonly task: string;
+  readonly kind: ValidatorKind;
+  readonly announced?: string | undefined;
 }
 
-/** A validator module's path relative to src/ (or dist/), where the Node loader (node-validators.ts) sits. */
-function moduleFile(version: Version, task: string, kind: ValidatorKind): string {
-  return `./${LAYOUT.generated}/${versionFolders[version]}/validators/${task}${kind === 'listing' ? '.errors' : ''}.js`;
+/** A validator module's path relative to src/ (or dist/). */
+function moduleFile({ version, task, kind }: ModuleAt): string {
+  return `${LAYOUT.generated}/${versionFolders[version]}/validators/${task}${kind === 'listing' ? '.errors' : ''}.js`;
 }
+
+/** From the loader's folder up to src/ (or dist/), where {@link moduleFile}'s paths start. */
+const LOADER_TO_ROOT = '../'.repeat(LAYOUT.validatorLoaders.split('/').length);
 
 function isModule(value: unknown): value is ValidatorModule {
   return typeof value === 'object' && value !== null;
 }
 
-function unloadable(version: Version, task: string, kind: ValidatorKind, how: string, cause?: unknown): DecodeError {
-  const file = moduleFile(version, task, kind).slice(2);
+/** A module that could not be loaded (a chunk missing from a bundle, a broken install): adcp-decode's packaging, not the seller. */
+function unloadable(at: ModuleAt, how: string, cause?: unknown): DecodeError {
   return new DecodeError(
     'INTERNAL',
-    `adcp-decode could not load its validator module ${file} (${how}): a packaging fault, not the seller's; ` +
-      `in a bundle, call \`await preload(${JSON.stringify(task)})\` before decoding and ship every chunk the bundler wrote, or keep adcp-decode external`,
-    { task, version, ...(cause === undefined ? {} : { cause }) },
+    `adcp-decode could not load its validator module ${moduleFile(at)} (${how}): a packaging fault, not the seller's; ` +
+      `in a bundle, ship every chunk the bundler wrote, or keep adcp-decode external`,
+    { task: at.task, version: at.version, ...(cause === undefined ? {} : { cause }) },
   );
 }
 
-function loadSync(version: Version, task: string, kind: ValidatorKind): ValidatorModule {
-  const key = `${version}/${task}/${kind}`;
+/** A module not preloaded where only preload() can load it: the caller's setup, and how to fix it. */
+function notPreloaded(at: ModuleAt): DecodeError {
+  const { task, version } = at;
+  const call = `await preload(${JSON.stringify(task)}, ${JSON.stringify(version)})`;
+  const why =
+    at.announced === undefined
+      ? `adcp-decode has not loaded the AdCP ${version} validators of ${task} (${moduleFile(at)}), and this runtime cannot load them on first use`
+      : `the seller's answer announces adcp_version "${shownText(at.announced, 32)}", which version 'auto' judges by AdCP ${version}, ` +
+        `whose validators of ${task} are not loaded, and this runtime cannot load them on first use`;
+  return new DecodeError(
+    'INTERNAL',
+    `${why}: not the seller's fault; call \`${call}\` before decoding` +
+      (at.announced === undefined ? '' : `, or pin the version (the \`version\` option, or a pinned import such as adcp-decode/3.1)`),
+    { task, version },
+  );
+}
+
+function loadSync(at: ModuleAt): ValidatorModule {
+  const key = `${at.version}/${at.task}/${at.kind}`;
   const held = modules.get(key);
   if (held !== undefined) return held;
-  if (syncLoader === undefined) throw unloadable(version, task, kind, 'not preloaded, and this runtime cannot load it on first use');
+  if (loadModule === undefined) throw notPreloaded(at);
   let mod: unknown;
   try {
-    mod = syncLoader(moduleFile(version, task, kind));
+    mod = loadModule(LOADER_TO_ROOT + moduleFile(at));
   } catch (cause) {
-    throw unloadable(version, task, kind, 'loading it failed', cause);
+    throw unloadable(at, 'loading it failed', cause);
   }
-  if (!isModule(mod)) throw unloadable(version, task, kind, 'it is not a module');
+  if (!isModule(mod)) throw unloadable(at, 'it is not a module');
   modules.set(key, mod);
   return mod;
+}
+
+function invalidTasks(what: string): DecodeError {
+  return new DecodeError('INVALID_OPTION', `preload() takes a task name or an array of task names; ${what}`);
+}
+
+/** preload()'s `tasks`, read once, each a string (a JavaScript caller can pass what the types forbid). */
+function taskList(tasks: unknown): string[] {
+  try {
+    if (typeof tasks === 'string') return [tasks];
+    if (!Array.isArray(tasks)) throw invalidTasks(`got ${describeValue(tasks)}`);
+    const list: string[] = [];
+    for (let i = 0; i < tasks.length; i++) {
+      const task: unknown = tasks[i];
+      if (typeof task !== 'string') throw invalidTasks(`tasks[${i}] is ${describeValue(task)}`);
+      list.push(task);
+    }
+    return list;
+  } catch (error) {
+    // A Proxy or getter that throws is the caller's value failing to be read.
+    throw error instanceof DecodeError ? error : invalidTasks(`reading it threw ${describeThrown(error)}`);
+  }
 }
 
 /**
@@ -96,39 +142,38 @@ function loadSync(version: Version, task: string, kind: ValidatorKind): Validato
  * import map, so that decode() finds them without loading anything. Needed before the first
  * decode of a task in bundles and browsers (a bundler splits the validators into one chunk per
  * task); in Node decode() loads them itself on first use.
- * @param tasks A task name, or several.
+ * @param tasks A task name, or an array of them.
  * @param version The AdCP version whose validators to load; the default version when omitted.
- * @throws {DecodeError} `UNKNOWN_TASK` for a task the version lacks, `UNSUPPORTED_VERSION` for an
- *   unknown version, `INTERNAL` when a module cannot be loaded (a chunk missing from a bundle).
+ * @throws {DecodeError} `INVALID_OPTION` when `tasks` is not a string or an array of strings,
+ *   `UNKNOWN_TASK` for a task the version lacks, `UNSUPPORTED_VERSION` for an unknown version,
+ *   `INTERNAL` when a module cannot be loaded (a chunk missing from a bundle).
  * @example
  * await preload(['get_products', 'create_media_buy']);
  * const result = decode('get_products', callToolResult);
  */
 export async function preload(tasks: string | readonly string[], version: Version = defaultVersion): Promise<void> {
   if (!(versions as readonly unknown[]).includes(version)) {
-    throw new DecodeError(
-      'UNSUPPORTED_VERSION',
-      `${JSON.stringify(String(version))} is not a bundled AdCP version (${versions.join(', ')})`,
-    );
+    const got = typeof version === 'string' ? `"${shownText(version, 40)}"` : describeValue(version);
+    throw new DecodeError('UNSUPPORTED_VERSION', `${got} is not a bundled AdCP version (${versions.join(', ')})`);
   }
   const map = validatorsByVersion[version];
-  const list = typeof tasks === 'string' ? [tasks] : tasks;
   const jobs: Array<Promise<void>> = [];
-  for (const task of list) {
+  for (const task of taskList(tasks)) {
     const imports = Object.hasOwn(map, task) ? map[task] : undefined;
     if (imports === undefined)
-      throw new DecodeError('UNKNOWN_TASK', `${JSON.stringify(String(task)).slice(0, 80)} is not an AdCP ${version} task`, { version });
+      throw new DecodeError('UNKNOWN_TASK', `"${shownText(task, 64)}" is not an AdCP ${version} task`, { version });
     for (const kind of ['fast', 'listing'] as const) {
       const key = `${version}/${task}/${kind}`;
       if (modules.has(key)) continue;
+      const at: ModuleAt = { version, task, kind };
       jobs.push(
         imports[kind]().then(
           (mod) => {
-            if (!isModule(mod)) throw unloadable(version, task, kind, 'it is not a module');
+            if (!isModule(mod)) throw unloadable(at, 'it is not a module');
             modules.set(key, mod);
           },
           (cause: unknown) => {
-            throw unloadable(version, task, kind, 'importing it failed', cause);
+            throw unloadable(at, 'importing it failed', cause);
           },
         ),
       );
@@ -138,19 +183,21 @@ export async function preload(tasks: string | readonly string[], version: Versio
 }
 
 /** The export names of the variants in a validator module. */
-const EXPORT_KEYS: Readonly<Record<Variant, string>> = {
+const EXPORT_KEYS: Readonly<Record<Target, string>> = {
   response: 'response',
   working: 'working',
   submitted: 'submitted',
   'input-required': 'input_required',
+  request: 'request',
 };
 
 /**
  * The fast (first-error) validator of a task's variant, or undefined if the task has none.
+ * @param announced The release the seller's `adcp_version` announced, when that picked `version` (for the error).
  * @throws {DecodeError} `INTERNAL` when its module is not loaded and cannot be.
  */
-export function fastValidator(version: Version, task: string, variant: Variant): CompiledValidator | undefined {
-  const validate = loadSync(version, task, 'fast')[EXPORT_KEYS[variant]];
+export function fastValidator(version: Version, task: string, variant: Target, announced?: string): CompiledValidator | undefined {
+  const validate = loadSync({ version, task, kind: 'fast', announced })[EXPORT_KEYS[variant]];
   return typeof validate === 'function' ? (validate as CompiledValidator) : undefined;
 }
 
@@ -181,8 +228,8 @@ interface ListingModule {
  * its memory (see boundedListing in scripts/generate/rewrites.ts).
  * @throws {DecodeError} `INTERNAL` when the listing module is not loaded and cannot be.
  */
-export function listIssues(version: Version, task: string, variant: Variant, data: unknown): IssueListing {
-  const mod = loadSync(version, task, 'listing');
+export function listIssues(version: Version, task: string, variant: Target, data: unknown): IssueListing {
+  const mod = loadSync({ version, task, kind: 'listing' });
   const { listingLimit: limit, ListingStopped } = mod as unknown as ListingModule;
   const found = mod[EXPORT_KEYS[variant]];
   const validate = typeof found === 'function' ? (found as CompiledValidator) : undefined;

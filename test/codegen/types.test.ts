@@ -77,16 +77,13 @@ test('pinnedNames: a schema file keeps its own name; the others that collide are
   );
 });
 
-test('package.json exports a pinned entry per bundled release: Node loads validators on first use, elsewhere preload(); types first', () => {
-  const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { exports: Record<string, Record<string, object>> };
+test('package.json exports a pinned entry per bundled release, the same on every runtime; types first', () => {
+  const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { exports: Record<string, Record<string, string>> };
   for (const version of versions) {
     const release = version.split('.').slice(0, 2).join('.');
     const dir = `./dist/generated/${versionFolders[version]}`;
     const entry = pkg.exports[`./${release}`];
-    expect(entry).toEqual({
-      node: { types: `${dir}/node.d.ts`, default: `${dir}/node.js` },
-      default: { types: `${dir}/pinned.d.ts`, default: `${dir}/pinned.js` },
-    });
-    for (const condition of Object.values(entry ?? {})) expect(Object.keys(condition)[0]).toBe('types');
+    expect(entry).toEqual({ types: `${dir}/pinned.d.ts`, default: `${dir}/pinned.js` });
+    expect(Object.keys(entry ?? {})[0]).toBe('types');
   }
 });

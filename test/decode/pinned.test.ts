@@ -2,11 +2,13 @@
  * The pinned imports (`adcp-decode/3.1`, `adcp-decode/3.0`, src/generated/<v>/pinned.ts) and
  * isFinal: a pinned decoder judges every payload by its own version, whatever `adcp_version` the
  * payload announces; the version cannot be overridden per call or per decoder; isFinal answers
- * the variant decode() judged a payload by.
+ * the variant decode() judged a payload by; each entry holds what a buyer file needs (errors,
+ * formatIssues, polling, recovery), bound to its release.
  */
-import { describe, expect, test } from 'vitest';
+import { describe, expect, expectTypeOf, test } from 'vitest';
 import * as v30 from '../../src/generated/v3_0_26/pinned.js';
 import * as v31 from '../../src/generated/v3_1_19/pinned.js';
+import * as root from '../../src/index.js';
 import { decode, isFinal, LimitError, SchemaMismatchError } from '../../src/index.js';
 import { a2a10, mcp } from '../fixtures/envelopes.js';
 import { payload } from '../fixtures/payloads.js';
@@ -133,5 +135,65 @@ describe('isFinal answers the variant decode() judged a payload by', () => {
     const bad = { status: 'working', message: 'Still compiling the report' };
     expect(() => decode('get_media_buys', mcp.structured(bad))).toThrow(SchemaMismatchError);
     expect(isFinal(bad)).toBe(false);
+  });
+});
+
+describe('a pinned entry holds what a buyer file needs, bound to its release', () => {
+  test('the errors and formatIssues are the root ones (instanceof holds across imports)', () => {
+    for (const entry of [v30, v31]) {
+      expect(entry.DecodeError).toBe(root.DecodeError);
+      expect(entry.LimitError).toBe(root.LimitError);
+      expect(entry.SchemaMismatchError).toBe(root.SchemaMismatchError);
+      expect(entry.TaskFailedError).toBe(root.TaskFailedError);
+      expect(entry.formatIssues).toBe(root.formatIssues);
+    }
+    const failed = v31.safeDecode('get_products', mcp.structured({ products: [{}] }));
+    if (failed.success) throw new Error('expected a failure');
+    expect(failed.error).toBeInstanceOf(v31.SchemaMismatchError);
+    expect(v31.formatIssues(failed.error)).toContain('/products/0');
+  });
+
+  const polled = {
+    task_id: 'task_cmb_4821',
+    task_type: 'create_media_buy',
+    protocol: 'media-buy',
+    status: 'submitted',
+    created_at: '2026-04-18T09:55:00Z',
+    updated_at: '2026-04-18T09:59:58Z',
+  };
+
+  test('decodeTaskStatus polls by its release: get_task_status for 3.1, tasks/get for 3.0; the version is fixed', () => {
+    expect(v31.decodeTaskStatus(mcp.structured(polled))).toMatchObject({ status: 'submitted', data: null, version: '3.1.19' });
+    const jsonRpc = { jsonrpc: '2.0', id: 1, result: polled };
+    expect(v30.decodeTaskStatus(jsonRpc)).toMatchObject({ taskId: 'task_cmb_4821', version: '3.0.26' });
+    // The root default (3.1) would read the same JSON-RPC success as a get_task_status answer, and refuse it.
+    expect(root.safeDecode('get_task_status', jsonRpc).success).toBe(false);
+    const call = v30.decodeTaskStatus as (input: unknown, options?: unknown) => unknown;
+    expect(caughtAs(Error, () => call(jsonRpc, { version: '3.1' }))).toMatchObject({ code: 'INVALID_OPTION' });
+    expect(
+      caughtAs(Error, () =>
+        v30.decodeTaskStatus({ ...polled, status: 'failed', error: { code: 'RATE_LIMITED', message: 'too many requests' } }),
+      ),
+    ).toBeInstanceOf(v30.TaskFailedError);
+    // Typed by its release alone: narrowing taskType types data by 3.0's responses.
+    const task = v30.decodeTaskStatus({ ...polled, status: 'completed', result: payload('3.0.26/create_media_buy.valid') });
+    expect(task.taskType).toBe('create_media_buy');
+    if (task.taskType === 'create_media_buy') expectTypeOf(task.data).toEqualTypeOf<v30.Response<'create_media_buy'> | null>();
+    expectTypeOf(task.version).toEqualTypeOf<'3.0.26'>();
+  });
+
+  test("classifyRecovery reads its release's error-code table", () => {
+    // A code 3.1 lists and 3.0 does not: each entry answers as the root does for its version.
+    const error = { code: 'ACTION_NOT_ALLOWED' };
+    expect(v31.classifyRecovery(error)).toEqual(root.classifyRecovery(error, '3.1.19'));
+    expect(v30.classifyRecovery(error)).toEqual(root.classifyRecovery(error, '3.0.26'));
+    expect(v31.classifyRecovery(error)).not.toEqual(v30.classifyRecovery(error));
+    expect(v30.classifyRecovery(error, { unknownRecovery: 'transient' })).toEqual({ recovery: 'transient' });
+  });
+
+  test('preload loads its release', async () => {
+    await expect(v30.preload(['get_signals'])).resolves.toBeUndefined();
+    const call = v30.preload as (tasks: unknown) => Promise<void>;
+    await expect(call('list_tasks')).rejects.toMatchObject({ code: 'UNKNOWN_TASK', version: '3.0.26' });
   });
 });

@@ -5,7 +5,9 @@
  * and an invalid get_products exactly as the source does, with no warning; the browser bundle does
  * so in headless Chromium on a page served with `Content-Security-Policy: script-src 'self'` (no
  * `unsafe-eval`), and fails on any CSP violation; a bundle missing a validator chunk reports
- * INTERNAL, never a seller's fault.
+ * INTERNAL, never a seller's fault. A browser bundle of a webhook service that imports only
+ * `adcp-decode/webhooks` receives a genuine signed delivery once its task is preloaded, and says
+ * how to preload it before.
  *
  * Heavy (pack, install, three bundles, a browser): runs with the package test, so always in CI
  * and skipped locally with ADCP_PACKAGE_TEST=0. Chromium: /usr/bin/chromium (Debian's package,
@@ -23,6 +25,8 @@ import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { extractA2aResponse, extractMcpResponse, safeDecode, DecodeError, SchemaMismatchError } from '../../src/index.js';
 import { readVector } from '../fixtures/vectors.js';
+import { completedResult } from '../webhooks/fixtures.js';
+import { probeInput } from './entry-probes.js';
 
 const enabled = process.env.CI !== undefined || process.env.ADCP_PACKAGE_TEST !== '0';
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -56,6 +60,12 @@ const input = {
   invalid: fixture('get_products.invalid-missing-cache-scope.json'),
 };
 
+/** A vector's own expectation; extracting a `__proto__` member is refused instead (the extractors return plain copies). */
+function vectorOutcome(v: Vector): unknown {
+  const data = v.expected_data;
+  return typeof data === 'object' && data !== null && Object.hasOwn(data, '__proto__') ? { error: 'UNSAFE_JSON' } : { data };
+}
+
 /** What a bundle must report, from the vectors' own expectations and the source itself. */
 function expected(): unknown {
   const outcome = (fn: () => unknown) => {
@@ -69,10 +79,8 @@ function expected(): unknown {
   return {
     beforePreload: 'INTERNAL',
     preloaded: 'ok',
-    mcp: input.mcp.map((v) => ({ data: v.expected_data })),
-    a2a: input.a2a.map((v) =>
-      v.expected_error_type === undefined ? { data: v.expected_data } : { error: v.expected_error_type.toUpperCase() },
-    ),
+    mcp: input.mcp.map((v) => vectorOutcome(v)),
+    a2a: input.a2a.map((v) => (v.expected_error_type === undefined ? vectorOutcome(v) : { error: v.expected_error_type.toUpperCase() })),
     validMcp: { data: input.valid.products.length },
     validA2a: { data: input.valid.products.length },
     invalid: bad.success
@@ -109,6 +117,24 @@ export async function probe({ mcp, a2a, valid, invalid }) {
 }
 `;
 
+// A webhook service that imports only adcp-decode/webhooks, as a Worker would: refused before its
+// task is preloaded (the claim is made, so each attempt has a receiver of its own), received after.
+const WEBHOOK_PROBE = `import { createWebhookReceiver, decodeWebhook, preload } from 'adcp-decode/webhooks';
+export async function probe({ webhook }) {
+  const receiver = () => createWebhookReceiver({
+    keys: (kid) => (kid === webhook.jwk.kid ? { jwk: webhook.jwk, agent: webhook.agent } : undefined),
+    now: () => webhook.now,
+    endpoint: webhook.url,
+  });
+  const receive = () => receiver().receive(new Request(webhook.url, { method: 'POST', headers: webhook.headers, body: webhook.body }));
+  const before = await receive().then(() => 'received', (e) => [e.code, e.message]);
+  await preload('create_media_buy');
+  const hook = await receive();
+  const decoded = decodeWebhook(webhook.body);
+  return { before, received: [hook.status, hook.data.media_buy_id], decoded: [decoded.status, decoded.data.media_buy_id] };
+}
+`;
+
 const RUNNER = `import { readFileSync } from 'node:fs';
 const { probe } = await import(process.argv[2]);
 console.log(JSON.stringify(await probe(JSON.parse(readFileSync('input.json', 'utf8')))));
@@ -116,7 +142,13 @@ console.log(JSON.stringify(await probe(JSON.parse(readFileSync('input.json', 'ut
 
 let work: string;
 let app: string;
-const bundles = new Map<Platform, { warnings: string[]; metafile: Metafile; dir: string }>();
+interface Bundle {
+  readonly warnings: string[];
+  readonly metafile: Metafile;
+  readonly dir: string;
+}
+const bundles = new Map<Platform, Bundle>();
+let webhooksBundle: Bundle;
 
 beforeAll(async () => {
   if (!enabled) return;
@@ -135,6 +167,8 @@ beforeAll(async () => {
   writeFileSync(path.join(app, 'probe.js'), PROBE);
   writeFileSync(path.join(app, 'run.mjs'), RUNNER);
   writeFileSync(path.join(app, 'input.json'), JSON.stringify(input));
+  writeFileSync(path.join(app, 'webhooks-probe.js'), WEBHOOK_PROBE);
+  writeFileSync(path.join(app, 'webhooks-input.json'), JSON.stringify(await probeInput()));
   for (const platform of PLATFORMS) {
     const dir = path.join(app, `out-${platform}`);
     // ES module output, so that the bundler can split the validators into one chunk per task.
@@ -152,6 +186,19 @@ beforeAll(async () => {
     });
     bundles.set(platform, { warnings: result.warnings.map((w) => w.text), metafile: result.metafile, dir });
   }
+  const hooks = await build({
+    entryPoints: [path.join(app, 'webhooks-probe.js')],
+    absWorkingDir: app,
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    splitting: true,
+    outdir: path.join(app, 'out-webhooks'),
+    outExtension: { '.js': '.mjs' },
+    metafile: true,
+    logLevel: 'silent',
+  });
+  webhooksBundle = { warnings: hooks.warnings.map((w) => w.text), metafile: hooks.metafile, dir: path.join(app, 'out-webhooks') };
 }, 600_000);
 
 afterAll(() => {
@@ -204,6 +251,33 @@ describe.skipIf(!enabled)('esbuild bundles of the packed package', { timeout: 12
     expect(got.preloaded).toBe('INTERNAL');
     expect(got.validMcp).toEqual({ error: 'INTERNAL' });
     expect(got.invalid).toEqual(['INTERNAL', null]);
+  });
+});
+
+describe.skipIf(!enabled)('a browser bundle of a webhook service importing only adcp-decode/webhooks', { timeout: 120_000 }, () => {
+  test('builds with no warning and no node: import', () => {
+    expect(webhooksBundle.warnings).toEqual([]);
+    const code = Object.keys(webhooksBundle.metafile.outputs).map((f) => readFileSync(path.join(app, f), 'utf8'));
+    expect(code.filter((c) => /["']node:/.test(c))).toEqual([]);
+    expect(Object.keys(webhooksBundle.metafile.inputs).filter((i) => /validate\/loader\//.test(i))).toEqual([
+      'node_modules/adcp-decode/dist/validate/loader/default.js',
+    ]);
+  });
+
+  test('refuses a genuine delivery before preload() with the fix, receives and decodes it after', async () => {
+    const script = `import { readFileSync } from 'node:fs';
+const { probe } = await import(process.argv[2]);
+console.log(JSON.stringify(await probe(JSON.parse(readFileSync('webhooks-input.json', 'utf8')))));
+`;
+    writeFileSync(path.join(app, 'run-webhooks.mjs'), script);
+    const got = JSON.parse(await run(process.execPath, ['run-webhooks.mjs', path.join(webhooksBundle.dir, 'webhooks-probe.mjs')], app)) as {
+      before: [string, string];
+    };
+    expect(got).toEqual({
+      before: ['INTERNAL', expect.stringContaining('call `await preload("create_media_buy", "3.1.19")` before decoding')],
+      received: ['completed', completedResult.media_buy_id],
+      decoded: ['completed', completedResult.media_buy_id],
+    });
   });
 });
 

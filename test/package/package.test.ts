@@ -1,7 +1,8 @@
 /**
  * The published package, as a user gets it: `npm pack`, then `npm install <tarball>` into an empty
  * project, then use it from plain Node ESM, from the bin, and from TypeScript (types resolve, and
- * reject an unknown task); publint and @arethetypeswrong/cli on the same tarball.
+ * reject an unknown task); each public entry imported alone in a fresh process (entry-probes.ts);
+ * publint and @arethetypeswrong/cli on the same tarball.
  *
  * Heavy (npm pack and install move ~36 MB, attw type-checks every declaration): about 20-40 s on an
  * idle 2-core machine, more on a busy one. It runs with every `npm test`; for a quicker local loop
@@ -23,6 +24,7 @@ import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { STRICT_BUYER } from '../fixtures/strict-buyer.js';
+import { ENTRY_PROBES, probeInput } from './entry-probes.js';
 
 const enabled = process.env.CI !== undefined || process.env.ADCP_PACKAGE_TEST !== '0';
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -100,7 +102,8 @@ describe.skipIf(!enabled)('npm pack → npm install → use', { timeout: 120_000
     for (const f of [
       'dist/index.js',
       'dist/index.d.ts',
-      'dist/portable.js',
+      'dist/validate/loader/node.js',
+      'dist/validate/loader/default.js',
       'dist/fetch/index.js',
       'dist/cli/main.js',
       'dist/webhooks/index.js',
@@ -111,9 +114,10 @@ describe.skipIf(!enabled)('npm pack → npm install → use', { timeout: 120_000
     // The compiled code is bundled (scripts/bundle-dist.ts): the entries, their shared chunks, and
     // the files reached by path at run time (the validator modules and their runtime), no per-source module.
     const js = files.filter((f) => f.endsWith('.js'));
-    const entryOrChunk = /^dist\/(index|portable|cli\/main|shared-\w+|fetch\/index|webhooks\/index|generated\/v[\d_]+\/(node|pinned))\.js$/;
+    const entryOrChunk =
+      /^dist\/(index|cli\/main|shared-\w+|fetch\/index|webhooks\/index|generated\/v[\d_]+\/pinned|validate\/loader\/(node|default))\.js$/;
     const byPath =
-      /^dist\/(validate\/runtime\/(index|uri-format|date-formats|json-equal)|generated\/v[\d_]+\/validators\/[\w.]+|generated\/chunks\/[0-9a-f]{12})\.js$/;
+      /^dist\/(validate\/runtime\/(index|uri-format|date-formats|json-equal)|generated\/v[\d_]+\/validators\/[\w.-]+|generated\/chunks\/[0-9a-f]{12})\.js$/;
     expect(js.filter((f) => !entryOrChunk.test(f) && !byPath.test(f))).toEqual([]);
     expect(js.filter((f) => /^dist\/shared-/.test(f)).length).toBeGreaterThan(0);
     // Our license, and the AdCP schemas' license beside the files derived from them.
@@ -184,6 +188,42 @@ console.log(JSON.stringify({
         ],
       }
     `);
+  });
+
+  describe('each public entry alone, in a fresh Node process: validators load on first use, no preload()', () => {
+    beforeAll(async () => {
+      await installed;
+      writeFileSync(path.join(app, 'probe-input.json'), JSON.stringify(await probeInput()));
+      for (const probe of ENTRY_PROBES) writeFileSync(path.join(app, probe.file), probe.script);
+    });
+
+    test('every entry of package.json#exports has a probe, and each probe imports its entry alone', () => {
+      const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+      const entries = Object.keys(pkg.exports)
+        .filter((key) => key.endsWith('.json') === false)
+        .map((key) => (key === '.' ? 'adcp-decode' : `adcp-decode/${key.slice(2)}`));
+      expect(ENTRY_PROBES.map((p) => p.entry).sort()).toEqual(entries.sort());
+      for (const { entry, script } of ENTRY_PROBES)
+        expect(
+          [...script.matchAll(/from '(adcp-decode[^']*)'/g)].map((m) => m[1]),
+          entry,
+        ).toEqual([entry]);
+    });
+
+    test.each(ENTRY_PROBES)('$entry', async ({ file, expected }) => {
+      expect(JSON.parse(await ok(process.execPath, [file], { cwd: app }))).toEqual(expected);
+    });
+
+    test('the bin, on a 3.0 answer (another release than the other bin test decodes)', async () => {
+      writeFileSync(
+        path.join(app, 'media-buys.json'),
+        JSON.stringify((JSON.parse(readFileSync(path.join(app, 'probe-input.json'), 'utf8')) as { mediaBuys: unknown }).mediaBuys),
+      );
+      const bin = path.join(app, 'node_modules', '.bin', 'adcp-decode');
+      const result = await exec(bin, ['get_media_buys', 'media-buys.json', '--adcp-version', '3.0', '--json'], { cwd: app });
+      expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, version: '3.0.26' });
+    });
   });
 
   test('the bin: node_modules/.bin/adcp-decode', async () => {

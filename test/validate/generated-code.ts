@@ -64,24 +64,30 @@ export function closure(file: string): Set<string> {
   return seen;
 }
 
-/** The declarations of a module, one per line. */
+/**
+ * The declarations of a module: each starts a line and runs to the next top-level line (Ajv's
+ * code spans lines where it writes an object literal over several, as in `dependencies` errors).
+ */
 export function declarationsOf(file: string): GeneratedDeclaration[] {
-  const out: GeneratedDeclaration[] = [];
+  const out: Array<{ name: string; code: string; file: string }> = [];
+  let current: { name: string; code: string; file: string } | undefined;
   for (const line of text(file).split('\n')) {
     const m = /^(?:function ([vspfu]_[0-9a-z]{10})\(|const ([vspfu]_[0-9a-z]{10}) = )/.exec(line);
-    if (m !== null) out.push({ name: (m[1] ?? m[2])!, code: line, file });
+    if (m !== null) out.push((current = { name: (m[1] ?? m[2])!, code: line, file }));
+    else if (/^(import|export|\/\/) /.test(line)) current = undefined;
+    else if (current !== undefined) current.code += `\n${line}`;
   }
   return out;
 }
 
 /**
- * The declarations an entry's validators (its `response`, `working`, ... exports) reach, through
+ * The declarations an entry's validators (its `response`, `request`, `working`, ... exports) reach, through
  * the modules it imports; not what its module holds for other entries.
  */
 export function reached(entry: string): GeneratedDeclaration[] {
   const byName = new Map<string, GeneratedDeclaration>();
   for (const f of closure(entry)) for (const d of declarationsOf(f)) byName.set(d.name, d);
-  const variants = [...text(entry).matchAll(/\b([vspfu]_[0-9a-z]{10}) as (?:response|working|submitted|input_required)\b/g)];
+  const variants = [...text(entry).matchAll(/\b([vspfu]_[0-9a-z]{10}) as (?:response|request|working|submitted|input_required)\b/g)];
   const stack = variants.map((m) => m[1]!);
   const out = new Map<string, GeneratedDeclaration>();
   for (let name = stack.pop(); name !== undefined; name = stack.pop()) {
