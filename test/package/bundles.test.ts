@@ -127,6 +127,8 @@ export async function probe({ webhook }) {
     endpoint: webhook.url,
   });
   const receive = () => receiver().receive(new Request(webhook.url, { method: 'POST', headers: webhook.headers, body: webhook.body }));
+  // The envelope check loads like a task's validators (README, preload): then the task's are what is missing.
+  await preload('mcp-webhook-payload');
   const before = await receive().then(() => 'received', (e) => [e.code, e.message]);
   await preload('create_media_buy');
   const hook = await receive();
