@@ -3,9 +3,9 @@
  * `imports`, and the CLI) into one file per entry plus shared chunks beside them, with esbuild: a
  * Node process that imports adcp-decode then loads a handful of modules, not the forty-odd files
  * that tsc writes (one per source file), which cost more than a third of the cold start. The
- * validator modules, src/validate/runtime/index.js and what it imports stay separate files, as the
- * import maps and the first-use loader reach them by path; the declarations (.d.ts) stay as tsc
- * wrote them.
+ * validator modules, the chunks they share (generated/chunks/), src/validate/runtime/index.js and
+ * what it imports stay separate files, as the import maps and the first-use loader reach them by
+ * path; the declarations (.d.ts) stay as tsc wrote them.
  *
  * `#validator-loader` stays an import (package.json#imports picks its target by the runtime's
  * conditions, when the package is loaded or bundled by its user); its targets are entries of
@@ -73,10 +73,14 @@ function runtimeFiles(): Set<string> {
 }
 const RUNTIME = runtimeFiles();
 
-/** Files loaded by path at run time (validator modules, their runtime): kept, never bundled. */
+/** Files loaded by path at run time (validator modules, the chunks they share, their runtime): kept, never bundled. */
 function keptByPath(file: string): boolean {
   const rel = path.relative(DIST, file).split(path.sep).join('/');
-  return (rel.startsWith(`${LAYOUT.generated}/`) && rel.split('/')[2] === 'validators') || RUNTIME.has(rel);
+  return (
+    (rel.startsWith(`${LAYOUT.generated}/`) && rel.split('/')[2] === 'validators') ||
+    rel.startsWith(`${LAYOUT.validatorChunks}/`) ||
+    RUNTIME.has(rel)
+  );
 }
 
 /** The modules whose imports the plugin rewrote relative to dist/: their code must land in a chunk at dist/'s root. */

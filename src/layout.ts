@@ -9,6 +9,8 @@
 export const LAYOUT = {
   /** The generated folder (git-ignored, written by `npm run generate`). */
   generated: 'generated',
+  /** The validator code the releases' entry modules share, one module per chunk (loaded by path). */
+  validatorChunks: 'generated/chunks',
   /** The helpers the generated validator modules import (plain JavaScript, loaded by path). */
   validatorRuntime: 'validate/runtime/index.js',
   /** The folder of `#validator-loader`'s targets (node.js, default.js), which load validator modules relative to themselves. */

@@ -250,6 +250,7 @@ export function pinnedModule(
 } from '${layoutImport(from, 'pinned')}';
 import type { Responses } from './responses.js';
 import type { Requests } from './responses.js';
+import { validators } from './validators/index.js';
 import type { PinnedEncoded, PinnedEncodeOptions, PinnedEncodeResult } from '${layoutImport(from, 'encodeTypes')}';
 
 ${reexports.join('\n')}
@@ -289,7 +290,7 @@ export type DecodeOptions = PinnedOptions;
 /** What safeDecode(task, ...) returns: the data typed in AdCP ${version}, or the error. */
 export type SafeDecodeResult<T extends TaskName> = PinnedResult<${q}, Responses, T>;
 
-const pinned = pin<${q}, Responses, Requests>(${q});
+const pinned = pin<${q}, Responses, Requests>(${q}, validators);
 
 ${bound.join('\n\n')}
 

@@ -25,7 +25,7 @@ export interface SchemaFile {
  * A task of the manifest: its request and response schema `$id`s and the `$id`s of its async
  * variants, keyed by the task status that selects each, in `enums/task-status.json`'s order.
  */
-export interface TaskEntry {
+interface TaskEntry {
   readonly name: string;
   readonly request: string;
   readonly response: string;

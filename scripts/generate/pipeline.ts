@@ -5,8 +5,10 @@
  *   1. load.ts        every draft-07 schema file, de-duplicated by `$id`; the manifest; the
  *                     schemas reachable from the tasks;
  *   2. types.ts       one TypeScript module per reachable schema file (json-schema-to-typescript);
- *   3. validators.ts  Ajv standalone code as ES modules per task, fast and error-listing, put
- *                     through the table of rewrites.ts (runtime helpers: src/validate/runtime/index.js);
+ *   3. validators.ts  Ajv standalone code of every release, fast and error-listing, put through
+ *                     the table of rewrites.ts (runtime helpers: src/validate/runtime/index.js),
+ *                     then declarations.ts, names.ts and chunks.ts: per task an entry module of
+ *                     each variant, and the code tasks share once, in chunks/ (over all versions);
  *   4. tables.ts      `index.ts` (tasks, schema ids, error codes), `envelope.ts` (the envelopes'
  *                     enums and required fields), the validators' import map;
  *      responses.ts   `responses.ts` (task → response type, async variants by status; task → request type);
@@ -22,6 +24,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LOCK_PATH, readLockVersions, schemaDir } from '../schema-paths.js';
+import { CHUNKS } from './chunks.js';
 import { pinnedModule } from './entries.js';
 import { loadSchemas, reachable, readManifest, type Manifest } from './load.js';
 import { OUT_DEFAULT, typeModulePath, versionIdent, writeTree } from './output.js';
@@ -30,7 +33,7 @@ import { responsesModule } from './responses.js';
 import { envelopeModules } from './envelopes.js';
 import { envelopeModule, importMap, rootEnvelope, rootIndex, tableModule } from './tables.js';
 import { generateTypes, typeNames } from './types.js';
-import { validatorModules } from './validators.js';
+import { type Release, releaseOf, validatorModules } from './validators.js';
 
 const requireFromHere = createRequire(import.meta.url);
 
@@ -42,17 +45,25 @@ export interface GenerateReport {
   readonly ms: number;
 }
 
+/** What the validators of every version need from a version's codegen. */
+interface Generated {
+  readonly report: GenerateReport;
+  readonly release: Release;
+  readonly manifest: Manifest;
+}
+
 /**
- * Generates one version's modules into `<out>/<vX_Y_Z>/`, replacing what was there.
+ * Generates one version's modules into `<out>/<vX_Y_Z>/`, replacing what was there, but the
+ * validators, which {@link generate} compiles for every version at once.
  *
  * @param version The AdCP version.
  * @param out The output folder (src/generated).
- * @returns What was written.
+ * @returns What was written, and the release its validators compile.
  * @throws Error from any phase: an unknown keyword, an unrecognised Ajv shape, a name clash, ...
  * @example
  * await generateVersion('3.1.19', OUT_DEFAULT);
  */
-async function generateVersion(version: string, out: string): Promise<GenerateReport & { manifest: Manifest }> {
+async function generateVersion(version: string, out: string): Promise<Generated> {
   const t0 = performance.now();
   const root = schemaDir(version);
   const manifest = readManifest(version, root);
@@ -64,11 +75,9 @@ async function generateVersion(version: string, out: string): Promise<GenerateRe
 
   const types = await generateTypes(version, files, names, byId);
   const envelopes = envelopeModules(version, manifest, schemas);
-  const { modules: validators, warnings } = validatorModules(version, manifest, schemas, envelopes);
   const dir = path.join(out, versionIdent(version));
   rmSync(dir, { recursive: true, force: true });
   writeTree(dir, types);
-  writeTree(dir, validators);
   writeTree(dir, importMap(version, manifest, envelopes));
   writeTree(
     dir,
@@ -81,10 +90,32 @@ async function generateVersion(version: string, out: string): Promise<GenerateRe
     ]),
   );
   const ms = Math.round(performance.now() - t0);
+  console.log(`generate: AdCP ${version}: ${manifest.tasks.length} tasks, ${types.size} type modules, ${ms} ms`);
+  return {
+    report: { version, tasks: manifest.tasks.length, typeModules: types.size, ms },
+    release: releaseOf(version, manifest, schemas),
+    manifest,
+  };
+}
+
+/**
+ * Compiles the validators of every version at once (the chunks they share are keyed by content)
+ * and writes them: the entry modules into each version's folder, the chunks into `<out>/chunks/`.
+ *
+ * @param releases What each version's codegen compiles.
+ * @param out The output folder.
+ * @throws Error from the compilation or the rewrites.
+ */
+function generateValidators(releases: readonly Release[], out: string): void {
+  const t0 = performance.now();
+  const { modules, warnings } = validatorModules(releases);
+  rmSync(path.join(out, CHUNKS), { recursive: true, force: true });
+  writeTree(out, modules);
+  const chunks = [...modules.keys()].filter((f) => f.startsWith(`${CHUNKS}/`));
+  const bytes = [...modules.values()].reduce((n, text) => n + text.length, 0);
   console.log(
-    `generate: AdCP ${version}: ${manifest.tasks.length} tasks, ${types.size} type modules, ${validators.size + 2} validator modules, ${warnings} strictTypes notes, ${ms} ms`,
+    `generate: validators of AdCP ${releases.map((r) => r.version).join(', ')}: ${modules.size - chunks.length} entry modules, ${chunks.length} shared chunks, ${(bytes / 1e6).toFixed(2)} MB, ${warnings} strictTypes notes, ${Math.round(performance.now() - t0)} ms`,
   );
-  return { version, tasks: manifest.tasks.length, typeModules: types.size, ms, manifest };
 }
 
 /**
@@ -126,16 +157,16 @@ export async function generate(out: string = OUT_DEFAULT, force = false): Promis
     return [];
   }
   rmSync(stampFile, { force: true });
-  const reports: GenerateReport[] = [];
-  const manifests = new Map<string, Manifest>();
-  for (const version of versions) {
-    const { manifest, ...report } = await generateVersion(version, out);
-    reports.push(report);
-    manifests.set(version, manifest);
-  }
+  const generated: Generated[] = [];
+  for (const version of versions) generated.push(await generateVersion(version, out));
+  generateValidators(
+    generated.map((g) => g.release),
+    out,
+  );
+  const manifests = new Map(generated.map((g) => [g.report.version, g.manifest]));
   writeFileSync(path.join(out, 'index.ts'), rootIndex(versions));
   writeFileSync(path.join(out, 'envelope.ts'), rootEnvelope(manifests));
   writeFileSync(path.join(out, 'requests.ts'), rootRequests(versions));
   writeFileSync(stampFile, stamp);
-  return reports;
+  return generated.map((g) => g.report);
 }

@@ -1,9 +1,10 @@
 /**
  * The rewrites of Ajv's standalone output, as one table applied in order: where Ajv's code is
- * quadratic or unbounded (docs/robustness.md), and its require() calls, which a bundler does not
- * follow. Each rewrite counts the sites of its pattern in the code and the sites it recognised; a
- * difference fails the build, naming the rewrite, so a change in Ajv's output is never half
- * rewritten. The helpers the rewritten code calls are imported from src/validate/runtime/index.js.
+ * quadratic or unbounded (docs/robustness.md), its require() calls, which a bundler does not
+ * follow, and the schema paths of the functions Ajv would have inlined. Each rewrite counts the
+ * sites of its pattern in the code and the sites it recognised; a difference fails the build,
+ * naming the rewrite, so a change in Ajv's output is never half rewritten. The helpers the
+ * rewritten code calls are imported from src/validate/runtime/index.js.
  */
 import * as runtime from '../../src/validate/runtime/index.js';
 import { layoutImport } from './output.js';
@@ -13,6 +14,17 @@ export type ModuleKind = 'fast' | 'listing';
 
 /** A helper of src/validate/runtime/index.js that rewritten code calls. */
 type RuntimeName = keyof typeof runtime;
+
+/** What a rewrite may need to know about the code besides its text. */
+interface RewriteContext {
+  /**
+   * The validate functions of schemas without a `$ref` (which Ajv's default `inlineRefs` would
+   * inline at each use), by name, each with the `$ref` that reaches it: see namedLeafPaths.
+   */
+  readonly leafPaths: ReadonlyMap<string, string>;
+}
+
+const NO_CONTEXT: RewriteContext = { leafPaths: new Map() };
 
 /** What a rewrite made of a module's code. */
 export interface Rewritten {
@@ -35,11 +47,11 @@ export interface Rewrite {
   readonly kinds: readonly ModuleKind[];
   /** What its sites are, for the build error. */
   readonly site: string;
-  readonly apply: (code: string) => Rewritten;
+  readonly apply: (code: string, context: RewriteContext) => Rewritten;
 }
 
-/** The runtime module, as a generated validator module (src/generated/<v>/validators/) imports it. */
-const RUNTIME_MODULE = layoutImport('v/validators/task.js', 'validatorRuntime');
+/** The runtime module, as the module Ajv's code becomes (src/generated/<v>/validators/) imports it. */
+export const RUNTIME_MODULE = layoutImport('v/validators/task.js', 'validatorRuntime');
 
 /** How often `text` occurs in `code`. */
 function count(code: string, text: string): number {
@@ -51,7 +63,7 @@ function count(code: string, text: string): number {
  * sourceURL comments) or an inlined ajv-formats regex, skipped whole; else at + 1. The scans of the
  * rewrites below walk Ajv's code with it, so that nothing inside a token is taken for code.
  */
-function tokenEnd(code: string, at: number, rewrite: string): number {
+export function tokenEnd(code: string, at: number, rewrite: string): number {
   const c = code[at];
   if (c === '"') {
     for (let i = at + 1; i < code.length; i++) {
@@ -65,7 +77,7 @@ function tokenEnd(code: string, at: number, rewrite: string): number {
     if (end === -1) throw new Error(`generate: ${rewrite} met an unterminated comment at ${at}; update it`);
     return end + 2;
   }
-  if (c === '/' && /const formats\d+ = $/.test(code.slice(Math.max(0, at - 30), at))) {
+  if (c === '/' && /const (formats\d+|f_\w+) = $/.test(code.slice(Math.max(0, at - 30), at))) {
     for (let inClass = false, i = at + 1; i < code.length && code[i] !== '\n'; i++) {
       if (code[i] === '\\') i++;
       else if (code[i] === '[') inClass = true;
@@ -170,9 +182,10 @@ function linearErrors(code: string): Rewritten {
  * ten required properties belongs yields ten errors, so a 4 MiB payload can yield millions of
  * error objects (3,000,003 for 300,000 empty products: 3.8 s and 730 MB). After each error is
  * recorded or merged, this stops the listing (`stopListing(vErrors)`, which throws `ListingStopped`
- * with the first error held) once a validator function holds more than LISTING_LIMIT errors; the
- * module re-exports `ListingStopped` and `listingLimit`, so that the caller catches the very class
- * it throws, and then reports that first error and says the listing stopped.
+ * with the first error held) once a validator function holds more than LISTING_LIMIT errors; each
+ * listing entry module re-exports `ListingStopped` and `listingLimit` (scripts/generate/chunks.ts),
+ * so that the caller catches the very class it throws, and then reports that first error and says
+ * the listing stopped.
  *
  * @param code Ajv's allErrors standalone code.
  * @returns The code with a check after every recorded or merged error; its sites are the code's error counts.
@@ -185,10 +198,10 @@ function boundedListing(code: string): Rewritten {
   const check = 'if(errors > LISTING_LIMIT){stopListing(vErrors);}';
   const out = code.replaceAll('errors++;', `errors++;${check}`).replaceAll('errors = vErrors.length;', `errors = vErrors.length;${check}`);
   return {
-    code: out.replace('"use strict";', '"use strict";\nexport { ListingStopped, LISTING_LIMIT as listingLimit };'),
+    code: out,
     found: records + merges,
     sites: count(code, 'errors++;') + count(code, 'errors = vErrors.length;'),
-    runtime: ['LISTING_LIMIT', 'ListingStopped', 'stopListing'],
+    runtime: ['LISTING_LIMIT', 'stopListing'],
   };
 }
 
@@ -254,15 +267,15 @@ export function staticImports(code: string): Rewritten {
 /** The signature Ajv gives every validate function; its options only carry error-reporting context. */
 const SIGNATURE = /function (validate\d+)\(data, \{instancePath="", parentData, parentDataProperty, rootData=data\}=\{\}\)/g;
 
-/** The end (exclusive) of the object literal that opens at `at`. */
-function literalEnd(code: string, at: number): number {
+/** The end (exclusive) of the block or object literal that opens at `at`. */
+function literalEnd(code: string, at: number, rewrite = 'verdictOnly'): number {
   let depth = 0;
   for (let i = at; i < code.length; ) {
     if (code[i] === '{') depth++;
     else if (code[i] === '}' && --depth === 0) return i + 1;
-    i = tokenEnd(code, i, 'verdictOnly');
+    i = tokenEnd(code, i, rewrite);
   }
-  throw new Error(`generate: verdictOnly met an unclosed { at ${at}; update it`);
+  throw new Error(`generate: ${rewrite} met an unclosed { at ${at}; update it`);
 }
 
 /**
@@ -314,10 +327,136 @@ function verdictOnly(code: string): Rewritten {
   const left = missed ? null : /\b(instancePath|parentData|parentDataProperty|rootData)\b/.exec(out.replace(/"(?:[^"\\]|\\.)*"/g, '""'));
   if (left !== null) throw new Error(`generate: verdictOnly left ${left[1]} in use; update it`);
   return {
-    code: out.replace('"use strict";', '"use strict";\nconst noDetail = {};'),
+    code: out,
     found: signatures + literals,
     sites: functions + count(src, '{instancePath'), // the signatures hold one each, counted as functions
+    runtime: ['noDetail'],
   };
+}
+
+/** The fields of an object literal (`{a:x,b,c:{d:1}}`), `key` → value text, split at its top-level commas; null if it is not one. */
+function literalFields(literal: string, rewrite: string): Array<readonly [string, string]> | null {
+  const fields: Array<readonly [string, string]> = [];
+  let depth = 0;
+  let start = 1;
+  for (let i = 0; i < literal.length; ) {
+    const c = literal[i]!;
+    if ('([{'.includes(c)) depth++;
+    else if (')]}'.includes(c)) depth--;
+    if ((c === ',' && depth === 1) || (c === '}' && depth === 0)) {
+      const field = /^(\w+)(?::([\s\S]*))?$/.exec(literal.slice(start, i));
+      if (field === null) return null;
+      fields.push([field[1]!, field[2] ?? field[1]!]);
+      start = i + 1;
+    }
+    i = tokenEnd(literal, i, rewrite);
+  }
+  return fields;
+}
+
+/** The fields of Ajv's error objects, in its order (`propertyName` under `propertyNames` only). */
+const ERROR_FIELDS = ['instancePath', 'schemaPath', 'keyword', 'params', 'message', 'propertyName'];
+
+/**
+ * Ajv's allErrors code records each error in five statements: the error object's literal, then
+ * start or grow the list, count, and (boundedListing) check the limit; about half of a listing
+ * module. Each becomes one call, `vErrors = recordError(vErrors, ++errors, instancePath,
+ * schemaPath, keyword, params, message)` (src/validate/runtime/index.js), which builds the same
+ * object (the same fields in the same order), records it the same way and stops the listing at
+ * the same count: a listing module a third smaller, which is what a first failing decode loads.
+ *
+ * @param code Ajv's allErrors standalone code, after boundedListing.
+ * @returns The code with every recorded error a call; its sites are the error literals.
+ * @example
+ * compactErrors(code).code;
+ */
+function compactErrors(code: string): Rewritten {
+  const head = /const (err\d+) = \{instancePath/g;
+  let out = '';
+  let from = 0;
+  let found = 0;
+  for (const m of code.matchAll(head)) {
+    const open = m.index + m[0].length - '{instancePath'.length;
+    const end = literalEnd(code, open, 'compactErrors');
+    const err = m[1]!;
+    const tail = `;if(vErrors === null){vErrors = [${err}];}else {vErrors.push(${err});}errors++;if(errors > LISTING_LIMIT){stopListing(vErrors);}`;
+    const fields = literalFields(code.slice(open, end), 'compactErrors');
+    const known = (fields?.length ?? 0) >= 5 && fields?.every(([key], i) => key === ERROR_FIELDS[i]);
+    if (fields === null || !known || !code.startsWith(tail, end) || m.index < from) continue; // not recognised: the count fails the build
+    out += `${code.slice(from, m.index)}vErrors = recordError(vErrors, ++errors, ${fields.map(([, value]) => value).join(', ')});`;
+    from = end + tail.length;
+    found++;
+  }
+  return { code: out + code.slice(from), found, sites: count(code, '= {instancePath'), ...(found > 0 ? { runtime: ['recordError'] } : {}) };
+}
+
+/**
+ * Ajv's allErrors code merges a referenced schema's errors in four statements (linearErrors'
+ * append, count, boundedListing's check); each becomes `vErrors = mergeErrors(vErrors, v.errors);`
+ * and the count (src/validate/runtime/index.js), with the same list, order and stop.
+ *
+ * @param code Ajv's allErrors standalone code, after linearErrors and boundedListing.
+ * @returns The code with every merge a call; its sites are the merges' loops.
+ * @example
+ * compactMerges(code).code;
+ */
+function compactMerges(code: string): Rewritten {
+  const merge =
+    /if \(vErrors === null\) \{ vErrors = ([\w$]+)\.errors; \} else \{ for \(const e of \1\.errors\) vErrors\.push\(e\); \}errors = vErrors\.length;if\(errors > LISTING_LIMIT\)\{stopListing\(vErrors\);\}/g;
+  let found = 0;
+  const out = code.replace(merge, (_m, v: string) => {
+    found++;
+    return `vErrors = mergeErrors(vErrors, ${v}.errors);errors = vErrors.length;`;
+  });
+  return { code: out, found, sites: count(code, 'for (const e of '), ...(found > 0 ? { runtime: ['mergeErrors'] } : {}) };
+}
+
+/** The name of a top-level validate function whose body opens at the `{` that ends the match. */
+const FUNCTION_HEAD = /(?:^|[;}\n])function (validate\d+)\([^)]*\)\{/g;
+
+/**
+ * Ajv compiles a `$ref` to a schema that holds no `$ref` of its own (a leaf: an enum, a small
+ * object) inline at each use by default, and names its errors' `schemaPath` by the `$ref` it
+ * was reached through (`/schemas/3.1.19/enums/channel.json/enum`); compiled once as a function of
+ * its own (`inlineRefs: false`, one copy per release), its errors would say `#/enum`, which names
+ * no schema file. In each leaf function (context.leafPaths: name → the `$ref` that reaches it:
+ * the schema's `$id`, or `#/definitions/...` inside its own file) this puts the `$ref` in place
+ * of the leading `#`, which gives exactly the paths Ajv's inlined code gives.
+ *
+ * @param code Ajv's allErrors standalone code, compiled with `inlineRefs: false`.
+ * @param context The leaf functions and their `$ref`s.
+ * @returns The code with the leaf functions' schema paths named; its sites are the schemaPath
+ *   literals in leaf functions, and each leaf function the code lacks.
+ * @example
+ * namedLeafPaths(code, { leafPaths: new Map([['validate12', '/schemas/3.1.19/enums/channel.json']]) }).code;
+ */
+function namedLeafPaths(code: string, context: RewriteContext): Rewritten {
+  const edits: Array<{ at: number; end: number; text: string }> = [];
+  let sites = 0;
+  let found = 0;
+  const seen = new Set<string>();
+  for (const m of code.matchAll(FUNCTION_HEAD)) {
+    const ref = context.leafPaths.get(m[1]!);
+    if (ref === undefined) continue;
+    seen.add(m[1]!);
+    const open = m.index + m[0].length - 1;
+    const end = literalEnd(code, open, 'namedLeafPaths');
+    const body = code.slice(open, end);
+    sites += count(body, 'schemaPath:');
+    for (const p of body.matchAll(/schemaPath:"#/g)) {
+      found++;
+      const at = open + p.index + 'schemaPath:"'.length;
+      edits.push({ at, end: at + 1, text: JSON.stringify(ref).slice(1, -1) });
+    }
+  }
+  sites += [...context.leafPaths.keys()].filter((name) => !seen.has(name)).length;
+  let out = '';
+  let from = 0;
+  for (const edit of edits.sort((a, b) => a.at - b.at)) {
+    out += code.slice(from, edit.at) + edit.text;
+    from = edit.end;
+  }
+  return { code: out + code.slice(from), found, sites };
 }
 
 const BOTH: readonly ModuleKind[] = ['fast', 'listing'];
@@ -346,11 +485,32 @@ export const REWRITES: readonly Rewrite[] = [
     apply: linearErrors,
   },
   {
+    name: 'namedLeafPaths',
+    reason: "a leaf schema compiled once names its errors' schema paths by its $ref, as Ajv's inlined copies did",
+    kinds: ['listing'],
+    site: 'schemaPath literal or leaf function',
+    apply: namedLeafPaths,
+  },
+  {
     name: 'boundedListing',
     reason: 'the error listing stops past LISTING_LIMIT errors held at once (memory)',
     kinds: ['listing'],
     site: 'recorded or merged error',
     apply: boundedListing,
+  },
+  {
+    name: 'compactErrors',
+    reason: 'a recorded error is one call, not a literal and four statements (half a listing module: the first failure loads it)',
+    kinds: ['listing'],
+    site: 'error literal',
+    apply: compactErrors,
+  },
+  {
+    name: 'compactMerges',
+    reason: "a referenced schema's errors merge in one call, not four statements",
+    kinds: ['listing'],
+    site: 'error merge',
+    apply: compactMerges,
   },
   {
     name: 'linearUniqueItems',
@@ -375,17 +535,18 @@ export const REWRITES: readonly Rewrite[] = [
  * @param code Ajv standalone code of one module.
  * @param kind The module's kind.
  * @param rewrites The table (the default is {@link REWRITES}).
+ * @param context What the rewrites need to know besides the code (the leaf functions).
  * @returns The module's code.
  * @throws Error naming the rewrite when it recognised fewer or more sites than its pattern has.
  * @example
  * rewrite(standaloneCode(ajv, refs), 'fast');
  */
-export function rewrite(code: string, kind: ModuleKind, rewrites: readonly Rewrite[] = REWRITES): string {
+export function rewrite(code: string, kind: ModuleKind, rewrites: readonly Rewrite[] = REWRITES, context = NO_CONTEXT): string {
   let out = code;
   const helpers = new Set<RuntimeName>();
   for (const { name, kinds, site, apply } of rewrites) {
     if (!kinds.includes(kind)) continue;
-    const result = apply(out);
+    const result = apply(out, context);
     if (result.found !== result.sites) {
       throw new Error(
         `generate: the ${name} rewrite recognised ${result.found} of the ${result.sites} sites (${site}s) in a ${kind} module; update it`,

@@ -1,16 +1,23 @@
 /**
- * The validators: Ajv standalone code as ES modules, per task `<task>.js`, which stops at the
- * first error (the fast verdict), and `<task>.errors.js`, which lists every error (loaded only
- * after a failure). All schemas of a version share one Ajv instance in default strict mode; AdCP's
+ * The validators: Ajv standalone code, compiled once per release and variant (`fast`, which
+ * stops at the first error and gives the verdict only, and `listing`, which lists every error and
+ * is loaded only after a failure) over every schema the release's entry modules export, with
+ * `inlineRefs: false`, so that each schema is one function however many schemas reach it. All
+ * schemas of a release share one Ajv instance per variant in default strict mode; AdCP's
  * annotation keywords are registered by name, so an unknown keyword or format fails the build.
- * Ajv's output then goes through the rewrites of rewrites.ts.
+ * Ajv's output goes through the rewrites of rewrites.ts, is read as declarations
+ * (declarations.ts), named by content (names.ts) and placed once each by chunks.ts.
  */
-import AjvModule, { type Options as AjvOptions } from 'ajv';
+import AjvModule, { type Options as AjvOptions, type ValidateFunction } from 'ajv';
+import { inlineRef } from 'ajv/dist/compile/resolve.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
-import { isObject, type Json, type JsonObject, type Manifest, type SchemaFile, type TaskEntry } from './load.js';
-import { banner } from './output.js';
-import { rewrite } from './rewrites.js';
+import { type EntryModule, entryFile, validatorFiles } from './chunks.js';
+import { declarations } from './declarations.js';
+import { envelopeModules } from './envelopes.js';
+import { isObject, type Json, type JsonObject, type Manifest, type SchemaFile } from './load.js';
+import { contentNames, type Named } from './names.js';
+import { type ModuleKind, rewrite } from './rewrites.js';
 
 // Ajv and ajv-formats are CommonJS with `exports.default`.
 const Ajv = AjvModule.default;
@@ -51,13 +58,16 @@ export const ANNOTATION_KEYWORDS: readonly string[] = [
  *
  * @param allErrors True for the error-listing validators, false for the first-error ones.
  * @param warnings Collects Ajv's strictTypes/strictTuples notes.
+ * @param inlineRefs Ajv's option: true (its default, as run-time Ajv compiles) inlines a `$ref`
+ *   to a schema without `$ref`s at each use; codegen passes false (one function per schema).
  * @returns The instance, without schemas.
  * @example
  * const ajv = createAjv(false);
  */
-export function createAjv(allErrors: boolean, warnings: string[] = []): InstanceType<typeof Ajv> {
+export function createAjv(allErrors: boolean, warnings: string[] = [], inlineRefs = true): InstanceType<typeof Ajv> {
   const options: AjvOptions = {
     allErrors,
+    inlineRefs,
     // Default strict mode: unknown keywords and formats throw. strictTypes/strictTuples stay at
     // "log" (Ajv's default): the AdCP schemas omit `type` next to type-specific keywords in places,
     // which is valid draft-07; the count is reported so changes show up.
@@ -122,71 +132,237 @@ export function stripAnnotations(node: Json): Json {
 }
 
 /**
- * The export name of a validator inside a module.
- *
- * @param variant The sync response or an async status.
- * @returns `response`, `working`, `submitted` or `input_required`.
- * @example
- * exportKey('input-required'); // 'input_required'
+ * A validator entry module of a release: its name (its files `validators/<name>.js`, the fast
+ * variant, and `validators/<name>.errors.js`, the listing) and its exports, export name → schema
+ * `$id`. Any such set compiles: other entries (an envelope's schemas) and exports (a task's
+ * request) join through {@link validatorEntries}.
  */
-function exportKey(variant: string): string {
-  return variant.replace('-', '_');
-}
-
-function variantRefs(task: TaskEntry, prefix: string): Record<string, string> {
-  const refs: Record<string, string> = { [`${prefix}response`]: task.response };
-  // The task's request schema, which encode() checks a buyer's arguments against.
-  refs[`${prefix}request`] = task.request;
-  for (const [status, id] of Object.entries(task.async)) refs[`${prefix}${exportKey(status)}`] = id;
-  return refs;
+interface ValidatorEntry {
+  readonly name: string;
+  readonly exports: Readonly<Record<string, string>>;
 }
 
 /**
- * The validators, as ES modules a bundler can follow: per task, `<task>.js` stops at the first
- * error (the fast verdict) and `<task>.errors.js` lists every error (loaded only after a
- * failure, so a first failing decode loads one task's listing, not every task's); each holds the
- * task's response and async-response validators. `index.js` is the import map (task →
- * `() => import('./<task>.js')`), so a bundler includes the validators and can split them per task.
+ * The entry modules of a release: per task, its response (`response`), its request (`request`,
+ * which encode() checks a buyer's arguments against) and async responses by status (`working`,
+ * `submitted`, `input_required`), as src/validate/validators.ts reads them; then the envelope
+ * modules, each exporting its schema as `response`.
+ *
+ * @param manifest The release's tasks.
+ * @param extra The envelope modules (envelopes.ts).
+ * @returns One entry per task, in the manifest's order, then one per envelope.
+ * @example
+ * validatorEntries(manifest, [])[0]; // { name: 'acquire_rights', exports: { response: '/schemas/3.1.19/...', request: ... } }
  */
+function validatorEntries(manifest: Manifest, extra: readonly ExtraModule[]): ValidatorEntry[] {
+  const tasks = manifest.tasks.map((task) => {
+    const exports: Record<string, string> = { response: task.response, request: task.request };
+    for (const [status, id] of Object.entries(task.async)) exports[status.replace('-', '_')] = id;
+    return { name: task.name, exports };
+  });
+  return [...tasks, ...extra.map(({ name, root }) => ({ name, exports: { response: root } }))];
+}
 
 /**
- * The validator modules of a version, per task `validators/<task>.js` (first error, the fast
- * verdict) and `validators/<task>.errors.js` (every error, loaded only after a failure, so a first
- * failing decode loads one task's listing, not every task's); each holds the task's response and
- * async-response validators, rewritten by the rewrites of its kind.
+ * A release's schema files with the schemas codegen derived for its envelope modules, under
+ * their own `$id`s (envelopes.ts checks that none clashes with a file).
  *
- * @param version The AdCP version, for the banner.
- * @param manifest The version's tasks.
- * @param schemas Every schema file of the version.
- * @returns The modules (path → text) and how many distinct strictTypes notes Ajv logged.
- * @throws Error for an unknown keyword or format, or Ajv output a rewrite does not recognise.
+ * @param schemas Every schema file of the release.
+ * @param extra The envelope modules.
+ * @returns The files Ajv compiles the release's validators from.
  * @example
- * validatorModules('3.1.19', manifest, schemas).modules.get('validators/get_products.js');
+ * withDerived(schemas, envelopeModules(version, manifest, schemas)).size;
  */
-export function validatorModules(
-  version: string,
-  manifest: Manifest,
-  schemas: Map<string, SchemaFile>,
-  extra: readonly ExtraModule[] = [],
-): { modules: Map<string, string>; warnings: number } {
-  const modules = new Map<string, string>();
-  const warnings: string[] = [];
-  for (const [kind, suffix] of [
-    ['fast', '.js'],
-    ['listing', '.errors.js'],
-  ] as const) {
-    const ajv = createAjv(kind === 'listing', warnings);
-    for (const file of schemas.values()) ajv.addSchema(stripAnnotations(file.schema) as object, file.id);
-    for (const { derived } of extra) if (derived !== undefined) ajv.addSchema(stripAnnotations(derived.schema) as object, derived.id);
-    const units = [
-      ...manifest.tasks.map((task) => ({ name: task.name, refs: variantRefs(task, '') })),
-      ...extra.map(({ name, root }) => ({ name, refs: { response: root } })),
-    ];
-    for (const { name, refs } of units) {
-      modules.set(`validators/${name}${suffix}`, `${banner(version, '//')}${rewrite(standaloneCode(ajv, refs), kind)}\n`);
+function withDerived(schemas: ReadonlyMap<string, SchemaFile>, extra: readonly ExtraModule[]): Map<string, SchemaFile> {
+  const out = new Map(schemas);
+  for (const { derived } of extra) if (derived !== undefined) out.set(derived.id, derived);
+  return out;
+}
+
+/**
+ * What codegen compiles of a release: its entry modules (tasks, then envelopes) and its schema
+ * files with the envelopes' derived schemas.
+ *
+ * @param version The AdCP version.
+ * @param manifest Its tasks.
+ * @param schemas Its schema files by `$id`.
+ * @returns The release, for {@link validatorModules}.
+ * @throws Error when an envelope schema is missing or a derived `$id` clashes (envelopes.ts).
+ * @example
+ * validatorModules([releaseOf('3.1.19', manifest, schemas)]);
+ */
+export function releaseOf(version: string, manifest: Manifest, schemas: ReadonlyMap<string, SchemaFile>): Release {
+  const extra = envelopeModules(version, manifest, schemas);
+  return { version, entries: validatorEntries(manifest, extra), schemas: withDerived(schemas, extra) };
+}
+
+/** The JSON pointer of `target` inside `node` (found by identity), or undefined. */
+function pointerTo(node: unknown, target: unknown, at = ''): string | undefined {
+  if (node === target) return at;
+  if (typeof node !== 'object' || node === null) return undefined;
+  for (const [key, child] of Object.entries(node)) {
+    const found = pointerTo(child, target, `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** Every `$ref` string of a schema (not inside `enum`, `const`, `examples` or `default`, which hold instances). */
+function refsOf(node: Json, out: Set<string> = new Set()): Set<string> {
+  if (Array.isArray(node)) for (const item of node) refsOf(item, out);
+  else if (isObject(node))
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') out.add(value);
+      else if (!['enum', 'const', 'examples', 'default'].includes(key)) refsOf(value, out);
+    }
+  return out;
+}
+
+/** The `$ref` that reaches a leaf schema: its `$id`, or `#` and its pointer inside its own file. */
+function leafRef(env: ValidateFunction['schemaEnv']): string {
+  const root = env.root.schema as Json;
+  const id = isObject(root) ? root.$id : undefined;
+  const ref = env.schema === env.root.schema ? id : `#${pointerTo(root, env.schema) ?? '?'}`;
+  // namedLeafPaths names a leaf's paths by the one $ref that reaches it: make sure it is that one.
+  if (typeof ref !== 'string' || (ref.startsWith('#') && !refsOf(root).has(ref))) {
+    throw new Error(
+      `generate: the leaf schema ${String(id)} ${ref ?? ''} is not reached by a $ref of its own file or its $id; update leafPaths`,
+    );
+  }
+  return ref;
+}
+
+/**
+ * The validate functions of leaf schemas (no `$ref` inside: Ajv's `inlineRef`, which inlines them
+ * by default) that other functions call, each with the `$ref` that reaches it: the context of the
+ * namedLeafPaths rewrite. Read from Ajv's compiled functions (`source`, `schemaEnv`).
+ *
+ * @param ajv The instance that compiled `ids` (with `code.source`).
+ * @param ids The exported schemas.
+ * @returns Function name → `$ref`.
+ * @throws Error when a compiled function lacks its source, or a leaf is both exported and called.
+ * @example
+ * leafPaths(ajv, ['/schemas/3.1.19/media-buy/get-products-response.json']).get('validate12');
+ */
+export function leafPaths(ajv: InstanceType<typeof Ajv>, ids: readonly string[]): Map<string, string> {
+  const roots = new Set(ids.map((id) => ajv.getSchema(id)));
+  const out = new Map<string, string>();
+  const seen = new Set<unknown>();
+  const stack = [...roots];
+  for (let fn = stack.pop(); fn !== undefined; fn = stack.pop()) {
+    if (seen.has(fn)) continue;
+    seen.add(fn);
+    const source = fn.source;
+    if (source === undefined) throw new Error('generate: a compiled validator lacks its source; update leafPaths');
+    for (const value of source.scopeValues.validate ?? []) {
+      const called = value.value?.ref as ValidateFunction | undefined;
+      if (called === undefined || called.source === undefined)
+        throw new Error('generate: a called validator lacks its source; update leafPaths');
+      stack.push(called);
+      if (!inlineRef(called.schemaEnv.schema, true)) continue;
+      if (roots.has(called))
+        throw new Error(
+          `generate: the leaf schema ${JSON.stringify(called.schemaEnv.baseId)} is both exported and referenced; update leafPaths`,
+        );
+      out.set(called.source.validateName.str, leafRef(called.schemaEnv));
     }
   }
-  return { modules, warnings: new Set(warnings).size };
+  return out;
+}
+
+/** One release's code in one variant: its declarations by content name, and each exported schema's function. */
+export interface CompiledRelease {
+  readonly named: Map<string, Named>;
+  /** Schema `$id` → the content name of its validate function. */
+  readonly functions: ReadonlyMap<string, string>;
+}
+
+/**
+ * Compiles every schema a release's entries export into one Ajv module of one variant, rewritten
+ * and read as declarations named by content.
+ *
+ * @param kind `fast` (first error, verdict only) or `listing` (every error).
+ * @param ids The exported schemas' `$id`s.
+ * @param schemas Every schema file of the release.
+ * @param warnings Collects Ajv's strictTypes notes.
+ * @returns The declarations and the function of each exported schema.
+ * @throws Error for an unknown keyword or format, or Ajv output a rewrite or the declarations do not recognise.
+ * @example
+ * compileRelease('fast', ids, schemas, []).functions.get(ids[0]);
+ */
+export function compileRelease(
+  kind: ModuleKind,
+  ids: readonly string[],
+  schemas: ReadonlyMap<string, SchemaFile>,
+  warnings: string[],
+): CompiledRelease {
+  const ajv = createAjv(kind === 'listing', warnings, false);
+  for (const file of schemas.values()) ajv.addSchema(stripAnnotations(file.schema) as object, file.id);
+  const refs = Object.fromEntries(ids.map((id, i) => [`x${i}`, id]));
+  const code = standaloneCode(ajv, refs);
+  const context = { leafPaths: kind === 'listing' ? leafPaths(ajv, ids) : new Map<string, string>() };
+  const module = declarations(rewrite(code, kind, undefined, context));
+  const byAjvName = contentNames(module, kind);
+  const named = new Map([...byAjvName.values()].map((d) => [d.name, d]));
+  const functions = new Map(ids.map((id, i) => [id, byAjvName.get(module.exports.get(`x${i}`)!)!.name]));
+  return { named, functions };
+}
+
+/** A release to compile: its version, its entry modules and its schema files. */
+export interface Release {
+  readonly version: string;
+  readonly entries: readonly ValidatorEntry[];
+  readonly schemas: ReadonlyMap<string, SchemaFile>;
+}
+
+/**
+ * The validator modules of every release: per release and entry, `<v>/validators/<entry>.js`
+ * (fast) and `<entry>.errors.js` (listing), importing the chunks (`chunks/<hash>.js`) that hold
+ * the code entries share, each schema's function written once in all (chunks.ts).
+ *
+ * @param releases The pinned releases.
+ * @returns The modules (path in the generated folder → text) and how many distinct strictTypes notes Ajv logged.
+ * @throws Error for an unknown keyword or format, Ajv output a rewrite does not recognise, or two
+ *   declarations whose content names clash.
+ * @example
+ * validatorModules([{ version: '3.1.19', entries, schemas }]).modules.get('v3_1_19/validators/get_products.js');
+ */
+export function validatorModules(releases: readonly Release[]): { modules: Map<string, string>; warnings: number } {
+  const { entries, named, warnings } = compileReleases(releases);
+  return { modules: validatorFiles(entries, named), warnings };
+}
+
+/**
+ * Every release's entry modules and declarations, before they are placed in modules.
+ *
+ * @param releases The pinned releases.
+ * @returns The entries (both variants of each), the declarations by content name, and how many
+ *   distinct strictTypes notes Ajv logged.
+ * @throws Error as {@link validatorModules}.
+ * @example
+ * validatorFiles(...Object.values(compileReleases(releases)).slice(0, 2));
+ */
+export function compileReleases(releases: readonly Release[]): { entries: EntryModule[]; named: Map<string, Named>; warnings: number } {
+  const warnings: string[] = [];
+  const named = new Map<string, Named>();
+  const entries: EntryModule[] = [];
+  for (const { version, entries: list, schemas } of releases) {
+    const ids = [...new Set(list.flatMap((e) => Object.values(e.exports)))].sort();
+    for (const kind of ['fast', 'listing'] as const) {
+      const compiled = compileRelease(kind, ids, schemas, warnings);
+      for (const [name, decl] of compiled.named) {
+        const held = named.get(name);
+        if (held !== undefined && held.code !== decl.code)
+          throw new Error(`generate: two declarations are both named ${name}; lengthen the content names`);
+        named.set(name, decl);
+      }
+      for (const e of list) {
+        const exports = new Map(Object.entries(e.exports).map(([as, id]) => [as, compiled.functions.get(id)!]));
+        entries.push({ file: entryFile(version, e.name, kind === 'listing'), version, exports, listing: kind === 'listing' });
+      }
+    }
+  }
+  return { entries, named, warnings: new Set(warnings).size };
 }
 
 /**

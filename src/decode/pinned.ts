@@ -20,7 +20,7 @@ import type { taskTypesByVersion } from '../generated/envelope.js';
 import type { TaskStatus } from '../schema/response-types.js';
 import { classifyRecovery } from '../schema/recovery.js';
 import { resolveVersion, type Version } from '../schema/versions.js';
-import { preload } from '../validate/validators.js';
+import { preloadFrom, type ValidatorImports } from '../validate/validators.js';
 import { pinnedEncoder } from '../encode/pinned.js';
 import type { PinnedEncoder } from '../encode/request.js';
 
@@ -158,13 +158,15 @@ function bind<V extends string, R, Q>(version: Version, base: DecodeOptions): Pi
  * its response and request maps.
  *
  * @param version A bundled version, e.g. `'3.1.19'`.
+ * @param validators Its validator import map, which preload() reads (the entry's own: a bundle of
+ *   one pinned import then reaches no other release's validators).
  * @returns The pinned decoder.
  * @throws {DecodeError} `UNSUPPORTED_VERSION` for a version not bundled.
  * @example
- * const pinned = pin<'3.1.19', Responses, Requests>('3.1.19');
+ * const pinned = pin<'3.1.19', Responses, Requests>('3.1.19', validators);
  */
 // biome-ignore lint/complexity/noBannedTypes: as above
-export function pin<V extends string, R, Q = {}>(version: V): Pinned<V, R, Q> {
+export function pin<V extends string, R, Q = {}>(version: V, validators: ValidatorImports): Pinned<V, R, Q> {
   const bundled = resolveVersion(version);
   if (bundled !== version)
     throw new DecodeError('UNSUPPORTED_VERSION', `pin() takes a bundled version; got ${JSON.stringify(version.slice(0, 40))}`);
@@ -180,6 +182,6 @@ export function pin<V extends string, R, Q = {}>(version: V): Pinned<V, R, Q> {
     decodeTaskStatus: (input, options) =>
       decodeTaskStatus(input, pinnedOptions(bundled, base, options)) as unknown as PinnedPolledTask<V, R>,
     classifyRecovery: (adcpError, options) => classifyRecovery(adcpError, bundled, options),
-    preload: (tasks) => preload(tasks, bundled),
+    preload: (tasks) => preloadFrom(validators, bundled, tasks),
   };
 }

@@ -166,7 +166,21 @@ export async function preload(tasks: string | readonly string[], version: Versio
     const got = typeof version === 'string' ? `"${shownText(version, 40)}"` : describeValue(version);
     throw new DecodeError('UNSUPPORTED_VERSION', `${got} is not a bundled AdCP version (${versions.join(', ')})`);
   }
-  const map = validatorsByVersion[version];
+  await preloadFrom(validatorsByVersion[version], version, tasks);
+}
+
+/**
+ * {@link preload} through one release's import map: what a pinned entry calls with its own map,
+ * so that a bundle of `adcp-decode/3.1` reaches no other release's validators.
+ *
+ * @param map The release's import map (src/generated/<v>/validators/index.js).
+ * @param version The release.
+ * @param tasks A task name, or an array of them.
+ * @throws {DecodeError} As {@link preload}.
+ * @example
+ * await preloadFrom(validators, '3.1.19', 'get_products');
+ */
+export async function preloadFrom(map: ValidatorImports, version: Version, tasks: string | readonly string[]): Promise<void> {
   const jobs: Array<Promise<void>> = [];
   // The envelope checks (webhook, polled task) come with every preload: a webhook service or a
   // poller that preloads its tasks needs nothing else.

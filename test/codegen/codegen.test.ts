@@ -9,12 +9,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, test } from 'vitest';
+import { loadSchemas, readManifest } from '../../scripts/generate/load.js';
 import { REWRITES, rewrite, staticImports } from '../../scripts/generate/rewrites.js';
+import { compileRelease, releaseOf } from '../../scripts/generate/validators.js';
 import { listFiles, readLockVersions, REPO_ROOT, schemaDir } from '../../scripts/schema-paths.js';
 import { STRICT_BUYER } from '../fixtures/strict-buyer.js';
 import { decode, tasks, versions } from '../../src/index.js';
 import { tablesByVersion, versionFolders, type Version } from '../../src/generated/index.js';
 import { fastValidator } from '../../src/validate/validators.js';
+import { chunkFiles, closure, declarationsOf, releases } from '../validate/generated-code.js';
 
 const run = promisify(execFile);
 const GENERATED = path.join(REPO_ROOT, 'src/generated');
@@ -130,7 +133,8 @@ describe('the validator modules are ES modules a bundler can follow', () => {
       'if(typeof data.y !== "string"){validate0.errors = [{instancePath:instancePath+"/y",schemaPath:"#/properties/y/type",keyword:"type",params:{type: "string"},message:"must be string"}];return false;}' +
       'validate0.errors = null;return true;}';
     expect(rewrite(ajvCode, 'fast', only)).toBe(
-      '"use strict";\nconst noDetail = {};function validate0(data){if(!(validate1(data.x))){validate0.errors = validate1.errors;return false;}' +
+      'import { noDetail } from "../../../validate/runtime/index.js";\n' +
+        '"use strict";function validate0(data){if(!(validate1(data.x))){validate0.errors = validate1.errors;return false;}' +
         'if(typeof data.y !== "string"){validate0.errors = [noDetail];return false;}validate0.errors = null;return true;}',
     );
     // The reporting context used anywhere else: the build fails.
@@ -139,26 +143,52 @@ describe('the validator modules are ES modules a bundler can follow', () => {
     ).toThrow('generate: verdictOnly left rootData in use');
   });
 
+  test('namedLeafPaths names the schema paths of leaf functions by their $ref, and only theirs', () => {
+    const only = REWRITES.filter((r) => r.name === 'namedLeafPaths');
+    const fn = (n: number, path: string) =>
+      `function validate${n}(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){const err0 = {instancePath,schemaPath:"${path}",keyword:"enum",params:{}};}`;
+    const code = `"use strict";${fn(1, '#/enum')}${fn(2, '#/properties/a/type')}${fn(3, '#/type')}`;
+    const leafPaths = new Map([
+      ['validate1', '/schemas/3.1.19/enums/channel.json'],
+      ['validate3', '#/definitions/word'],
+    ]);
+    expect(rewrite(code, 'listing', only, { leafPaths })).toBe(
+      `"use strict";${fn(1, '/schemas/3.1.19/enums/channel.json/enum')}${fn(2, '#/properties/a/type')}${fn(3, '#/definitions/word/type')}`,
+    );
+    // A leaf function the code lacks: its map is stale, the build fails.
+    expect(() => rewrite(code, 'listing', only, { leafPaths: new Map([...leafPaths, ['validate9', '/x.json']]) })).toThrow(
+      'generate: the namedLeafPaths rewrite recognised 2 of the 3 sites',
+    );
+  });
+
   test('every rewrite of the table fails the build, by name, when a site of its pattern is not recognised', () => {
     // Per rewrite, code holding one site of its pattern in a shape it does not know.
     const unknown: Record<string, string> = {
       verdictOnly: 'f({instancePath});',
       linearKeyPointers: 'const s = x.replace(y, z);',
       linearErrors: 'vErrors = [].concat(e);',
+      namedLeafPaths: 'function validate0(data){const e = {schemaPath:p};}',
       boundedListing: '"use strict";errors++;',
+      compactErrors: 'const err0 = {instancePath,schemaPath:"#"};',
+      compactMerges: 'for (const e of x) y;',
       linearUniqueItems: 'outer0:for(const x of y){}',
       staticImports: 'require("x");',
     };
     expect(REWRITES.map((r) => r.name)).toEqual(Object.keys(unknown));
+    const context = { leafPaths: new Map([['validate0', '/x.json']]) };
     for (const r of REWRITES) {
       const kind = r.kinds[0]!;
-      expect(() => rewrite(unknown[r.name]!, kind, [r]), r.name).toThrow(`generate: the ${r.name} rewrite recognised 0 of the 1 sites`);
+      expect(() => rewrite(unknown[r.name]!, kind, [r], context), r.name).toThrow(
+        `generate: the ${r.name} rewrite recognised 0 of the 1 sites`,
+      );
     }
     expect(REWRITES.find((r) => r.name === 'boundedListing')?.kinds).toEqual(['listing']);
+    expect(REWRITES.find((r) => r.name === 'namedLeafPaths')?.kinds).toEqual(['listing']);
     expect(REWRITES.find((r) => r.name === 'verdictOnly')?.kinds).toEqual(['fast']);
   });
 
   test('no generated validator module requires anything; each version has an import map of every task', () => {
+    for (const file of chunkFiles()) expect(readFileSync(file, 'utf8'), file).not.toMatch(/\brequire\s*\(/);
     for (const folder of Object.values(versionFolders)) {
       const files = listFiles(path.join(GENERATED, folder, 'validators'));
       for (const file of files.filter((f) => f.endsWith('.js'))) expect(readFileSync(file, 'utf8'), file).not.toMatch(/\brequire\s*\(/);
@@ -169,6 +199,54 @@ describe('the validator modules are ES modules a bundler can follow', () => {
       }
     }
   });
+});
+
+describe('each schema is compiled once per release and variant', () => {
+  // Per release and variant: every declaration the entries reach, through the chunks they import.
+  const reach = releases().flatMap(({ version, entries }) =>
+    (['fast', 'listing'] as const).map((kind) => {
+      const files = entries.filter((f) => f.endsWith('.errors.js') === (kind === 'listing'));
+      const modules = new Set(files.flatMap((f) => [...closure(f)]));
+      return { version, kind, files, declarations: [...modules].flatMap((f) => declarationsOf(f)) };
+    }),
+  );
+
+  test.each(reach.map((r) => [`${r.version} ${r.kind}`, r] as const))(
+    '%s: no declaration twice, no two functions with the same code',
+    (_, r) => {
+      const byName = new Map<string, string[]>();
+      for (const d of r.declarations) byName.set(d.name, [...(byName.get(d.name) ?? []), path.basename(d.file)]);
+      expect([...byName].filter(([, files]) => files.length > 1)).toEqual([]);
+      // The same code under two names would be one schema compiled twice: a function's code, its own name aside.
+      const functions = r.declarations.filter((d) => d.code.startsWith('function '));
+      const bodies = new Map<string, string[]>();
+      for (const d of functions) {
+        const body = d.code.replaceAll(d.name, 'SELF');
+        bodies.set(body, [...(bodies.get(body) ?? []), d.name]);
+      }
+      expect([...bodies.values()].filter((names) => names.length > 1)).toEqual([]);
+      expect(functions.length).toBeGreaterThan(150);
+    },
+  );
+
+  test.each(reach.map((r) => [`${r.version} ${r.kind}`, r] as const))(
+    '%s: every function Ajv writes, once, equal code once',
+    (_, r) => {
+      // Ajv, given every schema the release's entries export in one module (`inlineRefs: false`),
+      // writes each schema's function once; named by content, equal functions are one.
+      const release = releaseOf(r.version, readManifest(r.version, schemaDir(r.version)), loadSchemas(r.version, schemaDir(r.version)));
+      const ids = [...new Set(release.entries.flatMap((e) => Object.values(e.exports)))].sort();
+      const compiled = compileRelease(r.kind, ids, release.schemas, []);
+      const functions = [...compiled.named.values()].filter((d) => d.code.startsWith('function ')).map((d) => d.name);
+      expect(
+        r.declarations
+          .filter((d) => d.code.startsWith('function '))
+          .map((d) => d.name)
+          .sort(),
+      ).toEqual(functions.sort());
+    },
+    120_000,
+  );
 });
 
 test('a second generate is byte-identical', async () => {

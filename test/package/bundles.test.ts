@@ -118,7 +118,8 @@ export async function probe({ mcp, a2a, valid, invalid }) {
 `;
 
 // A webhook service that imports only adcp-decode/webhooks, as a Worker would: refused before its
-// task is preloaded (the claim is made, so each attempt has a receiver of its own), received after.
+// task is preloaded (the claim is made, so each attempt has a receiver of its own), received after
+// preloading the task alone (the envelope check comes with it).
 const WEBHOOK_PROBE = `import { createWebhookReceiver, decodeWebhook, preload } from 'adcp-decode/webhooks';
 export async function probe({ webhook }) {
   const receiver = () => createWebhookReceiver({
@@ -149,6 +150,7 @@ interface Bundle {
 }
 const bundles = new Map<Platform, Bundle>();
 let webhooksBundle: Bundle;
+let pinnedInputs: string[];
 
 beforeAll(async () => {
   if (!enabled) return;
@@ -199,6 +201,27 @@ beforeAll(async () => {
     logLevel: 'silent',
   });
   webhooksBundle = { warnings: hooks.warnings.map((w) => w.text), metafile: hooks.metafile, dir: path.join(app, 'out-webhooks') };
+  writeFileSync(path.join(app, 'pinned-probe.js'), "export { decode, preload } from 'adcp-decode/3.1';\n");
+  const pinned = await build({
+    entryPoints: [path.join(app, 'pinned-probe.js')],
+    absWorkingDir: app,
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    // One file (what `wrangler deploy` ships). With splitting, esbuild still emits a chunk for each
+    // import() it parsed, reached or not: 3.0's import map, parsed beside the shared tables, adds its
+    // chunks (bench --only=weight reports their bytes).
+    outdir: path.join(app, 'out-pinned'),
+    metafile: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  // What the file holds (the metafile's inputs also list modules parsed, then shaken out).
+  pinnedInputs = Object.values(pinned.metafile.outputs).flatMap((o) =>
+    Object.entries(o.inputs)
+      .filter(([, i]) => i.bytesInOutput > 0)
+      .map(([input]) => input),
+  );
 }, 600_000);
 
 afterAll(() => {
@@ -254,6 +277,18 @@ describe.skipIf(!enabled)('esbuild bundles of the packed package', { timeout: 12
   });
 });
 
+describe.skipIf(!enabled)('a one-file browser bundle of adcp-decode/3.1', () => {
+  test("holds 3.1's validators and no other release's: no 3.0 module, no chunk only 3.0 uses", () => {
+    const validators = pinnedInputs.filter((i) => /\/generated\/(v[\d_]+\/validators|chunks)\//.test(i));
+    expect(validators.filter((i) => /\/v3_1_19\/validators\/get_products\.errors\.js$/.test(i))).toHaveLength(1);
+    expect(validators.filter((i) => /\/v3_0_26\//.test(i))).toEqual([]);
+    const chunks = validators.filter((i) => i.includes('/generated/chunks/'));
+    expect(chunks.length).toBeGreaterThan(0);
+    // A chunk's banner names the releases whose entries import it.
+    expect(chunks.filter((c) => !/AdCP [\d., ]*3\.1\.19/.test(readFileSync(path.join(app, c), 'utf8').split('\n')[0]!))).toEqual([]);
+  });
+});
+
 describe.skipIf(!enabled)('a browser bundle of a webhook service importing only adcp-decode/webhooks', { timeout: 120_000 }, () => {
   test('builds with no warning and no node: import', () => {
     expect(webhooksBundle.warnings).toEqual([]);
@@ -274,7 +309,13 @@ console.log(JSON.stringify(await probe(JSON.parse(readFileSync('webhooks-input.j
       before: [string, string];
     };
     expect(got).toEqual({
-      before: ['INTERNAL', expect.stringContaining('call `await preload("create_media_buy", "3.1.19")` before decoding')],
+      // Nothing preloaded: the envelope check is the first missing, and the fix named is the task preload that brings it.
+      before: [
+        'INTERNAL',
+        expect.stringContaining(
+          'call `await preload(tasks, "3.1.19")` with the tasks it decodes (it loads the mcp-webhook-payload check too)',
+        ),
+      ],
       received: ['completed', completedResult.media_buy_id],
       decoded: ['completed', completedResult.media_buy_id],
     });

@@ -5,7 +5,9 @@
  *   instead of comparing every pair with deep-equal (quadratic);
  * - boundedListing: the error listing stops past LISTING_LIMIT errors held at once (memory);
  * - linearKeyPointers: a map key is escaped into a JSON Pointer once per visit, not once per error
- *   built under it (issue 11: quadratic in key length × items).
+ *   built under it (issue 11: quadratic in key length × items);
+ * - namedLeafPaths: a schema without `$ref`s compiled once (`inlineRefs: false`) names its errors'
+ *   schema paths as Ajv's inlined copies of it do.
  * Each must leave verdicts and errors exactly as Ajv's own code gives them; that is what is
  * checked here, on a small schema set built to hit every rewritten site, with fast-check, and on
  * the real generated get_products modules against Ajv compiling the same schemas at run time.
@@ -20,7 +22,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { loadSchemas } from '../../scripts/generate/load.js';
 import { rewrite } from '../../scripts/generate/rewrites.js';
-import { createAjv, stripAnnotations } from '../../scripts/generate/validators.js';
+import { createAjv, leafPaths, stripAnnotations } from '../../scripts/generate/validators.js';
 import * as runtime from '../../src/validate/runtime/index.js';
 import { REPO_ROOT, schemaDir } from '../../scripts/schema-paths.js';
 import { makeCase } from '../../scripts/fuzz/case.js';
@@ -30,6 +32,7 @@ import { tablesByVersion, versionFolders, versions } from '../../src/generated/i
 import { requestTablesByVersion } from '../../src/generated/requests.js';
 import { mapPayload, mapSites, type Child } from '../fixtures/map-sites.js';
 import type { CompiledValidator } from '../../src/validate/validators.js';
+import { chunkFiles, closure, entryFiles, reached, releases as releasesOf } from './generated-code.js';
 
 const standaloneCode = standaloneModule.default;
 const requireHere = createRequire(import.meta.url);
@@ -78,6 +81,13 @@ function outcome(validate: CompiledValidator, data: unknown): { valid: boolean; 
 // are discarded when another passes).
 const SCHEMAS = [
   { $id: '/t/tag.json', type: 'string', enum: ['a', 'b', 'c'] },
+  // A leaf inside its own file (`#/definitions/...`), as namedLeafPaths names them.
+  {
+    $id: '/t/named.json',
+    type: 'object',
+    additionalProperties: { type: 'array', items: { $ref: '#/definitions/word' } },
+    definitions: { word: { type: 'string', pattern: '^[~/a-z]+$' } },
+  },
   {
     $id: '/t/item.json',
     type: 'object',
@@ -113,6 +123,7 @@ const SCHEMAS = [
         patternProperties: { '^[~/a-z]+$': { type: 'array', items: { $ref: '/t/tag.json' } } },
         additionalProperties: false,
       },
+      words: { $ref: '/t/named.json' },
       items: { type: 'array', uniqueItems: true, items: { $ref: '/t/item.json' } },
       tags: { type: 'array', uniqueItems: true, items: { $ref: '/t/tag.json' } },
       any: { type: 'array', uniqueItems: true },
@@ -126,15 +137,20 @@ const SCHEMAS = [
   },
 ];
 
-function compileSet(allErrors: boolean): { original: string; rewritten: string } {
-  const ajv = createAjv(allErrors);
+/** The small set's module, as Ajv writes it and rewritten; `inlineRefs: false` as codegen compiles. */
+function compileSet(allErrors: boolean, inlineRefs = true): { original: string; rewritten: string } {
+  const ajv = createAjv(allErrors, [], inlineRefs);
   for (const schema of SCHEMAS) ajv.addSchema(schema);
   const original = standaloneCode(ajv, { list: '/t/list.json' });
-  return { original, rewritten: rewrite(original, allErrors ? 'listing' : 'fast') };
+  const context = { leafPaths: allErrors ? leafPaths(ajv, ['/t/list.json']) : new Map<string, string>() };
+  return { original, rewritten: rewrite(original, allErrors ? 'listing' : 'fast', undefined, context) };
 }
 
 const fast = compileSet(false);
 const full = compileSet(true);
+// As codegen compiles: each schema one function; the listing names its leaves' paths (namedLeafPaths).
+const fastShared = compileSet(false, false);
+const fullShared = compileSet(true, false);
 
 const pairwise = /outer\d+:for\(;i\d+--;\)\{for\(j\d+ = i\d+; j\d+--;\)/;
 /** A map key escaped where it is used, not through its once-per-visit `keyNPtr`. */
@@ -153,7 +169,15 @@ describe('the small schema set reaches every rewritten site', () => {
       expect(code).not.toMatch(bareEscape);
     }
     expect(full.rewritten).toMatch(/\(key\d+Ptr \?\?= key\d+\.replace\(/);
-    expect(full.rewritten).toContain('stopListing(vErrors)');
+    // Every error recorded and merged by the runtime's calls, which check the listing's limit.
+    expect(full.rewritten).toContain('vErrors = recordError(vErrors, ++errors, ');
+    expect(full.rewritten).toContain('vErrors = mergeErrors(vErrors, validate');
+    expect(full.rewritten).not.toMatch(/= \{instancePath|vErrors\.push\(e\)/);
+    // Compiled once each (inlineRefs: false), the leaf schemas name their paths as the inlined copies do.
+    expect(fullShared.original).toContain('schemaPath:"#/enum"');
+    expect(fullShared.rewritten).toContain('"/t/tag.json/enum"');
+    expect(fullShared.rewritten).toContain('"#/definitions/word/type"');
+    expect(fullShared.rewritten).not.toContain('"#/enum"');
     // The fast module gives a verdict only: no pointer, no error detail is built at all.
     expect(fast.original).toContain('instancePath');
     expect(fast.rewritten).not.toContain('instancePath');
@@ -189,6 +213,9 @@ const mapValue = fc.record(
 );
 const maps = fc.dictionary(mapKey, fc.oneof(mapValue, fc.constantFrom(1, 'x')), { maxKeys: 4 });
 const named = fc.dictionary(mapKey, fc.oneof(fc.array(tag, { maxLength: 3 }), fc.constant('x')), { maxKeys: 3 });
+const words = fc.dictionary(mapKey, fc.oneof(fc.array(fc.oneof(mapKey, fc.constant(1)), { maxLength: 3 }), fc.constant('x')), {
+  maxKeys: 3,
+});
 const list = fc.record(
   {
     items: fc.array(item, { maxLength: 8 }),
@@ -197,6 +224,7 @@ const list = fc.record(
     either: fc.array(item, { maxLength: 4 }),
     maps,
     named,
+    words,
   },
   { requiredKeys: [] },
 );
@@ -233,24 +261,31 @@ const longList = fc.record(
 const json = fc.oneof(list, longList).map((v) => JSON.parse(JSON.stringify(v)) as unknown);
 
 describe('rewritten validators give exactly the verdicts and errors of the originals', () => {
+  // Against Ajv's own code with its default options (refs inlined), as run-time Ajv compiles.
   for (const [mode, set] of [
     ['first error', fast],
     ['allErrors', full],
+    ['first error, one function per schema', fastShared],
+    ['allErrors, one function per schema', fullShared],
   ] as const) {
     test(`${mode}: fast-check, 3,000 payloads, short and long arrays`, () => {
-      const before = validatorOf(load(set.original), 'list');
+      const allErrors = mode.startsWith('allErrors');
+      const before = validatorOf(load((allErrors ? full : fast).original), 'list');
       const patched = validatorOf(load(set.rewritten), 'list');
       let invalid = 0;
       let duplicates = 0;
       let escapedKeys = 0;
+      let leafPathsSeen = 0;
       fc.assert(
         fc.property(json, (data) => {
           const want = outcome(before, data);
+          const errors = JSON.stringify(want.errors);
           if (!want.valid) invalid++;
-          if (!want.valid && JSON.stringify(want.errors).includes('uniqueItems')) duplicates++;
-          if (!want.valid && /"instancePath":"\/(maps|named)\/[^"]*~[01]/.test(JSON.stringify(want.errors))) escapedKeys++;
+          if (!want.valid && errors.includes('uniqueItems')) duplicates++;
+          if (!want.valid && /"instancePath":"\/(maps|named|words)\/[^"]*~[01]/.test(errors)) escapedKeys++;
+          if (/"schemaPath":"(\/t\/tag\.json|#\/definitions\/word)\//.test(errors)) leafPathsSeen++;
           // The fast module keeps Ajv's verdict and drops its details (decode lists them with the listing module).
-          if (mode === 'first error') expect(patched(data)).toBe(want.valid);
+          if (!allErrors) expect(patched(data)).toBe(want.valid);
           else expect(outcome(patched, data)).toEqual(want);
         }),
         { seed: 20261130, numRuns: 3_000 },
@@ -259,7 +294,9 @@ describe('rewritten validators give exactly the verdicts and errors of the origi
       expect(invalid).toBeGreaterThan(500);
       expect(invalid).toBeLessThan(2_850);
       expect(duplicates).toBeGreaterThan(300);
-      expect(escapedKeys).toBeGreaterThan(mode === 'allErrors' ? 600 : 300);
+      expect(escapedKeys).toBeGreaterThan(allErrors ? 600 : 300);
+      // Errors inside leaf schemas (an enum file, a local definition), whose paths namedLeafPaths names.
+      if (allErrors) expect(leafPathsSeen).toBeGreaterThan(300);
     });
   }
 
@@ -284,8 +321,7 @@ describe('the listing stops past LISTING_LIMIT errors', () => {
   test('more errors than the limit: ListingStopped; exactly the limit: every error', () => {
     const mod = load(full.rewritten);
     const validate = validatorOf(mod, 'list');
-    expect(mod.listingLimit).toBe(LISTING_LIMIT);
-    const Stopped = mod.ListingStopped as new () => Error & { first: unknown };
+    const Stopped = runtime.ListingStopped;
     // Each item's `id` is a number, not a string: one error per item, and the items are distinct.
     const items = (n: number) => Array.from({ length: n }, (_, id) => ({ id }));
     let stopped: unknown;
@@ -392,6 +428,65 @@ describe('the generated get_products modules agree with Ajv compiling the same s
   }, 60_000);
 });
 
+describe('every generated task module agrees with Ajv compiling the same schemas at run time', () => {
+  // Each fixture of test/fixtures/payloads, and each of its values replaced in turn by a value of
+  // another type: the verdicts of the fast modules, and the errors of the listing modules (whose
+  // leaf schemas are compiled once and name their paths as Ajv's inlined copies do, and whose
+  // errors are recorded by the runtime's calls), exactly as run-time Ajv with its default options.
+  const replacements: unknown[] = [1, 'x', null, {}, [], -1];
+  const paths = (value: unknown, at: string[] = []): string[][] =>
+    value !== null && typeof value === 'object' ? [at, ...Object.entries(value).flatMap(([k, v]) => paths(v, [...at, k]))] : [at];
+  const replaced = (root: unknown, at: readonly string[], value: unknown): unknown => {
+    if (at.length === 0) return value;
+    const copy = structuredClone(root) as Record<string, unknown>;
+    let node = copy;
+    for (const k of at.slice(0, -1)) node = node[k] as Record<string, unknown>;
+    node[at.at(-1)!] = value;
+    return copy;
+  };
+
+  test.each([...versions])(
+    'AdCP %s: every fixture and its mutants',
+    (version) => {
+      const ajvs = { fast: createAjv(false), all: createAjv(true) };
+      for (const ajv of Object.values(ajvs))
+        for (const file of loadSchemas(version, schemaDir(version)).values())
+          ajv.addSchema(stripAnnotations(file.schema) as object, file.id);
+      const dir = path.join(REPO_ROOT, 'test/fixtures/payloads', version);
+      const folder = path.join(REPO_ROOT, 'src/generated', versionFolders[version], 'validators');
+      let cases = 0;
+      let errors = 0;
+      let leafPaths = 0;
+      for (const file of readdirSync(dir)) {
+        const task = file.slice(0, file.indexOf('.'));
+        const payload = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as unknown;
+        const ids = tablesByVersion[version].schemaIds[task]!;
+        const variants = [['response', ids.response], ...Object.entries(ids.async).map(([s, id]) => [s.replace('-', '_'), id])];
+        for (const [variant, id] of variants as Array<[string, string]>) {
+          const rtFast = ajvs.fast.getSchema(id) as CompiledValidator;
+          const rtAll = ajvs.all.getSchema(id) as CompiledValidator;
+          const fast = validatorOf(requireHere(path.join(folder, `${task}.js`)) as Module, variant);
+          const all = validatorOf(requireHere(path.join(folder, `${task}.errors.js`)) as Module, variant);
+          for (const at of paths(payload))
+            for (const value of replacements) {
+              const data = replaced(payload, at, value);
+              const want = outcome(rtAll, data);
+              expect(outcome(all, data), `${file} ${variant} /${at.join('/')} ${JSON.stringify(value)}`).toEqual(want);
+              expect(fast(data), `${file} ${variant} /${at.join('/')}`).toBe(rtFast(data));
+              cases++;
+              errors += want.valid ? 0 : (want.errors as unknown[]).length;
+              leafPaths += JSON.stringify(want.errors).split('"schemaPath":"/schemas/').length - 1;
+            }
+        }
+      }
+      expect(cases).toBeGreaterThan(5_000);
+      expect(errors).toBeGreaterThan(10_000);
+      expect(leafPaths).toBeGreaterThan(1_000);
+    },
+    300_000,
+  );
+});
+
 describe('fuzz findings that ran 25-70 s before the rewrite (seed 20260430)', () => {
   // 104760: 50,000 distinct items appended under a uniqueItems array of $ref'd items;
   // 578752: the same inside reporting_capabilities; 372242: 50,000 invalid accounts (error merging).
@@ -406,28 +501,33 @@ describe('fuzz findings that ran 25-70 s before the rewrite (seed 20260430)', ()
 
 describe('every generated validator module', () => {
   test('has no pairwise uniqueItems loop and no error concat; the listing modules stop past the limit', () => {
-    let modules = 0;
-    for (const folder of Object.values(versionFolders)) {
-      const dir = path.join(REPO_ROOT, 'src/generated', folder, 'validators');
-      for (const file of readdirSync(dir).filter((f) => f.endsWith('.js') && f !== 'index.js')) {
-        const code = readFileSync(path.join(dir, file), 'utf8');
-        expect(code, file).not.toMatch(pairwise);
-        expect(code, file).not.toContain('.concat(');
-        // Every map key escape goes through its loop's once-per-visit pointer; a fast module escapes none.
-        expect(code, file).not.toMatch(bareEscape);
-        if (!file.endsWith('.errors.js')) expect(code, file).not.toMatch(/instancePath|\.replace\(/);
-        for (const [, key] of code.matchAll(/\((key\d+)Ptr \?\?= /g)) expect(code, file).toContain(`for(const ${key} in `);
-        if (file.endsWith('.errors.js')) {
-          const imported = /^import \{ ([\w, ]+) \} from "\.\.\/\.\.\/\.\.\/validate\/runtime\/index\.js";$/m.exec(code)?.[1]?.split(', ');
-          expect(imported, file).toEqual(expect.arrayContaining(['LISTING_LIMIT', 'ListingStopped', 'stopListing']));
-          expect(code).toContain('export { ListingStopped, LISTING_LIMIT as listingLimit };');
-          // One check patched every recorded or merged error.
-          expect(code.split('errors++;if(errors > LISTING_LIMIT){stopListing(vErrors);}').length).toBe(code.split('errors++;').length);
-        }
-        modules++;
+    // A module's variant: what the entries that load it are (a chunk serves one variant).
+    const variants = new Map<string, Set<'fast' | 'listing'>>();
+    for (const { version } of releasesOf())
+      for (const entry of entryFiles(version))
+        for (const file of closure(entry))
+          variants.set(file, (variants.get(file) ?? new Set()).add(entry.endsWith('.errors.js') ? 'listing' : 'fast'));
+    expect([...variants.keys()].sort()).toEqual([...releasesOf().flatMap((r) => entryFiles(r.version)), ...chunkFiles()].sort());
+    for (const [file, kinds] of variants) {
+      const code = readFileSync(file, 'utf8');
+      const name = path.relative(REPO_ROOT, file);
+      expect(code, name).not.toMatch(pairwise);
+      expect(code, name).not.toContain('.concat(');
+      expect(code, name).not.toMatch(/\brequire\s*\(/);
+      // Every map key escape goes through its loop's once-per-visit pointer; a fast module escapes none.
+      expect(code, name).not.toMatch(bareEscape);
+      expect(kinds.size, name).toBe(1);
+      if (kinds.has('fast')) expect(code, name).not.toMatch(/instancePath|\.replace\(/);
+      for (const [, key] of code.matchAll(/\((key\d+)Ptr \?\?= /g)) expect(code, name).toContain(`for(const ${key} in `);
+      // Every recorded or merged error is checked against the limit (in line, or by recordError and mergeErrors).
+      if (kinds.has('listing')) {
+        expect(code.split('errors++;if(errors > LISTING_LIMIT){stopListing(vErrors);}').length, name).toBe(code.split('errors++;').length);
+        expect(code, name).not.toMatch(/= \{instancePath|vErrors\.push\(e\)/);
       }
+      if (file.endsWith('.errors.js'))
+        expect(code).toContain('export { ListingStopped, LISTING_LIMIT as listingLimit } from "../../../validate/runtime/index.js";');
     }
-    expect(modules).toBeGreaterThan(100);
+    expect(variants.size).toBeGreaterThan(240);
   });
 });
 
@@ -477,10 +577,10 @@ describe('escaping map keys is linear in key length × items (issue 11)', () => 
     const tasks = new Set(rows.map((r) => `${r.version} ${r.task}`));
     // Tasks whose listing validator escapes a key are exactly the tasks that have a map site.
     for (const version of versions) {
-      const dir = path.join(REPO_ROOT, 'src/generated', versionFolders[version], 'validators');
-      for (const file of readdirSync(dir).filter((f) => f.endsWith('.errors.js'))) {
-        const escapes = readFileSync(path.join(dir, file), 'utf8').includes('Ptr ??= key');
-        expect(tasks.has(`${version} ${file.slice(0, -'.errors.js'.length)}`), `${version} ${file}`).toBe(escapes);
+      for (const file of entryFiles(version).filter((f) => f.endsWith('.errors.js'))) {
+        const escapes = reached(file).some((d) => d.code.includes('Ptr ??= key'));
+        const task = path.basename(file, '.errors.js');
+        expect(tasks.has(`${version} ${task}`), `${version} ${task}`).toBe(escapes);
       }
     }
     expect(rows.length).toBeGreaterThan(60);

@@ -93,6 +93,12 @@ export function ucs2length(text) {
   return n;
 }
 
+/**
+ * The one error object of the fast (verdict-only) validators, which build no error details
+ * (verdictOnly, scripts/generate/rewrites.ts); frozen, as every module of every release shares it.
+ */
+export const noDetail = Object.freeze({});
+
 /** The most errors one error-listing validator function holds before the listing stops. */
 export const LISTING_LIMIT = 100_000;
 
@@ -122,6 +128,54 @@ export class ListingStopped extends Error {
  */
 export function stopListing(errors) {
   throw new ListingStopped(errors[0]);
+}
+
+/**
+ * Records an error of a listing validator, as Ajv's allErrors code does in line (compactErrors,
+ * scripts/generate/rewrites.ts): the same object, fields in Ajv's order, appended to the list or
+ * starting it, then the listing stops past LISTING_LIMIT errors.
+ *
+ * @param {unknown[] | null} list The errors so far (`vErrors`), or null.
+ * @param {number} count How many errors the validator holds with this one.
+ * @param {string} instancePath
+ * @param {string} schemaPath
+ * @param {string} keyword
+ * @param {Record<string, unknown>} params
+ * @param {string} message
+ * @param {string} [propertyName] Set under `propertyNames` only.
+ * @returns {unknown[]} The list.
+ * @throws {ListingStopped} When `count` exceeds LISTING_LIMIT.
+ * @example
+ * vErrors = recordError(vErrors, ++errors, instancePath, "#/type", "type", { type: "string" }, "must be string");
+ */
+export function recordError(list, count, instancePath, schemaPath, keyword, params, message, propertyName) {
+  const error =
+    propertyName === undefined
+      ? { instancePath, schemaPath, keyword, params, message }
+      : { instancePath, schemaPath, keyword, params, message, propertyName };
+  if (list === null) list = [error];
+  else list.push(error);
+  if (count > LISTING_LIMIT) stopListing(list);
+  return list;
+}
+
+/**
+ * Appends a referenced validator's errors to a listing, as Ajv's code does in line (compactMerges,
+ * scripts/generate/rewrites.ts): the first errors become the list itself, later ones are pushed
+ * in order; the listing stops past LISTING_LIMIT errors.
+ *
+ * @param {unknown[] | null} list The errors so far (`vErrors`), or null.
+ * @param {unknown[]} more The referenced validator's errors.
+ * @returns {unknown[]} The list.
+ * @throws {ListingStopped} When the list holds more than LISTING_LIMIT errors.
+ * @example
+ * vErrors = mergeErrors(vErrors, validate12.errors);
+ */
+export function mergeErrors(list, more) {
+  if (list === null) list = more;
+  else for (const e of more) list.push(e);
+  if (list.length > LISTING_LIMIT) stopListing(list);
+  return list;
 }
 
 /** Ajv's `date` format as the generated code calls it (`format.validate(text)`). */
