@@ -21,6 +21,7 @@ export { formatIssues } from './errors/format.js';
 export { versions, tasks, defaultVersion } from './schema/versions.js';
 export type { NewerRelease, Version } from './schema/versions.js';
 export { isFinal } from './decode/final.js';
+export { extra } from './decode/extra.js';
 export type { Final } from './decode/final.js';
 export type { Pinned, PinnedDecoder, PinnedOptions, PinnedResult, PinnedTask } from './decode/pinned.js';
 export type { AsyncStatus, AsyncVariant, SyncVariant, TaskStatus } from './schema/response-types.js';

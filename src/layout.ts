@@ -17,6 +17,7 @@ export const LAYOUT = {
   pinned: 'decode/pinned.js',
   validators: 'validate/validators.js',
   final: 'decode/final.js',
+  extra: 'decode/extra.js',
   responseTypes: 'schema/response-types.js',
   tables: 'schema/tables.js',
   errors: 'errors/errors.js',

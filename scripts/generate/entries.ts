@@ -19,6 +19,7 @@ interface Reexport {
 /** The release-independent part of a pinned entry; a name added here is exported by every pinned entry. */
 const REEXPORTS: readonly Reexport[] = [
   { from: 'final', values: ['isFinal'], types: ['Final'] },
+  { from: 'extra', values: ['extra'] },
   {
     from: 'pinned',
     types: [
