@@ -14,10 +14,10 @@ import {
   extractMcpError,
   locateA2aError,
   locateMcpError,
-  looksLikeJsonRpcError,
   validateAdcpError,
   checkAdcpError,
 } from '../../src/extract/errors.js';
+import { looksLikeJsonRpcError } from '../../src/extract/json-rpc.js';
 import { extractMcpResponse, locateMcpPayload, looksLikeMcp, measureUtf8 } from '../../src/extract/mcp.js';
 import { classifyRecoveryWith, normalizeRetryAfter, type RecoveryTable } from '../../src/schema/recovery.js';
 import { DEFAULT_BOUNDS } from '../../src/bounds/bounds.js';
