@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The decode suite: run a second time where code generation from strings is off, as under a
+ * The decode (and encode) suite: run a second time where code generation from strings is off, as under a
  * strict CSP. Left out: e2e/mcp and bounds/deep-data, whose baselines compile Ajv at run time (the MCP
  * SDK's outputSchema check, a recursive schema), which that flag forbids by design.
  */
@@ -11,6 +11,7 @@ const DECODE_SUITE = [
   'test/e2e/a2a.test.ts',
   'test/decode/hostile-corpus.test.ts',
   'test/decode/properties.test.ts',
+  'test/encode/*.test.ts',
 ];
 
 export default defineConfig({

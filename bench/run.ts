@@ -5,7 +5,7 @@
  *   npm run bench            build, then run everything (under 5 minutes on this 2-core machine)
  *   npx tsx bench/run.ts     run against the current dist/ (npm run compile first)
  *        --quick             fewer rounds and processes (a smoke run; figures are rougher)
- *        --only=a,b          only these sections: cold, uri, text, structured, peers, rejections, hostile, typecheck, webhooks, package
+ *        --only=a,b          only these sections: cold, uri, text, structured, peers, rejections, hostile, typecheck, webhooks, package, encode
  *   BENCH_CLOCK=wall         time the hot loops in wall time instead of CPU time
  *
  * Prints a table and writes bench/results.json (git-ignored): per measurement the median, min,
@@ -30,10 +30,13 @@
  *   hostile     payloads built to hit a cost class (issue 11): a 4 MiB get_products whose map key
  *               makes Ajv's pointer escaping quadratic, against a plain 4 MiB get_products.
  *   typecheck   tsc --noEmit of a small consumer, adcp-decode against @adcp/client (bench/typecheck.ts).
- *   webhooks    receiver.receive() of a signed 10 KB create_media_buy webhook against WebCrypto's bare
- *               verify + digest + JSON.parse + validator (bench/webhooks.ts; wall time, awaited loops).
+ *   webhooks    receiver.receive() of a signed 10 KB and 20 KB create_media_buy webhook against WebCrypto's
+ *               bare verify + digest + JSON.parse + validator, and the verifier's pre-authentication cost
+ *               on a Signature-Input at the 8 and 16 KiB bounds ÷ a normal one (bench/webhooks.ts).
  *   package     packed and unpacked size and file count of the tarball (npm pack --dry-run), ours
  *               and the peers' (@adcp/client, @adcp/sdk: fetched from the registry, or a note).
+ *   encode      encode() of a small and a large create_media_buy request against the bare request
+ *               validator on the same arguments, stamped (bench/encode.ts).
  *
  * To see where the time goes: `npx tsx bench/profile.ts <case>` (node --cpu-prof, summarized), and
  * `npx tsx bench/walk-costs.ts` for the cost of each check of the structuredContent walk.
@@ -75,6 +78,7 @@ import type { RuntimeValidator } from './runtime-ajv.mjs';
 import { outputSchema, responseSchemaId, runtimeBundle } from './schemas.js';
 import { typecheckOnce, writeConsumer } from './typecheck.js';
 import { webhookBench } from './webhooks.js';
+import { encodeBench } from './encode.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST_INDEX = path.join(ROOT, 'dist', 'index.js');
@@ -237,6 +241,7 @@ async function main(): Promise<void> {
     if (wanted('typecheck')) await typecheck(tmp, peers);
     if (wanted('webhooks')) measurements.push(...(await webhookBench(QUICK ? { rounds: 7, calls: 100 } : undefined)));
     if (wanted('package')) await packageSizes(tmp);
+    if (wanted('encode')) measurements.push(...(await encodeBench(rounds(21))));
 
     const durationMs = performance.now() - started;
     const printed = table(measurements);

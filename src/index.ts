@@ -28,6 +28,35 @@ export type { AsyncStatus, AsyncVariant, SyncVariant, TaskStatus } from './schem
 export type { ResponsesByVersion } from './generated/index.js';
 export { decodeTaskStatus } from './decode/polling.js';
 export type { PolledTask, PolledTaskOf } from './decode/polling.js';
+export { decoderFor } from './decode/capabilities.js';
+export type { SellerDecoder } from './decode/capabilities.js';
+export type { SentRequest } from './decode/sent-request.js';
+export { NoCommonVersionError, VersionMismatchError } from './errors/errors.js';
+export type {
+  AudienceTooSmallDetails,
+  BudgetTooLowDetails,
+  ConflictDetails,
+  KnownSellerError,
+  RateLimitedDetails,
+  VersionUnsupportedDetails,
+} from './errors/seller-errors.js';
+// The request half: encode, the idempotency key, and the request types by version.
+export { encode, safeEncode } from './encode/encode.js';
+export { newIdempotencyKey } from './encode/idempotency.js';
+export type { Encoded, Encoder, EncodeOptions, EncodeVersionFor, RequestIn, RequestTask, SafeEncodeResult } from './encode/types.js';
+export type {
+  EncodeBounds,
+  EncodedRequest,
+  Frozen,
+  PinnedEncoded,
+  PinnedEncodeOptions,
+  PinnedEncodeResult,
+  PinnedEncoder,
+  ReleaseFor,
+} from './encode/request.js';
+export { RequestError } from './errors/errors.js';
+export type { RequestFault } from './errors/errors.js';
+export type { RequestsByVersion } from './generated/requests.js';
 // Every named type of each bundled version, so that a consumer's declaration emit can name what decode() returns.
 export type * as v3_1 from './generated/v3_1_19/pinned.js';
 export type * as v3_0 from './generated/v3_0_26/pinned.js';

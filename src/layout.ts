@@ -22,5 +22,9 @@ export const LAYOUT = {
   tables: 'schema/tables.js',
   errors: 'errors/errors.js',
   format: 'errors/format.js',
+  sellerErrors: 'errors/seller-errors.js',
+  sentRequest: 'decode/sent-request.js',
   options: 'decode/options.js',
+  encodeTypes: 'encode/request.js',
+  idempotency: 'encode/idempotency.js',
 } as const;

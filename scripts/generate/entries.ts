@@ -1,7 +1,7 @@
 /**
  * The entry module of a pinned version, `pinned.ts` (`adcp-decode/<major>.<minor>`): everything a
- * buyer file needs, bound to the version (decode, safeDecode, createDecoder, decodeTaskStatus,
- * classifyRecovery, preload), what needs no binding (isFinal, the errors, formatIssues), and every
+ * buyer file needs, bound to the version (decode, safeDecode, encode, safeEncode, createDecoder,
+ * decodeTaskStatus, classifyRecovery, preload), what needs no binding (isFinal, the errors, formatIssues, newIdempotencyKey), and every
  * named type of the version. One entry on every runtime: validators load on first use where the
  * runtime can (src/validate/loader/), through preload() elsewhere.
  */
@@ -36,11 +36,25 @@ const REEXPORTS: readonly Reexport[] = [
   { from: 'responseTypes', types: ['AsyncStatus', 'AsyncVariant', 'SyncVariant'] },
   {
     from: 'errors',
-    values: ['DecodeError', 'LimitError', 'SchemaMismatchError', 'TaskFailedError'],
+    values: ['DecodeError', 'LimitError', 'RequestError', 'SchemaMismatchError', 'TaskFailedError', 'VersionMismatchError'],
     types: ['AdcpError', 'DecodeErrorCode', 'Recovery', 'RecoveryClassification', 'ValidationIssue'],
   },
   { from: 'format', values: ['formatIssues'] },
+  {
+    from: 'sellerErrors',
+    types: [
+      'AudienceTooSmallDetails',
+      'BudgetTooLowDetails',
+      'ConflictDetails',
+      'KnownSellerError',
+      'RateLimitedDetails',
+      'VersionUnsupportedDetails',
+    ],
+  },
+  { from: 'sentRequest', types: ['SentRequest'] },
   { from: 'options', types: ['Transport'] },
+  { from: 'encodeTypes', types: ['Frozen', 'PinnedEncoded', 'PinnedEncodeOptions', 'PinnedEncodeResult', 'PinnedEncoder'] },
+  { from: 'idempotency', values: ['newIdempotencyKey'] },
 ];
 
 /** What src/decode/pinned.ts's pin() binds to the version, exported under the same name, with its doc (`V` the version, `R` its release). */
@@ -65,8 +79,27 @@ const BOUND: ReadonlyArray<readonly [name: string, doc: (version: string, releas
  * const r = safeDecode('get_media_buys', result);`,
   ],
   [
+    'encode',
+    (v, r) => `Checks \`args\` against the task's AdCP ${v} request schema, stamps the version fields it
+ * defines, and returns the frozen request to send (and to resend as is on a network retry); or
+ * throws a RequestError (\`INVALID_REQUEST\`).
+ *
+ * @example
+ * import { encode, newIdempotencyKey } from 'adcp-decode/${r}';
+ * const request = encode('create_media_buy', { ...plan, idempotency_key: newIdempotencyKey() });
+ * await client.callTool({ name: request.task, arguments: request.args });`,
+  ],
+  [
+    'safeEncode',
+    () => `Like encode, but returns \`{ success: true, data }\` or \`{ success: false, error }\`.
+ *
+ * @example
+ * const r = safeEncode('get_products', args);`,
+  ],
+  [
     'createDecoder',
-    (v) => `Binds default options (per seller agent, say) to an AdCP ${v} decoder.
+    (v) => `Binds default options (per seller agent, say) to an AdCP ${v} decoder and encoder: its
+ * decode, safeDecode, encode and safeEncode share them.
  *
  * @throws {DecodeError} \`INVALID_OPTION\` when an option is invalid.
  * @example
@@ -114,6 +147,19 @@ const PINNED_OWN_NAMES = [
   'DecodeOptions',
   'SafeDecodeResult',
   'EnvelopeTaskStatus',
+  'encode',
+  'safeEncode',
+  'newIdempotencyKey',
+  'Request',
+  'Requests',
+  'EncodedRequest',
+  'EncodeOptions',
+  'SafeEncodeResult',
+  'PinnedEncoded',
+  'PinnedEncodeOptions',
+  'PinnedEncodeResult',
+  'PinnedEncoder',
+  'Frozen',
 ];
 
 /**
@@ -204,12 +250,15 @@ export function pinnedModule(
   type PinnedTaskType,
 } from '${layoutImport(from, 'pinned')}';
 import type { Responses } from './responses.js';
+import type { Requests } from './responses.js';
+import type { PinnedEncoded, PinnedEncodeOptions, PinnedEncodeResult } from '${layoutImport(from, 'encodeTypes')}';
 
 ${reexports.join('\n')}
 // The envelope's task status the decoded types use where a schema leaves \`status\` open (equal to
 // this version's own TaskStatus enum); exported so that a declaration file can name it.
 export type { TaskStatus as EnvelopeTaskStatus } from '${responseTypesJs}';
 export type { Responses } from './responses.js';
+export type { Requests } from './responses.js';
 
 /** A task name of AdCP ${version} (${manifest.tasks.length} tasks). */
 export type TaskName = keyof Responses & string;
@@ -223,13 +272,25 @@ export type PolledTask = PinnedPolledTask<${q}, Responses>;
 /** A polled task of one task type in AdCP ${version}. */
 export type PolledTaskOf<K extends PinnedTaskType<${q}>> = PinnedPolledTaskOf<${q}, Responses, K>;
 
+/** What encode(task, args) takes in AdCP ${version}: the task's request schema's type. */
+export type Request<T extends TaskName> = Requests[T];
+
+/** What encode(task, ...) returns in AdCP ${version}: the frozen request, its task and version. */
+export type EncodedRequest<T extends TaskName> = PinnedEncoded<${q}, Requests, T>;
+
+/** What safeEncode(task, ...) returns: the encoded request, or the error. */
+export type SafeEncodeResult<T extends TaskName> = PinnedEncodeResult<${q}, Requests, T>;
+
+/** Options of encode and safeEncode: the bounds; \`version\` is this import's. */
+export type EncodeOptions = PinnedEncodeOptions;
+
 /** Options of decode, safeDecode and createDecoder: all of adcp-decode's but \`version\`, which this import fixes. */
 export type DecodeOptions = PinnedOptions;
 
 /** What safeDecode(task, ...) returns: the data typed in AdCP ${version}, or the error. */
 export type SafeDecodeResult<T extends TaskName> = PinnedResult<${q}, Responses, T>;
 
-const pinned = pin<${q}, Responses>(${q});
+const pinned = pin<${q}, Responses, Requests>(${q});
 
 ${bound.join('\n\n')}
 

@@ -1,15 +1,12 @@
 /**
- * Codegen's input: every draft-07 schema file of a version (de-duplicated by `$id`), its
- * manifest.json (tasks, response schemas, error codes) and the schemas reachable from the tasks.
+ * Codegen's input: every draft-07 schema file of a version (de-duplicated by `$id`, with the
+ * exceptions of exceptions.ts applied), its manifest.json (tasks, response schemas, error codes),
+ * its task statuses and the schemas reachable from the tasks.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { listFiles } from '../schema-paths.js';
-
-/** The async task states whose payloads have their own schemas, keyed as in `status`. */
-export const ASYNC_STATUSES = ['working', 'submitted', 'input-required'] as const;
-/** An async task state with its own response schema. */
-export type AsyncStatus = (typeof ASYNC_STATUSES)[number];
+import { applyExceptions } from './exceptions.js';
 
 /** A JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -24,18 +21,26 @@ export interface SchemaFile {
   readonly schema: JsonObject;
 }
 
-/** A task of the manifest: its response schema `$id` and the `$id`s of its async variants. */
+/**
+ * A task of the manifest: its request and response schema `$id`s and the `$id`s of its async
+ * variants, keyed by the task status that selects each, in `enums/task-status.json`'s order.
+ */
 export interface TaskEntry {
   readonly name: string;
+  readonly request: string;
   readonly response: string;
-  readonly async: Partial<Record<AsyncStatus, string>>;
+  readonly async: Readonly<Record<string, string>>;
 }
 
-/** What codegen reads from a version's manifest.json. */
+/** What codegen reads from a version's manifest.json and its task-status enum. */
 export interface Manifest {
   readonly tasks: readonly TaskEntry[];
   readonly errorCodes: ReadonlyArray<readonly [string, string]>;
   readonly defaultUnknownRecovery: string;
+  /** `enums/task-status.json`'s `enum`, in its order. */
+  readonly taskStatuses: readonly string[];
+  /** The task statuses some task has an async response schema for, in the enum's order. */
+  readonly asyncStatuses: readonly string[];
 }
 
 /**
@@ -88,11 +93,22 @@ export function loadSchemas(version: string, root: string): Map<string, SchemaFi
     texts.set(id, text);
     byId.set(id, { id, rel: id.slice(`/schemas/${version}/`.length), schema });
   }
+  applyExceptions(version, byId);
   return byId;
 }
 
+/** `enums/task-status.json`'s `enum` of a version, which names the async variants' statuses. */
+function readTaskStatuses(version: string, root: string): string[] {
+  const schema: unknown = JSON.parse(readFileSync(path.join(root, 'enums', 'task-status.json'), 'utf8'));
+  const list = isObject(schema) ? schema.enum : undefined;
+  if (!Array.isArray(list) || list.length === 0 || !list.every((v) => typeof v === 'string')) {
+    throw new Error(`${version}/enums/task-status.json: expected \`enum\` to be a list of strings`);
+  }
+  return list as string[];
+}
+
 /**
- * A version's manifest.json: its tasks (sorted) with their response schemas, and its error codes.
+ * A version's manifest.json: its tasks (sorted) with their request and response schemas, and its error codes.
  *
  * @param version The AdCP version.
  * @param root Its synced schema folder.
@@ -102,6 +118,7 @@ export function loadSchemas(version: string, root: string): Map<string, SchemaFi
  * readManifest('3.1.19', schemaDir('3.1.19')).tasks.length;
  */
 export function readManifest(version: string, root: string): Manifest {
+  const taskStatuses = readTaskStatuses(version, root);
   const m: unknown = JSON.parse(readFileSync(path.join(root, 'manifest.json'), 'utf8'));
   if (!isObject(m) || !isObject(m.tools) || !isObject(m.error_codes) || !isObject(m.error_code_policy)) {
     throw new Error(`${version}/manifest.json: expected tools, error_codes and error_code_policy objects`);
@@ -109,18 +126,30 @@ export function readManifest(version: string, root: string): Manifest {
   const tasks: TaskEntry[] = [];
   for (const name of Object.keys(m.tools).sort()) {
     const tool: Json | undefined = m.tools[name];
-    if (!isObject(tool) || typeof tool.response_schema !== 'string' || !Array.isArray(tool.async_response_schemas)) {
-      throw new Error(`${version}/manifest.json: tools.${name} lacks response_schema or async_response_schemas`);
+    if (
+      !isObject(tool) ||
+      typeof tool.request_schema !== 'string' ||
+      typeof tool.response_schema !== 'string' ||
+      !Array.isArray(tool.async_response_schemas)
+    ) {
+      throw new Error(`${version}/manifest.json: tools.${name} lacks request_schema, response_schema or async_response_schemas`);
     }
-    const async: Partial<Record<AsyncStatus, string>> = {};
+    const byStatus = new Map<string, string>();
     for (const rel of tool.async_response_schemas as Json[]) {
-      const status = ASYNC_STATUSES.find((s) => typeof rel === 'string' && rel.endsWith(`-async-response-${s}.json`));
+      const status = taskStatuses.find((s) => typeof rel === 'string' && rel.endsWith(`-async-response-${s}.json`));
       if (status === undefined || typeof rel !== 'string') {
-        throw new Error(`${version}/manifest.json: tools.${name}: cannot tell the status of async schema ${String(rel)}`);
+        throw new Error(`${version}/manifest.json: tools.${name}: cannot tell the task status of async schema ${String(rel)}`);
       }
-      async[status] = `/schemas/${version}/${rel}`;
+      byStatus.set(status, `/schemas/${version}/${rel}`);
     }
-    tasks.push({ name, response: `/schemas/${version}/${tool.response_schema}`, async });
+    // Keyed in the enum's order, so every table written from it is in one order.
+    const async = Object.fromEntries(taskStatuses.flatMap((s) => (byStatus.has(s) ? [[s, byStatus.get(s)!]] : [])));
+    tasks.push({
+      name,
+      request: `/schemas/${version}/${tool.request_schema}`,
+      response: `/schemas/${version}/${tool.response_schema}`,
+      async,
+    });
   }
   const errorCodes: Array<readonly [string, string]> = [];
   for (const code of Object.keys(m.error_codes).sort()) {
@@ -132,7 +161,8 @@ export function readManifest(version: string, root: string): Manifest {
   }
   const policy = m.error_code_policy.default_unknown_recovery;
   if (typeof policy !== 'string') throw new Error(`${version}/manifest.json: error_code_policy.default_unknown_recovery missing`);
-  return { tasks, errorCodes, defaultUnknownRecovery: policy };
+  const asyncStatuses = taskStatuses.filter((s) => tasks.some((t) => Object.hasOwn(t.async, s)));
+  return { tasks, errorCodes, defaultUnknownRecovery: policy, taskStatuses, asyncStatuses };
 }
 
 function externalRefs(node: Json, out: Set<string>): Set<string> {
@@ -148,7 +178,7 @@ function externalRefs(node: Json, out: Set<string>): Set<string> {
 }
 
 /**
- * Every schema reachable from the tasks' response schemas, in sorted `$id` order.
+ * Every schema reachable from the tasks' request and response schemas, in sorted `$id` order.
  *
  * @param schemas The version's schema files by `$id`.
  * @param roots The `$id`s to start from.

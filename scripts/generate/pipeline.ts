@@ -9,9 +9,11 @@
  *                     through the table of rewrites.ts (runtime helpers: src/validate/runtime/index.js);
  *   4. tables.ts      `index.ts` (tasks, schema ids, error codes), `envelope.ts` (the envelopes'
  *                     enums and required fields), the validators' import map;
- *      responses.ts   `responses.ts` (task → response type, async variants by status);
+ *      responses.ts   `responses.ts` (task → response type, async variants by status; task → request type);
+ *      requests.ts    `requests.ts` (per task: request schema, the version fields it defines, its idempotency key);
  *      entries.ts     `pinned.ts`, the pinned entry.
- * Finally src/generated/index.ts lists the versions and src/generated/envelope.ts their envelope lists.
+ * Finally src/generated/index.ts lists the versions, src/generated/envelope.ts their envelope lists
+ * and src/generated/requests.ts their request tables.
  * Output is deterministic: inputs are sorted, no timestamps; a second run is byte-identical.
  */
 import { createHash } from 'node:crypto';
@@ -21,9 +23,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LOCK_PATH, readLockVersions, schemaDir } from '../schema-paths.js';
 import { pinnedModule } from './entries.js';
-import { loadSchemas, reachable, readManifest } from './load.js';
+import { loadSchemas, reachable, readManifest, type Manifest } from './load.js';
 import { OUT_DEFAULT, typeModulePath, versionIdent, writeTree } from './output.js';
+import { requestTableModule, rootRequests } from './requests.js';
 import { responsesModule } from './responses.js';
+import { envelopeModules } from './envelopes.js';
 import { envelopeModule, importMap, rootEnvelope, rootIndex, tableModule } from './tables.js';
 import { generateTypes, typeNames } from './types.js';
 import { validatorModules } from './validators.js';
@@ -48,29 +52,31 @@ export interface GenerateReport {
  * @example
  * await generateVersion('3.1.19', OUT_DEFAULT);
  */
-async function generateVersion(version: string, out: string): Promise<GenerateReport> {
+async function generateVersion(version: string, out: string): Promise<GenerateReport & { manifest: Manifest }> {
   const t0 = performance.now();
   const root = schemaDir(version);
   const manifest = readManifest(version, root);
   const schemas = loadSchemas(version, root);
-  const roots = manifest.tasks.flatMap((t) => [t.response, ...Object.values(t.async)]);
+  const roots = manifest.tasks.flatMap((t) => [t.request, t.response, ...Object.values(t.async)]);
   const files = reachable(schemas, roots);
   const names = typeNames(files);
   const byId = new Map(files.map((f) => [f.id, f]));
 
   const types = await generateTypes(version, files, names, byId);
-  const { modules: validators, warnings } = validatorModules(version, manifest, schemas);
+  const envelopes = envelopeModules(version, manifest, schemas);
+  const { modules: validators, warnings } = validatorModules(version, manifest, schemas, envelopes);
   const dir = path.join(out, versionIdent(version));
   rmSync(dir, { recursive: true, force: true });
   writeTree(dir, types);
   writeTree(dir, validators);
-  writeTree(dir, importMap(version, manifest));
+  writeTree(dir, importMap(version, manifest, envelopes));
   writeTree(
     dir,
     new Map([
       ['index.ts', tableModule(version, manifest)],
-      ['envelope.ts', envelopeModule(version, schemas)],
+      ['envelope.ts', envelopeModule(version, schemas, manifest)],
       ['responses.ts', responsesModule(version, manifest, names, byId)],
+      ['requests.ts', requestTableModule(version, manifest, schemas)],
       ['pinned.ts', pinnedModule(version, manifest, types, new Map(files.map((f) => [typeModulePath(f.rel), names.get(f.id)!])))],
     ]),
   );
@@ -78,7 +84,7 @@ async function generateVersion(version: string, out: string): Promise<GenerateRe
   console.log(
     `generate: AdCP ${version}: ${manifest.tasks.length} tasks, ${types.size} type modules, ${validators.size + 2} validator modules, ${warnings} strictTypes notes, ${ms} ms`,
   );
-  return { version, tasks: manifest.tasks.length, typeModules: types.size, ms };
+  return { version, tasks: manifest.tasks.length, typeModules: types.size, ms, manifest };
 }
 
 /**
@@ -121,9 +127,15 @@ export async function generate(out: string = OUT_DEFAULT, force = false): Promis
   }
   rmSync(stampFile, { force: true });
   const reports: GenerateReport[] = [];
-  for (const version of versions) reports.push(await generateVersion(version, out));
+  const manifests = new Map<string, Manifest>();
+  for (const version of versions) {
+    const { manifest, ...report } = await generateVersion(version, out);
+    reports.push(report);
+    manifests.set(version, manifest);
+  }
   writeFileSync(path.join(out, 'index.ts'), rootIndex(versions));
-  writeFileSync(path.join(out, 'envelope.ts'), rootEnvelope(versions));
+  writeFileSync(path.join(out, 'envelope.ts'), rootEnvelope(manifests));
+  writeFileSync(path.join(out, 'requests.ts'), rootRequests(versions));
   writeFileSync(stampFile, stamp);
   return reports;
 }

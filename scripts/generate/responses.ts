@@ -1,12 +1,13 @@
 /**
- * The task → response type map of a version (`responses.ts`): per task, the sync response and
- * its async variants, discriminated by `status`.
+ * The task → type maps of a version (`responses.ts`): per task, the sync response and its async
+ * variants, discriminated by `status`; and the request.
  */
-import { ASYNC_STATUSES, type Manifest, type SchemaFile } from './load.js';
+import type { Manifest, SchemaFile } from './load.js';
 import { banner, layoutImport, relImport, versionIdent } from './output.js';
 
 /**
- * The `responses.ts` module of a version: what `decode(task, ...)` returns for each task.
+ * The `responses.ts` module of a version: what `decode(task, ...)` returns for each task
+ * (`Responses`) and what `encode(task, ...)` takes (`Requests`).
  *
  * @param version The AdCP version.
  * @param manifest Its tasks.
@@ -19,21 +20,19 @@ import { banner, layoutImport, relImport, versionIdent } from './output.js';
 export function responsesModule(version: string, manifest: Manifest, names: Map<string, string>, byId: Map<string, SchemaFile>): string {
   const ids = new Set<string>();
   for (const t of manifest.tasks) {
+    ids.add(t.request);
     ids.add(t.response);
-    for (const s of ASYNC_STATUSES) if (t.async[s] !== undefined) ids.add(t.async[s]!);
+    for (const id of Object.values(t.async)) ids.add(id);
   }
   const imports = [...ids]
     .sort()
     .map((id) => `import type { ${names.get(id)!} } from './${relImport('x', byId.get(id)!.rel).slice(2).replace(/^/, 'types/')}';`);
   const entries = manifest.tasks.map((t) => {
-    const asyncStatuses = ASYNC_STATUSES.filter((s) => t.async[s] !== undefined).map((s) => JSON.stringify(s));
+    const asyncStatuses = Object.keys(t.async).map((s) => JSON.stringify(s));
     const variants = [
       `SyncVariant<${[names.get(t.response)!, ...(asyncStatuses.length > 0 ? [asyncStatuses.join(' | ')] : [])].join(', ')}>`,
     ];
-    for (const s of ASYNC_STATUSES) {
-      const id = t.async[s];
-      if (id !== undefined) variants.push(`AsyncVariant<${names.get(id)!}, ${JSON.stringify(s)}>`);
-    }
+    for (const [s, id] of Object.entries(t.async)) variants.push(`AsyncVariant<${names.get(id)!}, ${JSON.stringify(s)}>`);
     return `  ${t.name}: ${variants.join(' | ')};`;
   });
   return `${banner(version)}import type { AsyncVariant, SyncVariant } from '${layoutImport(`${versionIdent(version)}/responses.ts`, 'responseTypes')}';
@@ -45,6 +44,11 @@ ${imports.join('\n')}
  */
 export interface Responses {
 ${entries.join('\n')}
+}
+
+/** What \`encode(task, args)\` takes for each AdCP ${version} task: its request schema's type. */
+export interface Requests {
+${manifest.tasks.map((t) => `  ${t.name}: ${names.get(t.request)!};`).join('\n')}
 }
 `;
 }

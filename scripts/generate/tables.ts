@@ -1,10 +1,13 @@
 /**
  * The tables: per version `index.ts` (tasks, schema ids, error-code → recovery table and policy),
- * `envelope.ts` (the enums and required fields of the task envelopes) and the validators' import
- * map; over all versions `index.ts` (the versions and their tables) and `envelope.ts`.
+ * `envelope.ts` (the enums and required fields of the task envelopes, the task statuses, which
+ * envelope modules check what) and the validators' import map; over all versions `index.ts` (the
+ * versions and their tables) and `envelope.ts`.
  */
-import { ASYNC_STATUSES, type Json, type Manifest, type SchemaFile } from './load.js';
+import { GET_TASK_STATUS, TASKS_GET, WEBHOOK_ENVELOPE } from './envelopes.js';
+import type { Json, Manifest, SchemaFile } from './load.js';
 import { banner, layoutImport, versionIdent } from './output.js';
+import type { ExtraModule } from './validators.js';
 
 /**
  * The `index.ts` module of a version: its tasks, their schema `$id`s and its error codes.
@@ -20,8 +23,8 @@ export function tableModule(version: string, manifest: Manifest): string {
   const tasks = manifest.tasks.map((t) => `  ${q(t.name)},`).join('\n');
   const schemaIds = manifest.tasks
     .map((t) => {
-      const async = ASYNC_STATUSES.filter((s) => t.async[s] !== undefined)
-        .map((s) => `${q(s)}: ${q(t.async[s]!)}`)
+      const async = Object.entries(t.async)
+        .map(([s, id]) => `${q(s)}: ${q(id)}`)
         .join(', ');
       return `  ${t.name}: { response: ${q(t.response)}, async: { ${async} } },`;
     })
@@ -59,19 +62,22 @@ export const tables: VersionTables<TaskName> = {
 }
 
 /**
- * The import map of a version's validators (`validators/index.js`, task → imports of its two
- * modules) and its declaration: every specifier a literal, so bundlers follow it and can split
- * the validators per task.
+ * The import map of a version's validators (`validators/index.js`, task or envelope module →
+ * imports of its two modules) and its declaration: every specifier a literal, so bundlers follow
+ * it and can split the validators per task.
  *
  * @param version The AdCP version.
  * @param manifest Its tasks.
+ * @param extra The envelope modules beside them.
  * @returns `validators/index.js` and `validators/index.d.ts`.
  * @example
- * importMap('3.1.19', manifest).get('validators/index.js');
+ * importMap('3.1.19', manifest, envelopes).get('validators/index.js');
  */
-export function importMap(version: string, manifest: Manifest): Map<string, string> {
-  const entries = manifest.tasks.map(
-    (t) => `  ${t.name}: { fast: () => import('./${t.name}.js'), listing: () => import('./${t.name}.errors.js') },`,
+export function importMap(version: string, manifest: Manifest, extra: readonly ExtraModule[] = []): Map<string, string> {
+  const names = [...manifest.tasks.map((t) => t.name), ...extra.map((m) => m.name)];
+  const entries = names.map(
+    (name) =>
+      `  ${/^[a-z_]+$/.test(name) ? name : JSON.stringify(name)}: { fast: () => import('./${name}.js'), listing: () => import('./${name}.errors.js') },`,
   );
   return new Map([
     [
@@ -99,21 +105,22 @@ const ENVELOPE_LISTS = [
   ['taskTypes', 'enums/task-type.json', 'enum', 'the task types a webhook envelope or a task status names'],
   ['protocols', 'enums/adcp-protocol.json', 'enum', 'the AdCP protocols'],
   ['webhookRequired', 'core/mcp-webhook-payload.json', 'required', "the MCP webhook envelope's required fields"],
-  ['tasksGetRequired', 'core/tasks-get-response.json', 'required', "a task status response's required fields"],
 ] as const;
 
 /**
- * The `envelope.ts` module of a version: the enums and required fields of the task envelopes
- * (webhook payload, task status), read from the schemas so the hand-written checks need no copy.
+ * The `envelope.ts` module of a version: the enums and required fields of the task envelopes,
+ * the statuses with async schemas, and which envelope module checks a webhook and a task-status
+ * poll (`get_task_status` where the manifest has it, else the `tasks/get` response's module).
  *
  * @param version The AdCP version.
  * @param schemas Its schema files by `$id`.
+ * @param manifest Its tasks and async statuses.
  * @returns The module's text.
  * @throws Error when a schema is missing or the list is not an array of strings.
  * @example
- * envelopeModule('3.1.19', schemas);
+ * envelopeModule('3.1.19', schemas, manifest);
  */
-export function envelopeModule(version: string, schemas: ReadonlyMap<string, SchemaFile>): string {
+export function envelopeModule(version: string, schemas: ReadonlyMap<string, SchemaFile>, manifest: Manifest): string {
   const lists = ENVELOPE_LISTS.map(([name, rel, key, what]) => {
     const list: Json | undefined = schemas.get(`/schemas/${version}/${rel}`)?.schema[key];
     if (!Array.isArray(list) || list.length === 0 || !list.every((v) => typeof v === 'string')) {
@@ -122,24 +129,54 @@ export function envelopeModule(version: string, schemas: ReadonlyMap<string, Sch
     const items = list.map((v) => `  ${JSON.stringify(v)},`).join('\n');
     return `/** \`${rel}\` \`${key}\`: ${what}. */\nexport const ${name} = [\n${items}\n] as const;\n`;
   });
-  return `${banner(version)}\n${lists.join('\n')}`;
+  const q = JSON.stringify;
+  const poll = manifest.tasks.some((t) => t.name === GET_TASK_STATUS)
+    ? `{ method: ${q(GET_TASK_STATUS)}, task: ${q(GET_TASK_STATUS)} }`
+    : `{ method: ${q(TASKS_GET.method)}, module: ${q(TASKS_GET.module)} }`;
+  const extra = `/** The validator module (import map key) of the MCP webhook envelope, \`core/mcp-webhook-payload.json\`. */
+export const webhookEnvelope = ${q(WEBHOOK_ENVELOPE)};
+
+/** How a task-status poll is judged: by the \`get_task_status\` task, or by the \`tasks/get\` response's module. */
+export const taskStatusPoll = ${poll} as const;
+`;
+  return `${banner(version)}\n${lists.join('\n')}\n${extra}`;
 }
 
+/** What every pinned version shares, as one list: the same in each, or codegen stops. */
+const SHARED_LISTS = [
+  ['taskStatuses', 'The task statuses (`enums/task-status.json`), the same in every pinned version'],
+  ['asyncStatuses', "The task statuses with async response schemas (manifest.json), in the enum's order, the same in every pinned version"],
+] as const;
+
 /**
- * The root `envelope.ts`: each envelope list of every pinned version, by version.
+ * The root `envelope.ts`: each envelope list of every pinned version, by version, and the lists
+ * every version shares (the task statuses) once.
  *
- * @param versions The pinned versions, default first.
+ * @param manifests The pinned versions' manifests, default first.
  * @returns The module's text.
+ * @throws Error when the versions' task statuses differ (the types assume one list).
  * @example
- * rootEnvelope(['3.1.19', '3.0.26']);
+ * rootEnvelope(new Map([['3.1.19', m31], ['3.0.26', m30]]));
  */
-export function rootEnvelope(versions: readonly string[]): string {
+export function rootEnvelope(manifests: ReadonlyMap<string, Manifest>): string {
+  const versions = [...manifests.keys()];
   const imports = versions.map((v) => `import * as ${versionIdent(v)} from './${versionIdent(v)}/envelope.js';`);
-  const lists = ENVELOPE_LISTS.map(([name, rel, key, what]) => {
+  const byVersion: Array<readonly [string, string, string]> = [
+    ...ENVELOPE_LISTS.map(([name, rel, key, what]) => [name, `\`${rel}\` \`${key}\``, what] as const),
+    ['webhookEnvelope', 'The webhook envelope module', 'its import map key'],
+    ['taskStatusPoll', 'How a task-status poll is judged', 'the task, or the envelope module'],
+  ];
+  const lists = byVersion.map(([name, title, what]) => {
     const entries = versions.map((v) => `  ${JSON.stringify(v)}: ${versionIdent(v)}.${name},`).join('\n');
-    return `/** \`${rel}\` \`${key}\` of each pinned version: ${what}. */\nexport const ${name}ByVersion = {\n${entries}\n} as const;\n`;
+    return `/** ${title} of each pinned version: ${what}. */\nexport const ${name}ByVersion = {\n${entries}\n} as const;\n`;
   });
-  return `${banner(undefined)}${imports.join('\n')}\n\n${lists.join('\n')}`;
+  const shared = SHARED_LISTS.map(([name, what]) => {
+    const lists = [...manifests.values()].map((m) => m[name]);
+    const shown = new Set(lists.map((list) => JSON.stringify(list)));
+    if (lists[0] === undefined || shown.size !== 1) throw new Error(`the pinned versions' ${name} differ: ${[...shown].join(' vs ')}`);
+    return `/** ${what}. */\nexport const ${name} = [${lists[0].map((s) => JSON.stringify(s)).join(', ')}] as const;\n`;
+  });
+  return `${banner(undefined)}${imports.join('\n')}\n\n${lists.join('\n')}\n${shared.join('\n')}`;
 }
 
 /**

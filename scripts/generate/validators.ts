@@ -8,16 +8,7 @@
 import AjvModule, { type Options as AjvOptions } from 'ajv';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
-import {
-  ASYNC_STATUSES,
-  type AsyncStatus,
-  isObject,
-  type Json,
-  type JsonObject,
-  type Manifest,
-  type SchemaFile,
-  type TaskEntry,
-} from './load.js';
+import { isObject, type Json, type JsonObject, type Manifest, type SchemaFile, type TaskEntry } from './load.js';
 import { banner } from './output.js';
 import { rewrite } from './rewrites.js';
 
@@ -35,17 +26,21 @@ export const ANNOTATION_KEYWORDS: readonly string[] = [
   'discriminator',
   'enumDescriptions',
   'enumMetadata',
+  // ajv-errors' custom message (sync_catalogs requests); it never changes whether an instance is valid.
+  'errorMessage',
   'notes',
   'x-accessibility',
   'x-adcp-hoist',
   'x-adcp-open-payload',
   'x-adcp-validation',
   'x-canonical-policy-required-params-not-enforced',
+  'x-canonicalization',
   'x-deprecated-enum-values',
   'x-deprecated-enum-values-doc',
   'x-entity',
   'x-enum-descriptions',
   'x-extensible',
+  'x-mutates-state',
   'x-pattern',
   'x-status',
 ];
@@ -134,16 +129,15 @@ export function stripAnnotations(node: Json): Json {
  * @example
  * exportKey('input-required'); // 'input_required'
  */
-function exportKey(variant: 'response' | AsyncStatus): string {
+function exportKey(variant: string): string {
   return variant.replace('-', '_');
 }
 
 function variantRefs(task: TaskEntry, prefix: string): Record<string, string> {
   const refs: Record<string, string> = { [`${prefix}response`]: task.response };
-  for (const status of ASYNC_STATUSES) {
-    const id = task.async[status];
-    if (id !== undefined) refs[`${prefix}${exportKey(status)}`] = id;
-  }
+  // The task's request schema, which encode() checks a buyer's arguments against.
+  refs[`${prefix}request`] = task.request;
+  for (const [status, id] of Object.entries(task.async)) refs[`${prefix}${exportKey(status)}`] = id;
   return refs;
 }
 
@@ -173,6 +167,7 @@ export function validatorModules(
   version: string,
   manifest: Manifest,
   schemas: Map<string, SchemaFile>,
+  extra: readonly ExtraModule[] = [],
 ): { modules: Map<string, string>; warnings: number } {
   const modules = new Map<string, string>();
   const warnings: string[] = [];
@@ -182,12 +177,25 @@ export function validatorModules(
   ] as const) {
     const ajv = createAjv(kind === 'listing', warnings);
     for (const file of schemas.values()) ajv.addSchema(stripAnnotations(file.schema) as object, file.id);
-    for (const task of manifest.tasks) {
-      modules.set(
-        `validators/${task.name}${suffix}`,
-        `${banner(version, '//')}${rewrite(standaloneCode(ajv, variantRefs(task, '')), kind)}\n`,
-      );
+    for (const { derived } of extra) if (derived !== undefined) ajv.addSchema(stripAnnotations(derived.schema) as object, derived.id);
+    const units = [
+      ...manifest.tasks.map((task) => ({ name: task.name, refs: variantRefs(task, '') })),
+      ...extra.map(({ name, root }) => ({ name, refs: { response: root } })),
+    ];
+    for (const { name, refs } of units) {
+      modules.set(`validators/${name}${suffix}`, `${banner(version, '//')}${rewrite(standaloneCode(ajv, refs), kind)}\n`);
     }
   }
   return { modules, warnings: new Set(warnings).size };
+}
+
+/**
+ * A validator module beside the tasks' (an envelope: the MCP webhook payload, 3.0's tasks/get
+ * response): its name in the import map, the schema `$id` it exports as `response`, and the
+ * schema codegen derived for it, when it is not one of the version's files.
+ */
+export interface ExtraModule {
+  readonly name: string;
+  readonly root: string;
+  readonly derived?: SchemaFile | undefined;
 }

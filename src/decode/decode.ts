@@ -10,24 +10,26 @@ import { checkTree } from '../bounds/check-tree.js';
 import { snapshot } from '../bounds/snapshot.js';
 import { DecodeError, type ValidationIssue } from '../errors/errors.js';
 import { checkAdcpError } from '../extract/errors.js';
-import type { ParsedShape } from '../extract/mcp.js';
 import { recordVariant } from './final.js';
 import { shownText } from '../errors/format.js';
 import { localFault } from './local-faults.js';
 import { hasOwn } from '../json/own.js';
-import { TASK_STATUSES } from '../schema/response-types.js';
+import { isAsyncStatus, isTaskStatus, TASK_STATUSES } from '../schema/statuses.js';
+import type { TaskSchemaIds } from '../schema/tables.js';
 import { fastValidator, listIssues, type Variant } from '../validate/validators.js';
 import {
   defaultVersion,
   resolveAnnouncedVersion,
-  resolveVersion,
   tablesFor,
   versions,
   type AnnouncedResolution,
   type Version,
 } from '../schema/versions.js';
 import { describeCallerValue, failed, guard, mismatch, payloadError, withContext, type Context } from './failures.js';
+import { checkAnswer, checkRequest, stampedVersion } from './request-checks.js';
+import { refuseContradiction } from './status-layers.js';
 import { resolveOptions, type Resolved } from './resolve-options.js';
+import { encoderFor } from '../encode/encode.js';
 import { locatePayload, type Found } from './transports.js';
 import type { Decoded, DecodeOptions, Decoder, Merged, SafeDecodeResult, TaskName } from './types.js';
 
@@ -82,7 +84,7 @@ export function safeDecode<T extends TaskName, const O extends DecodeOptions = D
 }
 
 /**
- * Binds default options, e.g. per seller agent.
+ * Binds default options, e.g. per seller agent: the pin and bounds of decode and of encode.
  *
  * @throws {DecodeError} `INVALID_OPTION` when an option is invalid; `UNSUPPORTED_VERSION` when
  *   `version` is not a bundled version or release. Every option is checked here, not at the first call.
@@ -93,6 +95,7 @@ export function safeDecode<T extends TaskName, const O extends DecodeOptions = D
 export function createDecoder<const B extends DecodeOptions>(options: B): Decoder<B> {
   resolveOptions(options, undefined); // fail fast on a bad default, version values included
   return {
+    ...encoderFor(options),
     decode: (task, input, call) =>
       orThrow<typeof task, Merged<B, NonNullable<typeof call>>>(attempt<typeof task>(options, task, input, call)),
     safeDecode: (task, input, call) =>
@@ -106,42 +109,48 @@ function orThrow<T extends TaskName, O extends DecodeOptions>(outcome: Outcome<T
   return outcome.data as Decoded<T, O>;
 }
 
-/** safeDecode()'s end of an attempt: the data and the version that judged it, or the error. */
+/** safeDecode()'s end of an attempt: the data and the version that judged it (and what else it says), or the error. */
 function asResult<T extends TaskName, O extends DecodeOptions>(outcome: Outcome<T> | DecodeError): SafeDecodeResult<T, O> {
   if (outcome instanceof DecodeError) return { success: false, error: outcome };
-  const { data, version, standInFor } = outcome;
-  return (standInFor === undefined ? { success: true, data, version } : { success: true, data, version, standInFor }) as SafeDecodeResult<
-    T,
-    O
-  >;
+  const { data, version, standInFor, replayed } = outcome;
+  return {
+    success: true,
+    data,
+    version,
+    ...(standInFor === undefined ? {} : { standInFor }),
+    ...(replayed === true ? { replayed } : {}),
+  } as SafeDecodeResult<T, O>;
 }
 
-/** The async variants a `status` (or the transport's state) can pick, where the task has one. */
-const ASYNC_VARIANTS: readonly string[] = ['working', 'submitted', 'input-required'];
-
-/** What a decode came to: the payload as sent, the version that judged it, and the release it stood in for. */
-interface Outcome<T extends TaskName> {
+/** What a decode came to: the payload as sent, the version that judged it, the release it stood in for, and whether it is a replay. */
+export interface Outcome<T extends TaskName> {
   readonly data: Decoded<T>;
   readonly version: Version;
   readonly standInFor?: string;
+  readonly replayed?: true;
 }
 
-/** One decode as a result: its outcome, or the DecodeError that ends it (only the public wrappers throw). */
-function attempt<T extends TaskName>(
+/**
+ * One decode as a result: its outcome, or the DecodeError that ends it (only the public wrappers
+ * throw). `unannounced`, for adcp-decode's own callers (decoderFor), is the version that judges a
+ * payload announcing no `adcp_version` under `'auto'`.
+ */
+export function attempt<T extends TaskName>(
   base: DecodeOptions | undefined,
   task: T,
   input: unknown,
   options: DecodeOptions | undefined,
+  unannounced?: Version,
 ): Outcome<T> | DecodeError {
   try {
-    return run<T>(task, input, resolveOptions(base, options));
+    return run<T>(task, input, resolveOptions(base, options), unannounced);
   } catch (error) {
     return guard(error, task, input);
   }
 }
 
 /** The task checked, then the payload located, bounded, picked a schema and validated; every error it throws carries the call's context. */
-function run<T extends TaskName>(task: T, input: unknown, options: Resolved): Outcome<T> {
+function run<T extends TaskName>(task: T, input: unknown, options: Resolved, unannounced: Version | undefined): Outcome<T> {
   const version = options.version === 'auto' ? undefined : options.version;
   // First: is the input a seller's answer at all (not an earlier DecodeError, a Promise, the SDK's own timeout)?
   const local = localFault(input, typeof task === 'string' ? task : undefined, version);
@@ -157,7 +166,14 @@ function run<T extends TaskName>(task: T, input: unknown, options: Resolved): Ou
       { task, version },
     );
   }
-  const ctx: Context = { task, options, version };
+  const { request } = options;
+  if (request !== undefined) checkRequest(task, request, version);
+  const ctx: Context = {
+    task,
+    options,
+    version,
+    unannounced: unannounced ?? (request === undefined ? undefined : stampedVersion(request)),
+  };
   try {
     return decodeFound<T>(ctx, locatePayload(ctx, input));
   } catch (error) {
@@ -165,111 +181,181 @@ function run<T extends TaskName>(task: T, input: unknown, options: Resolved): Ou
   }
 }
 
-/** A located payload bounded, its own adcp_error honoured, its version and variant picked, and validated as sent. */
-function decodeFound<T extends TaskName>(ctx: Context, located: Found): Outcome<T> {
-  const { task } = ctx;
+/**
+ * A located payload bounded, its own adcp_error honoured, checked against the request it answers,
+ * its version and variant picked, validated as sent, and its envelope's `replayed` read.
+ * @internal Shared with decodeEnclosed (enclosed.ts).
+ */
+export function decodeFound<T extends TaskName>(ctx: Context, located: Found): Outcome<T> {
   const found = checked(ctx, located);
-  // The payload itself may carry an AdCP error; the failure is reported even when the payload
-  // announces a version that is not bundled (its table is then the default one).
-  if (hasOwn(found.payload, 'adcp_error') && found.payload.adcp_error) {
-    const valid = checkAdcpError(found.payload.adcp_error);
-    if (valid.ok) {
-      let version = ctx.version;
-      if (version === undefined) {
-        try {
-          const picked = pickVersion(ctx, found);
-          version = picked.version;
-          if (picked.standInFor !== undefined) ctx.standInFor = picked.standInFor;
-        } catch {
-          version = undefined;
-        }
-      }
-      throw failed({ ...ctx, version }, valid.error, `the ${found.what} carries an adcp_error`);
-    }
-  }
+  refuseCarriedError(ctx, found);
+  checkAnswer(ctx, found.payload);
   const picked = pickVersion(ctx, found);
   const version = picked.version;
   if (picked.standInFor !== undefined) ctx.standInFor = picked.standInFor;
-  // Own keys only: 'constructor' or 'toString' is not a task because Object.prototype has it.
-  const table = tablesFor(version).schemaIds;
-  const ids = hasOwn(table, task) ? table[task] : undefined;
-  if (ids === undefined) {
-    throw new DecodeError(
-      'UNKNOWN_TASK',
-      `"${shownText(task, 64)}" is not an AdCP ${version} task (the version ${ctx.version === undefined ? 'the payload announced' : 'requested'})`,
-      {
-        task,
-        version,
-      },
-    );
-  }
+  const ids = schemaIdsOf(ctx, version);
   const sent = hasOwn(found.payload, 'status') ? found.payload.status : undefined;
-  const status = sent ?? found.a2aState ?? 'completed';
-  let variant: Variant = 'response';
-  if (typeof status === 'string' && ASYNC_VARIANTS.includes(status) && ids.async[status as keyof typeof ids.async] !== undefined) {
-    variant = status as Variant;
+  // The payload's own status picks its schema; one its envelope contradicts is refused.
+  if (found.state !== undefined) refuseContradiction(found.state, sent, found.what, { task: ctx.task, version });
+  const status = sent ?? found.state?.status ?? 'completed';
+  const variant: Variant = isAsyncStatus(status) && ids.async[status] !== undefined ? status : 'response';
+  judge(ctx, { version, variant, ids, found, sent, status });
+  const replayed = replayedFlag(
+    ctx,
+    version,
+    variant,
+    variant === 'response' ? ids.response : (ids.async[variant] as string),
+    found.payload,
+  );
+  recordVariant(found.payload, variant);
+  return {
+    data: found.payload as Decoded<T>,
+    version,
+    ...(picked.standInFor === undefined ? {} : { standInFor: picked.standInFor }),
+    ...(replayed ? { replayed: true as const } : {}),
+  };
+}
+
+/**
+ * The payload itself may carry an AdCP error: the failure is reported, even when the payload
+ * announces a version that is not bundled (its table is then the default one).
+ */
+function refuseCarriedError(ctx: Context, found: Found): void {
+  if (!hasOwn(found.payload, 'adcp_error') || !found.payload.adcp_error) return;
+  const valid = checkAdcpError(found.payload.adcp_error);
+  if (!valid.ok) return;
+  let version = ctx.version;
+  if (version === undefined) {
+    try {
+      const picked = pickVersion(ctx, found);
+      version = picked.version;
+      if (picked.standInFor !== undefined) ctx.standInFor = picked.standInFor;
+    } catch {
+      version = undefined;
+    }
   }
-  const validate = fastValidator(version, task, variant, pickedBy(ctx, found));
+  throw failed({ ...ctx, version }, valid.error, `the ${found.what} carries an adcp_error`);
+}
+
+/** The task's schema ids in `version`, own keys only: 'constructor' or 'toString' is not a task because Object.prototype has it. */
+function schemaIdsOf(ctx: Context, version: Version): TaskSchemaIds {
+  const table = tablesFor(version).schemaIds;
+  const ids = hasOwn(table, ctx.task) ? table[ctx.task] : undefined;
+  if (ids !== undefined) return ids;
+  throw new DecodeError(
+    'UNKNOWN_TASK',
+    `"${shownText(ctx.task, 64)}" is not an AdCP ${version} task (the version ${ctx.version === undefined ? 'the payload announced' : 'requested'})`,
+    { task: ctx.task, version },
+  );
+}
+
+/** What {@link judge} validates: the payload, the schema picked for it, and the status it was picked by. */
+interface Judged {
+  readonly version: Version;
+  readonly variant: Variant;
+  readonly ids: TaskSchemaIds;
+  readonly found: Found;
+  /** The payload's own `status`, as sent. */
+  readonly sent: unknown;
+  /** The status that picked the variant: the payload's own, else the stated one, else `completed`. */
+  readonly status: unknown;
+}
+
+/** Validates a payload as sent against the picked variant, or throws what it is instead. */
+function judge(ctx: Context, j: Judged): void {
+  const { version, variant, ids, found, sent, status } = j;
+  const validate = fastValidator(version, ctx.task, variant, pickedBy(ctx, found));
   if (validate === undefined)
     throw new DecodeError(
       'INTERNAL',
-      `adcp-decode has no validator for ${task}/${variant} in ${version}; the generated tables and validators disagree: regenerate with npm run generate`,
-      { task, version },
+      `adcp-decode has no validator for ${ctx.task}/${variant} in ${version}; the generated tables and validators disagree: regenerate with npm run generate`,
+      { task: ctx.task, version },
     );
-  const schemaId = variant === 'response' ? ids.response : (ids.async[variant] as string);
   // A payload is judged as sent first, so a payload valid as sent is never rejected (3.0's
   // acquire_rights and creative_approval error arms forbid `status`). Only where that fails and
   // the seller sent no status is it judged again with the stand-in: the transport state or
   // `completed` (the MCP guide's receiver rule), on a shallow view; the caller gets the payload as sent.
   const standIn = sent === undefined && variant === 'response';
-  if (!validate(found.payload) && !(standIn && validate({ ...found.payload, status }))) {
-    let listing = listIssues(version, task, variant, found.payload);
-    // Where the schema needs a status, the issues are those left with the stand-in; unless the
-    // stand-in value itself fails (3.0 check_governance's verdict, acquire_rights' outcome): then
-    // as sent, which says `status` is missing, not that a value the seller never sent is wrong.
-    if (standIn && listing.issues.some(missingStatus)) {
-      const withStandIn = listIssues(version, task, variant, { ...found.payload, status });
-      if (!withStandIn.issues.some((issue) => issue.path === '/status')) listing = withStandIn;
-    }
-    if (listing.issues.length === 0) {
-      throw new DecodeError(
-        'INTERNAL',
-        `adcp-decode's fast and listing validators disagree on this ${task} ${variant} (${version}): a defect in adcp-decode, not the seller's fault`,
-        { task, version },
-      );
-    }
-    throw mismatch(ctx, version, variant, schemaId, listing.issues, listing);
-  }
+  if (!validate(found.payload) && !(standIn && validate({ ...found.payload, status }))) refuseInvalid(ctx, j, standIn);
   // Where the schema leaves `status` open (every 3.0 response, 3.1's governance responses), a
   // present status is still the envelope's task status, as the protocol envelope of every
   // version requires and the types promise; a value the schema itself lists passes.
-  if (variant === 'response' && sent !== undefined && !(TASK_STATUSES as readonly unknown[]).includes(sent)) {
-    if (validate({ ...found.payload, status: UNLISTED_STATUS })) {
-      throw mismatch(ctx, version, variant, schemaId, [
-        {
-          path: '/status',
-          keyword: 'enum',
-          params: { allowedValues: [...TASK_STATUSES] },
-          schemaPath: `/schemas/${version}/core/protocol-envelope.json#/properties/status`,
-          message: 'must be equal to one of the allowed values',
-        },
-      ]);
-    }
+  if (variant === 'response' && sent !== undefined && !isTaskStatus(sent) && validate({ ...found.payload, status: UNLISTED_STATUS })) {
+    throw mismatch(ctx, version, variant, ids.response, [
+      {
+        path: '/status',
+        keyword: 'enum',
+        params: { allowedValues: [...TASK_STATUSES] },
+        schemaPath: `/schemas/${version}/core/protocol-envelope.json#/properties/status`,
+        message: 'must be equal to one of the allowed values',
+      },
+    ]);
   }
-  recordVariant(found.payload, variant);
-  return picked.standInFor === undefined
-    ? { data: found.payload as Decoded<T>, version }
-    : { data: found.payload as Decoded<T>, version, standInFor: picked.standInFor };
+}
+
+/**
+ * The protocol envelope's `replayed` (core/protocol-envelope.json of both releases), where the
+ * task's schema leaves it open: a boolean, else SCHEMA_MISMATCH. Returns whether the answer is a replay.
+ */
+function replayedFlag(ctx: Context, version: Version, variant: Variant, schemaId: string, payload: Record<string, unknown>): boolean {
+  const replayed = hasOwn(payload, 'replayed') ? payload.replayed : undefined;
+  if (replayed === undefined || typeof replayed === 'boolean') return replayed === true;
+  throw mismatch(ctx, version, variant, schemaId, [
+    {
+      path: '/replayed',
+      keyword: 'type',
+      params: { type: 'boolean' },
+      schemaPath: `/schemas/${version}/core/protocol-envelope.json#/properties/replayed/type`,
+      message: 'must be boolean',
+    },
+  ]);
+}
+
+/** A payload its schema rejects: the issues listed (SCHEMA_MISMATCH), or what the answer is instead of the response. */
+function refuseInvalid(ctx: Context, j: Judged, standIn: boolean): never {
+  const { version, variant, ids, found, status } = j;
+  if (found.alone === true) {
+    // The seller sent an interim state and no data, as the spec allows; this task's schema for it needs data.
+    throw new DecodeError(
+      'NO_PAYLOAD',
+      `found no DataPart with the ${ctx.task} payload in the ${found.what} (optional in an interim state), and the ${variant} schema of ${ctx.task} needs data the state alone does not give; decode a later update that carries it`,
+      { task: ctx.task, version },
+    );
+  }
+  let listing = listIssues(version, ctx.task, variant, found.payload);
+  // Where the schema needs a status, the issues are those left with the stand-in; unless the
+  // stand-in value itself fails (3.0 check_governance's verdict, acquire_rights' outcome): then
+  // as sent, which says `status` is missing, not that a value the seller never sent is wrong.
+  if (standIn && listing.issues.some(missingStatus)) {
+    const withStandIn = listIssues(version, ctx.task, variant, { ...found.payload, status });
+    if (!withStandIn.issues.some((issue) => issue.path === '/status')) listing = withStandIn;
+  }
+  if (listing.issues.length === 0) {
+    throw new DecodeError(
+      'INTERNAL',
+      `adcp-decode's fast and listing validators disagree on this ${ctx.task} ${variant} (${version}): a defect in adcp-decode, not the seller's fault`,
+      { task: ctx.task, version },
+    );
+  }
+  // transport-errors.mdx, detection step 6: an answer that is not the response (it lacks a member
+  // the response requires) and carries errors[] reports the seller's error in errors[0].
+  const reported = variant === 'response' && listing.issues.some(missingMember) ? payloadError(found.payload) : undefined;
+  if (reported !== undefined) {
+    throw failed({ ...ctx, version }, reported, `the ${found.what} holds errors[], not a ${ctx.task} response`, { fromPayload: true });
+  }
+  const schemaId = variant === 'response' ? ids.response : (ids.async[variant] as string);
+  throw mismatch(ctx, version, variant, schemaId, listing.issues, listing);
 }
 
 /**
  * The payload bounded and checked, as decode() will validate and return it: an in-process value
  * is replaced by its plain snapshot (read once; the caller's object is never returned), a parsed
  * text (already plain, measured by the parse itself) is kept and walked only when out of bounds,
- * for the error.
+ * for the error; a payload already bounded (part of a snapshot) is kept as it is.
  */
 function checked(ctx: Context, found: Found): Found {
   const { task, options } = ctx;
+  if (found.bounded === true) return found;
   if (found.inProcess) {
     return {
       ...found,
@@ -293,12 +379,15 @@ function pickedBy(ctx: Context, found: Found): string | undefined {
   return typeof announced === 'string' ? announced : undefined;
 }
 
-/** The version that judges the payload: the requested one, else the release its `adcp_version` announces, else the default. */
+/**
+ * The version that judges the payload: the requested one, else the release its `adcp_version`
+ * announces, else the request's stamped release (or decoderFor's choice), else the default.
+ */
 function pickVersion(ctx: Context, found: Found): AnnouncedResolution {
   if (ctx.version !== undefined) return { version: ctx.version };
   const announced = announcedVersion(found);
   // A non-string adcp_version is left for the schema to reject.
-  if (typeof announced !== 'string') return { version: defaultVersion };
+  if (typeof announced !== 'string') return { version: ctx.unannounced ?? defaultVersion };
   return resolveAnnouncedVersion(announced, { task: ctx.task, newerRelease: ctx.options.newerRelease });
 }
 
@@ -310,76 +399,7 @@ function missingStatus(issue: ValidationIssue): boolean {
   return issue.path === '' && issue.keyword === 'required' && issue.params.missingProperty === 'status';
 }
 
-/** Where {@link decodeEnclosed}'s payload came from, and the status its envelope gave it. */
-export interface EnclosedPayload {
-  /** The envelope's task status (a webhook's `status`, a polled task's `status`). */
-  readonly status: string;
-  /** Names the payload in messages, e.g. `webhook result`. */
-  readonly what: string;
-  /** Set when our own parser produced the enclosing document: its measured size (the payload is no larger). */
-  readonly shape?: ParsedShape | undefined;
-}
-
-/** The envelope statuses that end a task without a result. */
-const FAILED_STATUSES: readonly string[] = ['failed', 'rejected', 'canceled'];
-
-/**
- * Decodes a payload that arrived inside another envelope (a webhook's `result`, a polled task's
- * `result`) the way decode() decodes a payload: the envelope's status stands in for a `status`
- * the payload lacks (as an A2A task state does), picks the async variant, and a failed, rejected
- * or canceled status ends as TaskFailedError (its `adcp_error`, else the payload's `errors[0]`).
- *
- * @param task - The task the envelope names.
- * @param payload - The enclosed payload, or `undefined` when the envelope carried none.
- * @param how - The envelope's status and how to name the payload.
- * @param options - As for {@link decode}; `transport` is ignored.
- * @returns The payload typed as the task's response, and the version that judged it.
- * @throws {DecodeError} As decode() does; `NO_PAYLOAD` for a missing payload under a status that needs one.
- * @example
- * decodeEnclosed('create_media_buy', body.result, { status: body.status, what: 'webhook result' });
- */
-export function decodeEnclosed<T extends TaskName, const O extends DecodeOptions = DecodeOptions>(
-  task: T,
-  payload: Record<string, unknown> | undefined,
-  how: EnclosedPayload,
-  options?: O,
-): { data: Decoded<T, O>; version: Version } {
-  let ctx: Context | undefined;
-  try {
-    const resolved = resolveOptions(undefined, options);
-    ctx = { task, options: resolved, version: resolved.version === 'auto' ? undefined : resolveVersion(resolved.version, { task }) };
-    if (FAILED_STATUSES.includes(how.status)) {
-      if (payload !== undefined)
-        payload = checked(ctx, {
-          payload,
-          inProcess: how.shape === undefined,
-          what: how.what,
-          ...(how.shape === undefined ? {} : { shape: how.shape }),
-        }).payload;
-      const valid = payload !== undefined && hasOwn(payload, 'adcp_error') ? checkAdcpError(payload.adcp_error) : undefined;
-      if (valid?.ok === true) throw failed(ctx, valid.error, `the ${how.what} carries an adcp_error`);
-      const fallback = payloadError(payload);
-      throw failed(ctx, fallback, `the task ended in status ${how.status}`, {
-        fromPayload: fallback !== undefined,
-        unusable: valid?.ok === false ? valid.reason : undefined,
-      });
-    }
-    if (payload === undefined) {
-      throw new DecodeError(
-        'NO_PAYLOAD',
-        `expected the ${task} payload in the ${how.what} for status ${JSON.stringify(how.status.slice(0, 40))}; found none`,
-        { task, version: ctx.version },
-      );
-    }
-    const found: Found = {
-      payload,
-      inProcess: how.shape === undefined,
-      what: how.what,
-      a2aState: how.status,
-      ...(how.shape === undefined ? {} : { shape: how.shape }),
-    };
-    return decodeFound(ctx, found) as { data: Decoded<T, O>; version: Version };
-  } catch (error) {
-    throw guard(ctx === undefined ? error : withContext(error, ctx), task, payload);
-  }
+/** An issue that says the payload lacks a member the response requires (other than `status`). */
+function missingMember(issue: ValidationIssue): boolean {
+  return issue.path === '' && issue.keyword === 'required' && issue.params.missingProperty !== 'status';
 }

@@ -12,13 +12,15 @@ import {
   describeThrown,
   describeValue,
   type AdcpError,
+  type RecoveryClassification,
   type ValidationIssue,
 } from '../errors/errors.js';
+import { knownSellerError } from '../errors/seller-errors.js';
 import { checkAdcpError, MAX_ADCP_ERROR_BYTES } from '../extract/errors.js';
 import { grouped, shownPointer, shownText } from '../errors/format.js';
 import { inputMayThrow } from './local-faults.js';
 import { hasOwn, isObject } from '../json/own.js';
-import { classifyRecoveryWith, recoveryTable, unknownClassification } from '../schema/recovery.js';
+import { classifyRecoveryWith, endStateClassification, recoveryTable, type EndState } from '../schema/recovery.js';
 import type { IssueListing, Variant } from '../validate/validators.js';
 import { defaultVersion, type Version } from '../schema/versions.js';
 import type { Resolved } from './resolve-options.js';
@@ -29,58 +31,77 @@ export interface Context {
   readonly options: Resolved;
   /** The explicitly requested version, if any. */
   readonly version: Version | undefined;
+  /** The version that judges a payload announcing no `adcp_version` under `'auto'` (default: the default version). */
+  readonly unannounced?: Version | undefined;
   /** The newer release the payload announced, once a bundled version was picked to judge it in its place. */
   standInFor?: string;
 }
+
+/** Where a failure came from, beyond the seller's error itself. */
+export interface FailureHow {
+  /** The error was read from the payload's `errors[0]` (detection step 6). */
+  readonly fromPayload?: boolean;
+  /** Why a present `adcp_error` was unusable. */
+  readonly unusable?: string | undefined;
+  /** The AdCP error a reserved JSON-RPC code stands for. */
+  readonly reservedCode?: string | undefined;
+  /** The state the task ended in, which classifies a failure without a usable adcp_error. */
+  readonly state?: EndState | undefined;
+  /** What the seller said in words, already shown (shownText). */
+  readonly sellerText?: string | undefined;
+}
+
+/** Longest piece of the seller's words a TASK_FAILED message quotes; `sellerText` keeps more. */
+const QUOTED_TEXT = 160;
 
 /**
  * A TASK_FAILED error. Its `version` is the version whose error-code table classified the error
  * (the requested one, else the default), so the error always says which manifest judged it.
  * `fromPayload` marks an error read from the payload's `errors[0]` (transport-errors.mdx,
- * detection step 6) because the envelope carried no `adcp_error`.
+ * detection step 6) because the envelope carried no `adcp_error`. Without a usable error, the
+ * end state (rejected, canceled) or the unknown-code policy classifies it.
  *
  * @param ctx - The call.
  * @param found - The seller's valid `adcp_error`, if any.
  * @param detail - What the seller did, for the message: `the seller set isError`.
- * @param how - Where the error came from, why an `adcp_error` was unusable, a reserved JSON-RPC code's meaning.
+ * @param how - Where the error came from, why an `adcp_error` was unusable, a reserved JSON-RPC
+ *   code's meaning, the end state, the seller's words.
  * @returns The error, to throw.
  * @throws {DecodeError} `MALFORMED_ENVELOPE` when reading the error object throws (getter, Proxy).
  * @example
  * throw failed(ctx, { code: 'BUDGET_TOO_LOW' }, 'the seller set isError');
  */
-export function failed(
-  ctx: Context,
-  found: AdcpError | undefined,
-  detail: string,
-  how: { readonly fromPayload?: boolean; readonly unusable?: string | undefined; readonly reservedCode?: string | undefined } = {},
-): TaskFailedError {
+export function failed(ctx: Context, found: AdcpError | undefined, detail: string, how: FailureHow = {}): TaskFailedError {
   const adcpError = found === undefined ? undefined : plainAdcpError(found);
   const version = ctx.version ?? defaultVersion;
-  const table = recoveryTable(version);
-  const reserved = how.reservedCode === undefined ? undefined : table.codes[how.reservedCode];
-  const recovery =
-    adcpError !== undefined
-      ? classifyRecoveryWith(adcpError, table, { unknownRecovery: ctx.options.unknownRecovery })
-      : reserved !== undefined
-        ? { recovery: reserved }
-        : unknownClassification(version, ctx.options.unknownRecovery);
+  const recovery = classifyFailure(ctx, version, adcpError, how);
+  const reserved = how.reservedCode !== undefined && recoveryTable(version).codes[how.reservedCode] !== undefined;
   const code =
     adcpError !== undefined
       ? `error code "${shownText(adcpError.code, 64)}"${how.fromPayload === true ? " from the payload's errors[0]" : ''}`
       : how.unusable !== undefined
         ? `an unusable adcp_error (${how.unusable})`
-        : reserved !== undefined
+        : reserved
           ? `no adcp_error; the reserved code stands for ${how.reservedCode}`
           : 'no adcp_error';
   const retry = recovery.retryAfterSeconds === undefined ? '' : `, retry after ${recovery.retryAfterSeconds} s`;
+  // The error's own message first: the same error then reads the same over every transport.
+  const words = typeof adcpError?.message === 'string' ? adcpError.message : how.sellerText;
+  const said = words === undefined || words.trim() === '' ? '' : `; the seller said "${shownText(words, QUOTED_TEXT)}"`;
   return new TaskFailedError(
-    `${ctx.task} failed: ${detail} with ${code} (${recovery.recovery}${retry})`,
-    { adcpError, recovery },
-    {
-      task: ctx.task,
-      version,
-    },
+    `${ctx.task} failed: ${detail} with ${code} (${recovery.recovery}${retry})${said}`,
+    { adcpError, recovery, known: adcpError === undefined ? undefined : knownSellerError(adcpError), sellerText: how.sellerText },
+    { task: ctx.task, version },
   );
+}
+
+/** The recovery of a failure: the seller's error classified, else a reserved code's entry, else the end state's or the unknown-code policy. */
+function classifyFailure(ctx: Context, version: Version, adcpError: AdcpError | undefined, how: FailureHow): RecoveryClassification {
+  const table = recoveryTable(version);
+  if (adcpError !== undefined) return classifyRecoveryWith(adcpError, table, { unknownRecovery: ctx.options.unknownRecovery });
+  const reserved = how.reservedCode === undefined ? undefined : table.codes[how.reservedCode];
+  if (reserved !== undefined) return { recovery: reserved };
+  return endStateClassification(how.state ?? 'failed', version, ctx.options.unknownRecovery);
 }
 
 /** Bounds of an adcp_error's copy: what checkAdcpError already measured (4096 bytes of JSON, so fewer values). */

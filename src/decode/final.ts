@@ -3,9 +3,7 @@
  * which variant judged each payload it returns (the schema is picked by `status`, or by the A2A
  * task state when `status` is absent), so isFinal answers what decode() decided, not a guess.
  */
-import type { AsyncStatus } from '../schema/response-types.js';
-
-const ASYNC_STATUSES: readonly unknown[] = ['working', 'submitted', 'input-required'] satisfies readonly AsyncStatus[];
+import { isAsyncStatus, type AsyncStatus } from '../schema/statuses.js';
 
 /** Payloads decode() returned, and whether the final (sync) response schema judged each. */
 const judged = new WeakMap<object, boolean>();
@@ -51,7 +49,7 @@ export function isFinal(response: unknown): boolean {
   // A copy: read `status` as data only, never through a getter; a Proxy's throwing trap is "not final".
   try {
     const own = Object.getOwnPropertyDescriptor(response, 'status');
-    return own === undefined || ('value' in own && !ASYNC_STATUSES.includes(own.value));
+    return own === undefined || ('value' in own && !isAsyncStatus(own.value));
   } catch {
     return false;
   }

@@ -4,6 +4,7 @@
  * every bundled version, which would make a consumer's type-check load them all).
  */
 import type { Recovery } from '../errors/errors.js';
+import type { SentRequest } from './sent-request.js';
 
 /** Where `decode` reads the payload from. */
 export type Transport = 'auto' | 'mcp' | 'a2a' | 'payload';
@@ -29,4 +30,11 @@ export interface CommonDecodeOptions {
    * `'terminal'` follows the transport-errors page.
    */
   readonly unknownRecovery?: 'manifest' | Recovery | undefined;
+  /**
+   * The request this answer answers (what `encode` returned, or `{ task, args }` as sent); per
+   * call only. With it: the task must be the request's; the answer's `context` must be the
+   * request's echoed unchanged (`CONTEXT_MISMATCH`); its `adcp_version`, when present, must be one
+   * the request's stamp allows (`VERSION_MISMATCH`), and when absent the stamped release judges it.
+   */
+  readonly request?: SentRequest | undefined;
 }

@@ -21,6 +21,8 @@ import type { TaskStatus } from '../schema/response-types.js';
 import { classifyRecovery } from '../schema/recovery.js';
 import { resolveVersion, type Version } from '../schema/versions.js';
 import { preload } from '../validate/validators.js';
+import { pinnedEncoder } from '../encode/pinned.js';
+import type { PinnedEncoder } from '../encode/request.js';
 
 // The exported types below name only the pinned version's response map `R` (never the map of
 // every version), so a consumer of one pinned import type-checks one version's declarations.
@@ -31,13 +33,17 @@ export type PinnedOptions = CommonDecodeOptions & { readonly version?: never };
 /** A task name of the response map `R`. */
 export type PinnedTask<R> = keyof R & string;
 
-/** What a pinned `safeDecode(task, ...)` returns: the data typed in version `V`, or the error. */
+/** What a pinned `safeDecode(task, ...)` returns: the data typed in version `V` (`replayed: true` for an idempotency replay), or the error. */
 export type PinnedResult<V extends string, R, T extends keyof R> =
-  | { readonly success: true; readonly data: R[T]; readonly version: V }
+  | { readonly success: true; readonly data: R[T]; readonly version: V; readonly replayed?: true }
   | { readonly success: false; readonly error: DecodeError };
 
-/** decode and safeDecode, bound to version `V`, whose responses by task are `R`. */
-export interface PinnedDecoder<V extends string, R> {
+/**
+ * decode and safeDecode, bound to version `V`, whose responses by task are `R`; and encode and
+ * safeEncode, whose requests by task are `Q` (one object per seller agent, both directions).
+ */
+// biome-ignore lint/complexity/noBannedTypes: `{}` (no requests) keeps two-parameter uses valid
+export interface PinnedDecoder<V extends string, R, Q = {}> extends PinnedEncoder<V, Q> {
   /**
    * Decodes a seller's answer to `task` as version `V` requires, or throws a DecodeError.
    *
@@ -76,14 +82,15 @@ export interface PinnedPolledTaskOf<V extends string, R, K extends string> {
 export type PinnedPolledTask<V extends string, R> = { [K in PinnedTaskType<V>]: PinnedPolledTaskOf<V, R, K> }[PinnedTaskType<V>];
 
 /** A pinned import's decoder, plus createDecoder for default options (per seller agent, say). */
-export interface Pinned<V extends string, R> extends PinnedDecoder<V, R> {
+// biome-ignore lint/complexity/noBannedTypes: as above
+export interface Pinned<V extends string, R, Q = {}> extends PinnedDecoder<V, R, Q> {
   /**
    * Binds default options; per-call options win, `undefined` leaves a default in place.
    *
    * @example
    * const seller = createDecoder({ maxBytes: 1024 * 1024 });
    */
-  createDecoder(options: PinnedOptions): PinnedDecoder<V, R>;
+  createDecoder(options: PinnedOptions): PinnedDecoder<V, R, Q>;
   /**
    * Decodes a task-status poll (3.1 `get_task_status`, 3.0 `tasks/get`) and its result, by version `V`.
    *
@@ -122,7 +129,7 @@ function pinnedOptions(version: Version, base: DecodeOptions, call: unknown): De
   return { ...resolved, version };
 }
 
-function bind<V extends string, R>(version: Version, base: DecodeOptions): PinnedDecoder<V, R> {
+function bind<V extends string, R, Q>(version: Version, base: DecodeOptions): PinnedDecoder<V, R, Q> {
   // The common call passes no options: merge and check the decoder's own once, not on every call.
   let defaults: DecodeOptions | undefined;
   const optionsOf = (call: unknown): DecodeOptions => {
@@ -131,6 +138,7 @@ function bind<V extends string, R>(version: Version, base: DecodeOptions): Pinne
     return defaults;
   };
   return {
+    ...pinnedEncoder<V, Q>(optionsOf),
     decode: (task, input, call) => decodeAny(task as never, input, optionsOf(call)) as never,
     safeDecode: (task, input, call) => {
       let options: DecodeOptions;
@@ -146,25 +154,27 @@ function bind<V extends string, R>(version: Version, base: DecodeOptions): Pinne
 }
 
 /**
- * Binds decode, safeDecode and createDecoder to one bundled version, typed by its response map.
+ * Binds decode, safeDecode, encode, safeEncode and createDecoder to one bundled version, typed by
+ * its response and request maps.
  *
  * @param version A bundled version, e.g. `'3.1.19'`.
  * @returns The pinned decoder.
  * @throws {DecodeError} `UNSUPPORTED_VERSION` for a version not bundled.
  * @example
- * const pinned = pin<'3.1.19', Responses>('3.1.19');
+ * const pinned = pin<'3.1.19', Responses, Requests>('3.1.19');
  */
-export function pin<V extends string, R>(version: V): Pinned<V, R> {
+// biome-ignore lint/complexity/noBannedTypes: as above
+export function pin<V extends string, R, Q = {}>(version: V): Pinned<V, R, Q> {
   const bundled = resolveVersion(version);
   if (bundled !== version)
     throw new DecodeError('UNSUPPORTED_VERSION', `pin() takes a bundled version; got ${JSON.stringify(version.slice(0, 40))}`);
   const base: DecodeOptions = { version: bundled };
   return {
-    ...bind<V, R>(bundled, base),
+    ...bind<V, R, Q>(bundled, base),
     createDecoder: (options) => {
       // Read and checked once, as decode() would; the snapshot is the decoder's defaults.
       const defaults = pinnedOptions(bundled, base, options);
-      return bind<V, R>(bundled, defaults);
+      return bind<V, R, Q>(bundled, defaults);
     },
     // decodeTaskStatus checked the result by `bundled`, whose responses `R` are: typed by them alone.
     decodeTaskStatus: (input, options) =>

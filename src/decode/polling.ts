@@ -1,63 +1,37 @@
 /**
  * Typed polling: a `get_task_status` answer (3.1; the protocol-namespace alias of `tasks/get`)
  * or a 3.0 `tasks/get` response, with its `result` decoded by `task_type` and `status` exactly
- * as a webhook's result is, and a failed task's `error` raised as TaskFailedError.
+ * as an enclosed result is (enclosed.ts), and a failed task's `error` raised as TaskFailedError.
  */
-import { decode, decodeEnclosed, type DecodeOptions } from './decode.js';
+import { snapshot } from '../bounds/snapshot.js';
 import { DecodeError, describeValue } from '../errors/errors.js';
-import { tasksGetRequiredByVersion } from '../generated/envelope.js';
-import { defaultVersion, resolveVersion, type Version } from '../schema/versions.js';
-import { WEBHOOK_STATUSES, WEBHOOK_TASK_TYPES, type WebhookStatus, type WebhookTaskType } from '../webhooks/envelope.js';
-import type { WebhookData } from '../webhooks/decode-webhook.js';
+import { taskStatusPollByVersion } from '../generated/envelope.js';
+import { hasOwn, isObject, own } from '../json/own.js';
+import { isFailedStatus, isTaskStatus, type TaskStatus } from '../schema/statuses.js';
+import { versionOrDefault, type Version } from '../schema/versions.js';
+import { decode, type DecodeOptions } from './decode.js';
+import { decodeEnclosed, isTaskType, resultTask, type ResultData, type TaskType } from './enclosed.js';
+import { envelopeFault } from './envelope-check.js';
+import { guard } from './failures.js';
+import { resolveOptions, type Resolved } from './resolve-options.js';
 
 /** A polled task of one task type. */
-export interface PolledTaskOf<K extends WebhookTaskType> {
+export interface PolledTaskOf<K extends TaskType> {
   readonly taskId: string;
   readonly taskType: K;
-  readonly status: WebhookStatus;
+  readonly status: TaskStatus;
   /** The result typed by task type; `null` when the response carried none (not final, or `include_result` false). */
-  readonly data: WebhookData<K> | null;
-  /** The status response itself (progress, timestamps, history), as sent. */
+  readonly data: ResultData<K> | null;
+  /** The status response itself (progress, timestamps, history): the plain copy that was validated. */
   readonly response: Readonly<Record<string, unknown>>;
   readonly version: Version;
 }
 
 /** A polled task: a union discriminated by `taskType`, so narrowing it types `data`. */
-export type PolledTask = { [K in WebhookTaskType]: PolledTaskOf<K> }[WebhookTaskType];
+export type PolledTask = { [K in TaskType]: PolledTaskOf<K> }[TaskType];
 
-const hasOwn = (obj: object, key: string): boolean => Object.hasOwn(obj, key);
-const FAILED: readonly string[] = ['failed', 'rejected', 'canceled'];
-
-/** 3.0's core/tasks-get-response.json `required` (3.0 has no decode task for it, so it is checked here). */
-const TASKS_GET_REQUIRED = tasksGetRequiredByVersion['3.0.26'];
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The 3.0 `tasks/get` response: a bare object or a JSON-RPC success around one, checked by hand. */
-function tasksGet30(input: unknown): Record<string, unknown> {
-  const response = isObject(input) && input.jsonrpc === '2.0' && hasOwn(input, 'result') ? input.result : input;
-  if (!isObject(response))
-    throw new DecodeError('MALFORMED_ENVELOPE', `expected a tasks/get response object; got ${describeValue(response)}`, {
-      task: 'tasks/get',
-      version: '3.0.26',
-    });
-  for (const key of TASKS_GET_REQUIRED) {
-    if (!hasOwn(response, key) || (key !== 'status' && key !== 'task_type' && typeof response[key] !== 'string')) {
-      throw new DecodeError(
-        'MALFORMED_ENVELOPE',
-        `expected a tasks/get response with ${TASKS_GET_REQUIRED.join(', ')}; ${key} is ${hasOwn(response, key) ? describeValue(response[key]) : 'missing'}`,
-        {
-          task: 'tasks/get',
-          version: '3.0.26',
-          path: `/${key}`,
-        },
-      );
-    }
-  }
-  return response;
-}
+/** How a version's poll is judged (generated): the `get_task_status` task, or the `tasks/get` response's envelope module. */
+type Poll = (typeof taskStatusPollByVersion)[Version];
 
 /**
  * Decodes a task-status poll and its result.
@@ -67,37 +41,56 @@ function tasksGet30(input: unknown): Record<string, unknown> {
  * @param options - decode's options; `version` picks 3.1 (`get_task_status`) or 3.0 (`tasks/get`).
  * @returns The task's id, type, status and typed result; narrow on `taskType` to type `data`.
  * @throws {TaskFailedError} For a failed, rejected or canceled task (its `error`, or the result's `adcp_error`).
- * @throws {DecodeError} As decode() throws for the status response and for the result.
+ * @throws {DecodeError} As decode() throws for the status response and for the result;
+ *   `MALFORMED_ENVELOPE` for a 3.0 response its schema rejects, with the path of the first issue.
  * @example
  * const task = decodeTaskStatus(await client.callTool({ name: 'get_task_status', arguments: { task_id, include_result: true } }));
  * if (task.taskType === 'create_media_buy' && task.status === 'completed') use(task.data);
  */
 export function decodeTaskStatus(input: unknown, options?: DecodeOptions): PolledTask {
-  const requested = options?.version;
-  const version = requested === undefined || requested === 'auto' ? defaultVersion : resolveVersion(requested);
-  const response = (version === '3.0.26' ? tasksGet30(input) : decode('get_task_status', input, { ...options, version })) as Record<
-    string,
-    unknown
-  >;
-  const what = version === '3.0.26' ? 'tasks/get' : 'get_task_status';
+  let what = 'task status';
+  try {
+    const resolved = resolveOptions(undefined, options);
+    const version = versionOrDefault(resolved.version);
+    const poll: Poll = taskStatusPollByVersion[version];
+    what = poll.method;
+    const response =
+      'task' in poll
+        ? (decode(poll.task, input, { ...resolved, version }) as Record<string, unknown>)
+        : tasksGet(input, poll, resolved, version);
+    return polled(response, what, resolved, version);
+  } catch (error) {
+    throw guard(error, what, input);
+  }
+}
+
+/** A `tasks/get` response (bare, or a JSON-RPC success around one) copied, bounded and judged by its generated envelope module. */
+function tasksGet(input: unknown, poll: Extract<Poll, { module: string }>, bounds: Resolved, version: Version): Record<string, unknown> {
+  const context = { task: poll.method, version };
+  // One read of the caller's value: everything after reads the plain copy.
+  const copy = snapshot(input, bounds, { what: `${poll.method} response`, ...context });
+  const response = isObject(copy) && own(copy, 'jsonrpc') === '2.0' && hasOwn(copy, 'result') ? copy.result : copy;
+  if (!isObject(response)) {
+    throw new DecodeError('MALFORMED_ENVELOPE', `expected a ${poll.method} response object; got ${describeValue(response)}`, context);
+  }
+  const fault = envelopeFault(version, poll.module, response);
+  if (fault !== undefined) {
+    throw new DecodeError('MALFORMED_ENVELOPE', `expected a ${poll.method} response of AdCP ${version}; ${fault.reason}`, {
+      ...context,
+      path: fault.path,
+    });
+  }
+  return response;
+}
+
+/** A validated status response (our own copy) and its result decoded by task type and status. */
+function polled(response: Record<string, unknown>, what: string, options: Resolved, version: Version): PolledTask {
   const { task_id: taskId, task_type: taskType, status } = response;
-  if (!(WEBHOOK_TASK_TYPES[version] as readonly unknown[]).includes(taskType)) {
-    throw new DecodeError('MALFORMED_ENVELOPE', `expected task_type to be an AdCP ${version} task type; got ${describeValue(taskType)}`, {
-      task: what,
-      version,
-      path: '/task_type',
-    });
+  // The schema that judged the response requires these; a failing check is a defect of ours.
+  if (typeof taskId !== 'string' || !isTaskType(taskType, version) || !isTaskStatus(status)) {
+    throw new DecodeError('INTERNAL', `adcp-decode accepted a ${what} response its schema rejects: a defect in adcp-decode`, { version });
   }
-  if (!(WEBHOOK_STATUSES as readonly unknown[]).includes(status)) {
-    throw new DecodeError('MALFORMED_ENVELOPE', `expected status to be a task status; got ${describeValue(status)}`, {
-      task: what,
-      version,
-      path: '/status',
-    });
-  }
-  const type = taskType as WebhookTaskType;
-  const task = (type === 'media_buy_delivery' ? 'get_media_buy_delivery' : type) as Parameters<typeof decode>[0];
-  const result = hasOwn(response, 'result') ? response.result : undefined;
+  const result = own(response, 'result');
   if (result !== undefined && !isObject(result))
     throw new DecodeError('SCHEMA_MISMATCH', `expected ${what} result to be an object; got ${describeValue(result)}`, {
       task: what,
@@ -106,16 +99,11 @@ export function decodeTaskStatus(input: unknown, options?: DecodeOptions): Polle
     });
   // A failed task's status response describes the failure in `error` (the spec: "for failed tasks,
   // use the error field"); it is classified as decode() classifies an adcp_error.
-  const enclosed =
-    result === undefined && FAILED.includes(status as string) && hasOwn(response, 'error') ? { adcp_error: response.error } : result;
+  const error = own(response, 'error');
+  const enclosed = result === undefined && isFailedStatus(status) && error !== undefined ? { adcp_error: error } : result;
   let data: unknown = null;
-  if (enclosed !== undefined || FAILED.includes(status as string)) {
-    data = decodeEnclosed(
-      task,
-      enclosed as Record<string, unknown> | undefined,
-      { status: status as string, what: `${what} result` },
-      { ...options, version },
-    ).data;
+  if (enclosed !== undefined || isFailedStatus(status)) {
+    data = decodeEnclosed(resultTask(taskType), enclosed, { status, what: `${what} result` }, { ...options, version }).data;
   }
-  return { taskId: taskId as string, taskType: type, status: status as WebhookStatus, data, response, version } as PolledTask;
+  return { taskId, taskType, status, data, response, version } as PolledTask;
 }

@@ -8,6 +8,7 @@ import { shownText } from '../errors/format.js';
 import type { Transport } from './options.js';
 import { resolveVersion, type NewerRelease, type Version } from '../schema/versions.js';
 import type { DecodeOptions } from './types.js';
+import { readRequest, type CheckedRequest } from './sent-request.js';
 
 /** The options a decode runs with: every one present, checked, the version resolved. */
 export interface Resolved extends Bounds {
@@ -15,6 +16,8 @@ export interface Resolved extends Bounds {
   readonly newerRelease: NewerRelease;
   readonly transport: Transport;
   readonly unknownRecovery: 'manifest' | Recovery;
+  /** The request answered (option `request`), as read once. */
+  readonly request: CheckedRequest | undefined;
 }
 
 function optionError(name: string, expected: string, got: unknown): DecodeError {
@@ -31,7 +34,23 @@ function nonNegativeLimit(value: unknown, name: string, fallback: number): numbe
 }
 
 /** The options decode() reads, each once per call. */
-const OPTION_KEYS = ['version', 'newerRelease', 'transport', 'maxBytes', 'maxDepth', 'maxNodes', 'unknownRecovery'] as const;
+const OPTION_KEYS = ['version', 'newerRelease', 'transport', 'maxBytes', 'maxDepth', 'maxNodes', 'unknownRecovery', 'request'] as const;
+
+/** One option's value, read once: the call's, else (but for `request`, never a default) the decoder's. */
+function readOption(key: (typeof OPTION_KEYS)[number], base: unknown, call: unknown): unknown {
+  let value: unknown;
+  let bound: unknown;
+  try {
+    value = call === undefined ? undefined : (call as Record<string, unknown>)[key];
+    if (base !== undefined && (value === undefined || key === 'request')) bound = (base as Record<string, unknown>)[key];
+  } catch (cause) {
+    throw new DecodeError('INVALID_OPTION', `option ${key} could not be read: ${describeThrown(cause)} thrown`, { cause });
+  }
+  // A decoder serves many calls; the request one answer answers is never a default.
+  if (key === 'request' && bound !== undefined)
+    throw optionError('request', 'given per call (decode, safeDecode), not to createDecoder', bound);
+  return value === undefined ? bound : value;
+}
 
 /** Reads the known options once each; a per-call `undefined` leaves the decoder's value in place. */
 function mergeOptions(base: unknown, call: unknown): Record<(typeof OPTION_KEYS)[number], unknown> {
@@ -39,20 +58,16 @@ function mergeOptions(base: unknown, call: unknown): Record<(typeof OPTION_KEYS)
     ['options', call],
     ['createDecoder options', base],
   ] as const) {
-    if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value)))
-      throw optionError(what, 'an object', value);
+    let array: boolean;
+    try {
+      array = Array.isArray(value); // throws on a revoked Proxy
+    } catch (cause) {
+      throw new DecodeError('INVALID_OPTION', `${what} could not be read: ${describeThrown(cause)} thrown`, { cause });
+    }
+    if (value !== undefined && (typeof value !== 'object' || value === null || array)) throw optionError(what, 'an object', value);
   }
   const merged = {} as Record<(typeof OPTION_KEYS)[number], unknown>;
-  for (const key of OPTION_KEYS) {
-    let value: unknown;
-    try {
-      value = call === undefined ? undefined : (call as Record<string, unknown>)[key];
-      if (value === undefined && base !== undefined) value = (base as Record<string, unknown>)[key];
-    } catch (cause) {
-      throw new DecodeError('INVALID_OPTION', `option ${key} could not be read: ${describeThrown(cause)} thrown`, { cause });
-    }
-    merged[key] = value;
-  }
+  for (const key of OPTION_KEYS) merged[key] = readOption(key, base, call);
   return merged;
 }
 
@@ -108,5 +123,6 @@ function resolve(base: DecodeOptions | undefined, call: DecodeOptions | undefine
     maxBytes: nonNegativeLimit(o.maxBytes, 'maxBytes', DEFAULT_BOUNDS.maxBytes),
     maxDepth: nonNegativeLimit(o.maxDepth, 'maxDepth', DEFAULT_BOUNDS.maxDepth),
     maxNodes: nonNegativeLimit(o.maxNodes, 'maxNodes', DEFAULT_BOUNDS.maxNodes),
+    request: readRequest(o.request),
   };
 }

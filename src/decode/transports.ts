@@ -3,14 +3,16 @@
  * an A2A task, event or envelope, or a bare payload, by the spec's extraction algorithms; or, when
  * the answer holds none, the failure or the reason it says instead.
  */
-import { storedIndexes, textTooLarge } from '../bounds/bounds.js';
-import { DecodeError, describeValue, type TaskFailedError } from '../errors/errors.js';
+import { textTooLarge } from '../bounds/bounds.js';
+import { DecodeError, describeValue, type AdcpError, type TaskFailedError } from '../errors/errors.js';
+import type { EndState } from '../schema/recovery.js';
 import { locateA2aPayload, type A2aPayloadLocation } from '../extract/a2a.js';
 import { checkAdcpError, locateA2aError, locateMcpError, type AdcpErrorLocation } from '../extract/errors.js';
 import { detectTransport } from '../extract/detect.js';
 import {
   locateMcpPayload,
   readTextItem,
+  textItems,
   type McpPayloadLocation,
   type McpRejectedText,
   type ParsedShape,
@@ -18,8 +20,11 @@ import {
 } from '../extract/mcp.js';
 import { shownText } from '../errors/format.js';
 import { jsonRpcErrorCode, looksLikeJsonRpcError, RESERVED_JSON_RPC_CODES, unwrapJsonRpcResult } from '../extract/json-rpc.js';
-import { hasOwn, isObject } from '../json/own.js';
+import { hasOwn, isObject, own } from '../json/own.js';
+import { isAsyncStatus, isFailedStatus } from '../schema/statuses.js';
 import { failed, payloadError, type Context } from './failures.js';
+import { sellerText } from './seller-text.js';
+import { refuseContradiction, type StatedStatus } from './status-layers.js';
 
 /** A payload found in the input, and how far it can be trusted. */
 export interface Found {
@@ -27,10 +32,14 @@ export interface Found {
   /** `true` for a value that arrived already parsed (in-process objects), `false` when our own JSON parser produced it from text. */
   readonly inProcess: boolean;
   readonly what: string;
-  /** The A2A task state, which stands in for a missing `status`. */
-  readonly a2aState?: string;
+  /** The status the enclosing layer states (A2A task state, webhook or poll status): it stands in for a missing `status`. */
+  readonly state?: StatedStatus;
   /** For a payload our parser produced: its size, measured while parsing (see withinBounds). */
   readonly shape?: ParsedShape;
+  /** Already our own bounded copy (a snapshot, or a part of one): not read or walked again. */
+  readonly bounded?: true;
+  /** No payload was sent: `payload` is `{ status }`, the stated interim state alone (an A2A update without a DataPart). */
+  readonly alone?: true;
 }
 
 /**
@@ -72,24 +81,30 @@ function mcpFailurePayload(input: unknown, maxBytes: number): unknown {
   const content = hasOwn(input, 'content') ? input.content : undefined;
   if (!Array.isArray(content)) return undefined;
   const budget: TextBudget = { used: 0 };
-  for (const index of storedIndexes(content)) {
-    const item: unknown = content[index];
-    if (!isObject(item) || item.type !== 'text' || typeof item.text !== 'string') continue;
-    const parsed = readTextItem(budget, item.text, maxBytes, `/content/${index}/text`);
+  const cursor = { at: '/content' };
+  for (const { text } of textItems(content, cursor)) {
+    if (typeof text !== 'string') continue;
+    const parsed = readTextItem(budget, text, maxBytes, cursor.at);
     if (parsed.ok && isObject(parsed.value)) return parsed.value;
   }
   return undefined;
 }
 
-function fromErrorLocation(ctx: Context, location: AdcpErrorLocation, where: string): TaskFailedError | undefined {
-  if (location.kind === 'found') return failed(ctx, location.error, `the seller answered ${where}`);
+function fromErrorLocation(
+  ctx: Context,
+  location: AdcpErrorLocation,
+  input: unknown,
+  transport: 'mcp' | 'a2a',
+): TaskFailedError | undefined {
+  if (location.kind === 'found')
+    return failed(ctx, location.error, 'the seller answered with an AdCP error', { sellerText: sellerText(input, transport) });
   return undefined;
 }
 
 function mcpPayload(ctx: Context, input: unknown): Found {
   const { maxBytes } = ctx.options;
   const error = locateMcpError(input, { maxBytes });
-  const failure = fromErrorLocation(ctx, error, 'with an AdCP error');
+  const failure = fromErrorLocation(ctx, error, input, 'mcp');
   if (failure !== undefined) throw failure;
   if (looksLikeJsonRpcError(input)) {
     // Without an adcp_error, a reserved JSON-RPC code (transport-errors.mdx) still names the AdCP
@@ -100,6 +115,7 @@ function mcpPayload(ctx: Context, input: unknown): Found {
     throw failed(ctx, undefined, `the seller answered with JSON-RPC error ${rpcCode ?? '(no code)'}`, {
       unusable: error.kind === 'invalid' ? error.reason : undefined,
       reservedCode: reserved,
+      sellerText: sellerText(input, 'mcp'),
     });
   }
   const location: McpPayloadLocation = locateMcpPayload(input, { maxBytes });
@@ -117,6 +133,7 @@ function mcpPayload(ctx: Context, input: unknown): Found {
       throw failed(ctx, fallback, 'the seller set isError', {
         fromPayload: fallback !== undefined,
         unusable: error.kind === 'invalid' ? error.reason : undefined,
+        sellerText: sellerText(input, 'mcp'),
       });
     }
     case 'none':
@@ -150,7 +167,9 @@ function mcpNone(ctx: Context, input: unknown, location: Extract<McpPayloadLocat
         ? location.adcpError
         : location.rejected.find((r) => r.reason === 'adcp-error-only')?.adcpError;
     const valid = checkAdcpError(candidate);
-    throw failed(ctx, valid.ok ? valid.error : undefined, 'the seller answered with an adcp_error but no isError flag');
+    throw failed(ctx, valid.ok ? valid.error : undefined, 'the seller answered with an adcp_error but no isError flag', {
+      sellerText: sellerText(input, 'mcp'),
+    });
   }
   refuseTooLarge(ctx, location.rejected);
   const invalid = location.rejected.find((r) => r.reason === 'invalid-json');
@@ -176,26 +195,34 @@ function mcpNone(ctx: Context, input: unknown, location: Extract<McpPayloadLocat
   );
 }
 
+/** A failed, rejected or canceled A2A task: its error (the payload's errors[0]) if any, its state, its words. */
+function ended(ctx: Context, input: unknown, state: EndState, found: AdcpError | undefined, unusable: string | undefined): TaskFailedError {
+  return failed(ctx, found, `the A2A task ended in state ${state}`, {
+    fromPayload: found !== undefined,
+    unusable,
+    state,
+    sellerText: sellerText(input, 'a2a'),
+  });
+}
+
 function a2aPayload(ctx: Context, input: unknown): Found {
   const error = locateA2aError(input);
-  const failure = fromErrorLocation(ctx, error, 'with an AdCP error');
+  const failure = fromErrorLocation(ctx, error, input, 'a2a');
   if (failure !== undefined) throw failure;
   // A present but invalid adcp_error ends detection (the spec: "treat as no structured error").
   const unusable = error.kind === 'invalid' ? error.reason : undefined;
   const location: A2aPayloadLocation = locateA2aPayload(input);
   const opts = { task: ctx.task, version: ctx.version };
   switch (location.kind) {
-    case 'payload':
-      if (location.state === 'failed' || location.state === 'rejected' || location.state === 'canceled') {
-        const fallback = unusable === undefined ? payloadError(location.value) : undefined;
-        throw failed(ctx, fallback, `the A2A task ended in state ${location.state}`, { fromPayload: fallback !== undefined, unusable });
+    case 'payload': {
+      const what = location.source === 'artifact' ? 'A2A artifact DataPart data' : 'A2A status message DataPart data';
+      if (isFailedStatus(location.state)) {
+        // Read once, and only for the two layers' agreement: the payload is the caller's object.
+        refuseContradiction({ status: location.state, layer: 'a2a' }, own(location.value, 'status'), what, opts);
+        throw ended(ctx, input, location.state, unusable === undefined ? payloadError(location.value) : undefined, unusable);
       }
-      return {
-        payload: location.value,
-        inProcess: true,
-        what: location.source === 'artifact' ? 'A2A artifact DataPart data' : 'A2A status message DataPart data',
-        a2aState: location.state,
-      };
+      return { payload: location.value, inProcess: true, what, state: { status: location.state, layer: 'a2a' } };
+    }
     case 'wrapper':
       throw new DecodeError(
         'WRAPPER_DETECTED',
@@ -205,9 +232,9 @@ function a2aPayload(ctx: Context, input: unknown): Found {
     case 'none':
       switch (location.reason) {
         case 'no-data-part':
-          if (location.state === 'failed' || location.state === 'rejected' || location.state === 'canceled') {
-            throw failed(ctx, undefined, `the A2A task ended in state ${location.state}`, { unusable });
-          }
+          if (isFailedStatus(location.state)) throw ended(ctx, input, location.state, undefined, unusable);
+          // a2a-response-format: data is optional in an interim update ("Yes (if present)"); the state alone is the answer.
+          if (isAsyncStatus(location.state)) return stateAlone(location.state);
           throw new DecodeError(
             'NO_PAYLOAD',
             `expected an A2A DataPart holding the ${ctx.task} payload for state ${String(location.state)}; found none`,
@@ -243,6 +270,21 @@ function a2aPayload(ctx: Context, input: unknown): Found {
           throw new DecodeError('MALFORMED_ENVELOPE', `expected an A2A task, event or envelope object; got ${describeValue(input)}`, opts);
       }
   }
+}
+
+/**
+ * An interim A2A update without a DataPart: `{ status }`, the state alone, which decode() judges
+ * by the schema that state selects (it returns it where that schema needs no data).
+ */
+function stateAlone(status: string): Found {
+  return {
+    payload: { status },
+    inProcess: false,
+    what: `A2A ${status} update`,
+    state: { status, layer: 'a2a' },
+    shape: { levels: 1, nodes: 2, finite: true },
+    alone: true,
+  };
 }
 
 /** The JSON Pointer prefix of an unwrapped A2A single-key envelope (`/task`, `/statusUpdate`), or `''`. */

@@ -6,6 +6,7 @@ import type { DecodeError } from '../errors/errors.js';
 import type { ResponsesByVersion } from '../generated/index.js';
 import type { CommonDecodeOptions } from './options.js';
 import type { NewerRelease, Version } from '../schema/versions.js';
+import type { Encoder } from '../encode/types.js';
 
 /** Options of {@link decode}, {@link safeDecode} and {@link createDecoder}. */
 export interface DecodeOptions extends CommonDecodeOptions {
@@ -49,10 +50,18 @@ export type Decoded<T extends TaskName, O extends DecodeOptions = DecodeOptions>
 
 /**
  * What `safeDecode` returns on success: the data and the version that judged it, paired;
- * `standInFor` is the newer release the payload announced when `version` judged it in its place.
+ * `standInFor` is the newer release the payload announced when `version` judged it in its place;
+ * `replayed: true` when the seller answered from its idempotency cache (the envelope's
+ * `replayed`): the data is a historical snapshot, so re-read the resource before acting on its state.
  */
 export type DecodeSuccess<T extends TaskName, O extends DecodeOptions = DecodeOptions> = {
-  [V in VersionFor<O>]: { readonly success: true; readonly data: ResponseIn<T, V>; readonly version: V; readonly standInFor?: string };
+  [V in VersionFor<O>]: {
+    readonly success: true;
+    readonly data: ResponseIn<T, V>;
+    readonly version: V;
+    readonly standInFor?: string;
+    readonly replayed?: true;
+  };
 }[VersionFor<O>];
 
 /** What `safeDecode` returns. */
@@ -63,8 +72,8 @@ export type SafeDecodeResult<T extends TaskName, O extends DecodeOptions = Decod
 /** Per-call options over a decoder's defaults. */
 export type Merged<B, O> = Omit<B, keyof O> & O;
 
-/** A decoder with default options bound; per-call options win. */
-export interface Decoder<B extends DecodeOptions> {
+/** A decoder with default options bound, for both directions (decode, and encode); per-call options win. */
+export interface Decoder<B extends DecodeOptions> extends Encoder<B> {
   // biome-ignore lint/complexity/noBannedTypes: `{}` is "no per-call options": Merged<B, {}> is B
   decode<T extends TaskName, const O extends DecodeOptions = {}>(task: T, input: unknown, options?: O): Decoded<T, Merged<B, O>>;
   // biome-ignore lint/complexity/noBannedTypes: as above

@@ -4,6 +4,8 @@
  * expected and what arrived, and never contains the payload.
  */
 
+import type { KnownSellerError } from './seller-errors.js';
+
 /** Stable error codes. Compare on these, never on messages. */
 export type DecodeErrorCode =
   /** The task name is not in the selected AdCP version's manifest. */
@@ -58,7 +60,30 @@ export type DecodeErrorCode =
    * A webhook was refused before its payload was trusted (size, content type, signature, replay,
    * duplicate keys, envelope); the `WebhookError` says which spec code and HTTP status apply.
    */
-  | 'WEBHOOK_REJECTED';
+  | 'WEBHOOK_REJECTED'
+  /**
+   * encode() refused the caller's request arguments: they do not match the task's request schema
+   * (a missing or malformed `idempotency_key` included), they contradict the pinned release
+   * (`adcp_version`, `adcp_major_version`), they pass a bound, or they are not JSON data. The
+   * caller's fault, never the seller's; see {@link RequestError}.
+   */
+  | 'INVALID_REQUEST'
+  /**
+   * With option `request`: the answer's `context` is not the request's echoed unchanged (altered,
+   * missing, or present when the request sent none); `path` points at the first difference.
+   */
+  | 'CONTEXT_MISMATCH'
+  /**
+   * With option `request`: the `adcp_version` the seller served is not one the request's stamp
+   * allows (a newer release, another major, a pre-release pin not matched exactly); see
+   * {@link VersionMismatchError}.
+   */
+  | 'VERSION_MISMATCH'
+  /**
+   * The seller's `get_adcp_capabilities` answer lists no release adcp-decode bundles (decoderFor);
+   * see {@link NoCommonVersionError}. Neither side's fault: upgrade adcp-decode or the seller.
+   */
+  | 'NO_COMMON_VERSION';
 
 /** AdCP error recovery classes (`adcp_error.recovery`). */
 export type Recovery = 'transient' | 'correctable' | 'terminal';
@@ -219,17 +244,71 @@ export class TaskFailedError extends DecodeError {
    * (`isError`, a JSON-RPC error, a failed A2A task) without a usable `adcp_error`.
    */
   readonly adcpError: AdcpError | undefined;
-  /** How to react, per the version's error-code table and policy. */
+  /** How to react, per the version's error-code table and policy (or the task state's, without an adcp_error). */
   readonly recovery: RecoveryClassification;
+  /**
+   * The seller's error when its code is one the spec gives a meaning or data for
+   * (`VERSION_UNSUPPORTED`, `IDEMPOTENCY_CONFLICT`, ...), typed: narrow on `known.code`.
+   * `undefined` for any other code, or without an `adcp_error`.
+   */
+  readonly known: KnownSellerError | undefined;
+  /**
+   * What the seller said in words (the MCP `isError` text, the A2A status or artifact text, the
+   * JSON-RPC error message), shown with `shownText`: escaped, at most 1,000 characters.
+   */
+  readonly sellerText: string | undefined;
 
   constructor(
     message: string,
-    data: { adcpError: AdcpError | undefined; recovery: RecoveryClassification },
+    data: {
+      adcpError: AdcpError | undefined;
+      recovery: RecoveryClassification;
+      known?: KnownSellerError | undefined;
+      sellerText?: string | undefined;
+    },
     options: DecodeErrorOptions = {},
   ) {
     super('TASK_FAILED', message, options);
     this.adcpError = data.adcpError;
     this.recovery = data.recovery;
+    this.known = data.known;
+    this.sellerText = data.sellerText;
+  }
+}
+
+/** `VERSION_MISMATCH`: the release the seller served is not one the request's stamp allows. */
+export class VersionMismatchError extends DecodeError {
+  override readonly name = 'VersionMismatchError';
+  override readonly code: 'VERSION_MISMATCH' = 'VERSION_MISMATCH';
+  /** What the request declared: its `adcp_version` (`"3.1"`), else `adcp_major_version` as text (`"3"`). */
+  readonly requested: string;
+  /** The answer's `adcp_version`, shown (escaped, at most 64 characters); a non-string is described (`number`). */
+  readonly served: string;
+
+  constructor(message: string, data: { requested: string; served: string }, options: DecodeErrorOptions = {}) {
+    super('VERSION_MISMATCH', message, options);
+    this.requested = data.requested;
+    this.served = data.served;
+  }
+}
+
+/** `NO_COMMON_VERSION`: a seller's capabilities list no release adcp-decode bundles. */
+export class NoCommonVersionError extends DecodeError {
+  override readonly name = 'NoCommonVersionError';
+  override readonly code: 'NO_COMMON_VERSION' = 'NO_COMMON_VERSION';
+  /** What the seller listed: `adcp.supported_versions`, else `adcp.major_versions` as text; shown, at most 32. */
+  readonly sellerVersions: readonly string[];
+  /** The releases adcp-decode bundles, e.g. `['3.1', '3.0']`. */
+  readonly bundledReleases: readonly string[];
+
+  constructor(
+    message: string,
+    data: { sellerVersions: readonly string[]; bundledReleases: readonly string[] },
+    options: DecodeErrorOptions = {},
+  ) {
+    super('NO_COMMON_VERSION', message, options);
+    this.sellerVersions = data.sellerVersions;
+    this.bundledReleases = data.bundledReleases;
   }
 }
 
@@ -306,4 +385,55 @@ export function wrapInputFault(cause: unknown, path: string): DecodeError {
     path,
     cause,
   });
+}
+
+/** What about a request encode() refused: see {@link RequestError.fault}. */
+export type RequestFault = 'schema' | 'stamp' | 'limit' | 'data';
+
+/**
+ * `INVALID_REQUEST`: encode() refused the caller's request arguments, before anything was sent.
+ * A schema refusal carries the issues, listed and bounded as a {@link SchemaMismatchError}'s are.
+ */
+export class RequestError extends DecodeError {
+  override readonly name = 'RequestError';
+  override readonly code: 'INVALID_REQUEST' = 'INVALID_REQUEST';
+  /**
+   * `'schema'`: the task's request schema refused the arguments (`issues`; a missing or malformed
+   * `idempotency_key` is one); `'stamp'`: an `adcp_version` or `adcp_major_version` that
+   * contradicts the pinned release (`path`); `'limit'`: a bound (`maxBytes`, `maxDepth`,
+   * `maxNodes`) was passed (`cause` is the LimitError); `'data'`: not JSON data (a class instance,
+   * a cycle, a prototype key, a getter that throws; `cause` says which).
+   */
+  readonly fault: RequestFault;
+  /** The request schema `$id` the arguments were checked against, for a `'schema'` fault. */
+  readonly schemaId: string | undefined;
+  /** The violations, for a `'schema'` fault (empty otherwise), bounded as {@link SchemaMismatchError.issues}. */
+  readonly issues: readonly ValidationIssue[];
+  /** False when issues were left out (see {@link SchemaMismatchError.issuesComplete}). */
+  readonly issuesComplete: boolean;
+  /** How many issues the listing found; undefined when it stopped past its limit. */
+  readonly issuesFound: number | undefined;
+  /** How many listed issues were shortened with a `…(+N chars)` marker. */
+  readonly issuesShortened: number;
+
+  constructor(
+    message: string,
+    data: {
+      fault: RequestFault;
+      schemaId?: string | undefined;
+      issues?: readonly ValidationIssue[];
+      issuesComplete?: boolean;
+      issuesFound?: number | undefined;
+      issuesShortened?: number;
+    },
+    options: DecodeErrorOptions = {},
+  ) {
+    super('INVALID_REQUEST', message, options);
+    this.fault = data.fault;
+    this.schemaId = data.schemaId;
+    this.issues = data.issues ?? [];
+    this.issuesComplete = data.issuesComplete ?? true;
+    this.issuesFound = data.issuesComplete === false ? data.issuesFound : (data.issuesFound ?? this.issues.length);
+    this.issuesShortened = data.issuesShortened ?? 0;
+  }
 }

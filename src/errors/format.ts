@@ -2,7 +2,7 @@
  * Seller text made fit for one line of a message, a log or a terminal, and the human-readable
  * rendering of a DecodeError, in the zod `prettifyError` shape.
  */
-import { type DecodeError, SchemaMismatchError } from './errors.js';
+import { type DecodeError, RequestError, SchemaMismatchError } from './errors.js';
 
 /** Longest JSON Pointer shown to a human; the full one stays in the error's data. */
 const MAX_SHOWN_POINTER = 120;
@@ -165,9 +165,11 @@ export function grouped(count: number): string {
  * //   → at /products/0
  */
 export function formatIssues(error: DecodeError): string {
-  if (!(error instanceof SchemaMismatchError) || error.issues.length === 0) {
+  // A seller's schema mismatch and a request encode() refused list their issues alike.
+  const issues = error instanceof SchemaMismatchError || error instanceof RequestError ? error.issues : [];
+  if (issues.length === 0) {
     const at = error.path === undefined || error.path === '' ? '' : `\n  → at ${shownPointer(error.path)}`;
     return `✖ ${shownText(error.message, Infinity)}${at}`;
   }
-  return error.issues.map((issue) => `✖ ${shownText(issue.message, MAX_SHOWN_ISSUE)}\n  → at ${shownPointer(issue.path)}`).join('\n');
+  return issues.map((issue) => `✖ ${shownText(issue.message, MAX_SHOWN_ISSUE)}\n  → at ${shownPointer(issue.path)}`).join('\n');
 }

@@ -7,7 +7,8 @@
  * - If reading the input throws (a getter, a Proxy trap, a revoked Proxy) the call fails with
  *   `MALFORMED_ENVELOPE` rather than guessing.
  */
-import { storedIndexes } from '../bounds/bounds.js';
+import { DEFAULT_BOUNDS, storedIndexes } from '../bounds/bounds.js';
+import { snapshot } from '../bounds/snapshot.js';
 import { DecodeError, readInput } from '../errors/errors.js';
 import { hasOwn, own, isObject } from '../json/own.js';
 
@@ -304,10 +305,12 @@ export function locateA2aPayload(input: unknown): A2aPayloadLocation {
  * Extracts the AdCP payload from an A2A response per the spec's algorithm, or `null`.
  *
  * @param input - A Task, TaskStatusUpdateEvent, Message, or single-key envelope (anything is accepted).
- * @returns The authoritative DataPart's `data` (the seller's object itself, `status` untouched), or
- *   `null` for no state, an unknown state, no DataPart, a nested envelope, or a malformed Part.
+ * @returns The authoritative DataPart's `data` as a plain copy read once (`status` untouched, never
+ *   the caller's object), or `null` for no state, an unknown state, no DataPart, a nested envelope,
+ *   or a malformed Part.
  * @throws {DecodeError} `WRAPPER_DETECTED` when the final artifact DataPart is `{ response: {...} }`;
- *   `MALFORMED_ENVELOPE` when reading the input throws.
+ *   `MALFORMED_ENVELOPE` when reading the input throws or the data is not JSON data; `UNSAFE_JSON`,
+ *   `TOO_LARGE`, `TOO_DEEP` as decode() says them for the data, under the default bounds.
  * @example
  * extractA2aResponse({ task: { status: { state: 'completed' }, artifacts: [{ parts: [{ data: { products: [] } }] }] } });
  * // { products: [] }
@@ -322,7 +325,8 @@ export function extractA2aResponse(input: unknown): Record<string, unknown> | nu
       { path: `${prefix}/artifacts/0/parts/${location.partIndex}/data` },
     );
   }
-  return location.kind === 'payload' ? location.value : null;
+  if (location.kind !== 'payload') return null;
+  return snapshot(location.value, DEFAULT_BOUNDS, { what: 'A2A DataPart data' }) as Record<string, unknown>;
 }
 
 /** A2A object shapes: Task / status event (status.state), artifact event, or Message. */

@@ -3,8 +3,8 @@
  * MCP `structuredContent.adcp_error` (with `isError`), A2A artifact DataParts, A2A
  * `status.message` DataParts, JSON-RPC `error.data.adcp_error`, MCP text fallback (with `isError`).
  *
- * The returned `adcp_error` is the seller's object itself (same reference, not a copy), with every
- * field as sent: clamping `retry_after` or classifying `recovery` is the action layer's job
+ * The located `adcp_error` is the seller's object itself; the public extractors hand back a plain
+ * copy of it, every field as sent: clamping `retry_after` or classifying `recovery` is the action layer's job
  * (see recovery.ts). Step 6 of the detection order (payload `errors[0]`) is not applied here: it
  * reads the task payload, not the envelope, and `errors[]` also carries non-fatal warnings.
  *
@@ -17,6 +17,7 @@ import { readTextItem, resolveMaxBytes, textItems, type McpExtractOptions, type 
 import { isA2aDataPart, unwrapA2aEnvelope } from './a2a.js';
 import { shownPointer } from '../errors/format.js';
 import { storedIndexes } from '../bounds/bounds.js';
+import { snapshot } from '../bounds/snapshot.js';
 import { utf8Length } from '../json/utf8.js';
 import { hasOwn, own, isObject } from '../json/own.js';
 import { jsonRpcErrorData } from './json-rpc.js';
@@ -283,7 +284,7 @@ export function locateMcpError(resultOrJsonRpcError: unknown, options?: McpExtra
  *
  * @param resultOrJsonRpcError - A `CallToolResult`, a JSON-RPC error response, or an `McpError`.
  * @param options - `maxBytes` for each text item (default 4 MiB, UTF-8 bytes).
- * @returns The seller's `adcp_error` object itself (same reference, fields as sent), or `null`.
+ * @returns The seller's `adcp_error` (fields as sent) as a plain copy, or `null`.
  * @throws {DecodeError} `UNSAFE_JSON` for prototype keys in a text item or in the `adcp_error`;
  *   `MALFORMED_ENVELOPE` when reading the input throws; `TOO_LARGE` when the text items examined
  *   hold more than 4 × `maxBytes` together.
@@ -294,7 +295,18 @@ export function locateMcpError(resultOrJsonRpcError: unknown, options?: McpExtra
  */
 export function extractMcpError(resultOrJsonRpcError: unknown, options?: McpExtractOptions): AdcpError | null {
   const location = locateMcpError(resultOrJsonRpcError, options);
-  return location.kind === 'found' ? location.error : null;
+  return location.kind === 'found' ? plainCopy(location.error) : null;
+}
+
+/**
+ * A validated adcp_error handed back as a plain copy read once (the caller's object may have
+ * getters), validated again as copied; a copy that is no longer valid is no error (the spec:
+ * "treat as no structured error found").
+ */
+function plainCopy(error: AdcpError): AdcpError | null {
+  const bounds = { maxBytes: MAX_ADCP_ERROR_BYTES, maxDepth: Infinity, maxNodes: MAX_ADCP_ERROR_BYTES };
+  const valid = checkAdcpError(snapshot(error, bounds, { what: 'adcp_error' }));
+  return valid.ok ? valid.error : null;
 }
 
 function a2aLocate(input: unknown, cursor: { at: string }): AdcpErrorLocation {
@@ -375,7 +387,7 @@ export function locateA2aError(input: unknown): AdcpErrorLocation {
  * then `status.message.parts`, or `null`.
  *
  * @param input - A Task, TaskStatusUpdateEvent, or single-key envelope (anything is accepted).
- * @returns The seller's `adcp_error` object itself (same reference, fields as sent), or `null`.
+ * @returns The seller's `adcp_error` (fields as sent) as a plain copy, or `null`.
  * @throws {DecodeError} `UNSAFE_JSON` for prototype keys in the `adcp_error`; `MALFORMED_ENVELOPE`
  *   when reading the input throws.
  * @example
@@ -384,5 +396,5 @@ export function locateA2aError(input: unknown): AdcpErrorLocation {
  */
 export function extractA2aError(input: unknown): AdcpError | null {
   const location = locateA2aError(input);
-  return location.kind === 'found' ? location.error : null;
+  return location.kind === 'found' ? plainCopy(location.error) : null;
 }

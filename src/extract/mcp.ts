@@ -12,6 +12,7 @@
 import { DecodeError, LimitError, describeValue, readInput } from '../errors/errors.js';
 import { shownPointer } from '../errors/format.js';
 import { DEFAULT_BOUNDS, storedIndexes } from '../bounds/bounds.js';
+import { snapshot } from '../bounds/snapshot.js';
 import { utf8Length } from '../json/utf8.js';
 import { hasOwn, own, isObject } from '../json/own.js';
 
@@ -486,18 +487,23 @@ export function locateMcpPayload(result: unknown, options?: McpExtractOptions): 
  *
  * @param result - An MCP `CallToolResult` (anything is accepted).
  * @param options - `maxBytes` for each text item (default 4 MiB, UTF-8 bytes).
- * @returns The payload object (the seller's object itself), or `null` for error results, an
- *   `adcp_error`-only body, or no machine-readable data.
- * @throws {DecodeError} `UNSAFE_JSON` for a text item holding prototype keys (a security deviation:
- *   the spec would skip it); `MALFORMED_ENVELOPE` when reading the input throws; `TOO_LARGE` when
- *   the text items examined hold more than 4 × `maxBytes` together.
+ * @returns The payload object (a plain copy, never the caller's object), or `null` for error
+ *   results, an `adcp_error`-only body, or no machine-readable data.
+ * @throws {DecodeError} `UNSAFE_JSON` for a text item or structuredContent holding prototype keys (a
+ *   security deviation: the spec would skip the item); `MALFORMED_ENVELOPE` when reading the input
+ *   throws or structuredContent is not JSON data; `TOO_LARGE` when the text items examined hold more
+ *   than 4 × `maxBytes` together; structuredContent's copy is held to the default bounds.
  * @throws {RangeError} When `maxBytes` is not a non-negative number.
  * @example
  * extractMcpResponse({ content: [], structuredContent: { products: [] } }); // { products: [] }
  */
 export function extractMcpResponse(result: unknown, options?: McpExtractOptions): Record<string, unknown> | null {
   const location = locateMcpPayload(result, options);
-  return location.kind === 'payload' ? location.value : null;
+  if (location.kind !== 'payload') return null;
+  // A parsed text is already our own object; structuredContent is the caller's, read once into a
+  // copy under the default bounds (`maxBytes` bounds each text item, as the spec's algorithm says).
+  if (location.source === 'text') return location.value;
+  return snapshot(location.value, DEFAULT_BOUNDS, { what: 'structuredContent' }) as Record<string, unknown>;
 }
 
 /**

@@ -16,6 +16,7 @@ import type { AdcpError, Recovery, RecoveryClassification } from '../errors/erro
 import { describeValue, wrapInputFault } from '../errors/errors.js';
 import { hasOwn, own } from '../json/own.js';
 import { defaultVersion, resolveVersion, tablesFor, type Version } from './versions.js';
+import type { FailedStatus } from './statuses.js';
 
 /** Lower bound of a usable `retry_after`, in seconds. */
 const RETRY_AFTER_MIN_SECONDS = 1;
@@ -133,8 +134,41 @@ export function recoveryTable(version: Version): RecoveryTable {
 }
 
 /** The classification of a failure without a usable adcp_error: the unknown-code policy, or the version's default for it. */
-export function unknownClassification(version: Version, unknownRecovery: 'manifest' | Recovery): RecoveryClassification {
+function unknownClassification(version: Version, unknownRecovery: 'manifest' | Recovery): RecoveryClassification {
   return { recovery: unknownRecovery === 'manifest' ? recoveryTable(version).defaultUnknownRecovery : unknownRecovery };
+}
+
+/** The task states that end a task without its result: one list, generated from enums/task-status.json. */
+export type EndState = FailedStatus;
+
+/**
+ * How to react to a task that ended in a state without a usable `adcp_error` (with one, the error
+ * is classified): `failed` says nothing about why, so the unknown-code policy applies, as for an
+ * error without `recovery`; `rejected` ("rejected by the agent and was not started") and
+ * `canceled` ("canceled by the user") are deliberate, and the same request would meet the same
+ * end, so neither is `transient`: a retry loop must not resend them. With nothing to correct
+ * named, both are `terminal` (a human decides).
+ */
+export const END_STATE_RECOVERY: Readonly<Record<EndState, Recovery | 'policy'>> = {
+  failed: 'policy',
+  rejected: 'terminal',
+  canceled: 'terminal',
+};
+
+/**
+ * The classification of a task that ended in `state` without a usable `adcp_error`.
+ *
+ * @param state - The end state (a webhook's or polled task's `status`, an A2A task state).
+ * @param version - The version whose unknown-code policy applies to `failed`.
+ * @param unknownRecovery - The caller's policy for unknown codes.
+ * @returns `{ recovery }` per {@link END_STATE_RECOVERY}.
+ * @throws Never.
+ * @example
+ * endStateClassification('canceled', '3.1.19', 'manifest'); // { recovery: 'terminal' }
+ */
+export function endStateClassification(state: EndState, version: Version, unknownRecovery: 'manifest' | Recovery): RecoveryClassification {
+  const fixed = END_STATE_RECOVERY[state];
+  return fixed === 'policy' ? unknownClassification(version, unknownRecovery) : { recovery: fixed };
 }
 
 /**

@@ -4,28 +4,9 @@
  * discriminant that narrows a decoded value.
  */
 
-/** The `status` values that select an async-response schema instead of the task's response. */
-export type AsyncStatus = 'working' | 'submitted' | 'input-required';
+import type { AsyncStatus, TaskStatus } from './statuses.js';
 
-/**
- * The protocol envelope's task status (`enums/task-status.json`, the same in every bundled
- * version). Where a response schema leaves `status` open, decode() holds a present `status` to
- * this enum, as the envelope does (test/decode/types.test-d.ts checks it against the generated enums).
- */
-export type TaskStatus = (typeof TASK_STATUSES)[number];
-
-/** The {@link TaskStatus} values, in `enums/task-status.json`'s order (test/decode/status.test.ts compares them with the synced schemas). */
-export const TASK_STATUSES = [
-  'submitted',
-  'working',
-  'input-required',
-  'completed',
-  'canceled',
-  'failed',
-  'rejected',
-  'auth-required',
-  'unknown',
-] as const;
+export type { AsyncStatus, TaskStatus } from './statuses.js';
 
 /**
  * The `status` one arm of a response schema admits: its own declaration (e.g. 3.0's

@@ -72,6 +72,20 @@ export function resolveVersion(requested: string, context: { task?: string | und
   });
 }
 
+/**
+ * The version a call judges by when no payload announces one: the resolved `version` option,
+ * else the default.
+ *
+ * @param requested The resolved option (`'auto'` when none was given).
+ * @returns A bundled version.
+ * @throws Never.
+ * @example
+ * versionOrDefault('auto'); // '3.1.19'
+ */
+export function versionOrDefault(requested: 'auto' | Version): Version {
+  return requested === 'auto' ? defaultVersion : requested;
+}
+
 /** What to do with a payload announcing a newer release of a bundled major (`"3.2"` when 3.1 is the newest bundled 3.x). */
 export type NewerRelease = 'newest' | 'refuse';
 
@@ -145,4 +159,86 @@ function newestOfMajor(major: string): Version | undefined {
     if (newest === undefined || minorOf(v) > minorOf(newest)) newest = v;
   }
   return newest;
+}
+
+/** Numeric order of two bundled versions (`3.10.0` after `3.9.0`). */
+function compareVersions(a: string, b: string): number {
+  const [x, y] = [a.split('.').map(Number), b.split('.').map(Number)];
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return (x[i] ?? 0) - (y[i] ?? 0);
+  return 0;
+}
+
+/**
+ * The oldest or the newest bundled version, by release.
+ *
+ * @param which - `'oldest'` or `'newest'`.
+ * @returns A bundled version.
+ * @throws Never.
+ * @example
+ * bundledEnd('oldest'); // '3.0.26'
+ */
+export function bundledEnd(which: 'oldest' | 'newest'): Version {
+  const sign = which === 'oldest' ? -1 : 1;
+  return versions.reduce((a, b) => (sign * compareVersions(b, a) > 0 ? b : a));
+}
+
+/**
+ * The newest bundled version whose release a seller lists. A pre-release (`"3.1-beta"`) matches
+ * none: the spec matches pre-releases exactly, and only releases are bundled.
+ *
+ * @param listed - Release-precision versions, e.g. a seller's `supported_versions`.
+ * @returns The bundled version, or `undefined` when the seller lists no bundled release.
+ * @throws Never.
+ * @example
+ * newestListed(['3.0', '3.2']); // '3.0.26'
+ */
+export function newestListed(listed: readonly string[]): Version | undefined {
+  let best: Version | undefined;
+  for (const v of versions) {
+    if (listed.includes(releaseOf(v)) && (best === undefined || compareVersions(v, best) > 0)) best = v;
+  }
+  return best;
+}
+
+/** What a seller's `get_adcp_capabilities` answer says about the versions it speaks. */
+export interface SellerVersions {
+  /** `adcp.supported_versions` (3.1+), when sent: authoritative, release precision. */
+  readonly supportedVersions?: readonly string[] | undefined;
+  /** `adcp.major_versions` (every 3.x release; deprecated in favour of the above). */
+  readonly majorVersions: readonly number[];
+  /** The answer's own `adcp_version`: the release it was served in, which the seller therefore speaks. */
+  readonly announced?: string | undefined;
+}
+
+/**
+ * The bundled version to speak with a seller, from its capabilities (versioning.mdx, "Version
+ * negotiation"): with `supported_versions`, the newest release both speak; without it (a 3.0
+ * seller, or a 3.1 one that leaves it out), the highest major both speak, in the release the
+ * answer was served in when it says so, else that major's oldest bundled release ("treat the
+ * seller as 3.0-only": releases only add, so the base release is the one every seller of the
+ * major speaks).
+ *
+ * @param seller - What the capabilities answer says.
+ * @returns The bundled version, or `undefined` when there is no common release.
+ * @throws Never.
+ * @example
+ * versionForSeller({ majorVersions: [3] }); // '3.0.26'
+ * versionForSeller({ supportedVersions: ['3.0', '3.1'], majorVersions: [3] }); // '3.1.19'
+ */
+export function versionForSeller(seller: SellerVersions): Version | undefined {
+  if (seller.supportedVersions !== undefined) return newestListed(seller.supportedVersions);
+  let major: number | undefined;
+  for (const m of seller.majorVersions) {
+    if (versions.some((v) => majorOf(v) === m) && (major === undefined || m > major)) major = m;
+  }
+  if (major === undefined) return undefined;
+  const served = versions.find((v) => releaseOf(v) === seller.announced);
+  if (served !== undefined && majorOf(served) === major) return served;
+  let oldest: Version | undefined;
+  for (const v of versions) if (majorOf(v) === major && (oldest === undefined || compareVersions(v, oldest) < 0)) oldest = v;
+  return oldest;
+}
+
+function majorOf(version: string): number {
+  return Number(version.split('.')[0]);
 }

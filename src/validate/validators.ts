@@ -18,6 +18,9 @@ import type { AsyncStatus } from '../schema/response-types.js';
 /** Which schema of a task a payload is checked against. */
 export type Variant = 'response' | AsyncStatus;
 
+/** Which schema of a task a value is validated against: a response variant, or (encode) the request. */
+export type Target = Variant | 'request';
+
 interface AjvErrorObject {
   instancePath: string;
   schemaPath: string;
@@ -180,11 +183,12 @@ export async function preload(tasks: string | readonly string[], version: Versio
 }
 
 /** The export names of the variants in a validator module. */
-const EXPORT_KEYS: Readonly<Record<Variant, string>> = {
+const EXPORT_KEYS: Readonly<Record<Target, string>> = {
   response: 'response',
   working: 'working',
   submitted: 'submitted',
   'input-required': 'input_required',
+  request: 'request',
 };
 
 /**
@@ -192,7 +196,7 @@ const EXPORT_KEYS: Readonly<Record<Variant, string>> = {
  * @param announced The release the seller's `adcp_version` announced, when that picked `version` (for the error).
  * @throws {DecodeError} `INTERNAL` when its module is not loaded and cannot be.
  */
-export function fastValidator(version: Version, task: string, variant: Variant, announced?: string): CompiledValidator | undefined {
+export function fastValidator(version: Version, task: string, variant: Target, announced?: string): CompiledValidator | undefined {
   const validate = loadSync({ version, task, kind: 'fast', announced })[EXPORT_KEYS[variant]];
   return typeof validate === 'function' ? (validate as CompiledValidator) : undefined;
 }
@@ -224,7 +228,7 @@ interface ListingModule {
  * its memory (see boundedListing in scripts/generate/rewrites.ts).
  * @throws {DecodeError} `INTERNAL` when the listing module is not loaded and cannot be.
  */
-export function listIssues(version: Version, task: string, variant: Variant, data: unknown): IssueListing {
+export function listIssues(version: Version, task: string, variant: Target, data: unknown): IssueListing {
   const mod = loadSync({ version, task, kind: 'listing' });
   const { listingLimit: limit, ListingStopped } = mod as unknown as ListingModule;
   const found = mod[EXPORT_KEYS[variant]];

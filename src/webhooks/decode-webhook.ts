@@ -1,39 +1,47 @@
 /**
  * decodeWebhook(): a webhook body (already authenticated, or from a test) into its envelope
- * fields and its `result` decoded exactly as decode() decodes that task's answer.
+ * fields and its `result` decoded exactly as decode() decodes that task's answer. The body is
+ * bounded first and read once: a caller's object into a plain snapshot, a text measured before
+ * anything scans it.
  */
-import { DEFAULT_BOUNDS, type Bounds } from '../bounds/bounds.js';
-import { decode, decodeEnclosed, type DecodeOptions, type ResponseIn, type VersionFor } from '../decode/decode.js';
-import { resolveOptions } from '../decode/resolve-options.js';
-import { DecodeError, describeValue } from '../errors/errors.js';
-import type { ParsedShape } from '../extract/mcp.js';
-import { classifyA2aState, unwrapA2aEnvelope } from '../extract/a2a.js';
-import { defaultVersion, resolveVersion, type Version } from '../schema/versions.js';
-import { bodyText, parseWebhookBody } from './body/body.js';
+import { DEFAULT_BOUNDS, withinBounds, type Bounds } from '../bounds/bounds.js';
+import { checkTree } from '../bounds/check-tree.js';
+import { snapshot } from '../bounds/snapshot.js';
+import { decode, type DecodeOptions, type VersionFor } from '../decode/decode.js';
 import {
-  detectWebhookFormat,
-  validateWebhookEnvelope,
-  WEBHOOK_TASK_TYPES,
-  type WebhookFormat,
-  type WebhookStatus,
-  type WebhookTaskType,
-} from './envelope.js';
-import { WebhookError, WebhookTaskFailedError, type WebhookFailure } from './errors.js';
-import { TaskFailedError } from '../errors/errors.js';
+  decodeEnclosed,
+  isTaskType,
+  resultTask,
+  type ResultData,
+  type ResultTask,
+  type TaskType,
+  type TaskTypeIn,
+} from '../decode/enclosed.js';
+import { guard } from '../decode/failures.js';
+import { resolveOptions, type Resolved } from '../decode/resolve-options.js';
+import { DecodeError, describeThrown, describeValue, TaskFailedError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
+import { classifyA2aState, locateA2aPayload, unwrapA2aEnvelope } from '../extract/a2a.js';
+import type { ParsedShape } from '../extract/mcp.js';
+import { isObject, own } from '../json/own.js';
+import { isFailedStatus } from '../schema/statuses.js';
+import { versionOrDefault, type Version } from '../schema/versions.js';
+import { bodyText, bodyTooLarge, parseWebhookBody } from './body/body.js';
+import { checkWebhookEnvelope, detectWebhookFormat, type WebhookFormat, type WebhookStatus, type WebhookTaskType } from './envelope.js';
+import { WebhookError, WebhookTaskFailedError, type WebhookFailure } from './errors.js';
 
 /**
  * The decode task whose response schema checks a webhook `result` of a task type: the same name,
  * except `media_buy_delivery` (reporting webhooks), whose result is `get_media_buy_delivery`'s
  * response without the API-only `aggregated_totals`.
  */
-export type WebhookResultTask<K extends string> = K extends 'media_buy_delivery' ? 'get_media_buy_delivery' : K;
+export type WebhookResultTask<K extends string> = ResultTask<K>;
 
 /** What a webhook of task type `K` carries as `data` in version(s) `V` (default: any bundled). */
-export type WebhookData<K extends WebhookTaskType, V extends Version = Version> = ResponseIn<WebhookResultTask<K>, V>;
+export type WebhookData<K extends WebhookTaskType, V extends Version = Version> = ResultData<K, V>;
 
 /** The webhook task types of version `V`. */
-export type WebhookTaskTypeIn<V extends Version> = (typeof WEBHOOK_TASK_TYPES)[V][number];
+export type WebhookTaskTypeIn<V extends Version> = TaskTypeIn<V>;
 
 /** Options of {@link decodeWebhook} (and of the receiver's decoding). */
 export interface DecodeWebhookOptions extends Omit<DecodeOptions, 'transport'> {
@@ -69,19 +77,48 @@ export type DecodedWebhook<V extends Version = Version> = {
   [W in V]: { [K in WebhookTaskTypeIn<W>]: DecodedWebhookOf<K, W> }[WebhookTaskTypeIn<W>];
 }[V];
 
-const hasOwn = (obj: object, key: string): boolean => Object.hasOwn(obj, key);
-
-/** Statuses whose webhook carries no result necessarily (webhooks.mdx, "Status-specific result data"). */
-const RESULT_OPTIONAL: readonly string[] = ['working', 'submitted', 'input-required', 'auth-required', 'unknown'];
-
-function isTaskType(value: unknown, version: Version): value is WebhookTaskType {
-  return (WEBHOOK_TASK_TYPES[version] as readonly unknown[]).includes(value);
+/** One webhook decode's options, each read once and checked. */
+interface WebhookCall {
+  readonly format: WebhookFormat | undefined;
+  readonly taskType: TaskType | undefined;
+  readonly options: Resolved;
+  /** The version the body is judged by: the requested one, else the default. */
+  readonly version: Version;
 }
 
-/** The version an envelope is judged by: the requested one, else the default. */
-function envelopeVersion(options: DecodeWebhookOptions | undefined): Version {
-  const requested = options?.version;
-  return requested === undefined || requested === 'auto' ? defaultVersion : resolveVersion(requested);
+function optionError(name: string, expected: string, got: unknown): DecodeError {
+  return new DecodeError(
+    'INVALID_OPTION',
+    `option ${name} must be ${expected}; got ${typeof got === 'string' ? `"${shownText(got, 40)}"` : describeValue(got)}`,
+  );
+}
+
+/** decode()'s options checked as decode() checks them, and the webhook's own two read once. */
+function readCall(options: DecodeWebhookOptions | undefined): WebhookCall {
+  const resolved = resolveOptions(undefined, options);
+  const version = versionOrDefault(resolved.version);
+  let format: unknown;
+  let taskType: unknown;
+  try {
+    format = options?.format;
+    taskType = options?.taskType;
+  } catch (cause) {
+    throw new DecodeError('INVALID_OPTION', `option format or taskType could not be read: ${describeThrown(cause)} thrown`, { cause });
+  }
+  if (format !== undefined && format !== 'mcp' && format !== 'a2a') throw optionError('format', "'mcp' or 'a2a'", format);
+  if (taskType !== undefined && !isTaskType(taskType, version)) throw optionError('taskType', `an AdCP ${version} task type`, taskType);
+  return { format, taskType, options: resolved, version };
+}
+
+/**
+ * The body within the bounds, as a plain value: a caller's object read once into a snapshot (its
+ * getters and traps are the caller's MALFORMED_ENVELOPE), our own parse walked only when its
+ * measured shape is out of bounds.
+ */
+function boundedBody(body: unknown, shape: ParsedShape | undefined, bounds: Bounds): unknown {
+  if (shape === undefined) return snapshot(body, bounds, { what: 'webhook body' });
+  if (!withinBounds(shape, bounds)) checkTree(body, bounds, { what: 'webhook body' });
+  return body;
 }
 
 /**
@@ -94,35 +131,40 @@ export function decodeWebhookValue(
   shape: ParsedShape | undefined,
   signer?: WebhookFailure['signer'],
 ): DecodedWebhook {
-  const format = options?.format ?? detectWebhookFormat(body);
-  const expected = options?.taskType;
-  const decodeOptions: DecodeOptions = { ...stripWebhookOptions(options) };
-  if (format === 'a2a') return decodeA2a(body, expected, decodeOptions, signer);
+  const call = readCall(options);
+  const copy = boundedBody(body, shape, call.options);
+  const format = call.format ?? detectWebhookFormat(copy);
+  if (format === 'a2a') return decodeA2a(copy, call, signer);
   if (format !== 'mcp') {
     throw new WebhookError(
       'webhook_envelope_invalid',
-      `expected an MCP webhook envelope (string status and task_id) or an A2A Task / status update; got ${describeValue(body)}`,
+      `expected an MCP webhook envelope (string status and task_id) or an A2A Task / status update; got ${describeValue(copy)}`,
     );
   }
-  const version = envelopeVersion(options);
-  const envelope = validateWebhookEnvelope(body, version);
-  if (expected !== undefined && expected !== envelope.taskType) {
+  return decodeMcp(copy, call, signer);
+}
+
+/** An MCP envelope judged by its generated module, then its `result` decoded by task type and status. */
+function decodeMcp(copy: unknown, call: WebhookCall, signer: WebhookFailure['signer']): DecodedWebhook {
+  const { version } = call;
+  const envelope = checkWebhookEnvelope(copy, version);
+  if (call.taskType !== undefined && call.taskType !== envelope.taskType) {
     throw new WebhookError(
       'webhook_envelope_invalid',
-      `expected a ${expected} webhook on this route; the envelope names ${envelope.taskType}`,
+      `expected a ${call.taskType} webhook on this route; the envelope names ${envelope.taskType}`,
       { path: '/task_type' },
     );
   }
-  const record = body as Record<string, unknown>;
-  const result = hasOwn(record, 'result') ? (record.result as Record<string, unknown>) : undefined;
-  const task = resultTask(envelope.taskType);
+  // The envelope module checked that a present result is an object.
+  const result = isObject(copy) ? (own(copy, 'result') as Record<string, unknown> | undefined) : undefined;
   const { taskType, taskId, operationId, idempotencyKey, status } = envelope;
   // What the webhook says of itself: reported on success and on failure alike.
   const about = { format: 'mcp', taskType, taskId, operationId, idempotencyKey, status } as const;
   let data: unknown = null;
-  if (result !== undefined || !RESULT_OPTIONAL.includes(status)) {
+  // webhooks.mdx, "Status-specific result data": completed and failed carry the task response; the others may carry none.
+  if (result !== undefined || status === 'completed' || isFailedStatus(status)) {
     try {
-      data = decodeEnclosed(task, result, { status, what: 'webhook result', shape }, { ...decodeOptions, version }).data;
+      data = decodeEnclosed(resultTask(taskType), result, { status, what: 'webhook result' }, { ...call.options, version }).data;
     } catch (error) {
       if (!(error instanceof TaskFailedError)) throw error;
       throw new WebhookTaskFailedError(error, { ...about, signer });
@@ -131,56 +173,42 @@ export function decodeWebhookValue(
   return { ...about, data, version } as DecodedWebhook;
 }
 
-function resultTask(taskType: WebhookTaskType): Parameters<typeof decode>[0] {
-  return (taskType === 'media_buy_delivery' ? 'get_media_buy_delivery' : taskType) as Parameters<typeof decode>[0];
-}
-
-function stripWebhookOptions(options: DecodeWebhookOptions | undefined): DecodeOptions {
-  if (options === undefined) return {};
-  const { format: _format, taskType: _taskType, ...rest } = options;
-  return rest;
-}
-
-function decodeA2a(
-  body: unknown,
-  expected: WebhookTaskType | undefined,
-  options: DecodeOptions,
-  signer: WebhookFailure['signer'],
-): DecodedWebhook {
+/** An A2A Task or status update, decoded as decode() decodes an A2A answer of the registered task type. */
+function decodeA2a(copy: unknown, call: WebhookCall, signer: WebhookFailure['signer']): DecodedWebhook {
+  const expected = call.taskType;
   if (expected === undefined) {
     throw new DecodeError(
       'INVALID_OPTION',
       'option taskType is required for A2A webhook bodies, which do not name their task; pass the task type the push registration was made for',
     );
   }
-  const unwrapped = unwrapA2aEnvelope(body);
+  const { version } = call;
+  const unwrapped = unwrapA2aEnvelope(copy);
   const task = unwrapped.kind === 'object' ? unwrapped.value : undefined;
-  const state =
-    task !== undefined && typeof task.status === 'object' && task.status !== null
-      ? classifyA2aState((task.status as Record<string, unknown>).state)
-      : null;
-  const version = options.version === undefined || options.version === 'auto' ? defaultVersion : resolveVersion(options.version);
-  if (!isTaskType(expected, version))
-    throw new DecodeError('INVALID_OPTION', `option taskType "${shownText(String(expected), 40)}" is not an AdCP ${version} task type`);
-  let data: unknown = null;
-  const interim = state !== null && !state.final;
-  const taskId =
-    task !== undefined && typeof task.id === 'string'
-      ? task.id
-      : task !== undefined && typeof task.taskId === 'string'
-        ? task.taskId
-        : undefined;
+  const taskStatus = task === undefined ? undefined : own(task, 'status');
+  const state = isObject(taskStatus) ? classifyA2aState(own(taskStatus, 'state')) : null;
+  const id = task === undefined ? undefined : (own(task, 'id') ?? own(task, 'taskId'));
   const status = (state?.state ?? 'unknown') as WebhookStatus;
   // What the webhook says of itself: reported on success and on failure alike.
-  const about = { format: 'a2a', taskType: expected, taskId, operationId: undefined, idempotencyKey: undefined, status } as const;
+  const about = {
+    format: 'a2a',
+    taskType: expected,
+    taskId: typeof id === 'string' ? id : undefined,
+    operationId: undefined,
+    idempotencyKey: undefined,
+    status,
+  } as const;
+  // An interim update without a DataPart carries no data (webhooks.mdx: progress "may" be included).
+  const location = locateA2aPayload(copy);
+  if (state?.final === false && location.kind === 'none' && location.reason === 'no-data-part')
+    return { ...about, data: null, version } as DecodedWebhook;
   try {
-    data = decode(resultTask(expected), body, { ...options, transport: 'a2a' });
+    const data: unknown = decode(resultTask(expected), copy, { ...call.options, version, transport: 'a2a' });
+    return { ...about, data, version } as DecodedWebhook;
   } catch (error) {
     if (error instanceof TaskFailedError) throw new WebhookTaskFailedError(error, { ...about, signer });
-    // An interim update without a DataPart carries no data (webhooks.mdx: progress "may" be included).
-    if (!(interim && error instanceof DecodeError && error.code === 'NO_PAYLOAD')) throw error;
+    throw error;
   }
-  return { ...about, data, version } as DecodedWebhook;
 }
 
 /**
@@ -204,21 +232,28 @@ export function decodeWebhook<O extends DecodeWebhookOptions = DecodeWebhookOpti
   options?: O,
 ): DecodedWebhook<VersionFor<O>> {
   let decoded: DecodedWebhook;
-  if (typeof body === 'string' || body instanceof Uint8Array) {
-    const bounds: Bounds = boundsOf(options);
-    const text = typeof body === 'string' ? body : bodyText(body);
-    const parsed = parseWebhookBody(text, bounds);
-    decoded = decodeWebhookValue(parsed.value, options, parsed.shape);
-  } else {
-    decoded = decodeWebhookValue(body, options, undefined);
+  try {
+    decoded = decodeBody(body, options);
+  } catch (error) {
+    // Only our own DecodeErrors leave: a caller's getter or Proxy is its MALFORMED_ENVELOPE, anything else our INTERNAL.
+    throw guard(error, undefined, body);
   }
   // The version option fixed the schemas that judged the body, so `decoded.version` is in VersionFor<O>.
   return decoded as DecodedWebhook<VersionFor<O>>;
 }
 
+function decodeBody(body: unknown, options: DecodeWebhookOptions | undefined): DecodedWebhook {
+  if (typeof body !== 'string' && !(body instanceof Uint8Array)) return decodeWebhookValue(body, options, undefined);
+  const bounds = boundsOf(options);
+  // Bounds first: bytes over maxBytes are refused before they are decoded or scanned.
+  if (typeof body !== 'string' && body.byteLength > bounds.maxBytes) throw bodyTooLarge(body.byteLength, true, bounds.maxBytes);
+  const parsed = parseWebhookBody(typeof body === 'string' ? body : bodyText(body), bounds);
+  return decodeWebhookValue(parsed.value, options, parsed.shape);
+}
+
 /** decode()'s bounds as the options set them (checked the same way). */
 export function boundsOf(options: DecodeWebhookOptions | undefined): Bounds {
   if (options === undefined) return DEFAULT_BOUNDS;
-  const resolved = resolveOptions(undefined, stripWebhookOptions(options));
-  return { maxBytes: resolved.maxBytes, maxDepth: resolved.maxDepth, maxNodes: resolved.maxNodes };
+  const { maxBytes, maxDepth, maxNodes } = resolveOptions(undefined, options);
+  return { maxBytes, maxDepth, maxNodes };
 }

@@ -1,16 +1,19 @@
 /**
  * Webhook payload formats (webhooks.mdx, "Payload extraction"): which format a body is, where its
- * AdCP data sits, and whether an MCP body is a valid `core/mcp-webhook-payload.json` envelope.
- * The envelope is checked by hand against the schema's fields; its enums and required fields are
- * generated from the schemas (src/generated/envelope.ts).
+ * AdCP data sits, and whether an MCP body is a valid `core/mcp-webhook-payload.json` envelope,
+ * judged by the envelope module generated from that schema (scripts/generate/envelopes.ts).
  */
+import { DEFAULT_BOUNDS } from '../bounds/bounds.js';
+import { snapshot } from '../bounds/snapshot.js';
 import { extractA2aResponse, looksLikeA2a } from '../extract/a2a.js';
 import { describeValue } from '../errors/errors.js';
+import { TASK_TYPES, type TaskType } from '../decode/enclosed.js';
+import { envelopeFault } from '../decode/envelope-check.js';
+import { protocolsByVersion, webhookEnvelopeByVersion, webhookRequiredByVersion } from '../generated/envelope.js';
+import { isObject, own } from '../json/own.js';
+import { TASK_STATUSES, type TaskStatus } from '../schema/statuses.js';
 import type { Version } from '../schema/versions.js';
 import { WebhookError } from './errors.js';
-import { shownText } from '../errors/format.js';
-import { TASK_STATUSES } from '../schema/response-types.js';
-import { protocolsByVersion, taskTypesByVersion, webhookRequiredByVersion } from '../generated/envelope.js';
 
 /** How a webhook body is framed: the AdCP MCP envelope, or an A2A Task / status update. */
 export type WebhookFormat = 'mcp' | 'a2a';
@@ -19,50 +22,19 @@ export type WebhookFormat = 'mcp' | 'a2a';
 export const WEBHOOK_STATUSES = TASK_STATUSES;
 
 /** A webhook's task status. */
-export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
+export type WebhookStatus = TaskStatus;
 
 /** `enums/task-type.json` per bundled version: the values an envelope's `task_type` may take. */
-export const WEBHOOK_TASK_TYPES = taskTypesByVersion satisfies Record<Version, readonly string[]>;
+export const WEBHOOK_TASK_TYPES = TASK_TYPES;
 
 /** A webhook `task_type` of any bundled version. */
-export type WebhookTaskType = (typeof WEBHOOK_TASK_TYPES)[Version][number];
+export type WebhookTaskType = TaskType;
 
 /** `enums/adcp-protocol.json` per bundled version. */
 export const WEBHOOK_PROTOCOLS = protocolsByVersion satisfies Record<Version, readonly string[]>;
 
 /** The envelope's `required` list per bundled version. */
 export const WEBHOOK_REQUIRED = webhookRequiredByVersion satisfies Record<Version, readonly string[]>;
-
-/** The envelope's string properties and their bounds per version (`[minLength, maxLength, charset]`). */
-const STRING_FIELDS: Readonly<Record<Version, Readonly<Record<string, readonly [number, number, RegExp | undefined]>>>> = {
-  '3.1.19': {
-    idempotency_key: [16, 255, /^[A-Za-z0-9_.:-]*$/],
-    notification_id: [1, 255, /^[A-Za-z0-9_.:-]*$/],
-    operation_id: [0, Infinity, undefined],
-    task_id: [0, Infinity, undefined],
-    timestamp: [0, Infinity, undefined],
-    message: [0, Infinity, undefined],
-    context_id: [0, Infinity, undefined],
-    token: [16, 4096, undefined],
-  },
-  '3.0.26': {
-    idempotency_key: [16, 255, /^[A-Za-z0-9_.:-]*$/],
-    operation_id: [0, Infinity, undefined],
-    task_id: [0, Infinity, undefined],
-    timestamp: [0, Infinity, undefined],
-    message: [0, Infinity, undefined],
-    context_id: [0, Infinity, undefined],
-  },
-};
-
-/** RFC 3339 `date-time` (JSON Schema `format: date-time`), checked for a real calendar date below. */
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
-
-const hasOwn = (obj: object, key: string): boolean => Object.hasOwn(obj, key);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Detects a webhook body's format as webhooks.mdx's `detectFormat` does (`status` an object with
@@ -76,12 +48,16 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * detectWebhookFormat({ task_id: 't', status: 'completed' }); // 'mcp'
  */
 export function detectWebhookFormat(body: unknown): WebhookFormat | null {
-  if (!isObject(body)) return null;
-  const status = hasOwn(body, 'status') ? body.status : undefined;
-  if (isObject(status) && hasOwn(status, 'state') && status.state) return 'a2a';
-  if (typeof status === 'string' && hasOwn(body, 'task_id') && body.task_id) return 'mcp';
-  if (status === undefined && looksLikeA2a(body)) return 'a2a';
-  return null;
+  try {
+    if (!isObject(body)) return null;
+    const status = own(body, 'status');
+    if (isObject(status) && own(status, 'state')) return 'a2a';
+    if (typeof status === 'string' && own(body, 'task_id')) return 'mcp';
+    if (status === undefined && looksLikeA2a(body)) return 'a2a';
+    return null;
+  } catch {
+    return null; // a getter or Proxy trap that throws: not a body of either format
+  }
 }
 
 /**
@@ -91,14 +67,16 @@ export function detectWebhookFormat(body: unknown): WebhookFormat | null {
  *
  * @param body - A parsed webhook body.
  * @param knownFormat - The format the receiver's registration fixed; detected when omitted.
- * @returns The format and the extracted data (`null` when there is none).
+ * @returns The format and the extracted data (`null` when there is none): a plain copy, never the caller's object.
  * @throws {WebhookError} `webhook_envelope_invalid` when the format cannot be detected.
- * @throws {DecodeError} `WRAPPER_DETECTED` / `MALFORMED_ENVELOPE` from the A2A extraction.
+ * @throws {DecodeError} `WRAPPER_DETECTED` / `MALFORMED_ENVELOPE` from the A2A extraction; the
+ *   bounds' and snapshot's errors (`TOO_LARGE`, `UNSAFE_JSON`, `MALFORMED_ENVELOPE`) for the body.
  * @example
  * extractWebhookPayload({ task_id: 't', status: 'completed', result: { media_buy_id: 'mb_1' } });
  * // { format: 'mcp', data: { media_buy_id: 'mb_1' } }
  */
 export function extractWebhookPayload(body: unknown, knownFormat?: WebhookFormat): { format: WebhookFormat; data: unknown } {
+  body = plainBody(body);
   const format = knownFormat ?? detectWebhookFormat(body);
   if (format === null) {
     throw new WebhookError(
@@ -107,8 +85,13 @@ export function extractWebhookPayload(body: unknown, knownFormat?: WebhookFormat
     );
   }
   if (format === 'a2a') return { format, data: extractA2aResponse(body) };
-  const result = isObject(body) && hasOwn(body, 'result') ? body.result : null;
+  const result = isObject(body) ? own(body, 'result') : null;
   return { format, data: result ?? null };
+}
+
+/** A caller's body read once into a plain, bounded copy (a getter or Proxy that throws is the caller's MALFORMED_ENVELOPE). */
+function plainBody(body: unknown): unknown {
+  return snapshot(body, DEFAULT_BOUNDS, { what: 'webhook body' });
 }
 
 /** A validated MCP webhook envelope's fields. */
@@ -121,85 +104,53 @@ export interface WebhookEnvelope {
   readonly timestamp: string;
 }
 
-function fieldError(reason: string, path: string): WebhookError {
-  return new WebhookError('webhook_envelope_invalid', reason, { path });
-}
-
-function shownString(value: string): string {
-  return `"${shownText(value, 40)}"`;
-}
-
-function isDateTime(value: string): boolean {
-  const m = DATE_TIME.exec(value);
-  if (m === null) return false;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  // Leap seconds (60) are valid RFC 3339; an out-of-range day is not.
-  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day && hour < 24 && minute < 60 && second <= 60;
-}
-
 /**
  * Validates an MCP webhook body against `core/mcp-webhook-payload.json` of `version` (every
- * field the schema types except `result`, which the caller decodes by `task_type` and `status`).
+ * field the schema types; `result` only as an object, the caller decodes it by `task_type` and
+ * `status`), on a plain copy of the body.
  *
  * @param body - The parsed body.
  * @param version - The bundled version whose envelope applies.
  * @returns The envelope's fields.
  * @throws {WebhookError} `webhook_envelope_invalid`, with `path` naming the field.
+ * @throws {DecodeError} The snapshot's errors for a body that is not plain JSON data or is out of the default bounds.
  * @example
  * validateWebhookEnvelope(JSON.parse(raw), '3.1.19').taskType; // 'create_media_buy'
  */
 export function validateWebhookEnvelope(body: unknown, version: Version): WebhookEnvelope {
+  return checkWebhookEnvelope(plainBody(body), version);
+}
+
+/**
+ * {@link validateWebhookEnvelope} on a body that is already a plain copy (a snapshot or our parse).
+ * @internal Used by decodeWebhook and the receiver.
+ */
+export function checkWebhookEnvelope(body: unknown, version: Version): WebhookEnvelope {
   if (!isObject(body)) throw fieldError(`expected a webhook envelope object; got ${describeValue(body)}`, '');
-  const missing = WEBHOOK_REQUIRED[version].filter((key) => !hasOwn(body, key));
-  if (missing.length > 0) {
-    // A body with none of the envelope's identity fields is a bare result posted as the body.
-    const bare = !hasOwn(body, 'task_id') && !hasOwn(body, 'status') && !hasOwn(body, 'task_type');
-    const what = bare ? 'a bare task result, not a webhook envelope' : `an envelope without ${missing.join(', ')}`;
-    throw fieldError(
-      `expected the AdCP ${version} webhook envelope (${WEBHOOK_REQUIRED[version].join(', ')}); got ${what}`,
-      `/${missing[0] ?? ''}`,
-    );
-  }
-  for (const [key, [min, max, charset]] of Object.entries(STRING_FIELDS[version])) {
-    if (!hasOwn(body, key)) continue;
-    const value = body[key];
-    if (typeof value !== 'string') throw fieldError(`expected ${key} to be a string; got ${describeValue(value)}`, `/${key}`);
-    if (value.length < min || value.length > max || (charset !== undefined && !charset.test(value))) {
-      const bounds = max === Infinity ? `at least ${min}` : `${min}-${max}`;
-      throw fieldError(
-        `expected ${key} of ${bounds} characters${charset === undefined ? '' : ' from [A-Za-z0-9_.:-]'}; got ${describeValue(value)}`,
-        `/${key}`,
-      );
-    }
-  }
-  const { status, task_type: taskType, timestamp } = body;
-  if (!(WEBHOOK_STATUSES as readonly unknown[]).includes(status)) {
-    throw fieldError(
-      `expected status to be a task status (${WEBHOOK_STATUSES.join(', ')}); got ${typeof status === 'string' ? shownString(status) : describeValue(status)}`,
-      '/status',
-    );
-  }
-  if (!(WEBHOOK_TASK_TYPES[version] as readonly unknown[]).includes(taskType)) {
-    throw fieldError(
-      `expected task_type to be an AdCP ${version} task type; got ${typeof taskType === 'string' ? shownString(taskType) : describeValue(taskType)}`,
-      '/task_type',
-    );
-  }
-  if (hasOwn(body, 'protocol') && !(WEBHOOK_PROTOCOLS[version] as readonly unknown[]).includes(body.protocol)) {
-    throw fieldError(`expected protocol to be an AdCP ${version} protocol; got ${describeValue(body.protocol)}`, '/protocol');
-  }
-  if (typeof timestamp !== 'string' || !isDateTime(timestamp))
-    throw fieldError(`expected timestamp to be an RFC 3339 date-time; got ${describeValue(timestamp)}`, '/timestamp');
-  const result = hasOwn(body, 'result') ? body.result : undefined;
-  if (result !== undefined && !isObject(result))
-    throw fieldError(`expected result to be an object; got ${describeValue(result)}`, '/result');
+  const fault = envelopeFault(version, webhookEnvelopeByVersion[version], body);
+  if (fault !== undefined) throw envelopeError(body, version, fault.path, fault.reason, fault.issue.keyword === 'required');
+  // The schema just checked the types of these members.
   return {
     idempotencyKey: body.idempotency_key as string,
     taskId: body.task_id as string,
-    taskType: taskType as WebhookTaskType,
+    taskType: body.task_type as WebhookTaskType,
     operationId: typeof body.operation_id === 'string' ? body.operation_id : undefined,
-    status: status as WebhookStatus,
-    timestamp,
+    status: body.status as WebhookStatus,
+    timestamp: body.timestamp as string,
   };
+}
+
+function fieldError(reason: string, path: string): WebhookError {
+  return new WebhookError('webhook_envelope_invalid', reason, { path });
+}
+
+/** The envelope's first fault; a missing member says which required ones are missing, and whether the body is a bare result. */
+function envelopeError(body: Record<string, unknown>, version: Version, path: string, reason: string, missing: boolean): WebhookError {
+  if (!missing) return fieldError(`expected the AdCP ${version} webhook envelope; ${reason}`, path);
+  const required = WEBHOOK_REQUIRED[version];
+  const absent = required.filter((key) => own(body, key) === undefined);
+  // A body with none of the envelope's identity fields is a bare result posted as the body.
+  const bare = own(body, 'task_id') === undefined && own(body, 'status') === undefined && own(body, 'task_type') === undefined;
+  const what = bare ? 'a bare task result, not a webhook envelope' : `an envelope without ${absent.join(', ')}`;
+  return fieldError(`expected the AdCP ${version} webhook envelope (${required.join(', ')}); got ${what}`, path);
 }

@@ -2,12 +2,14 @@
  * The typed refusal of a webhook: the spec's `webhook_*` code (security.mdx, "Webhook error
  * taxonomy"), the HTTP status to answer, and the response a receiver sends back.
  */
-import { DecodeError, LimitError, TaskFailedError, type DecodeErrorOptions } from '../errors/errors.js';
+import { DecodeError, TaskFailedError, type DecodeErrorCode, type DecodeErrorOptions } from '../errors/errors.js';
+import type { DedupClaim } from './replay/dedup-claim.js';
 
 /**
  * Why a webhook was refused. The `webhook_signature_*`, `webhook_target_uri_malformed`,
  * `webhook_body_malformed` and `webhook_mode_mismatch` codes are the spec's; the others name
- * refusals the spec describes without a code (size, content type, method, envelope, local faults).
+ * refusals the spec describes without a code (size, content type, method, envelope, the
+ * `idempotency_key` dedup of webhooks.mdx "Reliability") and faults on the receiver's side.
  */
 export type WebhookErrorCode =
   | 'webhook_signature_header_malformed'
@@ -29,18 +31,49 @@ export type WebhookErrorCode =
   | 'webhook_mode_mismatch'
   /** No signature headers at all (neither the RFC 9421 pair nor, when configured, HMAC). */
   | 'webhook_signature_required'
-  /** The JWKS could not be fetched (network, status, bounds): our side, retryable. */
+  /** The keys could not be resolved (JWKS fetch, your `keys` or `revocation` threw or passed its deadline): retryable. */
   | 'webhook_signature_jwks_unavailable'
-  /** The replay store failed (e.g. Redis down): our side, retryable. */
+  /** The replay store failed or passed its deadline (e.g. Redis down or blocked): retryable. */
   | 'webhook_replay_store_unavailable'
+  /**
+   * A part of the receiver's configuration (key resolver, revocation check, replay store, endpoint)
+   * answered out of its contract: the operator's fault, never the sender's.
+   */
+  | 'webhook_receiver_misconfigured'
   /** The body is over the receiver's size bound (webhooks.mdx: 1 MB, before any digest). */
   | 'webhook_body_too_large'
+  /** The body did not arrive whole within the receiver's body deadline (`bodyTimeoutMs`). */
+  | 'webhook_body_timeout'
   /** `Content-Type` is not `application/json` (webhooks.mdx: rejected before verification). */
   | 'webhook_content_type_invalid'
   /** Not a POST. */
   | 'webhook_method_not_allowed'
   /** The body is not a valid webhook envelope (mcp-webhook-payload.json, or an A2A push body). */
-  | 'webhook_envelope_invalid';
+  | 'webhook_envelope_invalid'
+  /** The request's body is not its raw bytes (a framework parsed it, e.g. `express.json()`): fix the route. */
+  | 'webhook_body_not_raw'
+  /** The same `idempotency_key` from the same sender, already processed: answer 2xx (webhooks.mdx). */
+  | 'webhook_duplicate'
+  /** The same delivery is being processed by another call right now: 503 until it completes (webhooks.mdx). */
+  | 'webhook_duplicate_in_progress'
+  /** The same `idempotency_key` with a different payload: 409, the first binding kept (webhooks.mdx). */
+  | 'webhook_idempotency_conflict'
+  /** The sender has filled its dedup cap (webhooks.mdx: SHOULD bound per sender, 429). */
+  | 'webhook_dedup_rate_abuse'
+  /** The dedup store failed, is full, or passed its deadline (e.g. Redis down): retryable. */
+  | 'webhook_dedup_store_unavailable'
+  /** `complete()` or `release()` came after the claim's lease expired: processing outlasted `leaseSeconds`. */
+  | 'webhook_dedup_lease_expired';
+
+/**
+ * Whose fault an outcome is. `delivery`: the request as the sender sent it (answered 4xx, the only
+ * class that tells the sender its delivery is bad). `configuration`: the buyer's setup (500, the
+ * message says what to fix). `dependency`: something the receiver relies on failed or was late
+ * (503, a retry can succeed). `internal`: a defect of adcp-decode or of the runtime (500). `none`:
+ * no fault (a delivered failed task or a completed duplicate, 200; an identical delivery still in
+ * progress, 503).
+ */
+export type WebhookBlame = 'delivery' | 'configuration' | 'dependency' | 'internal' | 'none';
 
 /** The HTTP status a receiver answers for each code. */
 export const WEBHOOK_HTTP_STATUS: Readonly<Record<WebhookErrorCode, number>> = {
@@ -65,9 +98,88 @@ export const WEBHOOK_HTTP_STATUS: Readonly<Record<WebhookErrorCode, number>> = {
   webhook_signature_jwks_unavailable: 503,
   webhook_replay_store_unavailable: 503,
   webhook_body_too_large: 413,
+  webhook_body_timeout: 408,
   webhook_content_type_invalid: 415,
   webhook_method_not_allowed: 405,
   webhook_envelope_invalid: 400,
+  webhook_body_not_raw: 500,
+  webhook_receiver_misconfigured: 500,
+  webhook_duplicate: 200,
+  webhook_duplicate_in_progress: 503,
+  webhook_idempotency_conflict: 409,
+  webhook_dedup_rate_abuse: 429,
+  webhook_dedup_store_unavailable: 503,
+  webhook_dedup_lease_expired: 500,
+};
+
+/** Whose fault each code is (test/webhooks/blame.test.ts holds it to the status class). */
+export const WEBHOOK_BLAME: Readonly<Record<WebhookErrorCode, WebhookBlame>> = {
+  webhook_signature_header_malformed: 'delivery',
+  webhook_signature_params_incomplete: 'delivery',
+  webhook_signature_tag_invalid: 'delivery',
+  webhook_signature_alg_not_allowed: 'delivery',
+  webhook_signature_window_invalid: 'delivery',
+  webhook_signature_components_incomplete: 'delivery',
+  webhook_signature_key_unknown: 'delivery',
+  webhook_signature_key_purpose_invalid: 'delivery',
+  webhook_signature_key_revoked: 'delivery',
+  webhook_signature_revocation_stale: 'delivery',
+  webhook_signature_invalid: 'delivery',
+  webhook_signature_digest_mismatch: 'delivery',
+  webhook_body_malformed: 'delivery',
+  webhook_target_uri_malformed: 'delivery',
+  webhook_signature_replayed: 'delivery',
+  webhook_signature_rate_abuse: 'delivery',
+  webhook_mode_mismatch: 'delivery',
+  webhook_signature_required: 'delivery',
+  webhook_signature_jwks_unavailable: 'dependency',
+  webhook_replay_store_unavailable: 'dependency',
+  webhook_body_too_large: 'delivery',
+  webhook_body_timeout: 'delivery',
+  webhook_content_type_invalid: 'delivery',
+  webhook_method_not_allowed: 'delivery',
+  webhook_envelope_invalid: 'delivery',
+  webhook_body_not_raw: 'configuration',
+  webhook_receiver_misconfigured: 'configuration',
+  webhook_duplicate: 'none',
+  webhook_duplicate_in_progress: 'none',
+  webhook_idempotency_conflict: 'delivery',
+  webhook_dedup_rate_abuse: 'delivery',
+  webhook_dedup_store_unavailable: 'dependency',
+  webhook_dedup_lease_expired: 'configuration',
+};
+
+/**
+ * The answer to every other DecodeError the receiver can throw, by code. A fault of the body is
+ * the sender's (4xx); an option, a caller's input or a release the buyer cannot read is the
+ * buyer's setup; a deadline or a fetch's content coding, a dependency's; INTERNAL, ours.
+ */
+export const DECODE_ERROR_ANSWER: Readonly<Record<DecodeErrorCode, { readonly status: number; readonly blame: WebhookBlame }>> = {
+  UNKNOWN_TASK: { status: 400, blame: 'delivery' },
+  NO_PAYLOAD: { status: 400, blame: 'delivery' },
+  INVALID_JSON: { status: 400, blame: 'delivery' },
+  UNSAFE_JSON: { status: 400, blame: 'delivery' },
+  TOO_LARGE: { status: 413, blame: 'delivery' },
+  TOO_DEEP: { status: 400, blame: 'delivery' },
+  MALFORMED_ENVELOPE: { status: 400, blame: 'delivery' },
+  WRAPPER_DETECTED: { status: 400, blame: 'delivery' },
+  SCHEMA_MISMATCH: { status: 400, blame: 'delivery' },
+  TASK_FAILED: { status: 200, blame: 'none' },
+  // An answer that does not answer the request it is tied to (context, served release): the sender's.
+  CONTEXT_MISMATCH: { status: 400, blame: 'delivery' },
+  VERSION_MISMATCH: { status: 400, blame: 'delivery' },
+  // decoderFor found no release in common with the seller: the buyer's setup to resolve.
+  NO_COMMON_VERSION: { status: 500, blame: 'configuration' },
+  UNSUPPORTED_VERSION: { status: 500, blame: 'configuration' },
+  INVALID_OPTION: { status: 500, blame: 'configuration' },
+  INVALID_INPUT: { status: 500, blame: 'configuration' },
+  TIMEOUT: { status: 503, blame: 'dependency' },
+  UNSUPPORTED_ENCODING: { status: 503, blame: 'dependency' },
+  INTERNAL: { status: 500, blame: 'internal' },
+  // encode()'s refusal of the buyer's own request: never a delivery's; reaching a receiver, a defect.
+  INVALID_REQUEST: { status: 500, blame: 'internal' },
+  // A WebhookError carries its own answer; a bare DecodeError with this code is none of ours to build.
+  WEBHOOK_REJECTED: { status: 500, blame: 'internal' },
 };
 
 /** Codes that the spec's taxonomy defines and a sender reads from `WWW-Authenticate`. */
@@ -107,6 +219,8 @@ export class WebhookError extends DecodeError {
   readonly webhookCode: WebhookErrorCode;
   /** The HTTP status to answer. */
   readonly httpStatus: number;
+  /** Whose fault it is: only `delivery` is answered 4xx. */
+  readonly blame: WebhookBlame;
   /** For `webhook_body_malformed`: the duplicated key names, sanitized per step 14b (at most 4). */
   readonly duplicateKeys: readonly string[] | undefined;
 
@@ -114,24 +228,28 @@ export class WebhookError extends DecodeError {
     super('WEBHOOK_REJECTED', `${webhookCode}: ${message}`, options);
     this.webhookCode = webhookCode;
     this.httpStatus = WEBHOOK_HTTP_STATUS[webhookCode];
+    this.blame = WEBHOOK_BLAME[webhookCode];
     this.duplicateKeys = options.duplicateKeys;
   }
 }
 
-/** What a receiver answers: a status and headers (no body, so nothing internal is echoed). */
+/** What a receiver answers: a status and headers (no body, so nothing internal is echoed), and whose fault it was. */
 export interface WebhookResponseInit {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
+  /** Whose fault the outcome is; log every one but `delivery` and `none` for the operator (the message says what to fix). */
+  readonly blame: WebhookBlame;
 }
 
 /**
- * The HTTP answer for an error `receive()` threw: the refusal's status with
- * `WWW-Authenticate: Signature error="<code>"` for signature codes (security.mdx), 200 for an
- * authenticated webhook that reports a failed task (it was delivered; retrying changes nothing),
- * 413 for a bound passed, 400 for any other payload fault, 500 for anything else.
+ * The HTTP answer for what `receive()` threw, by whose fault it is: 4xx only for a fault of the
+ * delivery (with `WWW-Authenticate: Signature error="<code>"` for the spec's signature codes),
+ * 200 for a delivered webhook that reports a failed task or a completed duplicate, 503 for a
+ * dependency that failed or was late (and an identical delivery still in progress), 500 for the
+ * buyer's configuration and for a defect of adcp-decode or anything that is not a DecodeError.
  *
  * @param error - What `receive()` threw.
- * @returns The status and headers to send, without a body.
+ * @returns The status and headers to send, without a body, and the blame.
  * @throws Never.
  * @example
  * catch (e) { const { status, headers } = webhookResponse(e); res.writeHead(status, headers).end(); }
@@ -141,12 +259,11 @@ export function webhookResponse(error: unknown): WebhookResponseInit {
     const headers: Record<string, string> = SIGNATURE_CHALLENGE.has(error.webhookCode)
       ? { 'www-authenticate': `Signature error="${error.webhookCode}"` }
       : {};
-    return { status: error.httpStatus, headers };
+    return { status: error.httpStatus, headers, blame: error.blame };
   }
-  if (error instanceof TaskFailedError) return { status: 200, headers: {} };
-  if (error instanceof LimitError) return { status: error.code === 'TIMEOUT' ? 503 : 413, headers: {} };
-  if (error instanceof DecodeError && error.code !== 'INVALID_OPTION') return { status: 400, headers: {} };
-  return { status: 500, headers: {} };
+  if (error instanceof TaskFailedError) return { status: 200, headers: {}, blame: 'none' };
+  if (error instanceof DecodeError) return { ...DECODE_ERROR_ANSWER[error.code], headers: {} };
+  return { status: 500, headers: {}, blame: 'internal' };
 }
 
 /** The envelope of a webhook that reported a failed task, and who signed it. */
@@ -172,13 +289,19 @@ export interface WebhookFailure {
 export class WebhookTaskFailedError extends TaskFailedError {
   /** The webhook's envelope fields and signer. */
   readonly webhook: WebhookFailure;
+  /**
+   * Set by a receiver with `dedup`: this delivery's claim on its `idempotency_key`. Call
+   * `complete()` once the failure is durably recorded, `release()` if recording it failed.
+   */
+  readonly dedup: DedupClaim | undefined;
 
-  constructor(failure: TaskFailedError, webhook: WebhookFailure) {
+  constructor(failure: TaskFailedError, webhook: WebhookFailure, dedup?: DedupClaim) {
     super(
       failure.message,
-      { adcpError: failure.adcpError, recovery: failure.recovery },
+      { adcpError: failure.adcpError, recovery: failure.recovery, known: failure.known, sellerText: failure.sellerText },
       { task: failure.task, version: failure.version, path: failure.path, cause: failure },
     );
     this.webhook = webhook;
+    this.dedup = dedup;
   }
 }

@@ -5,6 +5,12 @@
  * Web-standard APIs only (WebCrypto, fetch, streams), so it runs in Node, Workers and browsers.
  */
 export { createWebhookReceiver, DEFAULT_WEBHOOK_MAX_BYTES } from './receiver.js';
+export {
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_KEYS_TIMEOUT_MS,
+  DEFAULT_STORE_TIMEOUT_MS,
+  MIN_DEDUP_RETENTION_SECONDS,
+} from './receiver-options.js';
 export type { LegacyHmacConfig, ReceivedSigner, ReceivedWebhook, WebhookReceiver, WebhookReceiverOptions } from './receiver.js';
 export { decodeWebhook } from './decode-webhook.js';
 // A webhook service that imports only this entry preloads its tasks' validators from it (bundles, workers).
@@ -33,17 +39,50 @@ export { createJwksResolver, JwksError, JWKS_MAX_BYTES } from './signature/jwks.
 export type { JwksResolverOptions } from './signature/jwks.js';
 export { WEBHOOK_ALGS } from './signature/keys.js';
 export type { KeyResolver, ResolvedKey, WebhookAlg, WebhookJwk } from './signature/keys.js';
-export { createMemoryReplayStore, DEFAULT_PER_KEYID_CAP, DEFAULT_AGGREGATE_CAP } from './replay/replay.js';
-export type { AdmissionTrackingOptions, MemoryReplayStoreOptions, NewKeyidAdmission, ReplayClaim, ReplayStore } from './replay/replay.js';
+export {
+  createMemoryReplayStore,
+  DEFAULT_PER_KEYID_CAP,
+  DEFAULT_AGGREGATE_CAP,
+  DEFAULT_REPLAY_MAX_BYTES,
+  replayEntryBytes,
+} from './replay/replay.js';
+export type {
+  AdmissionTrackingOptions,
+  MemoryReplayStore,
+  MemoryReplayStoreOptions,
+  NewKeyidAdmission,
+  ReplayClaim,
+  ReplayStore,
+} from './replay/replay.js';
+export { createMemoryDedupStore, dedupEntryBytes, DEFAULT_DEDUP_MAX_BYTES, DEFAULT_DEDUP_PER_SENDER_CAP } from './replay/dedup.js';
+export type {
+  DedupClaimRequest,
+  DedupSettleRequest,
+  DedupState,
+  DedupStore,
+  MemoryDedupStore,
+  MemoryDedupStoreOptions,
+} from './replay/dedup.js';
+export { createRedisDedupStore } from './replay/dedup-redis.js';
+export type { RedisDedupStoreOptions } from './replay/dedup-redis.js';
+export type { DedupClaim, DedupOptions } from './replay/dedup-claim.js';
+export { canonicalJson, payloadFingerprint } from './replay/fingerprint.js';
 export { hmacSignature, verifyLegacyHmac, checkHmacSecret } from './signature/hmac.js';
 export type { LegacyHmacOptions } from './signature/hmac.js';
-export { canonicalTarget } from './signature/target-uri.js';
+export { canonicalTarget, TargetUriError } from './signature/target-uri.js';
 export type { CanonicalTarget } from './signature/target-uri.js';
 export { findDuplicateKeys, sanitizeKeyName } from './body/duplicate-keys.js';
 export type { DuplicateKeys } from './body/duplicate-keys.js';
-export { WebhookError, WebhookTaskFailedError, webhookResponse, WEBHOOK_HTTP_STATUS } from './errors.js';
-export type { WebhookErrorCode, WebhookFailure, WebhookResponseInit } from './errors.js';
-export type { HeaderRecord, IncomingWebhook, PlainWebhookRequest } from './body/request.js';
+export {
+  WebhookError,
+  WebhookTaskFailedError,
+  webhookResponse,
+  WEBHOOK_HTTP_STATUS,
+  WEBHOOK_BLAME,
+  DECODE_ERROR_ANSWER,
+} from './errors.js';
+export type { WebhookBlame, WebhookErrorCode, WebhookFailure, WebhookResponseInit } from './errors.js';
+export type { HeaderRecord, IncomingWebhook, PlainWebhookRequest, RawBody } from './body/request.js';
 export { createRevocationList, RevocationListError, REVOCATION_LIST_TYP } from './signature/revocation.js';
 export type { RevocationList, RevocationListOptions } from './signature/revocation.js';
 export { createRedisReplayStore } from './replay/redis.js';

@@ -1,20 +1,26 @@
 /**
- * createWebhookReceiver(): the whole receiving side in the spec's order. Size (413) and content
- * type (415) before anything is hashed; then the RFC 9421 webhook verifier checklist, or the
- * legacy HMAC scheme when (and only when) a secret was configured; then duplicate keys and the
- * bounded, prototype-safe parse; then the envelope and the result, decoded as decode() would.
+ * createWebhookReceiver(): the whole receiving side in the spec's order. Size (413), body deadline
+ * (408) and content type (415) before anything is hashed; then the RFC 9421 webhook verifier
+ * checklist, or the legacy HMAC scheme when (and only when) a secret was configured; then
+ * duplicate keys and the bounded, prototype-safe parse; then the envelope and the result, decoded
+ * as decode() would; then, when configured, the `idempotency_key` dedup. Every error it throws is
+ * typed and blamed: only a fault of the delivery is answered 4xx (see `webhookResponse`).
  */
 import type { VersionFor } from '../decode/decode.js';
+import { DecodeError, describeThrown, TaskFailedError } from '../errors/errors.js';
+import { shownText } from '../errors/format.js';
 import type { Version } from '../schema/versions.js';
-import { boundsOf, decodeWebhookValue, type DecodedWebhook, type DecodeWebhookOptions } from './decode-webhook.js';
-import { WebhookError } from './errors.js';
+import { decodeWebhookValue, type DecodedWebhook, type DecodeWebhookOptions } from './decode-webhook.js';
+import { WebhookError, WebhookTaskFailedError } from './errors.js';
 import { parseWebhookBody, bodyText } from './body/body.js';
-import { checkHmacSecret, verifyLegacyHmac } from './signature/hmac.js';
-import { createJwksResolver, type JwksResolverOptions } from './signature/jwks.js';
+import { verifyLegacyHmac } from './signature/hmac.js';
+import type { JwksResolverOptions } from './signature/jwks.js';
 import type { KeyResolver } from './signature/keys.js';
-import { createMemoryReplayStore, type ReplayStore } from './replay/replay.js';
-import { createRevocationList, type RevocationListOptions } from './signature/revocation.js';
-import { checkContentType, readWebhookRequest, type IncomingWebhook } from './body/request.js';
+import type { ReplayStore } from './replay/replay.js';
+import type { RevocationListOptions } from './signature/revocation.js';
+import { checkContentType, readWebhookRequest, type IncomingWebhook, type ReadRequest } from './body/request.js';
+import { claimDelivery, type DedupClaim, type DedupOptions } from './replay/dedup-claim.js';
+import { receiverSettings, type ReceiverSettings } from './receiver-options.js';
 import {
   verifyWebhookSignature,
   type ReplayScope,
@@ -23,8 +29,7 @@ import {
   type WebhookSigner,
 } from './signature/verify.js';
 
-/** Default body bound (webhooks.mdx: receivers SHOULD enforce 1 MB). */
-export const DEFAULT_WEBHOOK_MAX_BYTES = 1_000_000;
+export { DEFAULT_WEBHOOK_MAX_BYTES } from './receiver-options.js';
 
 /** Who signed a received webhook: an RFC 9421 key, or the legacy HMAC secret. */
 export type ReceivedSigner =
@@ -32,7 +37,15 @@ export type ReceivedSigner =
   | { readonly keyid: 'hmac-current' | 'hmac-previous'; readonly alg: 'hmac-sha256'; readonly agent: string };
 
 /** A received, verified, decoded webhook (judged by version(s) `V`): narrow on `taskType` to type `data`. */
-export type ReceivedWebhook<V extends Version = Version> = DecodedWebhook<V> & { readonly signer: ReceivedSigner };
+export type ReceivedWebhook<V extends Version = Version> = DecodedWebhook<V> & {
+  readonly signer: ReceivedSigner;
+  /**
+   * With the `dedup` option, this delivery's claim on its `idempotency_key`: `complete()` it once
+   * the side effects are durable, before answering 2xx; `release()` it when they failed. Absent
+   * without the option, and for A2A bodies (they carry no `idempotency_key`).
+   */
+  readonly dedup: DedupClaim | undefined;
+};
 
 /** The legacy HMAC opt-in (deprecated; removed in AdCP 4.0). */
 export interface LegacyHmacConfig {
@@ -53,6 +66,15 @@ export interface WebhookReceiverOptions extends DecodeWebhookOptions {
    * When set, RFC 9421 signatures are refused (`webhook_mode_mismatch`), and vice versa.
    */
   readonly hmac?: LegacyHmacConfig | undefined;
+  /**
+   * The URL the buyer registered with the seller (`push_notification_config.url`), or its origin
+   * (`https://buyer.example`), whose request path and query then complete each target. Required
+   * with `keys` or `jwks`: the signed `@target-uri` and `@authority` are checked against it, never
+   * against the request's own `Host` or URL, which a client or a TLS-terminating proxy sets.
+   */
+  readonly endpoint?: string | URL | undefined;
+  /** Longest `Signature-Input`, `Signature` and `Content-Digest` read, each, in bytes. Default 8192. */
+  readonly maxSignatureHeaderBytes?: number | undefined;
   /** The `(keyid, nonce)` store. Default: a bounded in-memory store (one process only). */
   readonly replayStore?: ReplayStore | undefined;
   /** The revocation list check (step 9), your own. Or `revocationList`. */
@@ -69,6 +91,25 @@ export interface WebhookReceiverOptions extends DecodeWebhookOptions {
   readonly replayScope?: ReplayScope | undefined;
   /** Largest body, in bytes, refused before any digest or parse. Default 1,000,000. */
   readonly maxBodyBytes?: number | undefined;
+  /**
+   * Deadline for reading a streamed body (a WHATWG `Request`, a `ReadableStream` or an async
+   * iterable such as Node's `IncomingMessage`), in ms: past it `webhook_body_timeout` (408) and the
+   * stream is cancelled. Default 10,000.
+   */
+  readonly bodyTimeoutMs?: number | undefined;
+  /**
+   * Deadline of each replay- and dedup-store command, in ms: past it the receiver fails closed
+   * (`webhook_replay_store_unavailable` / `webhook_dedup_store_unavailable`, 503). Default 2,000.
+   */
+  readonly storeTimeoutMs?: number | undefined;
+  /** Deadline of each key resolution and revocation check, in ms (503 past it). Default 15,000. */
+  readonly keysTimeoutMs?: number | undefined;
+  /**
+   * The `idempotency_key` dedup webhooks.mdx makes a MUST: a durable store shared by every
+   * endpoint (`createRedisDedupStore`), the retention (at least 24 h) and the processing lease.
+   * Without it the application must dedup itself (see the README).
+   */
+  readonly dedup?: DedupOptions | undefined;
   /** The clock in milliseconds. Default `Date.now`. */
   readonly now?: (() => number) | undefined;
   /** WebCrypto. Default `crypto.subtle`. */
@@ -80,106 +121,114 @@ export interface WebhookReceiver<V extends Version = Version> {
   /**
    * Verifies and decodes one webhook request.
    *
-   * @throws {WebhookError} The refusal, with `webhookCode` and `httpStatus` (see `webhookResponse`).
+   * @throws {WebhookError} The refusal, with `webhookCode`, `httpStatus` and `blame` (see `webhookResponse`);
+   *   with `dedup`, also a completed duplicate (`webhook_duplicate`, answer 200).
    * @throws {WebhookTaskFailedError} A verified webhook reporting a failed task (answer 2xx).
-   * @throws {DecodeError} A verified webhook whose result does not decode (`SCHEMA_MISMATCH`, ...).
+   * @throws {DecodeError} A verified webhook whose result does not decode (`SCHEMA_MISMATCH`, ...),
+   *   or `INTERNAL` for a defect on our side. Nothing else: every throw is typed and blamed.
    */
   receive(request: IncomingWebhook): Promise<ReceivedWebhook<V>>;
 }
 
-function optionError(message: string): TypeError {
-  return new TypeError(`createWebhookReceiver: ${message}`);
+/** Anything but a DecodeError escaping `receive()` is a defect on our side: INTERNAL, never the sender's. */
+function typed(error: unknown): unknown {
+  let detail = describeThrown(error);
+  try {
+    if (error instanceof DecodeError) return error;
+    if (error instanceof Error) detail = `${detail}: ${shownText(String(error.message), 160)}`;
+  } catch {
+    // A thrown Proxy or a throwing getter: the class alone is said.
+  }
+  return new DecodeError(
+    'INTERNAL',
+    `the webhook receiver failed on its own side (${detail}); a defect of adcp-decode or of the runtime's WebCrypto: please report it`,
+    {
+      cause: error,
+    },
+  );
+}
+
+/** Steps 1-13: the RFC 9421 checklist, or the legacy HMAC scheme when configured. */
+async function authenticate(settings: ReceiverSettings, read: ReadRequest): Promise<ReceivedSigner> {
+  const signed9421 = read.headers.has('signature-input') || read.headers.has('signature');
+  const signedHmac = read.headers.has('x-adcp-signature') || read.headers.has('x-adcp-timestamp');
+  const { hmac, now, subtle } = settings;
+  if (hmac !== undefined) {
+    if (signed9421)
+      throw new WebhookError(
+        'webhook_mode_mismatch',
+        'this registration uses the legacy HMAC scheme; the webhook carries an RFC 9421 signature',
+      );
+    if (!signedHmac)
+      throw new WebhookError(
+        'webhook_signature_required',
+        'expected X-ADCP-Signature and X-ADCP-Timestamp (legacy HMAC registration); got neither',
+      );
+    const which = await verifyLegacyHmac(read.headers, read.body, { secrets: hmac.secrets, now, subtle });
+    return { keyid: which === 0 ? 'hmac-current' : 'hmac-previous', alg: 'hmac-sha256', agent: hmac.agent };
+  }
+  if (signedHmac && !signed9421)
+    throw new WebhookError(
+      'webhook_mode_mismatch',
+      'this registration uses RFC 9421 signatures; the webhook carries the legacy HMAC headers',
+    );
+  return verifyWebhookSignature(read, {
+    keys: settings.keys as KeyResolver,
+    replayStore: settings.replayStore,
+    revocation: settings.revocation,
+    replayScope: settings.replayScope,
+    ...settings.signature,
+    now,
+    subtle,
+  });
+}
+
+/** One delivery through every step; the dedup claim (when configured) comes last, on a decoded payload. */
+async function receiveOne(settings: ReceiverSettings, request: IncomingWebhook): Promise<ReceivedWebhook> {
+  const read = await readWebhookRequest(request, settings.body);
+  checkContentType(read.headers);
+  const signer = await authenticate(settings, read);
+  // Step 14 (duplicate keys) and the secure parse run only on an authenticated body.
+  const parsed = parseWebhookBody(bodyText(read.body), settings.bounds);
+  const { dedup } = settings;
+  let decoded: DecodedWebhook;
+  try {
+    decoded = decodeWebhookValue(parsed.value, settings.decodeOptions, parsed.shape, signer);
+  } catch (error) {
+    const key = error instanceof WebhookTaskFailedError ? error.webhook.idempotencyKey : undefined;
+    if (dedup === undefined || key === undefined || !(error instanceof WebhookTaskFailedError)) throw error;
+    // A delivered failure is an event too: the application records it once.
+    const claim = await claimDelivery(dedup, signer.agent, key, parsed.value);
+    throw new WebhookTaskFailedError(error.cause instanceof TaskFailedError ? error.cause : error, error.webhook, claim);
+  }
+  const key = decoded.idempotencyKey;
+  const claim = dedup === undefined || key === undefined ? undefined : await claimDelivery(dedup, signer.agent, key, parsed.value);
+  return { ...decoded, signer, dedup: claim };
 }
 
 /**
  * Creates a webhook receiver for one registration mode (RFC 9421 or, on opt-in, legacy HMAC).
  *
- * @param options - Key resolution (`keys` or `jwks`), or `hmac`; replay store, revocation, bounds;
- *   a `version` (`'3.0'`, `'3.1.19'`) judges every webhook by that version and types `data` by it alone.
+ * @param options - Key resolution (`keys` or `jwks`), or `hmac`; replay store, revocation, bounds,
+ *   deadlines, `dedup`; a `version` (`'3.0'`, `'3.1.19'`) judges every webhook by that version and
+ *   types `data` by it alone.
  * @returns The receiver.
- * @throws {TypeError} For a missing key source, a weak HMAC secret or an invalid bound.
+ * @throws {DecodeError} `INVALID_OPTION` for any option that is wrong (a missing key source, a weak
+ *   HMAC secret, a bound, a store without its methods, ...), at creation.
  * @example
  * const receiver = createWebhookReceiver({ jwks: { url: sellerJwksUri, agent: sellerAgentUrl }, replayStore });
  * const hook = await receiver.receive(request); // { taskType, taskId, status, data, signer, ... }
  */
 export function createWebhookReceiver<O extends WebhookReceiverOptions>(options: O): WebhookReceiver<VersionFor<O>> {
-  const {
-    keys: customKeys,
-    jwks,
-    hmac,
-    replayStore,
-    revocation: customRevocation,
-    revocationList,
-    replayScope,
-    maxBodyBytes = DEFAULT_WEBHOOK_MAX_BYTES,
-    now,
-    subtle,
-    ...decodeOptions
-  } = options;
-  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) throw optionError('maxBodyBytes must be a positive integer');
-  if (replayScope !== undefined && replayScope !== 'keyid' && replayScope !== 'destination')
-    throw optionError("replayScope must be 'keyid' or 'destination'");
-  const secrets = hmac === undefined ? undefined : typeof hmac.secret === 'string' ? [hmac.secret] : [...hmac.secret];
-  for (const secret of secrets ?? []) checkHmacSecret(secret);
-  if (hmac !== undefined && (customKeys !== undefined || jwks !== undefined))
-    throw optionError('hmac selects the legacy scheme; it cannot be combined with keys or jwks (mode selection is a switch)');
-  if (hmac === undefined && (customKeys === undefined) === (jwks === undefined))
-    throw optionError('exactly one of keys or jwks is required (or hmac for the legacy scheme)');
-  if (customRevocation !== undefined && revocationList !== undefined) throw optionError('pass revocation or revocationList, not both');
-  const keys = customKeys ?? (jwks === undefined ? undefined : createJwksResolver(jwks));
-  const listKeys = revocationList?.keys ?? keys;
-  if (revocationList !== undefined && listKeys === undefined)
-    throw optionError('revocationList needs keys to verify the list (this receiver has none)');
-  const revocation =
-    revocationList === undefined || listKeys === undefined
-      ? customRevocation
-      : createRevocationList({ ...revocationList, keys: listKeys, now: revocationList.now ?? now, subtle: revocationList.subtle ?? subtle })
-          .check;
-  const store = replayStore ?? createMemoryReplayStore(now === undefined ? {} : { now });
-  // The body is never larger than the parse bound either.
-  const decodeBounds = boundsOf(decodeOptions);
-  const bounds = { ...decodeBounds, maxBytes: Math.min(decodeBounds.maxBytes, maxBodyBytes) };
-
+  const settings = receiverSettings(options);
   return {
     async receive(request) {
-      const read = await readWebhookRequest(request, maxBodyBytes);
-      checkContentType(read.headers);
-      const signed9421 = read.headers.has('signature-input') || read.headers.has('signature');
-      const signedHmac = read.headers.has('x-adcp-signature') || read.headers.has('x-adcp-timestamp');
-      let signer: ReceivedSigner;
-      if (secrets !== undefined && hmac !== undefined) {
-        if (signed9421)
-          throw new WebhookError(
-            'webhook_mode_mismatch',
-            'this registration uses the legacy HMAC scheme; the webhook carries an RFC 9421 signature',
-          );
-        if (!signedHmac)
-          throw new WebhookError(
-            'webhook_signature_required',
-            'expected X-ADCP-Signature and X-ADCP-Timestamp (legacy HMAC registration); got neither',
-          );
-        const which = await verifyLegacyHmac(read.headers, read.body, { secrets, now, subtle });
-        signer = { keyid: which === 0 ? 'hmac-current' : 'hmac-previous', alg: 'hmac-sha256', agent: hmac.agent };
-      } else {
-        if (signedHmac && !signed9421)
-          throw new WebhookError(
-            'webhook_mode_mismatch',
-            'this registration uses RFC 9421 signatures; the webhook carries the legacy HMAC headers',
-          );
-        signer = await verifyWebhookSignature(read, {
-          keys: keys as KeyResolver,
-          replayStore: store,
-          revocation,
-          replayScope,
-          now,
-          subtle,
-        });
+      try {
+        // The version option fixed the schemas that judged the body, so its version is in VersionFor<O>.
+        return (await receiveOne(settings, request)) as ReceivedWebhook<VersionFor<O>>;
+      } catch (error) {
+        throw typed(error);
       }
-      // Step 14 (duplicate keys) and the secure parse run only on an authenticated body.
-      const parsed = parseWebhookBody(bodyText(read.body), bounds);
-      const decoded = decodeWebhookValue(parsed.value, decodeOptions, parsed.shape, signer);
-      // The version option fixed the schemas that judged the body, so its version is in VersionFor<O>.
-      return { ...decoded, signer } as ReceivedWebhook<VersionFor<O>>;
     },
   };
 }

@@ -167,7 +167,7 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
       {
         "exit": 1,
         "stderr": "✖ get_products: TASK_FAILED (AdCP 3.1.19)
-        get_products failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (transient, retry after 30 s)
+        get_products failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (transient, retry after 30 s); the seller said "Too many get_products calls for this account; try again shortly."
         adcp_error RATE_LIMITED: Too many get_products calls for this account; try again shortly.
       ",
         "stdout": "",
@@ -327,7 +327,7 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
       {
         "exit": 1,
         "stderr": "✖ get_products: TASK_FAILED (AdCP 3.1.19)
-        get_products failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (transient, retry after 30 s)
+        get_products failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (transient, retry after 30 s); the seller said "Slow down.\\u001b[2J\\u001b]8;;https://evil.example\\u0007click\\u202e"
         adcp_error RATE_LIMITED: Slow down.\\u001b[2J\\u001b]8;;https://evil.example\\u0007click\\u202e
       ",
         "stdout": "",
@@ -489,8 +489,8 @@ describe.concurrent('help and tasks', { timeout: 120_000 }, () => {
     expect(lines[0]).toMatch(/^AdCP 3\.1\.19: \d+ tasks \(response schema, \[async variants\]\)$/);
     expect(lines.filter((l) => /^ {2}(create_media_buy|get_products) /.test(l)).map((l) => l.replace(/ +/g, ' '))).toMatchInlineSnapshot(`
       [
-        " create_media_buy /schemas/3.1.19/media-buy/create-media-buy-response.json [working, submitted, input-required]",
-        " get_products /schemas/3.1.19/media-buy/get-products-response.json [working, submitted, input-required]",
+        " create_media_buy /schemas/3.1.19/media-buy/create-media-buy-response.json [submitted, working, input-required]",
+        " get_products /schemas/3.1.19/media-buy/get-products-response.json [submitted, working, input-required]",
       ]
     `);
     expect(lines.at(-1)).toMatchInlineSnapshot(`"Also bundled: 3.0.26 (--adcp-version)"`);

@@ -196,7 +196,7 @@ describe("the MCP SDK client's own timeout is TIMEOUT; a seller's JSON-RPC error
       const e = failure('get_products', thrown);
       expect(e).toMatchObject({ code: 'TASK_FAILED', task: 'get_products' });
       expect(e.message).toMatchInlineSnapshot(
-        `"get_products failed: the seller answered with JSON-RPC error -32001 with no adcp_error (transient)"`,
+        `"get_products failed: the seller answered with JSON-RPC error -32001 with no adcp_error (transient); the seller said "Upstream ad server timed out""`,
       );
     });
   });

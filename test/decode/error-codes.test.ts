@@ -352,7 +352,7 @@ describe('TASK_FAILED', () => {
       recovery: { recovery: 'transient', retryAfterSeconds: 12 },
     });
     expect(e.message).toMatchInlineSnapshot(
-      `"create_media_buy failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (transient, retry after 12 s)"`,
+      `"create_media_buy failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (transient, retry after 12 s); the seller said "Too many requests""`,
     );
   });
 });

@@ -170,9 +170,11 @@ describe('a pinned entry holds what a buyer file needs, bound to its release', (
     expect(root.safeDecode('get_task_status', jsonRpc).success).toBe(false);
     const call = v30.decodeTaskStatus as (input: unknown, options?: unknown) => unknown;
     expect(caughtAs(Error, () => call(jsonRpc, { version: '3.1' }))).toMatchObject({ code: 'INVALID_OPTION' });
-    expect(caughtAs(Error, () => v30.decodeTaskStatus({ ...polled, status: 'failed', error: { code: 'RATE_LIMITED' } }))).toBeInstanceOf(
-      v30.TaskFailedError,
-    );
+    expect(
+      caughtAs(Error, () =>
+        v30.decodeTaskStatus({ ...polled, status: 'failed', error: { code: 'RATE_LIMITED', message: 'too many requests' } }),
+      ),
+    ).toBeInstanceOf(v30.TaskFailedError);
     // Typed by its release alone: narrowing taskType types data by 3.0's responses.
     const task = v30.decodeTaskStatus({ ...polled, status: 'completed', result: payload('3.0.26/create_media_buy.valid') });
     expect(task.taskType).toBe('create_media_buy');

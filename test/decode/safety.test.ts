@@ -191,7 +191,7 @@ describe('formatIssues', () => {
     const result = safeDecode('get_media_buys', mcp.error({ code: 'ACCOUNT_NOT_FOUND', message: 'No such account' }));
     if (result.success) return expect.fail('expected TASK_FAILED');
     expect(formatIssues(result.error)).toMatchInlineSnapshot(
-      `"✖ get_media_buys failed: the seller answered with an AdCP error with error code "ACCOUNT_NOT_FOUND" (terminal)"`,
+      `"✖ get_media_buys failed: the seller answered with an AdCP error with error code "ACCOUNT_NOT_FOUND" (terminal); the seller said "No such account""`,
     );
   });
 });

@@ -37,7 +37,7 @@ describe('JSON-RPC errors', () => {
     const e = failure('get_media_buys', mcpError(-32603, 'Internal error'));
     expect(e).toMatchObject({ adcpError: undefined, recovery: { recovery: 'transient' }, version: '3.1.19' });
     expect(e.message).toMatchInlineSnapshot(
-      `"get_media_buys failed: the seller answered with JSON-RPC error -32603 with no adcp_error (transient)"`,
+      `"get_media_buys failed: the seller answered with JSON-RPC error -32603 with no adcp_error (transient); the seller said "Internal error""`,
     );
     expect(failure('get_media_buys', mcpError(-32603, 'Internal error'), { unknownRecovery: 'terminal' }).recovery).toEqual({
       recovery: 'terminal',
@@ -51,7 +51,7 @@ describe('JSON-RPC errors', () => {
     );
     expect(e).toMatchObject({ adcpError: { code: 'AUTH_MISSING', message: 'No bearer token' }, recovery: { recovery: 'correctable' } });
     expect(e.message).toMatchInlineSnapshot(
-      `"list_accounts failed: the seller answered with an AdCP error with error code "AUTH_MISSING" (correctable)"`,
+      `"list_accounts failed: the seller answered with an AdCP error with error code "AUTH_MISSING" (correctable); the seller said "No bearer token""`,
     );
   });
 
@@ -78,7 +78,7 @@ describe('MCP isError results', () => {
     const e = failure('create_media_buy', mcp.error({ code: 'PRODUCT_UNAVAILABLE', message: 'trailhead_ctv_prime_q2 sold out for Q2' }));
     expect(e).toMatchObject({ adcpError: { code: 'PRODUCT_UNAVAILABLE' }, recovery: { recovery: 'correctable' } });
     expect(e.message).toMatchInlineSnapshot(
-      `"create_media_buy failed: the seller answered with an AdCP error with error code "PRODUCT_UNAVAILABLE" (correctable)"`,
+      `"create_media_buy failed: the seller answered with an AdCP error with error code "PRODUCT_UNAVAILABLE" (correctable); the seller said "trailhead_ctv_prime_q2 sold out for Q2""`,
     );
   });
 
@@ -112,7 +112,7 @@ describe('MCP isError results', () => {
       recovery: { recovery: 'transient', retryAfterSeconds: 2 },
     });
     expect(e.message).toMatchInlineSnapshot(
-      `"get_signals failed: the seller answered with an adcp_error but no isError flag with error code "RATE_LIMITED" (transient, retry after 2 s)"`,
+      `"get_signals failed: the seller answered with an adcp_error but no isError flag with error code "RATE_LIMITED" (transient, retry after 2 s); the seller said "Rate limited""`,
     );
   });
 
@@ -138,7 +138,7 @@ describe("the payload's errors[0] when the envelope has no adcp_error (detection
     expect(e.recovery).toEqual({ recovery: 'correctable' });
     expect(e).toMatchObject({ version: '3.1.19' });
     expect(e.message).toMatchInlineSnapshot(
-      `"create_media_buy failed: the seller set isError with error code "BUDGET_TOO_LOW" from the payload's errors[0] (correctable)"`,
+      `"create_media_buy failed: the seller set isError with error code "BUDGET_TOO_LOW" from the payload's errors[0] (correctable); the seller said "Package pkg_ctv_prime_01 budget 5000 USD is below the 25000 USD minimum for this product.""`,
     );
   });
 
@@ -160,7 +160,7 @@ describe("the payload's errors[0] when the envelope has no adcp_error (detection
     });
     expect(e).toMatchObject({ version: '3.0.26', adcpError: { code: 'SIGNAL_NOT_FOUND' }, recovery: { recovery: 'correctable' } });
     expect(e.message).toMatchInlineSnapshot(
-      `"activate_signal failed: the A2A task ended in state failed with error code "SIGNAL_NOT_FOUND" from the payload's errors[0] (correctable)"`,
+      `"activate_signal failed: the A2A task ended in state failed with error code "SIGNAL_NOT_FOUND" from the payload's errors[0] (correctable); the seller said "Segment hhi_parents_5_17_uk is not available to this account.""`,
     );
   });
 
@@ -207,14 +207,16 @@ describe('A2A failures', () => {
   test('a canceled task without data', () => {
     const e = failure('build_creative', a2a10.taskEnvelope('TASK_STATE_CANCELED'));
     expect(e.adcpError).toBeUndefined();
-    expect(e.message).toMatchInlineSnapshot(`"build_creative failed: the A2A task ended in state canceled with no adcp_error (transient)"`);
+    expect(e.message).toMatchInlineSnapshot(
+      `"build_creative failed: the A2A task ended in state canceled with no adcp_error (terminal); the seller said "Task finished.""`,
+    );
   });
 
   test('a failed task whose adcp_error is unusable, with errors[] beside it', () => {
     const e = failure('create_media_buy', a2a03.task('failed', { adcp_error: { code: 'x'.repeat(65) }, errors: [budgetTooLow] }));
     expect(e.adcpError).toBeUndefined();
     expect(e.message).toMatchInlineSnapshot(
-      `"create_media_buy failed: the A2A task ended in state failed with an unusable adcp_error (code-too-long) (transient)"`,
+      `"create_media_buy failed: the A2A task ended in state failed with an unusable adcp_error (code-too-long) (transient); the seller said "Task finished.""`,
     );
   });
 
@@ -233,7 +235,7 @@ describe('an adcp_error inside the payload', () => {
     const e = failure('create_media_buy', mcp.structured(body));
     expect(e).toMatchObject({ adcpError: budgetTooLow, recovery: { recovery: 'correctable' }, version: '3.1.19' });
     expect(e.message).toMatchInlineSnapshot(
-      `"create_media_buy failed: the structuredContent carries an adcp_error with error code "BUDGET_TOO_LOW" (correctable)"`,
+      `"create_media_buy failed: the structuredContent carries an adcp_error with error code "BUDGET_TOO_LOW" (correctable); the seller said "Package budget 5000 USD is below the 25000 USD minimum.""`,
     );
   });
 
@@ -304,7 +306,7 @@ describe('a JSON-RPC error without adcp_error', () => {
     if (r.success || !(r.error instanceof TaskFailedError)) throw new Error('expected TASK_FAILED');
     expect(r.error.recovery).toEqual({ recovery: 'terminal' });
     expect(r.error.message).toMatchInlineSnapshot(
-      `"get_products failed: the seller answered with JSON-RPC error -32603 with no adcp_error (terminal)"`,
+      `"get_products failed: the seller answered with JSON-RPC error -32603 with no adcp_error (terminal); the seller said "internal""`,
     );
   });
 });

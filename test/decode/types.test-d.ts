@@ -6,7 +6,18 @@
  * and members the schemas do not name are read through extra().
  */
 import { expectTypeOf } from 'vitest';
-import { createDecoder, decode, extra, isFinal, safeDecode, type Decoded, type TaskName, type v3_1 } from '../../src/index.js';
+import {
+  createDecoder,
+  decode,
+  extra,
+  isFinal,
+  safeDecode,
+  type Decoded,
+  type TaskName,
+  type v3_1,
+  type PolledTask,
+  type TaskFailedError,
+} from '../../src/index.js';
 import * as v30 from '../../src/generated/v3_0_26/pinned.js';
 import * as v31 from '../../src/generated/v3_1_19/pinned.js';
 import type { ResponsesByVersion } from '../../src/generated/index.js';
@@ -230,3 +241,17 @@ if (isFinal(signals30)) void signals30.signal;
 const auto = decode('list_creatives', result);
 // @ts-expect-error list_creatives' creatives, misspelt
 if (isFinal(auto)) void auto.creativs;
+
+// The typed surfaces of polling and seller errors are closed too.
+declare const polled: PolledTask;
+if (polled.taskType === 'create_media_buy' && polled.data !== null && isFinal(polled.data) && polled.data.errors === undefined) {
+  expectTypeOf(polled.data.media_buy_id).toEqualTypeOf<string>();
+  // @ts-expect-error a misspelt member of a polled result
+  void polled.data.media_buy_idd;
+}
+declare const sellerFailure: TaskFailedError;
+if (sellerFailure.known?.code === 'VERSION_UNSUPPORTED' && sellerFailure.known.details !== undefined) {
+  // @ts-expect-error a misspelt member of a seller error's details
+  void sellerFailure.known.details.supported_version;
+  expectTypeOf(extra(sellerFailure.known.details, 'x_retry_hint')).toBeUnknown();
+}

@@ -275,7 +275,7 @@ describe('A2A JSON-RPC, real SDK client and server', () => {
           "retry_after": 30,
         },
         "code": "TASK_FAILED",
-        "message": "get_products failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (transient, retry after 30 s)",
+        "message": "get_products failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (transient, retry after 30 s); the seller said "Too many requests for this account."",
         "recovery": {
           "recovery": "transient",
           "retryAfterSeconds": 30,
@@ -302,7 +302,7 @@ describe('A2A JSON-RPC, real SDK client and server', () => {
       [
         {
           "code": "NO_PAYLOAD",
-          "message": "expected an A2A DataPart holding the get_products payload for state submitted; found none",
+          "message": "found no DataPart with the get_products payload in the A2A submitted update (optional in an interim state), and the submitted schema of get_products needs data the state alone does not give; decode a later update that carries it",
         },
         {
           "ok": true,

@@ -95,7 +95,8 @@ const threeProducts = { ok: true, version: '3.1.19', status: 'completed', produc
 /** What adcp-decode makes of the seller's RATE_LIMITED error, in an isError result or a JSON-RPC error. */
 const rateLimited = {
   code: 'TASK_FAILED',
-  message: 'get_products failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (transient, retry after 5 s)',
+  message:
+    'get_products failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (transient, retry after 5 s); the seller said "Too many requests for this account."',
   adcpError,
   recovery: { recovery: 'transient', retryAfterSeconds: 5 },
 };
@@ -152,7 +153,7 @@ describe('MCP over Streamable HTTP, real SDK client and server', () => {
       {
         "adcpError": undefined,
         "code": "TASK_FAILED",
-        "message": "get_products failed: the seller set isError with no adcp_error (transient)",
+        "message": "get_products failed: the seller set isError with no adcp_error (transient); the seller said "Rate limit exceeded"",
         "recovery": {
           "recovery": "transient",
         },
@@ -208,7 +209,7 @@ describe('MCP over Streamable HTTP, real SDK client and server', () => {
         {
           "adcpError": undefined,
           "code": "TASK_FAILED",
-          "message": "get_products failed: the seller answered with JSON-RPC error -32602 with no adcp_error (transient)",
+          "message": "get_products failed: the seller answered with JSON-RPC error -32602 with no adcp_error (transient); the seller said "Structured content does not match the tool's output schema: data/products must be array"",
           "recovery": {
             "recovery": "transient",
           },

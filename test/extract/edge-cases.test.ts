@@ -140,7 +140,7 @@ describe('MCP success extraction: input shapes', () => {
 
   test('structuredContent with adcp_error beside other keys is a payload, not an error', () => {
     const structuredContent = { adcp_error: { code: 'X' }, products: [] };
-    expect(extractMcpResponse({ structuredContent })).toBe(structuredContent);
+    expect(extractMcpResponse({ structuredContent })).toEqual(structuredContent);
   });
 
   test('adcp_error-only structuredContent returns null without trying the text', () => {
@@ -148,10 +148,17 @@ describe('MCP success extraction: input shapes', () => {
     expect(location).toEqual({ kind: 'none', reason: 'structured-adcp-error-only', rejected: [], adcpError: { code: 'X' } });
   });
 
-  test('a circular structuredContent is returned as is (nothing serializes it)', () => {
+  test('structuredContent comes back as a plain copy; a circular one is refused, not returned', () => {
+    const plain = { status: 'completed', products: [{ id: 'p' }] };
+    const copy = extractMcpResponse({ structuredContent: plain });
+    expect(copy).toEqual(plain);
+    expect(copy).not.toBe(plain);
     const structuredContent: Record<string, unknown> = { status: 'completed' };
     structuredContent['self'] = structuredContent;
-    expect(extractMcpResponse({ structuredContent })).toBe(structuredContent);
+    expect(thrown(() => extractMcpResponse({ structuredContent }))).toMatchObject({
+      code: 'MALFORMED_ENVELOPE',
+      message: expect.stringContaining('circular'),
+    });
   });
 
   test('a circular content array is walked without recursion', () => {
@@ -532,9 +539,9 @@ describe('A2A extraction: part forms and selection', () => {
 
   test('an AdCP Submitted or business-rejected result keeps its own status', () => {
     const submitted = { status: 'submitted', task_id: 'x' };
-    expect(extractA2aResponse(task('TASK_STATE_COMPLETED', artifacts([{ data: submitted }])))).toBe(submitted);
+    expect(extractA2aResponse(task('TASK_STATE_COMPLETED', artifacts([{ data: submitted }])))).toEqual(submitted);
     const rejected = { status: 'rejected', reason: 'policy' };
-    expect(extractA2aResponse(task('completed', artifacts([{ data: rejected }])))).toBe(rejected);
+    expect(extractA2aResponse(task('completed', artifacts([{ data: rejected }])))).toEqual(rejected);
   });
 
   test.each<[string, Record<string, unknown>]>([
@@ -579,7 +586,7 @@ describe('A2A extraction: wrapper detection', () => {
     ['response holding null', { response: null }],
     ['response holding an array', { response: [{ a: 1 }] }],
   ])('%s is not a wrapper', (_name, data) => {
-    expect(extractA2aResponse(task('completed', artifacts([{ data }])))).toBe(data);
+    expect(extractA2aResponse(task('completed', artifacts([{ data }])))).toEqual(data);
   });
 
   test('only the authoritative (last) DataPart is checked', () => {
@@ -589,8 +596,8 @@ describe('A2A extraction: wrapper detection', () => {
 
   test('wrappers in status.message are not checked (interim, and the final-state fallback)', () => {
     const wrapped = { response: { a: 1 } };
-    expect(extractA2aResponse(withMessage('working', [{ data: wrapped }]))).toBe(wrapped);
-    expect(extractA2aResponse(withMessage('completed', [{ data: wrapped }]))).toBe(wrapped);
+    expect(extractA2aResponse(withMessage('working', [{ data: wrapped }]))).toEqual(wrapped);
+    expect(extractA2aResponse(withMessage('completed', [{ data: wrapped }]))).toEqual(wrapped);
   });
 });
 
@@ -753,9 +760,12 @@ describe('error extraction: validation caps', () => {
     });
   });
 
-  test('the returned error is the seller object itself, with fields as sent', () => {
+  test('the returned error is a plain copy of the seller object, with fields as sent', () => {
     const adcpError = { code: 'RATE_LIMITED', retry_after: -5, recovery: 'whenever', extra: { a: 1 } };
-    expect(extractMcpError(sc(adcpError))).toBe(adcpError);
+    const copy = extractMcpError(sc(adcpError));
+    expect(copy).toEqual(adcpError);
+    expect(copy).not.toBe(adcpError);
+    expect(copy?.['extra']).not.toBe(adcpError.extra);
   });
 });
 
@@ -849,7 +859,7 @@ describe('error extraction: A2A detection order', () => {
   });
 
   test('1.0 parts without kind are found', () => {
-    expect(extractA2aError({ task: task('TASK_STATE_FAILED', artifacts([{ data: { adcp_error: e1 } }])) })).toBe(e1);
+    expect(extractA2aError({ task: task('TASK_STATE_FAILED', artifacts([{ data: { adcp_error: e1 } }])) })).toEqual(e1);
   });
 
   test('the first adcp_error decides, even if it is invalid', () => {
@@ -863,7 +873,7 @@ describe('error extraction: A2A detection order', () => {
   });
 
   test('detection does not depend on the task state (the spec scans whatever it is given)', () => {
-    expect(extractA2aError(task('completed', artifacts([{ data: { adcp_error: e1, products: [] } }])))).toBe(e1);
+    expect(extractA2aError(task('completed', artifacts([{ data: { adcp_error: e1, products: [] } }])))).toEqual(e1);
   });
 
   test('nested envelopes and non-objects yield nothing', () => {

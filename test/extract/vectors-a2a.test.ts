@@ -11,6 +11,10 @@
  *   `a2a-1.0-stream-wrapped-artifact-update-no-state` vector says `working` but its `artifactUpdate`
  *   carries no state at all (the page: "its status.state is absent and step 1 returns null"), so
  *   there the extractor must report `no-state`.
+ * - `proto-pollution-payload` expects the data with its `__proto__` key ("extraction succeeds but
+ *   clients MUST NOT merge"): the extractor hands back a plain copy and refuses a prototype key
+ *   with `UNSAFE_JSON` instead (a deliberate deviation, as for an MCP text item); the locator
+ *   still finds the DataPart.
  */
 import { describe, expect, test } from 'vitest';
 import { DecodeError } from '../../src/errors/errors.js';
@@ -44,8 +48,12 @@ describe('a2a-response-extraction vectors', () => {
       expect((error as DecodeError).code).toBe(vector.expected_error_type.toUpperCase());
       expect(location.kind).toBe('wrapper');
       expect(vector.expected_data).toBeNull();
+    } else if (vector.expected_data !== null && Object.hasOwn(vector.expected_data, '__proto__')) {
+      expect(thrown(() => extractA2aResponse(vector.response))).toMatchObject({ code: 'UNSAFE_JSON', path: '/__proto__' });
     } else {
-      expect(extractA2aResponse(vector.response)).toEqual(vector.expected_data);
+      const extracted = extractA2aResponse(vector.response);
+      expect(extracted).toEqual(vector.expected_data);
+      if (extracted !== null && location.kind === 'payload') expect(extracted).not.toBe(location.value);
     }
 
     if (location.kind === 'none' && location.reason === 'no-state') {

@@ -60,6 +60,12 @@ const input = {
   invalid: fixture('get_products.invalid-missing-cache-scope.json'),
 };
 
+/** A vector's own expectation; extracting a `__proto__` member is refused instead (the extractors return plain copies). */
+function vectorOutcome(v: Vector): unknown {
+  const data = v.expected_data;
+  return typeof data === 'object' && data !== null && Object.hasOwn(data, '__proto__') ? { error: 'UNSAFE_JSON' } : { data };
+}
+
 /** What a bundle must report, from the vectors' own expectations and the source itself. */
 function expected(): unknown {
   const outcome = (fn: () => unknown) => {
@@ -73,10 +79,8 @@ function expected(): unknown {
   return {
     beforePreload: 'INTERNAL',
     preloaded: 'ok',
-    mcp: input.mcp.map((v) => ({ data: v.expected_data })),
-    a2a: input.a2a.map((v) =>
-      v.expected_error_type === undefined ? { data: v.expected_data } : { error: v.expected_error_type.toUpperCase() },
-    ),
+    mcp: input.mcp.map((v) => vectorOutcome(v)),
+    a2a: input.a2a.map((v) => (v.expected_error_type === undefined ? vectorOutcome(v) : { error: v.expected_error_type.toUpperCase() })),
     validMcp: { data: input.valid.products.length },
     validA2a: { data: input.valid.products.length },
     invalid: bad.success
@@ -120,6 +124,7 @@ export async function probe({ webhook }) {
   const receiver = () => createWebhookReceiver({
     keys: (kid) => (kid === webhook.jwk.kid ? { jwk: webhook.jwk, agent: webhook.agent } : undefined),
     now: () => webhook.now,
+    endpoint: webhook.url,
   });
   const receive = () => receiver().receive(new Request(webhook.url, { method: 'POST', headers: webhook.headers, body: webhook.body }));
   const before = await receive().then(() => 'received', (e) => [e.code, e.message]);

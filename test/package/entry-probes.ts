@@ -139,6 +139,7 @@ export const ENTRY_PROBES: readonly EntryProbe[] = [
   const receiver = createWebhookReceiver({
     keys: (kid) => (kid === webhook.jwk.kid ? { jwk: webhook.jwk, agent: webhook.agent } : undefined),
     now: () => webhook.now,
+    endpoint: webhook.url,
   });
   const hook = await receiver.receive(new Request(webhook.url, { method: 'POST', headers: webhook.headers, body: webhook.body }));
   const decoded = decodeWebhook(webhook.body);

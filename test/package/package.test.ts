@@ -116,7 +116,7 @@ describe.skipIf(!enabled)('npm pack → npm install → use', { timeout: 120_000
     const js = files.filter((f) => f.endsWith('.js'));
     const entryOrChunk =
       /^dist\/(index|cli\/main|shared-\w+|fetch\/index|webhooks\/index|generated\/v[\d_]+\/pinned|validate\/loader\/(node|default))\.js$/;
-    const byPath = /^dist\/(validate\/runtime\/(index|uri-format|date-formats|json-equal)|generated\/v[\d_]+\/validators\/[\w.]+)\.js$/;
+    const byPath = /^dist\/(validate\/runtime\/(index|uri-format|date-formats|json-equal)|generated\/v[\d_]+\/validators\/[\w.-]+)\.js$/;
     expect(js.filter((f) => !entryOrChunk.test(f) && !byPath.test(f))).toEqual([]);
     expect(js.filter((f) => /^dist\/shared-/.test(f)).length).toBeGreaterThan(0);
     // Our license, and the AdCP schemas' license beside the files derived from them.

@@ -27,6 +27,7 @@ import { makeCase } from '../../scripts/fuzz/case.js';
 import { runCase } from '../../scripts/fuzz/oracle.js';
 import { safeDecode, SchemaMismatchError } from '../../src/index.js';
 import { tablesByVersion, versionFolders, versions } from '../../src/generated/index.js';
+import { requestTablesByVersion } from '../../src/generated/requests.js';
 import { mapPayload, mapSites, type Child } from '../fixtures/map-sites.js';
 import type { CompiledValidator } from '../../src/validate/validators.js';
 
@@ -466,6 +467,8 @@ describe('escaping map keys is linear in key length × items (issue 11)', () => 
         ['response', ids.response],
         ...Object.entries(ids.async).map(([s, id]): [string, string] => [s.replace('-', '_'), id]),
       ];
+      // The request validator (encode) sits in the same modules.
+      variants.push(['request', (requestTablesByVersion[version] as Record<string, { schemaId: string }>)[task]!.schemaId]);
       return variants.flatMap(([variant, id]) => mapSites(version, id).map((site) => ({ version, task, variant, site })));
     });
   });
@@ -509,17 +512,26 @@ describe('escaping map keys is linear in key length × items (issue 11)', () => 
     }
     expect(growth.length).toBeGreaterThan(300);
     // Sites the bare payload cannot reach sit behind an anyOf branch that an earlier branch
-    // accepts (get_task_status' result); each is the map of another task, reached there.
+    // accepts (get_task_status' result, comply_test_controller's request params.result); each is
+    // the map of another task, reached there.
+    const behindResult = (version: string, task: string, at: string) => [
+      `${version} ${task} ${at}/creative_manifest/assets (^[a-z0-9_]+$)`,
+      `${version} ${task} ${at}/preview/previews/0/input/macros`,
+      `${version} ${task} ${at}/preview/previews/0/input/macros`,
+      `${version} ${task} ${at}/creatives/0/assignment_errors (^[a-zA-Z0-9_-]+$)`,
+    ];
     expect(unreached).toEqual([
-      '3.1.19 get_task_status /result/creative_manifest/assets (^[a-z0-9_]+$)',
-      '3.1.19 get_task_status /result/preview/previews/0/input/macros',
-      '3.1.19 get_task_status /result/preview/previews/0/input/macros',
-      '3.1.19 get_task_status /result/creatives/0/assignment_errors (^[a-zA-Z0-9_-]+$)',
+      ...behindResult('3.1.19', 'comply_test_controller', '/params/result'),
+      ...behindResult('3.1.19', 'get_task_status', '/result'),
+      ...behindResult('3.0.26', 'comply_test_controller', '/params/result'),
     ]);
     for (const miss of unreached) {
-      const tail = miss.replace(/^3\.1\.19 get_task_status \/result(\/preview)?/, '');
+      const tail = miss.replace(/^\S+ \w+ (\/params)?\/result(\/preview)?/, '');
+      const version = miss.split(' ')[0]!;
       expect(
-        reached.some((r) => r.startsWith('3.1.19 ') && !r.includes('get_task_status') && r.endsWith(tail)),
+        reached.some(
+          (r) => r.startsWith(`${version} `) && !r.includes('get_task_status') && !r.includes('comply_test_controller') && r.endsWith(tail),
+        ),
         miss,
       ).toBe(true);
     }

@@ -5,6 +5,8 @@ import type { ResolvedKey, WebhookJwk } from '../../src/webhooks/signature/keys.
 
 export const SELLER = 'https://seller.example.com/adcp/mcp';
 export const HOOK_URL = 'https://buyer.example.com/adcp/webhook/create_media_buy/agent_123/op_7d1e';
+/** The origin the buyer registered its webhook URLs under: the receivers' `endpoint`. */
+export const BUYER_ORIGIN = 'https://buyer.example.com';
 
 export const testKeys = readVector<{ keys: TestKey[] }>('webhook-signing/keys.json').keys;
 export const ed25519 = testKeys.find((k) => k.kid === 'test-ed25519-webhook-2026') as TestKey;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { createJwksResolver, createWebhookReceiver, decodeWebhook, type ResolvedKey } from '../../src/webhooks/index.js';
-import { completedBody, ed25519, HOOK_URL, publicJwks, SELLER } from './fixtures.js';
+import { BUYER_ORIGIN, completedBody, ed25519, HOOK_URL, publicJwks, SELLER } from './fixtures.js';
 import { signWebhook } from './signer.js';
 
 // Everything shownText must escape, between visible text.
@@ -29,7 +29,7 @@ function expectEscaped(message: string): void {
 
 describe('seller text in webhook refusals is escaped by shownText', () => {
   test('a Content-Type header', async () => {
-    const receiver = createWebhookReceiver({ keys: () => undefined });
+    const receiver = createWebhookReceiver({ endpoint: BUYER_ORIGIN, keys: () => undefined });
     const message = await refusal(() =>
       receiver.receive({ method: 'POST', url: HOOK_URL, headers: { 'content-type': HOSTILE }, body: '{}' }),
     );
@@ -38,7 +38,7 @@ describe('seller text in webhook refusals is escaped by shownText', () => {
   });
   test("a JWK's adcp_use", async () => {
     const jwk = { ...(publicJwks.find((k) => k.kid === ed25519.kid) as object), adcp_use: HOSTILE };
-    const receiver = createWebhookReceiver({ keys: (): ResolvedKey => ({ jwk, agent: SELLER }) });
+    const receiver = createWebhookReceiver({ endpoint: BUYER_ORIGIN, keys: (): ResolvedKey => ({ jwk, agent: SELLER }) });
     const signed = await signWebhook({ key: ed25519, url: HOOK_URL, body: completedBody(), created: Math.floor(Date.now() / 1000) });
     const message = await refusal(() => receiver.receive({ method: 'POST', url: HOOK_URL, headers: signed.headers, body: signed.body }));
     expect(message).toMatch(/^webhook_signature_key_purpose_invalid/);
@@ -49,7 +49,7 @@ describe('seller text in webhook refusals is escaped by shownText', () => {
     expectEscaped(message);
   });
   test('a long value is cut, its escapes whole', async () => {
-    const receiver = createWebhookReceiver({ keys: () => undefined });
+    const receiver = createWebhookReceiver({ endpoint: BUYER_ORIGIN, keys: () => undefined });
     const message = await refusal(() =>
       receiver.receive({ method: 'POST', url: HOOK_URL, headers: { 'content-type': '\u202e'.repeat(500) }, body: '{}' }),
     );

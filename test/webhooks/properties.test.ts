@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { DecodeError } from '../../src/errors/errors.js';
 import { createMemoryReplayStore, createWebhookReceiver } from '../../src/webhooks/index.js';
-import { completedBody, ed25519, HOOK_URL, resolver } from './fixtures.js';
+import { BUYER_ORIGIN, completedBody, ed25519, HOOK_URL, resolver } from './fixtures.js';
 import { signWebhook } from './signer.js';
 
 const NOW = 1_776_520_800;
@@ -22,7 +22,12 @@ const headers: Record<string, string> = { host: 'buyer.example.com', ...signed.h
 const request = { method: 'POST', url: HOOK_URL, headers, body: signed.body };
 
 function receiver() {
-  return createWebhookReceiver({ keys: resolver, replayStore: createMemoryReplayStore({ now: () => NOW * 1000 }), now: () => NOW * 1000 });
+  return createWebhookReceiver({
+    endpoint: BUYER_ORIGIN,
+    keys: resolver,
+    replayStore: createMemoryReplayStore({ now: () => NOW * 1000 }),
+    now: () => NOW * 1000,
+  });
 }
 
 async function refusedWith(candidate: typeof request): Promise<boolean> {

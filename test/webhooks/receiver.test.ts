@@ -17,6 +17,7 @@ import {
   WebhookTaskFailedError,
 } from '../../src/webhooks/index.js';
 import {
+  BUYER_ORIGIN,
   completedBody,
   completedResult,
   ed25519,
@@ -76,7 +77,7 @@ async function signedRequest(body: string, extra: Partial<Parameters<typeof sign
 }
 
 describe('createWebhookReceiver (RFC 9421)', () => {
-  const receiver = () => createWebhookReceiver({ keys: resolver, now });
+  const receiver = () => createWebhookReceiver({ endpoint: BUYER_ORIGIN, keys: resolver, now });
 
   test('a signed completed create_media_buy: typed data, envelope fields and signer', async () => {
     const hook = await receiver().receive(await signedRequest(completedBody()));
@@ -125,7 +126,7 @@ describe('createWebhookReceiver (RFC 9421)', () => {
   });
   test('405 for GET, 415 for text/plain, 413 for an oversized body: no digest, no verify, nothing parsed', async () => {
     const { subtle, calls } = countingSubtle();
-    const rx = createWebhookReceiver({ keys: resolver, now, subtle, maxBodyBytes: 4096 });
+    const rx = createWebhookReceiver({ endpoint: BUYER_ORIGIN, keys: resolver, now, subtle, maxBodyBytes: 4096 });
     const r = await signedRequest(completedBody());
     expect((await refused(rx.receive({ ...r, method: 'GET' }))).httpStatus).toBe(405);
     expect(await refused(rx.receive({ ...r, headers: { ...r.headers, 'content-type': 'text/plain' } }))).toMatchObject({
@@ -162,11 +163,17 @@ describe('createWebhookReceiver (RFC 9421)', () => {
     expect(error).toBeInstanceOf(SchemaMismatchError);
     expect(webhookResponse(error).status).toBe(400);
   });
-  test('a Host that differs from the signed authority: webhook_target_uri_malformed', async () => {
+  test("the request's own Host is not what is checked: the registered endpoint is (a proxy may rewrite Host)", async () => {
     const r = await signedRequest(completedBody());
-    expect((await refused(receiver().receive({ ...r, headers: { ...r.headers, host: 'other.example.com' } }))).webhookCode).toBe(
-      'webhook_target_uri_malformed',
-    );
+    const hook = await receiver().receive({ ...r, headers: { ...r.headers, host: 'internal-lb:8080' } });
+    expect(hook.status).toBe('completed');
+  });
+  test('a delivery signed for another host: webhook_target_uri_malformed naming @authority', async () => {
+    const evil = 'https://evil.example/adcp/webhook/create_media_buy/agent_123/op_7d1e';
+    const r = await signedRequest(completedBody(), { url: evil });
+    const error = await refused(receiver().receive({ ...r, url: evil, headers: { ...r.headers, host: 'evil.example' } }));
+    expect(error.webhookCode).toBe('webhook_target_uri_malformed');
+    expect(error.message).toMatch(/@authority "evil.example" \(registered "buyer.example.com"\)/);
   });
   test('unsigned: webhook_signature_required with a WWW-Authenticate challenge', async () => {
     const error = await refused(
@@ -175,6 +182,7 @@ describe('createWebhookReceiver (RFC 9421)', () => {
     expect(webhookResponse(error)).toEqual({
       status: 401,
       headers: { 'www-authenticate': 'Signature error="webhook_signature_required"' },
+      blame: 'delivery',
     });
   });
   test('HMAC headers on a 9421 registration: webhook_mode_mismatch', async () => {
@@ -184,16 +192,17 @@ describe('createWebhookReceiver (RFC 9421)', () => {
     );
   });
   test('a key resolver that throws is our fault: 503 webhook_signature_jwks_unavailable', async () => {
-    const rx = createWebhookReceiver({ keys: () => Promise.reject(new Error('dns')), now });
+    const rx = createWebhookReceiver({ endpoint: BUYER_ORIGIN, keys: () => Promise.reject(new Error('dns')), now });
     expect(await refused(rx.receive(await signedRequest(completedBody())))).toMatchObject({
       webhookCode: 'webhook_signature_jwks_unavailable',
       httpStatus: 503,
     });
   });
-  test('configuration errors are caught at setup', () => {
-    expect(() => createWebhookReceiver({})).toThrow(TypeError);
-    expect(() => createWebhookReceiver({ keys: resolver, hmac: { secret: 'k'.repeat(31) + 'x', agent: SELLER } })).toThrow(TypeError);
-    expect(() => createWebhookReceiver({ keys: resolver, maxBodyBytes: 0 })).toThrow(TypeError);
+  test('configuration errors are caught at setup, typed INVALID_OPTION', () => {
+    const invalid = expect.objectContaining({ code: 'INVALID_OPTION' });
+    expect(() => createWebhookReceiver({})).toThrow(invalid);
+    expect(() => createWebhookReceiver({ keys: resolver, hmac: { secret: 'k'.repeat(31) + 'x', agent: SELLER } })).toThrow(invalid);
+    expect(() => createWebhookReceiver({ keys: resolver, maxBodyBytes: 0 })).toThrow(invalid);
   });
 });
 
@@ -313,7 +322,11 @@ describe('createJwksResolver', () => {
       () => new Response(JSON.stringify({ keys: [publicJwks[0], publicJwks[0]] })),
     ]) {
       const { fn } = fakeFetch([response]);
-      const rx = createWebhookReceiver({ jwks: { url: 'https://seller.example.com/jwks', agent: SELLER, fetch: fn }, now });
+      const rx = createWebhookReceiver({
+        endpoint: BUYER_ORIGIN,
+        jwks: { url: 'https://seller.example.com/jwks', agent: SELLER, fetch: fn },
+        now,
+      });
       expect(await refused(rx.receive(await signedRequest(completedBody())))).toMatchObject({
         webhookCode: 'webhook_signature_jwks_unavailable',
         httpStatus: 503,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createClient, type RedisClientType } from 'redis';
 import { createRedisReplayStore } from '../../src/webhooks/replay/redis.js';
 import { createWebhookReceiver, WebhookError, type NewKeyidAdmission } from '../../src/webhooks/index.js';
-import { completedBody, ed25519, HOOK_URL, resolver } from './fixtures.js';
+import { BUYER_ORIGIN, completedBody, ed25519, HOOK_URL, resolver } from './fixtures.js';
 import { signWebhook } from './signer.js';
 import { startRedis, type RedisServer } from './redis-server.js';
 
@@ -112,8 +112,8 @@ describe('createRedisReplayStore', () => {
     const now = Date.now();
     const signed = await signWebhook({ key: ed25519, url: HOOK_URL, body: completedBody(), created: Math.floor(now / 1000) });
     const request = { method: 'POST', url: HOOK_URL, headers: signed.headers, body: signed.body };
-    const a = createWebhookReceiver({ keys: resolver, replayStore: store });
-    const b = createWebhookReceiver({ keys: resolver, replayStore: store });
+    const a = createWebhookReceiver({ endpoint: BUYER_ORIGIN, keys: resolver, replayStore: store });
+    const b = createWebhookReceiver({ endpoint: BUYER_ORIGIN, keys: resolver, replayStore: store });
     expect((await a.receive(request)).status).toBe('completed');
     const error = await b.receive(request).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WebhookError);
@@ -125,14 +125,18 @@ describe('createRedisReplayStore', () => {
     lost.on('error', () => undefined);
     await lost.connect();
     await down.stop();
-    const receiver = createWebhookReceiver({ keys: resolver, replayStore: createRedisReplayStore({ client: lost }) });
+    const receiver = createWebhookReceiver({
+      endpoint: BUYER_ORIGIN,
+      keys: resolver,
+      replayStore: createRedisReplayStore({ client: lost }),
+    });
     const signed = await signWebhook({ key: ed25519, url: HOOK_URL, body: completedBody(), created: Math.floor(Date.now() / 1000) });
     const error = await receiver
       .receive({ method: 'POST', url: HOOK_URL, headers: signed.headers, body: signed.body })
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ webhookCode: 'webhook_replay_store_unavailable', httpStatus: 503 });
   });
-  test('invalid caps are configuration errors', () => {
-    expect(() => createRedisReplayStore({ client, perKeyidCap: 0 })).toThrow(TypeError);
+  test('invalid caps are configuration errors (INVALID_OPTION at creation)', () => {
+    expect(() => createRedisReplayStore({ client, perKeyidCap: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
   });
 });

@@ -3,9 +3,18 @@
  * admission tracking security.mdx ("Webhook replay dedup sizing") makes a MUST: first entries of
  * previously-unseen keyids counted in a rolling window, reported to `onNewKeyid`.
  */
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { createMemoryReplayStore, createWebhookReceiver, type NewKeyidAdmission } from '../../src/webhooks/index.js';
-import { completedBody, ed25519, es256, HOOK_URL, resolver } from './fixtures.js';
+import {
+  createMemoryReplayStore,
+  createWebhookReceiver,
+  DEFAULT_REPLAY_MAX_BYTES,
+  replayEntryBytes,
+  type NewKeyidAdmission,
+} from '../../src/webhooks/index.js';
+import { MAP_ENTRY_BYTES, QUEUED_NUMBER_BYTES } from '../../src/webhooks/replay/memory-bytes.js';
+import { BUYER_ORIGIN, completedBody, ed25519, es256, HOOK_URL, resolver } from './fixtures.js';
 import { signWebhook } from './signer.js';
 
 function clock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
@@ -90,13 +99,13 @@ describe('createMemoryReplayStore: new-keyid admission pressure', () => {
   });
   test('invalid tracking options are refused', () => {
     expect(() => createMemoryReplayStore({ admissionWindowMs: 0 })).toThrow(/admissionWindowMs must be a positive integer/);
-    expect(() => createMemoryReplayStore({ keyidMemoryMs: 1.5 })).toThrow(TypeError);
-    expect(() => createMemoryReplayStore({ maxKnownKeyids: -1 })).toThrow(TypeError);
+    expect(() => createMemoryReplayStore({ keyidMemoryMs: 1.5 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
+    expect(() => createMemoryReplayStore({ maxKnownKeyids: -1 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
   });
   test('the receiver reports a verified webhook from each new keyid, once', async () => {
     const seen: string[] = [];
     const replayStore = createMemoryReplayStore({ onNewKeyid: (a) => seen.push(a.keyid) });
-    const receiver = createWebhookReceiver({ keys: resolver, replayStore });
+    const receiver = createWebhookReceiver({ endpoint: BUYER_ORIGIN, keys: resolver, replayStore });
     const created = Math.floor(Date.now() / 1000);
     for (const key of [ed25519, ed25519, es256]) {
       const signed = await signWebhook({ key, url: HOOK_URL, body: completedBody(), created });
@@ -108,7 +117,7 @@ describe('createMemoryReplayStore: new-keyid admission pressure', () => {
   test('a webhook that fails verification admits nothing', async () => {
     const seen: string[] = [];
     const replayStore = createMemoryReplayStore({ onNewKeyid: (a) => seen.push(a.keyid) });
-    const receiver = createWebhookReceiver({ keys: resolver, replayStore });
+    const receiver = createWebhookReceiver({ endpoint: BUYER_ORIGIN, keys: resolver, replayStore });
     const signed = await signWebhook({ key: ed25519, url: HOOK_URL, body: completedBody(), created: Math.floor(Date.now() / 1000) });
     await expect(receiver.receive({ method: 'POST', url: HOOK_URL, headers: signed.headers, body: `${signed.body} ` })).rejects.toThrow(
       /digest/,
@@ -131,7 +140,12 @@ describe('replay key scoping (security.mdx, "Cross-endpoint scoping")', () => {
   const OTHER_URL = 'https://buyer.example.com/adcp/webhook/create_media_buy/agent_123/op_other';
   async function twoEndpoints(replayScope: 'keyid' | 'destination' | undefined): Promise<unknown[]> {
     const replayStore = createMemoryReplayStore();
-    const receiver = createWebhookReceiver({ keys: resolver, replayStore, ...(replayScope === undefined ? {} : { replayScope }) });
+    const receiver = createWebhookReceiver({
+      endpoint: BUYER_ORIGIN,
+      keys: resolver,
+      replayStore,
+      ...(replayScope === undefined ? {} : { replayScope }),
+    });
     const created = Math.floor(Date.now() / 1000);
     const nonce = 'c2FtZS1ub25jZS1ib3RoLWVuZHBvaW50cw';
     const results: unknown[] = [];
@@ -154,6 +168,93 @@ describe('replay key scoping (security.mdx, "Cross-endpoint scoping")', () => {
   });
   test('an unknown scope is refused', () => {
     // @ts-expect-error: not a ReplayScope.
-    expect(() => createWebhookReceiver({ keys: resolver, replayScope: 'url' })).toThrow(/replayScope/);
+    expect(() => createWebhookReceiver({ endpoint: BUYER_ORIGIN, keys: resolver, replayScope: 'url' })).toThrow(/replayScope/);
+  });
+});
+
+describe('createMemoryReplayStore: bounded in bytes (the spec bounds no nonce or keyid length)', () => {
+  /** What the store must count for `entries` live entries of one keyid, tracked once: our own accounting, recomputed. */
+  const expectedBytes = (keyid: string, nonces: readonly string[], destination?: string): number =>
+    nonces.reduce((sum, nonce) => sum + replayEntryBytes(keyid, nonce, destination), 0) +
+    (nonces.length === 0 ? 0 : MAP_ENTRY_BYTES + 2 * keyid.length) +
+    (nonces.length === 0 ? 0 : MAP_ENTRY_BYTES + 2 * keyid.length + QUEUED_NUMBER_BYTES);
+  const sizes = fc.record({
+    nonceLength: fc.integer({ min: 22, max: 15_000 }),
+    keyidLength: fc.integer({ min: 1, max: 300 }),
+    scoped: fc.boolean(),
+    maxBytes: fc.integer({ min: 4_096, max: 1 << 20 }),
+  });
+  test('filled with maximal entries until it refuses: it holds what it counts, never more than maxBytes, and was really full', () => {
+    fc.assert(
+      fc.property(sizes, ({ nonceLength, keyidLength, scoped, maxBytes }) => {
+        const store = createMemoryReplayStore({ maxBytes, now: () => 1_000 });
+        const keyid = 'k'.repeat(keyidLength);
+        const destination = scoped ? `https://buyer.example/${'p'.repeat(200)}` : undefined;
+        const nonces: string[] = [];
+        for (let i = 0; ; i++) {
+          // Nonces cut from one long header-like string: the store must keep copies, not the whole.
+          const nonce = `${String(i).padStart(8, '0')}${'n'.repeat(nonceLength - 8)}`;
+          const claim = store.claim(keyid, nonce, 360, destination);
+          if (claim === 'rate_abuse') break;
+          expect(claim).toBe('claimed');
+          nonces.push(nonce);
+        }
+        expect(store.bytesHeld()).toBe(expectedBytes(keyid, nonces, destination));
+        expect(store.bytesHeld()).toBeLessThanOrEqual(maxBytes);
+        // Full: one more entry of the same size (with the keyid's count and tracking, when first) would not fit.
+        const next = expectedBytes(keyid, [...nonces, 'n'.repeat(nonceLength)], destination) - store.bytesHeld();
+        expect(store.bytesHeld() + next).toBeGreaterThan(maxBytes);
+        // Nothing was evicted to make room: the first nonce is still a replay.
+        if (nonces[0] !== undefined) expect(store.claim(keyid, nonces[0], 360, destination)).toBe('replayed');
+      }),
+      { numRuns: 60 },
+    );
+  });
+  test('a 14.7 KB nonce costs its bytes: a signer that sends them is refused at the budget, never grows past it', () => {
+    const store = createMemoryReplayStore({ maxBytes: DEFAULT_REPLAY_MAX_BYTES });
+    const big = (i: number) => `${String(i).padStart(8, '0')}${'n'.repeat(14_700 - 8)}`;
+    let claimed = 0;
+    while (store.claim('kid-hostile', big(claimed), 360) === 'claimed') claimed++;
+    expect(claimed).toBe(
+      Math.floor((DEFAULT_REPLAY_MAX_BYTES - 2 * (MAP_ENTRY_BYTES + 22) - QUEUED_NUMBER_BYTES) / replayEntryBytes('kid-hostile', big(0))),
+    );
+    expect(store.bytesHeld()).toBeLessThanOrEqual(DEFAULT_REPLAY_MAX_BYTES);
+    // What is left is less than one more such entry; a profile-sized nonce still fits in it.
+    expect(store.claim('kid-hostile', 'bm9uY2Utbm9uY2Utbm9uY2U', 360)).toBe('claimed');
+  });
+  test('expired entries give their bytes back', () => {
+    const c = clock();
+    const store = createMemoryReplayStore({ maxBytes: 10_000, now: c.now });
+    while (store.claim('kid-a', `n${c.now()}-${Math.random()}`, 1) === 'claimed');
+    const full = store.bytesHeld();
+    c.advance(1_000);
+    expect(store.claim('kid-b', 'n-after-expiry', 360)).toBe('claimed');
+    expect(store.bytesHeld()).toBeLessThan(full);
+  });
+  test('to make room it forgets new-keyid tracking (an alarm later), never a live entry', () => {
+    const store = createMemoryReplayStore({ maxBytes: 2_000 });
+    expect(store.claim('kid-a', 'n0', 360)).toBe('claimed');
+    let i = 0;
+    while (store.claim('kid-b', `nonce-${i}`, 360) === 'claimed') i++;
+    expect(i).toBeGreaterThan(0);
+    expect(store.claim('kid-a', 'n0', 360)).toBe('replayed');
+    expect(store.bytesHeld()).toBeLessThanOrEqual(2_000);
+    // kid-a's tracking was forgotten to fit kid-b's entries: its next entry counts as a new keyid.
+    expect(store.newKeyidAdmissions()).toBe(2);
+  });
+});
+
+describe("the README's memory figure is the store's own arithmetic", () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+  test('budget, per-entry cost and the entries a typical signer fits', () => {
+    const typical = replayEntryBytes('k'.repeat(25), 'n'.repeat(22));
+    const match = /at most (\d+) MiB as it counts them .*?: (\d+) bytes per entry plus 2 per character .*?that is ([\d,]+) entries/s.exec(
+      readme,
+    );
+    expect(match).not.toBeNull();
+    const [, mib, perEntry, entries] = match as RegExpExecArray;
+    expect(Number(mib) * 1024 * 1024).toBe(DEFAULT_REPLAY_MAX_BYTES);
+    expect(Number(perEntry)).toBe(MAP_ENTRY_BYTES);
+    expect(Number((entries as string).replace(/,/g, ''))).toBe(Math.floor(DEFAULT_REPLAY_MAX_BYTES / typical));
   });
 });

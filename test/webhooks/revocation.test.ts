@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import { webcrypto } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRevocationList, createWebhookReceiver, RevocationListError, WebhookError } from '../../src/webhooks/index.js';
-import { completedBody, ed25519, es256, HOOK_URL, resolver, testKeys } from './fixtures.js';
+import { BUYER_ORIGIN, completedBody, ed25519, es256, HOOK_URL, resolver, testKeys } from './fixtures.js';
 import { signWebhook, type TestKey } from './signer.js';
 
 const ISSUER = 'https://seller.example.com';
@@ -23,10 +23,11 @@ async function signedList(
     key = ed25519,
     typ = 'adcp-gov-revocation+jws',
     form = 'flattened',
-  }: { key?: TestKey; typ?: string; form?: 'flattened' | 'general' | 'compact' } = {},
+    extra = {},
+  }: { key?: TestKey; typ?: string; form?: 'flattened' | 'general' | 'compact'; extra?: Record<string, unknown> } = {},
 ): Promise<string> {
   const alg = key.kty === 'OKP' ? 'EdDSA' : 'ES256';
-  const header = b64url(JSON.stringify({ alg, kid: key.kid, typ }));
+  const header = b64url(JSON.stringify({ alg, kid: key.kid, typ, ...extra }));
   const payload = b64url(JSON.stringify(list));
   const jwk = { kty: key.kty, crv: key.crv, x: key.x, ...(key.y === undefined ? {} : { y: key.y }), d: key._private_d_for_test_only };
   const privateKey = await webcrypto.subtle.importKey(
@@ -113,7 +114,11 @@ describe('createRevocationList: reading a signed list', () => {
   });
   test('the receiver refuses a webhook signed by a revoked key (401 webhook_signature_key_revoked) and accepts others', async () => {
     await serve(signedList(list()));
-    const receiver = createWebhookReceiver({ keys: resolver, revocationList: { url: `${base}/r`, issuer: ISSUER } });
+    const receiver = createWebhookReceiver({
+      endpoint: BUYER_ORIGIN,
+      keys: resolver,
+      revocationList: { url: `${base}/r`, issuer: ISSUER },
+    });
     const created = Math.floor(Date.now() / 1000);
     // The server's list must be current by the real clock the receiver uses here.
     await serve(signedList(list({ updated: iso(Date.now()), next_update: iso(Date.now() + 15 * 60_000) })));
@@ -150,6 +155,26 @@ describe('createRevocationList: reading a signed list', () => {
     ['two signatures', async () => JSON.stringify({ payload: 'e30', signatures: [{}, {}] }), /exactly one signature/],
     ['plain JSON, unsigned', async () => JSON.stringify(list()), /string payload, protected and signature/],
     ['not JSON at all', async () => '<html>', /neither JWS JSON nor JWS compact/],
+    [
+      'an unprotected header (jose would read kid and typ from it)',
+      async () => JSON.stringify({ ...JSON.parse(await signedList(list())), header: { note: 'x' } }),
+      /unprotected header/,
+    ],
+    ['a crit extension', () => signedList(list(), { extra: { crit: ['exp'], exp: 1 } }), /not a valid JWS \(ERR_JOSE_NOT_SUPPORTED\)/],
+    ['alg HS256 (not in the allowlist)', () => signedList(list(), { extra: { alg: 'HS256' } }), /ERR_JOSE_ALG_NOT_ALLOWED/],
+    [
+      'an unencoded payload (b64: false)',
+      () => signedList(list(), { extra: { b64: false, crit: ['b64'] } }),
+      /crit extensions|not a valid JWS/,
+    ],
+    [
+      'a compact JWS with a tampered payload',
+      async () => {
+        const [h, , sig] = (await signedList(list(), { form: 'compact' })).split('.');
+        return `${h}.${b64url(JSON.stringify(list({ revoked_kids: [] })))}.${sig}`;
+      },
+      /does not verify/,
+    ],
   ])('refuses %s; with no list held every keyid is stale', async (_name, body, message) => {
     await serve(body());
     const revocations = createRevocationList({ url: `${base}/r`, issuer: ISSUER, keys: resolver, now: clock().now });
@@ -224,7 +249,11 @@ describe('createRevocationList: polling and failing closed', () => {
   });
   test('a stale list makes the receiver answer 401 webhook_signature_revocation_stale', async () => {
     await serve('down', 500);
-    const receiver = createWebhookReceiver({ keys: resolver, revocationList: { url: `${base}/r`, issuer: ISSUER } });
+    const receiver = createWebhookReceiver({
+      endpoint: BUYER_ORIGIN,
+      keys: resolver,
+      revocationList: { url: `${base}/r`, issuer: ISSUER },
+    });
     const signed = await signWebhook({ key: ed25519, url: HOOK_URL, body: completedBody(), created: Math.floor(Date.now() / 1000) });
     const error = await receiver
       .receive({ method: 'POST', url: HOOK_URL, headers: signed.headers, body: signed.body })
@@ -254,7 +283,12 @@ describe('createRevocationList: the JWKS fetch bounds', () => {
     expect(() => createRevocationList({ url: 'file:///etc/passwd', issuer: ISSUER, keys: resolver })).toThrow(TypeError);
     expect(() => createRevocationList({ url: `${base}/r`, issuer: 'seller', keys: resolver })).toThrow(/issuer/);
     expect(() =>
-      createWebhookReceiver({ keys: resolver, revocation: () => 'valid', revocationList: { url: `${base}/r`, issuer: ISSUER } }),
+      createWebhookReceiver({
+        endpoint: BUYER_ORIGIN,
+        keys: resolver,
+        revocation: () => 'valid',
+        revocationList: { url: `${base}/r`, issuer: ISSUER },
+      }),
     ).toThrow(/not both/);
   });
 });

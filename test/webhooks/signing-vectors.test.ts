@@ -10,7 +10,7 @@ import type { ResolvedKey, WebhookJwk } from '../../src/webhooks/signature/keys.
 import { createMemoryReplayStore, type ReplayStore } from '../../src/webhooks/replay/replay.js';
 import { signatureBase } from '../../src/webhooks/signature/signature-base.js';
 import { parseSignatureHeaders } from '../../src/webhooks/signature/signature-headers.js';
-import { canonicalTarget } from '../../src/webhooks/signature/target-uri.js';
+import { canonicalTarget, TargetUriError } from '../../src/webhooks/signature/target-uri.js';
 import { verifyWebhookSignature, type RevocationCheck, type VerifiableRequest } from '../../src/webhooks/signature/verify.js';
 import { readVector, readVectorDir } from '../fixtures/vectors.js';
 
@@ -155,7 +155,7 @@ describe('request-signing/canonicalization.json (@target-uri rules shared by web
         } catch (e) {
           error = e;
         }
-        expect(error).toMatchObject({ webhookCode: 'webhook_target_uri_malformed' });
+        expect(error).toBeInstanceOf(TargetUriError);
       } else {
         expect(canonicalTarget(c.input_url)).toEqual({ targetUri: c.expected_target_uri, authority: c.expected_authority });
       }

@@ -44,7 +44,11 @@ decodeWebhook(body, { version: '2.5' });
 
 // --- createWebhookReceiver ----------------------------------------------------------------------
 
-const receiver30 = createWebhookReceiver({ version: '3.0', keys: (kid) => (kid === 'k' ? undefined : undefined) });
+const receiver30 = createWebhookReceiver({
+  endpoint: 'https://buyer.example.com',
+  version: '3.0',
+  keys: (kid) => (kid === 'k' ? undefined : undefined),
+});
 expectTypeOf(receiver30.receive(request)).resolves.toEqualTypeOf<ReceivedWebhook<'3.0.26'>>();
 void (async () => {
   const hook = await receiver30.receive(request);
@@ -55,5 +59,5 @@ void (async () => {
   expectTypeOf(hook.signer.keyid).toBeString();
 });
 
-const receiverAny = createWebhookReceiver({ keys: () => undefined });
+const receiverAny = createWebhookReceiver({ endpoint: 'https://buyer.example.com', keys: () => undefined });
 expectTypeOf(receiverAny.receive(request)).resolves.toEqualTypeOf<ReceivedWebhook>();

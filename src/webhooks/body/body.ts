@@ -5,7 +5,7 @@
  */
 import type { Bounds } from '../../bounds/bounds.js';
 import { DecodeError, describeValue } from '../../errors/errors.js';
-import { parseMcpText, type ParsedShape } from '../../extract/mcp.js';
+import { measureUtf8, parseMcpText, type ParsedShape } from '../../extract/mcp.js';
 import { findDuplicateKeys, MAX_REPORTED_KEYS } from './duplicate-keys.js';
 import { WebhookError } from '../errors.js';
 import { shownText } from '../../errors/format.js';
@@ -37,7 +37,26 @@ export function bodyText(bytes: Uint8Array): string {
 }
 
 /**
- * Parses a webhook body: duplicate keys first (`webhook_body_malformed`), then decode's parse.
+ * The refusal of a body over `maxBytes` (webhooks.mdx: before any digest or scan).
+ *
+ * @param bytes - Its size in UTF-8 bytes, or a lower bound when `exact` is false.
+ * @param exact - Whether `bytes` is exact.
+ * @param maxBytes - The bound.
+ * @returns The error, to throw.
+ * @throws Never.
+ * @example
+ * throw bodyTooLarge(2_000_000, true, 1_048_576);
+ */
+export function bodyTooLarge(bytes: number, exact: boolean, maxBytes: number): WebhookError {
+  return new WebhookError(
+    'webhook_body_too_large',
+    `expected a body of at most ${maxBytes} bytes; got ${exact ? '' : 'more than '}${bytes}`,
+  );
+}
+
+/**
+ * Parses a webhook body: its size first (`webhook_body_too_large`, before anything scans it),
+ * duplicate keys next (`webhook_body_malformed`), then decode's parse.
  *
  * @param text - The body text.
  * @param bounds - decode's bounds; `maxBytes` is checked before parsing.
@@ -48,6 +67,8 @@ export function bodyText(bytes: Uint8Array): string {
  * parseWebhookBody('{"task_id":"t"}', DEFAULT_BOUNDS).value.task_id; // 't'
  */
 export function parseWebhookBody(text: string, bounds: Bounds): ParsedBody {
+  const size = measureUtf8(text, bounds.maxBytes);
+  if (!size.fits) throw bodyTooLarge(size.bytes, size.exact, bounds.maxBytes);
   const duplicates = findDuplicateKeys(text);
   if (duplicates !== undefined) {
     const more = duplicates.count > MAX_REPORTED_KEYS ? `, <...${duplicates.count - MAX_REPORTED_KEYS} more>` : '';
@@ -61,12 +82,7 @@ export function parseWebhookBody(text: string, bounds: Bounds): ParsedBody {
   }
   const parsed = parseMcpText(text, bounds.maxBytes, '');
   if (!parsed.ok) {
-    if (parsed.reason === 'too-large') {
-      throw new WebhookError(
-        'webhook_body_too_large',
-        `expected a body of at most ${bounds.maxBytes} bytes; got ${parsed.bytesExact === true ? '' : 'more than '}${parsed.bytes}`,
-      );
-    }
+    if (parsed.reason === 'too-large') throw bodyTooLarge(parsed.bytes, parsed.bytesExact === true, bounds.maxBytes);
     throw new DecodeError(
       'INVALID_JSON',
       `expected a JSON webhook body; got text that does not parse (${parsed.parseError ?? 'not JSON'})`,

@@ -1,40 +1,31 @@
 /**
- * Reads a WHATWG byte stream whole, cancelling it the moment it passes a byte bound: the one read
- * loop of the webhook request body and of the remote documents (JWKS, revocation list).
+ * Reads a body whole, cancelling it the moment it passes a byte bound or its deadline: the one read
+ * loop of the webhook request body (a WHATWG stream, or an async iterable such as Node's
+ * `IncomingMessage`) and of the remote documents (JWKS, revocation list).
  */
 
-/**
- * The bytes of `stream`, at most `limit` of them.
- *
- * @param stream - The body stream.
- * @param limit - The most bytes accepted.
- * @param tooLarge - Builds the error thrown once the stream has passed `limit` (after it is cancelled).
- * @param beforeRead - Runs before each read; what it throws ends the read (a deadline check).
- * @returns The bytes, in one array.
- * @throws What `tooLarge` or `beforeRead` throw, or the stream's own error.
- * @example
- * const bytes = await readBoundedStream(response.body, 1024, () => new Error('over 1 KiB'));
- */
-export async function readBoundedStream(
-  stream: ReadableStream<Uint8Array>,
-  limit: number,
-  tooLarge: () => Error,
-  beforeRead?: () => void,
-): Promise<Uint8Array> {
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    beforeRead?.();
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
+/** The bounds of one read. */
+export interface ReadBounds {
+  /** The most bytes accepted. */
+  readonly limit: number;
+  /** Builds the error thrown once the body has passed `limit`. */
+  readonly tooLarge: () => Error;
+  /** The whole read's deadline, in milliseconds, and the error thrown past it. */
+  readonly deadline?: { readonly ms: number; readonly late: () => Error } | undefined;
+  /** Runs before each read; what it throws ends the read (an abort check). */
+  readonly beforeRead?: (() => void) | undefined;
+  /** Builds the error for a chunk that is not bytes (a stream decoded to text, say). */
+  readonly notBytes?: ((chunk: unknown) => Error) | undefined;
+}
+
+/** One source of chunks: how to read the next, and how to stop it early. */
+interface ChunkSource {
+  next(): Promise<{ readonly done?: boolean | undefined; readonly value?: unknown }>;
+  /** Stops the source; `tooLarge` says whether the stop is for the size bound (the answer should still reach the sender). */
+  stop(tooLarge: boolean): void;
+}
+
+function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
   const bytes = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {
@@ -42,4 +33,94 @@ export async function readBoundedStream(
     offset += chunk.byteLength;
   }
   return bytes;
+}
+
+async function collect(source: ChunkSource, bounds: ReadBounds): Promise<Uint8Array> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // Raced with every read, so a source that never answers still ends at the deadline.
+  const expired =
+    bounds.deadline === undefined
+      ? undefined
+      : new Promise<never>((_, reject) => {
+          const { ms, late } = bounds.deadline as NonNullable<ReadBounds['deadline']>;
+          timer = setTimeout(() => reject(late()), ms);
+        });
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  let stopped = false;
+  const stop = (tooLarge: boolean): void => {
+    if (!stopped) source.stop(tooLarge);
+    stopped = true;
+  };
+  try {
+    for (;;) {
+      bounds.beforeRead?.();
+      const step = await (expired === undefined ? source.next() : Promise.race([source.next(), expired]));
+      if (step.done === true) break;
+      const value = step.value;
+      if (!(value instanceof Uint8Array)) throw (bounds.notBytes ?? (() => new TypeError('a body chunk is not bytes')))(value);
+      total += value.byteLength;
+      if (total > bounds.limit) {
+        stop(true);
+        throw bounds.tooLarge();
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    stop(false);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  return concat(chunks, total);
+}
+
+/**
+ * The bytes of a WHATWG stream, at most `bounds.limit` of them, within `bounds.deadline`.
+ *
+ * @param stream - The body stream.
+ * @param bounds - Byte bound, deadline, abort check and their errors.
+ * @returns The bytes, in one array.
+ * @throws What `tooLarge`, `late`, `notBytes` or `beforeRead` throw, or the stream's own error; the
+ *   stream is cancelled first, except past the size bound, where the rest is left unread.
+ * @example
+ * const bytes = await readBoundedStream(response.body, { limit: 1024, tooLarge: () => new Error('over 1 KiB') });
+ */
+export function readBoundedStream(stream: ReadableStream<Uint8Array>, bounds: ReadBounds): Promise<Uint8Array> {
+  const reader = stream.getReader();
+  return collect(
+    {
+      next: () => reader.read(),
+      // Past the size bound the rest is left unread (the host server drains it and the 413 still
+      // reaches the sender); past the deadline or on an error the stream is cancelled.
+      stop: (tooLarge) => (tooLarge ? reader.releaseLock() : void reader.cancel().catch(() => undefined)),
+    },
+    bounds,
+  );
+}
+
+/**
+ * The bytes of an async iterable of byte chunks (Node's `IncomingMessage`, a generator), at most
+ * `bounds.limit` of them, within `bounds.deadline`. Past the deadline or on an error the iterator
+ * is returned (Node destroys the request: a dripping sender is cut off); past the size bound it is
+ * left alone, so the host server can still send the 413.
+ *
+ * @param iterable - The body.
+ * @param bounds - Byte bound, deadline and their errors.
+ * @returns The bytes, in one array.
+ * @throws What `tooLarge`, `late` or `notBytes` throw, or the iterable's own error.
+ * @example
+ * const bytes = await readBoundedIterable(req, { limit: 1_000_000, tooLarge, deadline: { ms: 10_000, late } });
+ */
+export function readBoundedIterable(iterable: AsyncIterable<unknown>, bounds: ReadBounds): Promise<Uint8Array> {
+  const iterator = iterable[Symbol.asyncIterator]();
+  return collect(
+    {
+      next: () => iterator.next(),
+      stop: (tooLarge) => {
+        if (!tooLarge) void Promise.resolve(iterator.return?.()).catch(() => undefined);
+      },
+    },
+    bounds,
+  );
 }

@@ -33,7 +33,7 @@ export interface DocumentSource {
  * @param options - The document's URL and, optionally, its byte bound and deadline.
  * @param defaultMaxBytes - The byte bound when the options set none.
  * @returns The URL as a string and both bounds.
- * @throws {TypeError} For a URL that is not http(s).
+ * @throws {TypeError} For a URL that is not http(s), or a bound that is not a positive integer.
  * @example
  * const { url, maxBytes, timeoutMs } = documentSource('createJwksResolver', options, JWKS_MAX_BYTES);
  */
@@ -44,7 +44,17 @@ export function documentSource(
 ): DocumentSource {
   const url = String(options.url);
   if (!/^https?:\/\//i.test(url)) throw new TypeError(`${caller}: url must be an http(s) URL`);
-  return { url, maxBytes: options.maxBytes ?? defaultMaxBytes, timeoutMs: options.timeoutMs ?? 10_000 };
+  // null is no "unset": it is refused like any other value of the wrong type.
+  const bounds = {
+    maxBytes: options.maxBytes === undefined ? defaultMaxBytes : options.maxBytes,
+    timeoutMs: options.timeoutMs === undefined ? 10_000 : options.timeoutMs,
+  };
+  for (const [name, value] of Object.entries(bounds)) {
+    // A timer holds at most 2^31 - 1 ms; a longer deadline would fire at once.
+    if (!Number.isSafeInteger(value) || value < 1 || (name === 'timeoutMs' && value > 2_147_483_647))
+      throw new TypeError(`${caller}: ${name} must be a positive integer${name === 'timeoutMs' ? ' of at most 2147483647' : ''}`);
+  }
+  return { url, ...bounds };
 }
 
 async function readBounded(
@@ -65,14 +75,13 @@ async function readBounded(
     throw fail(`${what} sent with a content coding; expected identity`);
   }
   if (response.body === null) return '';
-  const bytes = await readBoundedStream(
-    response.body,
-    maxBytes,
-    () => fail(`${what} body exceeds ${maxBytes} bytes`),
-    () => {
+  const bytes = await readBoundedStream(response.body, {
+    limit: maxBytes,
+    tooLarge: () => fail(`${what} body exceeds ${maxBytes} bytes`),
+    beforeRead: () => {
       if (signal.aborted) throw fail(`${what} fetch passed its deadline`);
     },
-  );
+  });
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {

@@ -5,14 +5,9 @@
  * its TTL, and the new-keyid admission tracked, all atomically on the server's clock. Works with the `redis` client (node-redis 4+)
  * or any client with the same `sendCommand`.
  */
-import {
-  admissionTracking,
-  DEFAULT_AGGREGATE_CAP,
-  DEFAULT_PER_KEYID_CAP,
-  replayKey,
-  type AdmissionTrackingOptions,
-  type ReplayStore,
-} from './replay.js';
+import { optionError, optionalMethods, positiveInteger } from '../option-checks.js';
+import { admissionTracking, type AdmissionTrackingOptions } from './admissions.js';
+import { DEFAULT_AGGREGATE_CAP, DEFAULT_PER_KEYID_CAP, replayKey, type ReplayStore } from './replay.js';
 
 /** The one client method the store uses: node-redis's `sendCommand`. */
 export interface RedisCommandClient {
@@ -83,27 +78,28 @@ if excess > 0 then redis.call('ZREMRANGEBYRANK', KEYS[5], 0, excess - 1) end
 redis.call('PEXPIRE', KEYS[5], window)
 return 'new:' .. redis.call('ZCARD', KEYS[5])`;
 
-function positive(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`createRedisReplayStore: ${name} must be a positive integer`);
-  return value;
-}
-
 /**
  * A `(keyid, nonce)` replay store in Redis, for receivers on several processes or machines.
  *
  * @param options - The client, key prefix and caps.
- * @returns The store; its calls reject when Redis does (the receiver answers 503).
- * @throws {TypeError} For an invalid cap.
+ * @returns The store; its calls reject when Redis does (the receiver answers 503, and holds each
+ *   call to its `storeTimeoutMs`, so a blocked Redis fails closed too).
+ * @throws {DecodeError} `INVALID_OPTION` for an invalid cap or a client without `sendCommand`.
  * @example
- * const client = await createClient({ url: process.env.REDIS_URL }).connect();
+ * const client = createClient({ url: process.env.REDIS_URL });
+ * client.on('error', (error) => log(error)); // without a listener, node-redis ends the process when Redis goes away
+ * await client.connect();
  * const receiver = createWebhookReceiver({ jwks, replayStore: createRedisReplayStore({ client }) });
  */
 export function createRedisReplayStore(options: RedisReplayStoreOptions): ReplayStore {
+  const who = 'createRedisReplayStore';
   const { client } = options;
+  optionalMethods(who, 'client', client ?? null, ['sendCommand']);
   const prefix = options.prefix ?? '{adcp-webhook-replay}:';
-  const perKeyidCap = String(positive(options.perKeyidCap ?? DEFAULT_PER_KEYID_CAP, 'perKeyidCap'));
-  const aggregateCap = String(positive(options.aggregateCap ?? DEFAULT_AGGREGATE_CAP, 'aggregateCap'));
-  const tracking = admissionTracking(options, 'createRedisReplayStore');
+  if (typeof prefix !== 'string') throw optionError(who, 'prefix', 'a string', prefix);
+  const perKeyidCap = String(positiveInteger(who, 'perKeyidCap', options.perKeyidCap, DEFAULT_PER_KEYID_CAP));
+  const aggregateCap = String(positiveInteger(who, 'aggregateCap', options.aggregateCap, DEFAULT_AGGREGATE_CAP));
+  const tracking = admissionTracking(options, who);
   const trackingArgs = [String(tracking.windowMs), String(tracking.memoryMs), String(tracking.maxKnown)];
   const keyidSet = (keyid: string): string => `${prefix}k:${keyid}`;
   const all = `${prefix}all`;

@@ -1,8 +1,14 @@
 /**
  * The `(keyid, nonce)` replay cache of the webhook verifier (checklist steps 9a, 12, 13) and its
- * bounded in-memory default, sized per security.mdx "Webhook replay dedup sizing", which also
- * tracks the new-keyid admission rate that section makes a MUST.
+ * bounded in-memory default, sized per security.mdx "Webhook replay dedup sizing" and bounded in
+ * bytes (the spec bounds neither a nonce's nor a keyid's length, so a signer sets each entry's
+ * size), which also tracks the new-keyid admission rate that section makes a MUST.
  */
+import { positiveInteger } from '../option-checks.js';
+import { createAdmissionTracker, admissionTracking, type AdmissionTrackingOptions } from './admissions.js';
+import { MAP_ENTRY_BYTES, ownCopy, stringBytes } from './memory-bytes.js';
+
+export type { AdmissionTrackingOptions, NewKeyidAdmission } from './admissions.js';
 
 /** What claiming a nonce found. */
 export type ReplayClaim = 'claimed' | 'replayed' | 'rate_abuse';
@@ -32,56 +38,38 @@ export interface ReplayStore {
   newKeyidAdmissions(): number | Promise<number>;
 }
 
-/** One admission of a previously-unseen keyid, passed to `onNewKeyid`. */
-export interface NewKeyidAdmission {
-  /** The keyid whose first entry was admitted. */
-  readonly keyid: string;
-  /** New-keyid admissions in the rolling window, this one included. */
-  readonly admissionsInWindow: number;
-  /** The rolling window, in milliseconds. */
-  readonly windowMs: number;
-}
-
-/** The new-keyid tracking options both stores share. */
-export interface AdmissionTrackingOptions {
-  /** The rolling window of `newKeyidAdmissions`. Default 5 minutes (the spec's example). */
-  readonly admissionWindowMs?: number | undefined;
-  /**
-   * How long a keyid stays "seen" after its last admission. Default 30 days: a seller that
-   * sends one webhook a day is not new each morning.
-   */
-  readonly keyidMemoryMs?: number | undefined;
-  /**
-   * Most keyids remembered; past it the least recently admitted is forgotten, so it counts as new
-   * again (the error errs toward an alarm, never toward a replay). Default 100,000.
-   */
-  readonly maxKnownKeyids?: number | undefined;
-  /**
-   * Called on each admission of a previously-unseen keyid, to feed the operator's alarm (the
-   * spec's SHOULD-alert thresholds are the operator's to tune, so none is built in). It must not
-   * throw: a throw is reported as the store failing (`webhook_replay_store_unavailable`).
-   */
-  readonly onNewKeyid?: ((admission: NewKeyidAdmission) => void) | undefined;
-}
-
 /** Options of {@link createMemoryReplayStore}. */
 export interface MemoryReplayStoreOptions extends AdmissionTrackingOptions {
   /** Most live entries per `keyid`. Default 100,000 (the spec's recommended per-keyid cap). */
-  readonly perKeyidCap?: number;
+  readonly perKeyidCap?: number | undefined;
+  /** Most live entries in all (the spec recommends min(memory budget, 10,000,000)). Default 1,000,000. */
+  readonly aggregateCap?: number | undefined;
   /**
-   * Most live entries in all. The spec recommends min(memory budget, 10,000,000); the default,
-   * 1,000,000, is the memory budget of one process (roughly 150 MB at most).
+   * The memory budget: most bytes held, as the store counts them (see {@link replayEntryBytes}):
+   * entries, per-keyid counts, and the new-keyid tracking. Default 64 MiB.
    */
-  readonly aggregateCap?: number;
+  readonly maxBytes?: number | undefined;
   /** The clock, in milliseconds. Default `Date.now`. */
-  readonly now?: () => number;
+  readonly now?: (() => number) | undefined;
+}
+
+/** The in-memory replay store: answers at once, and says how many bytes it holds. */
+export interface MemoryReplayStore extends ReplayStore {
+  capReached(keyid: string): boolean;
+  claim(keyid: string, nonce: string, ttlSeconds: number, destination?: string): ReplayClaim;
+  newKeyidAdmissions(): number;
+  /** The bytes the store counts as held; never above `maxBytes`. */
+  bytesHeld(): number;
 }
 
 /** The spec's recommended per-keyid cap for webhook replay caches. */
 export const DEFAULT_PER_KEYID_CAP = 100_000;
 
-/** The default aggregate cap of the in-memory store (one process's memory budget). */
+/** The default aggregate cap of the replay stores. */
 export const DEFAULT_AGGREGATE_CAP = 1_000_000;
+
+/** The default memory budget of the in-memory replay store: 64 MiB. */
+export const DEFAULT_REPLAY_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * The replay key of a claim: `keyid`, the canonical destination when scoped, and `nonce`, joined
@@ -99,132 +87,119 @@ export function replayKey(keyid: string, nonce: string, destination?: string): s
   return destination === undefined ? `${keyid}\n${nonce}` : `${keyid}\n${destination}\n${nonce}`;
 }
 
-/** Resolved new-keyid tracking settings. */
-export interface AdmissionTracking {
-  readonly windowMs: number;
-  readonly memoryMs: number;
-  readonly maxKnown: number;
+/**
+ * The bytes the in-memory store counts for one entry: its key (keyid, destination when scoped,
+ * nonce) at 2 bytes a character plus the Map entry (`MAP_ENTRY_BYTES`). The first entry of a
+ * keyid adds the keyid's count (the same again for the keyid alone) and its new-keyid tracking.
+ *
+ * @param keyid - The signature's keyid.
+ * @param nonce - The signature's nonce.
+ * @param destination - The canonical `@target-uri`, when the replay key is scoped to it.
+ * @returns The bytes counted.
+ * @example
+ * replayEntryBytes('kid-1', 'bm9uY2Utbm9uY2Utbm9uY2U'); // 128 + 2 × 29
+ */
+export function replayEntryBytes(keyid: string, nonce: string, destination?: string): number {
+  return MAP_ENTRY_BYTES + stringBytes(replayKey(keyid, nonce, destination));
 }
 
-/**
- * Checks and fills in the new-keyid tracking options (shared by the in-memory and Redis stores).
- *
- * @param options - The caller's options.
- * @param who - The factory's name, for the error message.
- * @returns The settings with defaults.
- * @throws {TypeError} For a value that is not a positive integer.
- * @example
- * const tracking = admissionTracking(options, 'createMemoryReplayStore');
- */
-export function admissionTracking(options: AdmissionTrackingOptions, who: string): AdmissionTracking {
-  const tracking = {
-    windowMs: options.admissionWindowMs ?? 5 * 60_000,
-    memoryMs: options.keyidMemoryMs ?? 30 * 24 * 3_600_000,
-    maxKnown: options.maxKnownKeyids ?? 100_000,
+/** The live entries of the in-memory store, with their per-keyid counts and their bytes. */
+function createEntries(now: () => number) {
+  // Insertion order is close to expiry order (TTLs differ by at most the 6-minute window), so the
+  // sweep pops expired entries from the front; one not yet expired stops it for this call.
+  const expiries = new Map<string, number>();
+  const perKeyid = new Map<string, number>();
+  let held = 0;
+  const keyidBytes = (keyid: string): number => MAP_ENTRY_BYTES + stringBytes(keyid);
+  const forget = (key: string): void => {
+    expiries.delete(key);
+    held -= MAP_ENTRY_BYTES + stringBytes(key);
+    // A keyid holds no line feed (a header value), so the key's first line is its keyid.
+    const keyid = key.slice(0, key.indexOf('\n'));
+    const count = (perKeyid.get(keyid) ?? 1) - 1;
+    if (count > 0) perKeyid.set(keyid, count);
+    else {
+      perKeyid.delete(keyid);
+      held -= keyidBytes(keyid);
+    }
   };
-  for (const [name, value] of [
-    ['admissionWindowMs', tracking.windowMs],
-    ['keyidMemoryMs', tracking.memoryMs],
-    ['maxKnownKeyids', tracking.maxKnown],
-  ] as const) {
-    if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`${who}: ${name} must be a positive integer`);
-  }
-  return tracking;
+  return {
+    expiries,
+    count: (keyid: string): number => perKeyid.get(keyid) ?? 0,
+    bytes: (): number => held,
+    /** What adding `key` of `keyid` would add. */
+    cost: (key: string, keyid: string): number => MAP_ENTRY_BYTES + stringBytes(key) + (perKeyid.has(keyid) ? 0 : keyidBytes(keyid)),
+    sweep(): void {
+      const t = now();
+      for (const [key, expiresAt] of expiries) {
+        if (expiresAt > t) break;
+        forget(key);
+      }
+    },
+    forget,
+    add(key: string, keyid: string, expiresAt: number): void {
+      const count = perKeyid.get(keyid);
+      if (count === undefined) held += keyidBytes(keyid);
+      perKeyid.set(count === undefined ? ownCopy(keyid) : keyid, (count ?? 0) + 1);
+      expiries.set(ownCopy(key), expiresAt);
+      held += MAP_ENTRY_BYTES + stringBytes(key);
+    },
+  };
 }
 
 /**
  * A bounded in-memory replay store for a single-process receiver: entries expire after their TTL,
- * and a full cap refuses new entries (`rate_abuse`) rather than evicting live ones, which would
- * reopen replay windows under attack. Several processes must share a store instead.
+ * and a full cap (entries per keyid, entries in all, or bytes) refuses new entries (`rate_abuse`)
+ * rather than evicting live ones, which would reopen replay windows under attack. To make room it
+ * forgets only new-keyid tracking (a forgotten keyid counts as new again: an alarm, never a
+ * replay). Several processes must share a store instead.
  *
- * @param options - Caps and clock.
+ * @param options - Caps, byte budget, new-keyid tracking and clock.
  * @returns The store.
- * @throws {TypeError} For a cap that is not a positive integer.
+ * @throws {DecodeError} `INVALID_OPTION` for a cap or budget that is not a positive integer.
  * @example
  * const receiver = createWebhookReceiver({ keys, replayStore: createMemoryReplayStore({ perKeyidCap: 10_000 }) });
  */
-export function createMemoryReplayStore(options: MemoryReplayStoreOptions = {}): ReplayStore {
-  const perKeyidCap = options.perKeyidCap ?? DEFAULT_PER_KEYID_CAP;
-  const aggregateCap = options.aggregateCap ?? DEFAULT_AGGREGATE_CAP;
-  for (const [name, value] of [
-    ['perKeyidCap', perKeyidCap],
-    ['aggregateCap', aggregateCap],
-  ] as const) {
-    if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`createMemoryReplayStore: ${name} must be a positive integer`);
-  }
-  const tracking = admissionTracking(options, 'createMemoryReplayStore');
+export function createMemoryReplayStore(options: MemoryReplayStoreOptions = {}): MemoryReplayStore {
+  const who = 'createMemoryReplayStore';
+  const perKeyidCap = positiveInteger(who, 'perKeyidCap', options.perKeyidCap, DEFAULT_PER_KEYID_CAP);
+  const aggregateCap = positiveInteger(who, 'aggregateCap', options.aggregateCap, DEFAULT_AGGREGATE_CAP);
+  const maxBytes = positiveInteger(who, 'maxBytes', options.maxBytes, DEFAULT_REPLAY_MAX_BYTES);
+  const tracker = createAdmissionTracker(admissionTracking(options, who), options.onNewKeyid);
   const now = options.now ?? Date.now;
-  // Insertion order is close to expiry order (TTLs differ by at most the 6-minute window), so the
-  // sweep pops expired entries from the front; one not yet expired stops it for this call.
-  const entries = new Map<string, { keyid: string; expiresAt: number }>();
-  const perKeyid = new Map<string, number>();
-
-  const forget = (key: string, keyid: string): void => {
-    entries.delete(key);
-    const count = (perKeyid.get(keyid) ?? 1) - 1;
-    if (count === 0) perKeyid.delete(keyid);
-    else perKeyid.set(keyid, count);
+  const entries = createEntries(now);
+  const countFull = (keyid: string): boolean => entries.count(keyid) >= perKeyidCap || entries.expiries.size >= aggregateCap;
+  /** Whether an entry fits, forgetting new-keyid tracking (never an entry) to make room, and only when that makes it. */
+  const room = (key: string, keyid: string, t: number): boolean => {
+    tracker.admissionsSince(t);
+    const over = (): boolean => entries.bytes() + tracker.bytes() + entries.cost(key, keyid) + tracker.admitCost(keyid, t) > maxBytes;
+    if (!over()) return true;
+    if (entries.bytes() + entries.cost(key, keyid) + tracker.floorBytes(keyid) > maxBytes) return false;
+    // The cost is taken again after each forgetting: the keyid itself may be the one forgotten.
+    while (over() && tracker.forgetOldest());
+    return !over();
   };
-  const sweep = (): void => {
-    const t = now();
-    for (const [key, entry] of entries) {
-      if (entry.expiresAt > t) break;
-      forget(key, entry.keyid);
-    }
-  };
-  // Keyids by last admission, least recent first; admissions of new keyids, oldest first.
-  const known = new Map<string, number>();
-  // A queue read from `head`, compacted now and then (Array#shift is linear in V8 for big arrays).
-  let admissions: number[] = [];
-  let head = 0;
-  const drop = (): void => {
-    head++;
-    if (head > 1024 && head * 2 > admissions.length) {
-      admissions = admissions.slice(head);
-      head = 0;
-    }
-  };
-  const admissionsSince = (t: number): number => {
-    while (head < admissions.length && (admissions[head] as number) <= t - tracking.windowMs) drop();
-    return admissions.length - head;
-  };
-  const admit = (keyid: string, t: number): void => {
-    const last = known.get(keyid);
-    known.delete(keyid);
-    known.set(keyid, t);
-    for (const [oldest, at] of known) {
-      if (known.size <= tracking.maxKnown && at > t - tracking.memoryMs) break;
-      known.delete(oldest);
-    }
-    if (last !== undefined && last > t - tracking.memoryMs) return;
-    admissions.push(t);
-    if (admissions.length - head > tracking.maxKnown) drop();
-    options.onNewKeyid?.({ keyid, admissionsInWindow: admissionsSince(t), windowMs: tracking.windowMs });
-  };
-  const full = (keyid: string): boolean => (perKeyid.get(keyid) ?? 0) >= perKeyidCap || entries.size >= aggregateCap;
-
   return {
     capReached(keyid) {
-      sweep();
-      return full(keyid);
+      entries.sweep();
+      // The smallest entry the profile allows: a 22-character nonce (16 bytes, Base64URL).
+      return countFull(keyid) || entries.bytes() + entries.cost(`${keyid}\n${'n'.repeat(22)}`, keyid) > maxBytes;
     },
     claim(keyid, nonce, ttlSeconds, destination) {
-      sweep();
+      entries.sweep();
       const key = replayKey(keyid, nonce, destination);
-      const seen = entries.get(key);
+      const seen = entries.expiries.get(key);
       if (seen !== undefined) {
-        if (seen.expiresAt > now()) return 'replayed';
-        forget(key, keyid);
+        if (seen > now()) return 'replayed';
+        entries.forget(key);
       }
-      if (full(keyid)) return 'rate_abuse';
       const t = now();
-      entries.set(key, { keyid, expiresAt: t + ttlSeconds * 1000 });
-      perKeyid.set(keyid, (perKeyid.get(keyid) ?? 0) + 1);
-      admit(keyid, t);
+      if (countFull(keyid) || !room(key, keyid, t)) return 'rate_abuse';
+      entries.add(key, keyid, t + ttlSeconds * 1000);
+      tracker.admit(keyid, t);
       return 'claimed';
     },
-    newKeyidAdmissions() {
-      return admissionsSince(now());
-    },
+    newKeyidAdmissions: () => tracker.admissionsSince(now()),
+    bytesHeld: () => entries.bytes() + tracker.bytes(),
   };
 }

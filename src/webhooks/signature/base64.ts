@@ -60,7 +60,7 @@ export function base64Decode(text: string): Uint8Array | undefined {
  * @example
  * base64UrlEncode(new Uint8Array([1, 2, 3])); // 'AQID'
  */
-export function base64UrlEncode(bytes: Uint8Array): string {
+function base64UrlEncode(bytes: Uint8Array): string {
   const padded = base64Encode(bytes);
   // At most two '=' end a Base64 text; cut them by index (a regex anchored at $ rescans from each '=').
   let end = padded.length;
@@ -77,7 +77,7 @@ export function base64UrlEncode(bytes: Uint8Array): string {
  * @example
  * base64Encode(new Uint8Array([1, 2, 3])); // 'AQID'
  */
-export function base64Encode(bytes: Uint8Array): string {
+function base64Encode(bytes: Uint8Array): string {
   let binary = '';
   for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i] as number);
   return btoa(binary);

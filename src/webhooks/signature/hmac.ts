@@ -8,10 +8,10 @@ import { WebhookError } from '../errors.js';
 import type { Subtle } from './keys.js';
 
 /** Smallest secret accepted, in bytes. */
-export const MIN_HMAC_SECRET_BYTES = 32;
+const MIN_HMAC_SECRET_BYTES = 32;
 
 /** The legacy replay window, in seconds. */
-export const HMAC_WINDOW_SECONDS = 300;
+const HMAC_WINDOW_SECONDS = 300;
 
 const encoder = new TextEncoder();
 const SIGNATURE = /^sha256=([0-9a-f]{64})$/;

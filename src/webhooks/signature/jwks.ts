@@ -1,7 +1,14 @@
 /**
  * A KeyResolver over a seller's JWKS URL (security.mdx, "JWKS discovery"): fetched with a byte
  * bound and a deadline, cached (TTL bounded by the revocation polling ceiling), refetched at once
- * on an unknown `kid` but not twice within the 30 s cooldown. Web-standard fetch only.
+ * on an unknown `kid` but not twice within the 30 s cooldown, and, after a failed fetch (an HTTP
+ * error, a network error, a refresh of an expired cache that fails), not fetched again for the
+ * negative-cache period (the trust-root fetch budgets: at most 60 s), so a failing endpoint is not
+ * fetched once per incoming request. Web-standard fetch only.
+ *
+ * jose's createRemoteJWKSet was weighed for this and not adopted: it caches nothing after a failed
+ * fetch (each call refetches), reads the clock itself, and selects keys by JWS header where this
+ * resolver hands the raw JWK (with `adcp_use`) to the verifier's purpose check.
  */
 import type { KeyResolver, ResolvedKey, WebhookJwk } from './keys.js';
 import { documentSource, fetchBoundedText } from '../body/remote-document.js';
@@ -23,6 +30,11 @@ export interface JwksResolverOptions {
   readonly cacheTtlMs?: number | undefined;
   /** Least time between two refetches for an unknown `kid`. Default 30 s. */
   readonly refetchCooldownMs?: number | undefined;
+  /**
+   * How long a failed fetch is remembered: until then, a `kid` the cache cannot answer is refused
+   * as unavailable without a fetch. Default 30 s; at most 60 s (the spec's negative-cache ceiling).
+   */
+  readonly negativeCacheMs?: number | undefined;
   /** The clock in milliseconds. Default `Date.now`. */
   readonly now?: (() => number) | undefined;
 }
@@ -65,8 +77,10 @@ export function createJwksResolver(options: JwksResolverOptions): KeyResolver {
   const { url, maxBytes, timeoutMs } = documentSource('createJwksResolver', options, JWKS_MAX_BYTES);
   const ttl = Math.min(options.cacheTtlMs ?? 5 * 60_000, 30 * 60_000);
   const cooldown = options.refetchCooldownMs ?? 30_000;
+  const negative = Math.min(options.negativeCacheMs ?? 30_000, 60_000);
   const now = options.now ?? Date.now;
   let cache: { keys: Map<string, WebhookJwk>; fetchedAt: number } | undefined;
+  let failure: { message: string; retryAt: number } | undefined;
   let inFlight: Promise<Map<string, WebhookJwk>> | undefined;
   let lastFetchAt = -Infinity;
 
@@ -78,7 +92,13 @@ export function createJwksResolver(options: JwksResolverOptions): KeyResolver {
           await fetchBoundedText(url, { fetch: options.fetch, maxBytes, timeoutMs }, (message) => new JwksError(message), 'JWKS'),
         );
         cache = { keys, fetchedAt: now() };
+        failure = undefined;
         return keys;
+      } catch (error) {
+        const message =
+          error instanceof JwksError ? error.message : `JWKS is not valid JSON (${error instanceof Error ? error.name : typeof error})`;
+        failure = { message, retryAt: now() + negative };
+        throw error instanceof JwksError ? error : Object.assign(new JwksError(message), { cause: error });
       } finally {
         inFlight = undefined;
       }
@@ -87,12 +107,14 @@ export function createJwksResolver(options: JwksResolverOptions): KeyResolver {
   };
 
   return async (keyid: string): Promise<ResolvedKey | undefined> => {
-    let keys = cache !== undefined && now() - cache.fetchedAt < ttl ? cache.keys : await load();
-    let jwk = keys.get(keyid);
-    if (jwk === undefined && now() - lastFetchAt >= cooldown) {
-      keys = await load();
-      jwk = keys.get(keyid);
-    }
+    const t = now();
+    const fresh = cache !== undefined && t - cache.fetchedAt < ttl ? cache.keys : undefined;
+    const known = fresh?.get(keyid);
+    if (known !== undefined) return { jwk: known, agent: options.agent };
+    if (failure !== undefined && t < failure.retryAt)
+      throw new JwksError(`${failure.message}; not fetched again for ${Math.ceil((failure.retryAt - t) / 1000)} s`);
+    if (fresh !== undefined && t - lastFetchAt < cooldown) return undefined;
+    const jwk = (await load()).get(keyid);
     return jwk === undefined ? undefined : { jwk, agent: options.agent };
   };
 }

@@ -4,11 +4,21 @@
  * or general JSON serialization, or compact), fetched with the JWKS bounds, polled on the
  * `next_update` it declares (floor 1 min, ceiling 30 min), and failing closed: past
  * `next_update + 4 × the polling interval` without a refresh, every keyid is `stale`.
+ * The JWS itself (three serializations, the algorithm allowlist, `crit`) is verified by `jose`,
+ * on WebCrypto like the rest; the key, its purpose and the `typ` are checked here.
  */
+import {
+  compactVerify,
+  errors,
+  flattenedVerify,
+  type CompactVerifyResult,
+  type FlattenedJWSInput,
+  type JWK,
+  type JWSHeaderParameters,
+} from 'jose';
 import { shownText } from '../../errors/format.js';
-import { base64UrlDecode } from './base64.js';
 import { JWKS_MAX_BYTES } from './jwks.js';
-import { jwkFitsAlg, verifiesFor, verifySignature, type KeyResolver, type Subtle, type WebhookAlg, type WebhookJwk } from './keys.js';
+import { jwkFitsAlg, verifiesFor, type KeyResolver, type WebhookAlg } from './keys.js';
 import { documentSource, fetchBoundedText } from '../body/remote-document.js';
 import type { RevocationCheck, RevocationStatus } from './verify.js';
 
@@ -30,8 +40,6 @@ export interface RevocationListOptions {
   readonly retryCooldownMs?: number | undefined;
   /** The clock in milliseconds. Default `Date.now`. */
   readonly now?: (() => number) | undefined;
-  /** WebCrypto. Default `crypto.subtle`. */
-  readonly subtle?: Pick<Subtle, 'importKey' | 'verify'> | undefined;
 }
 
 /** A polled revocation list: `check` is the receiver's `revocation` option. */
@@ -76,24 +84,12 @@ function record(value: unknown, what: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-function jsonOfBase64Url(text: unknown, what: string): unknown {
-  const bytes = typeof text === 'string' ? base64UrlDecode(text) : undefined;
-  if (bytes === undefined) throw fail(`${what} is not unpadded Base64URL`);
-  try {
-    return JSON.parse(decoder.decode(bytes));
-  } catch {
-    throw fail(`${what} is not UTF-8 JSON`);
-  }
-}
-
-/** The three Base64URL parts of a JWS in compact, flattened or (single-signature) general form. */
-function jwsParts(text: string): { header: string; payload: string; signature: string } {
+/** The JWS in one of its three serializations: a compact string, or a flattened one (a general JWS with exactly one signature is read as it). */
+function jwsOf(text: string): string | FlattenedJWSInput {
   const trimmed = text.trim();
   if (!trimmed.startsWith('{')) {
-    const parts = trimmed.split('.');
-    if (parts.length !== 3) throw fail('the list is neither JWS JSON nor JWS compact serialization');
-    const [header, payload, signature] = parts as [string, string, string];
-    return { header, payload, signature };
+    if (trimmed.split('.', 4).length !== 3) throw fail('the list is neither JWS JSON nor JWS compact serialization');
+    return trimmed;
   }
   let parsed: Record<string, unknown>;
   try {
@@ -101,18 +97,84 @@ function jwsParts(text: string): { header: string; payload: string; signature: s
   } catch (error) {
     throw error instanceof RevocationListError ? error : fail('the list is not valid JSON');
   }
-  let signed: Record<string, unknown> = parsed;
+  let signed = parsed;
   if (parsed.signatures !== undefined) {
     if (!Array.isArray(parsed.signatures) || parsed.signatures.length !== 1)
       throw fail('expected exactly one signature in the JWS signatures array');
     signed = record(parsed.signatures[0], 'the JWS signature entry');
   }
   const { payload } = parsed;
-  const header = signed.protected;
-  const signature = signed.signature;
+  const { protected: header, signature } = signed;
   if (typeof payload !== 'string' || typeof header !== 'string' || typeof signature !== 'string')
     throw fail('the JWS needs string payload, protected and signature members');
-  return { header, payload, signature };
+  // Everything the verifier reads must be signed: no unprotected header.
+  if (signed.header !== undefined) throw fail('the JWS carries an unprotected header');
+  return { payload, protected: header, signature };
+}
+
+/** Verifies the list's JWS with jose: its key comes from `keys` by the protected `kid`, for a signing purpose and the header's `alg`. */
+async function verifiedPayload(text: string, keys: KeyResolver): Promise<Uint8Array> {
+  const jws = jwsOf(text);
+  const key = async (header: JWSHeaderParameters) => {
+    if (header.typ !== REVOCATION_LIST_TYP) throw fail(`expected typ ${REVOCATION_LIST_TYP}`);
+    if (header.crit !== undefined) throw fail('the JWS names crit extensions, which this verifier does not understand');
+    const alg = typeof header.alg === 'string' ? JWS_ALGS[header.alg] : undefined;
+    if (alg === undefined) throw fail('expected JWS alg EdDSA or ES256');
+    if (typeof header.kid !== 'string') throw fail('the JWS protected header has no kid');
+    const resolved = await keys(header.kid);
+    if (resolved === undefined) throw fail(`the list is signed by kid "${shownText(header.kid, 64)}", which is not in the signer's JWKS`);
+    const { jwk } = resolved;
+    if (!verifiesFor(jwk, LIST_PURPOSES) || !jwkFitsAlg(jwk, alg))
+      throw fail(`kid "${shownText(header.kid, 64)}" is not a ${header.alg} signing key (use, key_ops, adcp_use, alg)`);
+    // Only the public members go to the import: strict importers refuse unknown ones (adcp_use).
+    const { kty, crv, x, y } = jwk;
+    const publicJwk: JWK = {
+      ...(kty === undefined ? {} : { kty }),
+      ...(crv === undefined ? {} : { crv }),
+      ...(x === undefined ? {} : { x }),
+    };
+    return y === undefined ? publicJwk : { ...publicJwk, y };
+  };
+  const options = { algorithms: Object.keys(JWS_ALGS) };
+  let result: Pick<CompactVerifyResult, 'payload'>;
+  try {
+    result = typeof jws === 'string' ? await compactVerify(jws, key, options) : await flattenedVerify(jws, key, options);
+  } catch (error) {
+    if (error instanceof RevocationListError) throw error;
+    if (error instanceof errors.JWSSignatureVerificationFailed) throw fail('the list signature does not verify');
+    const why = error instanceof errors.JOSEError ? error.code : error instanceof Error ? error.name : typeof error;
+    throw Object.assign(fail(`the list is not a valid JWS (${why})`), { cause: error });
+  }
+  return result.payload;
+}
+
+function payloadOf(bytes: Uint8Array): Record<string, unknown> {
+  try {
+    return record(JSON.parse(decoder.decode(bytes)), 'the list payload');
+  } catch (error) {
+    throw error instanceof RevocationListError ? error : fail('the JWS payload is not UTF-8 JSON');
+  }
+}
+
+/** A verified list's payload read into what is held, at `t`, given the list held before (if any). */
+function heldOf(list: Record<string, unknown>, issuer: string, held: Held | undefined, t: number): Held {
+  if (list.version !== 1) throw fail('expected list version 1');
+  let listIssuer: string | undefined;
+  try {
+    listIssuer = typeof list.issuer === 'string' ? new URL(list.issuer).origin : undefined;
+  } catch {
+    listIssuer = undefined;
+  }
+  if (listIssuer !== issuer) throw fail(`the list's issuer is not ${issuer}`);
+  const updated = timestamp(list.updated, 'updated');
+  const nextUpdate = timestamp(list.next_update, 'next_update');
+  const kids = list.revoked_kids;
+  if (!Array.isArray(kids) || !kids.every((kid) => typeof kid === 'string')) throw fail('revoked_kids must be an array of strings');
+  // An older list, or one already past its next_update, may be a replay that un-revokes a key.
+  if (held !== undefined && updated < held.updated) throw fail('the list is older than the one held');
+  if (nextUpdate <= t) throw fail("the list's next_update has already passed");
+  const interval = Math.min(Math.max(nextUpdate - t, FLOOR_MS), CEILING_MS);
+  return { revoked: new Set(kids as string[]), updated, nextPollAt: t + interval, staleAt: t + interval + GRACE_FACTOR * interval };
 }
 
 function timestamp(value: unknown, name: string): number {
@@ -149,7 +211,6 @@ export function createRevocationList(options: RevocationListOptions): Revocation
     throw new TypeError('createRevocationList: issuer must be an absolute URL (the signer origin)');
   }
   const now = options.now ?? Date.now;
-  const subtle = options.subtle ?? crypto.subtle;
   let held: Held | undefined;
   let lastError: RevocationListError | undefined;
   let retryAt = -Infinity;
@@ -162,42 +223,7 @@ export function createRevocationList(options: RevocationListOptions): Revocation
       fail,
       'revocation list',
     );
-    const parts = jwsParts(text);
-    const header = record(jsonOfBase64Url(parts.header, 'the JWS protected header'), 'the JWS protected header');
-    if (header.typ !== REVOCATION_LIST_TYP) throw fail(`expected typ ${REVOCATION_LIST_TYP}`);
-    if (header.crit !== undefined) throw fail('the JWS names crit extensions, which this verifier does not understand');
-    const alg = typeof header.alg === 'string' ? JWS_ALGS[header.alg] : undefined;
-    if (alg === undefined) throw fail('expected JWS alg EdDSA or ES256');
-    if (typeof header.kid !== 'string') throw fail('the JWS protected header has no kid');
-    const resolved = await options.keys(header.kid);
-    if (resolved === undefined) throw fail(`the list is signed by kid "${shownText(header.kid, 64)}", which is not in the signer's JWKS`);
-    const jwk: WebhookJwk = resolved.jwk;
-    if (!verifiesFor(jwk, LIST_PURPOSES) || !jwkFitsAlg(jwk, alg)) {
-      throw fail(`kid "${shownText(header.kid, 64)}" is not a ${header.alg} signing key (use, key_ops, adcp_use, alg)`);
-    }
-    const signature = base64UrlDecode(parts.signature);
-    const input = new TextEncoder().encode(`${parts.header}.${parts.payload}`);
-    if (signature === undefined || !(await verifySignature(jwk, alg, signature, input, subtle)))
-      throw fail('the list signature does not verify');
-    const list = record(jsonOfBase64Url(parts.payload, 'the JWS payload'), 'the list payload');
-    if (list.version !== 1) throw fail('expected list version 1');
-    let listIssuer: string | undefined;
-    try {
-      listIssuer = typeof list.issuer === 'string' ? new URL(list.issuer).origin : undefined;
-    } catch {
-      listIssuer = undefined;
-    }
-    if (listIssuer !== issuer) throw fail(`the list's issuer is not ${issuer}`);
-    const updated = timestamp(list.updated, 'updated');
-    const nextUpdate = timestamp(list.next_update, 'next_update');
-    const kids = list.revoked_kids;
-    if (!Array.isArray(kids) || !kids.every((kid) => typeof kid === 'string')) throw fail('revoked_kids must be an array of strings');
-    const t = now();
-    // An older list, or one already past its next_update, may be a replay that un-revokes a key.
-    if (held !== undefined && updated < held.updated) throw fail('the list is older than the one held');
-    if (nextUpdate <= t) throw fail("the list's next_update has already passed");
-    const interval = Math.min(Math.max(nextUpdate - t, FLOOR_MS), CEILING_MS);
-    return { revoked: new Set(kids as string[]), updated, nextPollAt: t + interval, staleAt: t + interval + GRACE_FACTOR * interval };
+    return heldOf(payloadOf(await verifiedPayload(text, options.keys)), issuer, held, now());
   };
 
   const refresh = (): Promise<void> => {

@@ -1,11 +1,30 @@
 /**
- * The RFC 9421 §2.5 signature base of a webhook request: one line per covered component, then
+ * The RFC 9421 §2.5 signature base of a request: one line per covered component, then
  * `@signature-params`, with `@target-uri` and `@authority` canonicalized per the AdCP profile.
+ * Shared by every profile and by signers (who build the same base to sign): the refusal is a
+ * SignatureBaseError, which each verifier reports under its own code.
  */
-import { WebhookError } from '../errors.js';
-import type { ParsedSignature } from './signature-headers.js';
 import type { CanonicalTarget } from './target-uri.js';
 import { shownText } from '../../errors/format.js';
+
+/** What the base is built from: the covered components and the serialized `@signature-params`. */
+export interface SignatureInput {
+  readonly components: readonly string[];
+  readonly paramsValue: string;
+}
+
+/**
+ * Why no base could be built: a covered header the request lacks, a derived component the
+ * profile does not sign, or a header value holding a line break.
+ */
+export class SignatureBaseError extends Error {
+  override readonly name = 'SignatureBaseError';
+  readonly reason: 'header-absent' | 'component-unsupported' | 'line-break';
+  constructor(reason: SignatureBaseError['reason'], message: string) {
+    super(message);
+    this.reason = reason;
+  }
+}
 
 /** What the signature base reads from the request. */
 export interface SignedRequestView {
@@ -44,33 +63,33 @@ function derived(name: string, request: SignedRequestView): string | undefined {
 /**
  * Builds the signature base.
  *
- * @param signature - The parsed signature (components and `@signature-params` value).
+ * @param signature - The covered components and the `@signature-params` value.
  * @param request - The request's method, canonical target and headers.
  * @returns The base, as text (ASCII by construction of the components).
- * @throws {WebhookError} `webhook_signature_components_incomplete` for a covered field the request lacks;
- *   `webhook_signature_header_malformed` for a component the profile cannot carry.
+ * @throws {SignatureBaseError} For a covered header the request lacks, a component the profile
+ *   cannot carry, or a header value with a line break.
  * @example
  * signatureBase(parsed, { method: 'POST', target, headers }); // '"@method": POST\n...\n"@signature-params": (...)'
  */
-export function signatureBase(signature: ParsedSignature, request: SignedRequestView): string {
+export function signatureBase(signature: SignatureInput, request: SignedRequestView): string {
   let base = '';
   for (const component of signature.components) {
     let value: string | undefined;
     if (component.startsWith('@')) {
       value = derived(component, request);
       if (value === undefined)
-        throw new WebhookError(
-          'webhook_signature_header_malformed',
+        throw new SignatureBaseError(
+          'component-unsupported',
           `the covered component "${shownText(component, 40)}" is not one this profile signs`,
         );
     } else {
       value = request.headers.get(component);
       if (value === undefined)
-        throw new WebhookError(
-          'webhook_signature_components_incomplete',
+        throw new SignatureBaseError(
+          'header-absent',
           `the signature covers "${shownText(component, 40)}" but the request has no such header`,
         );
-      if (/[\r\n]/.test(value)) throw new WebhookError('webhook_signature_header_malformed', `the ${component} header holds a line break`);
+      if (/[\r\n]/.test(value)) throw new SignatureBaseError('line-break', `the ${component} header holds a line break`);
     }
     base += `"${component}": ${value}\n`;
   }

@@ -1,24 +1,33 @@
 /**
- * Parses `Signature-Input`, `Signature` and `Content-Digest` as RFC 8941 structured fields with
- * `structured-headers`, under the webhook-v1 profile: `Signature` values are unpadded Base64URL,
- * which RFC 8941's sf-binary does not allow, so they are checked and re-encoded before parsing;
- * duplicated dictionary keys and parameters (which RFC 8941 collapses, last wins) are refused.
+ * Reads `Signature-Input`, `Signature` and `Content-Digest` with the profile's RFC 8941 parser
+ * (structured-fields.ts), once each: repeated labels and parameters are refused in that parse,
+ * `Signature` byte sequences are read in the profile's alphabet (webhook v1: unpadded Base64URL),
+ * and each field is bounded in length before it is read.
  */
-import { parseDictionary, serializeInnerList, type BareItem, type Dictionary, type InnerList, type Parameters } from 'structured-headers';
-import { base64Decode, base64Encode, base64UrlDecode } from './base64.js';
 import { WebhookError } from '../errors.js';
 import { shownText } from '../../errors/format.js';
+import {
+  parseDictionary,
+  serializeInnerList,
+  StructuredFieldError,
+  type BinaryAlphabet,
+  type Dictionary,
+  type Parameters,
+} from './structured-fields.js';
 
 /** The label a webhook verifier processes (security.mdx: the label named `sig1`, not the first one). */
-export const SIGNATURE_LABEL = 'sig1';
+const SIGNATURE_LABEL = 'sig1';
+
+/** Default bound on each of `Signature-Input`, `Signature` and `Content-Digest`, in characters. */
+export const DEFAULT_MAX_SIGNATURE_HEADER_BYTES = 8192;
 
 /** One signature as `Signature-Input` and `Signature` carry it under the chosen label. */
 export interface ParsedSignature {
   readonly label: string;
   /** The covered component identifiers, in order (`@method`, `content-digest`, ...). */
   readonly components: readonly string[];
-  /** The signature parameters (`created`, `expires`, `nonce`, `keyid`, `alg`, `tag`, ...). */
-  readonly params: ReadonlyMap<string, BareItem>;
+  /** The signature parameters (`created`, `expires`, `nonce`, `keyid`, `alg`, `tag`, ...), typed. */
+  readonly params: Parameters;
   /** The `@signature-params` value: the inner list and its parameters, serialized per RFC 8941. */
   readonly paramsValue: string;
   /** The signature bytes. */
@@ -29,150 +38,66 @@ function malformed(message: string): WebhookError {
   return new WebhookError('webhook_signature_header_malformed', message);
 }
 
-/** RFC 8941 key characters: lcalpha, DIGIT, `_`, `-`, `.`, `*`. */
-function isKeyChar(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d || c === 0x2e || c === 0x2a;
-}
-
 /**
- * Lists the keys of every dictionary member and of each member's own parameters, in the raw
- * text of a field that already parsed, so that repeats RFC 8941 would collapse can be refused.
+ * Refuses a signature field longer than the bound before any of it is parsed.
+ *
+ * @param field - The field's name, for the message.
+ * @param value - The field value.
+ * @param maxBytes - The bound (header values are ASCII: characters are bytes).
+ * @throws {WebhookError} `webhook_signature_header_malformed`, naming the size and the bound.
+ * @example
+ * checkHeaderSize('Signature-Input', value, DEFAULT_MAX_SIGNATURE_HEADER_BYTES);
  */
-function repeatedKey(raw: string): string | undefined {
-  const members = new Set<string>();
-  let params = new Set<string>();
-  let depth = 0;
-  let i = 0;
-  const readKey = (): string => {
-    while (raw[i] === ' ' || raw[i] === '\t') i++;
-    const start = i;
-    while (i < raw.length && isKeyChar(raw.charCodeAt(i))) i++;
-    return raw.slice(start, i);
-  };
-  let key = readKey();
-  if (members.has(key)) return key;
-  members.add(key);
-  while (i < raw.length) {
-    const c = raw[i];
-    if (c === '"') {
-      i++;
-      while (i < raw.length && raw[i] !== '"') i += raw[i] === '\\' ? 2 : 1;
-    } else if (c === ':') {
-      i = raw.indexOf(':', i + 1);
-      if (i === -1) return undefined;
-    } else if (c === '(') {
-      depth++;
-    } else if (c === ')') {
-      depth--;
-    } else if (c === ';' && depth === 0) {
-      i++;
-      key = readKey();
-      if (params.has(key)) return `${[...members].pop() ?? ''};${key}`;
-      params.add(key);
-      continue;
-    } else if (c === ',' && depth === 0) {
-      i++;
-      key = readKey();
-      if (members.has(key)) return key;
-      members.add(key);
-      params = new Set();
-      continue;
-    }
-    i++;
-  }
-  return undefined;
+export function checkHeaderSize(field: string, value: string, maxBytes: number): void {
+  if (value.length > maxBytes)
+    throw malformed(`${field} is ${value.length} bytes; this receiver reads at most ${maxBytes} (maxSignatureHeaderBytes)`);
 }
 
-/**
- * Re-encodes the byte sequences of a field from the profile's alphabet to RFC 8941's padded
- * Base64, refusing a token in any other alphabet (a mix of both is the vectors' 021 case).
- */
-function toSfBinary(raw: string, accept: 'base64url' | 'either', field: string): string {
-  let out = '';
-  let from = 0;
-  const special = /[":]/g;
-  for (let m = special.exec(raw); m !== null; m = special.exec(raw)) {
-    const i = m.index;
-    if (raw[i] === '"') {
-      let end = i + 1;
-      while (end < raw.length && raw[end] !== '"') end += raw[end] === '\\' ? 2 : 1;
-      special.lastIndex = end + 1;
-      continue;
-    }
-    const prev = i === 0 ? '' : raw[i - 1];
-    // A byte sequence starts a value (after '=') or an inner-list item; ':' inside a token does not.
-    if (prev !== '=' && prev !== '(' && prev !== ' ') continue;
-    const end = raw.indexOf(':', i + 1);
-    if (end === -1) throw malformed(`${field} has an unterminated byte sequence`);
-    const token = raw.slice(i + 1, end);
-    let bytes = base64UrlDecode(token);
-    if (bytes === undefined && accept === 'either') bytes = base64Decode(token);
-    if (bytes === undefined) {
-      throw malformed(
-        `${field} byte sequence is not ${accept === 'base64url' ? 'unpadded Base64URL (the webhook-v1 encoding)' : 'Base64 or unpadded Base64URL'}`,
-      );
-    }
-    out += `${raw.slice(from, i)}:${base64Encode(bytes)}:`;
-    from = end + 1;
-    special.lastIndex = end + 1;
-  }
-  return out + raw.slice(from);
-}
-
-function parseField(raw: string, field: string, accept: 'base64url' | 'either' | 'none'): Dictionary {
-  let dictionary: Dictionary;
+function parseField(raw: string, field: string, alphabet: BinaryAlphabet): Dictionary {
   try {
-    dictionary = parseDictionary(accept === 'none' ? raw : toSfBinary(raw, accept, field));
+    return parseDictionary(raw, alphabet);
   } catch (error) {
-    if (error instanceof WebhookError) throw error;
-    throw malformed(`${field} is not an RFC 8941 dictionary (${error instanceof Error ? shownText(error.message, 120) : 'parse error'})`);
+    if (!(error instanceof StructuredFieldError)) throw error;
+    throw malformed(`${field} is not an RFC 8941 dictionary of this profile: ${shownText(error.message, 160)}`);
   }
-  const repeated = repeatedKey(raw);
-  if (repeated !== undefined) throw malformed(`${field} repeats "${shownText(repeated, 40)}"; RFC 8941 would keep only the last`);
-  return dictionary;
-}
-
-function isInnerList(member: unknown): member is InnerList {
-  return Array.isArray(member) && Array.isArray(member[0]);
 }
 
 /**
  * Parses the pair of signature headers and selects the `sig1` signature (RFC 9421 §4, verifier
- * checklist step 1); other labels are ignored.
+ * checklist step 1); other labels are ignored, repeated ones refused.
  *
  * @param signatureInput - The `Signature-Input` field value.
  * @param signature - The `Signature` field value.
+ * @param alphabet - The `Signature` byte-sequence alphabet: `'base64url'` for webhook v1 (default).
  * @returns The chosen signature's components, parameters and bytes.
  * @throws {WebhookError} `webhook_signature_header_malformed`.
  * @example
  * parseSignatureHeaders('sig1=("@method");created=1;keyid="k"', 'sig1=:AQID:').components; // ['@method']
  */
-export function parseSignatureHeaders(signatureInput: string, signature: string): ParsedSignature {
-  const inputs = parseField(signatureInput, 'Signature-Input', 'none');
-  const signatures = parseField(signature, 'Signature', 'base64url');
-  const input = inputs.get(SIGNATURE_LABEL);
-  const value = signatures.get(SIGNATURE_LABEL);
+export function parseSignatureHeaders(signatureInput: string, signature: string, alphabet: BinaryAlphabet = 'base64url'): ParsedSignature {
+  const input = parseField(signatureInput, 'Signature-Input', 'base64').get(SIGNATURE_LABEL);
+  const value = parseField(signature, 'Signature', alphabet).get(SIGNATURE_LABEL);
   if (input === undefined || value === undefined) {
     throw malformed(
       `expected a ${SIGNATURE_LABEL} label in both Signature-Input and Signature; ${input === undefined ? 'Signature-Input' : 'Signature'} has none`,
     );
   }
-  if (!isInnerList(input)) throw malformed(`Signature-Input ${SIGNATURE_LABEL} must be an inner list of covered components`);
-  const components: string[] = [];
-  for (const [item, itemParams] of input[0]) {
-    if (typeof item !== 'string' || itemParams.size > 0) {
+  if (input.kind !== 'inner-list') throw malformed(`Signature-Input ${SIGNATURE_LABEL} must be an inner list of covered components`);
+  const components = new Set<string>();
+  for (const { value: item, params } of input.items) {
+    if (item.type !== 'string' || params.size > 0) {
       throw malformed(`Signature-Input ${SIGNATURE_LABEL} covers a component that is not a plain string identifier`);
     }
-    if (components.includes(item)) throw malformed(`Signature-Input ${SIGNATURE_LABEL} covers "${shownText(item, 40)}" twice`);
-    components.push(item);
+    if (components.has(item.value)) throw malformed(`Signature-Input ${SIGNATURE_LABEL} covers "${shownText(item.value, 40)}" twice`);
+    components.add(item.value);
   }
-  if (isInnerList(value) || !(value[0] instanceof ArrayBuffer)) throw malformed(`Signature ${SIGNATURE_LABEL} must be a byte sequence`);
+  if (value.kind !== 'item' || value.value.type !== 'bytes') throw malformed(`Signature ${SIGNATURE_LABEL} must be a byte sequence`);
   return {
     label: SIGNATURE_LABEL,
-    components,
-    params: input[1] as Parameters,
+    components: [...components],
+    params: input.params,
     paramsValue: serializeInnerList(input),
-    signature: new Uint8Array(value[0]),
+    signature: value.value.value,
   };
 }
 
@@ -183,8 +108,8 @@ export interface ContentDigestEntry {
 }
 
 /**
- * Parses `Content-Digest` (RFC 9530): a dictionary of algorithm → byte sequence, in RFC 8941
- * Base64 (the vectors) or unpadded Base64URL (webhooks.mdx's wording), never mixed.
+ * Parses `Content-Digest` (RFC 9530): a dictionary of algorithm → byte sequence, each in RFC 8941
+ * Base64 (the vectors) or unpadded Base64URL (webhooks.mdx's wording); a repeated algorithm is refused.
  *
  * @param raw - The field value.
  * @returns The entries, in order.
@@ -195,9 +120,9 @@ export interface ContentDigestEntry {
 export function parseContentDigest(raw: string): ContentDigestEntry[] {
   const entries: ContentDigestEntry[] = [];
   for (const [algorithm, member] of parseField(raw, 'Content-Digest', 'either')) {
-    if (isInnerList(member) || !(member[0] instanceof ArrayBuffer))
+    if (member.kind !== 'item' || member.value.type !== 'bytes')
       throw malformed(`Content-Digest "${shownText(algorithm, 40)}" must be a byte sequence`);
-    entries.push({ algorithm, digest: new Uint8Array(member[0]) });
+    entries.push({ algorithm, digest: member.value.value });
   }
   return entries;
 }

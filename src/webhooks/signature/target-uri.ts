@@ -3,9 +3,10 @@
  * vectors in request-signing/canonicalization.json): lowercase scheme and host, UTS-46 to
  * A-labels, userinfo and default port stripped, one trailing root dot removed, dot segments
  * removed, percent-encoding hex uppercased and unreserved characters decoded, query kept
- * byte for byte, fragment dropped. Malformed authorities are refused.
+ * byte for byte, fragment dropped. Malformed authorities are refused. Shared by every profile
+ * (webhooks, and request signing): the refusal is a TargetUriError, which each verifier reports
+ * under its own code (`webhook_target_uri_malformed`, `request_target_uri_malformed`).
  */
-import { WebhookError } from '../errors.js';
 
 /** A canonical target URI and the authority derived from it. */
 export interface CanonicalTarget {
@@ -13,8 +14,13 @@ export interface CanonicalTarget {
   readonly authority: string;
 }
 
-function malformed(message: string): WebhookError {
-  return new WebhookError('webhook_target_uri_malformed', message);
+/** A URL or authority the profile's canonicalization refuses. */
+export class TargetUriError extends Error {
+  override readonly name = 'TargetUriError';
+}
+
+function malformed(message: string): TargetUriError {
+  return new TargetUriError(message);
 }
 
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/;
@@ -146,7 +152,7 @@ function removeDotSegments(path: string): string {
  *
  * @param url - The absolute URL as received (scheme and authority included).
  * @returns The canonical target URI and authority.
- * @throws {WebhookError} `webhook_target_uri_malformed` for a URL that is not absolute or whose authority is malformed.
+ * @throws {TargetUriError} For a URL that is not absolute or whose authority is malformed.
  * @example
  * canonicalTarget('HTTPS://Buyer.example:443/a/./b?x=1#f'); // { targetUri: 'https://buyer.example/a/b?x=1', authority: 'buyer.example' }
  */
@@ -165,10 +171,57 @@ export function canonicalTarget(url: string): CanonicalTarget {
  * @param host - The header value.
  * @param scheme - The request scheme, for the default port.
  * @returns The canonical `host[:port]`.
- * @throws {WebhookError} `webhook_target_uri_malformed`.
+ * @throws {TargetUriError} For a malformed authority.
  * @example
  * canonicalHostHeader('Buyer.Example:443', 'https'); // 'buyer.example'
  */
 export function canonicalHostHeader(host: string, scheme: string): string {
   return canonicalAuthority(host.trim(), scheme.toLowerCase());
+}
+
+/**
+ * The endpoint a signer signs for, as the receiving side registered it: an origin, whose request
+ * path and query complete each target, or one full URL, which is the target of every request.
+ */
+export interface RegisteredEndpoint {
+  /** `scheme://authority`, canonical. */
+  readonly origin: string;
+  readonly authority: string;
+  /** The canonical path and query of a full registered URL; `undefined` for an origin. */
+  readonly pathAndQuery: string | undefined;
+}
+
+/**
+ * Canonicalizes the URL (or origin) a receiver registered with its signers.
+ *
+ * @param url - An absolute http(s) URL; with no path beyond `/` and no query it names an origin.
+ * @returns The canonical endpoint.
+ * @throws {TargetUriError} For a URL that is not absolute http(s).
+ * @example
+ * registeredEndpoint('https://Buyer.example/').origin; // 'https://buyer.example'
+ */
+export function registeredEndpoint(url: string): RegisteredEndpoint {
+  const { targetUri, authority } = canonicalTarget(url);
+  const origin = targetUri.slice(0, targetUri.indexOf('://') + 3 + authority.length);
+  if (!/^https?:\/\/$/.test(origin.slice(0, origin.length - authority.length))) throw malformed('expected an http(s) URL');
+  const rest = targetUri.slice(origin.length);
+  return { origin, authority, pathAndQuery: rest === '/' ? undefined : rest };
+}
+
+/**
+ * The target a request to a registered endpoint was signed for: the endpoint's origin (never the
+ * request's `Host`), and the registered path and query, or else the request's own.
+ *
+ * @param endpoint - The registered endpoint.
+ * @param requestUrl - The request's URL, absolute or (Node's `req.url`) starting with `/`.
+ * @returns The canonical target URI and authority.
+ * @throws {TargetUriError} For a request URL that does not parse.
+ * @example
+ * pinnedTarget(registeredEndpoint('https://buyer.example'), '/hook?op=1').targetUri; // 'https://buyer.example/hook?op=1'
+ */
+export function pinnedTarget(endpoint: RegisteredEndpoint, requestUrl: string): CanonicalTarget {
+  if (endpoint.pathAndQuery !== undefined) return { targetUri: endpoint.origin + endpoint.pathAndQuery, authority: endpoint.authority };
+  const received = requestUrl.startsWith('/') ? canonicalTarget(endpoint.origin + requestUrl) : canonicalTarget(requestUrl);
+  const rest = received.targetUri.slice(received.targetUri.indexOf('://') + 3 + received.authority.length);
+  return { targetUri: endpoint.origin + rest, authority: endpoint.authority };
 }

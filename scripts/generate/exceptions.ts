@@ -1,0 +1,132 @@
+/**
+ * The schema exceptions: where a schema's own text says a list is open ("Runners and sellers MUST
+ * accept unknown scenario strings (open-for-extension)") but its `enum` closes it, codegen compiles
+ * the list open (types and validators alike), so a value the spec tells buyers to accept is not
+ * refused. Each exception quotes the sentence that opens the list; the build fails when that
+ * sentence or the closed list is gone (the exception is stale: review it), and when a schema text
+ * that says a list is open, or an `x-extensible` enum, has no exception (a new case: add it here).
+ */
+import { isObject, type Json, type JsonObject, type SchemaFile } from './load.js';
+
+/** One list compiled open, and why. */
+export interface SchemaException {
+  readonly version: string;
+  /** The schema file, relative to the version folder. */
+  readonly schema: string;
+  /** JSON Pointer of the node whose `enum` is dropped (it keeps its `type`). */
+  readonly list: string;
+  /** JSON Pointer of the node whose `description` says the list is open. */
+  readonly text: string;
+  /** The words of that description that open the list, quoted exactly. */
+  readonly says: string;
+  /** Why the list is compiled open. */
+  readonly reason: string;
+}
+
+const BUYERS_ACCEPT = 'the schema tells receivers to accept values it does not list; a closed enum would refuse a conformant answer';
+
+/** The exceptions, by version and schema. */
+export const SCHEMA_EXCEPTIONS: readonly SchemaException[] = [
+  {
+    version: '3.0.26',
+    schema: 'compliance/comply-test-controller-response.json',
+    list: '/oneOf/0/properties/scenarios/items',
+    text: '/oneOf/0/properties/scenarios',
+    says: 'Runners and sellers MUST accept unknown scenario strings (open-for-extension)',
+    reason: `${BUYERS_ACCEPT} (a seller's list_scenarios answer names newer scenarios; 3.1 lists none)`,
+  },
+  {
+    version: '3.0.26',
+    schema: 'enums/advertiser-industry.json',
+    list: '',
+    text: '',
+    says: 'Sellers MUST accept unknown values gracefully',
+    reason: `${BUYERS_ACCEPT} (x-extensible: the taxonomy evolves)`,
+  },
+  {
+    version: '3.1.19',
+    schema: 'enums/advertiser-industry.json',
+    list: '',
+    text: '',
+    says: 'Sellers MUST accept unknown values gracefully',
+    reason: `${BUYERS_ACCEPT} (x-extensible: the taxonomy evolves; search_brands answers carry it)`,
+  },
+  {
+    version: '3.1.19',
+    schema: 'enums/media-buy-action-mode.json',
+    list: '',
+    text: '',
+    says: 'Buyer SDKs MUST tolerate unknown future values',
+    reason: `${BUYERS_ACCEPT} (x-extensible: the buyer treats an unknown mode's action as unavailable)`,
+  },
+];
+
+/** Descriptions that say a list is open. */
+const OPEN_TEXT = /MUST (?:accept|tolerate) unknown|open-for-extension/i;
+
+/** Keys whose values are instances, not schemas. */
+const INSTANCE_KEYS = new Set(['examples', 'default', 'const', 'enum']);
+
+function escapeKey(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function at(root: Json, pointer: string): Json | undefined {
+  let node: Json | undefined = root;
+  for (const raw of pointer === '' ? [] : pointer.slice(1).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    node = Array.isArray(node) ? node[Number(key)] : isObject(node) ? node[key] : undefined;
+  }
+  return node;
+}
+
+/** Every node that says its list is open and holds a closed one (its own `enum`, or its items'), by pointer. */
+function openClaims(node: Json, pointer: string, out: Map<string, string>): Map<string, string> {
+  if (Array.isArray(node)) {
+    for (const [i, item] of node.entries()) openClaims(item, `${pointer}/${i}`, out);
+  }
+  if (!isObject(node)) return out;
+  const says = (typeof node.description === 'string' && OPEN_TEXT.test(node.description)) || node['x-extensible'] === true;
+  if (says) {
+    if (Array.isArray(node.enum)) out.set(pointer, pointer);
+    else if (isObject(node.items) && Array.isArray(node.items.enum)) out.set(`${pointer}/items`, pointer);
+  }
+  for (const [key, value] of Object.entries(node)) if (!INSTANCE_KEYS.has(key)) openClaims(value, `${pointer}/${escapeKey(key)}`, out);
+  return out;
+}
+
+/**
+ * Applies a version's exceptions to its schemas in place, after checking each against the text it
+ * quotes and checking that no other schema text opens a closed list.
+ *
+ * @param version The AdCP version.
+ * @param byId Its schema files by `$id`.
+ * @throws Error for a stale exception or an open-list text without one.
+ * @example
+ * applyExceptions('3.0.26', loadSchemas('3.0.26', root));
+ */
+export function applyExceptions(version: string, byId: Map<string, SchemaFile>): void {
+  const mine = SCHEMA_EXCEPTIONS.filter((e) => e.version === version);
+  for (const file of byId.values()) {
+    for (const [list, text] of openClaims(file.schema, '', new Map())) {
+      if (!mine.some((e) => e.schema === file.rel && e.list === list && e.text === text)) {
+        throw new Error(
+          `${version}/${file.rel}#${text} says its list is open but its enum (at #${list}) closes it: add it to SCHEMA_EXCEPTIONS in scripts/generate/exceptions.ts with the reason`,
+        );
+      }
+    }
+  }
+  for (const e of mine) {
+    const file = byId.get(`/schemas/${version}/${e.schema}`);
+    const text = file === undefined ? undefined : at(file.schema, e.text);
+    const list = file === undefined ? undefined : at(file.schema, e.list);
+    const description = isObject(text) ? text.description : undefined;
+    if (typeof description !== 'string' || !description.includes(e.says) || !isObject(list) || !Array.isArray(list.enum)) {
+      throw new Error(
+        `schema exception ${version}/${e.schema}#${e.list} is stale: the schema no longer says "${e.says}" at #${e.text} or no longer closes the list; review it in scripts/generate/exceptions.ts`,
+      );
+    }
+    if (list.type !== 'string') throw new Error(`schema exception ${version}/${e.schema}#${e.list}: expected a list of strings`);
+    delete (list as JsonObject).enum;
+  }
+}

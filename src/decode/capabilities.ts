@@ -1,0 +1,117 @@
+/**
+ * decoderFor(): a seller's decoder from its `get_adcp_capabilities` answer, so that the natural
+ * flow (ask capabilities, then call) needs no hand-chosen pin. `version: 'auto'` can only read
+ * the `adcp_version` an answer announces, and AdCP 3.0 answers announce none: auto then judges a
+ * 3.0 seller by the default release (3.1.19), whose rules a valid 3.0 answer can break. The
+ * capabilities answer says which releases the seller speaks; the decoder is pinned to the newest
+ * one adcp-decode bundles too, and `release` is the stamp its requests carry.
+ */
+import { DecodeError, NoCommonVersionError, SchemaMismatchError, describeValue } from '../errors/errors.js';
+import { shownText } from '../errors/format.js';
+import { hasOwn, isObject, own } from '../json/own.js';
+import { bundledEnd, releaseOf, tablesFor, versionForSeller, versions, type Version } from '../schema/versions.js';
+import { attempt, createDecoder } from './decode.js';
+import type { CommonDecodeOptions } from './options.js';
+import { resolveOptions } from './resolve-options.js';
+import type { Decoded, Decoder, Merged } from './types.js';
+
+/** A seller's decoder, pinned to the release it and adcp-decode both speak. */
+export interface SellerDecoder<B extends CommonDecodeOptions> extends Decoder<Merged<B, { readonly version: Version }>> {
+  /** The bundled version every answer of this seller is judged by, e.g. `'3.0.26'`. */
+  readonly version: Version;
+  /** The release to stamp on requests (`adcp_version`), e.g. `'3.0'`. */
+  readonly release: string;
+  /** Its major (`adcp_major_version`, which 3.x requests should carry too), e.g. `3`. */
+  readonly majorVersion: number;
+  /** What the seller listed: `adcp.supported_versions`, else `adcp.major_versions` as text. */
+  readonly sellerVersions: readonly string[];
+  /** The capabilities answer, decoded and typed. */
+  readonly capabilities: Decoded<'get_adcp_capabilities'>;
+  // The request side (issue 21, item 2: encode/safeEncode stamped with `release`) attaches here,
+  // so that one object per seller holds the pin, the stamp and the bounds.
+}
+
+/** A release-precision version, as capabilities list them (version-envelope.json's pattern). */
+const RELEASE = /^\d+\.\d+(-[a-zA-Z0-9.-]+)?$/;
+
+/**
+ * `adcp.supported_versions` as listed, checked where the judging schema did not (3.0 does not
+ * define it): an array of release-precision strings, else SCHEMA_MISMATCH at its pointer.
+ */
+function supportedVersions(adcp: Record<string, unknown>, version: Version): string[] | undefined {
+  if (!hasOwn(adcp, 'supported_versions')) return undefined;
+  const listed = adcp.supported_versions;
+  if (Array.isArray(listed) && listed.length > 0 && listed.every((v) => typeof v === 'string' && RELEASE.test(v))) return listed;
+  const newest = bundledEnd('newest');
+  const schemaId = tablesFor(newest).schemaIds.get_adcp_capabilities?.response ?? '';
+  throw new SchemaMismatchError(
+    `get_adcp_capabilities response's adcp.supported_versions must be a non-empty array of release-precision versions ("3.1"); got ${describeValue(listed)} (judged by ${version}, which does not define it, and ${newest}'s rule)`,
+    {
+      schemaId,
+      issues: [
+        {
+          path: '/adcp/supported_versions',
+          keyword: 'type',
+          params: { type: 'array' },
+          schemaPath: `${schemaId}#/properties/adcp/properties/supported_versions`,
+          message: 'must be a non-empty array of release-precision versions',
+        },
+      ],
+    },
+    { task: 'get_adcp_capabilities', version },
+  );
+}
+
+/**
+ * Decodes a seller's `get_adcp_capabilities` answer and returns a decoder pinned to the newest
+ * release both it and adcp-decode speak: `adcp.supported_versions` when listed, else the highest
+ * common major of `adcp.major_versions`, in the release the answer announces, else that major's
+ * oldest bundled release (a 3.0 seller announces nothing). The answer itself is judged by the
+ * release it announces, else by the oldest bundled one.
+ *
+ * @param capabilities - The seller's answer to `get_adcp_capabilities`, as for decode().
+ * @param options - The decoder's options (bounds, transport, unknownRecovery); not `version`, which
+ *   the answer decides, nor `request`, which is per call.
+ * @returns The seller's decoder, with the version, release and capabilities it was derived from.
+ * @throws {NoCommonVersionError} `NO_COMMON_VERSION` when the seller lists no bundled release.
+ * @throws {DecodeError} As decode() throws for the capabilities answer; `INVALID_OPTION` for a
+ *   `version` option or an invalid one.
+ * @example
+ * const seller = decoderFor(await client.callTool({ name: 'get_adcp_capabilities', arguments: {} }));
+ * const products = seller.decode('get_products', await client.callTool({ name: 'get_products', arguments: { adcp_version: seller.release, brief } }));
+ */
+// biome-ignore lint/complexity/noBannedTypes: `{}` is "no options": Merged<{}, { version }> is { version }
+export function decoderFor<const B extends CommonDecodeOptions = {}>(capabilities: unknown, options?: B): SellerDecoder<B> {
+  if (isObject(options) && hasOwn(options, 'version') && options.version !== undefined)
+    throw new DecodeError('INVALID_OPTION', `option version must be left out: decoderFor pins the version the seller's capabilities allow`);
+  resolveOptions(options, undefined); // every option checked here, request refused as a default
+  // An answer announcing no adcp_version is a 3.0 seller's (versioning.mdx): the oldest bundled release judges it.
+  const outcome = attempt(undefined, 'get_adcp_capabilities', capabilities, { ...options, version: 'auto' }, bundledEnd('oldest'));
+  if (outcome instanceof DecodeError) throw outcome;
+  const data = outcome.data;
+  const adcp = data.adcp as Record<string, unknown>;
+  const listed = supportedVersions(adcp, outcome.version);
+  const majors = adcp.major_versions as readonly number[];
+  // 3.1 declares the envelope's adcp_version and 3.0 does not, so no one arm types it: read it as unknown.
+  const stamped = own(data, 'adcp_version');
+  const announced = typeof stamped === 'string' ? stamped : undefined;
+  const version = versionForSeller({ supportedVersions: listed, majorVersions: majors, announced });
+  const sellerVersions = (listed ?? majors.map(String)).slice(0, 32).map((v) => shownText(v, 32));
+  if (version === undefined) {
+    const bundledReleases = versions.map(releaseOf);
+    throw new NoCommonVersionError(
+      `the seller speaks AdCP ${sellerVersions.join(', ')}${listed === undefined ? ' (majors)' : ''}; adcp-decode bundles ${bundledReleases.join(', ')}: no release in common`,
+      { sellerVersions, bundledReleases },
+      { task: 'get_adcp_capabilities', version: outcome.version },
+    );
+  }
+  const decoder = createDecoder({ ...options, version } as Merged<B, { readonly version: Version }>);
+  return {
+    ...decoder,
+    version,
+    release: releaseOf(version),
+    majorVersion: Number(version.split('.')[0]),
+    sellerVersions,
+    capabilities: data,
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * What the async paths share (webhooks/ and polling): the task types an envelope names, the
+ * decode task whose schema judges each task type's result, and decodeEnclosed, which decodes a
+ * payload found inside an envelope (a webhook's `result`, a polled task's `result`) the way
+ * decode() decodes a located payload.
+ */
+import { DecodeError } from '../errors/errors.js';
+import { checkAdcpError } from '../extract/errors.js';
+import { taskTypesByVersion } from '../generated/envelope.js';
+import { hasOwn, own } from '../json/own.js';
+import { isFailedStatus } from '../schema/statuses.js';
+import type { Version } from '../schema/versions.js';
+import { decodeFound, type DecodeOptions, type Decoded, type ResponseIn, type TaskName } from './decode.js';
+import { failed, guard, payloadError, withContext, type Context } from './failures.js';
+import { resolveOptions } from './resolve-options.js';
+import { refuseContradiction, type StatedStatus } from './status-layers.js';
+
+/** `enums/task-type.json` per bundled version: the values an envelope's `task_type` may take. */
+export const TASK_TYPES = taskTypesByVersion satisfies Record<Version, readonly string[]>;
+
+/** A `task_type` of any bundled version. */
+export type TaskType = (typeof TASK_TYPES)[Version][number];
+
+/** The task types of version `V`. */
+export type TaskTypeIn<V extends Version> = (typeof TASK_TYPES)[V][number];
+
+/**
+ * Whether a value is a task type of a version.
+ *
+ * @param value Anything.
+ * @param version The bundled version.
+ * @returns True for one of its task types.
+ * @example
+ * isTaskType('media_buy_delivery', '3.0.26'); // false
+ */
+export function isTaskType(value: unknown, version: Version): value is TaskType {
+  return (TASK_TYPES[version] as readonly unknown[]).includes(value);
+}
+
+/**
+ * The decode task whose response schema judges a result of task type `K`: the same name, except
+ * `media_buy_delivery` (reporting webhooks), whose result is `get_media_buy_delivery`'s response
+ * without the API-only `aggregated_totals`. The one task type that is no task (test/decode/enclosed.test.ts).
+ */
+export type ResultTask<K extends string> = K extends 'media_buy_delivery' ? 'get_media_buy_delivery' : K;
+
+/** What a result of task type `K` is in version(s) `V` (default: any bundled). */
+export type ResultData<K extends TaskType, V extends Version = Version> = ResponseIn<ResultTask<K>, V>;
+
+/**
+ * The decode task of a task type's result (see {@link ResultTask}).
+ *
+ * @param taskType A task type.
+ * @returns The task whose response schema judges its result.
+ * @example
+ * resultTask('media_buy_delivery'); // 'get_media_buy_delivery'
+ */
+export function resultTask<K extends TaskType>(taskType: K): ResultTask<K> & TaskName {
+  return (taskType === 'media_buy_delivery' ? 'get_media_buy_delivery' : taskType) as ResultTask<K> & TaskName;
+}
+
+/** How {@link decodeEnclosed}'s payload was enclosed. */
+export interface EnclosedPayload {
+  /** The envelope's task status (a webhook's `status`, a polled task's `status`). */
+  readonly status: string;
+  /** Names the payload in messages, e.g. `webhook result`. */
+  readonly what: string;
+}
+
+/**
+ * Decodes a payload that arrived inside an envelope the way decode() decodes a payload: the
+ * payload's own status picks its schema, the envelope's stands in where it has none, and one that
+ * contradicts the envelope's is refused; a failed, rejected or canceled status ends as
+ * TaskFailedError (the payload's `adcp_error`, else its `errors[0]`).
+ *
+ * @param task - The task whose schema judges the payload (see {@link resultTask}).
+ * @param payload - Part of the caller's bounded copy of the envelope (a snapshot, or a parse
+ *   within the bounds), which is not walked again; `undefined` when the envelope carried none.
+ * @param how - The envelope's status and how to name the payload.
+ * @param options - As for decode(); `transport` is ignored.
+ * @returns The payload typed as the task's response, and the version that judged it.
+ * @throws {DecodeError} As decode() does; `NO_PAYLOAD` for a missing payload under a status that
+ *   needs one; `MALFORMED_ENVELOPE` when the payload's status contradicts the envelope's.
+ * @example
+ * decodeEnclosed('create_media_buy', copy.result, { status: copy.status, what: 'webhook result' });
+ */
+export function decodeEnclosed<T extends TaskName, const O extends DecodeOptions = DecodeOptions>(
+  task: T,
+  payload: Record<string, unknown> | undefined,
+  how: EnclosedPayload,
+  options?: O,
+): { data: Decoded<T, O>; version: Version } {
+  let ctx: Context | undefined;
+  try {
+    const resolved = resolveOptions(undefined, options);
+    ctx = { task, options: resolved, version: resolved.version === 'auto' ? undefined : resolved.version };
+    const state: StatedStatus = { status: how.status, layer: 'envelope' };
+    if (isFailedStatus(how.status)) failedTask(ctx, payload, how, state);
+    if (payload === undefined) {
+      throw new DecodeError(
+        'NO_PAYLOAD',
+        `expected the ${task} payload in the ${how.what} for status ${JSON.stringify(how.status.slice(0, 40))}; found none`,
+        { task, version: ctx.version },
+      );
+    }
+    const found = { payload, inProcess: false, bounded: true, what: how.what, state } as const;
+    return decodeFound(ctx, found) as { data: Decoded<T, O>; version: Version };
+  } catch (error) {
+    throw guard(ctx === undefined ? error : withContext(error, ctx), task, payload);
+  }
+}
+
+/** A task that ended without its result: the failure its payload reports (`adcp_error`, else `errors[0]`). */
+function failedTask(ctx: Context, payload: Record<string, unknown> | undefined, how: EnclosedPayload, state: StatedStatus): never {
+  if (payload !== undefined) refuseContradiction(state, own(payload, 'status'), how.what, ctx);
+  const valid = payload !== undefined && hasOwn(payload, 'adcp_error') ? checkAdcpError(payload.adcp_error) : undefined;
+  if (valid?.ok === true) throw failed(ctx, valid.error, `the ${how.what} carries an adcp_error`);
+  const fallback = payloadError(payload);
+  throw failed(ctx, fallback, `the task ended in status ${how.status}`, {
+    fromPayload: fallback !== undefined,
+    unusable: valid?.ok === false ? valid.reason : undefined,
+    state: isFailedStatus(how.status) ? how.status : undefined,
+  });
+}

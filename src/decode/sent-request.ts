@@ -1,0 +1,92 @@
+/**
+ * Option `request`: the request an answer answers, as decode() reads it. The type is structural
+ * so that what `encode` returns (a frozen request: task, release, args as sent) satisfies it, as
+ * does a hand-built `{ task, args }`. It is read once per call, and only what the checks need is
+ * kept: the task, the `context` as the JSON that was sent, and the version stamps.
+ */
+import { DecodeError, describeThrown, describeValue } from '../errors/errors.js';
+import { hasOwn, isObject } from '../json/own.js';
+
+/** A request as sent to a seller: the task it calls and the arguments it sent. */
+export interface SentRequest {
+  /** The task called, e.g. `'create_media_buy'`. */
+  readonly task: string;
+  /** The arguments as sent: `context`, `adcp_version`, `adcp_major_version` are read from here. */
+  readonly args: Readonly<Record<string, unknown>>;
+}
+
+/** What decode() keeps of a request: the task, the context as sent (a JSON copy), the stamps as sent. */
+export interface CheckedRequest extends SentRequest {
+  readonly args: {
+    /** The `context` the request sent, as its JSON (absent when the request sent none). */
+    readonly context?: unknown;
+    readonly adcp_version?: unknown;
+    readonly adcp_major_version?: unknown;
+  };
+}
+
+/** A request as read: its class tells a decoder's merged options, read again, from a caller's object. */
+class Checked implements CheckedRequest {
+  constructor(
+    readonly task: string,
+    readonly args: CheckedRequest['args'],
+  ) {}
+}
+
+function requestError(expected: string, got: unknown): DecodeError {
+  return new DecodeError('INVALID_OPTION', `option request must be ${expected}; got ${describeValue(got)}`);
+}
+
+/** `value` as the JSON text that was sent made it: undefined members dropped, toJSON applied. */
+function asSent(value: unknown): unknown {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (cause) {
+    throw new DecodeError(
+      'INVALID_OPTION',
+      `option request.args.context must be JSON data; serializing it threw ${describeThrown(cause)}`,
+      {
+        cause,
+      },
+    );
+  }
+  return text === undefined ? undefined : JSON.parse(text);
+}
+
+function readStamps(args: Readonly<Record<string, unknown>>, into: Record<string, unknown>): void {
+  for (const key of ['adcp_version', 'adcp_major_version'] as const) {
+    if (hasOwn(args, key) && args[key] !== undefined) into[key] = args[key];
+  }
+}
+
+/**
+ * Reads option `request` once: `{ task, args }` with a string task and an object of arguments.
+ *
+ * @param value - The option's value.
+ * @returns The request as checked, or `undefined` when none was given.
+ * @throws {DecodeError} `INVALID_OPTION` for anything else, or a `context` that is not JSON data.
+ * @example
+ * readRequest({ task: 'get_products', args: { brief: 'CTV', context: { trace_id: 't-1' } } });
+ */
+export function readRequest(value: unknown): CheckedRequest | undefined {
+  if (value === undefined) return undefined;
+  if (value instanceof Checked) return value;
+  try {
+    if (!isObject(value)) throw requestError('an object { task, args }', value);
+    const task = value.task;
+    if (typeof task !== 'string') throw requestError('an object whose task is a task name', task);
+    const args = value.args;
+    if (!isObject(args)) throw requestError('an object whose args is the arguments object sent', args);
+    const kept: Record<string, unknown> = {};
+    if (hasOwn(args, 'context')) {
+      const context = asSent(args.context);
+      if (context !== undefined) kept.context = context;
+    }
+    readStamps(args, kept);
+    return new Checked(task, kept);
+  } catch (cause) {
+    if (cause instanceof DecodeError) throw cause;
+    throw new DecodeError('INVALID_OPTION', `option request could not be read: ${describeThrown(cause)} thrown`, { cause });
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * encode(): the one call between a buyer's arguments and what it sends. It reads them once into
+ * a bounded copy, stamps the release it speaks (`adcp_version`, `adcp_major_version`, where the
+ * task's request schema defines them), checks the copy against the task's request schema with
+ * the ahead-of-time compiled validator, and returns it frozen: the request to send, and to resend
+ * as is on a network retry. A refusal is a RequestError (`INVALID_REQUEST`): the caller's to fix.
+ */
+import { DecodeError, describeThrown } from '../errors/errors.js';
+import { resolveOptions, type Resolved } from '../decode/resolve-options.js';
+import { defaultVersion, type Version } from '../schema/versions.js';
+import { checkedRequest } from './checked-request.js';
+import type { EncodedRequest } from './request.js';
+import type { Encoded, Encoder, EncodeOptions, EncodeVersionFor, RequestIn, RequestTask, SafeEncodeResult } from './types.js';
+
+/**
+ * Checks a buyer's arguments for `task` against its request schema, stamps the version fields the
+ * release defines, and returns the frozen request to send; or throws.
+ *
+ * @param task An AdCP task name, e.g. `'create_media_buy'`.
+ * @param args The arguments, typed by the task's request schema; read once, never kept or changed.
+ * @param options `version` (default: the default version) and the bounds (`maxBytes`, `maxDepth`, `maxNodes`).
+ * @returns `{ task, version, release, args }`, deeply frozen: `args` is what to send, and what a
+ *   network retry resends unchanged (same bytes, same `idempotency_key`).
+ * @throws {RequestError} `INVALID_REQUEST`: the schema refuses `args` (`issues`; a missing or
+ *   malformed `idempotency_key` is named first), a version field contradicts the pin, a bound is
+ *   passed, or `args` is not JSON data.
+ * @throws {DecodeError} `UNKNOWN_TASK`, `INVALID_OPTION`, `UNSUPPORTED_VERSION`; `INTERNAL` for a defect or a validator not preloaded.
+ * @example
+ * const request = encode('create_media_buy', { ...plan, idempotency_key: newIdempotencyKey() });
+ * const result = await client.callTool({ name: request.task, arguments: request.args });
+ */
+export function encode<T extends RequestTask<EncodeVersionFor<O>>, const O extends EncodeOptions = EncodeOptions>(
+  task: T,
+  args: RequestIn<T, EncodeVersionFor<O>>,
+  options?: O,
+): Encoded<T, O> {
+  const outcome = attempt(() => resolveOptions(undefined, options), task, args);
+  if (outcome instanceof DecodeError) throw outcome;
+  return outcome as Encoded<T, O>;
+}
+
+/**
+ * Like {@link encode}, but never throws: returns `{ success: true, data }` or `{ success: false, error }`.
+ *
+ * @example
+ * const r = safeEncode('get_products', { buying_mode: 'brief', brief });
+ * if (r.success) send(r.data); else log(formatIssues(r.error));
+ */
+export function safeEncode<T extends RequestTask<EncodeVersionFor<O>>, const O extends EncodeOptions = EncodeOptions>(
+  task: T,
+  args: RequestIn<T, EncodeVersionFor<O>>,
+  options?: O,
+): SafeEncodeResult<T, O> {
+  const outcome = attempt(() => resolveOptions(undefined, options), task, args);
+  return (outcome instanceof DecodeError ? { success: false, error: outcome } : { success: true, data: outcome }) as SafeEncodeResult<T, O>;
+}
+
+/**
+ * encode and safeEncode with a decoder's options bound (createDecoder: one object per seller
+ * agent holds the pin and the bounds for both directions).
+ *
+ * @param base The decoder's options.
+ * @returns The encoder half of the decoder.
+ * @throws {DecodeError} `INVALID_OPTION`, `UNSUPPORTED_VERSION` for an invalid option in `base`.
+ * @example
+ * return { decode, safeDecode, ...encoderFor(options) };
+ */
+export function encoderFor<B extends EncodeOptions>(base: B): Encoder<B> {
+  // Read and checked once, here: a call merges its own options over this snapshot, never over `base` again.
+  const defaults = resolveOptions(base, undefined);
+  const optionsOf = (call: EncodeOptions | undefined) => (): Resolved => (call === undefined ? defaults : resolveOptions(defaults, call));
+  return {
+    encode: (task, args, call) => {
+      const outcome = attempt(optionsOf(call), task, args);
+      if (outcome instanceof DecodeError) throw outcome;
+      return outcome as never;
+    },
+    safeEncode: (task, args, call) => {
+      const outcome = attempt(optionsOf(call), task, args);
+      return (outcome instanceof DecodeError ? { success: false, error: outcome } : { success: true, data: outcome }) as never;
+    },
+  };
+}
+
+/** The version encode() speaks under resolved options: `'auto'` speaks the default version. */
+function spoken(options: Resolved): Version {
+  return options.version === 'auto' ? defaultVersion : options.version;
+}
+
+/**
+ * One encode as a result: the request, or the DecodeError that ends it (only the public wrappers
+ * throw). The options are resolved inside, so that an invalid option is returned too.
+ *
+ * @param options Resolves the call's options (merged with an encoder's), or throws INVALID_OPTION.
+ * @param task The task the caller named.
+ * @param args The caller's arguments.
+ * @returns The encoded request, or the error.
+ * @throws Never.
+ * @example
+ * const outcome = attempt(() => resolveOptions(undefined, options), task, args);
+ */
+export function attempt(options: () => Resolved, task: unknown, args: unknown): EncodedRequest | DecodeError {
+  try {
+    const resolved = options();
+    return checkedRequest(spoken(resolved), task, args, resolved);
+  } catch (error) {
+    return lastGuard(error, task);
+  }
+}
+
+/**
+ * The last line: every error encode() returns is a DecodeError. A caller's getter or Proxy is read
+ * inside the snapshot, which reports it as the caller's; anything else is a defect of ours.
+ */
+function lastGuard(error: unknown, task: unknown): DecodeError {
+  if (error instanceof DecodeError) return error;
+  const name = typeof task === 'string' ? task : undefined;
+  return new DecodeError(
+    'INTERNAL',
+    `adcp-decode failed on its own: ${describeThrown(error)} thrown while encoding ${name === undefined ? 'a request' : shown(name)}; a defect in adcp-decode, not the caller's (please report it)`,
+    { task: name, cause: error },
+  );
+}
+
+function shown(task: string): string {
+  return task.length > 64 ? `${task.slice(0, 64)}…` : task;
+}

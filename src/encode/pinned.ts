@@ -1,0 +1,44 @@
+/**
+ * The encoder half of a pinned import's decoders (`adcp-decode/3.1`, `adcp-decode/3.0`): encode
+ * and safeEncode in the import's version, with the options of the decoder they belong to.
+ */
+import { resolveOptions, type Resolved } from '../decode/resolve-options.js';
+import type { DecodeOptions } from '../decode/types.js';
+import { DecodeError } from '../errors/errors.js';
+import { attempt } from './encode.js';
+import type { PinnedEncoder } from './request.js';
+
+/**
+ * encode and safeEncode of a pinned decoder, typed by its version's request map `Q`.
+ *
+ * @param optionsOf The pinned decoder's options of one call: merged with its defaults, checked,
+ *   the version held to the import's (it throws INVALID_OPTION otherwise).
+ * @returns The encoder.
+ * @throws Never (the calls return or throw their errors).
+ * @example
+ * return { decode, safeDecode, ...pinnedEncoder<V, Q>(optionsOf) };
+ */
+export function pinnedEncoder<V extends string, Q>(optionsOf: (call: unknown) => DecodeOptions): PinnedEncoder<V, Q> {
+  // A pinned decoder hands back the same options object for calls without options: resolve it once.
+  let last: DecodeOptions | undefined;
+  let lastResolved: Resolved | undefined;
+  const resolved = (call: unknown) => (): Resolved => {
+    const options = optionsOf(call);
+    if (options !== last || lastResolved === undefined) {
+      lastResolved = resolveOptions(undefined, options);
+      last = options;
+    }
+    return lastResolved;
+  };
+  return {
+    encode: (task, args, call) => {
+      const outcome = attempt(resolved(call), task, args);
+      if (outcome instanceof DecodeError) throw outcome;
+      return outcome as never;
+    },
+    safeEncode: (task, args, call) => {
+      const outcome = attempt(resolved(call), task, args);
+      return (outcome instanceof DecodeError ? { success: false, error: outcome } : { success: true, data: outcome }) as never;
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * The public types of the root encode(), safeEncode() and of the decoders' encode: their options,
+ * the version they speak, the request they take for a task and what they return.
+ */
+import type { DecodeError } from '../errors/errors.js';
+import type { Version } from '../generated/index.js';
+import type { DefaultRequestVersion, RequestsByVersion } from '../generated/requests.js';
+import type { EncodeBounds, EncodedRequest, Frozen } from './request.js';
+
+/** `'3.1'` for `'3.1.19'`. */
+type ReleaseOf<V extends string> = V extends `${infer Major}.${infer Minor}.${string}` ? `${Major}.${Minor}` : never;
+
+/** Options of {@link encode} and {@link safeEncode}: the version to speak and the bounds. */
+export interface EncodeOptions extends EncodeBounds {
+  /**
+   * The version the request is encoded in: a bundled version (`'3.1.19'`) or release (`'3.1'`);
+   * `'auto'` or none: the default version. A decoder's `version` binds its encode too.
+   */
+  readonly version?: 'auto' | Version | ReleaseOf<Version> | undefined;
+}
+
+/** The bundled version a `version` option encodes in: the named one, else the default. */
+export type EncodeVersionFor<O> = O extends { readonly version: infer R }
+  ? R extends Version
+    ? R
+    : R extends ReleaseOf<Version>
+      ? { [V in Version]: ReleaseOf<V> extends R ? V : never }[Version]
+      : DefaultRequestVersion
+  : DefaultRequestVersion;
+
+/** A task name of version `V`. */
+export type RequestTask<V extends Version> = keyof RequestsByVersion[V] & string;
+
+/** What `encode(task, ...)` takes in version `V`: the task's request type. */
+export type RequestIn<T extends string, V extends Version> = V extends Version
+  ? T extends keyof RequestsByVersion[V]
+    ? RequestsByVersion[V][T]
+    : never
+  : never;
+
+/** What `encode(task, args, options)` returns: the frozen request, typed in the version the options speak. */
+export type Encoded<T extends string, O = EncodeOptions> = EncodedIn<T, EncodeVersionFor<O>>;
+
+type EncodedIn<T extends string, V extends Version> = V extends Version
+  ? EncodedRequest<T, V, Frozen<RequestIn<T, V>>, ReleaseOf<V>>
+  : never;
+
+/** What `safeEncode` returns. */
+export type SafeEncodeResult<T extends string, O = EncodeOptions> =
+  | { readonly success: true; readonly data: Encoded<T, O> }
+  | { readonly success: false; readonly error: DecodeError };
+
+/** Per-call options over an encoder's defaults. */
+type Merged<B, O> = Omit<B, keyof O> & O;
+
+/** encode and safeEncode with default options bound (a decoder's); per-call options win. */
+export interface Encoder<B extends EncodeOptions> {
+  /**
+   * Checks `args` against the task's request schema, stamps the version fields it defines, and
+   * returns the frozen request to send; or throws.
+   *
+   * @throws {RequestError} `INVALID_REQUEST` for arguments the caller must fix.
+   * @example
+   * const request = seller.encode('get_products', { buying_mode: 'brief', brief: 'CTV in Q3' });
+   */
+  // biome-ignore lint/complexity/noBannedTypes: `{}` is "no per-call options": Merged<B, {}> is B
+  encode<T extends RequestTask<EncodeVersionFor<Merged<B, O>>>, const O extends EncodeOptions = {}>(
+    task: T,
+    args: RequestIn<T, EncodeVersionFor<Merged<B, O>>>,
+    options?: O,
+  ): Encoded<T, Merged<B, O>>;
+  /**
+   * Like encode, but returns `{ success: true, data }` or `{ success: false, error }`.
+   *
+   * @example
+   * const r = seller.safeEncode('get_products', args);
+   */
+  // biome-ignore lint/complexity/noBannedTypes: as above
+  safeEncode<T extends RequestTask<EncodeVersionFor<Merged<B, O>>>, const O extends EncodeOptions = {}>(
+    task: T,
+    args: RequestIn<T, EncodeVersionFor<Merged<B, O>>>,
+    options?: O,
+  ): SafeEncodeResult<T, Merged<B, O>>;
+}

@@ -1,0 +1,95 @@
+/**
+ * The checks every webhook factory applies to its options at creation: a wrong option is the
+ * buyer's configuration fault, reported as `INVALID_OPTION` before any webhook arrives.
+ */
+import { DecodeError, describeValue } from '../errors/errors.js';
+import { shownText } from '../errors/format.js';
+
+/**
+ * The error for an option that is not what it must be.
+ *
+ * @param who - The factory, e.g. `createWebhookReceiver`.
+ * @param name - The option's name (a dotted path for a nested one).
+ * @param expected - What it must be.
+ * @param got - What it is.
+ * @returns A DecodeError `INVALID_OPTION`.
+ * @example
+ * throw optionError('createMemoryReplayStore', 'maxBytes', 'a positive integer', -1);
+ */
+export function optionError(who: string, name: string, expected: string, got: unknown): DecodeError {
+  const shown = typeof got === 'string' ? `"${shownText(got, 40)}"` : typeof got === 'number' ? String(got) : describeValue(got);
+  return new DecodeError('INVALID_OPTION', `${who}: option ${name} must be ${expected}; got ${shown}`);
+}
+
+/**
+ * A positive safe integer option, or its default when unset.
+ *
+ * @param who - The factory.
+ * @param name - The option's name.
+ * @param value - The option as given.
+ * @param fallback - Its default.
+ * @returns The value.
+ * @throws {DecodeError} `INVALID_OPTION`.
+ * @example
+ * const cap = positiveInteger('createMemoryReplayStore', 'perKeyidCap', options.perKeyidCap, 100_000);
+ */
+export function positiveInteger(who: string, name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw optionError(who, name, 'a positive integer', value);
+  return value;
+}
+
+/** The longest delay a timer takes (2^31 − 1 ms); a longer one fires at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * A deadline option in milliseconds: a positive integer a timer can hold, or its default.
+ *
+ * @param who - The factory.
+ * @param name - The option's name.
+ * @param value - The option as given.
+ * @param fallback - Its default.
+ * @returns The value.
+ * @throws {DecodeError} `INVALID_OPTION`.
+ * @example
+ * const bodyTimeoutMs = deadlineMs('createWebhookReceiver', 'bodyTimeoutMs', options.bodyTimeoutMs, 10_000);
+ */
+export function deadlineMs(who: string, name: string, value: unknown, fallback: number): number {
+  const ms = positiveInteger(who, name, value, fallback);
+  if (ms > MAX_TIMER_MS) throw optionError(who, name, `at most ${MAX_TIMER_MS} (a timer's longest delay)`, value);
+  return ms;
+}
+
+/**
+ * Checks that an option, when set, is a function.
+ *
+ * @param who - The factory.
+ * @param name - The option's name.
+ * @param value - The option as given.
+ * @throws {DecodeError} `INVALID_OPTION`.
+ * @example
+ * optionalFunction('createWebhookReceiver', 'now', options.now);
+ */
+export function optionalFunction(who: string, name: string, value: unknown): void {
+  if (value !== undefined && typeof value !== 'function') throw optionError(who, name, 'a function', value);
+}
+
+/**
+ * Checks that an object option, when set, has the named methods.
+ *
+ * @param who - The factory.
+ * @param name - The option's name.
+ * @param value - The option as given.
+ * @param methods - The methods it must have.
+ * @throws {DecodeError} `INVALID_OPTION`.
+ * @example
+ * optionalMethods('createWebhookReceiver', 'replayStore', options.replayStore, ['capReached', 'claim']);
+ */
+export function optionalMethods(who: string, name: string, value: unknown, methods: readonly string[]): void {
+  if (value === undefined) return;
+  const missing =
+    typeof value === 'object' && value !== null
+      ? methods.filter((m) => typeof (value as Record<string, unknown>)[m] !== 'function')
+      : methods;
+  if (missing.length > 0) throw optionError(who, name, `an object with ${methods.map((m) => `${m}()`).join(', ')}`, value);
+}

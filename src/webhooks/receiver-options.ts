@@ -1,0 +1,270 @@
+/**
+ * createWebhookReceiver's options, checked once at creation (a wrong option is `INVALID_OPTION`
+ * there, never a raw TypeError on the first webhook) and resolved to the settings `receive()`
+ * runs with: every dependency held to its deadline and to the shape of its answers.
+ */
+import { DecodeError } from '../errors/errors.js';
+import { shownText } from '../errors/format.js';
+import { resolveVersion } from '../schema/versions.js';
+import type { Bounds } from '../bounds/bounds.js';
+import { boundsOf, type DecodeWebhookOptions } from './decode-webhook.js';
+import { WEBHOOK_TASK_TYPES } from './envelope.js';
+import { guardKeys, guardNow, guardReplayStore, guardRevocation } from './dependencies.js';
+import { deadlineMs, optionalFunction, optionalMethods, optionError, positiveInteger } from './option-checks.js';
+import type { BodyLimits } from './body/request.js';
+import type { DedupOptions, DedupSettings } from './replay/dedup-claim.js';
+import { createMemoryReplayStore, type ReplayStore } from './replay/replay.js';
+import { checkHmacSecret } from './signature/hmac.js';
+import { createJwksResolver, type JwksResolverOptions } from './signature/jwks.js';
+import type { KeyResolver } from './signature/keys.js';
+import { createRevocationList, type RevocationListOptions } from './signature/revocation.js';
+import { DEFAULT_MAX_SIGNATURE_HEADER_BYTES } from './signature/signature-headers.js';
+import { registeredEndpoint, type RegisteredEndpoint } from './signature/target-uri.js';
+import type { ReplayScope, RevocationCheck, WebhookCrypto } from './signature/verify.js';
+
+const WHO = 'createWebhookReceiver';
+
+/** Default body bound (webhooks.mdx: receivers SHOULD enforce 1 MB). */
+export const DEFAULT_WEBHOOK_MAX_BYTES = 1_000_000;
+
+/** Default deadlines, in milliseconds: the body, one store command, one key or revocation lookup. */
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+export const DEFAULT_STORE_TIMEOUT_MS = 2_000;
+/** Above the JWKS and revocation-list fetches' own 10 s, so theirs reports first. */
+export const DEFAULT_KEYS_TIMEOUT_MS = 15_000;
+
+/** The floor of a dedup binding's retention: webhooks.mdx, at least 24 h. */
+export const MIN_DEDUP_RETENTION_SECONDS = 86_400;
+
+/** The options the checks below read (the receiver's, less the decode options). */
+export interface ReceiverOptionsIn {
+  readonly keys?: KeyResolver | undefined;
+  readonly jwks?: JwksResolverOptions | undefined;
+  readonly hmac?: { readonly secret: string | readonly [string, string]; readonly agent: string } | undefined;
+  readonly replayStore?: ReplayStore | undefined;
+  readonly revocation?: RevocationCheck | undefined;
+  readonly revocationList?: (Omit<RevocationListOptions, 'keys'> & { readonly keys?: KeyResolver | undefined }) | undefined;
+  readonly replayScope?: ReplayScope | undefined;
+  readonly endpoint?: string | URL | undefined;
+  readonly maxSignatureHeaderBytes?: number | undefined;
+  readonly maxBodyBytes?: number | undefined;
+  readonly bodyTimeoutMs?: number | undefined;
+  readonly storeTimeoutMs?: number | undefined;
+  readonly keysTimeoutMs?: number | undefined;
+  readonly dedup?: DedupOptions | undefined;
+  readonly now?: (() => number) | undefined;
+  readonly subtle?: WebhookCrypto | undefined;
+}
+
+/** What `receive()` runs with. */
+export interface ReceiverSettings {
+  /** The guarded key resolver (absent in HMAC mode). */
+  readonly keys: KeyResolver | undefined;
+  readonly hmac: { readonly secrets: readonly string[]; readonly agent: string } | undefined;
+  readonly replayStore: ReplayStore;
+  readonly revocation: RevocationCheck | undefined;
+  readonly replayScope: ReplayScope | undefined;
+  /** The registered endpoint and the header bound of an RFC 9421 receiver (absent in HMAC mode). */
+  readonly signature: { readonly endpoint: RegisteredEndpoint; readonly maxSignatureHeaderBytes: number } | undefined;
+  readonly body: BodyLimits;
+  readonly now: (() => number) | undefined;
+  readonly subtle: WebhookCrypto | undefined;
+  readonly dedup: DedupSettings | undefined;
+  readonly decodeOptions: DecodeWebhookOptions;
+  /** decode's bounds, `maxBytes` no larger than the body bound. */
+  readonly bounds: Bounds;
+}
+
+/** Runs a factory of another module at creation; a TypeError it throws is the caller's option. */
+function building<T>(name: string, build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    if (error instanceof DecodeError) throw error;
+    throw new DecodeError('INVALID_OPTION', `${WHO}: option ${name}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function optionalObject(name: string, value: unknown): void {
+  if (value !== undefined && !isObject(value)) throw optionError(WHO, name, 'an object', value);
+}
+
+/** The legacy HMAC option: its secrets checked (length, not degenerate) and its agent named. */
+function hmacSettings(hmac: unknown): ReceiverSettings['hmac'] {
+  if (hmac === undefined) return undefined;
+  optionalObject('hmac', hmac);
+  const { secret, agent } = hmac as { secret: unknown; agent: unknown };
+  const secrets =
+    typeof secret === 'string' ? [secret] : Array.isArray(secret) && secret.length === 2 ? [...(secret as unknown[])] : undefined;
+  if (secrets === undefined || !secrets.every((s) => typeof s === 'string'))
+    throw optionError(WHO, 'hmac.secret', 'a string or [current, previous] strings', secret);
+  for (const s of secrets as string[]) building('hmac.secret', () => checkHmacSecret(s));
+  if (typeof agent !== 'string' || agent.length === 0) throw optionError(WHO, 'hmac.agent', "the seller agent's URL", agent);
+  return { secrets: secrets as string[], agent };
+}
+
+/** The format and task type options, checked against the bundled task types. */
+function checkRoute(options: DecodeWebhookOptions): void {
+  const { format, taskType, version } = options;
+  if (format !== undefined && format !== 'mcp' && format !== 'a2a') throw optionError(WHO, 'format', "'mcp' or 'a2a'", format);
+  if (taskType !== undefined) {
+    const versions = version === undefined || version === 'auto' ? Object.keys(WEBHOOK_TASK_TYPES) : [resolveVersion(version)];
+    const known = versions.some((v) => (WEBHOOK_TASK_TYPES[v as keyof typeof WEBHOOK_TASK_TYPES] as readonly unknown[]).includes(taskType));
+    if (!known) throw optionError(WHO, 'taskType', `a webhook task type of AdCP ${versions.join(' or ')}`, taskType);
+  }
+  if (format === 'a2a' && taskType === undefined)
+    throw optionError(WHO, 'taskType', 'set for an A2A route (A2A push bodies do not name their task)', taskType);
+}
+
+/**
+ * The signature options of an RFC 9421 receiver: the registered endpoint, canonical (its absence is
+ * refused: a target built from `Host` is the sender's to choose), and the header bound.
+ */
+function signatureSettings(options: ReceiverOptionsIn): ReceiverSettings['signature'] {
+  if (options.hmac !== undefined) return undefined;
+  const { endpoint } = options;
+  const maxSignatureHeaderBytes = positiveInteger(
+    WHO,
+    'maxSignatureHeaderBytes',
+    options.maxSignatureHeaderBytes,
+    DEFAULT_MAX_SIGNATURE_HEADER_BYTES,
+  );
+  if (endpoint === undefined)
+    throw new DecodeError(
+      'INVALID_OPTION',
+      `${WHO}: option endpoint is required with keys or jwks: the URL (or origin) registered with the seller, e.g. endpoint: 'https://buyer.example'`,
+    );
+  if (typeof endpoint !== 'string' && !(endpoint instanceof URL)) throw optionError(WHO, 'endpoint', 'a URL string or URL', endpoint);
+  try {
+    return { endpoint: registeredEndpoint(String(endpoint)), maxSignatureHeaderBytes };
+  } catch (cause) {
+    throw new DecodeError(
+      'INVALID_OPTION',
+      `${WHO}: option endpoint must be an absolute http(s) URL or origin; got "${shownText(String(endpoint), 80)}"`,
+      {
+        cause,
+      },
+    );
+  }
+}
+
+/** The dedup option: store, retention (at least 24 h) and lease. */
+function dedupSettings(dedup: unknown, timeoutMs: number, subtle: WebhookCrypto | undefined): DedupSettings | undefined {
+  if (dedup === undefined) return undefined;
+  optionalObject('dedup', dedup);
+  const { store, retentionSeconds, leaseSeconds } = dedup as DedupOptions;
+  optionalMethods(WHO, 'dedup.store', store ?? null, ['claim', 'complete', 'release']);
+  const retention = positiveInteger(WHO, 'dedup.retentionSeconds', retentionSeconds, MIN_DEDUP_RETENTION_SECONDS);
+  if (retention < MIN_DEDUP_RETENTION_SECONDS)
+    throw optionError(WHO, 'dedup.retentionSeconds', `at least ${MIN_DEDUP_RETENTION_SECONDS} (24 h, webhooks.mdx)`, retentionSeconds);
+  const lease = positiveInteger(WHO, 'dedup.leaseSeconds', leaseSeconds, 300);
+  return { store, retentionMs: retention * 1000, leaseMs: lease * 1000, timeoutMs, subtle: subtle ?? crypto.subtle };
+}
+
+/** Checks every option's type; the values that need more are checked where they are resolved. */
+function checkShapes(options: ReceiverOptionsIn): void {
+  if (!isObject(options)) throw optionError(WHO, 'options', 'an object', options);
+  for (const name of ['keys', 'revocation', 'now'] as const) optionalFunction(WHO, name, options[name]);
+  for (const name of ['jwks', 'revocationList'] as const) optionalObject(name, options[name]);
+  optionalMethods(WHO, 'replayStore', options.replayStore, ['capReached', 'claim']);
+  optionalMethods(WHO, 'subtle', options.subtle, ['digest', 'verify', 'importKey', 'sign']);
+  const scope = options.replayScope;
+  if (scope !== undefined && scope !== 'keyid' && scope !== 'destination')
+    throw optionError(WHO, 'replayScope', "'keyid' or 'destination'", scope);
+  if (options.hmac !== undefined && (options.keys !== undefined || options.jwks !== undefined))
+    throw new DecodeError(
+      'INVALID_OPTION',
+      `${WHO}: hmac selects the legacy scheme; it cannot be combined with keys or jwks (mode selection is a switch)`,
+    );
+  if (options.hmac === undefined && (options.keys === undefined) === (options.jwks === undefined))
+    throw new DecodeError('INVALID_OPTION', `${WHO}: exactly one of keys or jwks is required (or hmac for the legacy scheme)`);
+  if (options.revocation !== undefined && options.revocationList !== undefined)
+    throw new DecodeError('INVALID_OPTION', `${WHO}: pass revocation or revocationList, not both`);
+}
+
+/** The key resolver and the revocation check, built and guarded. */
+function keySources(options: ReceiverOptionsIn, now: (() => number) | undefined, keysTimeoutMs: number) {
+  const { jwks, revocationList } = options;
+  if (jwks !== undefined && (typeof jwks.agent !== 'string' || jwks.agent.length === 0))
+    throw optionError(WHO, 'jwks.agent', "the seller agent's URL", jwks.agent);
+  const keys = options.keys ?? (jwks === undefined ? undefined : building('jwks', () => createJwksResolver(jwks)));
+  const listKeys = revocationList?.keys ?? keys;
+  if (revocationList !== undefined && listKeys === undefined)
+    throw new DecodeError('INVALID_OPTION', `${WHO}: revocationList needs keys to verify the list (this receiver has none)`);
+  const revocation =
+    revocationList === undefined || listKeys === undefined
+      ? options.revocation
+      : building(
+          'revocationList',
+          () =>
+            createRevocationList({
+              ...revocationList,
+              keys: listKeys,
+              now: revocationList.now ?? now,
+            }).check,
+        );
+  return {
+    keys: keys === undefined ? undefined : guardKeys(keys, keysTimeoutMs),
+    revocation: revocation === undefined ? undefined : guardRevocation(revocation, keysTimeoutMs),
+  };
+}
+
+/**
+ * Checks a receiver's options and resolves them.
+ *
+ * @param options - The receiver's options (decode's among them).
+ * @returns The settings.
+ * @throws {DecodeError} `INVALID_OPTION` (or `UNSUPPORTED_VERSION`) for any option that is wrong.
+ * @example
+ * const settings = receiverSettings({ keys, maxBodyBytes: 500_000 });
+ */
+export function receiverSettings(options: ReceiverOptionsIn & DecodeWebhookOptions): ReceiverSettings {
+  checkShapes(options);
+  const {
+    keys: _k,
+    jwks: _j,
+    hmac,
+    replayStore,
+    revocation: _r,
+    revocationList: _l,
+    replayScope,
+    endpoint: _e,
+    maxSignatureHeaderBytes: _m,
+    maxBodyBytes,
+    bodyTimeoutMs,
+    storeTimeoutMs,
+    keysTimeoutMs,
+    dedup,
+    now,
+    subtle,
+    ...decodeOptions
+  } = options;
+  const maxBytes = positiveInteger(WHO, 'maxBodyBytes', maxBodyBytes, DEFAULT_WEBHOOK_MAX_BYTES);
+  const body = { maxBytes, timeoutMs: deadlineMs(WHO, 'bodyTimeoutMs', bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS) };
+  const storeMs = deadlineMs(WHO, 'storeTimeoutMs', storeTimeoutMs, DEFAULT_STORE_TIMEOUT_MS);
+  const clock = now === undefined ? undefined : guardNow(now);
+  const sources = keySources(options, clock, deadlineMs(WHO, 'keysTimeoutMs', keysTimeoutMs, DEFAULT_KEYS_TIMEOUT_MS));
+  checkRoute(decodeOptions);
+  // The body is never larger than the parse bound either.
+  const decodeBounds = boundsOf(decodeOptions);
+  const store = replayStore ?? createMemoryReplayStore(clock === undefined ? {} : { now: clock });
+  return {
+    ...sources,
+    hmac: hmacSettings(hmac),
+    replayStore: guardReplayStore(store, storeMs),
+    replayScope,
+    signature: signatureSettings(options),
+    body,
+    now: clock,
+    subtle,
+    dedup: dedupSettings(dedup, storeMs, subtle),
+    decodeOptions,
+    bounds: { ...decodeBounds, maxBytes: Math.min(decodeBounds.maxBytes, maxBytes) },
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * The schema exceptions (issue 19, item 16; scripts/generate/exceptions.ts): where a schema's own
+ * text says a list is open but its enum closes it, codegen compiles it open. Each exception is
+ * checked against the text it quotes: the build fails when that text or the closed list is gone,
+ * and when a schema text that opens a list has no exception. 3.0.26 comply_test_controller's
+ * `scenarios`, closed to 14 values beside "Runners and sellers MUST accept unknown scenario
+ * strings (open-for-extension)", then takes a seller's newer scenario, as 3.1 does.
+ */
+import { describe, expect, test } from 'vitest';
+import { applyExceptions, SCHEMA_EXCEPTIONS } from '../../scripts/generate/exceptions.js';
+import { loadSchemas, type JsonObject, type SchemaFile } from '../../scripts/generate/load.js';
+import { schemaDir } from '../../scripts/schema-paths.js';
+import { decode } from '../../src/decode/decode.js';
+import { versions } from '../../src/schema/versions.js';
+import { mcp } from '../fixtures/envelopes.js';
+import { readSchema } from '../fixtures/vectors.js';
+import { thrown } from '../helpers.js';
+
+/** A schema file as loaded, before any exception: a deep copy of the synced file. */
+function raw(version: string, rel: string): SchemaFile {
+  const schema = structuredClone(readSchema<JsonObject>(version, rel));
+  return { id: `/schemas/${version}/${rel}`, rel, schema };
+}
+
+function at(node: unknown, pointer: string): unknown {
+  return pointer === ''
+    ? node
+    : pointer
+        .slice(1)
+        .split('/')
+        .reduce<unknown>((n, k) => (n as Record<string, unknown>)[k], node);
+}
+
+describe('each exception', () => {
+  test.each(SCHEMA_EXCEPTIONS.map((e) => [`${e.version} ${e.schema}#${e.list}`, e] as const))('%s', (_name, e) => {
+    // The synced schema still says the list is open, in the words quoted, and still closes it.
+    const file = raw(e.version, e.schema);
+    expect((at(file.schema, e.text) as { description: string }).description).toContain(e.says);
+    expect(Array.isArray((at(file.schema, e.list) as { enum?: unknown }).enum)).toBe(true);
+    expect(e.reason.length).toBeGreaterThan(20);
+    // As loaded for codegen, the list is open: its enum dropped, its type kept.
+    const loaded = loadSchemas(e.version, schemaDir(e.version)).get(file.id)!;
+    expect(at(loaded.schema, e.list)).toMatchObject({ type: 'string' });
+    expect((at(loaded.schema, e.list) as { enum?: unknown }).enum).toBeUndefined();
+  });
+});
+
+describe('the build fails when a schema changes under an exception, or a new one appears', () => {
+  const e = SCHEMA_EXCEPTIONS.find((x) => x.schema === 'compliance/comply-test-controller-response.json')!;
+  const files = (file: SchemaFile) => new Map([[file.id, file]]);
+
+  test('the quoted sentence reworded: the exception is stale', () => {
+    const file = raw(e.version, e.schema);
+    const text = at(file.schema, e.text) as { description: string };
+    text.description = text.description.replace('MUST accept unknown', 'may reject unknown');
+    expect(thrown(() => applyExceptions(e.version, files(file)))).toMatchObject({ message: expect.stringContaining('is stale') });
+  });
+
+  test('the list opened upstream: the exception is stale', () => {
+    const file = raw(e.version, e.schema);
+    delete (at(file.schema, e.list) as { enum?: unknown }).enum;
+    expect(thrown(() => applyExceptions(e.version, files(file)))).toMatchObject({ message: expect.stringContaining('is stale') });
+  });
+
+  test('a new schema text opening a closed list, or a new x-extensible enum, without an exception', () => {
+    const opened: SchemaFile = {
+      id: '/schemas/3.0.26/enums/pacing.json',
+      rel: 'enums/pacing.json',
+      schema: { type: 'string', enum: ['even', 'asap'], description: 'Receivers MUST accept unknown values.' },
+    };
+    expect(thrown(() => applyExceptions('3.0.26', new Map([[opened.id, opened]])))).toMatchObject({
+      message: expect.stringContaining('3.0.26/enums/pacing.json# says its list is open'),
+    });
+    const extensible: SchemaFile = { ...opened, schema: { type: 'string', enum: ['even'], 'x-extensible': true } };
+    expect(thrown(() => applyExceptions('3.0.26', new Map([[opened.id, extensible]])))).toMatchObject({
+      message: expect.stringContaining('add it to SCHEMA_EXCEPTIONS'),
+    });
+  });
+
+  test('every synced release loads with its exceptions and no unlisted open-list text', () => {
+    for (const version of versions) expect(() => loadSchemas(version, schemaDir(version))).not.toThrow();
+  });
+});
+
+describe("a seller's list_scenarios answer with a scenario newer than the release", () => {
+  test.each([...versions])('%s', (version) => {
+    const answer = { success: true, scenarios: ['force_creative_status', 'force_creative_purge', 'simulate_delivery'] };
+    expect(decode('comply_test_controller', mcp.structured(answer), { version })).toEqual(answer);
+  });
+});

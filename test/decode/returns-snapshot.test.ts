@@ -1,0 +1,385 @@
+/**
+ * Every path out of the library hands back a snapshot it validated (issue 19, item 5): one property
+ * over every public function that returns seller data. Whatever such a function returns shares no
+ * object with its input, holds no `__proto__` or `constructor.prototype` member, and equals its
+ * JSON round trip; an input holding such a member is refused with a DecodeError, never returned.
+ * The public entries' exports are enumerated, so a new function is either covered here or listed
+ * with the reason it returns no seller data, or this test fails.
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { isTaskType } from '../../src/decode/enclosed.js';
+import { DecodeError } from '../../src/errors/errors.js';
+import { versions, type Version } from '../../src/schema/versions.js';
+import { a2a03, a2a10, jsonRpc, mcp } from '../fixtures/envelopes.js';
+import { fixtures, type PayloadFixture } from '../fixtures/payloads.js';
+import { ed25519, HOOK_URL, resolver } from '../webhooks/fixtures.js';
+import { signWebhook } from '../webhooks/signer.js';
+
+type Json = Record<string, unknown>;
+type AnyFunction = (...args: never[]) => unknown;
+
+/** The public entries, as a buyer imports them; `version` is the release a pinned entry fixes. */
+const ENTRIES: ReadonlyArray<{ readonly name: string; readonly load: () => Promise<Json>; readonly version?: Version }> = [
+  { name: 'adcp-decode', load: () => import('../../src/index.js') },
+  { name: 'adcp-decode/webhooks', load: () => import('../../src/webhooks/index.js') },
+  { name: 'adcp-decode/fetch', load: () => import('../../src/fetch/index.js') },
+  { name: 'adcp-decode/3.1', load: () => import('../../src/generated/v3_1_19/pinned.js'), version: '3.1.19' },
+  { name: 'adcp-decode/3.0', load: () => import('../../src/generated/v3_0_26/pinned.js'), version: '3.0.26' },
+];
+
+/** Exported functions that hand back no seller data, and why. */
+const NO_SELLER_DATA: Readonly<Record<string, string>> = {
+  DecodeError: 'an error class',
+  LimitError: 'an error class',
+  SchemaMismatchError: 'an error class',
+  TaskFailedError: 'an error class (its adcpError is copied by decode: test/decode/safety.test.ts)',
+  WebhookError: 'an error class',
+  WebhookTaskFailedError: 'an error class',
+  JwksError: 'an error class',
+  RevocationListError: 'an error class',
+  formatIssues: "formats an error's issues as text",
+  isFinal: 'a boolean',
+  preload: 'loads validators; returns nothing',
+  tasks: "the version's task names, from our tables",
+  classifyRecovery: 'a classification built by us (recovery class, seconds)',
+  boundedFetch: 'a Response of bytes, which decode() then reads',
+  withFetchBounds: 'runs a callback under fetch bounds; returns what the callback returns',
+  findBoundsError: 'finds our own LimitError in an error chain',
+  canonicalTarget: 'the canonical request target, a string built by us',
+  checkHmacSecret: 'checks a configured secret; returns nothing',
+  hmacSignature: 'a signature computed by us',
+  verifyLegacyHmac: 'a verdict on a signature',
+  verifyWebhookSignature: "a verdict and the signer's identity, no payload",
+  createJwksResolver: 'a key resolver (CryptoKeys), no payload',
+  createMemoryReplayStore: 'a replay store of nonces',
+  createRedisReplayStore: 'a replay store of nonces',
+  createRevocationList: 'a revocation list of key ids',
+  detectWebhookFormat: "'mcp', 'a2a' or null",
+  findDuplicateKeys: 'duplicated key names, sanitized strings',
+  sanitizeKeyName: 'a sanitized string',
+  webhookResponse: 'a status and headers built by us',
+  NoCommonVersionError: 'an error class',
+  RequestError: 'an error class',
+  TargetUriError: 'an error class',
+  VersionMismatchError: 'an error class',
+  decoderFor: "a decoder and the release picked from the capabilities answer, none of the answer's data",
+  encode: "the caller's own request, copied and frozen (test/encode), no seller data",
+  safeEncode: "the caller's own request, copied and frozen (test/encode), no seller data",
+  newIdempotencyKey: 'a UUID minted by us',
+  canonicalJson: 'canonical text of a payload, for its fingerprint',
+  payloadFingerprint: 'a digest computed by us',
+  createMemoryDedupStore: 'a dedup store of keys and fingerprints',
+  createRedisDedupStore: 'a dedup store of keys and fingerprints',
+  dedupEntryBytes: 'a byte count',
+  replayEntryBytes: 'a byte count',
+};
+
+/** One call of a function under test: its input, and the seller data it returns (or throws). */
+interface Case {
+  readonly label: string;
+  readonly input: unknown;
+  /** False when the input holds a prototype-polluting member: the call must throw a DecodeError. */
+  readonly clean: boolean;
+  readonly run: () => unknown[] | Promise<unknown[]>;
+}
+
+/** How to call one exported function with seller data, given the entry's pinned version (if any). */
+type Caller = (fn: AnyFunction, pinned: Version | undefined) => fc.Arbitrary<Case>;
+
+// ---------------------------------------------------------------------------------------------
+// Seller data: our own fixtures, as sent and with the members a hostile seller adds.
+
+/** How an input is made hostile: `clean` ones must decode, the others must be refused. */
+const HOSTILE = ['as sent', 'null prototype', '__proto__ member', 'constructor.prototype member'] as const;
+type Hostility = (typeof HOSTILE)[number];
+
+function hostile(payload: Json, how: Hostility): Json {
+  switch (how) {
+    case 'as sent':
+      return payload;
+    case 'null prototype':
+      return Object.assign(Object.create(null) as Json, payload);
+    case '__proto__ member':
+      return { ...payload, ext: JSON.parse('{"__proto__":{"polluted":true}}') as Json };
+    case 'constructor.prototype member':
+      return { ...payload, ext: { constructor: { prototype: { polluted: true } } } };
+  }
+}
+
+const isClean = (how: Hostility): boolean => how === 'as sent' || how === 'null prototype';
+
+/** Valid fixtures of a version (any, or the pinned one), with the status each is sent under. */
+function sellerPayloads(pinned: Version | undefined, filter: (f: PayloadFixture) => boolean = () => true) {
+  const chosen = fixtures.filter((f) => f.valid && (pinned === undefined || f.version === pinned) && filter(f));
+  return fc.record({ fixture: fc.constantFrom(...chosen), how: fc.constantFrom(...HOSTILE) });
+}
+
+/** The fixtures whose task is a task type of their version (what webhooks and polls enclose). */
+const enclosable = (f: PayloadFixture): boolean =>
+  isTaskType(f.task === 'get_media_buy_delivery' ? 'media_buy_delivery' : f.task, f.version);
+const taskTypeOf = (f: PayloadFixture): string =>
+  f.task === 'get_media_buy_delivery' && f.version !== '3.0.26' ? 'media_buy_delivery' : f.task;
+const statusOf = (f: PayloadFixture): string => (f.variant === 'response' ? 'completed' : f.variant);
+
+const TRANSPORTS: ReadonlyArray<readonly [string, (p: Json) => Json]> = [
+  ['MCP structuredContent', (p) => mcp.structured(p)],
+  ['MCP text', (p) => mcp.text(p)],
+  ['A2A 1.0 { task }', (p) => a2a10.taskEnvelope('TASK_STATE_COMPLETED', p)],
+  ['A2A 0.3 task', (p) => a2a03.task('completed', p)],
+  ['JSON-RPC success', (p) => jsonRpc.success(mcp.structured(p))],
+];
+
+function answers(pinned: Version | undefined) {
+  return fc
+    .record({ seller: sellerPayloads(pinned, (f) => f.variant === 'response'), transport: fc.constantFrom(...TRANSPORTS) })
+    .map(({ seller: { fixture, how }, transport: [via, wrap] }) => ({
+      label: `${fixture.id} ${how} via ${via}`,
+      fixture,
+      input: wrap(hostile(fixture.payload, how)),
+      clean: isClean(how),
+    }));
+}
+
+function webhookBody(f: PayloadFixture, result: Json): Json {
+  return {
+    idempotency_key: 'whk_01J9Z6Q2V8W4X7Y3B5C1D9E2F0',
+    operation_id: 'op_7d1e',
+    task_id: 'task_cmb_4821',
+    task_type: taskTypeOf(f),
+    status: statusOf(f),
+    timestamp: '2026-04-18T10:00:00Z',
+    result,
+  };
+}
+
+function webhooks(pinned: Version | undefined) {
+  return sellerPayloads(pinned, enclosable).map(({ fixture, how }) => ({
+    label: `${fixture.id} ${how}`,
+    fixture,
+    body: webhookBody(fixture, hostile(fixture.payload, how)),
+    clean: isClean(how),
+  }));
+}
+
+/** An A2A push body in the state the payload's own status goes with (a2a-response-format). */
+function a2aFor(f: PayloadFixture, data: Json): Json {
+  if (f.variant === 'working') return a2a10.statusUpdate('TASK_STATE_WORKING', data);
+  if (f.variant === 'input-required') return a2a10.statusUpdate('TASK_STATE_INPUT_REQUIRED', data);
+  // A final response, or an AdCP submitted one (the profile carries it in a completed task).
+  return a2a10.taskEnvelope('TASK_STATE_COMPLETED', data);
+}
+
+function adcpErrors() {
+  return fc.constantFrom(...HOSTILE).map((how) => ({
+    how,
+    error: hostile({ code: 'BUDGET_TOO_LOW', message: 'total_budget is below the floor', recovery: 'correctable' }, how),
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The callers, by export name.
+
+const decodeLike =
+  (call: (fn: AnyFunction, task: string, input: unknown, pinned: Version | undefined, version: Version) => unknown[]): Caller =>
+  (fn, pinned) =>
+    answers(pinned).map((a) => ({
+      label: a.label,
+      input: a.input,
+      clean: a.clean,
+      run: () => call(fn, a.fixture.task, a.input, pinned, a.fixture.version),
+    }));
+
+/** A pinned entry's functions take no version option; the root's are given the fixture's. */
+const optionsFor = (pinned: Version | undefined, version: Version) => (pinned === undefined ? { version } : undefined);
+
+function safeData(result: unknown): unknown {
+  const r = result as { success: boolean; data?: unknown; error?: unknown };
+  if (!r.success) throw r.error;
+  return r.data;
+}
+
+const SELLER_DATA: Readonly<Record<string, Caller>> = {
+  decode: decodeLike((fn, task, input, pinned, version) => [
+    (fn as (t: string, i: unknown, o?: unknown) => unknown)(task, input, optionsFor(pinned, version)),
+  ]),
+  safeDecode: decodeLike((fn, task, input, pinned, version) => [
+    safeData((fn as (t: string, i: unknown, o?: unknown) => unknown)(task, input, optionsFor(pinned, version))),
+  ]),
+  createDecoder: decodeLike((fn, task, input, pinned, version) => {
+    const decoder = (fn as (o: unknown) => { decode: AnyFunction; safeDecode: AnyFunction })(optionsFor(pinned, version) ?? {});
+    const call = (method: AnyFunction) => (method as (t: string, i: unknown) => unknown)(task, input);
+    return [call(decoder.decode), safeData(call(decoder.safeDecode))];
+  }),
+  decodeTaskStatus: (fn, pinned) =>
+    sellerPayloads(pinned, (f) => enclosable(f) && f.variant === 'response').map(({ fixture, how }) => {
+      const status = {
+        task_id: 'task_cmb_4821',
+        task_type: taskTypeOf(fixture),
+        protocol: 'media-buy',
+        status: 'completed',
+        created_at: '2026-04-18T09:55:00Z',
+        updated_at: '2026-04-18T09:59:58Z',
+        result: fixture.payload,
+      };
+      // 3.1 polls get_task_status (an MCP answer); 3.0 answers tasks/get (a JSON-RPC success).
+      const input = fixture.version === '3.0.26' ? jsonRpc.success(hostile(status, how)) : mcp.structured(hostile(status, how));
+      return {
+        label: `${fixture.id} ${how}`,
+        input,
+        clean: isClean(how),
+        run: () => {
+          const task = (fn as (i: unknown, o?: unknown) => { data: unknown; response: unknown })(
+            input,
+            optionsFor(pinned, fixture.version),
+          );
+          return [task.data, task.response];
+        },
+      };
+    }),
+  decodeWebhook: (fn, pinned) =>
+    fc.record({ hook: webhooks(pinned), form: fc.constantFrom('object', 'text', 'bytes', 'A2A task') }).map(({ hook, form }) => {
+      const text = JSON.stringify(hook.body);
+      const a2a = a2aFor(hook.fixture, hook.body.result as Json);
+      const input = form === 'object' ? hook.body : form === 'text' ? text : form === 'bytes' ? new TextEncoder().encode(text) : a2a;
+      const options = { version: hook.fixture.version, ...(form === 'A2A task' ? { taskType: taskTypeOf(hook.fixture) } : {}) };
+      return {
+        label: `${hook.label} as ${form}`,
+        input,
+        clean: hook.clean,
+        run: () => [(fn as (b: unknown, o: unknown) => { data: unknown })(input, options).data],
+      };
+    }),
+  createWebhookReceiver: (fn) =>
+    webhooks(undefined).map((hook) => ({
+      label: `${hook.label} signed and received`,
+      input: hook.body,
+      clean: hook.clean,
+      run: async () => {
+        const receiver = (fn as (o: unknown) => { receive: (r: unknown) => Promise<{ data: unknown }> })({
+          keys: resolver,
+          version: hook.fixture.version,
+          endpoint: HOOK_URL,
+        });
+        const signed = await signWebhook({
+          key: ed25519,
+          url: HOOK_URL,
+          body: JSON.stringify(hook.body),
+          created: Math.floor(Date.now() / 1000),
+        });
+        const received = await receiver.receive({ method: 'POST', url: HOOK_URL, headers: signed.headers, body: signed.body });
+        return [received.data];
+      },
+    })),
+  extractWebhookPayload: (fn, pinned) =>
+    webhooks(pinned).map((hook) => ({
+      label: hook.label,
+      input: hook.body,
+      clean: hook.clean,
+      run: () => [(fn as (b: unknown) => { data: unknown })(hook.body).data],
+    })),
+  validateWebhookEnvelope: (fn, pinned) =>
+    webhooks(pinned).map((hook) => ({
+      label: hook.label,
+      input: hook.body,
+      clean: hook.clean,
+      run: () => [(fn as (b: unknown, v: Version) => unknown)(hook.body, hook.fixture.version)],
+    })),
+  extractMcpResponse: (fn, pinned) =>
+    answers(pinned)
+      .filter((a) => a.label.includes('via MCP'))
+      .map((a) => ({ label: a.label, input: a.input, clean: a.clean, run: () => [(fn as (r: unknown) => unknown)(a.input)] })),
+  extractA2aResponse: (fn, pinned) =>
+    answers(pinned)
+      .filter((a) => a.label.includes('via A2A'))
+      .map((a) => ({ label: a.label, input: a.input, clean: a.clean, run: () => [(fn as (r: unknown) => unknown)(a.input)] })),
+  extractMcpError: (fn) =>
+    adcpErrors().map(({ how, error }) => {
+      const input = mcp.error(error);
+      return { label: how, input, clean: isClean(how), run: () => [(fn as (r: unknown) => unknown)(input)] };
+    }),
+  extractA2aError: (fn) =>
+    adcpErrors().map(({ how, error }) => {
+      const input = a2a10.taskEnvelope('TASK_STATE_FAILED', { adcp_error: error });
+      return { label: how, input, clean: isClean(how), run: () => [(fn as (r: unknown) => unknown)(input)] };
+    }),
+};
+
+// ---------------------------------------------------------------------------------------------
+// The property.
+
+/** Every object reachable from a value. */
+function objectsOf(value: unknown, out = new Set<object>()): Set<object> {
+  if (typeof value !== 'object' || value === null || out.has(value) || ArrayBuffer.isView(value)) return out;
+  out.add(value);
+  for (const key of Reflect.ownKeys(value)) objectsOf((value as Record<PropertyKey, unknown>)[key], out);
+  return out;
+}
+
+/** A plain snapshot: nothing of the input, no prototype-polluting member, plain prototypes, equal to its JSON round trip. */
+function expectSnapshot(value: unknown, input: unknown, label: string): void {
+  const theirs = objectsOf(input);
+  for (const node of objectsOf(value)) {
+    expect(theirs.has(node), `${label}: returns an object of the input`).toBe(false);
+    expect(Object.hasOwn(node, '__proto__'), `${label}: a __proto__ member`).toBe(false);
+    const ctor = Object.hasOwn(node, 'constructor') ? (node as Json)['constructor'] : undefined;
+    expect(typeof ctor === 'object' && ctor !== null && Object.hasOwn(ctor, 'prototype'), `${label}: constructor.prototype`).toBe(false);
+    expect([Object.prototype, Array.prototype], `${label}: a foreign prototype`).toContain(Object.getPrototypeOf(node));
+  }
+  expect(JSON.parse(JSON.stringify(value)), `${label}: differs from its JSON round trip`).toStrictEqual(value);
+}
+
+async function check(c: Case): Promise<boolean> {
+  let parts: unknown[];
+  try {
+    parts = await c.run();
+  } catch (error) {
+    expect(error, c.label).toBeInstanceOf(DecodeError);
+    if (c.clean) expect.fail(`${c.label}: refused (${(error as Error).message})`);
+    return false;
+  }
+  if (!c.clean) expect.fail(`${c.label}: a prototype-polluting member was returned, not refused`);
+  for (const part of parts) expectSnapshot(part, c.input, c.label);
+  return true;
+}
+
+describe('every public function that returns seller data returns a plain snapshot', async () => {
+  const loaded = await Promise.all(ENTRIES.map(async (entry) => ({ ...entry, exports: await entry.load() })));
+
+  test('each exported function is covered here, or listed with the reason it returns no seller data', () => {
+    const listed = new Set([...Object.keys(SELLER_DATA), ...Object.keys(NO_SELLER_DATA)]);
+    const exported = new Set<string>();
+    for (const { name, exports } of loaded) {
+      for (const [key, value] of Object.entries(exports)) {
+        if (typeof value !== 'function') continue;
+        exported.add(key);
+        expect(listed.has(key), `${name} exports ${key}: add it to SELLER_DATA or NO_SELLER_DATA`).toBe(true);
+      }
+    }
+    expect(Object.keys(SELLER_DATA).filter((k) => k in NO_SELLER_DATA)).toEqual([]);
+    // No stale entry: each listed name is still exported somewhere.
+    expect([...listed].filter((k) => !exported.has(k))).toEqual([]);
+  });
+
+  for (const { name, exports, version } of loaded) {
+    for (const [key, value] of Object.entries(exports)) {
+      const caller = SELLER_DATA[key];
+      if (caller === undefined || typeof value !== 'function') continue;
+      test(`${name}: ${key}`, async () => {
+        let returned = 0;
+        await fc.assert(
+          fc.asyncProperty(caller(value as AnyFunction, version), async (c) => {
+            if (await check(c)) returned++;
+          }),
+          { numRuns: key === 'createWebhookReceiver' ? 24 : 60 },
+        );
+        // Not vacuous: clean seller data is returned (hostile forms are a minority of the draws).
+        expect(returned).toBeGreaterThan(0);
+      });
+    }
+  }
+
+  test('each version is reached by the root entry: fixtures of both releases decode', () => {
+    expect(new Set(fixtures.filter((f) => f.valid).map((f) => f.version))).toEqual(new Set(versions));
+  });
+});
