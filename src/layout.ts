@@ -22,9 +22,10 @@ export const LAYOUT = {
   tables: 'schema/tables.js',
   errors: 'errors/errors.js',
   format: 'errors/format.js',
-  sellerErrors: 'errors/seller-errors.js',
-  sentRequest: 'decode/sent-request.js',
-  options: 'decode/options.js',
+  sellerErrors: 'extract/seller-errors.js',
+  taskFailed: 'extract/task-failed.js',
+  sentRequest: 'encode/sent-request.js',
+  options: 'encode/options.js',
   encodeTypes: 'encode/request.js',
   idempotency: 'encode/idempotency.js',
 } as const;

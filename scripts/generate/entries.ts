@@ -36,9 +36,10 @@ const REEXPORTS: readonly Reexport[] = [
   { from: 'responseTypes', types: ['AsyncStatus', 'AsyncVariant', 'SyncVariant'] },
   {
     from: 'errors',
-    values: ['DecodeError', 'LimitError', 'RequestError', 'SchemaMismatchError', 'TaskFailedError', 'VersionMismatchError'],
+    values: ['DecodeError', 'LimitError', 'RequestError', 'SchemaMismatchError', 'VersionMismatchError'],
     types: ['AdcpError', 'DecodeErrorCode', 'Recovery', 'RecoveryClassification', 'ValidationIssue'],
   },
+  { from: 'taskFailed', values: ['TaskFailedError'] },
   { from: 'format', values: ['formatIssues'] },
   {
     from: 'sellerErrors',

@@ -4,7 +4,8 @@
  * the answer holds none, the failure or the reason it says instead.
  */
 import { textTooLarge } from '../bounds/bounds.js';
-import { DecodeError, describeValue, type AdcpError, type TaskFailedError } from '../errors/errors.js';
+import { DecodeError, describeValue, type AdcpError } from '../errors/errors.js';
+import type { TaskFailedError } from '../extract/task-failed.js';
 import type { EndState } from '../schema/recovery.js';
 import { locateA2aPayload, type A2aPayloadLocation } from '../extract/a2a.js';
 import { checkAdcpError, locateA2aError, locateMcpError, type AdcpErrorLocation } from '../extract/errors.js';

@@ -12,7 +12,7 @@
 import { hasOwn, isObject, own } from '../json/own.js';
 import { normalizeRetryAfter } from '../schema/recovery.js';
 import { newestListed, type Version } from '../schema/versions.js';
-import type { AdcpError } from './errors.js';
+import type { AdcpError } from '../errors/errors.js';
 
 /** `error-details/version-unsupported.json`: the releases the seller speaks, to re-pin and retry. */
 export interface VersionUnsupportedDetails {
