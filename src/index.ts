@@ -9,18 +9,20 @@
  */
 export { decode, safeDecode, createDecoder } from './decode/decode.js';
 export type { DecodeOptions, Decoded, DecodeSuccess, Decoder, Merged, ReleaseOf, SafeDecodeResult, TaskName } from './decode/types.js';
-export type { Transport } from './decode/options.js';
+export type { Transport } from './encode/options.js';
 export { classifyRecovery } from './schema/recovery.js';
 export { preload } from './validate/validators.js';
 export { extractMcpResponse } from './extract/mcp.js';
 export { extractA2aResponse } from './extract/a2a.js';
 export { extractMcpError, extractA2aError } from './extract/errors.js';
-export { DecodeError, LimitError, SchemaMismatchError, TaskFailedError } from './errors/errors.js';
+export { DecodeError, LimitError, SchemaMismatchError } from './errors/errors.js';
+export { TaskFailedError } from './extract/task-failed.js';
 export type { AdcpError, DecodeErrorCode, Recovery, RecoveryClassification, ValidationIssue } from './errors/errors.js';
 export { formatIssues } from './errors/format.js';
 export { versions, tasks, defaultVersion } from './schema/versions.js';
 export type { NewerRelease, Version } from './schema/versions.js';
 export { isFinal } from './decode/final.js';
+export { extra } from './decode/extra.js';
 export type { Final } from './decode/final.js';
 export type { Pinned, PinnedDecoder, PinnedOptions, PinnedResult, PinnedTask } from './decode/pinned.js';
 export type { AsyncStatus, AsyncVariant, SyncVariant, TaskStatus } from './schema/response-types.js';
@@ -29,7 +31,7 @@ export { decodeTaskStatus } from './decode/polling.js';
 export type { PolledTask, PolledTaskOf } from './decode/polling.js';
 export { decoderFor } from './decode/capabilities.js';
 export type { SellerDecoder } from './decode/capabilities.js';
-export type { SentRequest } from './decode/sent-request.js';
+export type { SentRequest } from './encode/sent-request.js';
 export { NoCommonVersionError, VersionMismatchError } from './errors/errors.js';
 export type {
   AudienceTooSmallDetails,
@@ -38,7 +40,7 @@ export type {
   KnownSellerError,
   RateLimitedDetails,
   VersionUnsupportedDetails,
-} from './errors/seller-errors.js';
+} from './extract/seller-errors.js';
 // The request half: encode, the idempotency key, and the request types by version.
 export { encode, safeEncode } from './encode/encode.js';
 export { newIdempotencyKey } from './encode/idempotency.js';

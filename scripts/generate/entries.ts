@@ -19,6 +19,7 @@ interface Reexport {
 /** The release-independent part of a pinned entry; a name added here is exported by every pinned entry. */
 const REEXPORTS: readonly Reexport[] = [
   { from: 'final', values: ['isFinal'], types: ['Final'] },
+  { from: 'extra', values: ['extra'] },
   {
     from: 'pinned',
     types: [
@@ -35,9 +36,10 @@ const REEXPORTS: readonly Reexport[] = [
   { from: 'responseTypes', types: ['AsyncStatus', 'AsyncVariant', 'SyncVariant'] },
   {
     from: 'errors',
-    values: ['DecodeError', 'LimitError', 'RequestError', 'SchemaMismatchError', 'TaskFailedError', 'VersionMismatchError'],
+    values: ['DecodeError', 'LimitError', 'RequestError', 'SchemaMismatchError', 'VersionMismatchError'],
     types: ['AdcpError', 'DecodeErrorCode', 'Recovery', 'RecoveryClassification', 'ValidationIssue'],
   },
+  { from: 'taskFailed', values: ['TaskFailedError'] },
   { from: 'format', values: ['formatIssues'] },
   {
     from: 'sellerErrors',

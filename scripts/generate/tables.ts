@@ -91,7 +91,7 @@ ${entries.join('\n')}
     ],
     [
       'validators/index.d.ts',
-      `${banner(version)}import type { ValidatorImports } from '${layoutImport(`${versionIdent(version)}/validators/index.d.ts`, 'validators')}';
+      `${banner(version)}import type { ValidatorImports } from '${layoutImport(`${versionIdent(version)}/validators/index.d.ts`, 'tables')}';
 
 /** Per task: imports of its fast and its error-listing validator modules. */
 export declare const validators: ValidatorImports;
@@ -194,8 +194,7 @@ export function rootIndex(versions: readonly string[]): string {
   const maps = versions.map(
     (v) => `import { validators as ${versionIdent(v)}Validators } from './${versionIdent(v)}/validators/index.js';`,
   );
-  return `${banner(undefined)}import type { VersionTables } from '${layoutImport('index.ts', 'tables')}';
-import type { ValidatorImports } from '${layoutImport('index.ts', 'validators')}';
+  return `${banner(undefined)}import type { ValidatorImports, VersionTables } from '${layoutImport('index.ts', 'tables')}';
 ${imports.join('\n')}
 ${maps.join('\n')}
 ${types.join('\n')}

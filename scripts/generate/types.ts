@@ -7,6 +7,7 @@ import path from 'node:path';
 import { compile as compileTypes } from 'json-schema-to-typescript';
 import { isObject, type Json, type JsonObject, type SchemaFile } from './load.js';
 import { banner, relImport, typeModulePath } from './output.js';
+import { absentKeys, closedShapes, type Resolve } from './shapes.js';
 
 function pascal(text: string): string {
   const words = text
@@ -88,60 +89,28 @@ const OPTIONAL_IN_TYPES: Readonly<Record<string, readonly string[]>> = {
   'core/protocol-envelope.json': ['status'],
 };
 
-/** Keywords whose values are instances or conditions, not object shapes `absentKeys` may add to. */
-const NOT_SHAPES = new Set(['examples', 'default', 'const', 'enum', 'not', 'if', 'then', 'else']);
-
 /**
- * The keys an object schema's `not` forbids one by one: `not: { required: [k] }` and
- * `not: { anyOf: [{ required: [k] }, ...] }` (each alternative exactly one required key; an
- * alternative that also constrains a value, or requires two keys together, forbids no single key).
+ * What the `$ref`s of one schema file name: another file by `$id`, or a JSON Pointer into the file.
  *
- * @param not The value of an object schema's `not`.
- * @returns The keys it forbids one by one.
+ * @param file The schema file whose `$ref`s are read.
+ * @param byId `$id` → schema file.
+ * @returns The resolver ({@link Resolve}); `undefined` for a `$ref` that names nothing.
  * @example
- * forbiddenKeys({ anyOf: [{ required: ['errors'] }, { required: ['error'] }] }); // ['errors', 'error']
+ * resolverOf(file, byId)('#/definitions/color_value')?.node;
  */
-export function forbiddenKeys(not: Json | undefined): string[] {
-  if (!isObject(not)) return [];
-  const single = (node: Json | undefined): string | undefined =>
-    isObject(node) &&
-    Object.keys(node).length === 1 &&
-    Array.isArray(node.required) &&
-    node.required.length === 1 &&
-    typeof node.required[0] === 'string'
-      ? node.required[0]
-      : undefined;
-  const one = single(not);
-  if (one !== undefined) return [one];
-  if (Object.keys(not).length !== 1 || !Array.isArray(not.anyOf)) return [];
-  return not.anyOf.map(single).filter((k): k is string => k !== undefined);
-}
-
-/**
- * Declares each key an object schema's `not` forbids as `k?: never` (a `tsType` property), so the
- * arms of a `oneOf` discriminate: `r.errors !== undefined` narrows a success arm away once it
- * says `errors?: never`. A key the arm also requires is left alone (the arm cannot match at all).
- * Types only: the validators read the schemas as synced.
- *
- * @param node A schema, walked in full.
- * @returns A copy whose object schemas declare their forbidden keys.
- * @example
- * absentKeys({ type: 'object', not: { required: ['errors'] } }); // properties.errors: { tsType: 'never', ... }
- */
-export function absentKeys(node: Json): Json {
-  if (Array.isArray(node)) return node.map(absentKeys);
-  if (!isObject(node)) return node;
-  const out: JsonObject = {};
-  for (const [key, value] of Object.entries(node)) out[key] = NOT_SHAPES.has(key) ? value : absentKeys(value);
-  const required = Array.isArray(node.required) ? node.required : [];
-  const forbidden = forbiddenKeys(node.not).filter((k) => !required.includes(k));
-  if (forbidden.length > 0) {
-    const properties: JsonObject = isObject(out.properties) ? { ...out.properties } : {};
-    for (const k of forbidden)
-      properties[k] = { tsType: 'never', description: `Never present in this arm (the schema's \`not: { required: ["${k}"] }\`).` };
-    out.properties = properties;
-  }
-  return out;
+function resolverOf(file: SchemaFile, byId: Map<string, SchemaFile>): Resolve {
+  return (ref) => {
+    if (!ref.startsWith('#')) {
+      const target = byId.get(ref);
+      return target === undefined ? undefined : { node: target.schema, resolve: resolverOf(target, byId) };
+    }
+    let node: Json | undefined = file.schema;
+    for (const token of ref.slice(1).split('/').slice(1)) {
+      const key = token.replaceAll('~1', '/').replaceAll('~0', '~');
+      node = Array.isArray(node) ? node[Number(key)] : isObject(node) ? node[key] : undefined;
+    }
+    return isObject(node) ? { node, resolve: resolverOf(file, byId) } : undefined;
+  };
 }
 
 /**
@@ -166,7 +135,7 @@ export async function generateTypes(
   const modules = new Map<string, string>();
   for (const file of files) {
     const used = new Set<string>();
-    const linked = absentKeys(linkRefs(file.schema, names, used)) as JsonObject;
+    const linked = absentKeys(linkRefs(closedShapes(file.schema, resolverOf(file, byId)), names, used)) as JsonObject;
     const optional = OPTIONAL_IN_TYPES[file.rel];
     if (optional !== undefined && Array.isArray(linked.required))
       linked.required = linked.required.filter((k) => !optional.includes(k as string));

@@ -26,9 +26,7 @@ import { safeDecode, type TaskName, type Transport } from '../decode/decode.js';
 import { describeFailure, failureJson, jsonText, successLine, summarize } from './report.js';
 import { DEFAULT_BOUNDS } from '../bounds/bounds.js';
 import { DecodeError, LimitError } from '../errors/errors.js';
-import { looksLikeA2a } from '../extract/a2a.js';
-import { looksLikeJsonRpcError } from '../extract/errors.js';
-import { looksLikeMcp } from '../extract/mcp.js';
+import { detectTransport } from '../extract/detect.js';
 import { shownText } from '../errors/format.js';
 import { defaultVersion, releaseOf, resolveVersion, tablesFor, versions, type Version } from '../schema/versions.js';
 import { unwrapJsonRpcResult } from '../extract/json-rpc.js';
@@ -271,13 +269,6 @@ function parseJson(bytes: Buffer, label: string): unknown {
   throw new DecodeError('INVALID_JSON', `${shownText(label, 200)} is not valid JSON${where}`);
 }
 
-/** `auto` reads anything that is not a transport envelope as a bare payload. */
-function pickTransport(input: unknown, transport: Transport): Transport {
-  if (transport !== 'auto') return transport;
-  const inner = unwrapJsonRpcResult(input);
-  return looksLikeJsonRpcError(inner) || looksLikeMcp(inner) || looksLikeA2a(inner) ? 'auto' : 'payload';
-}
-
 // ---------------------------------------------------------------------------------------------
 // Commands
 
@@ -290,7 +281,8 @@ async function decodeCommand(task: string, source: string, options: Options): Pr
     result = safeDecode(task as TaskName, input, {
       version: options.version,
       maxBytes: options.maxBytes,
-      transport: pickTransport(input, options.transport),
+      // `auto` reads a file that is no transport envelope as a bare payload.
+      transport: options.transport === 'auto' && detectTransport(unwrapJsonRpcResult(input)) === undefined ? 'payload' : options.transport,
     });
   } catch (error) {
     if (!(error instanceof DecodeError)) throw error;

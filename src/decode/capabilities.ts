@@ -8,11 +8,11 @@
  */
 import { DecodeError, NoCommonVersionError, SchemaMismatchError, describeValue } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
-import { hasOwn, isObject } from '../json/own.js';
+import { hasOwn, isObject, own } from '../json/own.js';
 import { bundledEnd, releaseOf, tablesFor, versionForSeller, versions, type Version } from '../schema/versions.js';
 import { attempt, createDecoder } from './decode.js';
-import type { CommonDecodeOptions } from './options.js';
-import { resolveOptions } from './resolve-options.js';
+import type { CommonDecodeOptions } from '../encode/options.js';
+import { resolveOptions } from '../encode/resolve-options.js';
 import type { Decoded, Decoder, Merged } from './types.js';
 
 /** A seller's decoder, pinned to the release it and adcp-decode both speak. */
@@ -92,7 +92,9 @@ export function decoderFor<const B extends CommonDecodeOptions = {}>(capabilitie
   const adcp = data.adcp as Record<string, unknown>;
   const listed = supportedVersions(adcp, outcome.version);
   const majors = adcp.major_versions as readonly number[];
-  const announced = hasOwn(data, 'adcp_version') && typeof data.adcp_version === 'string' ? data.adcp_version : undefined;
+  // 3.1 declares the envelope's adcp_version and 3.0 does not, so no one arm types it: read it as unknown.
+  const stamped = own(data, 'adcp_version');
+  const announced = typeof stamped === 'string' ? stamped : undefined;
   const version = versionForSeller({ supportedVersions: listed, majorVersions: majors, announced });
   const sellerVersions = (listed ?? majors.map(String)).slice(0, 32).map((v) => shownText(v, 32));
   if (version === undefined) {

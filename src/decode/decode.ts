@@ -28,14 +28,14 @@ import {
 import { describeCallerValue, failed, guard, mismatch, payloadError, withContext, type Context } from './failures.js';
 import { checkAnswer, checkRequest, stampedVersion } from './request-checks.js';
 import { refuseContradiction } from './status-layers.js';
-import { resolveOptions, type Resolved } from './resolve-options.js';
+import { resolveOptions, type Resolved } from '../encode/resolve-options.js';
 import { encoderFor } from '../encode/encode.js';
 import { locatePayload, type Found } from './transports.js';
 import type { Decoded, DecodeOptions, Decoder, Merged, SafeDecodeResult, TaskName } from './types.js';
 
 // The types a caller of decode() names, also importable from here.
 export type { Decoded, DecodeOptions, Decoder, ResponseIn, SafeDecodeResult, TaskName, VersionFor } from './types.js';
-export type { Transport } from './options.js';
+export type { Transport } from '../encode/options.js';
 
 /**
  * Decodes a seller's answer to `task` into its typed response, or throws.

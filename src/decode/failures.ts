@@ -6,14 +6,14 @@
 import {
   DecodeError,
   SchemaMismatchError,
-  TaskFailedError,
   describeThrown,
   describeValue,
   type AdcpError,
   type RecoveryClassification,
   type ValidationIssue,
 } from '../errors/errors.js';
-import { knownSellerError } from '../errors/seller-errors.js';
+import { TaskFailedError } from '../extract/task-failed.js';
+import { knownSellerError } from '../extract/seller-errors.js';
 import { checkAdcpError } from '../extract/errors.js';
 import { grouped, shownPointer, shownText } from '../errors/format.js';
 import { inputMayThrow } from './local-faults.js';
@@ -21,7 +21,7 @@ import { hasOwn, isObject } from '../json/own.js';
 import { classifyRecoveryWith, endStateClassification, recoveryTable, type EndState } from '../schema/recovery.js';
 import type { IssueListing, Variant } from '../validate/validators.js';
 import { defaultVersion, type Version } from '../schema/versions.js';
-import type { Resolved } from './resolve-options.js';
+import type { Resolved } from '../encode/resolve-options.js';
 
 /** Everything known about the call, for error messages and options. */
 export interface Context {

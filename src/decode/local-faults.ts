@@ -7,9 +7,7 @@
 import { DecodeError, LimitError } from '../errors/errors.js';
 import type { Version } from '../schema/versions.js';
 import { hasOwn } from '../json/own.js';
-
-/** The JSON-RPC code the MCP SDK's Protocol uses for its own request timeout (ErrorCode.RequestTimeout). */
-const SDK_REQUEST_TIMEOUT = -32001;
+import { SDK_REQUEST_TIMEOUT } from '../extract/json-rpc.js';
 
 /**
  * The error decode() must throw for an input that is no seller's answer, or undefined for any

@@ -11,16 +11,17 @@
  * version) when it is not; its `adcp_version` stays in the data for a buyer that wants to refuse it.
  */
 import { decode as decodeAny, safeDecode as safeDecodeAny } from './decode.js';
-import { resolveOptions } from './resolve-options.js';
+import { resolveOptions } from '../encode/resolve-options.js';
 import type { DecodeOptions } from './types.js';
 import { DecodeError, type AdcpError, type Recovery, type RecoveryClassification } from '../errors/errors.js';
-import type { CommonDecodeOptions } from './options.js';
+import type { CommonDecodeOptions } from '../encode/options.js';
 import { decodeTaskStatus } from './polling.js';
 import type { taskTypesByVersion } from '../generated/envelope.js';
 import type { TaskStatus } from '../schema/response-types.js';
 import { classifyRecovery } from '../schema/recovery.js';
 import { resolveVersion, type Version } from '../schema/versions.js';
-import { preloadFrom, type ValidatorImports } from '../validate/validators.js';
+import type { ValidatorImports } from '../schema/tables.js';
+import { preloadFrom } from '../validate/validators.js';
 import { pinnedEncoder } from '../encode/pinned.js';
 import type { PinnedEncoder } from '../encode/request.js';
 

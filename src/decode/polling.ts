@@ -13,7 +13,7 @@ import { decode, type DecodeOptions } from './decode.js';
 import { decodeEnclosed, isTaskType, resultTask, type ResultData, type TaskType } from './enclosed.js';
 import { envelopeFault } from './envelope-check.js';
 import { guard } from './failures.js';
-import { resolveOptions, type Resolved } from './resolve-options.js';
+import { resolveOptions, type Resolved } from '../encode/resolve-options.js';
 
 /** A polled task of one task type. */
 export interface PolledTaskOf<K extends TaskType> {

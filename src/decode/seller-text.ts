@@ -7,7 +7,7 @@
 import { storedIndexes } from '../bounds/bounds.js';
 import { shownText } from '../errors/format.js';
 import { unwrapA2aEnvelope } from '../extract/a2a.js';
-import { looksLikeJsonRpcError } from '../extract/errors.js';
+import { looksLikeJsonRpcError } from '../extract/json-rpc.js';
 import { isObject, own } from '../json/own.js';
 
 /** Longest seller text kept on an error. */

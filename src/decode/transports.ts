@@ -4,22 +4,16 @@
  * the answer holds none, the failure or the reason it says instead.
  */
 import { textTooLarge } from '../bounds/bounds.js';
-import { DecodeError, describeValue, type AdcpError, type TaskFailedError } from '../errors/errors.js';
+import { DecodeError, describeValue, type AdcpError } from '../errors/errors.js';
+import type { TaskFailedError } from '../extract/task-failed.js';
 import type { EndState } from '../schema/recovery.js';
 import { locateA2aPayload, looksLikeA2a, type A2aPayloadLocation } from '../extract/a2a.js';
-import {
-  checkAdcpError,
-  jsonRpcErrorCode,
-  locateA2aError,
-  locateMcpError,
-  looksLikeJsonRpcError,
-  RESERVED_JSON_RPC_CODES,
-  type AdcpErrorLocation,
-} from '../extract/errors.js';
+import { checkAdcpError, locateA2aError, locateMcpError, type AdcpErrorLocation } from '../extract/errors.js';
+import { detectTransport } from '../extract/detect.js';
 import { locateMcpPayload, looksLikeMcp, textItems, type McpPayloadLocation, type McpRejectedText } from '../extract/mcp.js';
 import { readTextItem, type ParsedShape, type TextBudget } from '../json/text.js';
 import { shownText } from '../errors/format.js';
-import { unwrapJsonRpcResult } from '../extract/json-rpc.js';
+import { jsonRpcErrorCode, looksLikeJsonRpcError, RESERVED_JSON_RPC_CODES, unwrapJsonRpcResult } from '../extract/json-rpc.js';
 import { hasOwn, isObject, own } from '../json/own.js';
 import { isAsyncStatus, isFailedStatus } from '../schema/statuses.js';
 import { failed, payloadError, type Context } from './failures.js';
@@ -71,13 +65,6 @@ export function locatePayload(ctx: Context, input: unknown): Found {
         { task, version },
       );
   }
-}
-
-/** Which transport an input's shape says it came over, or undefined when it is none of them. */
-function detectTransport(input: unknown): 'mcp' | 'a2a' | undefined {
-  if (looksLikeJsonRpcError(input) || looksLikeMcp(input)) return 'mcp';
-  if (looksLikeA2a(input)) return 'a2a';
-  return undefined;
 }
 
 /** The first payload an `isError` result carries (structuredContent, else the first JSON object text), for {@link payloadError}. */

@@ -4,27 +4,11 @@
  */
 import type { DecodeError } from '../errors/errors.js';
 import type { ResponsesByVersion } from '../generated/index.js';
-import type { CommonDecodeOptions } from './options.js';
-import type { NewerRelease, Version } from '../schema/versions.js';
+import type { DecodeOptions, ReleaseOf } from '../encode/version-option.js';
+import type { Version } from '../schema/versions.js';
 import type { Encoder } from '../encode/types.js';
 
-/** Options of {@link decode}, {@link safeDecode} and {@link createDecoder}. */
-export interface DecodeOptions extends CommonDecodeOptions {
-  /**
-   * `'auto'` (default): the payload's `adcp_version` (`"3.0"`, `"3.1"`) picks the schemas, else
-   * the default version; or a bundled version (`'3.1.19'`) or release (`'3.1'`), which wins.
-   */
-  readonly version?: 'auto' | Version | ReleaseOf<Version> | undefined;
-  /**
-   * With `version: 'auto'`, a payload announcing a newer release of a bundled major (`"3.2"`):
-   * `'newest'` (default) judges it with the newest bundled release of that major (releases are
-   * additive) and says so (`standInFor`); `'refuse'` fails with `UNSUPPORTED_VERSION`.
-   */
-  readonly newerRelease?: NewerRelease | undefined;
-}
-
-/** `'3.1'` for `'3.1.19'`. */
-export type ReleaseOf<V extends string> = V extends `${infer Major}.${infer Minor}.${string}` ? `${Major}.${Minor}` : never;
+export type { DecodeOptions, ReleaseOf } from '../encode/version-option.js';
 
 /** Every task name of every bundled version. */
 export type TaskName = { [V in Version]: keyof ResponsesByVersion[V] & string }[Version];

@@ -20,6 +20,7 @@ import { storedIndexes, type Bounds } from '../bounds/bounds.js';
 import { compactJsonBytes, copyJson } from '../bounds/snapshot.js';
 import { readTextItem, type TextBudget } from '../json/text.js';
 import { hasOwn, own, isObject } from '../json/own.js';
+import { jsonRpcErrorData } from './json-rpc.js';
 
 /** Longest accepted `adcp_error.code`, in UTF-16 code units (the spec's `code.length > 64` check). */
 const MAX_ERROR_CODE_LENGTH = 64;
@@ -170,69 +171,6 @@ function locationOf(
     ...where,
     ...(result.bytes === undefined ? {} : { bytes: result.bytes }),
   };
-}
-
-function isCallToolResult(value: Record<string, unknown>): boolean {
-  return hasOwn(value, 'content') || hasOwn(value, 'structuredContent') || hasOwn(value, 'isError');
-}
-
-/** The `data` of a JSON-RPC error, whether given the whole response or the error object (McpError). */
-function jsonRpcErrorData(value: Record<string, unknown>): { found: boolean; data: unknown } {
-  // A CallToolResult is a JSON-RPC *result*; a seller-controlled `error` key inside it is not an error.
-  if (isCallToolResult(value) || hasOwn(value, 'result')) return { found: false, data: undefined };
-  const error = own(value, 'error');
-  if (isObject(error) && typeof own(error, 'code') === 'number') return { found: true, data: own(error, 'data') };
-  if (typeof own(value, 'code') === 'number') return { found: true, data: own(value, 'data') };
-  return { found: false, data: undefined };
-}
-
-/**
- * The numeric JSON-RPC error code of a JSON-RPC error response (`error.code`) or a bare error
- * object such as the MCP SDK's `McpError` (`code`), or undefined when the input is neither.
- *
- * @param input - Anything.
- * @returns The code, or `undefined`; reading never throws out of this function.
- * @throws Never.
- * @example
- * jsonRpcErrorCode({ jsonrpc: '2.0', id: 1, error: { code: -32029, message: 'Rate limit exceeded' } }); // -32029
- */
-export function jsonRpcErrorCode(input: unknown): number | undefined {
-  try {
-    if (!isObject(input) || !jsonRpcErrorData(input).found) return undefined;
-    const error = own(input, 'error');
-    const code = isObject(error) ? own(error, 'code') : own(input, 'code');
-    return typeof code === 'number' ? code : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * transport-errors.mdx "Reserved JSON-RPC Codes": the AdCP error code each reserved JSON-RPC code
- * stands for, used to classify a JSON-RPC error that arrives without `data.adcp_error`.
- */
-export const RESERVED_JSON_RPC_CODES: Readonly<Record<number, string>> = {
-  [-32029]: 'RATE_LIMITED',
-  [-32028]: 'AUTH_MISSING',
-  [-32027]: 'SERVICE_UNAVAILABLE',
-};
-
-/**
- * Tells whether a value is a JSON-RPC error: a response `{ jsonrpc?, id?, error: { code: number, ... } }`
- * or a bare error object with a numeric `code` (e.g. the MCP SDK's `McpError`), and not a CallToolResult.
- *
- * @param input - Anything.
- * @returns `true` for a JSON-RPC error; `false` otherwise, including when reading throws.
- * @throws Never.
- * @example
- * looksLikeJsonRpcError({ jsonrpc: '2.0', id: 1, error: { code: -32029, message: 'Rate limit exceeded' } }); // true
- */
-export function looksLikeJsonRpcError(input: unknown): boolean {
-  try {
-    return typeof input === 'object' && input !== null && !Array.isArray(input) && jsonRpcErrorData(input as Record<string, unknown>).found;
-  } catch {
-    return false;
-  }
 }
 
 function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }): AdcpErrorLocation {

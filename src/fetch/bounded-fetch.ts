@@ -21,7 +21,7 @@ import {
   timedOut,
   type BoundedRequestInit,
   type FetchBounds,
-} from './fetch-bounds.js';
+} from '../bounds/fetch-bounds.js';
 import { SseScanner } from './sse.js';
 
 /** The function {@link boundedFetch} returns; assignable to `typeof fetch` and the MCP SDK's `FetchLike`. */
@@ -57,7 +57,6 @@ interface Scope {
 const scopes = new AsyncLocalStorage<Scope>();
 
 /** Whether a response's Content-Type is an SSE stream. */
-
 function isEventStream(contentType: string | null): boolean {
   return (contentType ?? '').split(';', 1)[0]?.trim().toLowerCase() === 'text/event-stream';
 }
@@ -87,178 +86,226 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
  */
 export function boundedFetch(options: BoundedFetchOptions = {}): BoundedFetch {
   const instance = checkBounds(options, 'boundedFetch');
-  const { onLimit } = options;
   const index = new EventIdIndex();
 
   return async function fetchWithBounds(input, init) {
-    const scope = scopes.getStore();
-    const perCall = init?.[FETCH_BOUNDS] === undefined ? undefined : checkBounds(init[FETCH_BOUNDS], 'FETCH_BOUNDS');
-    const maxBytes = perCall?.maxBytes ?? scope?.bounds.maxBytes ?? instance.maxBytes ?? DEFAULT_MAX_BYTES;
-    const timeoutMs = perCall?.timeoutMs ?? scope?.bounds.timeoutMs ?? instance.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const call = describeCall(input, init, instance, options.onLimit);
     const underlying = options.fetch ?? globalThis.fetch;
+    const now = performance.now();
+    const ex = new Exchange(ledgerFor(call, index, now), call.report, call.callerSignals);
+    const sent = withoutBounds(init, call.headers, ex.signal);
+    const response = await send(ex, () => underlying(input, sent), now);
+    // Only a fresh GET (not a resumption) can open MCP's standalone listening stream.
+    const sse = checkHead(ex, response, now, call.method === 'GET' && !call.lastEventId);
+    const body = response.body;
+    if (body === null || NULL_BODY_STATUSES.has(response.status)) {
+      ex.settle();
+      return response;
+    }
+    if (sse) {
+      ex.scanner = new SseScanner();
+      ex.recordId = (id, owner, withData) => index.record(id, owner, withData);
+    }
+    return rewrap(response, countedBody(ex, body));
+  };
+}
 
-    const request = input instanceof Request ? input : undefined;
-    const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const headers = new Headers(init?.headers ?? request?.headers);
-    const lastEventId = method === 'GET' ? headers.get('last-event-id') : null;
-    const report = (error: DecodeError): void => {
+/** One call through a bounded fetch: its limits (per call → scope → instance → default), its request's parts, and its report. */
+interface Call {
+  readonly maxBytes: number;
+  readonly timeoutMs: number;
+  readonly method: string;
+  readonly headers: Headers;
+  readonly lastEventId: string | null;
+  readonly callerSignals: readonly AbortSignal[];
+  /** Trips the call's scope and tells `onLimit`. */
+  readonly report: (error: DecodeError) => void;
+}
+
+/** Reads what a call asks for; a per-call bound that is not a positive number throws RangeError. */
+function describeCall(
+  input: string | URL | Request,
+  init: BoundedRequestInit | undefined,
+  instance: FetchBounds,
+  onLimit: BoundedFetchOptions['onLimit'],
+): Call {
+  const scope = scopes.getStore();
+  const perCall = init?.[FETCH_BOUNDS] === undefined ? undefined : checkBounds(init[FETCH_BOUNDS], 'FETCH_BOUNDS');
+  const request = input instanceof Request ? input : undefined;
+  const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  const headers = new Headers(init?.headers ?? request?.headers);
+  return {
+    maxBytes: perCall?.maxBytes ?? scope?.bounds.maxBytes ?? instance.maxBytes ?? DEFAULT_MAX_BYTES,
+    timeoutMs: perCall?.timeoutMs ?? scope?.bounds.timeoutMs ?? instance.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    method,
+    headers,
+    lastEventId: method === 'GET' ? headers.get('last-event-id') : null,
+    callerSignals: [init?.signal, request?.signal].filter((s): s is AbortSignal => s != null),
+    report: (error) => {
       scope?.trip(error);
       try {
         onLimit?.({ error, url, method });
       } catch {
         // onLimit must not throw; a throwing hook must not break the bound.
       }
-    };
+    },
+  };
+}
 
-    const resumed = lastEventId ? index.lookup(lastEventId) : undefined;
-    const now = performance.now();
-    let ledger: Ledger = resumed ?? {
-      kind: 'request',
-      maxBytes,
-      timeoutMs,
-      startedAt: now,
-      retained: 0,
-      failure: undefined,
-      ids: [],
-      dataIds: [],
-    };
-    // Only a fresh GET (not a resumption) can open MCP's standalone listening stream.
-    const mayListen = method === 'GET' && !lastEventId;
+/**
+ * The budget a call draws on: the ledger of the stream it resumes (`Last-Event-ID`), or a fresh
+ * request's. A resumption of a failed stream, or one past its deadline, fails at once.
+ */
+function ledgerFor(call: Call, index: EventIdIndex, now: number): Ledger {
+  const resumed = call.lastEventId ? index.lookup(call.lastEventId) : undefined;
+  const ledger: Ledger = resumed ?? {
+    kind: 'request',
+    maxBytes: call.maxBytes,
+    timeoutMs: call.timeoutMs,
+    startedAt: now,
+    retained: 0,
+    failure: undefined,
+    ids: [],
+    dataIds: [],
+  };
+  if (ledger.failure !== undefined) {
+    call.report(ledger.failure);
+    throw ledger.failure;
+  }
+  if (ledger.kind === 'request' && now >= ledger.startedAt + ledger.timeoutMs) {
+    const error = timedOut('the whole response', ledger.timeoutMs, ledger.startedAt);
+    ledger.failure = error;
+    call.report(error);
+    throw error;
+  }
+  return ledger;
+}
 
-    if (ledger.failure !== undefined) {
-      report(ledger.failure);
-      throw ledger.failure;
-    }
-    if (ledger.kind === 'request' && now >= ledger.startedAt + ledger.timeoutMs) {
-      const error = timedOut('the whole response', ledger.timeoutMs, ledger.startedAt);
-      ledger.failure = error;
-      report(error);
-      throw error;
-    }
+/** The init the underlying fetch gets: identity encoding, the exchange's signal, no per-call bounds. */
+function withoutBounds(init: BoundedRequestInit | undefined, headers: Headers, signal: AbortSignal): RequestInit {
+  headers.set('accept-encoding', 'identity');
+  const { [FETCH_BOUNDS]: _bounds, ...rest }: BoundedRequestInit = init ?? {};
+  return { ...rest, headers, signal };
+}
 
-    const callerSignals = [init?.signal, request?.signal].filter((s): s is AbortSignal => s != null);
-    const ex = new Exchange(ledger, report, callerSignals);
-    // Headers are due by the ledger's deadline (a resumption keeps the original clock); a listening
-    // stream's clock is its own request's.
-    const startedAt = ledger.kind === 'request' ? ledger.startedAt : now;
-    const limitMs = ledger.timeoutMs;
-    ex.arm(startedAt + limitMs, () => timedOut('the whole response', limitMs, startedAt));
+/**
+ * Sends the request under the ledger's deadline and resolves to the response (headers in), or
+ * rejects with the bound that tripped first; a late response to a request given up on is released.
+ */
+async function send(ex: Exchange, fetchIt: () => Promise<Response>, now: number): Promise<Response> {
+  // Headers are due by the ledger's deadline (a resumption keeps the original clock); a listening
+  // stream's clock is its own request's.
+  const startedAt = ex.ledger.kind === 'request' ? ex.ledger.startedAt : now;
+  const limitMs = ex.ledger.timeoutMs;
+  ex.arm(startedAt + limitMs, () => timedOut('the whole response', limitMs, startedAt));
+  const pending = Promise.resolve().then(fetchIt);
+  try {
+    return await Promise.race([pending, ex.failed]);
+  } catch (error) {
+    ex.settle();
+    pending.then((late) => late.body?.cancel().catch(noop), noop);
+    throw ex.failure ?? error;
+  }
+}
 
-    headers.set('accept-encoding', 'identity');
-    const { [FETCH_BOUNDS]: _bounds, ...rest }: BoundedRequestInit = init ?? {};
-    const pending = Promise.resolve().then(() => underlying(input, { ...rest, headers, signal: ex.signal }));
-    let response: Response;
-    try {
-      response = await Promise.race([pending, ex.failed]);
-    } catch (error) {
-      ex.settle();
-      // A late response to a request we gave up on is released, not leaked.
-      pending.then((late) => late.body?.cancel().catch(noop), noop);
-      throw ex.failure ?? error;
-    }
+/**
+ * Reads the response head: refuses a coded body, settles whether the body is bounded as a request
+ * or as a listening stream, and refuses a declared Content-Length over the bound before reading.
+ *
+ * @returns Whether the body is an SSE stream.
+ */
+function checkHead(ex: Exchange, response: Response, now: number, mayListen: boolean): boolean {
+  const encoding = response.headers.get('content-encoding');
+  if (encoding !== null && encoding.trim().toLowerCase() !== 'identity' && encoding.trim() !== '') {
+    ex.fail(
+      new DecodeError(
+        'UNSUPPORTED_ENCODING',
+        `expected an identity-coded response (Accept-Encoding: identity), but it used Content-Encoding "${shownText(encoding, 64)}"; its raw size cannot be bounded, so it was refused unread`,
+      ),
+    );
+    response.body?.cancel(ex.failure).catch(noop);
+    throw ex.failure;
+  }
+  const sse = isEventStream(response.headers.get('content-type'));
+  if (ex.ledger.kind === 'listen' && !sse) {
+    // A listening ledger resumed with a non-stream answer: bound that answer as a request of its own.
+    ex.ledger = { ...ex.ledger, kind: 'request', startedAt: now, retained: 0, ids: [], dataIds: [] };
+  } else if (mayListen && sse) {
+    ex.ledger.kind = 'listen';
+  }
+  ex.semantics = ex.ledger.kind;
+  if (ex.semantics === 'listen') {
+    // Listening: the headers are in; from here only an event in progress is on the clock.
+    ex.disarm();
+    return sse;
+  }
+  const { ledger } = ex;
+  const declared = parseContentLength(response.headers.get('content-length'));
+  if (declared !== undefined && ledger.retained + declared > ledger.maxBytes) {
+    ex.fail(
+      new LimitError(
+        'TOO_LARGE',
+        `expected at most ${ledger.maxBytes} bytes, but the response declared Content-Length ${declared}; rejected before reading the body`,
+        { unit: 'bytes', limit: ledger.maxBytes, actual: ledger.retained + declared },
+      ),
+    );
+    response.body?.cancel(ex.failure).catch(noop);
+    throw ex.failure;
+  }
+  return sse;
+}
 
-    const encoding = response.headers.get('content-encoding');
-    if (encoding !== null && encoding.trim().toLowerCase() !== 'identity' && encoding.trim() !== '') {
-      ex.fail(
-        new DecodeError(
-          'UNSUPPORTED_ENCODING',
-          `expected an identity-coded response (Accept-Encoding: identity), but it used Content-Encoding "${shownText(encoding, 64)}"; its raw size cannot be bounded, so it was refused unread`,
-        ),
-      );
-      response.body?.cancel(ex.failure).catch(noop);
-      throw ex.failure;
-    }
-
-    const sse = isEventStream(response.headers.get('content-type'));
-    if (ledger.kind === 'listen' && !sse) {
-      // A listening ledger resumed with a non-stream answer: bound that answer as a request of its own.
-      ledger = { ...ledger, kind: 'request', startedAt: now, retained: 0, ids: [], dataIds: [] };
-      ex.ledger = ledger;
-    } else if (mayListen && sse) {
-      ledger.kind = 'listen';
-    }
-    ex.semantics = ledger.kind;
-
-    if (ex.semantics === 'request') {
-      const declared = parseContentLength(response.headers.get('content-length'));
-      if (declared !== undefined && ledger.retained + declared > ledger.maxBytes) {
-        ex.fail(
-          new LimitError(
-            'TOO_LARGE',
-            `expected at most ${ledger.maxBytes} bytes, but the response declared Content-Length ${declared}; rejected before reading the body`,
-            { unit: 'bytes', limit: ledger.maxBytes, actual: ledger.retained + declared },
-          ),
-        );
-        response.body?.cancel(ex.failure).catch(noop);
-        throw ex.failure;
-      }
-    } else {
-      // Listening: the headers are in; from here only an event in progress is on the clock.
-      ex.disarm();
-    }
-
-    const body = response.body;
-    if (body === null || NULL_BODY_STATUSES.has(response.status)) {
-      ex.settle();
-      return response;
-    }
-
-    if (sse) {
-      ex.scanner = new SseScanner();
-      ex.recordId = (id, owner, withData) => index.record(id, owner, withData);
-    }
-    const reader = body.getReader();
-    ex.reader = reader;
-    const counted = new ReadableStream<Uint8Array>({
-      start(controller) {
-        ex.out = controller;
-      },
-      async pull(controller) {
-        for (;;) {
-          let next: Awaited<ReturnType<typeof reader.read>>;
-          try {
-            next = await reader.read();
-          } catch (error) {
-            if (ex.failure === undefined) {
-              ex.settle();
-              controller.error(error);
-            }
-            return;
-          }
-          if (ex.failure !== undefined) return;
-          if (next.done) {
+/** The body as a stream that counts each chunk against the bounds as the consumer pulls it. */
+function countedBody(ex: Exchange, body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  ex.reader = reader;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      ex.out = controller;
+    },
+    async pull(controller) {
+      for (;;) {
+        let next: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          next = await reader.read();
+        } catch (error) {
+          if (ex.failure === undefined) {
             ex.settle();
-            controller.close();
-            return;
+            controller.error(error);
           }
-          const chunk = next.value;
-          if (chunk.length === 0) continue;
-          const violation = ex.account(chunk, performance.now());
-          if (violation !== undefined) {
-            ex.fail(violation);
-            return;
-          }
-          controller.enqueue(chunk);
           return;
         }
-      },
-      cancel(reason) {
-        ex.settle();
-        return reader.cancel(reason);
-      },
-    });
+        if (ex.failure !== undefined) return;
+        if (next.done) {
+          ex.settle();
+          controller.close();
+          return;
+        }
+        const chunk = next.value;
+        if (chunk.length === 0) continue;
+        const violation = ex.account(chunk, performance.now());
+        if (violation !== undefined) {
+          ex.fail(violation);
+          return;
+        }
+        controller.enqueue(chunk);
+        return;
+      }
+    },
+    cancel(reason) {
+      ex.settle();
+      return reader.cancel(reason);
+    },
+  });
+}
 
-    const bounded = new Response(counted, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-    // Keep what a consumer may read off the original (the SDK reads `url` when describing redirects).
-    Object.defineProperty(bounded, 'url', { value: response.url });
-    Object.defineProperty(bounded, 'redirected', { value: response.redirected });
-    return bounded;
-  };
+/** A Response over the counted body that keeps what a consumer may read off the original (the SDK reads `url` when describing redirects). */
+function rewrap(response: Response, body: ReadableStream<Uint8Array>): Response {
+  const bounded = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  Object.defineProperty(bounded, 'url', { value: response.url });
+  Object.defineProperty(bounded, 'redirected', { value: response.redirected });
+  return bounded;
 }
 
 function parseContentLength(value: string | null): number | undefined {

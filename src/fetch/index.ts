@@ -4,5 +4,5 @@
  */
 export { boundedFetch, withFetchBounds, findBoundsError } from './bounded-fetch.js';
 export type { BoundedFetch, BoundedFetchOptions, BoundsViolation } from './bounded-fetch.js';
-export { FETCH_BOUNDS, DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS } from './fetch-bounds.js';
-export type { BoundedRequestInit, FetchBounds } from './fetch-bounds.js';
+export { FETCH_BOUNDS, DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS } from '../bounds/fetch-bounds.js';
+export type { BoundedRequestInit, FetchBounds } from '../bounds/fetch-bounds.js';

@@ -60,37 +60,7 @@ export class SseScanner {
         }
       }
       if (byte === CR || byte === LF) {
-        if (this.bomIndex > 0) this.lineLength += this.bomIndex; // a partial BOM is line content
-        this.bomIndex = -1;
-        if (this.eventBytes === 0) this.eventStartedAt = now;
-        this.eventBytes += 1;
-        if (this.lineLength === 0) {
-          // A blank line: the event is complete.
-          largest = Math.max(largest, this.eventBytes);
-          if (this.eventId) ids.push({ id: this.eventId, withData: this.eventHasData });
-          this.eventId = undefined;
-          this.eventHasData = false;
-          this.eventBytes = 0;
-          this.crEndedEvent = true;
-        } else {
-          if (this.inName) {
-            // A line without a colon is a field with an empty value.
-            if (this.name === 'id') this.eventId = '';
-            else if (this.name === 'data') this.eventHasData = true;
-          } else if (this.inIdValue) {
-            this.valueParts.push(chunk.slice(valueFrom, i));
-            const value = this.decoder.decode(concat(this.valueParts));
-            // Like the SDK's parser, an id holding U+0000 is ignored.
-            if (!value.includes('\0')) this.eventId = value;
-          }
-          this.crEndedEvent = false;
-        }
-        this.afterCR = byte === CR;
-        this.lineLength = 0;
-        this.name = '';
-        this.inName = true;
-        this.inIdValue = false;
-        this.valueParts = [];
+        largest = Math.max(largest, this.endLine(byte === CR, chunk.subarray(valueFrom, i), now, ids));
         continue;
       }
       if (this.eventBytes === 0) this.eventStartedAt = now;
@@ -128,6 +98,48 @@ export class SseScanner {
     }
     if (this.inIdValue) this.valueParts.push(chunk.slice(valueFrom));
     return { largest: Math.max(largest, this.eventBytes), ids };
+  }
+
+  /**
+   * A CR or LF: ends the line (its field read, an `id` value completed from `idTail`, the chunk's
+   * bytes of it since `valueFrom`), and with a blank line the event, whose id joins `ids`.
+   *
+   * @returns The size of the event it completed, or 0.
+   */
+  private endLine(cr: boolean, idTail: Uint8Array, now: number, ids: ScannedId[]): number {
+    if (this.bomIndex > 0) this.lineLength += this.bomIndex; // a partial BOM is line content
+    this.bomIndex = -1;
+    if (this.eventBytes === 0) this.eventStartedAt = now;
+    this.eventBytes += 1;
+    let completed = 0;
+    if (this.lineLength === 0) {
+      // A blank line: the event is complete.
+      completed = this.eventBytes;
+      if (this.eventId) ids.push({ id: this.eventId, withData: this.eventHasData });
+      this.eventId = undefined;
+      this.eventHasData = false;
+      this.eventBytes = 0;
+      this.crEndedEvent = true;
+    } else {
+      if (this.inName) {
+        // A line without a colon is a field with an empty value.
+        if (this.name === 'id') this.eventId = '';
+        else if (this.name === 'data') this.eventHasData = true;
+      } else if (this.inIdValue) {
+        this.valueParts.push(idTail.slice());
+        const value = this.decoder.decode(concat(this.valueParts));
+        // Like the SDK's parser, an id holding U+0000 is ignored.
+        if (!value.includes('\0')) this.eventId = value;
+      }
+      this.crEndedEvent = false;
+    }
+    this.afterCR = cr;
+    this.lineLength = 0;
+    this.name = '';
+    this.inName = true;
+    this.inIdValue = false;
+    this.valueParts = [];
+    return completed;
   }
 }
 

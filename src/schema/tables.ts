@@ -21,3 +21,9 @@ export interface VersionTables<T extends string> {
   /** The manifest's `error_code_policy.default_unknown_recovery`. */
   readonly defaultUnknownRecovery: string;
 }
+
+/** Which module of a task: the fast (first-error) validators or the error-listing ones. */
+export type ValidatorKind = 'fast' | 'listing';
+
+/** A version's generated import map: per task, an import of each of its two validator modules. */
+export type ValidatorImports = Readonly<Record<string, Readonly<Record<ValidatorKind, () => Promise<unknown>>>>>;

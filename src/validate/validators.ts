@@ -15,6 +15,7 @@ import { defaultVersion, validatorsByVersion, versionFolders, versions, type Ver
 import { LAYOUT } from '../layout.js';
 import { boundIssues } from './issue-listing.js';
 import type { AsyncStatus } from '../schema/response-types.js';
+import type { ValidatorImports, ValidatorKind } from '../schema/tables.js';
 
 /** Which schema of a task a payload is checked against. */
 export type Variant = 'response' | AsyncStatus;
@@ -35,12 +36,6 @@ export interface CompiledValidator {
   (data: unknown): boolean;
   errors?: AjvErrorObject[] | null;
 }
-
-/** Which module of a task: the fast (first-error) validators or the error-listing ones. */
-type ValidatorKind = 'fast' | 'listing';
-
-/** A version's generated import map: per task, an import of each of its two validator modules. */
-export type ValidatorImports = Readonly<Record<string, Readonly<Record<ValidatorKind, () => Promise<unknown>>>>>;
 
 /**
  * What `#validator-loader` exports as `loadModule`: loads a module synchronously given its path

@@ -18,8 +18,9 @@ import {
   type TaskTypeIn,
 } from '../decode/enclosed.js';
 import { guard } from '../decode/failures.js';
-import { resolveOptions, type Resolved } from '../decode/resolve-options.js';
-import { DecodeError, describeThrown, describeValue, TaskFailedError } from '../errors/errors.js';
+import { resolveOptions, type Resolved } from '../encode/resolve-options.js';
+import { DecodeError, describeThrown, describeValue } from '../errors/errors.js';
+import { TaskFailedError } from '../extract/task-failed.js';
 import { shownText } from '../errors/format.js';
 import { classifyA2aState, locateA2aPayload, unwrapA2aEnvelope } from '../extract/a2a.js';
 import type { ParsedShape } from '../extract/mcp.js';

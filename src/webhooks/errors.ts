@@ -2,7 +2,8 @@
  * The typed refusal of a webhook: the spec's `webhook_*` code (security.mdx, "Webhook error
  * taxonomy"), the HTTP status to answer, and the response a receiver sends back.
  */
-import { DecodeError, TaskFailedError, type DecodeErrorCode, type DecodeErrorOptions } from '../errors/errors.js';
+import { DecodeError, type DecodeErrorCode, type DecodeErrorOptions } from '../errors/errors.js';
+import { TaskFailedError } from '../extract/task-failed.js';
 import type { DedupClaim } from './replay/dedup-claim.js';
 
 /**

@@ -4,7 +4,7 @@
  */
 import { DecodeError, describeValue } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
-import { MAX_TIMER_MS } from '../fetch/fetch-bounds.js';
+import { MAX_TIMER_MS } from '../bounds/fetch-bounds.js';
 
 /**
  * The error for an option that is not what it must be.

@@ -7,7 +7,8 @@
  * typed and blamed: only a fault of the delivery is answered 4xx (see `webhookResponse`).
  */
 import type { VersionFor } from '../decode/decode.js';
-import { DecodeError, describeThrown, TaskFailedError } from '../errors/errors.js';
+import { DecodeError, describeThrown } from '../errors/errors.js';
+import { TaskFailedError } from '../extract/task-failed.js';
 import { shownText } from '../errors/format.js';
 import type { Version } from '../schema/versions.js';
 import { decodeWebhookValue, type DecodedWebhook, type DecodeWebhookOptions } from './decode-webhook.js';

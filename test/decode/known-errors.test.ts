@@ -7,8 +7,9 @@
  */
 import { describe, expect, test } from 'vitest';
 import { decode, safeDecode } from '../../src/decode/decode.js';
-import { TaskFailedError, type AdcpError } from '../../src/errors/errors.js';
-import { DETAIL_SHAPES, knownSellerError, type DetailKind } from '../../src/errors/seller-errors.js';
+import type { AdcpError } from '../../src/errors/errors.js';
+import { TaskFailedError } from '../../src/extract/task-failed.js';
+import { DETAIL_SHAPES, knownSellerError, type DetailKind } from '../../src/extract/seller-errors.js';
 import { a2a03, jsonRpc, mcp, mcpError } from '../fixtures/envelopes.js';
 import { readSchema } from '../fixtures/vectors.js';
 import { caughtAs } from '../helpers.js';

@@ -30,6 +30,7 @@ const ENTRIES: ReadonlyArray<{ readonly name: string; readonly load: () => Promi
 
 /** Exported functions that hand back no seller data, and why. */
 const NO_SELLER_DATA: Readonly<Record<string, string>> = {
+  extra: 'reads one member of data decode already returned as a snapshot; it copies nothing new',
   DecodeError: 'an error class',
   LimitError: 'an error class',
   SchemaMismatchError: 'an error class',

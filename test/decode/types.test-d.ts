@@ -2,10 +2,22 @@
  * Type tests, run by tsc in vitest's typecheck mode with every `vitest run` (and by
  * `tsc -p tsconfig.json --noEmit`): unknown task names do not compile, fields are typed, async variants narrow on
  * `status`, the sync variant never carries an async status, safeDecode pairs data with the
- * version that judged it, and version options narrow the result.
+ * version that judged it, version options narrow the result, a misspelt member does not compile,
+ * and members the schemas do not name are read through extra().
  */
 import { expectTypeOf } from 'vitest';
-import { createDecoder, decode, isFinal, safeDecode, type Decoded, type TaskName, type v3_1 } from '../../src/index.js';
+import {
+  createDecoder,
+  decode,
+  extra,
+  isFinal,
+  safeDecode,
+  type Decoded,
+  type TaskName,
+  type v3_1,
+  type PolledTask,
+  type TaskFailedError,
+} from '../../src/index.js';
 import * as v30 from '../../src/generated/v3_0_26/pinned.js';
 import * as v31 from '../../src/generated/v3_1_19/pinned.js';
 import type { ResponsesByVersion } from '../../src/generated/index.js';
@@ -58,8 +70,9 @@ if (pinned.status === undefined || pinned.status === 'completed') {
   expectTypeOf(pinned.products).toEqualTypeOf<Product31[] | undefined>();
   expectTypeOf(pinned.cache_scope).toEqualTypeOf<'public' | 'account' | undefined>();
 }
-// Before narrowing, products may be anything an async payload carries: not claimed as Product[].
-expectTypeOf(products.products).toBeUnknown();
+// Before narrowing, an async variant does not declare products: not readable, let alone as Product[].
+// @ts-expect-error products is not a member of every variant
+void products.products;
 
 // --- Async variants narrow on status ---------------------------------------------------------
 
@@ -168,4 +181,77 @@ if (isFinal(created)) {
   else expectTypeOf(created).toExtend<v31.CreateMediaBuySuccess>();
 } else {
   expectTypeOf(created).toExtend<v31.CreateMediaBuyWorking | v31.CreateMediaBuySubmitted | v31.CreateMediaBuyInputRequired>();
+}
+
+// --- A misspelt member does not compile; extras go through extra() -------------------------------
+
+// No arm of any task's response, final or async, in either release, has an index signature.
+type OpenArms<U> = U extends unknown ? (string extends keyof U ? U : never) : never;
+type OpenTasks<R> = { [T in keyof R]: [OpenArms<R[T]>] extends [never] ? never : T }[keyof R];
+expectTypeOf<OpenTasks<ResponsesByVersion['3.1.19']>>().toBeNever();
+expectTypeOf<OpenTasks<ResponsesByVersion['3.0.26']>>().toBeNever();
+// Nor do the declared objects inside them (a Product, a package, an error).
+expectTypeOf<OpenArms<Product31 | Product30 | v31.Package | v30.Package | v31.Error | v30.Error>>().toBeNever();
+
+if (isFinal(pinned)) {
+  // @ts-expect-error a misspelt member of the 3.1 get_products response
+  void pinned.prodcts;
+  const first = pinned.products?.[0];
+  // @ts-expect-error nor of a product inside it
+  void first?.product_idd;
+  // A seller's extra member is in the data, read by name, typed unknown.
+  expectTypeOf(extra(pinned, 'x_seller_note')).toBeUnknown();
+  if (first !== undefined) expectTypeOf(extra(first, 'x_vendor_score')).toBeUnknown();
+  // @ts-expect-error a declared member is read as a property, not through extra()
+  extra(pinned, 'products');
+  // @ts-expect-error nor a product's
+  if (first !== undefined) extra(first, 'product_id');
+}
+const products30 = v30.decode('get_products', result);
+if (isFinal(products30)) {
+  // @ts-expect-error a misspelt member of the 3.0 get_products response
+  void products30.prodcts;
+  expectTypeOf(extra(products30, 'x_seller_note')).toBeUnknown();
+}
+const created31 = v31.decode('create_media_buy', result);
+if (isFinal(created31)) {
+  if (created31.errors !== undefined) {
+    // @ts-expect-error a misspelt member of an error
+    void created31.errors[0].cod;
+  } else {
+    // @ts-expect-error a misspelt member of the 3.1 success arm
+    void created31.media_buy_idd;
+  }
+} else if (created31.status === 'working') {
+  // @ts-expect-error a misspelt member of an async variant
+  void created31.percentag;
+}
+const created30 = v30.decode('create_media_buy', result);
+if (isFinal(created30) && created30.errors === undefined) {
+  // @ts-expect-error a misspelt member of the 3.0 success arm
+  void created30.packges;
+}
+const buys30 = decode('get_media_buys', result, { version: '3.0' });
+// @ts-expect-error a misspelt member, through the root import pinned by an option
+void buys30.media_buy;
+const signals30 = v30.decode('get_signals', result);
+// @ts-expect-error a task without async variants: misspelt at once
+if (isFinal(signals30)) void signals30.signal;
+// The root import's 'auto' result: a member misspelt in both releases does not compile either.
+const auto = decode('list_creatives', result);
+// @ts-expect-error list_creatives' creatives, misspelt
+if (isFinal(auto)) void auto.creativs;
+
+// The typed surfaces of polling and seller errors are closed too.
+declare const polled: PolledTask;
+if (polled.taskType === 'create_media_buy' && polled.data !== null && isFinal(polled.data) && polled.data.errors === undefined) {
+  expectTypeOf(polled.data.media_buy_id).toEqualTypeOf<string>();
+  // @ts-expect-error a misspelt member of a polled result
+  void polled.data.media_buy_idd;
+}
+declare const sellerFailure: TaskFailedError;
+if (sellerFailure.known?.code === 'VERSION_UNSUPPORTED' && sellerFailure.known.details !== undefined) {
+  // @ts-expect-error a misspelt member of a seller error's details
+  void sellerFailure.known.details.supported_version;
+  expectTypeOf(extra(sellerFailure.known.details, 'x_retry_hint')).toBeUnknown();
 }

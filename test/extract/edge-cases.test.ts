@@ -14,10 +14,10 @@ import {
   extractMcpError,
   locateA2aError,
   locateMcpError,
-  looksLikeJsonRpcError,
   validateAdcpError,
   checkAdcpError,
 } from '../../src/extract/errors.js';
+import { looksLikeJsonRpcError } from '../../src/extract/json-rpc.js';
 import { extractMcpResponse, locateMcpPayload, looksLikeMcp } from '../../src/extract/mcp.js';
 import { measureUtf8 } from '../../src/json/text.js';
 import { classifyRecoveryWith, normalizeRetryAfter, type RecoveryTable } from '../../src/schema/recovery.js';

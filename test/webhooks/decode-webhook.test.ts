@@ -3,7 +3,8 @@
  * vectors, the envelope tables against the synced schemas, and result decoding by task type and status.
  */
 import { describe, expect, test } from 'vitest';
-import { SchemaMismatchError, TaskFailedError } from '../../src/errors/errors.js';
+import { SchemaMismatchError } from '../../src/errors/errors.js';
+import { TaskFailedError } from '../../src/extract/task-failed.js';
 import { versions } from '../../src/schema/versions.js';
 import {
   createWebhookReceiver,

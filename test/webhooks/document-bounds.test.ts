@@ -1,6 +1,6 @@
 /**
  * The JWKS resolver's and the revocation list's fetch limits follow the bounded fetch's one rule
- * (src/fetch/fetch-bounds.ts): `maxBytes` a positive integer or Infinity, `timeoutMs` a positive
+ * (src/bounds/fetch-bounds.ts): `maxBytes` a positive integer or Infinity, `timeoutMs` a positive
  * number of ms a timer holds; anything else is INVALID_OPTION at creation, before any fetch.
  */
 import fc from 'fast-check';

@@ -4,7 +4,7 @@
  * redirects and no content codings (a runtime's fetch would inflate them and hide the raw size).
  */
 import { shownText } from '../../errors/format.js';
-import { checkBounds } from '../../fetch/fetch-bounds.js';
+import { checkBounds } from '../../bounds/fetch-bounds.js';
 import { readBoundedStream } from './bounded-stream.js';
 
 /** The bounds of {@link fetchBoundedText}. */

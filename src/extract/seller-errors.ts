@@ -6,12 +6,13 @@
  * both bundled releases publish (`error-details/*.json`: RATE_LIMITED, CONFLICT, BUDGET_TOO_LOW,
  * AUDIENCE_TOO_SMALL). A `details` that is absent or does not match its shape is `undefined`
  * (transport-errors.mdx: agents fall back to code, message and recovery); the seller's object
- * stays on `adcpError`.
+ * stays on `adcpError`. Like the response types, the details types are closed: a member they do not
+ * name is read with `extra()`.
  */
 import { hasOwn, isObject, own } from '../json/own.js';
 import { normalizeRetryAfter } from '../schema/recovery.js';
 import { newestListed, type Version } from '../schema/versions.js';
-import type { AdcpError } from './errors.js';
+import type { AdcpError } from '../errors/errors.js';
 
 /** `error-details/version-unsupported.json`: the releases the seller speaks, to re-pin and retry. */
 export interface VersionUnsupportedDetails {
@@ -25,7 +26,6 @@ export interface VersionUnsupportedDetails {
   readonly adcp_version?: string;
   /** The major the buyer declared, echoed. */
   readonly adcp_major_version?: number;
-  readonly [key: string]: unknown;
 }
 
 /** `error-details/rate-limited.json`. */
@@ -34,7 +34,6 @@ export interface RateLimitedDetails {
   readonly remaining?: number;
   readonly window_seconds?: number;
   readonly scope?: 'account' | 'tool' | 'global';
-  readonly [key: string]: unknown;
 }
 
 /** `error-details/conflict.json`: re-read the resource at `current_version` and retry. */
@@ -42,21 +41,18 @@ export interface ConflictDetails {
   readonly resource_id?: string;
   readonly expected_version?: number | string;
   readonly current_version?: number | string;
-  readonly [key: string]: unknown;
 }
 
 /** `error-details/budget-too-low.json`. */
 export interface BudgetTooLowDetails {
   readonly minimum_budget?: number;
   readonly currency?: string;
-  readonly [key: string]: unknown;
 }
 
 /** `error-details/audience-too-small.json`. */
 export interface AudienceTooSmallDetails {
   readonly minimum_size?: number;
   readonly current_size?: number;
-  readonly [key: string]: unknown;
 }
 
 /** A seller error whose code the spec gives a meaning or data for; narrow on `code`. */

@@ -7,7 +7,7 @@ import { DecodeError, describeThrown, describeValue, type Recovery } from '../er
 import { shownText } from '../errors/format.js';
 import type { Transport } from './options.js';
 import { resolveVersion, type NewerRelease, type Version } from '../schema/versions.js';
-import type { DecodeOptions } from './types.js';
+import type { DecodeOptions } from './version-option.js';
 import { readRequest, type CheckedRequest } from './sent-request.js';
 
 /** The options a decode runs with: every one present, checked, the version resolved. */

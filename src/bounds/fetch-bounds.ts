@@ -2,7 +2,7 @@
  * The limits of a bounded fetch: their types and defaults, where a caller sets them, how they are
  * checked, and the LimitError a response that breaks one fails with.
  */
-import { limitOption } from '../bounds/bounds.js';
+import { limitOption } from './bounds.js';
 import { DecodeError, LimitError, describeValue } from '../errors/errors.js';
 
 /** Default cap on a response body, in bytes: the spec's recommended client safety limit for one MCP message, 4 MiB (decode's own text limit is its `maxBytes` option). */

@@ -1,0 +1,216 @@
+/**
+ * The layering of src/ as a test, and the authority docs/architecture.md defers to: each file's
+ * imports are read with the TypeScript compiler and every edge must go down the pipeline. A stage
+ * imports its own folder and the stages of lower rank, never one above it nor another of its rank;
+ * nothing outside webhooks/ imports webhooks/; only the Node-only parts import `node:` modules.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, test } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const SRC = path.join(ROOT, 'src');
+
+/** The stages, bottom to top (docs/architecture.md draws the same table). */
+const RANKS: Readonly<Record<string, number>> = {
+  errors: 0,
+  json: 1,
+  layout: 1,
+  bounds: 2,
+  schema: 2,
+  extract: 3,
+  validate: 3,
+  encode: 4,
+  // Planned: what webhooks/ and a request signer share (RFC 9421 signatures); no folder yet.
+  'http-signature': 4,
+  decode: 5,
+  fetch: 6,
+  webhooks: 6,
+  cli: 7,
+  entries: 8,
+};
+
+/** Stages that run only under Node, and the one Node-only file of the portable core (chosen by `#validator-loader`). */
+const NODE_STAGES: ReadonlySet<string> = new Set(['fetch', 'cli']);
+const NODE_FILES: ReadonlySet<string> = new Set(['validate/loader/node.ts']);
+
+/** Which stages may import webhooks/ besides itself: the code it shares with a request signer. */
+const WEBHOOK_IMPORTERS: ReadonlySet<string> = new Set(['webhooks']);
+
+/**
+ * The stage of a file under src/ (relative, with `/`). The root API ranks with the entries, as do
+ * the generated pinned entries (`generated/<v>/pinned.ts`, they bind the decoder and the encoder to
+ * a release); every other generated module is a table, and ranks with schema/.
+ */
+function stageOf(file: string): string {
+  const parts = file.split('/');
+  if (file === 'index.ts') return 'entries';
+  if (file === 'layout.ts') return 'layout';
+  if (parts[0] === 'generated') return /^v[\d_]+\/pinned\.ts$/.test(parts.slice(1).join('/')) ? 'entries' : 'schema';
+  if (parts.length === 1) throw new Error(`layering: ${file} sits at src/'s root but is no entry; give it a stage`);
+  const stage = parts[0] as string;
+  if (RANKS[stage] === undefined) throw new Error(`layering: ${stage}/ is not a known stage; add it to RANKS`);
+  return stage;
+}
+
+/** One import: the file and the file it imports (relative to src/), or a package / built-in (`bare`). */
+interface Edge {
+  readonly from: string;
+  readonly to: string;
+  readonly bare?: true;
+}
+
+/** The edges against the direction, one line each. */
+function violations(edges: readonly Edge[]): string[] {
+  const out: string[] = [];
+  for (const { from, to, bare } of edges) {
+    const a = stageOf(from);
+    if (bare === true) {
+      if (to.startsWith('node:') && !NODE_STAGES.has(a) && !NODE_FILES.has(from))
+        out.push(`${from} imports ${to}: the portable core uses no Node-only module`);
+      continue;
+    }
+    const b = stageOf(to);
+    if (a === b) continue;
+    const [ra, rb] = [RANKS[a] as number, RANKS[b] as number];
+    if (b === 'webhooks' && !WEBHOOK_IMPORTERS.has(a)) out.push(`${from} imports ${to}: nothing outside webhooks/ imports it`);
+    else if (rb >= ra) out.push(`${from} (${a}, ${ra}) imports ${to} (${b}, ${rb}), a stage ${rb === ra ? 'beside' : 'above'} it`);
+  }
+  return out;
+}
+
+/**
+ * The source files read. The generated types import only one another and the generated
+ * validators (per-task entries and the shared chunks) only one another and validate/runtime
+ * (their import is written from src/layout.ts); both are left out, as reading ~1,200 files of up to a megabyte adds nothing the codegen tests do not check.
+ */
+function sourceFiles(): string[] {
+  return readdirSync(SRC, { recursive: true, encoding: 'utf8' })
+    .map((f) => f.split(path.sep).join('/'))
+    .filter((f) => /\.(ts|js)$/.test(f) && !f.endsWith('.d.ts'))
+    .filter((f) => !/^generated\/(v[\d_]+\/(validators|types)|chunks)\//.test(f))
+    .sort();
+}
+
+/** package.json#imports, each condition's target as a path under src/ (dist/ mirrors src/). */
+function subpathImports(): ReadonlyMap<string, string[]> {
+  const imports = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { imports: Record<string, Record<string, string>> })
+    .imports;
+  return new Map(
+    Object.entries(imports).map(([name, targets]) => [
+      name,
+      [...new Set(Object.values(targets).map((t) => t.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts')))],
+    ]),
+  );
+}
+
+/** A relative import as a file under src/: `.js` names its `.ts` source unless the `.js` file is the source. */
+function resolved(from: string, spec: string, files: ReadonlySet<string>): string {
+  const joined = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
+  if (files.has(joined)) return joined;
+  const ts = joined.replace(/\.js$/, '.ts');
+  if (files.has(ts)) return ts;
+  return joined; // a generated module left out of the read (validators, types): its folder is still its stage
+}
+
+/**
+ * The module specifiers a file names: static imports and re-exports (types too) and `import()`
+ * with a literal, found by parsing the whole file (ts.preProcessFile's scanner misses some).
+ */
+function specifiers(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(path.join(SRC, file), 'utf8'), ts.ScriptTarget.Latest, false);
+  const out: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier))
+      out.push(node.moduleSpecifier.text);
+    else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    )
+      out.push(node.arguments[0].text);
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal))
+      out.push(node.argument.literal.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+/** Every import of every file read (`#` imports through package.json, to each target). */
+function edges(): Edge[] {
+  const files = sourceFiles();
+  const known = new Set(files);
+  const hashed = subpathImports();
+  const out: Edge[] = [];
+  for (const file of files) {
+    for (const spec of specifiers(file)) {
+      if (spec.startsWith('.')) out.push({ from: file, to: resolved(file, spec, known) });
+      else if (hashed.has(spec)) for (const to of hashed.get(spec) ?? []) out.push({ from: file, to });
+      else out.push({ from: file, to: spec, bare: true });
+    }
+  }
+  return out;
+}
+
+describe('src/ layering', () => {
+  const all = edges();
+
+  test('reads every stage and its imports', () => {
+    const stages = new Set(sourceFiles().map(stageOf));
+    expect([...stages].sort()).toEqual(
+      Object.keys(RANKS)
+        .filter((s) => s !== 'http-signature')
+        .sort(),
+    );
+    // The conditional loader is followed to both of its targets.
+    expect(all).toContainEqual({ from: 'validate/validators.ts', to: 'validate/loader/node.ts' });
+    expect(all).toContainEqual({ from: 'validate/validators.ts', to: 'validate/loader/default.ts' });
+    expect(all.length).toBeGreaterThan(300);
+  });
+
+  test('every import goes down the pipeline', () => {
+    expect(violations(all)).toEqual([]);
+  });
+});
+
+describe('the layering check itself', () => {
+  test('finds an import up the pipeline, beside it, or into webhooks/', () => {
+    expect(violations([{ from: 'bounds/snapshot.ts', to: 'decode/decode.ts' }])).toEqual([
+      'bounds/snapshot.ts (bounds, 2) imports decode/decode.ts (decode, 5), a stage above it',
+    ]);
+    expect(violations([{ from: 'extract/mcp.ts', to: 'validate/validators.ts' }])).toEqual([
+      'extract/mcp.ts (extract, 3) imports validate/validators.ts (validate, 3), a stage beside it',
+    ]);
+    expect(violations([{ from: 'generated/index.ts', to: 'validate/validators.ts' }])).toHaveLength(1);
+    expect(violations([{ from: 'decode/polling.ts', to: 'webhooks/envelope.ts' }])).toEqual([
+      'decode/polling.ts imports webhooks/envelope.ts: nothing outside webhooks/ imports it',
+    ]);
+    expect(violations([{ from: 'index.ts', to: 'webhooks/index.ts' }])).toHaveLength(1);
+    expect(violations([{ from: 'http-signature/base.ts', to: 'webhooks/receiver.ts' }])).toHaveLength(1);
+  });
+
+  test('allows what goes down, and Node modules only where Node runs', () => {
+    const allowed: Edge[] = [
+      { from: 'webhooks/receiver.ts', to: 'decode/decode.ts' },
+      { from: 'webhooks/signature/verify.ts', to: 'http-signature/base.ts' },
+      { from: 'generated/v3_1_19/pinned.ts', to: 'decode/decode.ts' },
+      { from: 'generated/v3_1_19/responses.ts', to: 'schema/response-types.ts' },
+      { from: 'fetch/exchange.ts', to: 'node:crypto', bare: true },
+      { from: 'validate/loader/node.ts', to: 'node:module', bare: true },
+      { from: 'webhooks/replay/redis.ts', to: 'redis', bare: true },
+    ];
+    expect(violations(allowed)).toEqual([]);
+    expect(violations([{ from: 'json/utf8.ts', to: 'node:buffer', bare: true }])).toHaveLength(1);
+    expect(violations([{ from: 'validate/loader/default.ts', to: 'node:module', bare: true }])).toHaveLength(1);
+    expect(violations([{ from: 'webhooks/body/body.ts', to: 'node:stream', bare: true }])).toHaveLength(1);
+  });
+
+  test('refuses a file it cannot place', () => {
+    expect(() => violations([{ from: 'helpers.ts', to: 'errors/errors.ts' }])).toThrow(/sits at src\/'s root/);
+    expect(() => violations([{ from: 'misc/x.ts', to: 'errors/errors.ts' }])).toThrow(/not a known stage/);
+  });
+});
