@@ -13,7 +13,7 @@ import {
   type BinaryAlphabet,
   type Dictionary,
   type Parameters,
-} from './structured-fields.js';
+} from '../../http-signature/structured-fields.js';
 
 /** The label a webhook verifier processes (security.mdx: the label named `sig1`, not the first one). */
 const SIGNATURE_LABEL = 'sig1';

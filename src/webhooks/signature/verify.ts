@@ -17,7 +17,7 @@ import {
   type WebhookAlg,
 } from './keys.js';
 import type { ReplayClaim, ReplayStore } from '../replay/replay.js';
-import { SignatureBaseError, signatureBase } from './signature-base.js';
+import { SignatureBaseError, signatureBase } from '../../http-signature/signature-base.js';
 import {
   checkHeaderSize,
   DEFAULT_MAX_SIGNATURE_HEADER_BYTES,
@@ -32,11 +32,11 @@ import {
   registeredEndpoint,
   TargetUriError,
   type CanonicalTarget,
-} from './target-uri.js';
-import type { RegisteredEndpoint } from './target-uri.js';
-import { base64UrlDecode } from './base64.js';
+} from '../../http-signature/target-uri.js';
+import type { RegisteredEndpoint } from '../../http-signature/target-uri.js';
+import { base64UrlDecode } from '../../http-signature/base64.js';
 import { shownText } from '../../errors/format.js';
-import { lastAcceptedAt, PROFILE_WINDOW, replayTtlSeconds, windowRefusal, type SignatureTimes } from './window.js';
+import { lastAcceptedAt, PROFILE_WINDOW, replayTtlSeconds, windowRefusal, type SignatureTimes } from '../../http-signature/window.js';
 
 /** The `tag` of the webhook profile. */
 export const WEBHOOK_TAG = 'adcp/webhook-signing/v1';
