@@ -80,7 +80,13 @@ export type DecodeErrorCode =
    * The seller's `get_adcp_capabilities` answer lists no release adcp-decode bundles (decoderFor);
    * see {@link NoCommonVersionError}. Neither side's fault: upgrade adcp-decode or the seller.
    */
-  | 'NO_COMMON_VERSION';
+  | 'NO_COMMON_VERSION'
+  /**
+   * The request signer (adcp-decode/sign) cannot sign a request as the AdCP RFC 9421 profile
+   * requires: a URL the `@target-uri` canonicalization refuses, a body without a Content-Type, a
+   * signing function that answered no signature. The caller's to fix; nothing was sent.
+   */
+  | 'UNSIGNABLE_REQUEST';
 
 /** AdCP error recovery classes (`adcp_error.recovery`). */
 export type Recovery = 'transient' | 'correctable' | 'terminal';

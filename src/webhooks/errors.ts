@@ -181,6 +181,8 @@ export const DECODE_ERROR_ANSWER: Readonly<Record<DecodeErrorCode, { readonly st
   INTERNAL: { status: 500, blame: 'internal' },
   // encode()'s refusal of the buyer's own request: never a delivery's; reaching a receiver, a defect.
   INVALID_REQUEST: { status: 500, blame: 'internal' },
+  // The request signer's refusal of the buyer's own request: likewise never a delivery's.
+  UNSIGNABLE_REQUEST: { status: 500, blame: 'internal' },
   // A WebhookError carries its own answer; a bare DecodeError with this code is none of ours to build.
   WEBHOOK_REJECTED: { status: 500, blame: 'internal' },
 };

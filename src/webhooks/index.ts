@@ -69,8 +69,8 @@ export type { DedupClaim, DedupOptions } from './replay/dedup-claim.js';
 export { canonicalJson, payloadFingerprint } from './replay/fingerprint.js';
 export { hmacSignature, verifyLegacyHmac, checkHmacSecret } from './signature/hmac.js';
 export type { LegacyHmacOptions } from './signature/hmac.js';
-export { canonicalTarget, TargetUriError } from './signature/target-uri.js';
-export type { CanonicalTarget } from './signature/target-uri.js';
+export { canonicalTarget, TargetUriError } from '../http-signature/target-uri.js';
+export type { CanonicalTarget } from '../http-signature/target-uri.js';
 export { findDuplicateKeys, sanitizeKeyName } from './body/duplicate-keys.js';
 export type { DuplicateKeys } from './body/duplicate-keys.js';
 export {

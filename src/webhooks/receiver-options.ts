@@ -19,7 +19,7 @@ import { createJwksResolver, type JwksResolverOptions } from './signature/jwks.j
 import type { KeyResolver } from './signature/keys.js';
 import { createRevocationList, type RevocationListOptions } from './signature/revocation.js';
 import { DEFAULT_MAX_SIGNATURE_HEADER_BYTES } from './signature/signature-headers.js';
-import { registeredEndpoint, type RegisteredEndpoint } from './signature/target-uri.js';
+import { registeredEndpoint, type RegisteredEndpoint } from '../http-signature/target-uri.js';
 import type { ReplayScope, RevocationCheck, WebhookCrypto } from './signature/verify.js';
 
 const WHO = 'createWebhookReceiver';

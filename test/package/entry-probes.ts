@@ -6,9 +6,11 @@
  * delivery) are written beside the probes by {@link probeInput}; the expected lines come from the
  * same inputs, so a probe can only pass by decoding them.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { completedBody, completedResult, ed25519, HOOK_URL, publicJwks, SELLER } from '../webhooks/fixtures.js';
 import { signWebhook } from '../webhooks/signer.js';
+import { privateJwk } from '../sign/helpers.js';
 
 const payloadFile = (name: string): Record<string, unknown> =>
   JSON.parse(readFileSync(new URL(`../fixtures/payloads/${name}.json`, import.meta.url), 'utf8')) as Record<string, unknown>;
@@ -27,6 +29,9 @@ const polled = {
   updated_at: '2026-04-18T09:59:58Z',
 };
 
+/** The request body the adcp-decode/sign probe signs. */
+const SIGNED_BODY = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_products","arguments":{"brief":"CTV sports"}}}';
+
 /** The delivery's clock (seconds): the receiver is given it, so the probe does not race the signature window. */
 const NOW = 1_776_520_800;
 
@@ -39,6 +44,13 @@ export async function probeInput(): Promise<Record<string, unknown>> {
     mediaBuys: { structuredContent: mediaBuys },
     signals,
     polled,
+    sign: {
+      url: 'https://seller.example.com/adcp/mcp',
+      body: SIGNED_BODY,
+      jwk: privateJwk(ed25519),
+      publicJwk: { kty: 'OKP', crv: 'Ed25519', x: ed25519.x },
+      kid: ed25519.kid,
+    },
     webhook: {
       url: HOOK_URL,
       headers: signed.headers,
@@ -151,6 +163,38 @@ export const ENTRY_PROBES: readonly EntryProbe[] = [
     expected: {
       received: ['completed', 'create_media_buy', completedResult.media_buy_id, ed25519.kid, SELLER],
       decoded: ['completed', completedResult.packages.length],
+    },
+  },
+  {
+    entry: 'adcp-decode/sign',
+    file: 'probe-sign.mjs',
+    // The probe checks the signature itself with WebCrypto, over a base it writes from the profile.
+    script: frame(
+      `import { createRequestSigner, withRequestSigning } from 'adcp-decode/sign';`,
+      `  const { sign } = input;
+  const sent = [];
+  const signer = createRequestSigner({ key: sign.jwk, keyid: sign.kid, alg: 'ed25519' });
+  await withRequestSigning(async (request) => { sent.push(request); return new Response('{}'); }, signer)(sign.url, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: sign.body,
+  });
+  const header = (name) => sent[0].headers.get(name);
+  const params = header('signature-input').slice('sig1='.length);
+  const base = ['"@method": POST', '"@target-uri": ' + sign.url, '"@authority": ' + new URL(sign.url).host, '"content-type": application/json',
+    '"content-digest": ' + header('content-digest'), '"@signature-params": ' + params].join('\\n');
+  const key = await crypto.subtle.importKey('jwk', sign.publicJwk, { name: 'Ed25519' }, false, ['verify']);
+  const signature = Buffer.from(header('signature').slice('sig1=:'.length, -1), 'base64url');
+  console.log(JSON.stringify({
+    verified: await crypto.subtle.verify({ name: 'Ed25519' }, key, signature, new TextEncoder().encode(base)),
+    tag: /;tag="([^"]+)"/.exec(params)[1],
+    digest: header('content-digest'),
+    body: await sent[0].text(),
+  }));`,
+    ),
+    expected: {
+      verified: true,
+      tag: 'adcp/request-signing/v1',
+      digest: `sha-256=:${createHash('sha256').update(SIGNED_BODY).digest('base64')}:`,
+      body: SIGNED_BODY,
     },
   },
   {

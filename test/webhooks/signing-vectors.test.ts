@@ -8,9 +8,9 @@ import { describe, expect, test } from 'vitest';
 import { WebhookError } from '../../src/webhooks/errors.js';
 import type { ResolvedKey, WebhookJwk } from '../../src/webhooks/signature/keys.js';
 import { createMemoryReplayStore, type ReplayStore } from '../../src/webhooks/replay/replay.js';
-import { signatureBase } from '../../src/webhooks/signature/signature-base.js';
+import { signatureBase } from '../../src/http-signature/signature-base.js';
 import { parseSignatureHeaders } from '../../src/webhooks/signature/signature-headers.js';
-import { canonicalTarget, TargetUriError } from '../../src/webhooks/signature/target-uri.js';
+import { canonicalTarget, TargetUriError } from '../../src/http-signature/target-uri.js';
 import { verifyWebhookSignature, type RevocationCheck, type VerifiableRequest } from '../../src/webhooks/signature/verify.js';
 import { readVector, readVectorDir } from '../fixtures/vectors.js';
 

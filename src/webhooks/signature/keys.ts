@@ -5,6 +5,8 @@
  */
 import { WebhookError } from '../errors.js';
 import { shownText } from '../../errors/format.js';
+import { JWK_FOR, SIGNATURE_ALGS, SIGNATURE_BYTES, WEBCRYPTO_FOR, type SignatureAlg } from '../../http-signature/algorithms.js';
+import { WEBHOOK_PROFILE } from '../../http-signature/profile.js';
 
 /** WebCrypto's SubtleCrypto, typed from the runtime's `crypto` global (Node, browsers, Workers). */
 export type Subtle = typeof crypto.subtle;
@@ -35,16 +37,10 @@ export interface ResolvedKey {
 export type KeyResolver = (keyid: string) => ResolvedKey | undefined | Promise<ResolvedKey | undefined>;
 
 /** The signature algorithms of the profile (RFC 9421 names). */
-export type WebhookAlg = 'ed25519' | 'ecdsa-p256-sha256';
+export type WebhookAlg = SignatureAlg;
 
 /** The allowlist (verifier checklist step 4), independent of any library default. */
-export const WEBHOOK_ALGS: readonly WebhookAlg[] = ['ed25519', 'ecdsa-p256-sha256'];
-
-/** JWK `alg` (JWS name) and key type each RFC 9421 algorithm requires. */
-const JWK_FOR: Readonly<Record<WebhookAlg, { alg: string; kty: string; crv: string }>> = {
-  ed25519: { alg: 'EdDSA', kty: 'OKP', crv: 'Ed25519' },
-  'ecdsa-p256-sha256': { alg: 'ES256', kty: 'EC', crv: 'P-256' },
-};
+export const WEBHOOK_ALGS: readonly WebhookAlg[] = SIGNATURE_ALGS;
 
 /**
  * Whether a JWK is a key for `alg`: its JWS `alg`, key type and curve all match.
@@ -77,28 +73,26 @@ export function verifiesFor(jwk: WebhookJwk, purposes: readonly string[]): boole
   );
 }
 
-/** Key purposes a webhook verifier accepts (`webhook-signing` is deprecated but still accepted). */
-const WEBHOOK_PURPOSES: readonly string[] = ['request-signing', 'webhook-signing'];
-
 /**
- * Checks a JWK's purpose for webhook verification (step 8) and that it fits the signature's `alg`.
+ * Checks a JWK's purpose for the profile (step 8) and that it fits the signature's `alg`.
  *
  * @param jwk - The resolved key.
  * @param alg - The signature's (allowlisted) algorithm.
+ * @param purposes - The `adcp_use` values the profile accepts (default: the webhook profile's).
  * @throws {WebhookError} `webhook_signature_key_purpose_invalid`; `webhook_signature_alg_not_allowed` when the key is for another algorithm.
  * @example
  * checkKeyPurpose({ use: 'sig', key_ops: ['verify'], adcp_use: 'request-signing', alg: 'EdDSA', kty: 'OKP', crv: 'Ed25519' }, 'ed25519');
  */
-export function checkKeyPurpose(jwk: WebhookJwk, alg: WebhookAlg): void {
-  if (!verifiesFor(jwk, WEBHOOK_PURPOSES)) {
+export function checkKeyPurpose(jwk: WebhookJwk, alg: WebhookAlg, purposes: readonly string[] = WEBHOOK_PROFILE.keyPurposes): void {
+  if (!verifiesFor(jwk, purposes)) {
     const ops = jwk.key_ops;
     const why =
       jwk.use !== 'sig'
         ? 'use is not "sig"'
         : !Array.isArray(ops) || !ops.includes('verify')
           ? 'key_ops lacks "verify"'
-          : `adcp_use is ${typeof jwk.adcp_use === 'string' ? `"${shownText(jwk.adcp_use, 40)}"` : 'absent'}, not "request-signing" (or the deprecated "webhook-signing")`;
-    throw new WebhookError('webhook_signature_key_purpose_invalid', `the key cannot verify webhooks: ${why}`);
+          : `adcp_use is ${typeof jwk.adcp_use === 'string' ? `"${shownText(jwk.adcp_use, 40)}"` : 'absent'}, not ${purposes.map((p) => `"${p}"`).join(' or ')}`;
+    throw new WebhookError('webhook_signature_key_purpose_invalid', `the key cannot verify this profile's signatures: ${why}`);
   }
   if (!jwkFitsAlg(jwk, alg)) {
     const want = JWK_FOR[alg];
@@ -120,8 +114,7 @@ function importKey(jwk: WebhookJwk, alg: WebhookAlg, subtle: Pick<Subtle, 'impor
     alg === 'ed25519'
       ? { kty: 'OKP', crv: 'Ed25519', x: jwk.x as string }
       : { kty: 'EC', crv: 'P-256', x: jwk.x as string, y: jwk.y as string };
-  const algorithm = alg === 'ed25519' ? { name: 'Ed25519' } : { name: 'ECDSA', namedCurve: 'P-256' };
-  const key = subtle.importKey('jwk', publicJwk, algorithm, false, ['verify']);
+  const key = subtle.importKey('jwk', publicJwk, WEBCRYPTO_FOR[alg].key, false, ['verify']);
   imported.set(jwk, key);
   return key;
 }
@@ -153,7 +146,6 @@ export async function verifySignature(
     imported.delete(jwk);
     throw new WebhookError('webhook_signature_key_purpose_invalid', `the ${alg} key's material does not import as a public key`);
   }
-  if (signature.length !== 64) return false;
-  const algorithm = alg === 'ed25519' ? { name: 'Ed25519' } : { name: 'ECDSA', hash: 'SHA-256' };
-  return subtle.verify(algorithm, key, signature as Uint8Array<ArrayBuffer>, base as Uint8Array<ArrayBuffer>);
+  if (signature.length !== SIGNATURE_BYTES) return false;
+  return subtle.verify(WEBCRYPTO_FOR[alg].sign, key, signature as Uint8Array<ArrayBuffer>, base as Uint8Array<ArrayBuffer>);
 }

@@ -13,10 +13,9 @@ import {
   type BinaryAlphabet,
   type Dictionary,
   type Parameters,
-} from './structured-fields.js';
-
-/** The label a webhook verifier processes (security.mdx: the label named `sig1`, not the first one). */
-const SIGNATURE_LABEL = 'sig1';
+} from '../../http-signature/structured-fields.js';
+// The label a verifier processes (security.mdx: the label named `sig1`, not the first one).
+import { SIGNATURE_LABEL } from '../../http-signature/profile.js';
 
 /** Default bound on each of `Signature-Input`, `Signature` and `Content-Digest`, in characters. */
 export const DEFAULT_MAX_SIGNATURE_HEADER_BYTES = 8192;

@@ -17,7 +17,7 @@ import {
   type WebhookAlg,
 } from './keys.js';
 import type { ReplayClaim, ReplayStore } from '../replay/replay.js';
-import { SignatureBaseError, signatureBase } from './signature-base.js';
+import { SignatureBaseError, signatureBase } from '../../http-signature/signature-base.js';
 import {
   checkHeaderSize,
   DEFAULT_MAX_SIGNATURE_HEADER_BYTES,
@@ -32,20 +32,22 @@ import {
   registeredEndpoint,
   TargetUriError,
   type CanonicalTarget,
-} from './target-uri.js';
-import type { RegisteredEndpoint } from './target-uri.js';
-import { base64UrlDecode } from './base64.js';
+} from '../../http-signature/target-uri.js';
+import type { RegisteredEndpoint } from '../../http-signature/target-uri.js';
+import { base64UrlDecode } from '../../http-signature/base64.js';
 import { shownText } from '../../errors/format.js';
-import { lastAcceptedAt, PROFILE_WINDOW, replayTtlSeconds, windowRefusal, type SignatureTimes } from './window.js';
+import { lastAcceptedAt, PROFILE_WINDOW, replayTtlSeconds, windowRefusal, type SignatureTimes } from '../../http-signature/window.js';
+import { DIGEST_ALGORITHMS } from '../../http-signature/content-digest.js';
+import { SIGNATURE_PARAMS, WEBHOOK_PROFILE, type SignatureProfile } from '../../http-signature/profile.js';
 
 /** The `tag` of the webhook profile. */
-export const WEBHOOK_TAG = 'adcp/webhook-signing/v1';
+export const WEBHOOK_TAG = WEBHOOK_PROFILE.tag;
 
 /** Components every webhook signature must cover (step 6). */
 export const REQUIRED_COMPONENTS = ['@method', '@target-uri', '@authority', 'content-type', 'content-digest'] as const;
 
 /** Signature parameters every webhook signature must carry (step 2). */
-export const REQUIRED_PARAMS = ['created', 'expires', 'nonce', 'keyid', 'alg', 'tag'] as const;
+export const REQUIRED_PARAMS = SIGNATURE_PARAMS;
 
 /** A revocation verdict for a `keyid` (step 9). */
 export type RevocationStatus = 'valid' | 'revoked' | 'stale';
@@ -148,10 +150,8 @@ function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
-const DIGESTS: Readonly<Record<string, string>> = { 'sha-256': 'SHA-256', 'sha-512': 'SHA-512' };
-
 /** Presence, size bound and step 1. */
-function readSignature(headers: ReadonlyMap<string, string>, maxBytes: number): ParsedSignature {
+function readSignature(headers: ReadonlyMap<string, string>, maxBytes: number, profile: SignatureProfile): ParsedSignature {
   const input = headers.get('signature-input');
   const value = headers.get('signature');
   if (input === undefined && value === undefined)
@@ -166,11 +166,11 @@ function readSignature(headers: ReadonlyMap<string, string>, maxBytes: number): 
   checkHeaderSize('Signature', value, maxBytes);
   const digest = headers.get('content-digest');
   if (digest !== undefined) checkHeaderSize('Content-Digest', digest, maxBytes);
-  return parseSignatureHeaders(input, value);
+  return parseSignatureHeaders(input, value, profile.signatureAlphabet);
 }
 
 /** Steps 2-4, with the types the profile gives each parameter (integers, strings, a long nonce). */
-function checkParams(parsed: ParsedSignature): CheckedParams {
+function checkParams(parsed: ParsedSignature, profile: SignatureProfile): CheckedParams {
   const missing = REQUIRED_PARAMS.filter((name) => !parsed.params.has(name));
   if (missing.length > 0)
     throw fail('webhook_signature_params_incomplete', `expected ${REQUIRED_PARAMS.join(', ')}; missing ${missing.join(', ')}`);
@@ -189,7 +189,7 @@ function checkParams(parsed: ParsedSignature): CheckedParams {
   if (nonceBytes === undefined || nonceBytes.length < 16)
     throw fail('webhook_signature_header_malformed', 'nonce must be unpadded Base64URL of at least 16 bytes');
   // Step 3.
-  if (tag !== WEBHOOK_TAG) throw fail('webhook_signature_tag_invalid', `expected tag "${WEBHOOK_TAG}"; got "${shownText(tag, 64)}"`);
+  if (tag !== profile.tag) throw fail('webhook_signature_tag_invalid', `expected tag "${profile.tag}"; got "${shownText(tag, 64)}"`);
   // Step 4.
   if (!(WEBHOOK_ALGS as readonly string[]).includes(alg))
     throw fail('webhook_signature_alg_not_allowed', `expected alg ${WEBHOOK_ALGS.join(' or ')}; got "${shownText(alg, 40)}"`);
@@ -207,13 +207,13 @@ function checkWindow(times: SignatureTimes, nowMs: number): void {
 }
 
 /** Step 6. */
-function checkComponents(parsed: ParsedSignature): void {
+function checkComponents(parsed: ParsedSignature, required: readonly string[]): void {
   const covered = new Set(parsed.components);
-  const uncovered = REQUIRED_COMPONENTS.filter((component) => !covered.has(component));
+  const uncovered = required.filter((component) => !covered.has(component));
   if (uncovered.length > 0)
     throw fail(
       'webhook_signature_components_incomplete',
-      `the signature must cover ${REQUIRED_COMPONENTS.join(', ')}; it leaves out ${uncovered.join(', ')}`,
+      `the signature must cover ${required.join(', ')}; it leaves out ${uncovered.join(', ')}`,
     );
 }
 
@@ -341,11 +341,13 @@ async function verifyBase(
 /** Step 11. */
 async function checkDigest(request: VerifiableRequest, subtle: WebhookCrypto): Promise<void> {
   const known = parseContentDigest(request.headers.get('content-digest') as string).filter(
-    (entry) => DIGESTS[entry.algorithm] !== undefined,
+    (entry) => DIGEST_ALGORITHMS[entry.algorithm] !== undefined,
   );
   if (known.length === 0) throw fail('webhook_signature_digest_mismatch', 'Content-Digest has no sha-256 or sha-512 digest');
   for (const entry of known) {
-    const digest = new Uint8Array(await subtle.digest(DIGESTS[entry.algorithm] as string, request.body as Uint8Array<ArrayBuffer>));
+    const digest = new Uint8Array(
+      await subtle.digest(DIGEST_ALGORITHMS[entry.algorithm] as string, request.body as Uint8Array<ArrayBuffer>),
+    );
     if (!timingSafeEqual(digest, entry.digest))
       throw fail('webhook_signature_digest_mismatch', `the body's ${entry.algorithm} digest does not match Content-Digest`);
   }
@@ -392,18 +394,40 @@ async function claimNonce(
  * @example
  * const signer = await verifyWebhookSignature({ method, url, headers, body }, { keys, replayStore, endpoint: 'https://buyer.example' });
  */
-export async function verifyWebhookSignature(request: VerifiableRequest, options: VerifySignatureOptions): Promise<WebhookSigner> {
+export function verifyWebhookSignature(request: VerifiableRequest, options: VerifySignatureOptions): Promise<WebhookSigner> {
+  return verifyProfileSignature(request, options, WEBHOOK_PROFILE);
+}
+
+/**
+ * The same checklist under another AdCP RFC 9421 profile (its tag, components, `Signature`
+ * alphabet and key purposes); the request profile's checklist is the webhook one with those
+ * swapped. Refusals keep the webhook taxonomy's codes: a seller-side request verifier would map
+ * them to its `request_*` ones.
+ *
+ * @param request - Method, URL, headers (lowercase names) and raw body bytes.
+ * @param options - As {@link verifyWebhookSignature}'s.
+ * @param profile - The profile the signature must follow.
+ * @returns The signer, once the nonce is claimed.
+ * @throws {WebhookError} As {@link verifyWebhookSignature}.
+ * @example
+ * await verifyProfileSignature(request, { keys, replayStore }, REQUEST_PROFILES.base64url);
+ */
+export async function verifyProfileSignature(
+  request: VerifiableRequest,
+  options: VerifySignatureOptions,
+  profile: SignatureProfile,
+): Promise<WebhookSigner> {
   const clock = options.now ?? Date.now;
   const maxBytes = options.maxSignatureHeaderBytes ?? DEFAULT_MAX_SIGNATURE_HEADER_BYTES;
-  const parsed = readSignature(request.headers, maxBytes);
-  const params = checkParams(parsed);
+  const parsed = readSignature(request.headers, maxBytes, profile);
+  const params = checkParams(parsed, profile);
   checkWindow(params, clock());
-  checkComponents(parsed);
+  checkComponents(parsed, profile.requiredComponents(request.body.length > 0));
   const resolved = await resolveKey(options.keys, params.keyid);
-  checkKeyPurpose(resolved.jwk, params.alg);
+  checkKeyPurpose(resolved.jwk, params.alg, profile.keyPurposes);
   await checkRevocationAndCap(options, params.keyid);
   const target = await verifyBase(request, parsed, { resolved, alg: params.alg, keyid: params.keyid }, options);
-  await checkDigest(request, options.subtle ?? crypto.subtle);
+  if (parsed.components.includes('content-digest')) await checkDigest(request, options.subtle ?? crypto.subtle);
   await claimNonce(params, target, options, clock);
   return { keyid: params.keyid, alg: params.alg, agent: resolved.agent };
 }

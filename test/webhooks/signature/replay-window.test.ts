@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRedisReplayStore } from '../../../src/webhooks/replay/redis.js';
 import { createMemoryReplayStore, type ReplayStore } from '../../../src/webhooks/replay/replay.js';
 import { verifyWebhookSignature } from '../../../src/webhooks/signature/verify.js';
-import { lastAcceptedAt, PROFILE_WINDOW, replayTtlSeconds, windowRefusal } from '../../../src/webhooks/signature/window.js';
+import { lastAcceptedAt, PROFILE_WINDOW, replayTtlSeconds, windowRefusal } from '../../../src/http-signature/window.js';
 import { BUYER_ORIGIN, completedBody, ed25519, HOOK_URL, resolver } from '../fixtures.js';
 import { startRedis, type RedisServer } from '../redis-server.js';
 import { signWebhook } from '../signer.js';

@@ -1,5 +1,5 @@
 /**
- * The profile's RFC 8941 parser (src/webhooks/signature/structured-fields.ts):
+ * The profile's RFC 8941 parser (src/http-signature/structured-fields.ts):
  * - it agrees with structured-headers (an independent RFC 8941 implementation) on generated
  *   dictionaries without repeats, and its inner-list serialization with structured-headers' own;
  * - issue 19 item 7: a repeated parameter or label is refused wherever it stands, after every kind
@@ -20,7 +20,7 @@ import {
   type BareItem,
   type Dictionary,
   type InnerList,
-} from '../../../src/webhooks/signature/structured-fields.js';
+} from '../../../src/http-signature/structured-fields.js';
 import { createMemoryReplayStore } from '../../../src/webhooks/replay/replay.js';
 import { verifyWebhookSignature } from '../../../src/webhooks/signature/verify.js';
 import { BUYER_ORIGIN, completedBody, ed25519, HOOK_URL, resolver } from '../fixtures.js';

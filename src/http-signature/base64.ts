@@ -1,7 +1,8 @@
 /**
- * The binary encodings of the webhook-v1 profile: `Signature` and `nonce` in unpadded Base64URL
- * (webhooks.mdx: the legacy encoding throughout 3.x), `Content-Digest` as RFC 8941 sf-binary
- * (the vectors' form) or unpadded Base64URL, never a mix of the two alphabets.
+ * The binary encodings of the AdCP RFC 9421 profiles: `nonce` always, and `Signature` in webhook v1
+ * and 3.0/3.1 request signing, in unpadded Base64URL (the legacy encoding); `Signature` in 3.2
+ * request signing and `Content-Digest` as RFC 8941 sf-binary (padded Base64), never a mix of the
+ * two alphabets.
  */
 
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
@@ -60,7 +61,7 @@ export function base64Decode(text: string): Uint8Array | undefined {
  * @example
  * base64UrlEncode(new Uint8Array([1, 2, 3])); // 'AQID'
  */
-function base64UrlEncode(bytes: Uint8Array): string {
+export function base64UrlEncode(bytes: Uint8Array): string {
   const padded = base64Encode(bytes);
   // At most two '=' end a Base64 text; cut them by index (a regex anchored at $ rescans from each '=').
   let end = padded.length;
@@ -77,7 +78,7 @@ function base64UrlEncode(bytes: Uint8Array): string {
  * @example
  * base64Encode(new Uint8Array([1, 2, 3])); // 'AQID'
  */
-function base64Encode(bytes: Uint8Array): string {
+export function base64Encode(bytes: Uint8Array): string {
   let binary = '';
   for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i] as number);
   return btoa(binary);

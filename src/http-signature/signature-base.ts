@@ -5,7 +5,7 @@
  * SignatureBaseError, which each verifier reports under its own code.
  */
 import type { CanonicalTarget } from './target-uri.js';
-import { shownText } from '../../errors/format.js';
+import { shownText } from '../errors/format.js';
 
 /** What the base is built from: the covered components and the serialized `@signature-params`. */
 export interface SignatureInput {

@@ -1,0 +1,51 @@
+/**
+ * The AdCP RFC 9421 profiles (security.mdx, "AdCP RFC 9421 profile" and "Webhook callbacks") as
+ * data: what separates a webhook signature from a request signature is its `tag`, the components
+ * it must cover, the alphabet of its `Signature` bytes and the key purposes that may verify it;
+ * everything else (base, canonicalization, parameters, window) is shared. Signer and verifier read
+ * the same entry, so the two cannot drift apart.
+ */
+import type { BinaryAlphabet } from './structured-fields.js';
+
+/** One profile. */
+export interface SignatureProfile {
+  /** The `tag` signature parameter, matched byte for byte. */
+  readonly tag: string;
+  /** The alphabet of the `Signature` byte sequence. */
+  readonly signatureAlphabet: Exclude<BinaryAlphabet, 'either'>;
+  /** The components a signature must cover, given whether the request has a body. */
+  readonly requiredComponents: (hasBody: boolean) => readonly string[];
+  /** The JWK `adcp_use` values a verifier accepts. */
+  readonly keyPurposes: readonly string[];
+}
+
+/** The label a signer writes and a verifier reads (security.mdx: conventionally `sig1`). */
+export const SIGNATURE_LABEL = 'sig1';
+
+/** The parameters every signature carries, in the order a signer writes them. */
+export const SIGNATURE_PARAMS = ['created', 'expires', 'nonce', 'keyid', 'alg', 'tag'] as const;
+
+const TARGET = ['@method', '@target-uri', '@authority'] as const;
+const WITH_BODY = [...TARGET, 'content-type', 'content-digest'] as const;
+
+/** `adcp/webhook-signing/v1`: every component, a body always; Base64URL `Signature` throughout 3.x. */
+export const WEBHOOK_PROFILE: SignatureProfile = {
+  tag: 'adcp/webhook-signing/v1',
+  signatureAlphabet: 'base64url',
+  requiredComponents: () => WITH_BODY,
+  // `webhook-signing` is deprecated but still accepted on the webhook path.
+  keyPurposes: ['request-signing', 'webhook-signing'],
+};
+
+const REQUEST_TAG = 'adcp/request-signing/v1';
+/** `content-type` and `content-digest` whenever there is a body (3.2's rule, which 3.0/3.1 verifiers accept). */
+const requestComponents = (hasBody: boolean): readonly string[] => (hasBody ? WITH_BODY : TARGET);
+
+/**
+ * `adcp/request-signing/v1` as 3.0 and 3.1 endpoints negotiate it: `Signature` in unpadded
+ * Base64URL (the legacy override), and as 3.2 defines it: RFC 8941 padded Base64.
+ */
+export const REQUEST_PROFILES: Readonly<Record<'base64url' | 'base64', SignatureProfile>> = {
+  base64url: { tag: REQUEST_TAG, signatureAlphabet: 'base64url', requiredComponents: requestComponents, keyPurposes: ['request-signing'] },
+  base64: { tag: REQUEST_TAG, signatureAlphabet: 'base64', requiredComponents: requestComponents, keyPurposes: ['request-signing'] },
+};
