@@ -106,7 +106,7 @@ export async function run(args: Args): Promise<number> {
       position[0] = -1;
       const worker = new Worker(bootstrap, {
         eval: true,
-        workerData: { position: position.buffer },
+        workerData: { position: position.buffer, lane: args.lane },
         resourceLimits: { maxOldGenerationSizeMb: args.maxOldMb },
       });
       const slot: Slot = { worker, position, batch: undefined, reported: 0, lastIndex: -1, lastChange: performance.now(), retired: false };

@@ -9,7 +9,7 @@ import { makeCase } from './case.js';
 import { type Finding, runCase } from './oracle.js';
 import { type Batch, emptyTally, type FromWorker, REPORT_EVERY } from './protocol.js';
 import { runWebhookCase } from './webhook-oracle.js';
-import { webhookCase } from './webhook-lane.js';
+import { laneSeeds, webhookCase } from './webhook-lane.js';
 
 const port = parentPort;
 if (port !== null) {
@@ -42,5 +42,7 @@ if (port !== null) {
     Atomics.store(position, 0, -1);
     port.postMessage({ type: 'done', upTo: batch.to, tally, findings } satisfies FromWorker);
   });
+  // The webhook lane signs and checks its seeds first (seconds on a loaded machine): not a hang of case 0.
+  if (workerData.lane === 'webhooks') await laneSeeds();
   port.postMessage({ type: 'ready' } satisfies FromWorker);
 }
