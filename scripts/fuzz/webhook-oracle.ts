@@ -59,6 +59,21 @@ function samePadBits(req: Req, d: Delivery): boolean {
   return a !== undefined && a === sigBytes(d.headers['signature']) && req.method === 'POST' && rest(req) === rest(d);
 }
 
+/**
+ * A Signature-Input whose inner list only gained spaces RFC 8941 lets a parser skip (runs of SP
+ * between items, SP after `(` or before `)`): the same structured value, so the same signed base.
+ */
+function sameInnerList(req: Req, d: Delivery): boolean {
+  const value = req.headers['signature-input'];
+  if (typeof value !== 'string') return false;
+  const list = /^sig1=\(([^()]*)\)/.exec(value);
+  if (list === null) return false;
+  const squeezed = `sig1=(${(list[1] as string).replace(/^ +| +$/g, '').replace(/ {2,}/g, ' ')})${value.slice(list[0].length)}`;
+  const rest = (r: Req | Delivery): string =>
+    JSON.stringify([r.url, Buffer.from(r.body).toString('hex'), Object.entries(r.headers).filter(([k]) => k !== 'signature-input')]);
+  return squeezed === d.headers['signature-input'] && req.method === 'POST' && rest(req) === rest(d);
+}
+
 function judgeRefusal(a: Attempt, what: string, found: Found): void {
   if (a.accepted || a.label === 'raw') return;
   if (a.status < 400 || a.status > 499 || a.blame !== 'delivery')
@@ -89,6 +104,7 @@ async function runDelivery(c: DeliveryCase, found: Found): Promise<string> {
   if (c.effect === 'signed' && first.accepted) {
     const request = c.requests[0] as Req;
     if (samePadBits(request, c.delivery)) return 'accepted:pad-bits';
+    if (sameInnerList(request, c.delivery)) return 'accepted:inner-list-spaces';
     found('accepted-mutation', `a delivery with a changed signed byte (or forged) was ${first.label}`);
   }
   if (c.kind !== 'genuine') judgeRefusal(first, 'the delivery', found);
