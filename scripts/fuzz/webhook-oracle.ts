@@ -46,32 +46,49 @@ async function attempt(receive: (r: Req) => Promise<unknown>, req: Req, found: F
   }
 }
 
-const sigBytes = (value: unknown): string | undefined => {
-  const m = /^sig1=:([A-Za-z0-9+/_-]*={0,2}):$/.exec(typeof value === 'string' ? value : '');
-  return m === null ? undefined : Buffer.from(m[1] as string, 'base64url').toString('hex');
-};
-
-/** A Signature whose base64 differs only in the pad bits (RFC 8941 lets parsers accept them): the same signature. */
-function samePadBits(req: Req, d: Delivery): boolean {
-  const rest = (r: Req | Delivery): string =>
-    JSON.stringify([r.url, Buffer.from(r.body).toString('hex'), Object.entries(r.headers).filter(([k]) => k !== 'signature')]);
-  const a = sigBytes(req.headers['signature']);
-  return a !== undefined && a === sigBytes(d.headers['signature']) && req.method === 'POST' && rest(req) === rest(d);
+/** A header's value as a receiver reads it: names case-insensitive, repeats joined, OWS (SP, HTAB) trimmed. */
+function field(headers: Req['headers'] | Delivery['headers'], name: string): string | undefined {
+  const values = Object.entries(headers)
+    .filter(([k]) => k.toLowerCase() === name)
+    .map(([, v]) => (Array.isArray(v) ? v.join(', ') : String(v)));
+  return values.length === 0 ? undefined : values.join(', ').replace(/^[ \t]+|[ \t]+$/g, '');
 }
 
+/** The `sig1` member of Signature-Input, its inner list's skippable spaces (RFC 8941) squeezed. */
+function sig1Params(value: string | undefined): string | undefined {
+  const m = /(?:^|,[ \t]*)sig1=\(([^()]*)\)([^,]*)/.exec(value ?? '');
+  return m === null ? undefined : `(${(m[1] as string).replace(/^ +| +$/g, '').replace(/ {2,}/g, ' ')})${m[2]}`;
+}
+
+/** The bytes of the `sig1` member of Signature (RFC 8941 lets a parser accept non-zero pad bits). */
+function sig1Bytes(value: string | undefined): string | undefined {
+  const m = /(?:^|,[ \t]*)sig1=:([A-Za-z0-9+/_-]*={0,2}):(?=$|[ \t]*,)/.exec(value ?? '');
+  return m === null ? undefined : Buffer.from(m[1] as string, 'base64url').toString('hex');
+}
+
+const pathOf = (url: string): string => {
+  const u = new URL(url, 'https://buyer.example.com');
+  return `${u.pathname}${u.search}`;
+};
+
 /**
- * A Signature-Input whose inner list only gained spaces RFC 8941 lets a parser skip (runs of SP
- * between items, SP after `(` or before `)`): the same structured value, so the same signed base.
+ * Whether every byte the signature covers is as signed, read as the receiver may read it: the
+ * method, the path and query, the body, Content-Type and Content-Digest (trimmed), the `sig1`
+ * member of Signature-Input (inner-list spaces squeezed) and the bytes of `sig1` in Signature.
+ * A mutation that leaves them so (a second label, a header name's case, a swap with an equal
+ * value, a dropped header put back) may be accepted.
  */
-function sameInnerList(req: Req, d: Delivery): boolean {
-  const value = req.headers['signature-input'];
-  if (typeof value !== 'string') return false;
-  const list = /^sig1=\(([^()]*)\)/.exec(value);
-  if (list === null) return false;
-  const squeezed = `sig1=(${(list[1] as string).replace(/^ +| +$/g, '').replace(/ {2,}/g, ' ')})${value.slice(list[0].length)}`;
-  const rest = (r: Req | Delivery): string =>
-    JSON.stringify([r.url, Buffer.from(r.body).toString('hex'), Object.entries(r.headers).filter(([k]) => k !== 'signature-input')]);
-  return squeezed === d.headers['signature-input'] && req.method === 'POST' && rest(req) === rest(d);
+function signedIntact(req: Req, d: Delivery): boolean {
+  const same = (name: string): boolean => field(req.headers, name) === field(d.headers, name);
+  return (
+    req.method === 'POST' &&
+    pathOf(req.url) === pathOf(d.url) &&
+    Buffer.from(req.body).equals(Buffer.from(d.body)) &&
+    same('content-type') &&
+    same('content-digest') &&
+    sig1Params(field(req.headers, 'signature-input')) === sig1Params(field(d.headers, 'signature-input')) &&
+    sig1Bytes(field(req.headers, 'signature')) === sig1Bytes(field(d.headers, 'signature'))
+  );
 }
 
 function judgeRefusal(a: Attempt, what: string, found: Found): void {
@@ -103,8 +120,7 @@ async function runDelivery(c: DeliveryCase, found: Found): Promise<string> {
   if (c.kind === 'genuine' && !first.accepted) found('genuine-refused', `refused as ${first.label}: ${first.detail}`);
   if (c.effect === 'signed' && first.accepted) {
     const request = c.requests[0] as Req;
-    if (samePadBits(request, c.delivery)) return 'accepted:pad-bits';
-    if (sameInnerList(request, c.delivery)) return 'accepted:inner-list-spaces';
+    if (signedIntact(request, c.delivery)) return 'accepted:signed-bytes-intact';
     found('accepted-mutation', `a delivery with a changed signed byte (or forged) was ${first.label}`);
   }
   if (c.kind !== 'genuine') judgeRefusal(first, 'the delivery', found);
