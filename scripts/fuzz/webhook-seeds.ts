@@ -16,6 +16,7 @@ import { a2a10 } from '../../test/fixtures/envelopes.js';
 import { BUYER_ORIGIN, ed25519, es256, resolver, testKeys } from '../../test/webhooks/fixtures.js';
 import { signWebhook, type TestKey } from '../../test/webhooks/signer.js';
 import type { Json } from './context.js';
+import { stringify } from './stringify.js';
 
 /** The signing time of every delivery (seconds); the lane's receivers run at this clock. */
 const CREATED = 1_776_506_400;
@@ -231,12 +232,8 @@ export function pollCall(
 ): [unknown, { version: Version; transport?: 'payload' }] {
   if (version === '3.0.26') return [how === 'bare' ? response : { jsonrpc: '2.0', id: 1, result: response }, { version }];
   if (how === 'bare') return [response, { version, transport: 'payload' }];
-  let text: string;
-  try {
-    text = JSON.stringify(response) ?? 'null';
-  } catch {
-    text = '{}'; // a cycle or a BigInt: the structured content alone carries it
-  }
+  // Bounded: a value of 2^60 shared references would never finish serializing (nor would the case).
+  const text = stringify(response);
   return [{ content: [{ type: 'text', text }], structuredContent: response }, { version }];
 }
 
