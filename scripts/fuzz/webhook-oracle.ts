@@ -54,11 +54,22 @@ function field(headers: Req['headers'] | Delivery['headers'], name: string): str
   return values.length === 0 ? undefined : values.join(', ').replace(/^[ \t]+|[ \t]+$/g, '');
 }
 
-/** The `sig1` member of Signature-Input, its inner list's skippable spaces (RFC 8941) squeezed. */
+/**
+ * The `sig1` member of Signature-Input, its skippable spaces (RFC 8941: inside the inner list, and
+ * after a parameter's `;`) squeezed: the signature covers its serialization, not those spaces.
+ */
 function sig1Params(value: string | undefined): string | undefined {
   const m = /(?:^|,[ \t]*)sig1=\(([^()]*)\)([^,]*)/.exec(value ?? '');
-  return m === null ? undefined : `(${(m[1] as string).replace(/^ +| +$/g, '').replace(/ {2,}/g, ' ')})${m[2]}`;
+  if (m === null) return undefined;
+  return `(${(m[1] as string).replace(/^ +| +$/g, '').replace(/ {2,}/g, ' ')})${(m[2] as string).replace(/; +/g, ';')}`;
 }
+
+/** A percent-encoded unreserved character decoded, other escapes upper-cased: RFC 3986 §6.2.2 normalization, as @target-uri is canonicalized. */
+const normalizedEscapes = (path: string): string =>
+  path.replace(/%[0-9A-Fa-f]{2}/g, (escape) => {
+    const char = String.fromCharCode(Number.parseInt(escape.slice(1), 16));
+    return /^[A-Za-z0-9\-._~]$/.test(char) ? char : escape.toUpperCase();
+  });
 
 /** The bytes of the `sig1` member of Signature (RFC 8941 lets a parser accept non-zero pad bits). */
 function sig1Bytes(value: string | undefined): string | undefined {
@@ -68,7 +79,7 @@ function sig1Bytes(value: string | undefined): string | undefined {
 
 const pathOf = (url: string): string => {
   const u = new URL(url, 'https://buyer.example.com');
-  return `${u.pathname}${u.search}`;
+  return normalizedEscapes(`${u.pathname}${u.search}`);
 };
 
 /**
