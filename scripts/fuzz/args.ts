@@ -2,6 +2,9 @@
 import { availableParallelism } from 'node:os';
 import type { Profile } from './context.js';
 
+/** `decode`: decode() and the extractors (case.ts); `webhooks`: the receiver and polling (webhook-case.ts). */
+export type Lane = 'decode' | 'webhooks';
+
 /** The parsed options. */
 export interface Args {
   seed: number;
@@ -13,6 +16,7 @@ export interface Args {
   hangMs: number;
   slowMs: number;
   profile: Profile;
+  lane: Lane;
   out: string;
   maxOldMb: number;
   case: number | undefined;
@@ -52,6 +56,7 @@ export function parseArgs(argv: readonly string[]): Args {
     hangMs: 10_000,
     slowMs: 2_000,
     profile: 'full',
+    lane: 'decode',
     out: '.fuzz',
     maxOldMb: 2_048,
     case: undefined,
@@ -70,6 +75,10 @@ export function parseArgs(argv: readonly string[]): Args {
     } else if (flag === '--profile') {
       if (value !== 'full' && value !== 'ci') throw new Error(`--profile expects full or ci, got ${String(value)}`);
       args.profile = value;
+      i++;
+    } else if (flag === '--lane') {
+      if (value !== 'decode' && value !== 'webhooks') throw new Error(`--lane expects decode or webhooks, got ${String(value)}`);
+      args.lane = value;
       i++;
     } else if (flag === '--out') {
       if (value === undefined) throw new Error('--out expects a directory');

@@ -4,10 +4,11 @@
  *
  *   npm run fuzz -- --seed 1 --runs 1000000        a run (default: 10,000 cases, a random seed)
  *   npm run fuzz -- --seed 1 --case 4242           one case, in-process, with every step shown
+ *   npm run fuzz -- --lane webhooks --seed 1       the webhook lane: signed deliveries mutated, replays, polls
  *
  * Options: --from N (first case index, 0), --workers N (default: the cores), --batch N (cases per message, 1000), --hang-ms N (a case
  * that runs longer is killed and reported, 10000), --slow-ms N (reported, 2000), --profile full|ci,
- * --out DIR (.fuzz), --max-old-mb N (a worker's heap, 2048).
+ * --out DIR (.fuzz), --max-old-mb N (a worker's heap, 2048), --lane decode|webhooks (decode).
  *
  * Every finding (a crash, safeDecode throwing, an extractor throwing a non-DecodeError, two calls
  * disagreeing, a polluted prototype, a slow case, a hang, a worker out of memory) is written to
@@ -19,6 +20,21 @@ import { type Args, parseArgs } from './args.js';
 import { makeCase } from './case.js';
 import { runCase } from './oracle.js';
 import { run } from './pool.js';
+import { runWebhookCase } from './webhook-oracle.js';
+import { viewOf, webhookCase } from './webhook-lane.js';
+
+/** One case of the webhook lane, in-process, every step shown. */
+async function runOneWebhook(args: Args, index: number): Promise<number> {
+  const c = await webhookCase(args.seed, index, args.profile);
+  const view = viewOf(c);
+  console.log(`case ${index} of seed ${args.seed}, webhook lane (${args.profile}): ${c.kind}, ${c.envelope}`);
+  console.log(`  options  ${JSON.stringify(view.options)}`);
+  for (const step of c.steps) console.log(`  - ${step.length > 300 ? `${step.slice(0, 300)}…` : step}`);
+  const result = await runWebhookCase(c, args.slowMs);
+  console.log(`  outcome  ${result.outcome} in ${result.ms.toFixed(1)} ms`);
+  for (const f of result.findings) console.log(`  FINDING  ${f.kind}: ${f.detail}`);
+  return result.findings.some((f) => f.kind !== 'slow') ? 1 : 0;
+}
 
 /** One case, in-process, every step shown: how a finding is reproduced and debugged. */
 function runOne(args: Args, index: number): number {
@@ -34,4 +50,5 @@ function runOne(args: Args, index: number): number {
 }
 
 const args = parseArgs(process.argv.slice(2));
-process.exitCode = args.case !== undefined ? runOne(args, args.case) : await run(args);
+process.exitCode =
+  args.case === undefined ? await run(args) : args.lane === 'webhooks' ? await runOneWebhook(args, args.case) : runOne(args, args.case);

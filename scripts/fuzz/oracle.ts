@@ -13,7 +13,7 @@ import { extractMcpResponse } from '../../src/extract/mcp.js';
 import type { FuzzCase } from './case.js';
 import type { Json } from './context.js';
 
-/** What the oracle, or the watchdog, found wrong. */
+/** What the oracle (of either lane), or the watchdog, found wrong. */
 type FindingKind =
   | 'crash'
   | 'safe-decode-threw'
@@ -25,7 +25,14 @@ type FindingKind =
   | 'slow'
   | 'hang'
   | 'out-of-memory'
-  | 'worker-died';
+  | 'worker-died'
+  /** The webhook lane (webhook-oracle.ts): a forged or changed delivery accepted. */
+  | 'accepted-mutation'
+  | 'replay-accepted'
+  | 'genuine-refused'
+  /** A delivery's fault answered other than 4xx blaming the delivery. */
+  | 'wrong-blame'
+  | 'not-snapshot';
 
 /** One finding, with the numbers that rebuild its case. */
 export interface Finding {
@@ -53,8 +60,15 @@ const PROTOTYPES: ReadonlyArray<readonly [string, object]> = [
 ];
 const PRISTINE = new Map(PROTOTYPES.map(([name, proto]) => [name, new Set(Reflect.ownKeys(proto))]));
 
-/** Names of prototype members added since start, removed again so that the run can go on. */
-function pollutionSinceStart(): string[] {
+/**
+ * Names of prototype members added since start, removed again so that the run can go on.
+ *
+ * @returns The added members, e.g. `Object.prototype.polluted`.
+ * @throws Never.
+ * @example
+ * if (pollutionSinceStart().length > 0) found('pollution', '...');
+ */
+export function pollutionSinceStart(): string[] {
   const added: string[] = [];
   for (const [name, proto] of PROTOTYPES) {
     const before = PRISTINE.get(name)!;

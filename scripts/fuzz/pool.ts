@@ -10,6 +10,8 @@ import type { Args } from './args.js';
 import type { Finding } from './oracle.js';
 import type { Batch, FromWorker } from './protocol.js';
 import { Report, reproduce, summarize } from './report.js';
+import { makeWebhookCase } from './webhook-case.js';
+import { laneSeeds, viewOf } from './webhook-lane.js';
 
 interface Slot {
   worker: Worker;
@@ -34,7 +36,8 @@ interface Slot {
  */
 export async function run(args: Args): Promise<number> {
   mkdirSync(args.out, { recursive: true });
-  const report = new Report(args);
+  const seeds = args.lane === 'webhooks' ? await laneSeeds() : undefined;
+  const report = new Report(args, seeds && ((index) => viewOf(makeWebhookCase(args.seed, index, seeds, args.profile))));
   const queue: Array<[number, number]> = [];
   const end = args.from + args.runs;
   for (let from = args.from; from < end; from += args.batch) queue.push([from, Math.min(end, from + args.batch)]);
@@ -43,7 +46,7 @@ export async function run(args: Args): Promise<number> {
   const entry = new URL('./worker.ts', import.meta.url).href;
   const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
   console.log(
-    `fuzzing: seed ${args.seed}, ${args.runs.toLocaleString('en-US')} cases from ${args.from}, ${args.workers} workers, hang bound ${args.hangMs} ms; findings go to ${args.out}/`,
+    `fuzzing (${args.lane} lane): seed ${args.seed}, ${args.runs.toLocaleString('en-US')} cases from ${args.from}, ${args.workers} workers, hang bound ${args.hangMs} ms; findings go to ${args.out}/`,
   );
 
   return new Promise((resolve) => {
@@ -59,7 +62,15 @@ export async function run(args: Args): Promise<number> {
         if (slots.size === 0) finish();
         return;
       }
-      const batch: Batch = { type: 'batch', seed: args.seed, from: range[0], to: range[1], profile: args.profile, slowMs: args.slowMs };
+      const batch: Batch = {
+        type: 'batch',
+        seed: args.seed,
+        from: range[0],
+        to: range[1],
+        profile: args.profile,
+        lane: args.lane,
+        slowMs: args.slowMs,
+      };
       slot.batch = batch;
       slot.reported = batch.from;
       slot.lastIndex = -1;
@@ -95,7 +106,7 @@ export async function run(args: Args): Promise<number> {
       position[0] = -1;
       const worker = new Worker(bootstrap, {
         eval: true,
-        workerData: { position: position.buffer },
+        workerData: { position: position.buffer, lane: args.lane },
         resourceLimits: { maxOldGenerationSizeMb: args.maxOldMb },
       });
       const slot: Slot = { worker, position, batch: undefined, reported: 0, lastIndex: -1, lastChange: performance.now(), retired: false };

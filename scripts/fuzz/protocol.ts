@@ -2,6 +2,7 @@
  * What the fuzzer's parent (pool.ts) and its workers (worker.ts) send each other: batches of cases
  * one way, tallies and findings the other.
  */
+import type { Lane } from './args.js';
 import type { Profile } from './context.js';
 import type { Finding } from './oracle.js';
 
@@ -12,6 +13,7 @@ export interface Batch {
   readonly from: number;
   readonly to: number;
   readonly profile: Profile;
+  readonly lane: Lane;
   readonly slowMs: number;
 }
 

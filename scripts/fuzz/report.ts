@@ -9,6 +9,7 @@ import type { Args } from './args.js';
 import { makeCase } from './case.js';
 import { describeInput } from './describe-input.js';
 import type { Finding } from './oracle.js';
+import type { CaseView } from './webhook-lane.js';
 import { emptyTally, type Tally } from './protocol.js';
 
 /**
@@ -22,7 +23,7 @@ import { emptyTally, type Tally } from './protocol.js';
  * reproduce(args, 4242); // 'npm run fuzz -- --seed 1 --case 4242'
  */
 export function reproduce(args: Args, index: number): string {
-  return `npm run fuzz -- --seed ${args.seed} --case ${index}${args.profile === 'ci' ? ' --profile ci' : ''}`;
+  return `npm run fuzz -- --seed ${args.seed} --case ${index}${args.profile === 'ci' ? ' --profile ci' : ''}${args.lane === 'webhooks' ? ' --lane webhooks' : ''}`;
 }
 
 const FILES_PER_KIND = 200;
@@ -33,7 +34,14 @@ export class Report {
   readonly findings: Finding[] = [];
   private readonly files = new Map<string, number>();
 
-  constructor(private readonly args: Args) {}
+  /**
+   * @param args - The run's options.
+   * @param rebuild - How a finding's case is rebuilt for its file (default: the decode lane's).
+   */
+  constructor(
+    private readonly args: Args,
+    private readonly rebuild: (index: number) => CaseView = (index) => makeCase(args.seed, index, args.profile),
+  ) {}
 
   merge(t: Tally): void {
     const into = this.tally;
@@ -52,7 +60,7 @@ export class Report {
     const written = this.files.get(finding.kind) ?? 0;
     if (written >= FILES_PER_KIND) return;
     this.files.set(finding.kind, written + 1);
-    const c = makeCase(finding.seed, finding.index, this.args.profile);
+    const c = this.rebuild(finding.index);
     const file = path.join(this.args.out, `${finding.kind}-s${finding.seed}-c${finding.index}.json`);
     const body = {
       ...finding,

@@ -8,11 +8,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { makeCase } from './case.js';
 import { type Finding, runCase } from './oracle.js';
 import { type Batch, emptyTally, type FromWorker, REPORT_EVERY } from './protocol.js';
+import { runWebhookCase } from './webhook-oracle.js';
+import { laneSeeds, webhookCase } from './webhook-lane.js';
 
 const port = parentPort;
 if (port !== null) {
   const position = new Int32Array(workerData.position as SharedArrayBuffer);
-  port.on('message', (batch: Batch) => {
+  port.on('message', async (batch: Batch) => {
     let tally = emptyTally();
     let findings: Finding[] = [];
     for (let index = batch.from; index < batch.to; index++) {
@@ -23,9 +25,10 @@ if (port !== null) {
       }
       Atomics.store(position, 0, index);
       Atomics.store(position, 1, 0); // generating
-      const c = makeCase(batch.seed, index, batch.profile);
+      const c =
+        batch.lane === 'webhooks' ? await webhookCase(batch.seed, index, batch.profile) : makeCase(batch.seed, index, batch.profile);
       Atomics.store(position, 1, 1); // running
-      const result = runCase(c, batch.slowMs);
+      const result = 'kind' in c ? await runWebhookCase(c, batch.slowMs) : runCase(c, batch.slowMs);
       tally.cases++;
       tally.ms += result.ms;
       tally.outcomes[result.outcome] = (tally.outcomes[result.outcome] ?? 0) + 1;
@@ -39,5 +42,7 @@ if (port !== null) {
     Atomics.store(position, 0, -1);
     port.postMessage({ type: 'done', upTo: batch.to, tally, findings } satisfies FromWorker);
   });
+  // The webhook lane signs and checks its seeds first (seconds on a loaded machine): not a hang of case 0.
+  if (workerData.lane === 'webhooks') await laneSeeds();
   port.postMessage({ type: 'ready' } satisfies FromWorker);
 }

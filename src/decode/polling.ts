@@ -86,6 +86,14 @@ function tasksGet(input: unknown, poll: Extract<Poll, { module: string }>, bound
 /** A validated status response (our own copy) and its result decoded by task type and status. */
 function polled(response: Record<string, unknown>, what: string, options: Resolved, version: Version): PolledTask {
   const { task_id: taskId, task_type: taskType, status } = response;
+  // decode() judges a response without `status` with a stand-in (as it does every task's answer);
+  // a poll's `status` is the polled task's own, so its absence is the seller's fault.
+  if (status === undefined)
+    throw new DecodeError('MALFORMED_ENVELOPE', `expected a ${what} response with the task's status; got none`, {
+      task: what,
+      version,
+      path: '/status',
+    });
   // The schema that judged the response requires these; a failing check is a defect of ours.
   if (typeof taskId !== 'string' || !isTaskType(taskType, version) || !isTaskStatus(status)) {
     throw new DecodeError('INTERNAL', `adcp-decode accepted a ${what} response its schema rejects: a defect in adcp-decode`, { version });

@@ -2,8 +2,11 @@
  * decodeTaskStatus: 3.1 get_task_status and 3.0 tasks/get, with result decoded by task_type and
  * status as a webhook's is, and failures raised as TaskFailedError with the manifest's recovery.
  */
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { decodeTaskStatus, SchemaMismatchError, TaskFailedError } from '../../src/index.js';
+import { isTaskType } from '../../src/decode/enclosed.js';
+import { DecodeError, decodeTaskStatus, SchemaMismatchError, TaskFailedError } from '../../src/index.js';
+import { fixtures } from '../fixtures/payloads.js';
 import { caughtAs } from '../helpers.js';
 
 const status = {
@@ -80,5 +83,27 @@ describe('3.0 tasks/get', () => {
       code: 'MALFORMED_ENVELOPE',
       path: '/created_at',
     });
+  });
+});
+
+describe("a poll without the task's status is the seller's fault (fuzz finding, webhook lane)", () => {
+  // decode() judges an answer without `status` with a stand-in; a poll's status is the task's own.
+  const enclosable = fixtures.filter(
+    (f) => f.valid && f.version === '3.1.19' && isTaskType(f.task === 'get_media_buy_delivery' ? 'media_buy_delivery' : f.task, f.version),
+  );
+  test('every 3.1 status response without status, bare or in an MCP result: MALFORMED_ENVELOPE at /status, never INTERNAL', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...enclosable), fc.boolean(), fc.boolean(), (f, bare, withResult) => {
+        const taskType = f.task === 'get_media_buy_delivery' ? 'media_buy_delivery' : f.task;
+        const response = { ...status, task_type: taskType, ...(withResult ? { result: f.payload } : {}) };
+        const error = caughtAs(Error, () =>
+          bare ? decodeTaskStatus(response, { transport: 'payload' }) : decodeTaskStatus(mcp(response)),
+        );
+        expect(error).toBeInstanceOf(DecodeError);
+        expect(error).toMatchObject({ code: 'MALFORMED_ENVELOPE', path: '/status' });
+      }),
+      { numRuns: 100 },
+    );
+    expect(enclosable.length).toBeGreaterThan(5);
   });
 });

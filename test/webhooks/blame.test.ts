@@ -105,6 +105,14 @@ const deliveryFaults: fc.Arbitrary<() => Promise<PlainRequest>> = fc.oneof(
   signedBodies.map((body) => () => signedRequest(body)),
   fc.integer({ min: -100_000, max: 100_000 }).map((shift) => () => signedRequest(completedBody(), { created: NOW + shift })),
   fc.uint8Array({ minLength: 1, maxLength: 64 }).map((bytes) => () => signedRequest(new Uint8Array([0xff, ...bytes]))),
+  // A request-target in origin-form (RFC 9112: empty segments allowed, so `//x` too) is what the
+  // sender sent, as Node's req.url holds it (fuzz finding, webhook lane: `//adcp/...` was a 500).
+  fc
+    .tuple(fc.array(fc.stringMatching(/^[a-z0-9._~%-]{0,8}$/), { minLength: 1, maxLength: 5 }), fc.boolean())
+    .map(([segments, absolute]) => async () => {
+      const target = `/${segments.join('/')}`;
+      return { ...genuine, url: absolute ? `${new URL(HOOK_URL).origin}${target}` : target };
+    }),
 );
 
 describe('faults of the delivery are answered 4xx (or 2xx for a delivered failure), never 5xx', () => {
@@ -138,7 +146,7 @@ function replayStoreAnswering(claim: unknown, capReached: unknown = false): Repl
 const configurationFaults: fc.Arbitrary<() => Promise<Outcome>> = fc.oneof(
   notRaw.map((body) => () => outcome(receiver().receive({ ...genuine, body: body as unknown as string }))),
   fc
-    .constantFrom('adcp/webhook', '//buyer.example.com/x', 'buyer.example.com/x', '', 'ftp://buyer.example.com/x')
+    .constantFrom('adcp/webhook', 'buyer.example.com/x', '', 'ftp://buyer.example.com/x')
     .map((url) => () => outcome(receiver().receive({ ...genuine, url }))),
   fc.constantFrom(null, undefined, 42, 'POST /').map((request) => () => outcome(receiver().receive(request as unknown as PlainRequest))),
   fc

@@ -158,7 +158,8 @@ async function plainBody(body: unknown, limits: BodyLimits): Promise<Uint8Array>
 /** The URL as given: absolute http(s), or a path as Node's `req.url` (the receiver's `endpoint` completes it). */
 function requestUrl(url: unknown): string {
   const text = typeof url === 'string' ? url : url instanceof URL ? url.href : undefined;
-  if (text?.startsWith('/') && !text.startsWith('//')) return text;
+  // Origin-form (RFC 9112) may open with empty segments: `//x` is the path the sender asked for.
+  if (text?.startsWith('/')) return text;
   let parsed: URL | undefined;
   try {
     parsed = text === undefined ? undefined : new URL(text);
