@@ -26,4 +26,5 @@ export const LAYOUT = {
   options: 'decode/options.js',
   encodeTypes: 'encode/request.js',
   idempotency: 'encode/idempotency.js',
+  taskHandle: 'decode/task-handle.js',
 } as const;
