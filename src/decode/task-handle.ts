@@ -9,8 +9,10 @@
 import { DecodeError, TaskMismatchError, describeThrown, describeValue } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { hasOwn, isObject, own } from '../json/own.js';
-import type { ReleaseFor } from '../encode/request.js';
 import { releaseOf, resolveVersion, tablesFor, versions, type Version } from '../schema/versions.js';
+
+/** `'3.1'` for `'3.1.19'`; `string` for a version not known at compile time (covariant in `V`, so a handle of one version is a handle of any). */
+export type HandleRelease<V extends string> = V extends `${infer Major}.${infer Minor}.${string}` ? `${Major}.${Minor}` : string;
 
 /**
  * A task handle as stored: what {@link TaskHandle} holds, as plain data. A handle written to a
@@ -35,7 +37,7 @@ export interface TaskHandleFields<T extends string = string, V extends string = 
  */
 export class TaskHandle<T extends string = string, V extends string = string> implements TaskHandleFields<T, V> {
   /** The release of `version`, e.g. `'3.1'`. */
-  readonly release: ReleaseFor<V>;
+  readonly release: HandleRelease<V>;
 
   constructor(
     readonly task: T,
@@ -43,7 +45,7 @@ export class TaskHandle<T extends string = string, V extends string = string> im
     readonly version: V,
     readonly operationId: string | undefined,
   ) {
-    this.release = releaseOf(version) as ReleaseFor<V>;
+    this.release = releaseOf(version) as HandleRelease<V>;
     Object.freeze(this);
   }
 }

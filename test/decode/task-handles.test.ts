@@ -42,17 +42,21 @@ const completedResult = {
 
 /** A 3.1 get_task_status answer for a task; a member given `undefined` is left out. */
 function poll(extra: Record<string, unknown> = {}) {
-  return mcp.structured(JSON.parse(JSON.stringify({
-    task_id: 'task_cmb_88d1e0',
-    task_type: 'create_media_buy',
-    protocol: 'media-buy',
-    status: 'completed',
-    created_at: '2026-04-18T09:55:00Z',
-    updated_at: '2026-04-18T09:59:58Z',
-    completed_at: '2026-04-18T09:59:58Z',
-    result: completedResult,
-    ...extra,
-  })) as Record<string, unknown>);
+  return mcp.structured(
+    JSON.parse(
+      JSON.stringify({
+        task_id: 'task_cmb_88d1e0',
+        task_type: 'create_media_buy',
+        protocol: 'media-buy',
+        status: 'completed',
+        created_at: '2026-04-18T09:55:00Z',
+        updated_at: '2026-04-18T09:59:58Z',
+        completed_at: '2026-04-18T09:59:58Z',
+        result: completedResult,
+        ...extra,
+      }),
+    ) as Record<string, unknown>,
+  );
 }
 
 describe('taskHandle', () => {
