@@ -24,11 +24,23 @@ export type { NewerRelease, Version } from './schema/versions.js';
 export { isFinal } from './decode/final.js';
 export { extra } from './decode/extra.js';
 export type { Final } from './decode/final.js';
-export type { Pinned, PinnedDecoder, PinnedOptions, PinnedResult, PinnedTask } from './decode/pinned.js';
+export type {
+  Pinned,
+  PinnedDecoder,
+  PinnedOptions,
+  PinnedPolledTaskFor,
+  PinnedResult,
+  PinnedTask,
+  PinnedTaskStatusOptions,
+} from './decode/pinned.js';
 export type { AsyncStatus, AsyncVariant, SyncVariant, TaskStatus } from './schema/response-types.js';
 export type { ResponsesByVersion } from './generated/index.js';
 export { decodeTaskStatus } from './decode/polling.js';
-export type { PolledTask, PolledTaskOf } from './decode/polling.js';
+export type { PolledTask, PolledTaskFor, PolledTaskOf, TaskStatusOptions } from './decode/polling.js';
+// Task handles: a submitted or working answer's task, to correlate its polls and webhooks.
+export { taskHandle } from './decode/handle-of.js';
+export type { TaskHandle, TaskHandleFields } from './decode/task-handle.js';
+export { TaskMismatchError } from './errors/errors.js';
 export { decoderFor } from './decode/capabilities.js';
 export type { SellerDecoder } from './decode/capabilities.js';
 export type { SentRequest } from './encode/sent-request.js';

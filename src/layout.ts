@@ -30,4 +30,5 @@ export const LAYOUT = {
   options: 'encode/options.js',
   encodeTypes: 'encode/request.js',
   idempotency: 'encode/idempotency.js',
+  taskHandle: 'decode/task-handle.js',
 } as const;

@@ -1,7 +1,7 @@
 /**
  * The entry module of a pinned version, `pinned.ts` (`adcp-decode/<major>.<minor>`): everything a
  * buyer file needs, bound to the version (decode, safeDecode, encode, safeEncode, createDecoder,
- * decodeTaskStatus, classifyRecovery, preload), what needs no binding (isFinal, the errors, formatIssues, newIdempotencyKey), and every
+ * decodeTaskStatus, taskHandle, classifyRecovery, preload), what needs no binding (isFinal, the errors, formatIssues, newIdempotencyKey), and every
  * named type of the version. One entry on every runtime: validators load on first use where the
  * runtime can (src/validate/loader/), through preload() elsewhere.
  */
@@ -31,12 +31,15 @@ const REEXPORTS: readonly Reexport[] = [
       'PinnedPolledTask',
       'PinnedPolledTaskOf',
       'PinnedTaskType',
+      'PinnedTaskStatusOptions',
+      'PinnedPolledTaskFor',
     ],
   },
+  { from: 'taskHandle', types: ['TaskHandle', 'TaskHandleFields'] },
   { from: 'responseTypes', types: ['AsyncStatus', 'AsyncVariant', 'SyncVariant'] },
   {
     from: 'errors',
-    values: ['DecodeError', 'LimitError', 'RequestError', 'SchemaMismatchError', 'VersionMismatchError'],
+    values: ['DecodeError', 'LimitError', 'RequestError', 'SchemaMismatchError', 'TaskMismatchError', 'VersionMismatchError'],
     types: ['AdcpError', 'DecodeErrorCode', 'Recovery', 'RecoveryClassification', 'ValidationIssue'],
   },
   { from: 'taskFailed', values: ['TaskFailedError'] },
@@ -112,11 +115,27 @@ const BOUND: ReadonlyArray<readonly [name: string, doc: (version: string, releas
       v,
     ) => `Decodes a task-status poll by AdCP ${v} (${v.startsWith('3.0.') ? 'a `tasks/get` response' : 'what `get_task_status` returned'}) and its result, typed by \`taskType\`.
  *
+ * Given the task's \`handle\` (taskHandle), a response naming another \`task_type\` or \`task_id\` is refused
+ * (\`TASK_MISMATCH\`) and \`data\` is typed by the handle's task.
+ *
  * @throws {TaskFailedError} For a failed, rejected or canceled task.
+ * @throws {TaskMismatchError} With \`handle\`, for another task's response.
  * @throws {DecodeError} As decode() throws, for the status response and for the result.
  * @example
  * const task = decodeTaskStatus(polled);
  * if (task.taskType === 'create_media_buy' && task.status === 'completed') use(task.data);`,
+  ],
+  [
+    'taskHandle',
+    (_v, r) => `The handle of a \`submitted\` or \`working\` answer decode() returned (the task, the seller's
+ * \`task_id\`, the version, the registered \`operation_id\`), or \`undefined\` for any other answer:
+ * keep it (plain data) to correlate the task's polls and webhooks.
+ *
+ * @throws {DecodeError} \`INVALID_INPUT\` for an answer decoded for another task or version, or a copy.
+ * @example
+ * import { decode, decodeTaskStatus, taskHandle } from 'adcp-decode/${r}';
+ * const handle = taskHandle('create_media_buy', decode('create_media_buy', result));
+ * if (handle) decodeTaskStatus(polled, { handle }); // TASK_MISMATCH for another task's answer`,
   ],
   [
     'classifyRecovery',
@@ -143,6 +162,7 @@ const PINNED_OWN_NAMES = [
   'TaskName',
   'PolledTask',
   'PolledTaskOf',
+  'TaskStatusOptions',
   'Response',
   'Responses',
   'DecodeOptions',
@@ -248,6 +268,7 @@ export function pinnedModule(
   type PinnedPolledTask,
   type PinnedPolledTaskOf,
   type PinnedResult,
+  type PinnedTaskStatusOptions,
   type PinnedTaskType,
 } from '${layoutImport(from, 'pinned')}';
 import type { Responses } from './responses.js';
@@ -273,6 +294,9 @@ export type PolledTask = PinnedPolledTask<${q}, Responses>;
 
 /** A polled task of one task type in AdCP ${version}. */
 export type PolledTaskOf<K extends PinnedTaskType<${q}>> = PinnedPolledTaskOf<${q}, Responses, K>;
+
+/** Options of decodeTaskStatus: those of decode, and the \`handle\` of the task polled. */
+export type TaskStatusOptions = PinnedTaskStatusOptions;
 
 /** What encode(task, args) takes in AdCP ${version}: the task's request schema's type. */
 export type Request<T extends TaskName> = Requests[T];

@@ -28,6 +28,7 @@ import {
 import { describeCallerValue, failed, guard, mismatch, payloadError, withContext, type Context } from './failures.js';
 import { checkAnswer, checkRequest, stampedVersion } from './request-checks.js';
 import { refuseContradiction } from './status-layers.js';
+import { recordAnswer } from './task-handle.js';
 import { resolveOptions, type Resolved } from '../encode/resolve-options.js';
 import { encoderFor } from '../encode/encode.js';
 import { locatePayload, type Found } from './transports.js';
@@ -208,6 +209,7 @@ export function decodeFound<T extends TaskName>(ctx: Context, located: Found): O
     found.payload,
   );
   recordVariant(found.payload, variant);
+  recordAnswer(found.payload, { task: ctx.task, version, status, operationId: ctx.options.request?.operationId });
   return {
     data: found.payload as Decoded<T>,
     version,

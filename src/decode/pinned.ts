@@ -15,7 +15,8 @@ import { resolveOptions } from '../encode/resolve-options.js';
 import type { DecodeOptions } from './types.js';
 import { DecodeError, type AdcpError, type Recovery, type RecoveryClassification } from '../errors/errors.js';
 import type { CommonDecodeOptions } from '../encode/options.js';
-import { decodeTaskStatus } from './polling.js';
+import { decodeTaskStatus, handleOption } from './polling.js';
+import { mintHandle, type TaskHandle, type TaskHandleFields } from './task-handle.js';
 import type { taskTypesByVersion } from '../generated/envelope.js';
 import type { TaskStatus } from '../schema/response-types.js';
 import { classifyRecovery } from '../schema/recovery.js';
@@ -82,6 +83,14 @@ export interface PinnedPolledTaskOf<V extends string, R, K extends string> {
 /** A polled task of version `V`: a union discriminated by `taskType`, so narrowing it types `data`. */
 export type PinnedPolledTask<V extends string, R> = { [K in PinnedTaskType<V>]: PinnedPolledTaskOf<V, R, K> }[PinnedTaskType<V>];
 
+/** Options of a pinned decodeTaskStatus: a pinned decoder's, and the handle of the task polled. */
+export type PinnedTaskStatusOptions = PinnedOptions & { readonly handle?: TaskHandleFields | undefined };
+
+/** What a pinned decodeTaskStatus returns given a handle of type `H`: the polled task typed by the handle's task. */
+export type PinnedPolledTaskFor<V extends string, R, H> = H extends { readonly task: infer K }
+  ? { [P in K & PinnedTaskType<V>]: PinnedPolledTaskOf<V, R, P> }[K & PinnedTaskType<V>]
+  : never;
+
 /** A pinned import's decoder, plus createDecoder for default options (per seller agent, say). */
 // biome-ignore lint/complexity/noBannedTypes: as above
 export interface Pinned<V extends string, R, Q = {}> extends PinnedDecoder<V, R, Q> {
@@ -93,12 +102,27 @@ export interface Pinned<V extends string, R, Q = {}> extends PinnedDecoder<V, R,
    */
   createDecoder(options: PinnedOptions): PinnedDecoder<V, R, Q>;
   /**
-   * Decodes a task-status poll (3.1 `get_task_status`, 3.0 `tasks/get`) and its result, by version `V`.
+   * Decodes a task-status poll (3.1 `get_task_status`, 3.0 `tasks/get`) and its result, by version
+   * `V`; given the task's `handle`, refuses a response naming another task (`TASK_MISMATCH`) and
+   * types `data` by the handle's task.
    *
    * @example
-   * const task = decodeTaskStatus(await client.callTool({ name: 'get_task_status', arguments: { task_id } }));
+   * const task = decodeTaskStatus(await client.callTool({ name: 'get_task_status', arguments: { task_id } }), { handle });
    */
-  decodeTaskStatus(input: unknown, options?: PinnedOptions): PinnedPolledTask<V, R>;
+  decodeTaskStatus<const H extends TaskHandleFields<PinnedTaskType<V>, V>>(
+    input: unknown,
+    options: PinnedTaskStatusOptions & { readonly handle: H },
+  ): PinnedPolledTaskFor<V, R, H>;
+  decodeTaskStatus(input: unknown, options?: PinnedTaskStatusOptions): PinnedPolledTask<V, R>;
+  /**
+   * The handle of a `submitted` or `working` answer this version's decode returned (`undefined`
+   * for any other answer): keep it to correlate the task's polls and webhooks.
+   *
+   * @throws {DecodeError} `INVALID_INPUT` for an answer decoded for another task or by another version, or a copy.
+   * @example
+   * const handle = taskHandle('create_media_buy', decode('create_media_buy', result));
+   */
+  taskHandle<T extends PinnedTask<R>>(task: T, answer: R[T]): TaskHandle<T, V> | undefined;
   /**
    * Classifies an AdCP error by version `V`'s error-code table.
    *
@@ -128,6 +152,14 @@ function pinnedOptions(version: Version, base: DecodeOptions, call: unknown): De
     );
   }
   return { ...resolved, version };
+}
+
+/** A handle of an answer decode() judged by `version`, the pinned version. */
+function pinnedHandle(version: Version, task: string, answer: unknown): TaskHandle | undefined {
+  const handle = mintHandle(task, answer);
+  if (handle !== undefined && handle.version !== version)
+    throw new DecodeError('INVALID_INPUT', `taskHandle of AdCP ${version} was given an answer judged by ${handle.version}`, { task });
+  return handle;
 }
 
 function bind<V extends string, R, Q>(version: Version, base: DecodeOptions): PinnedDecoder<V, R, Q> {
@@ -180,8 +212,9 @@ export function pin<V extends string, R, Q = {}>(version: V, validators: Validat
       return bind<V, R, Q>(bundled, defaults);
     },
     // decodeTaskStatus checked the result by `bundled`, whose responses `R` are: typed by them alone.
-    decodeTaskStatus: (input, options) =>
-      decodeTaskStatus(input, pinnedOptions(bundled, base, options)) as unknown as PinnedPolledTask<V, R>,
+    decodeTaskStatus: (input: unknown, options?: PinnedTaskStatusOptions) =>
+      decodeTaskStatus(input, { ...pinnedOptions(bundled, base, options), handle: handleOption(options) }) as never,
+    taskHandle: (task, answer) => pinnedHandle(bundled, task, answer) as TaskHandle<typeof task, V> | undefined,
     classifyRecovery: (adcpError, options) => classifyRecovery(adcpError, bundled, options),
     preload: (tasks) => preloadFrom(validators, bundled, tasks),
   };

@@ -2,9 +2,11 @@
  * Typed polling: a `get_task_status` answer (3.1; the protocol-namespace alias of `tasks/get`)
  * or a 3.0 `tasks/get` response, with its `result` decoded by `task_type` and `status` exactly
  * as an enclosed result is (enclosed.ts), and a failed task's `error` raised as TaskFailedError.
+ * Given the task's handle, a response naming another task is refused (TASK_MISMATCH) before its
+ * result is read, the handle's release judges it, and the result is typed by the handle's task.
  */
 import { snapshot } from '../bounds/snapshot.js';
-import { DecodeError, describeValue } from '../errors/errors.js';
+import { DecodeError, describeThrown, describeValue } from '../errors/errors.js';
 import { taskStatusPollByVersion } from '../generated/envelope.js';
 import { hasOwn, isObject, own } from '../json/own.js';
 import { isFailedStatus, isTaskStatus, type TaskStatus } from '../schema/statuses.js';
@@ -14,21 +16,39 @@ import { decodeEnclosed, isTaskType, resultTask, type ResultData, type TaskType 
 import { envelopeFault } from './envelope-check.js';
 import { guard } from './failures.js';
 import { resolveOptions, type Resolved } from '../encode/resolve-options.js';
+import { correlate, readHandle, type TaskHandle, type TaskHandleFields } from './task-handle.js';
 
-/** A polled task of one task type. */
-export interface PolledTaskOf<K extends TaskType> {
+/** A polled task of one task type, judged by version(s) `V`. */
+export interface PolledTaskOf<K extends TaskType, V extends Version = Version> {
   readonly taskId: string;
   readonly taskType: K;
   readonly status: TaskStatus;
   /** The result typed by task type; `null` when the response carried none (not final, or `include_result` false). */
-  readonly data: ResultData<K> | null;
+  readonly data: ResultData<K, V> | null;
   /** The status response itself (progress, timestamps, history): the plain copy that was validated. */
   readonly response: Readonly<Record<string, unknown>>;
-  readonly version: Version;
+  readonly version: V;
 }
 
 /** A polled task: a union discriminated by `taskType`, so narrowing it types `data`. */
 export type PolledTask = { [K in TaskType]: PolledTaskOf<K> }[TaskType];
+
+/** Options of {@link decodeTaskStatus}: decode's, and the handle of the task polled. */
+export interface TaskStatusOptions extends DecodeOptions {
+  /**
+   * The handle of the task polled (taskHandle(), or its stored fields): a response naming another
+   * `task_type` or `task_id` is refused (TASK_MISMATCH), and the handle's version judges it.
+   */
+  readonly handle?: TaskHandleFields | undefined;
+}
+
+/** The bundled version a handle's `version` names (any, for a version typed `string`). */
+type HandleVersion<V> = V extends Version ? V : Version;
+
+/** What decodeTaskStatus returns given a handle of type `H`: the polled task typed by the handle's task and version. */
+export type PolledTaskFor<H> = H extends { readonly task: infer K; readonly version: infer V }
+  ? { [P in K & TaskType]: PolledTaskOf<P, HandleVersion<V>> }[K & TaskType]
+  : PolledTask;
 
 /** How a version's poll is judged (generated): the `get_task_status` task, or the `tasks/get` response's envelope module. */
 type Poll = (typeof taskStatusPollByVersion)[Version];
@@ -38,30 +58,66 @@ type Poll = (typeof taskStatusPollByVersion)[Version];
  *
  * @param input - For 3.1: what `get_task_status` returned (MCP result, A2A task, or bare payload,
  *   as for decode). For 3.0: the `tasks/get` response (bare, or its JSON-RPC success).
- * @param options - decode's options; `version` picks 3.1 (`get_task_status`) or 3.0 (`tasks/get`).
+ * @param options - decode's options; `version` picks 3.1 (`get_task_status`) or 3.0 (`tasks/get`);
+ *   `handle`, the polled task's handle, fixes the version and types `data` by its task.
  * @returns The task's id, type, status and typed result; narrow on `taskType` to type `data`.
+ * @throws {TaskMismatchError} With `handle`: `TASK_MISMATCH` for a response naming another
+ *   `task_type` or `task_id` (`path`), before its result is read.
  * @throws {TaskFailedError} For a failed, rejected or canceled task (its `error`, or the result's `adcp_error`).
  * @throws {DecodeError} As decode() throws for the status response and for the result;
- *   `MALFORMED_ENVELOPE` for a 3.0 response its schema rejects, with the path of the first issue.
+ *   `MALFORMED_ENVELOPE` for a 3.0 response its schema rejects, with the path of the first issue;
+ *   `INVALID_OPTION` for a `handle` that is none, or a `version` other than the handle's.
  * @example
- * const task = decodeTaskStatus(await client.callTool({ name: 'get_task_status', arguments: { task_id, include_result: true } }));
- * if (task.taskType === 'create_media_buy' && task.status === 'completed') use(task.data);
+ * const task = decodeTaskStatus(await client.callTool({ name: 'get_task_status', arguments: { task_id } }), { handle });
+ * if (task.status === 'completed') use(task.data); // typed by the handle's task
  */
-export function decodeTaskStatus(input: unknown, options?: DecodeOptions): PolledTask {
+export function decodeTaskStatus<const H extends TaskHandleFields>(
+  input: unknown,
+  options: TaskStatusOptions & { readonly handle: H },
+): PolledTaskFor<H>;
+export function decodeTaskStatus(input: unknown, options?: TaskStatusOptions): PolledTask;
+export function decodeTaskStatus(input: unknown, options?: TaskStatusOptions): PolledTask {
   let what = 'task status';
   try {
     const resolved = resolveOptions(undefined, options);
-    const version = versionOrDefault(resolved.version);
+    const handle = handleOption(options);
+    const version = pollVersion(resolved, handle);
     const poll: Poll = taskStatusPollByVersion[version];
     what = poll.method;
     const response =
       'task' in poll
         ? (decode(poll.task, input, { ...resolved, version }) as Record<string, unknown>)
         : tasksGet(input, poll, resolved, version);
-    return polled(response, what, resolved, version);
+    return polled(response, what, { options: resolved, version, handle });
   } catch (error) {
     throw guard(error, what, input);
   }
+}
+
+/**
+ * Option `handle`, read once.
+ * @internal Shared with the pinned decoders, whose options are resolved before the call.
+ */
+export function handleOption(options: TaskStatusOptions | undefined): TaskHandle | undefined {
+  let value: unknown;
+  try {
+    value = options?.handle;
+  } catch (cause) {
+    throw new DecodeError('INVALID_OPTION', `option handle could not be read: ${describeThrown(cause)} thrown`, { cause });
+  }
+  return value === undefined ? undefined : readHandle(value, 'handle');
+}
+
+/** The version a poll is judged by: the handle's (a `version` option must agree), else the option's, else the default. */
+function pollVersion(resolved: Resolved, handle: TaskHandle | undefined): Version {
+  if (handle === undefined) return versionOrDefault(resolved.version);
+  const version = handle.version as Version;
+  if (resolved.version !== 'auto' && resolved.version !== version)
+    throw new DecodeError(
+      'INVALID_OPTION',
+      `option version is ${resolved.version}, but the handle's task was judged by ${version}: leave version out, the handle fixes it`,
+    );
+  return version;
 }
 
 /** A `tasks/get` response (bare, or a JSON-RPC success around one) copied, bounded and judged by its generated envelope module. */
@@ -83,8 +139,16 @@ function tasksGet(input: unknown, poll: Extract<Poll, { module: string }>, bound
   return response;
 }
 
-/** A validated status response (our own copy) and its result decoded by task type and status. */
-function polled(response: Record<string, unknown>, what: string, options: Resolved, version: Version): PolledTask {
+/** How a poll is read: the options, the version that judges it, the handle of the task polled. */
+interface PollCall {
+  readonly options: Resolved;
+  readonly version: Version;
+  readonly handle: TaskHandle | undefined;
+}
+
+/** A validated status response (our own copy), correlated to the handle, and its result decoded by task type and status. */
+function polled(response: Record<string, unknown>, what: string, call: PollCall): PolledTask {
+  const { options, version, handle } = call;
   const { task_id: taskId, task_type: taskType, status } = response;
   // decode() judges a response without `status` with a stand-in (as it does every task's answer);
   // a poll's `status` is the polled task's own, so its absence is the seller's fault.
@@ -98,6 +162,7 @@ function polled(response: Record<string, unknown>, what: string, options: Resolv
   if (typeof taskId !== 'string' || !isTaskType(taskType, version) || !isTaskStatus(status)) {
     throw new DecodeError('INTERNAL', `adcp-decode accepted a ${what} response its schema rejects: a defect in adcp-decode`, { version });
   }
+  if (handle !== undefined) correlate(handle, { taskType, taskId }, `${what} response`);
   const result = own(response, 'result');
   if (result !== undefined && !isObject(result))
     throw new DecodeError('SCHEMA_MISMATCH', `expected ${what} result to be an object; got ${describeValue(result)}`, {

@@ -2,7 +2,8 @@
  * Option `request`: the request an answer answers, as decode() reads it. The type is structural
  * so that what `encode` returns (a frozen request: task, release, args as sent) satisfies it, as
  * does a hand-built `{ task, args }`. It is read once per call, and only what the checks need is
- * kept: the task, the `context` as the JSON that was sent, and the version stamps.
+ * kept: the task, the `context` as the JSON that was sent, the version stamps, and the
+ * `push_notification_config.operation_id` a task handle carries.
  */
 import { DecodeError, describeThrown, describeValue } from '../errors/errors.js';
 import { hasOwn, isObject } from '../json/own.js';
@@ -23,6 +24,8 @@ export interface CheckedRequest extends SentRequest {
     readonly adcp_version?: unknown;
     readonly adcp_major_version?: unknown;
   };
+  /** The `push_notification_config.operation_id` the request registered (a string), which its webhooks echo. */
+  readonly operationId?: string | undefined;
 }
 
 /** A request as read: its class tells a decoder's merged options, read again, from a caller's object. */
@@ -30,6 +33,7 @@ class Checked implements CheckedRequest {
   constructor(
     readonly task: string,
     readonly args: CheckedRequest['args'],
+    readonly operationId: string | undefined,
   ) {}
 }
 
@@ -84,7 +88,9 @@ export function readRequest(value: unknown): CheckedRequest | undefined {
       if (context !== undefined) kept.context = context;
     }
     readStamps(args, kept);
-    return new Checked(task, kept);
+    const push = hasOwn(args, 'push_notification_config') ? args.push_notification_config : undefined;
+    const operationId = isObject(push) && hasOwn(push, 'operation_id') ? push.operation_id : undefined;
+    return new Checked(task, kept, typeof operationId === 'string' ? operationId : undefined);
   } catch (cause) {
     if (cause instanceof DecodeError) throw cause;
     throw new DecodeError('INVALID_OPTION', `option request could not be read: ${describeThrown(cause)} thrown`, { cause });

@@ -39,7 +39,8 @@ export type DecodeErrorCode =
   | 'INVALID_OPTION'
   /**
    * decode() was given something that is no seller's answer and never crossed the wire: a Promise
-   * or other thenable (a forgotten `await`). A caller bug, like INVALID_OPTION; the seller is not blamed.
+   * or other thenable (a forgotten `await`); or taskHandle() a value decode() did not return. A
+   * caller bug, like INVALID_OPTION; the seller is not blamed.
    */
   | 'INVALID_INPUT'
   /**
@@ -86,7 +87,13 @@ export type DecodeErrorCode =
    * requires: a URL the `@target-uri` canonicalization refuses, a body without a Content-Type, a
    * signing function that answered no signature. The caller's to fix; nothing was sent.
    */
-  | 'UNSIGNABLE_REQUEST';
+  | 'UNSIGNABLE_REQUEST'
+  /**
+   * With a task handle (decodeTaskStatus's `handle`, the webhook receiver's `handles`): the answer
+   * names another task than the handle's (`task_type`, `task_id` or `operation_id` differ), so it
+   * cannot be this task's; `path` names the field. See {@link TaskMismatchError}.
+   */
+  | 'TASK_MISMATCH';
 
 /** AdCP error recovery classes (`adcp_error.recovery`). */
 export type Recovery = 'transient' | 'correctable' | 'terminal';
@@ -271,6 +278,22 @@ export class NoCommonVersionError extends DecodeError {
     super('NO_COMMON_VERSION', message, options);
     this.sellerVersions = data.sellerVersions;
     this.bundledReleases = data.bundledReleases;
+  }
+}
+
+/** `TASK_MISMATCH`: an answer that names another task than the handle it is correlated to. */
+export class TaskMismatchError extends DecodeError {
+  override readonly name = 'TaskMismatchError';
+  override readonly code: 'TASK_MISMATCH' = 'TASK_MISMATCH';
+  /** The handle's value of the field `path` names (its task, task id or operation id), shown (escaped, at most 128 characters). */
+  readonly expected: string;
+  /** The answer's value of that field, shown (escaped, at most 128 characters); a non-string is described (`number`). */
+  readonly received: string;
+
+  constructor(message: string, data: { expected: string; received: string }, options: DecodeErrorOptions = {}) {
+    super('TASK_MISMATCH', message, options);
+    this.expected = data.expected;
+    this.received = data.received;
   }
 }
 

@@ -18,6 +18,7 @@ import {
   type TaskTypeIn,
 } from '../decode/enclosed.js';
 import { guard } from '../decode/failures.js';
+import { correlate, readHandle, type TaskHandle, type TaskHandleFields } from '../decode/task-handle.js';
 import { resolveOptions, type Resolved } from '../encode/resolve-options.js';
 import { DecodeError, describeThrown, describeValue } from '../errors/errors.js';
 import { TaskFailedError } from '../extract/task-failed.js';
@@ -53,7 +54,19 @@ export interface DecodeWebhookOptions extends Omit<DecodeOptions, 'transport'> {
    * their task); for MCP bodies, an envelope naming another task type is refused.
    */
   readonly taskType?: WebhookTaskType | undefined;
+  /**
+   * The handle of the task this webhook is for (taskHandle(), or its stored fields): an MCP
+   * envelope naming another `task_type`, `task_id` or `operation_id` (an A2A body's payload
+   * another `task_id`) is refused (`TASK_MISMATCH`); the handle's version judges the body and its
+   * task is the task type.
+   */
+  readonly handle?: TaskHandleFields | undefined;
 }
+
+/** What decodeWebhook returns given a handle of type `H`: the webhook typed by the handle's task and version. */
+export type DecodedWebhookFor<H> = H extends { readonly task: infer K; readonly version: infer V }
+  ? { [P in K & WebhookTaskType]: DecodedWebhookOf<P, V extends Version ? V : Version> }[K & WebhookTaskType]
+  : DecodedWebhook;
 
 /** A decoded webhook of one task type, judged by version(s) `V`. */
 export interface DecodedWebhookOf<K extends WebhookTaskType, V extends Version = Version> {
@@ -83,8 +96,9 @@ interface WebhookCall {
   readonly format: WebhookFormat | undefined;
   readonly taskType: TaskType | undefined;
   readonly options: Resolved;
-  /** The version the body is judged by: the requested one, else the default. */
+  /** The version the body is judged by: the handle's, else the requested one, else the default. */
   readonly version: Version;
+  readonly handle: TaskHandle | undefined;
 }
 
 function optionError(name: string, expected: string, got: unknown): DecodeError {
@@ -94,21 +108,31 @@ function optionError(name: string, expected: string, got: unknown): DecodeError 
   );
 }
 
-/** decode()'s options checked as decode() checks them, and the webhook's own two read once. */
+/** decode()'s options checked as decode() checks them, and the webhook's own three read once. */
 function readCall(options: DecodeWebhookOptions | undefined): WebhookCall {
   const resolved = resolveOptions(undefined, options);
-  const version = versionOrDefault(resolved.version);
   let format: unknown;
   let taskType: unknown;
+  let handleValue: unknown;
   try {
     format = options?.format;
     taskType = options?.taskType;
+    handleValue = options?.handle;
   } catch (cause) {
-    throw new DecodeError('INVALID_OPTION', `option format or taskType could not be read: ${describeThrown(cause)} thrown`, { cause });
+    throw new DecodeError('INVALID_OPTION', `option format, taskType or handle could not be read: ${describeThrown(cause)} thrown`, {
+      cause,
+    });
   }
+  const handle = handleValue === undefined ? undefined : readHandle(handleValue, 'handle');
+  const version = handle === undefined ? versionOrDefault(resolved.version) : (handle.version as Version);
+  if (handle !== undefined && resolved.version !== 'auto' && resolved.version !== version)
+    throw optionError('version', `left out or the handle's ${version}`, resolved.version);
   if (format !== undefined && format !== 'mcp' && format !== 'a2a') throw optionError('format', "'mcp' or 'a2a'", format);
   if (taskType !== undefined && !isTaskType(taskType, version)) throw optionError('taskType', `an AdCP ${version} task type`, taskType);
-  return { format, taskType, options: resolved, version };
+  if (handle !== undefined && taskType !== undefined && taskType !== handle.task)
+    throw optionError('taskType', `left out or the handle's ${handle.task}`, taskType);
+  const routed = handle !== undefined && isTaskType(handle.task, version) ? handle.task : taskType;
+  return { format, taskType: routed, options: resolved, version, handle };
 }
 
 /**
@@ -149,6 +173,7 @@ export function decodeWebhookValue(
 function decodeMcp(copy: unknown, call: WebhookCall, signer: WebhookFailure['signer']): DecodedWebhook {
   const { version } = call;
   const envelope = checkWebhookEnvelope(copy, version);
+  if (call.handle !== undefined) correlate(call.handle, envelope, 'webhook');
   if (call.taskType !== undefined && call.taskType !== envelope.taskType) {
     throw new WebhookError(
       'webhook_envelope_invalid',
@@ -205,6 +230,9 @@ function decodeA2a(copy: unknown, call: WebhookCall, signer: WebhookFailure['sig
     return { ...about, data: null, version } as DecodedWebhook;
   try {
     const data: unknown = decode(resultTask(expected), copy, { ...call.options, version, transport: 'a2a' });
+    // The A2A Task id is the transport's, not the AdCP task_id (a2a-response-format.mdx); the payload's own is compared.
+    if (call.handle !== undefined && isObject(data))
+      correlate(call.handle, { taskType: expected, taskId: own(data, 'task_id') }, 'webhook');
     return { ...about, data, version } as DecodedWebhook;
   } catch (error) {
     if (error instanceof TaskFailedError) throw new WebhookTaskFailedError(error, { ...about, signer });
@@ -220,18 +248,25 @@ function decodeA2a(copy: unknown, call: WebhookCall, signer: WebhookFailure['sig
  *
  * @param body - The raw body (string or bytes), or an already-parsed object.
  * @param options - Format, expected task type, version and decode's bounds. A `version`
- *   (`'3.0'`, `'3.1.19'`) judges the body by that version only and types `data` by it alone.
+ *   (`'3.0'`, `'3.1.19'`) judges the body by that version only and types `data` by it alone; a
+ *   `handle` (the task's) does the same with its version and task, and refuses another task's webhook.
  * @returns The envelope's fields and the typed result; narrow on `taskType` to type `data`.
  * @throws {WebhookError} `webhook_envelope_invalid`, `webhook_body_malformed`.
+ * @throws {TaskMismatchError} With `handle`: `TASK_MISMATCH` for a webhook naming another task (`path`).
  * @throws {DecodeError} As decode() throws for the result (`SCHEMA_MISMATCH`, `TASK_FAILED`, ...).
  * @example
  * const hook = decodeWebhook(rawBody, { format: 'mcp' });
  * if (hook.taskType === 'create_media_buy' && hook.status === 'completed') use(hook.data);
  */
+export function decodeWebhook<const H extends TaskHandleFields>(
+  body: string | Uint8Array | Record<string, unknown>,
+  options: DecodeWebhookOptions & { readonly handle: H },
+): DecodedWebhookFor<H>;
 export function decodeWebhook<O extends DecodeWebhookOptions = DecodeWebhookOptions>(
   body: string | Uint8Array | Record<string, unknown>,
   options?: O,
-): DecodedWebhook<VersionFor<O>> {
+): DecodedWebhook<VersionFor<O>>;
+export function decodeWebhook(body: string | Uint8Array | Record<string, unknown>, options?: DecodeWebhookOptions): DecodedWebhook {
   let decoded: DecodedWebhook;
   try {
     decoded = decodeBody(body, options);
@@ -239,8 +274,7 @@ export function decodeWebhook<O extends DecodeWebhookOptions = DecodeWebhookOpti
     // Only our own DecodeErrors leave: a caller's getter or Proxy is its MALFORMED_ENVELOPE, anything else our INTERNAL.
     throw guard(error, undefined, body);
   }
-  // The version option fixed the schemas that judged the body, so `decoded.version` is in VersionFor<O>.
-  return decoded as DecodedWebhook<VersionFor<O>>;
+  return decoded;
 }
 
 function decodeBody(body: unknown, options: DecodeWebhookOptions | undefined): DecodedWebhook {

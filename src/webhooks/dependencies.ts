@@ -1,11 +1,12 @@
 /**
- * The receiver's dependencies (key resolver, revocation check, replay store, clock) held to a
+ * The receiver's dependencies (key resolver, revocation check, replay store, clock, handles lookup) held to a
  * deadline and to the shape of their answers, so that a dependency that throws, hangs or answers
  * nonsense fails closed as a fault of the receiver's side (5xx), never as the sender's (4xx), and
  * never lets a webhook through.
  */
-import { describeThrown, describeValue } from '../errors/errors.js';
+import { DecodeError, describeThrown, describeValue } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
+import { readHandle, type TaskHandle, type TaskHandleFields } from '../decode/task-handle.js';
 import { WebhookError } from './errors.js';
 import type { ReplayClaim, ReplayStore } from './replay/replay.js';
 import type { KeyResolver, ResolvedKey } from './signature/keys.js';
@@ -210,4 +211,38 @@ export function dedupCall(work: () => unknown, ms: number, what: string): Promis
       { cause },
     );
   return call(work, ms, unavailable, 'storeTimeoutMs');
+}
+
+/** What the receiver's `handles` lookup is asked: the delivery's `task_id` and `operation_id` (absent in a 3.0 envelope that omits it). */
+export interface HandleIds {
+  readonly taskId: string;
+  readonly operationId: string | undefined;
+}
+
+/** The receiver's `handles` option: the handle of the task a delivery names, or `undefined` when none is known. */
+export type HandleLookup = (ids: HandleIds) => TaskHandleFields | undefined | Promise<TaskHandleFields | undefined>;
+
+/**
+ * The `handles` lookup held to `ms` and to its contract (a handle's fields, or `undefined`): a
+ * lookup that throws or hangs fails closed (503), one that answers nonsense is misconfigured (500).
+ *
+ * @param lookup - Your lookup.
+ * @param ms - The deadline (`storeTimeoutMs`).
+ * @returns The guarded lookup, answering a checked handle or `undefined`.
+ * @example
+ * const handles = guardHandles(({ taskId }) => db.handle(taskId), 2_000);
+ */
+export function guardHandles(lookup: HandleLookup, ms: number): (ids: HandleIds) => Promise<TaskHandle | undefined> {
+  const unavailable = (why: string, cause?: unknown): WebhookError =>
+    new WebhookError('webhook_handles_unavailable', `the handles lookup ${why}; the sender may retry`, { cause });
+  return async (ids) => {
+    const found: unknown = await call(() => lookup(ids), ms, unavailable, 'storeTimeoutMs');
+    if (found === undefined) return undefined;
+    try {
+      return readHandle(found, 'handles()');
+    } catch (error) {
+      const why = error instanceof DecodeError ? error.message : describeThrown(error);
+      throw misconfigured(`the handles lookup must answer a task handle or undefined for task_id "${shownText(ids.taskId, 64)}"; ${why}`);
+    }
+  };
 }

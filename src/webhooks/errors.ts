@@ -64,7 +64,14 @@ export type WebhookErrorCode =
   /** The dedup store failed, is full, or passed its deadline (e.g. Redis down): retryable. */
   | 'webhook_dedup_store_unavailable'
   /** `complete()` or `release()` came after the claim's lease expired: processing outlasted `leaseSeconds`. */
-  | 'webhook_dedup_lease_expired';
+  | 'webhook_dedup_lease_expired'
+  /**
+   * With `handles`: no handle is known for the delivery's `task_id` / `operation_id` (yet: a
+   * webhook can outrun the answer that starts its task). 503, so the sender retries.
+   */
+  | 'webhook_task_unknown'
+  /** With `handles`: the handle lookup failed or passed its deadline (`storeTimeoutMs`): retryable. */
+  | 'webhook_handles_unavailable';
 
 /**
  * Whose fault an outcome is. `delivery`: the request as the sender sent it (answered 4xx, the only
@@ -72,7 +79,7 @@ export type WebhookErrorCode =
  * message says what to fix). `dependency`: something the receiver relies on failed or was late
  * (503, a retry can succeed). `internal`: a defect of adcp-decode or of the runtime (500). `none`:
  * no fault (a delivered failed task or a completed duplicate, 200; an identical delivery still in
- * progress, 503).
+ * progress, or a task whose handle is not known yet, 503).
  */
 export type WebhookBlame = 'delivery' | 'configuration' | 'dependency' | 'internal' | 'none';
 
@@ -111,6 +118,8 @@ export const WEBHOOK_HTTP_STATUS: Readonly<Record<WebhookErrorCode, number>> = {
   webhook_dedup_rate_abuse: 429,
   webhook_dedup_store_unavailable: 503,
   webhook_dedup_lease_expired: 500,
+  webhook_task_unknown: 503,
+  webhook_handles_unavailable: 503,
 };
 
 /** Whose fault each code is (test/webhooks/blame.test.ts holds it to the status class). */
@@ -148,6 +157,8 @@ export const WEBHOOK_BLAME: Readonly<Record<WebhookErrorCode, WebhookBlame>> = {
   webhook_dedup_rate_abuse: 'delivery',
   webhook_dedup_store_unavailable: 'dependency',
   webhook_dedup_lease_expired: 'configuration',
+  webhook_task_unknown: 'none',
+  webhook_handles_unavailable: 'dependency',
 };
 
 /**
@@ -171,6 +182,8 @@ export const DECODE_ERROR_ANSWER: Readonly<Record<DecodeErrorCode, { readonly st
   // An answer that does not answer the request it is tied to (context, served release): the sender's.
   CONTEXT_MISMATCH: { status: 400, blame: 'delivery' },
   VERSION_MISMATCH: { status: 400, blame: 'delivery' },
+  // A delivery naming another task_type, task_id or operation_id than the handle it was looked up by: the sender's.
+  TASK_MISMATCH: { status: 400, blame: 'delivery' },
   // decoderFor found no release in common with the seller: the buyer's setup to resolve.
   NO_COMMON_VERSION: { status: 500, blame: 'configuration' },
   UNSUPPORTED_VERSION: { status: 500, blame: 'configuration' },

@@ -17,12 +17,16 @@ export { decodeWebhook } from './decode-webhook.js';
 export { preload } from '../validate/validators.js';
 export type {
   DecodedWebhook,
+  DecodedWebhookFor,
   DecodedWebhookOf,
   DecodeWebhookOptions,
   WebhookData,
   WebhookResultTask,
   WebhookTaskTypeIn,
 } from './decode-webhook.js';
+export type { HandleIds, HandleLookup } from './dependencies.js';
+export type { TaskHandle, TaskHandleFields } from '../decode/task-handle.js';
+export { TaskMismatchError } from '../errors/errors.js';
 export { detectWebhookFormat, extractWebhookPayload, validateWebhookEnvelope, WEBHOOK_STATUSES, WEBHOOK_TASK_TYPES } from './envelope.js';
 export type { WebhookEnvelope, WebhookFormat, WebhookStatus, WebhookTaskType } from './envelope.js';
 export { verifyWebhookSignature, WEBHOOK_TAG, REQUIRED_COMPONENTS, REQUIRED_PARAMS } from './signature/verify.js';

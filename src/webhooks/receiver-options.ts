@@ -9,7 +9,8 @@ import { resolveVersion } from '../schema/versions.js';
 import type { Bounds } from '../bounds/bounds.js';
 import { boundsOf, type DecodeWebhookOptions } from './decode-webhook.js';
 import { WEBHOOK_TASK_TYPES } from './envelope.js';
-import { guardKeys, guardNow, guardReplayStore, guardRevocation } from './dependencies.js';
+import { guardHandles, guardKeys, guardNow, guardReplayStore, guardRevocation, type HandleIds, type HandleLookup } from './dependencies.js';
+import type { TaskHandle } from '../decode/task-handle.js';
 import { deadlineMs, optionalFunction, optionalMethods, optionError, positiveInteger } from './option-checks.js';
 import type { BodyLimits } from './body/request.js';
 import type { DedupOptions, DedupSettings } from './replay/dedup-claim.js';
@@ -52,6 +53,7 @@ export interface ReceiverOptionsIn {
   readonly storeTimeoutMs?: number | undefined;
   readonly keysTimeoutMs?: number | undefined;
   readonly dedup?: DedupOptions | undefined;
+  readonly handles?: HandleLookup | undefined;
   readonly now?: (() => number) | undefined;
   readonly subtle?: WebhookCrypto | undefined;
 }
@@ -70,6 +72,8 @@ export interface ReceiverSettings {
   readonly now: (() => number) | undefined;
   readonly subtle: WebhookCrypto | undefined;
   readonly dedup: DedupSettings | undefined;
+  /** The guarded `handles` lookup (storeTimeoutMs), when configured. */
+  readonly handles: ((ids: HandleIds) => Promise<TaskHandle | undefined>) | undefined;
   readonly decodeOptions: DecodeWebhookOptions;
   /** decode's bounds, `maxBytes` no larger than the body bound. */
   readonly bounds: Bounds;
@@ -120,6 +124,13 @@ function checkRoute(options: DecodeWebhookOptions): void {
   }
   if (format === 'a2a' && taskType === undefined)
     throw optionError(WHO, 'taskType', 'set for an A2A route (A2A push bodies do not name their task)', taskType);
+  if (options.handle !== undefined)
+    throw optionError(
+      WHO,
+      'handle',
+      'left out: a receiver serves many tasks; pass handles, a lookup by task_id and operation_id',
+      options.handle,
+    );
 }
 
 /**
@@ -170,7 +181,7 @@ function dedupSettings(dedup: unknown, timeoutMs: number, subtle: WebhookCrypto 
 /** Checks every option's type; the values that need more are checked where they are resolved. */
 function checkShapes(options: ReceiverOptionsIn): void {
   if (!isObject(options)) throw optionError(WHO, 'options', 'an object', options);
-  for (const name of ['keys', 'revocation', 'now'] as const) optionalFunction(WHO, name, options[name]);
+  for (const name of ['keys', 'revocation', 'now', 'handles'] as const) optionalFunction(WHO, name, options[name]);
   for (const name of ['jwks', 'revocationList'] as const) optionalObject(name, options[name]);
   optionalMethods(WHO, 'replayStore', options.replayStore, ['capReached', 'claim']);
   optionalMethods(WHO, 'subtle', options.subtle, ['digest', 'verify', 'importKey', 'sign']);
@@ -241,10 +252,16 @@ export function receiverSettings(options: ReceiverOptionsIn & DecodeWebhookOptio
     storeTimeoutMs,
     keysTimeoutMs,
     dedup,
+    handles,
     now,
     subtle,
     ...decodeOptions
   } = options;
+  if (handles !== undefined && decodeOptions.format === 'a2a')
+    throw new DecodeError(
+      'INVALID_OPTION',
+      `${WHO}: option handles correlates MCP task webhooks; it cannot serve format 'a2a' (A2A push bodies name the A2A transport task, not an AdCP task_id)`,
+    );
   const maxBytes = positiveInteger(WHO, 'maxBodyBytes', maxBodyBytes, DEFAULT_WEBHOOK_MAX_BYTES);
   const body = { maxBytes, timeoutMs: deadlineMs(WHO, 'bodyTimeoutMs', bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS) };
   const storeMs = deadlineMs(WHO, 'storeTimeoutMs', storeTimeoutMs, DEFAULT_STORE_TIMEOUT_MS);
@@ -264,6 +281,7 @@ export function receiverSettings(options: ReceiverOptionsIn & DecodeWebhookOptio
     now: clock,
     subtle,
     dedup: dedupSettings(dedup, storeMs, subtle),
+    handles: handles === undefined ? undefined : guardHandles(handles, storeMs),
     decodeOptions,
     bounds: { ...decodeBounds, maxBytes: Math.min(decodeBounds.maxBytes, maxBytes) },
   };

@@ -22,6 +22,12 @@ import type { RevocationListOptions } from './signature/revocation.js';
 import { checkContentType, readWebhookRequest, type IncomingWebhook, type ReadRequest } from './body/request.js';
 import { claimDelivery, type DedupClaim, type DedupOptions } from './replay/dedup-claim.js';
 import { receiverSettings, type ReceiverSettings } from './receiver-options.js';
+import type { HandleLookup } from './dependencies.js';
+import type { TaskHandle } from '../decode/task-handle.js';
+import { checkWebhookEnvelope, detectWebhookFormat } from './envelope.js';
+import { isObject, own } from '../json/own.js';
+import { resolveOptions } from '../encode/resolve-options.js';
+import { versionOrDefault } from '../schema/versions.js';
 import {
   verifyWebhookSignature,
   type ReplayScope,
@@ -46,6 +52,8 @@ export type ReceivedWebhook<V extends Version = Version> = DecodedWebhook<V> & {
    * without the option, and for A2A bodies (they carry no `idempotency_key`).
    */
   readonly dedup: DedupClaim | undefined;
+  /** With the `handles` option, the handle of the task this delivery was correlated to; absent without it. */
+  readonly handle: TaskHandle | undefined;
 };
 
 /** The legacy HMAC opt-in (deprecated; removed in AdCP 4.0). */
@@ -111,6 +119,15 @@ export interface WebhookReceiverOptions extends DecodeWebhookOptions {
    * Without it the application must dedup itself (see the README).
    */
   readonly dedup?: DedupOptions | undefined;
+  /**
+   * The handle of the task a delivery names, looked up by its `task_id` and `operation_id` (your
+   * store of what taskHandle() returned; the lookup is held to `storeTimeoutMs`). With it, every
+   * MCP delivery is correlated: one naming another `task_type`, `task_id` or `operation_id` than
+   * its handle is `TASK_MISMATCH` (400), one whose handle is not known (yet) `webhook_task_unknown`
+   * (503: the sender retries), and the handle's version judges it. A2A push bodies are refused
+   * here: they name the A2A transport task, not an AdCP task.
+   */
+  readonly handles?: HandleLookup | undefined;
   /** The clock in milliseconds. Default `Date.now`. */
   readonly now?: (() => number) | undefined;
   /** WebCrypto. Default `crypto.subtle`. */
@@ -192,9 +209,11 @@ async function receiveOne(settings: ReceiverSettings, request: IncomingWebhook):
   // Step 14 (duplicate keys) and the secure parse run only on an authenticated body.
   const parsed = parseWebhookBody(bodyText(read.body), settings.bounds);
   const { dedup } = settings;
+  const handle = settings.handles === undefined ? undefined : await handleOf(settings, parsed.value);
+  const options = handle === undefined ? settings.decodeOptions : { ...settings.decodeOptions, handle };
   let decoded: DecodedWebhook;
   try {
-    decoded = decodeWebhookValue(parsed.value, settings.decodeOptions, parsed.shape, signer);
+    decoded = decodeWebhookValue(parsed.value, options, parsed.shape, signer);
   } catch (error) {
     const key = error instanceof WebhookTaskFailedError ? error.webhook.idempotencyKey : undefined;
     if (dedup === undefined || key === undefined || !(error instanceof WebhookTaskFailedError)) throw error;
@@ -204,7 +223,32 @@ async function receiveOne(settings: ReceiverSettings, request: IncomingWebhook):
   }
   const key = decoded.idempotencyKey;
   const claim = dedup === undefined || key === undefined ? undefined : await claimDelivery(dedup, signer.agent, key, parsed.value);
-  return { ...decoded, signer, dedup: claim };
+  return { ...decoded, signer, dedup: claim, handle };
+}
+
+/**
+ * The handle of the task a delivery names, by its `task_id` and `operation_id`. A body without a
+ * string `task_id` is left for the envelope check to refuse; one whose handle is unknown is
+ * refused after the envelope check (its own faults first), as `webhook_task_unknown`.
+ */
+async function handleOf(settings: ReceiverSettings, body: unknown): Promise<TaskHandle | undefined> {
+  const lookup = settings.handles as NonNullable<ReceiverSettings['handles']>;
+  const format = settings.decodeOptions.format ?? detectWebhookFormat(body);
+  if (format === 'a2a')
+    throw new WebhookError(
+      'webhook_envelope_invalid',
+      'expected an MCP task webhook envelope on this route (option handles); got an A2A push body, which names the A2A transport task, not an AdCP task_id',
+    );
+  const taskId = isObject(body) ? own(body, 'task_id') : undefined;
+  if (typeof taskId !== 'string') return undefined;
+  const operationId = own(body as Record<string, unknown>, 'operation_id');
+  const handle = await lookup({ taskId, operationId: typeof operationId === 'string' ? operationId : undefined });
+  if (handle !== undefined) return handle;
+  checkWebhookEnvelope(body, versionOrDefault(resolveOptions(undefined, settings.decodeOptions).version));
+  throw new WebhookError(
+    'webhook_task_unknown',
+    `no task handle is known for task_id "${shownText(taskId, 64)}"${typeof operationId === 'string' ? ` (operation_id "${shownText(operationId, 64)}")` : ''}; answered 503 so that the sender retries once the task's answer is stored`,
+  );
 }
 
 /**

@@ -64,6 +64,9 @@ const NO_SELLER_DATA: Readonly<Record<string, string>> = {
   RequestError: 'an error class',
   TargetUriError: 'an error class',
   VersionMismatchError: 'an error class',
+  TaskMismatchError: 'an error class',
+  taskHandle:
+    'a frozen handle built by us: the task, version and release, and the task_id and operation_id strings (test/decode/task-handles.test.ts)',
   decoderFor: "a decoder and the release picked from the capabilities answer, none of the answer's data",
   encode: "the caller's own request, copied and frozen (test/encode), no seller data",
   safeEncode: "the caller's own request, copied and frozen (test/encode), no seller data",

@@ -1,0 +1,201 @@
+/**
+ * Task handles: what ties a task's later answers (a poll, a webhook) to the call that started it.
+ * decode() records every `submitted` or `working` answer it returns; one carrying a `task_id`
+ * yields a handle (the task, the `task_id`, the release that judged it, and the `operation_id` the
+ * request registered for webhooks). Given a handle, a later answer naming another `task_type`,
+ * `task_id` or `operation_id` is refused (TASK_MISMATCH): it cannot be this task's answer.
+ * This module names no version's response map, so a pinned import's declarations stay its own.
+ */
+import { DecodeError, TaskMismatchError, describeThrown, describeValue } from '../errors/errors.js';
+import { shownText } from '../errors/format.js';
+import { hasOwn, isObject, own } from '../json/own.js';
+import { releaseOf, resolveVersion, tablesFor, versions, type Version } from '../schema/versions.js';
+
+/** `'3.1'` for `'3.1.19'`; `string` for a version not known at compile time (covariant in `V`, so a handle of one version is a handle of any). */
+export type HandleRelease<V extends string> = V extends `${infer Major}.${infer Minor}.${string}` ? `${Major}.${Minor}` : string;
+
+/**
+ * A task handle as stored: what {@link TaskHandle} holds, as plain data. A handle written to a
+ * database (`JSON.stringify(handle)`) and read back is one; `version` may be any patch of a
+ * bundled release (`'3.1.7'` is read as the bundled 3.1).
+ */
+export interface TaskHandleFields<T extends string = string, V extends string = string> {
+  /** The task the handle's call invoked, e.g. `'create_media_buy'`: the `task_type` its answers name. */
+  readonly task: T;
+  /** The seller's `task_id` for it. */
+  readonly taskId: string;
+  /** The bundled AdCP version that judged the answer, e.g. `'3.1.19'`: its later answers are judged by it too. */
+  readonly version: V;
+  /** The `push_notification_config.operation_id` the request registered, when decode() was given it (option `request`). */
+  readonly operationId?: string | undefined;
+}
+
+/**
+ * A handle on a seller's task: from taskHandle() (a `submitted` or `working` answer that carried a
+ * `task_id`), or read from its stored fields. Frozen; its class tells a handle adcp-decode checked
+ * from a caller's object.
+ */
+export class TaskHandle<T extends string = string, V extends string = string> implements TaskHandleFields<T, V> {
+  /** The release of `version`, e.g. `'3.1'`. */
+  readonly release: HandleRelease<V>;
+
+  constructor(
+    readonly task: T,
+    readonly taskId: string,
+    readonly version: V,
+    readonly operationId: string | undefined,
+  ) {
+    this.release = releaseOf(version) as HandleRelease<V>;
+    Object.freeze(this);
+  }
+}
+
+/** What decode() recorded of a `submitted` or `working` answer: its handle, or null when it carried no `task_id`. */
+const answers = new WeakMap<object, TaskHandle | null>();
+
+/** The statuses of an answer whose task goes on (webhooks.mdx: only these may later emit task webhooks). */
+const ONGOING: readonly unknown[] = ['submitted', 'working'];
+
+/**
+ * Records what decode() returned, when its status says the task goes on.
+ *
+ * @param payload - The object decode() returns.
+ * @param answer - The task, the version that judged it, its status, and the operation id the request registered.
+ * @throws Never.
+ * @example
+ * recordAnswer(found.payload, { task: 'create_media_buy', version: '3.1.19', status: 'submitted', operationId: undefined });
+ */
+export function recordAnswer(
+  payload: Record<string, unknown>,
+  answer: { task: string; version: string; status: unknown; operationId: string | undefined },
+): void {
+  if (!ONGOING.includes(answer.status)) return;
+  const taskId = own(payload, 'task_id');
+  answers.set(
+    payload,
+    typeof taskId === 'string' ? new TaskHandle<string, string>(answer.task, taskId, answer.version, answer.operationId) : null,
+  );
+}
+
+function invalidInput(message: string, task?: string): DecodeError {
+  return new DecodeError('INVALID_INPUT', message, { task });
+}
+
+/**
+ * The handle of an answer decode() returned.
+ *
+ * @param task - The task the answer was decoded for.
+ * @param answer - What decode() (or safeDecode's `data`) returned, not a copy.
+ * @returns The handle of a `submitted` or `working` answer carrying a `task_id`; `undefined` for
+ *   any other answer (a final one, `input-required`, one without a `task_id`).
+ * @throws {DecodeError} `INVALID_INPUT` for an answer decoded for another task, or a
+ *   `submitted`/`working` object decode() did not return (a copy: the version that judged it is unknown).
+ * @example
+ * mintHandle('create_media_buy', decode('create_media_buy', result));
+ */
+export function mintHandle(task: unknown, answer: unknown): TaskHandle | undefined {
+  if (typeof task !== 'string') throw invalidInput(`taskHandle expects a task name string; got ${describeValue(task)}`);
+  if (!isObject(answer)) throw invalidInput(`taskHandle expects the answer decode() returned; got ${describeValue(answer)}`, task);
+  const handle = answers.get(answer);
+  if (handle === undefined) {
+    let status: unknown;
+    try {
+      const d = Object.getOwnPropertyDescriptor(answer, 'status');
+      status = d !== undefined && 'value' in d ? d.value : undefined;
+    } catch {
+      status = undefined; // a Proxy's trap: not an answer decode() returned, and no ongoing status read
+    }
+    if (!ONGOING.includes(status)) return undefined;
+    throw invalidInput(
+      `taskHandle expects the ${task} answer decode() returned; this ${String(status)} answer is not one (a copy?), so the version that judged it is unknown`,
+      task,
+    );
+  }
+  if (handle === null) return undefined;
+  if (handle.task !== task)
+    throw invalidInput(`taskHandle was asked for a ${shownText(task, 64)} handle; the answer was decoded for ${handle.task}`, task);
+  return handle;
+}
+
+function handleError(name: string, expected: string, got: unknown): DecodeError {
+  const shown = typeof got === 'string' ? `"${shownText(got, 64)}"` : describeValue(got);
+  return new DecodeError('INVALID_OPTION', `option ${name} must be ${expected}; got ${shown}`);
+}
+
+/** A stored version: a bundled one, else the bundled version of its release (a handle outlives a patch upgrade). */
+function storedVersion(value: unknown, name: string): Version {
+  if (typeof value !== 'string') throw handleError(`${name}.version`, 'a bundled AdCP version', value);
+  const bundled = (versions as readonly string[]).includes(value) ? value : releaseOf(value);
+  return resolveVersion(bundled);
+}
+
+/**
+ * Reads a handle once: a TaskHandle as it is, or stored fields checked into one.
+ *
+ * @param value - The option's value.
+ * @param name - The option's name, for messages (`handle`).
+ * @returns The handle.
+ * @throws {DecodeError} `INVALID_OPTION` for anything but a handle's fields (a task of its
+ *   version, a non-empty `taskId`, a string `operationId` when present); `UNSUPPORTED_VERSION`
+ *   for a release not bundled.
+ * @example
+ * readHandle({ task: 'create_media_buy', taskId: 'task_9', version: '3.1.19' }, 'handle');
+ */
+export function readHandle(value: unknown, name: string): TaskHandle {
+  if (value instanceof TaskHandle) return value;
+  try {
+    if (!isObject(value)) throw handleError(name, 'a task handle (taskHandle(), or its stored fields)', value);
+    const { task, taskId, version, operationId } = value;
+    const bundled = storedVersion(version, name);
+    if (typeof task !== 'string' || !hasOwn(tablesFor(bundled).schemaIds, task))
+      throw handleError(`${name}.task`, `an AdCP ${bundled} task name`, task);
+    if (typeof taskId !== 'string' || taskId.length === 0) throw handleError(`${name}.taskId`, "the seller's task_id", taskId);
+    if (operationId !== undefined && typeof operationId !== 'string')
+      throw handleError(`${name}.operationId`, 'a string when present', operationId);
+    return new TaskHandle<string, string>(task, taskId, bundled, operationId);
+  } catch (cause) {
+    if (cause instanceof DecodeError) throw cause;
+    throw new DecodeError('INVALID_OPTION', `option ${name} could not be read: ${describeThrown(cause)} thrown`, { cause });
+  }
+}
+
+/** What an answer says of the task it belongs to; `undefined` for a field it does not carry. */
+export interface NamedTask {
+  readonly taskType: unknown;
+  readonly taskId: unknown;
+  readonly operationId?: unknown;
+}
+
+/** A value as shown in a TASK_MISMATCH: a string escaped and bounded, anything else described. */
+function shownValue(value: unknown): string {
+  return typeof value === 'string' ? `"${shownText(value, 128)}"` : describeValue(value);
+}
+
+/**
+ * Refuses an answer that names another task than the handle: `task_type` first, then `task_id`,
+ * then `operation_id` (only where both the handle and the answer carry one).
+ *
+ * @param handle - The handle the answer is correlated to.
+ * @param named - What the answer names.
+ * @param what - The answer, for the message: `get_task_status response`, `webhook`.
+ * @throws {TaskMismatchError} `TASK_MISMATCH`, `path` `/task_type`, `/task_id` or `/operation_id`.
+ * @example
+ * correlate(handle, { taskType: response.task_type, taskId: response.task_id }, 'get_task_status response');
+ */
+export function correlate(handle: TaskHandle, named: NamedTask, what: string): void {
+  const fields = [
+    ['/task_type', 'task_type', handle.task, named.taskType],
+    ['/task_id', 'task_id', handle.taskId, named.taskId],
+    ['/operation_id', 'operation_id', handle.operationId, named.operationId],
+  ] as const;
+  for (const [path, field, expected, received] of fields) {
+    if (expected === undefined || received === undefined || received === expected) continue;
+    const shownExpected = shownText(expected, 128);
+    const shownReceived = typeof received === 'string' ? shownText(received, 128) : describeValue(received);
+    throw new TaskMismatchError(
+      `expected the ${what}'s ${field} to be "${shownExpected}", as the handle of ${handle.task} task "${shownText(handle.taskId, 64)}" says; it is ${shownValue(received)}, so it is not this task's answer (a correlation failure)`,
+      { expected: shownExpected, received: shownReceived },
+      { task: handle.task, version: handle.version, path },
+    );
+  }
+}
