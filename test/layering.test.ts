@@ -29,7 +29,11 @@ const RANKS: Readonly<Record<string, number>> = {
   fetch: 6,
   webhooks: 6,
   sign: 6,
+  // The typed call over the official clients (Node: it runs under the bounded fetch's context).
+  call: 7,
   cli: 7,
+  mcp: 8,
+  a2a: 8,
   entries: 8,
 };
 

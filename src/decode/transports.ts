@@ -8,6 +8,7 @@ import { DecodeError, describeValue, type AdcpError } from '../errors/errors.js'
 import type { TaskFailedError } from '../extract/task-failed.js';
 import type { EndState } from '../schema/recovery.js';
 import { locateA2aPayload, type A2aPayloadLocation } from '../extract/a2a.js';
+import { fromA2aSdk } from '../extract/a2a-sdk.js';
 import { checkAdcpError, locateA2aError, locateMcpError, type AdcpErrorLocation } from '../extract/errors.js';
 import { detectTransport } from '../extract/detect.js';
 import { locateMcpPayload, textItems, type McpPayloadLocation, type McpRejectedText } from '../extract/mcp.js';
@@ -51,6 +52,8 @@ export function locatePayload(ctx: Context, input: unknown): Found {
   const { task, options, version } = ctx;
   // A raw JSON-RPC success response: its `result` is the CallToolResult or A2A task.
   if (options.transport !== 'payload') input = unwrapJsonRpcResult(input);
+  // What the @a2a-js/sdk 1.x client returns (in-memory objects), read as the wire form it stands for.
+  if (options.transport === 'auto' || options.transport === 'a2a') input = fromA2aSdk(input);
   switch (options.transport === 'auto' ? detectTransport(input) : options.transport) {
     case 'mcp':
       return mcpPayload(ctx, input);
@@ -288,9 +291,8 @@ function envelopePrefix(envelope: string | undefined): string {
 
 function describeState(raw: unknown): string {
   if (typeof raw === 'string') return `"${shownText(raw, 40)}"`;
-  // @a2a-js/sdk 1.x clients hand back in-memory protobuf objects (numeric enum states); their
-  // wire form comes from the SDK's toJSON (e.g. Task.toJSON(task)).
-  if (typeof raw === 'number') return `number (an in-memory @a2a-js/sdk object? decode its wire form: Task.toJSON(task))`;
+  // The SDK's in-memory objects are read as their wire form (fromA2aSdk): a number left is outside its enum.
+  if (typeof raw === 'number') return `number ${raw}, outside the A2A TaskState enum (0 to 8)`;
   return describeValue(raw);
 }
 

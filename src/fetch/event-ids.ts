@@ -3,7 +3,6 @@
  * streams delivered, remembered in bounded memory, so a resumption draws on its request's budget.
  */
 import type { createHash as CreateHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import type { Ledger } from './exchange.js';
 
 /** How many ledgers (requests) one instance remembers for resumption. */
@@ -18,8 +17,9 @@ let createHash: typeof CreateHash | undefined;
  * HTTP strips surrounding whitespace), so remembering an id costs 43 bytes however long the id is.
  */
 function idKey(id: string): string {
-  // node:crypto is slow to load and only SSE resumption needs it, so it loads on first use.
-  createHash ??= (createRequire(import.meta.url)('node:crypto') as { createHash: typeof CreateHash }).createHash;
+  // node:crypto is slow to load and only SSE resumption needs it, so it loads on first use (by name,
+  // not relative to this file, so the code may sit in a chunk shared with adcp-decode/mcp and /a2a).
+  createHash ??= process.getBuiltinModule('node:crypto').createHash;
   return createHash('sha256').update(trimWhitespace(id)).digest('base64url');
 }
 

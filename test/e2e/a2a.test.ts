@@ -4,29 +4,19 @@
  * Client (ClientFactory, JSON-RPC transport); what the client returns goes into adcp-decode.
  *
  * The SDK client (1.x, A2A 1.0) returns its in-memory protobuf objects: numeric `status.state`
- * (3, not `TASK_STATE_COMPLETED`) and parts as `{ content: { $case: 'data', value } }`. adcp-decode
- * reads the wire form (ProtoJSON, and v0.3 JSON), so each object goes through the SDK's own
- * `Task.toJSON` / `StreamResponse.toJSON` first, which yields exactly what was on the wire.
+ * (3, not `TASK_STATE_COMPLETED`) and parts as `{ content: { $case: 'data', value } }`. decode
+ * reads them as the wire form they stand for (ProtoJSON), the same as the SDK's own
+ * `Task.toJSON` / `StreamResponse.toJSON` yields; the tests below decode that wire form.
  *
  * The user message's text picks the scenario: completed, working, failed, streamed.
  */
 import { readFileSync } from 'node:fs';
-import type { Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Role, StreamResponse, Task, TaskState, type AgentCard, type Message, type Part } from '@a2a-js/sdk';
-import { ClientFactory, type Client } from '@a2a-js/sdk/client';
-import {
-  AgentEvent,
-  DefaultRequestHandler,
-  InMemoryTaskStore,
-  type AgentExecutor,
-  type ExecutionEventBus,
-  type RequestContext,
-} from '@a2a-js/sdk/server';
-import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
-import { createRequire } from 'node:module';
+import { Message, Role, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { decode, safeDecode, TaskFailedError } from '../../src/index.js';
+import { foldA2aStream } from '../../src/a2a/fold-stream.js';
+import { dataPart, executor, serveAgent, taskEvents, textPart, type ServedAgent } from '../fixtures/a2a-sellers.js';
 
 /** A valid AdCP 3.1.19 get_products payload with 3 products. */
 const payload = (
@@ -38,144 +28,47 @@ const payload = (
 const draft = { ...payload, products: payload.products.slice(0, 1) };
 const adcpError = { code: 'RATE_LIMITED', message: 'Too many requests for this account.', recovery: 'transient', retry_after: 30 };
 
-const dataPart = (value: unknown): Part => ({
-  content: { $case: 'data', value },
-  metadata: undefined,
-  filename: '',
-  mediaType: 'application/json',
-});
-const textPart = (value: string): Part => ({
-  content: { $case: 'text', value },
-  metadata: undefined,
-  filename: '',
-  mediaType: 'text/plain',
-});
-
 /** An AdCP seller agent: get_products answered in the way the user message names. */
-class SellerExecutor implements AgentExecutor {
-  cancelTask = async (): Promise<void> => undefined;
-
-  async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
-    const { taskId, contextId } = ctx;
-    const first = ctx.userMessage.parts[0]?.content;
-    const scenario = first?.$case === 'text' ? first.value : '';
-    const now = (): string => new Date().toISOString();
-    const message = (parts: Part[]): Message => ({
-      messageId: crypto.randomUUID(),
-      contextId,
-      taskId,
-      role: Role.ROLE_AGENT,
-      parts,
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    });
-    const status = (state: TaskState, parts?: Part[]): void =>
-      bus.publish(
-        AgentEvent.statusUpdate({
-          taskId,
-          contextId,
-          status: { state, message: parts && message(parts), timestamp: now() },
-          metadata: undefined,
-        }),
-      );
-    const artifact = (parts: Part[], append: boolean, lastChunk: boolean): void =>
-      bus.publish(
-        AgentEvent.artifactUpdate({
-          taskId,
-          contextId,
-          artifact: {
-            artifactId: 'get_products_result',
-            name: 'get_products',
-            description: '',
-            parts,
-            metadata: undefined,
-            extensions: [],
-          },
-          append,
-          lastChunk,
-          metadata: undefined,
-        }),
-      );
-
-    bus.publish(
-      AgentEvent.task({
-        id: taskId,
-        contextId,
-        status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
-        artifacts: [],
-        history: [ctx.userMessage],
-        metadata: undefined,
-      }),
-    );
-    switch (scenario) {
-      case 'completed':
-        artifact([textPart('Found 3 products for your brief.'), dataPart(payload)], false, true);
-        status(TaskState.TASK_STATE_COMPLETED);
-        break;
-      case 'working':
-        // Still searching: an interim DataPart; the executor returns and the task stays working.
-        status(TaskState.TASK_STATE_WORKING, [
-          textPart('Searching inventory'),
-          dataPart({ status: 'working', percentage: 40, current_step: 'searching_inventory' }),
-        ]);
-        break;
-      case 'failed':
-        status(TaskState.TASK_STATE_FAILED, [textPart('Rate limited'), dataPart({ adcp_error: adcpError })]);
-        break;
-      case 'streamed':
-        status(TaskState.TASK_STATE_WORKING, [dataPart({ status: 'working', percentage: 10, current_step: 'searching_inventory' })]);
-        artifact([dataPart(draft)], false, false);
-        status(TaskState.TASK_STATE_WORKING, [dataPart({ status: 'working', percentage: 80, current_step: 'validating_availability' })]);
-        artifact([dataPart(payload)], true, true);
-        status(TaskState.TASK_STATE_COMPLETED);
-        break;
-    }
-    bus.finished();
+const seller = executor(async (ctx, bus) => {
+  const first = ctx.userMessage.parts[0]?.content;
+  const scenario = first?.$case === 'text' ? first.value : '';
+  const { submitted, status, artifact } = taskEvents(ctx, bus);
+  submitted();
+  switch (scenario) {
+    case 'completed':
+      artifact([textPart('Found 3 products for your brief.'), dataPart(payload)], false, true);
+      status(TaskState.TASK_STATE_COMPLETED);
+      break;
+    case 'working':
+      // Still searching: an interim DataPart; the executor returns and the task stays working.
+      status(TaskState.TASK_STATE_WORKING, [
+        textPart('Searching inventory'),
+        dataPart({ status: 'working', percentage: 40, current_step: 'searching_inventory' }),
+      ]);
+      break;
+    case 'failed':
+      status(TaskState.TASK_STATE_FAILED, [textPart('Rate limited'), dataPart({ adcp_error: adcpError })]);
+      break;
+    case 'streamed':
+      status(TaskState.TASK_STATE_WORKING, [dataPart({ status: 'working', percentage: 10, current_step: 'searching_inventory' })]);
+      artifact([dataPart(draft)], false, false);
+      status(TaskState.TASK_STATE_WORKING, [dataPart({ status: 'working', percentage: 80, current_step: 'validating_availability' })]);
+      artifact([dataPart(payload)], true, true);
+      status(TaskState.TASK_STATE_COMPLETED);
+      break;
   }
-}
+  bus.finished();
+});
 
-/** express 5 (the A2A SDK's server peer); @types/express is not installed, so type the two calls used. */
-interface ExpressApp {
-  use(path: string, handler: unknown): void;
-  listen(port: number, host: string): HttpServer;
-}
-const express = createRequire(import.meta.url)('express') as () => ExpressApp;
-
-const card: AgentCard = {
-  name: 'AdCP seller',
-  description: 'An AdCP sales agent (test double)',
-  supportedInterfaces: [],
-  provider: undefined,
-  version: '1.0.0',
-  capabilities: { streaming: true, pushNotifications: false, extensions: [] },
-  securitySchemes: {},
-  securityRequirements: [],
-  defaultInputModes: ['text/plain', 'application/json'],
-  defaultOutputModes: ['application/json'],
-  skills: [],
-  signatures: [],
-};
-
-let http: HttpServer;
+let served: ServedAgent;
 let client: Client;
 
 beforeAll(async () => {
-  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new SellerExecutor());
-  const app = express();
-  app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler }));
-  app.use('/a2a', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-  http = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => http.once('listening', resolve));
-  const origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-  card.supportedInterfaces = [{ url: `${origin}/a2a`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }];
-  client = await new ClientFactory().createFromUrl(origin);
+  served = await serveAgent(seller);
+  client = await served.client();
 });
 
-afterAll(async () => {
-  http.closeAllConnections();
-  await new Promise((resolve) => http.close(resolve));
-});
+afterAll(() => served.close());
 
 function request(scenario: string) {
   return {
@@ -218,17 +111,24 @@ function outcome(input: unknown): Record<string, unknown> {
 }
 
 describe('A2A JSON-RPC, real SDK client and server', () => {
-  test('the SDK client returns protobuf objects; adcp-decode needs their JSON form (Task.toJSON)', async () => {
+  test('the SDK client returns protobuf objects; decode reads them as the wire form they stand for (Task.toJSON)', async () => {
     const task = await send('completed');
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(task.artifacts[0]?.parts[1]?.content?.$case).toBe('data');
-    expect(outcome(task)).toMatchInlineSnapshot(`
+    expect((Task.toJSON(task) as { status: { state: string } }).status.state).toBe('TASK_STATE_COMPLETED');
+    expect(outcome(task)).toStrictEqual(outcome(Task.toJSON(task)));
+    expect(outcome(task)).toMatchObject({ ok: true, status: 'completed', products: 3 });
+    for (const scenario of ['working', 'failed']) {
+      const other = await send(scenario);
+      expect(outcome(other)).toStrictEqual(outcome(Task.toJSON(other)));
+    }
+    // A state outside the SDK's enum is still no known state.
+    expect(outcome({ ...task, status: { ...task.status, state: 42 } })).toMatchInlineSnapshot(`
       {
         "code": "MALFORMED_ENVELOPE",
-        "message": "expected a known A2A task state; got number (an in-memory @a2a-js/sdk object? decode its wire form: Task.toJSON(task))",
+        "message": "expected a known A2A task state; got number 42, outside the A2A TaskState enum (0 to 8)",
       }
     `);
-    expect((Task.toJSON(task) as { status: { state: string } }).status.state).toBe('TASK_STATE_COMPLETED');
   });
 
   test('completed: the result is the artifact DataPart', async () => {
@@ -341,5 +241,24 @@ describe('A2A JSON-RPC, real SDK client and server', () => {
         "version": "3.1.19",
       }
     `);
+  });
+
+  test('streamed: foldA2aStream folds the events, as sent or as the SDK objects, into the task getTask returns', async () => {
+    const sdkEvents: StreamResponse[] = [];
+    for await (const event of client.sendMessageStream(request('streamed'))) sdkEvents.push(event);
+    const folded = foldA2aStream(sdkEvents);
+    expect(foldA2aStream(sdkEvents.map((e) => StreamResponse.toJSON(e)))).toStrictEqual(folded);
+    const final = Task.toJSON(await client.getTask({ tenant: '', id: String(folded.id) })) as Record<string, unknown>;
+    // What the server's own reducer built, but the history and timestamps a buyer does not fold.
+    expect({ ...folded, status: { ...(folded.status as object), timestamp: 0 } }).toStrictEqual({
+      id: final.id,
+      contextId: final.contextId,
+      status: { ...(final.status as object), timestamp: 0 },
+      artifacts: final.artifacts,
+      history: (sdkEvents[0]?.payload?.value as Task | undefined)?.history.map((m) => Message.toJSON(m)),
+    });
+    const data = decode('get_products', folded);
+    if (data.status !== 'completed') throw new Error('expected the final response');
+    expect(data.products).toHaveLength(3);
   });
 });

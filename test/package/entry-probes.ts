@@ -218,4 +218,45 @@ import { createServer } from 'node:http';`,
     ),
     expected: { ok: productIds.length, big: 'TOO_LARGE' },
   },
+  {
+    entry: 'adcp-decode/mcp',
+    file: 'probe-mcp.mjs',
+    script: frame(
+      `import { callTask, safeCallTask } from 'adcp-decode/mcp';`,
+      `  // A client with the official SDK's callTool: what it was asked, and the answer a seller gave.
+  const asked = [];
+  const client = (answer) => ({ callTool: async (params, _schema, options) => (asked.push([params, typeof options.timeout]), answer) });
+  const products = await callTask(client(input.products), 'get_products', { buying_mode: 'brief', brief: 'CTV, Q3' }, { version: '3.1' });
+  const refused = await safeCallTask(client({ isError: true, content: [{ type: 'text', text: 'no' }] }), 'get_products', { buying_mode: 'brief', brief: 'x' });
+  console.log(JSON.stringify({
+    products: products.products.map((p) => p.product_id),
+    sent: asked[0],
+    refused: refused.error.code,
+  }));`,
+    ),
+    expected: {
+      products: productIds,
+      sent: [
+        { name: 'get_products', arguments: { buying_mode: 'brief', brief: 'CTV, Q3', adcp_version: '3.1', adcp_major_version: 3 } },
+        'number',
+      ],
+      refused: 'TASK_FAILED',
+    },
+  },
+  {
+    entry: 'adcp-decode/a2a',
+    file: 'probe-a2a.mjs',
+    script: frame(
+      `import { callTask, foldA2aStream } from 'adcp-decode/a2a';`,
+      `  // A client with the A2A SDK's sendMessage, answering with its in-memory objects (numeric state, content.$case parts).
+  const dataPart = (value) => ({ content: { $case: 'data', value }, metadata: undefined, filename: '', mediaType: 'application/json' });
+  const task = { id: 't1', contextId: 'c1', status: { state: 3, message: undefined, timestamp: undefined }, artifacts: [{ artifactId: 'a', name: '', description: '', parts: [dataPart(input.products.structuredContent)], metadata: undefined, extensions: [] }], history: [], metadata: undefined };
+  let sent;
+  const client = { sendMessage: async (request) => ((sent = request.message.parts[0].content.value), task), sendMessageStream: async function* () {} };
+  const products = await callTask(client, 'get_products', { buying_mode: 'brief', brief: 'CTV, Q3' }, { version: '3.1' });
+  const folded = foldA2aStream([{ task: { id: 't1', contextId: 'c1', status: { state: 'TASK_STATE_SUBMITTED' } } }, { statusUpdate: { taskId: 't1', contextId: 'c1', status: { state: 'TASK_STATE_WORKING' } } }]);
+  console.log(JSON.stringify({ products: products.products.map((p) => p.product_id), skill: sent.skill, stamp: sent.input.adcp_version, folded: folded.status.state }));`,
+    ),
+    expected: { products: productIds, skill: 'get_products', stamp: '3.1', folded: 'TASK_STATE_WORKING' },
+  },
 ];

@@ -108,6 +108,8 @@ describe.skipIf(!enabled)('npm pack → npm install → use', { timeout: 120_000
       'dist/cli/main.js',
       'dist/webhooks/index.js',
       'dist/sign/index.js',
+      'dist/mcp/index.js',
+      'dist/a2a/index.js',
       'dist/validate/runtime/index.js',
       'dist/generated/index.d.ts',
     ])
@@ -116,7 +118,7 @@ describe.skipIf(!enabled)('npm pack → npm install → use', { timeout: 120_000
     // the files reached by path at run time (the validator modules and their runtime), no per-source module.
     const js = files.filter((f) => f.endsWith('.js'));
     const entryOrChunk =
-      /^dist\/(index|cli\/main|shared-\w+|fetch\/index|webhooks\/index|sign\/index|generated\/v[\d_]+\/pinned|validate\/loader\/(node|default))\.js$/;
+      /^dist\/(index|cli\/main|shared-\w+|fetch\/index|webhooks\/index|sign\/index|mcp\/index|a2a\/index|generated\/v[\d_]+\/pinned|validate\/loader\/(node|default))\.js$/;
     const byPath =
       /^dist\/(validate\/runtime\/(index|uri-format|date-formats|json-equal)|generated\/v[\d_]+\/validators\/[\w.-]+|generated\/chunks\/[0-9a-f]{12})\.js$/;
     expect(js.filter((f) => !entryOrChunk.test(f) && !byPath.test(f))).toEqual([]);

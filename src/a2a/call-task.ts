@@ -1,0 +1,103 @@
+/**
+ * callTask over A2A: the encoded request as the skill-invoking message (message.ts), sent through
+ * the caller's @a2a-js/sdk 1.x client inside the call's bounds, and the answer decoded as the
+ * answer to that request: the task `sendMessage` returns, or (streamTask) the task a stream's
+ * events fold into. The SDK is never imported: the client is a parameter, typed by what is used.
+ */
+import { runCall, type Send } from '../call/run.js';
+import type { CallArgs, Called, CallOptions, CallTaskName, SafeCallResult } from '../call/types.js';
+import { DecodeError } from '../errors/errors.js';
+import { foldA2aStream } from './fold-stream.js';
+import { a2aRequest, type A2aSendRequest } from './message.js';
+
+/** The A2A client callTask needs: `sendMessage` and `sendMessageStream` as the @a2a-js/sdk 1.x `Client` has them. */
+export interface A2aClient {
+  sendMessage(params: A2aSendRequest, options?: { signal?: AbortSignal }): Promise<unknown>;
+  sendMessageStream(params: A2aSendRequest, options?: { signal?: AbortSignal }): AsyncIterable<unknown>;
+}
+
+/** An error the SDK built from the seller's JSON-RPC error: an Error with an integer `code`. */
+function isJsonRpcError(thrown: unknown): boolean {
+  return thrown instanceof Error && Number.isInteger((thrown as { code?: unknown }).code);
+}
+
+function sendOver(client: A2aClient): Send {
+  return (request, signal) => client.sendMessage(a2aRequest(request), { signal });
+}
+
+function streamOver(client: A2aClient): Send {
+  return async (request, signal) => {
+    const events: unknown[] = [];
+    for await (const event of client.sendMessageStream(a2aRequest(request), { signal })) events.push(event);
+    return foldA2aStream(events);
+  };
+}
+
+/**
+ * Calls an AdCP task over A2A, typed in and out: `args` checked and stamped (encode), sent as a
+ * DataPart `{ skill, input }` with `client.sendMessage` within the call's deadline and byte bounds,
+ * and the task it returns (the SDK's own object) decoded as the answer to that request.
+ *
+ * @param client - An @a2a-js/sdk 1.x `Client` (ClientFactory). Give it `boundedFetch()`
+ *   (adcp-decode/fetch) as its fetch so that bytes are bounded while they arrive.
+ * @param task - The AdCP task (the skill), e.g. `'get_products'`.
+ * @param args - Its arguments, typed by the task's request schema.
+ * @param options - As for the MCP callTask: `version`, the bounds, `timeoutMs` (default 60 s), `signal`.
+ * @returns The seller's payload, typed as the task's response (narrow the async variants on `status`).
+ * @throws {RequestError} `INVALID_REQUEST` for arguments the schema refuses (nothing is sent).
+ * @throws {DecodeError} What decode throws for the answer (`TASK_FAILED` for a failed task, ...);
+ *   {@link LimitError} `TOO_LARGE` / `TIMEOUT` for a bound passed. A refused connection or your own
+ *   abort is rethrown as the client threw it.
+ * @example
+ * const response = await callTask(agent, 'get_products', { buying_mode: 'brief', brief: 'CTV, Q3' }, { version: '3.1' });
+ */
+// biome-ignore lint/complexity/noBannedTypes: `{}` is "no options": the default version, decode's 'auto'
+export async function callTask<T extends CallTaskName<O>, const O extends CallOptions = {}>(
+  client: A2aClient,
+  task: T,
+  args: CallArgs<T, O>,
+  options?: O,
+): Promise<Called<T, O>> {
+  const outcome = await runCall(task, args, options, sendOver(client), isJsonRpcError);
+  if (outcome instanceof DecodeError) throw outcome;
+  return outcome.data as Called<T, O>;
+}
+
+/**
+ * Like {@link callTask}, but streamed (`sendMessageStream`): the stream's events (`task`,
+ * `statusUpdate`, `artifactUpdate`) are folded into the final task (foldA2aStream), which is decoded.
+ * The deadline and byte bounds cover the whole stream.
+ *
+ * @example
+ * const response = await streamTask(agent, 'get_products', { buying_mode: 'brief', brief }, { version: '3.1' });
+ */
+// biome-ignore lint/complexity/noBannedTypes: `{}` is "no options": the default version, decode's 'auto'
+export async function streamTask<T extends CallTaskName<O>, const O extends CallOptions = {}>(
+  client: A2aClient,
+  task: T,
+  args: CallArgs<T, O>,
+  options?: O,
+): Promise<Called<T, O>> {
+  const outcome = await runCall(task, args, options, streamOver(client), isJsonRpcError);
+  if (outcome instanceof DecodeError) throw outcome;
+  return outcome.data as Called<T, O>;
+}
+
+/**
+ * Like {@link callTask}, but resolves to `{ success: true, data, version, request }` or
+ * `{ success: false, error }`; with `stream: true`, as {@link streamTask}.
+ *
+ * @example
+ * const r = await safeCallTask(agent, 'get_products', args, { version: '3.1' });
+ */
+// biome-ignore lint/complexity/noBannedTypes: `{}` is "no options": the default version, decode's 'auto'
+export async function safeCallTask<T extends CallTaskName<O>, const O extends CallOptions & { readonly stream?: boolean } = {}>(
+  client: A2aClient,
+  task: T,
+  args: CallArgs<T, O>,
+  options?: O,
+): Promise<SafeCallResult<T, O>> {
+  const send = options?.stream === true ? streamOver(client) : sendOver(client);
+  const outcome = await runCall(task, args, options, send, isJsonRpcError);
+  return (outcome instanceof DecodeError ? { success: false, error: outcome } : { success: true, ...outcome }) as SafeCallResult<T, O>;
+}

@@ -1,0 +1,12 @@
+/**
+ * adcp-decode/a2a: one typed call over the @a2a-js/sdk 1.x client, the message that invokes a
+ * task, and a completed stream folded into its final task. Node only (the call's byte bounds
+ * reach the bounded fetch through the async context, as adcp-decode/fetch does); the A2A SDK is a
+ * peer the caller brings, never imported here.
+ */
+export { callTask, safeCallTask, streamTask } from './call-task.js';
+export type { A2aClient } from './call-task.js';
+export { a2aRequest } from './message.js';
+export type { A2aSendRequest, A2aSdkPart } from './message.js';
+export { foldA2aStream } from './fold-stream.js';
+export type { CallArgs, Called, CallOptions, CallTaskName, SafeCallResult } from '../call/types.js';

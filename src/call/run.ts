@@ -1,0 +1,122 @@
+/**
+ * One typed call, whatever the client: encode the arguments (typed, checked, stamped, frozen),
+ * send them through the caller's SDK client inside the call's bounds, and decode the answer as
+ * the answer to that request. The transports (mcp/, a2a/) supply only the send.
+ */
+import { attempt as decodeAttempt, type Outcome } from '../decode/decode.js';
+import type { TaskName } from '../decode/types.js';
+import { attempt as encodeAttempt } from '../encode/encode.js';
+import type { EncodedRequest } from '../encode/request.js';
+import { resolveOptions } from '../encode/resolve-options.js';
+import { DecodeError, describeThrown, describeValue } from '../errors/errors.js';
+import { DEFAULT_TIMEOUT_MS, MAX_TIMER_MS, timedOut } from '../bounds/fetch-bounds.js';
+import { withFetchBounds } from '../fetch/bounded-fetch.js';
+import type { CallOptions } from './types.js';
+
+/** What a transport does with the encoded request: send it, and hand back the client's answer. */
+export type Send = (request: EncodedRequest, signal: AbortSignal, timeoutMs: number) => Promise<unknown>;
+
+/**
+ * Whether an error the client threw is the seller's answer (a JSON-RPC error the SDK built from
+ * the response, or the SDK's own request timeout, which decode() tells apart): an Error with an
+ * integer `code`. Anything else (a refused connection, the caller's abort) is no answer to decode.
+ */
+export type IsAnswer = (thrown: unknown) => boolean;
+
+/** The outcome of one call: the decoded answer and the request sent, or the DecodeError that ends it. */
+export type CallOutcome = (Outcome<TaskName> & { readonly request: EncodedRequest }) | DecodeError;
+
+/**
+ * Encodes, sends and decodes one call. Throws only what is no answer (the caller's abort, a
+ * failure of the connection, as the client threw it); every other end is returned.
+ *
+ * @param task - The task.
+ * @param args - The caller's arguments.
+ * @param options - The call's options.
+ * @param send - The transport's send.
+ * @param isAnswer - Which thrown errors are the seller's answer.
+ * @returns The decoded answer with the request, or the DecodeError.
+ * @example
+ * const outcome = await runCall('get_products', args, {}, mcpSend(client), isJsonRpcError);
+ */
+export async function runCall(
+  task: string,
+  args: unknown,
+  options: CallOptions | undefined,
+  send: Send,
+  isAnswer: IsAnswer,
+): Promise<CallOutcome> {
+  const read = readCallOptions(options);
+  if (read instanceof DecodeError) return read;
+  const { timeoutMs, signal, ...codec } = read;
+  const request = encodeAttempt(() => resolveOptions(undefined, codec), task, args);
+  if (request instanceof DecodeError) return request;
+  let answer: unknown;
+  try {
+    answer = await bounded((s) => send(request, s, timeoutMs), timeoutMs, signal, task);
+  } catch (thrown) {
+    if (!(thrown instanceof DecodeError) && !isAnswer(thrown)) throw thrown;
+    answer = thrown; // decode() returns a DecodeError as it is, and reads the seller's JSON-RPC error
+  }
+  const outcome = decodeAttempt(undefined, task as TaskName, answer, { ...codec, request });
+  return outcome instanceof DecodeError ? outcome : { ...outcome, request };
+}
+
+/** The options read once, split into the codec's (passed on to encode and decode) and the call's own. */
+function readCallOptions(options: CallOptions | undefined): (CallOptions & { timeoutMs: number }) | DecodeError {
+  if (options === undefined) return { timeoutMs: DEFAULT_TIMEOUT_MS };
+  try {
+    const { version, newerRelease, maxBytes, maxDepth, maxNodes, unknownRecovery, timeoutMs, signal } = options;
+    if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS))
+      return new DecodeError(
+        'INVALID_OPTION',
+        `option timeoutMs must be a positive number of ms up to ${MAX_TIMER_MS}; got ${describeValue(timeoutMs)}`,
+      );
+    if (signal !== undefined && !(signal instanceof AbortSignal))
+      return new DecodeError('INVALID_OPTION', `option signal must be an AbortSignal; got ${describeValue(signal)}`);
+    return { version, newerRelease, maxBytes, maxDepth, maxNodes, unknownRecovery, timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS, signal };
+  } catch (cause) {
+    return new DecodeError('INVALID_OPTION', `the options could not be read: ${describeThrown(cause)} thrown`, { cause });
+  }
+}
+
+/**
+ * Runs the send inside the call's bounds: every bounded fetch it makes is held to `timeoutMs` and
+ * fails the call the moment a bound trips (withFetchBounds), and the call as a whole ends at
+ * `timeoutMs` with a TIMEOUT even when the client's fetch is not a bounded one.
+ */
+async function bounded<T>(
+  send: (signal: AbortSignal) => Promise<T>,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  task: string,
+): Promise<T> {
+  signal?.throwIfAborted();
+  const started = performance.now();
+  const deadline = new AbortController();
+  let expire: (error: DecodeError) => void = () => undefined;
+  const expired = new Promise<never>((_, reject) => {
+    expire = reject;
+  });
+  expired.catch(() => undefined);
+  const timer = setTimeout(() => {
+    const error = timedOut(`the ${task} answer`, timeoutMs, started);
+    expire(error);
+    deadline.abort(error);
+  }, timeoutMs);
+  try {
+    return await withFetchBounds({ timeoutMs }, (fetchSignal) => {
+      const signals = signal === undefined ? [fetchSignal, deadline.signal] : [fetchSignal, deadline.signal, signal];
+      return Promise.race([send(AbortSignal.any(signals)), expired, aborted(signal)]);
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Rejects with the caller's abort reason when the caller aborts (a client may not heed the signal). */
+function aborted(signal: AbortSignal | undefined): Promise<never> {
+  return new Promise<never>((_, reject) => {
+    signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}

@@ -1,0 +1,49 @@
+/**
+ * The public types of callTask (adcp-decode/mcp, adcp-decode/a2a): its options, the task and
+ * arguments it takes in the version it speaks, and what it returns, typed by the task's response.
+ */
+import type { DecodeError } from '../errors/errors.js';
+import type { DecodeOptions, ResponseIn, VersionFor } from '../decode/types.js';
+import type { Encoded, EncodeVersionFor, RequestIn, RequestTask } from '../encode/types.js';
+
+/**
+ * Options of callTask: the version to speak and judge by, decode's bounds (which bound encode's
+ * request too), and the call's deadline. The request the answer answers is the one callTask sent.
+ */
+export interface CallOptions extends Omit<DecodeOptions, 'transport' | 'request'> {
+  /**
+   * Deadline for the whole answer, in ms (default 60,000, the MCP SDK's own): the SDK's request
+   * `timeout`, and the deadline of every bounded fetch the call makes (adcp-decode/fetch). Past it
+   * the call fails with a `LimitError` `TIMEOUT`, never the seller's failure.
+   */
+  readonly timeoutMs?: number | undefined;
+  /** Your own abort: the call stops and rejects with the signal's reason, as is. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** A task callTask can call in the version the options speak. */
+export type CallTaskName<O> = RequestTask<EncodeVersionFor<O>>;
+
+/** What callTask takes for task `T`: the task's request type, in the version the options speak. */
+export type CallArgs<T extends string, O> = RequestIn<T, EncodeVersionFor<O>>;
+
+/** What callTask resolves to: the task's response (sync, or an async variant narrowable on `status`). */
+export type Called<T extends string, O> = ResponseIn<T, VersionFor<O>>;
+
+/**
+ * What safeCallTask resolves to: the response and the version that judged it, with the request
+ * that was sent (resend it as is on a network retry; it ties a later poll or webhook to this call).
+ * A `submitted` / `working` answer is where a typed task handle attaches (issue 21, item 5).
+ */
+export type SafeCallResult<T extends string, O> =
+  | {
+      readonly success: true;
+      readonly data: Called<T, O>;
+      readonly version: VersionFor<O>;
+      readonly request: Encoded<T, O>;
+      /** The seller answered from its idempotency cache: the data is a historical snapshot. */
+      readonly replayed?: true;
+      /** The newer release the answer announced, judged by `version` in its place. */
+      readonly standInFor?: string;
+    }
+  | { readonly success: false; readonly error: DecodeError };

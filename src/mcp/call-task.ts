@@ -1,0 +1,84 @@
+/**
+ * callTask over MCP: the encoded request as a `tools/call` through the caller's MCP client (the
+ * official @modelcontextprotocol/sdk `Client`, or anything with its `callTool`), inside the call's
+ * bounds, and the result decoded as the answer to that request. The SDK is never imported: the
+ * client is a parameter, typed by the one method used.
+ */
+import { runCall, type Send } from '../call/run.js';
+import type { CallArgs, Called, CallOptions, CallTaskName, SafeCallResult } from '../call/types.js';
+import type { EncodedRequest } from '../encode/request.js';
+import { DecodeError } from '../errors/errors.js';
+
+/**
+ * The MCP client callTask needs: `callTool` as the official SDK's `Client` has it (1.x), with the
+ * SDK's own request options (`signal`, `timeout`).
+ */
+export interface McpClient {
+  callTool(
+    params: { name: string; arguments?: { readonly [key: string]: unknown } },
+    resultSchema?: undefined,
+    options?: { signal?: AbortSignal; timeout?: number },
+  ): Promise<unknown>;
+}
+
+/** A JSON-RPC error the SDK built from the seller's response, or its own timeout: an Error with an integer `code`. */
+function isJsonRpcError(thrown: unknown): boolean {
+  return thrown instanceof Error && Number.isInteger((thrown as { code?: unknown }).code);
+}
+
+function sendOver(client: McpClient): Send {
+  return (request: EncodedRequest, signal, timeout) =>
+    client.callTool({ name: request.task, arguments: request.args }, undefined, { signal, timeout });
+}
+
+/**
+ * Calls an AdCP task over MCP, typed in and out: `args` are checked against the task's request
+ * schema and stamped (encode), sent with `client.callTool` within the call's deadline and byte
+ * bounds, and the result decoded as the answer to that request (decode, option `request`).
+ *
+ * @param client - A connected MCP client (`@modelcontextprotocol/sdk` `Client`). Give its transport
+ *   `boundedFetch()` (adcp-decode/fetch) so that bytes are bounded while they arrive; callTask then
+ *   fails the call the moment a bound trips, SSE answers included.
+ * @param task - The AdCP task, e.g. `'get_products'`.
+ * @param args - Its arguments, typed by the task's request schema.
+ * @param options - `version`, decode's bounds (`maxBytes`, `maxDepth`, `maxNodes`, which bound the
+ *   request too), `unknownRecovery`, `newerRelease`, `timeoutMs` (default 60 s), `signal`.
+ * @returns The seller's payload, typed as the task's response (narrow the async variants on `status`).
+ * @throws {RequestError} `INVALID_REQUEST` for arguments the schema refuses (nothing is sent).
+ * @throws {DecodeError} What decode throws for the answer (`TASK_FAILED` for an `isError` result or a
+ *   JSON-RPC error, `SCHEMA_MISMATCH`, `CONTEXT_MISMATCH`, ...); {@link LimitError} `TOO_LARGE` /
+ *   `TIMEOUT` for a bound passed. A refused connection or your own abort is rethrown as the client threw it.
+ * @example
+ * const response = await callTask(client, 'get_products', { buying_mode: 'brief', brief: 'CTV, Q3' }, { version: '3.1' });
+ * if (response.status === 'completed') use(response.products);
+ */
+// biome-ignore lint/complexity/noBannedTypes: `{}` is "no options": the default version, decode's 'auto'
+export async function callTask<T extends CallTaskName<O>, const O extends CallOptions = {}>(
+  client: McpClient,
+  task: T,
+  args: CallArgs<T, O>,
+  options?: O,
+): Promise<Called<T, O>> {
+  const outcome = await runCall(task, args, options, sendOver(client), isJsonRpcError);
+  if (outcome instanceof DecodeError) throw outcome;
+  return outcome.data as Called<T, O>;
+}
+
+/**
+ * Like {@link callTask}, but resolves to `{ success: true, data, version, request }` or
+ * `{ success: false, error }`; it rejects only with what is no answer (a refused connection, your abort).
+ *
+ * @example
+ * const r = await safeCallTask(client, 'create_media_buy', plan, { version: '3.1' });
+ * if (!r.success) log(r.error.code); else if (r.data.status === 'submitted') track(r.request, r.data.task_id);
+ */
+// biome-ignore lint/complexity/noBannedTypes: `{}` is "no options": the default version, decode's 'auto'
+export async function safeCallTask<T extends CallTaskName<O>, const O extends CallOptions = {}>(
+  client: McpClient,
+  task: T,
+  args: CallArgs<T, O>,
+  options?: O,
+): Promise<SafeCallResult<T, O>> {
+  const outcome = await runCall(task, args, options, sendOver(client), isJsonRpcError);
+  return (outcome instanceof DecodeError ? { success: false, error: outcome } : { success: true, ...outcome }) as SafeCallResult<T, O>;
+}

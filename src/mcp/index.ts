@@ -1,0 +1,8 @@
+/**
+ * adcp-decode/mcp: one typed call over the official MCP client. Node only (the call's byte bounds
+ * reach the bounded fetch through the async context, as adcp-decode/fetch does); the MCP SDK is
+ * a peer the caller brings, never imported here.
+ */
+export { callTask, safeCallTask } from './call-task.js';
+export type { McpClient } from './call-task.js';
+export type { CallArgs, Called, CallOptions, CallTaskName, SafeCallResult } from '../call/types.js';

@@ -1,0 +1,60 @@
+/**
+ * Type tests of callTask (adcp-decode/mcp, adcp-decode/a2a), run by tsc in vitest's typecheck
+ * mode: the official SDK clients are accepted as they are; the arguments are typed by the task's
+ * request schema in the version the options speak; the result is the task's response in the
+ * version(s) decode judges by, with no cast anywhere.
+ */
+import type { Client as A2aSdkClient } from '@a2a-js/sdk/client';
+import type { Client as McpSdkClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { expectTypeOf } from 'vitest';
+import * as a2a from '../../src/a2a/index.js';
+import * as mcp from '../../src/mcp/index.js';
+import type { Decoded, DecodeError, EncodedRequest, v3_1 } from '../../src/index.js';
+
+declare const mcpClient: McpSdkClient;
+declare const a2aClient: A2aSdkClient;
+declare const plan: v3_1.CreateMediaBuyRequest;
+const brief = { buying_mode: 'brief', brief: 'CTV in Q3' } as const;
+/** What decode('get_products', result, { version: '3.1' }) returns: the response or an async variant of 3.1.19. */
+type Pinned31 = Decoded<'get_products', { version: '3.1' }>;
+
+// The official clients are the parameters, as they are.
+const asMcp: mcp.McpClient = mcpClient;
+const asA2a: a2a.A2aClient = a2aClient;
+expectTypeOf([asMcp, asA2a]).not.toBeAny();
+
+// Pinned: in and out in 3.1.
+expectTypeOf(await mcp.callTask(mcpClient, 'get_products', brief, { version: '3.1' })).toEqualTypeOf<Pinned31>();
+expectTypeOf(await a2a.callTask(a2aClient, 'get_products', brief, { version: '3.1' })).toEqualTypeOf<Pinned31>();
+expectTypeOf(await a2a.streamTask(a2aClient, 'get_products', brief, { version: '3.1.19' })).toEqualTypeOf<Pinned31>();
+expectTypeOf(await mcp.callTask(mcpClient, 'get_products', brief, { version: '3.0' })).toEqualTypeOf<
+  Decoded<'get_products', { version: '3.0' }>
+>();
+
+// No options: encoded in the default version, decoded as decode() does with 'auto' (either release).
+expectTypeOf(await mcp.callTask(mcpClient, 'get_products', brief)).toEqualTypeOf<Decoded<'get_products'>>();
+
+// The async variants narrow on status, as decode's do.
+const buy = await mcp.callTask(mcpClient, 'create_media_buy', plan, { version: '3.1' });
+if (buy.status === 'submitted') expectTypeOf(buy.task_id).toEqualTypeOf<string>();
+
+// Arguments are the request type: a missing required member, a wrong value, an unknown task do not compile.
+// @ts-expect-error buying_mode is required
+await mcp.callTask(mcpClient, 'get_products', { brief: 'CTV' }, { version: '3.1' });
+// @ts-expect-error not a buying mode
+await a2a.callTask(a2aClient, 'get_products', { buying_mode: 'whatever', brief: 'CTV' }, { version: '3.1' });
+// @ts-expect-error not an AdCP task
+await mcp.callTask(mcpClient, 'get_everything', brief);
+// @ts-expect-error transport and request are callTask's own to set
+await mcp.callTask(mcpClient, 'get_products', brief, { transport: 'payload' });
+
+// safeCallTask: the request sent, frozen and typed, beside the data; or a DecodeError.
+const safe = await mcp.safeCallTask(mcpClient, 'get_products', brief, { version: '3.1' });
+if (safe.success) {
+  expectTypeOf(safe.data).toEqualTypeOf<Pinned31>();
+  expectTypeOf(safe.request).toExtend<EncodedRequest<'get_products', '3.1.19'>>();
+  expectTypeOf(safe.request.args.buying_mode).toEqualTypeOf<'brief' | 'wholesale' | 'refine'>();
+} else expectTypeOf(safe.error).toEqualTypeOf<DecodeError>();
+
+// The A2A message is a request the SDK client takes.
+expectTypeOf(a2a.a2aRequest({ task: 'get_products', args: brief })).toExtend<Parameters<A2aSdkClient['sendMessage']>[0]>();
