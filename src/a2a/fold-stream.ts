@@ -6,6 +6,8 @@
  * with `append`, adds its parts to the artifact of the same id. No event decodes alone (an artifact
  * update has no state, the last status update no data); the folded task does.
  */
+import { DEFAULT_BOUNDS } from '../bounds/bounds.js';
+import { snapshot } from '../bounds/snapshot.js';
 import { DecodeError, LimitError, describeValue } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { fromA2aSdk } from '../extract/a2a-sdk.js';
@@ -127,13 +129,18 @@ export function foldA2aStream(events: Iterable<unknown>): Record<string, unknown
     apply(folded, eventOf(raw, index), index);
     index++;
   }
-  if (folded.task !== undefined) return { ...folded.task, artifacts: folded.artifacts };
-  if (folded.message !== undefined) return { message: folded.message };
+  // What leaves is a bounded, prototype-safe copy, as from every function that returns seller data.
+  if (folded.task !== undefined) return copied({ ...folded.task, artifacts: folded.artifacts });
+  if (folded.message !== undefined) return copied({ message: folded.message });
   throw new DecodeError('NO_PAYLOAD', 'expected an A2A stream with a task or a message; the stream ended with no event');
 }
 
+function copied(task: Record<string, unknown>): Record<string, unknown> {
+  return snapshot(task, DEFAULT_BOUNDS, { what: 'the folded A2A stream' }) as Record<string, unknown>;
+}
+
 function tooManyEvents(): LimitError {
-  return new LimitError('TOO_DEEP', `expected an A2A stream of at most ${MAX_EVENTS} events; got more`, {
+  return new LimitError('TOO_MANY_VALUES', `expected an A2A stream of at most ${MAX_EVENTS} events; got more`, {
     unit: 'nodes',
     limit: MAX_EVENTS,
     actual: MAX_EVENTS + 1,

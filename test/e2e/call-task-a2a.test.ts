@@ -131,4 +131,22 @@ describe('streamTask: the stream folded into its final task, then decoded', () =
     expect(() => foldA2aStream([])).toThrow(expect.objectContaining({ code: 'NO_PAYLOAD' }));
     expect(() => foldA2aStream([task, 42])).toThrow(expect.objectContaining({ code: 'MALFORMED_ENVELOPE', path: '/1' }));
   });
+
+  test('foldA2aStream returns a fresh plain copy: a prototype key anywhere is UNSAFE_JSON, never handed back', () => {
+    const update = (data: string) =>
+      JSON.parse(`{"artifactUpdate":{"taskId":"t1","contextId":"c","artifact":{"artifactId":"a","parts":[{"data":${data}}]}}}`) as unknown;
+    const task = { task: { id: 't1', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } };
+    for (const data of ['{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}'])
+      expect(() => foldA2aStream([task, update(data)])).toThrow(expect.objectContaining({ code: 'UNSAFE_JSON' }));
+    const folded = foldA2aStream([task, update('{"products":[]}')]);
+    expect(folded).toEqual({ ...task.task, artifacts: [{ artifactId: 'a', parts: [{ data: { products: [] } }] }] });
+    expect(folded.status).not.toBe(task.task.status);
+    expect(Object.getPrototypeOf(folded)).toBe(Object.prototype);
+  });
+  test('foldA2aStream: past 10,000 events is TOO_MANY_VALUES', () => {
+    const task = { task: { id: 't1', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } };
+    expect(() => foldA2aStream(Array.from({ length: 10_001 }, () => task))).toThrow(
+      expect.objectContaining({ code: 'TOO_MANY_VALUES', limit: 10_000 }),
+    );
+  });
 });
