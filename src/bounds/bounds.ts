@@ -38,7 +38,8 @@ export const DEFAULT_BOUNDS: Bounds = { maxBytes: 4 * 1024 * 1024, maxDepth: 64,
 export function limitOption(name: string, value: unknown, how: { readonly zero: boolean; readonly of?: string }): number | undefined {
   if (value === undefined) return undefined;
   const least = how.zero ? 0 : 1;
-  if (typeof value === 'number' && value >= least && (Number.isInteger(value) || value === Infinity)) return value;
+  // A safe integer: past 2^53 a count is no longer exact (Infinity says "no limit").
+  if (typeof value === 'number' && value >= least && (Number.isSafeInteger(value) || value === Infinity)) return value;
   const shown = typeof value === 'string' ? `"${shownText(value, 40)}"` : typeof value === 'number' ? String(value) : describeValue(value);
   const whose = how.of === undefined ? '' : ` of ${how.of}`;
   throw new DecodeError(

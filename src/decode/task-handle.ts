@@ -10,6 +10,7 @@ import { DecodeError, TaskMismatchError, describeThrown, describeValue } from '.
 import { shownText } from '../errors/format.js';
 import { hasOwn, isObject, own } from '../json/own.js';
 import { releaseOf, resolveVersion, tablesFor, versions, type Version } from '../schema/versions.js';
+import { ONGOING_STATUSES } from '../schema/statuses.js';
 
 /** `'3.1'` for `'3.1.19'`; `string` for a version not known at compile time (covariant in `V`, so a handle of one version is a handle of any). */
 export type HandleRelease<V extends string> = V extends `${infer Major}.${infer Minor}.${string}` ? `${Major}.${Minor}` : string;
@@ -54,7 +55,7 @@ export class TaskHandle<T extends string = string, V extends string = string> im
 const answers = new WeakMap<object, TaskHandle | null>();
 
 /** The statuses of an answer whose task goes on (webhooks.mdx: only these may later emit task webhooks). */
-const ONGOING: readonly unknown[] = ['submitted', 'working'];
+const ONGOING: readonly unknown[] = ONGOING_STATUSES;
 
 /**
  * Records what decode() returned, when its status says the task goes on.

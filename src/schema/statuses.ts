@@ -21,6 +21,9 @@ export const ASYNC_STATUSES = asyncStatuses;
 /** The `status` values that select an async-response schema instead of the task's response. */
 export type AsyncStatus = (typeof ASYNC_STATUSES)[number];
 
+/** A task the seller accepted and is running (task-status.json: submitted, working): the answers that yield a task handle. */
+export const ONGOING_STATUSES = ['submitted', 'working'] as const satisfies readonly AsyncStatus[];
+
 /** A task that ended without its result (task-status.json: canceled, failed, rejected): its failure is reported instead. */
 export const FAILED_STATUSES = ['canceled', 'failed', 'rejected'] as const satisfies readonly TaskStatus[];
 

@@ -21,7 +21,7 @@ const factories = {
 const badMaxBytes = fc.oneof(
   fc.integer({ max: 0 }),
   fc.double({ noInteger: true }).filter((n) => Number.isFinite(n)),
-  fc.constantFrom(Number.NaN, -Infinity, null, '1024', true, {}),
+  fc.constantFrom(Number.NaN, -Infinity, 2 ** 53, null, '1024', true, {}),
 );
 const badTimeout = fc.oneof(
   fc.double({ max: 0, noNaN: true }),

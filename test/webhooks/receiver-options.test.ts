@@ -37,7 +37,10 @@ const invalid: Record<string, fc.Arbitrary<Partial<Record<keyof WebhookReceiverO
   jwks: fc.oneof(
     notObject.map((jwks) => ({ keys: undefined, jwks })),
     fc.constantFrom('file:///etc/passwd', 'seller.example.com', '').map((url) => ({ keys: undefined, jwks: { url, agent: SELLER } })),
-    notPositiveInteger.map((maxBytes) => ({ keys: undefined, jwks: { url: 'https://seller.example.com/jwks', agent: SELLER, maxBytes } })),
+    // The bounded fetch's rule (a positive safe integer or Infinity): Infinity is a valid limit there.
+    notPositiveInteger
+      .filter((maxBytes) => maxBytes !== Number.POSITIVE_INFINITY)
+      .map((maxBytes) => ({ keys: undefined, jwks: { url: 'https://seller.example.com/jwks', agent: SELLER, maxBytes } })),
     fc.constantFrom('', 42, undefined).map((agent) => ({ keys: undefined, jwks: { url: 'https://seller.example.com/jwks', agent } })),
   ),
   hmac: fc.oneof(
