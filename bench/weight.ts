@@ -137,7 +137,7 @@ function releaseFiles(dist: string, folder: string): Set<string> {
     if (seen.has(f)) continue;
     seen.add(f);
     const text = readFileSync(f, 'utf8');
-    for (const [, spec] of text.matchAll(/(?:from |import\()"(\.[^"]+)"/g)) {
+    for (const [, spec] of text.matchAll(/(?:from ?|import\()"(\.[^"]+)"/g)) {
       const target = path.resolve(path.dirname(f), spec!);
       if (target.startsWith(path.join(dist, LAYOUT.generated))) stack.push(target);
     }
