@@ -13,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
 import { LAYOUT } from '../src/layout.js';
 import { versionFolders, versions } from '../src/generated/index.js';
-import type { Measurement } from './harness.js';
+import { type Measurement, measure } from './harness.js';
 
 const S = 'weight: the validators where a buyer ships them (exact sizes; goals of issue 20)';
 
@@ -68,16 +68,9 @@ function outputOf(meta: Metafile, input: string): string {
   return found[0];
 }
 
-const row = (name: string, unit: 'MB' | 'files', value: number, extra: Partial<Measurement> = {}): Measurement => ({
-  section: S,
-  name,
-  unit,
-  median: value,
-  min: value,
-  max: value,
-  runs: 1,
-  ...extra,
-});
+/** A size: exact, one run. */
+const row = (name: string, unit: 'MB' | 'files', value: number, extra: Partial<Measurement> = {}): Measurement =>
+  measure(S, name, [value], unit, extra);
 
 const within = (value: number, max: number): Partial<Measurement> => ({ goal: `<= ${max}`, holds: value <= max });
 
