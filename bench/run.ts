@@ -538,16 +538,8 @@ async function packageSizes(tmp: string): Promise<void> {
     }
   }
   const base = sizes.find((s) => s.name.startsWith('@adcp/client'));
-  const row = (name: string, unit: 'MB' | 'files', value: number, baseValue: number | undefined): Measurement => ({
-    section: S,
-    name,
-    unit,
-    median: value,
-    min: value,
-    max: value,
-    runs: 1,
-    ...(baseValue === undefined ? {} : { baseline: '@adcp/client', ratio: value / baseValue }),
-  });
+  const row = (name: string, unit: 'MB' | 'files', value: number, baseValue: number | undefined): Measurement =>
+    measure(S, name, [value], unit, baseValue === undefined ? {} : { baseline: '@adcp/client', ratio: value / baseValue });
   for (const s of sizes) {
     const isBase = s === base;
     measurements.push(row(`${s.name}: packed`, 'MB', s.size / 1e6, isBase ? undefined : base && base.size / 1e6));

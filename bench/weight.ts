@@ -1,7 +1,8 @@
 /**
  * What the validators weigh where a buyer ships them (issue 20, items 4 and 5): esbuild browser
  * bundles of `adcp-decode/3.1` as built from dist/ (with `--splitting --minify`, every emitted
- * chunk; and one file, not minified, as `wrangler deploy` ships), what the first get_products
+ * chunk; and one file, not minified, as `wrangler deploy` ships), Vite's production build of the
+ * same import (its defaults), what the first get_products
  * decode loads in the split bundle (passing: the entry, its static imports and the task's fast
  * validators; failing: and the listing), how much of the bundle is another release's code, and per
  * release the validator code it ships (dist/generated, raw and gzipped) and its share that the
@@ -11,9 +12,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
+import { build as viteBuild, type Rolldown } from 'vite';
 import { LAYOUT } from '../src/layout.js';
 import { versionFolders, versions } from '../src/generated/index.js';
-import type { Measurement } from './harness.js';
+import { type Measurement, measure } from './harness.js';
 
 const S = 'weight: the validators where a buyer ships them (exact sizes; goals of issue 20)';
 
@@ -68,16 +70,9 @@ function outputOf(meta: Metafile, input: string): string {
   return found[0];
 }
 
-const row = (name: string, unit: 'MB' | 'files', value: number, extra: Partial<Measurement> = {}): Measurement => ({
-  section: S,
-  name,
-  unit,
-  median: value,
-  min: value,
-  max: value,
-  runs: 1,
-  ...extra,
-});
+/** A size: exact, one run. */
+const row = (name: string, unit: 'MB' | 'files', value: number, extra: Partial<Measurement> = {}): Measurement =>
+  measure(S, name, [value], unit, extra);
 
 const within = (value: number, max: number): Partial<Measurement> => ({ goal: `<= ${max}`, holds: value <= max });
 
@@ -126,6 +121,32 @@ async function bundleRows(dist: string, tmp: string): Promise<Measurement[]> {
   return out;
 }
 
+/** The emitted files of a Vite build (one output, or several). */
+function viteFiles(result: Awaited<ReturnType<typeof viteBuild>>): Uint8Array[] {
+  const outputs = (Array.isArray(result) ? result : [result]) as Rolldown.RolldownOutput[];
+  return outputs.flatMap((o) =>
+    o.output.map((f) => (f.type === 'chunk' ? Buffer.from(f.code) : typeof f.source === 'string' ? Buffer.from(f.source) : f.source)),
+  );
+}
+
+/** Vite's production build of an app whose one module imports `adcp-decode/3.1` (its defaults: split, minified, browser). */
+async function viteRows(dist: string, tmp: string): Promise<Measurement[]> {
+  const entry = path.join(dist, LAYOUT.generated, versionFolders['3.1.19'], 'pinned.js');
+  const result = await viteBuild({
+    configFile: false,
+    logLevel: 'silent',
+    root: tmp,
+    build: { write: false, reportCompressedSize: false, rollupOptions: { input: entry } },
+  });
+  const files = viteFiles(result);
+  const all = sizeOf(files);
+  return [
+    row('Vite, adcp-decode/3.1, production build (split, minified): every chunk', 'MB', all.raw / 1e6, within(all.raw / 1e6, 6)),
+    row('  the same, gzipped', 'MB', all.gzipped / 1e6, within(all.gzipped / 1e6, 1)),
+    row('  chunks emitted', 'files', files.length),
+  ];
+}
+
 /** The validator files (dist/generated) the entry modules of `folder` reach through their imports. */
 function releaseFiles(dist: string, folder: string): Set<string> {
   const dir = path.join(dist, LAYOUT.generated, folder, 'validators');
@@ -137,7 +158,7 @@ function releaseFiles(dist: string, folder: string): Set<string> {
     if (seen.has(f)) continue;
     seen.add(f);
     const text = readFileSync(f, 'utf8');
-    for (const [, spec] of text.matchAll(/(?:from |import\()"(\.[^"]+)"/g)) {
+    for (const [, spec] of text.matchAll(/(?:from ?|import\()"(\.[^"]+)"/g)) {
       const target = path.resolve(path.dirname(f), spec!);
       if (target.startsWith(path.join(dist, LAYOUT.generated))) stack.push(target);
     }
@@ -175,5 +196,5 @@ function releaseRows(dist: string): Measurement[] {
  * measurements.push(...(await weightBench(DIST, tmp)));
  */
 export async function weightBench(dist: string, tmp: string): Promise<Measurement[]> {
-  return [...(await bundleRows(dist, tmp)), ...releaseRows(dist)];
+  return [...(await bundleRows(dist, tmp)), ...(await viteRows(dist, tmp)), ...releaseRows(dist)];
 }

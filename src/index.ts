@@ -11,7 +11,7 @@ export { decode, safeDecode, createDecoder } from './decode/decode.js';
 export type { DecodeOptions, Decoded, DecodeSuccess, Decoder, Merged, ReleaseOf, SafeDecodeResult, TaskName } from './decode/types.js';
 export type { Transport } from './encode/options.js';
 export { classifyRecovery } from './schema/recovery.js';
-export { preload } from './validate/validators.js';
+export { preload } from './validate/preload.js';
 export { extractMcpResponse } from './extract/mcp.js';
 export { extractA2aResponse } from './extract/a2a.js';
 export { extractMcpError, extractA2aError } from './extract/errors.js';

@@ -31,7 +31,7 @@ import { OUT_DEFAULT, typeModulePath, versionIdent, writeTree } from './output.j
 import { requestTableModule, rootRequests } from './requests.js';
 import { responsesModule } from './responses.js';
 import { envelopeModules } from './envelopes.js';
-import { envelopeModule, importMap, rootEnvelope, rootIndex, tableModule } from './tables.js';
+import { envelopeModule, importMap, rootEnvelope, rootIndex, rootValidatorMaps, tableModule } from './tables.js';
 import { generateTypes, typeNames } from './types.js';
 import { type Release, releaseOf, validatorModules } from './validators.js';
 
@@ -165,6 +165,7 @@ export async function generate(out: string = OUT_DEFAULT, force = false): Promis
   );
   const manifests = new Map(generated.map((g) => [g.report.version, g.manifest]));
   writeFileSync(path.join(out, 'index.ts'), rootIndex(versions));
+  writeFileSync(path.join(out, 'validator-maps.ts'), rootValidatorMaps(versions));
   writeFileSync(path.join(out, 'envelope.ts'), rootEnvelope(manifests));
   writeFileSync(path.join(out, 'requests.ts'), rootRequests(versions));
   writeFileSync(stampFile, stamp);

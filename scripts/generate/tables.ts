@@ -181,7 +181,7 @@ export function rootEnvelope(manifests: ReadonlyMap<string, Manifest>): string {
 
 /**
  * The root `index.ts`: the pinned versions, default first, and each version's tables, module
- * folder, validator import map and response types.
+ * folder and response types (the validator import maps are in {@link rootValidatorMaps}'s module).
  *
  * @param versions The pinned versions, default first.
  * @returns The module's text.
@@ -191,12 +191,8 @@ export function rootEnvelope(manifests: ReadonlyMap<string, Manifest>): string {
 export function rootIndex(versions: readonly string[]): string {
   const imports = versions.map((v) => `import { tables as ${versionIdent(v)} } from './${versionIdent(v)}/index.js';`);
   const types = versions.map((v) => `import type { Responses as ${versionIdent(v)}Responses } from './${versionIdent(v)}/responses.js';`);
-  const maps = versions.map(
-    (v) => `import { validators as ${versionIdent(v)}Validators } from './${versionIdent(v)}/validators/index.js';`,
-  );
-  return `${banner(undefined)}import type { ValidatorImports, VersionTables } from '${layoutImport('index.ts', 'tables')}';
+  return `${banner(undefined)}import type { VersionTables } from '${layoutImport('index.ts', 'tables')}';
 ${imports.join('\n')}
-${maps.join('\n')}
 ${types.join('\n')}
 
 /** The pinned AdCP versions, default first. */
@@ -218,14 +214,33 @@ export const versionFolders: { readonly [V in Version]: string } = {
 ${versions.map((v) => `  ${JSON.stringify(v)}: ${JSON.stringify(versionIdent(v))},`).join('\n')}
 };
 
-/** The validator import map of each version (task → its modules, imported on first use). */
-export const validatorsByVersion: { readonly [V in Version]: ValidatorImports } = {
-${versions.map((v) => `  ${JSON.stringify(v)}: ${versionIdent(v)}Validators,`).join('\n')}
-};
-
 /** Task → response type, per version. */
 export interface ResponsesByVersion {
 ${versions.map((v) => `  ${JSON.stringify(v)}: ${versionIdent(v)}Responses;`).join('\n')}
 }
+`;
+}
+
+/**
+ * The root `validator-maps.ts`: the validator import map of each version, in a module of its own
+ * that only the root `preload` imports, so that a bundle of a pinned entry (which preloads through
+ * its own release's map) reaches no other release's validators: a bundler emits a chunk for every
+ * `import()` it parses, reached or not.
+ *
+ * @param versions The pinned versions, default first.
+ * @returns The module's text.
+ * @example
+ * rootValidatorMaps(['3.1.19', '3.0.26']);
+ */
+export function rootValidatorMaps(versions: readonly string[]): string {
+  const maps = versions.map((v) => `import { validators as ${versionIdent(v)} } from './${versionIdent(v)}/validators/index.js';`);
+  return `${banner(undefined)}import type { ValidatorImports } from '${layoutImport('validator-maps.ts', 'tables')}';
+import type { Version } from './index.js';
+${maps.join('\n')}
+
+/** The validator import map of each version (task → its modules, imported on first use). */
+export const validatorsByVersion: { readonly [V in Version]: ValidatorImports } = {
+${versions.map((v) => `  ${JSON.stringify(v)}: ${versionIdent(v)},`).join('\n')}
+};
 `;
 }

@@ -14,6 +14,7 @@ import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 import { type EntryModule, entryFile, validatorFiles } from './chunks.js';
 import { declarations } from './declarations.js';
+import { splitSchemaLiterals } from './schema-literals.js';
 import { envelopeModules } from './envelopes.js';
 import { isObject, type Json, type JsonObject, type Manifest, type SchemaFile } from './load.js';
 import { contentNames, type Named } from './names.js';
@@ -301,7 +302,7 @@ export function compileRelease(
   const refs = Object.fromEntries(ids.map((id, i) => [`x${i}`, id]));
   const code = standaloneCode(ajv, refs);
   const context = { leafPaths: kind === 'listing' ? leafPaths(ajv, ids) : new Map<string, string>() };
-  const module = declarations(rewrite(code, kind, undefined, context));
+  const module = splitSchemaLiterals(declarations(rewrite(code, kind, undefined, context)));
   const byAjvName = contentNames(module, kind);
   const named = new Map([...byAjvName.values()].map((d) => [d.name, d]));
   const functions = new Map(ids.map((id, i) => [id, byAjvName.get(module.exports.get(`x${i}`)!)!.name]));

@@ -11,7 +11,7 @@ import { loadModule } from '#validator-loader';
 import { DecodeError, describeThrown, describeValue, type ValidationIssue } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { taskStatusPollByVersion, webhookEnvelopeByVersion } from '../generated/envelope.js';
-import { defaultVersion, validatorsByVersion, versionFolders, versions, type Version } from '../generated/index.js';
+import { versionFolders, type Version } from '../generated/index.js';
 import { LAYOUT } from '../layout.js';
 import { boundIssues } from './issue-listing.js';
 import type { AsyncStatus } from '../schema/response-types.js';
@@ -143,35 +143,15 @@ function taskList(tasks: unknown): string[] {
 }
 
 /**
- * Loads the validators of tasks (both the fast and the error-listing ones) through the generated
- * import map, so that decode() finds them without loading anything. Needed before the first
- * decode of a task in bundles and browsers (a bundler splits the validators into one chunk per
- * task); in Node decode() loads them itself on first use.
- * @param tasks A task name, or an array of them.
- * @param version The AdCP version whose validators to load; the default version when omitted.
- * @throws {DecodeError} `INVALID_OPTION` when `tasks` is not a string or an array of strings,
- *   `UNKNOWN_TASK` for a task the version lacks, `UNSUPPORTED_VERSION` for an unknown version,
- *   `INTERNAL` when a module cannot be loaded (a chunk missing from a bundle).
- * @example
- * await preload(['get_products', 'create_media_buy']);
- * const result = decode('get_products', callToolResult);
- */
-export async function preload(tasks: string | readonly string[], version: Version = defaultVersion): Promise<void> {
-  if (!(versions as readonly unknown[]).includes(version)) {
-    const got = typeof version === 'string' ? `"${shownText(version, 40)}"` : describeValue(version);
-    throw new DecodeError('UNSUPPORTED_VERSION', `${got} is not a bundled AdCP version (${versions.join(', ')})`);
-  }
-  await preloadFrom(validatorsByVersion[version], version, tasks);
-}
-
-/**
- * {@link preload} through one release's import map: what a pinned entry calls with its own map,
- * so that a bundle of `adcp-decode/3.1` reaches no other release's validators.
+ * preload() through one release's import map: what a pinned entry calls with its own map, and the
+ * root `preload` (src/validate/preload.ts) with the version's, so that a bundle of
+ * `adcp-decode/3.1` reaches no other release's validators.
  *
  * @param map The release's import map (src/generated/<v>/validators/index.js).
  * @param version The release.
  * @param tasks A task name, or an array of them.
- * @throws {DecodeError} As {@link preload}.
+ * @throws {DecodeError} `INVALID_OPTION` when `tasks` is not a string or an array of strings,
+ *   `UNKNOWN_TASK` for a task the version lacks, `INTERNAL` when a module cannot be loaded.
  * @example
  * await preloadFrom(validators, '3.1.19', 'get_products');
  */

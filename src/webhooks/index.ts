@@ -14,7 +14,7 @@ export {
 export type { LegacyHmacConfig, ReceivedSigner, ReceivedWebhook, WebhookReceiver, WebhookReceiverOptions } from './receiver.js';
 export { decodeWebhook } from './decode-webhook.js';
 // A webhook service that imports only this entry preloads its tasks' validators from it (bundles, workers).
-export { preload } from '../validate/validators.js';
+export { preload } from '../validate/preload.js';
 export type {
   DecodedWebhook,
   DecodedWebhookFor,

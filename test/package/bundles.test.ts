@@ -151,6 +151,8 @@ interface Bundle {
 const bundles = new Map<Platform, Bundle>();
 let webhooksBundle: Bundle;
 let pinnedInputs: string[];
+/** Every module the split browser bundle of adcp-decode/3.1 parsed (a chunk for each import()). */
+let pinnedSplitInputs: string[];
 
 beforeAll(async () => {
   if (!enabled) return;
@@ -208,9 +210,7 @@ beforeAll(async () => {
     bundle: true,
     platform: 'browser',
     format: 'esm',
-    // One file (what `wrangler deploy` ships). With splitting, esbuild still emits a chunk for each
-    // import() it parsed, reached or not: 3.0's import map, parsed beside the shared tables, adds its
-    // chunks (bench --only=weight reports their bytes).
+    // One file (what `wrangler deploy` ships).
     outdir: path.join(app, 'out-pinned'),
     metafile: true,
     write: false,
@@ -222,6 +222,21 @@ beforeAll(async () => {
       .filter(([, i]) => i.bytesInOutput > 0)
       .map(([input]) => input),
   );
+  // Split, esbuild emits a chunk for each import() it parses, reached or not: only the root
+  // preload's module may parse another release's import map.
+  const split = await build({
+    entryPoints: [path.join(app, 'pinned-probe.js')],
+    absWorkingDir: app,
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    splitting: true,
+    outdir: path.join(app, 'out-pinned-split'),
+    metafile: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  pinnedSplitInputs = Object.values(split.metafile.outputs).flatMap((o) => Object.keys(o.inputs));
 }, 600_000);
 
 afterAll(() => {
@@ -277,8 +292,8 @@ describe.skipIf(!enabled)('esbuild bundles of the packed package', { timeout: 12
   });
 });
 
-describe.skipIf(!enabled)('a one-file browser bundle of adcp-decode/3.1', () => {
-  test("holds 3.1's validators and no other release's: no 3.0 module, no chunk only 3.0 uses", () => {
+describe.skipIf(!enabled)('a browser bundle of adcp-decode/3.1', () => {
+  test("one file, holds 3.1's validators and no other release's: no 3.0 module, no chunk only 3.0 uses", () => {
     const validators = pinnedInputs.filter((i) => /\/generated\/(v[\d_]+\/validators|chunks)\//.test(i));
     expect(validators.filter((i) => /\/v3_1_19\/validators\/get_products\.errors\.js$/.test(i))).toHaveLength(1);
     expect(validators.filter((i) => /\/v3_0_26\//.test(i))).toEqual([]);
@@ -286,6 +301,11 @@ describe.skipIf(!enabled)('a one-file browser bundle of adcp-decode/3.1', () => 
     expect(chunks.length).toBeGreaterThan(0);
     // A chunk's banner names the releases whose entries import it.
     expect(chunks.filter((c) => !/AdCP [\d., ]*3\.1\.19/.test(readFileSync(path.join(app, c), 'utf8').split('\n')[0]!))).toEqual([]);
+  });
+
+  test('split, emits no chunk of another release', () => {
+    expect(pinnedSplitInputs.filter((i) => /\/v3_1_19\/validators\/get_products\.errors\.js$/.test(i))).toHaveLength(1);
+    expect(pinnedSplitInputs.filter((i) => /\/v3_0_26\//.test(i))).toEqual([]);
   });
 });
 

@@ -15,7 +15,8 @@ import { DecodeError } from '../../src/errors/errors.js';
 import { LAYOUT } from '../../src/layout.js';
 import * as defaultLoader from '../../src/validate/loader/default.js';
 import * as nodeLoader from '../../src/validate/loader/node.js';
-import { preload, type SyncModuleLoader } from '../../src/validate/validators.js';
+import { preload } from '../../src/validate/preload.js';
+import type { SyncModuleLoader } from '../../src/validate/validators.js';
 import { payload } from '../fixtures/payloads.js';
 
 /** The loader validators.ts sees: the real Node one, or a stand-in set by a test. */
