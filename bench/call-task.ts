@@ -44,13 +44,25 @@ async function round(arms: ReadonlyArray<() => Promise<unknown>>, calls: number)
   return totals.map((t) => t / calls);
 }
 
+/** The calls the row times, over one loopback seller answering `label`'s payload; `close` ends both sides. */
+export interface LoopbackCalls {
+  readonly byHand: () => Promise<unknown>;
+  readonly typed: () => Promise<unknown>;
+  /** The by-hand call given what callTask adds around callTool: a signal and the SDK's timeout. */
+  readonly withOptions: () => Promise<unknown>;
+  /** The same inside the scope that bounds every fetch of the call (withFetchBounds). */
+  readonly scoped: () => Promise<unknown>;
+  close(): Promise<void>;
+}
+
 /**
- * Measures the callTask row against dist/ (the built package).
+ * Serves a real MCP seller answering the bench payload `label` and connects a real SDK client to
+ * it through boundedFetch() from dist/.
  *
- * @param rounds Rounds per size (fewer with --quick).
- * @returns Per answer size: callTool + decode by hand, and callTask with its ratio and the 1.05 goal.
+ * @param label A bench payload (benchPayloads()).
+ * @returns The calls, checked to answer alike.
  */
-export async function callTaskBench(rounds: number): Promise<Measurement[]> {
+export async function loopbackCalls(label: string): Promise<LoopbackCalls> {
   const dist = (file: string) => pathToFileURL(path.join(ROOT, 'dist', file)).href;
   const { decode } = (await import(dist('index.js'))) as { decode: DecodeFn };
   const { callTask } = (await import(dist('mcp/index.js'))) as { callTask: CallTaskFn };
@@ -58,44 +70,46 @@ export async function callTaskBench(rounds: number): Promise<Measurement[]> {
     boundedFetch: BoundedFetchFn;
     withFetchBounds: WithFetchBoundsFn;
   };
-  const payloads = benchPayloads();
+  const payload = benchPayloads()[label]!.payload;
+  const served = await serveSellers({
+    seller: lowLevelSeller({ call: () => ({ content: [{ type: 'text', text: 'ok' }], structuredContent: payload }) }),
+  });
+  const client = new Client({ name: 'bench-buyer', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL('seller', served.base), { fetch: boundedFetch() }));
+  const call = (options?: { signal: AbortSignal; timeout: number }) =>
+    client.callTool({ name: 'get_products', arguments: STAMPED }, undefined, options);
+  const calls: LoopbackCalls = {
+    byHand: async () => decode('get_products', await call(), { version: '3.1' }),
+    typed: () => callTask(client, 'get_products', ARGS, { version: '3.1' }),
+    withOptions: async () =>
+      decode('get_products', await call({ signal: new AbortController().signal, timeout: 60_000 }), { version: '3.1' }),
+    scoped: () =>
+      withFetchBounds({ timeoutMs: 60_000 }, async (signal) =>
+        decode('get_products', await call({ signal, timeout: 60_000 }), { version: '3.1' }),
+      ),
+    close: async () => {
+      await client.close();
+      await served.close();
+    },
+  };
+  // The benchmark calls what it measures: both arms answer the same products.
+  const [a, b] = [(await calls.byHand()) as { products: unknown[] }, (await calls.typed()) as { products: unknown[] }];
+  if (a.products.length !== b.products.length) throw new Error(`bench: the two ${label} calls answered differently`);
+  return calls;
+}
+
+/**
+ * Measures the callTask row against dist/ (the built package).
+ *
+ * @param rounds Rounds per size (fewer with --quick).
+ * @returns Per answer size: callTool + decode by hand, and callTask with its ratio and the 1.05 goal,
+ *   and the by-hand call with callTask's signal and timeout, then inside withFetchBounds.
+ */
+export async function callTaskBench(rounds: number): Promise<Measurement[]> {
   const out: Measurement[] = [];
   for (const label of ['get_products 2KB', 'get_products 100KB']) {
-    const payload = payloads[label]!.payload;
-    const served = await serveSellers({
-      seller: lowLevelSeller({ call: () => ({ content: [{ type: 'text', text: 'ok' }], structuredContent: payload }) }),
-    });
-    const client = new Client({ name: 'bench-buyer', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL('seller', served.base), { fetch: boundedFetch() }));
+    const { byHand, typed, withOptions, scoped, close } = await loopbackCalls(label);
     try {
-      const byHand = async () =>
-        decode('get_products', await client.callTool({ name: 'get_products', arguments: STAMPED }), { version: '3.1' });
-      const typed = () => callTask(client, 'get_products', ARGS, { version: '3.1' });
-      // The benchmark calls what it measures: both arms answer the same products.
-      const [a, b] = [(await byHand()) as { products: unknown[] }, (await typed()) as { products: unknown[] }];
-      if (a.products.length !== b.products.length) throw new Error(`bench: the two ${label} calls answered differently`);
-      // Where the difference goes: the by-hand call given what callTask adds around callTool (a
-      // signal and the SDK's timeout; then the scope that bounds every fetch of the call).
-      const withOptions = async () =>
-        decode(
-          'get_products',
-          await client.callTool({ name: 'get_products', arguments: STAMPED }, undefined, {
-            signal: new AbortController().signal,
-            timeout: 60_000,
-          }),
-          {
-            version: '3.1',
-          },
-        );
-      const scoped = () => withFetchBounds({ timeoutMs: 60_000 }, (signal) => withSignal(signal));
-      const withSignal = async (signal: AbortSignal) =>
-        decode(
-          'get_products',
-          await client.callTool({ name: 'get_products', arguments: STAMPED }, undefined, { signal, timeout: 60_000 }),
-          {
-            version: '3.1',
-          },
-        );
       const calls = label.endsWith('100KB') ? 10 : 30;
       const arms = [byHand, typed, withOptions, scoped];
       const times: number[][] = arms.map(() => []);
@@ -124,8 +138,7 @@ export async function callTaskBench(rounds: number): Promise<Measurement[]> {
         }),
       );
     } finally {
-      await client.close();
-      await served.close();
+      await close();
     }
   }
   return out;
