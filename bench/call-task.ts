@@ -45,7 +45,7 @@ async function round(arms: ReadonlyArray<() => Promise<unknown>>, calls: number)
 }
 
 /** The calls the row times, over one loopback seller answering `label`'s payload; `close` ends both sides. */
-export interface LoopbackCalls {
+interface LoopbackCalls {
   readonly byHand: () => Promise<unknown>;
   readonly typed: () => Promise<unknown>;
   /** The by-hand call given what callTask adds around callTool: a signal and the SDK's timeout. */
@@ -62,7 +62,7 @@ export interface LoopbackCalls {
  * @param label A bench payload (benchPayloads()).
  * @returns The calls, checked to answer alike.
  */
-export async function loopbackCalls(label: string): Promise<LoopbackCalls> {
+async function loopbackCalls(label: string): Promise<LoopbackCalls> {
   const dist = (file: string) => pathToFileURL(path.join(ROOT, 'dist', file)).href;
   const { decode } = (await import(dist('index.js'))) as { decode: DecodeFn };
   const { callTask } = (await import(dist('mcp/index.js'))) as { callTask: CallTaskFn };
