@@ -83,6 +83,7 @@ import { outputSchema, responseSchemaId, runtimeBundle } from './schemas.js';
 import { typecheckOnce, writeConsumer } from './typecheck.js';
 import { webhookBench } from './webhooks.js';
 import { encodeBench } from './encode.js';
+import { callTaskBench } from './call-task.js';
 import { weightBench } from './weight.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -257,6 +258,7 @@ async function main(): Promise<void> {
     if (wanted('webhooks')) measurements.push(...(await webhookBench(QUICK ? { rounds: 7, calls: 100 } : undefined)));
     if (wanted('package')) await packageSizes(tmp);
     if (wanted('encode')) measurements.push(...(await encodeBench(rounds(21))));
+    if (wanted('calltask')) measurements.push(...(await callTaskBench(rounds(15))));
     if (wanted('weight')) measurements.push(...(await weightBench(path.join(ROOT, 'dist'), tmp)));
 
     const durationMs = performance.now() - started;
@@ -710,7 +712,7 @@ async function typecheck(tmp: string, peers: boolean): Promise<void> {
     a.push(await typecheckOnce(ROOT, ours));
     f.push(await typecheckOnce(ROOT, empty));
   }
-  const S = 'type-check: tsc --noEmit of a consumer reading .products (÷ @adcp/client)';
+  const S = 'type-check: tsc --noEmit of a consumer typing its requests and reading .products (÷ @adcp/client)';
   const m = (name: string, values: number[], unit: 'ms' | 'MB', extra: Partial<Measurement> = {}) => measure(S, name, values, unit, extra);
   const msA = a.map((x) => x.ms);
   const rssA = a.map((x) => x.maxRssKb / 1024);

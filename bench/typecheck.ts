@@ -1,6 +1,7 @@
 /**
- * Type-check cost for a consumer: `tsc --noEmit` on one small file that decodes a get_products
- * answer and reads `.products` after `isFinal`, written once against `adcp-decode/3.1` (the pinned
+ * Type-check cost for a consumer: `tsc --noEmit` on one small file that types its requests (a
+ * get_products brief, a create_media_buy) and decodes a get_products answer, reading `.products`
+ * after `isFinal`, written once against `adcp-decode/3.1` (the pinned
  * import a buyer that knows its sellers' release uses) and once against the types
  * @adcp/client exports. Both projects get the same compiler options (strict, NodeNext,
  * skipLibCheck) and the repository's TypeScript; each resolves its package as an installed
@@ -13,19 +14,51 @@ import { pathToFileURL } from 'node:url';
 import { run } from './harness.js';
 
 export const CONSUMERS = {
-  'adcp-decode': `import { decode, isFinal } from 'adcp-decode/3.1';
+  'adcp-decode': `import { decode, encode, isFinal } from 'adcp-decode/3.1';
+
+export function briefRequest(brief: string) {
+  return encode('get_products', { buying_mode: 'brief', brief });
+}
 
 export function productIds(result: unknown): string[] {
   const response = decode('get_products', result);
   if (!isFinal(response)) return [];
   return (response.products ?? []).map((p) => p.product_id);
 }
+
+export function mediaBuyRequest(key: string, productId: string) {
+  return encode('create_media_buy', {
+    idempotency_key: key,
+    account: { account_id: 'acc-42' },
+    brand: { domain: 'acme.example' },
+    start_time: 'asap',
+    end_time: '2026-09-30T23:59:59Z',
+    packages: [{ product_id: productId, pricing_option_id: 'cpm-usd', budget: 5000 }],
+  });
+}
 `,
-  '@adcp/client': `import { unwrapProtocolResponse, type GetProductsResponse } from '@adcp/client';
+  '@adcp/client': `import { unwrapProtocolResponse, type CreateMediaBuyRequest, type GetProductsRequest, type GetProductsResponse } from '@adcp/client';
+
+export function briefRequest(brief: string): GetProductsRequest {
+  return { buying_mode: 'brief', brief };
+}
 
 export function productIds(result: unknown): string[] {
   const response = unwrapProtocolResponse(result, 'get_products') as GetProductsResponse;
   return (response.products ?? []).map((p) => p.product_id);
+}
+
+export function mediaBuyRequest(key: string, productId: string): CreateMediaBuyRequest {
+  // The same request as the AdCP release of @adcp/client 4.8.0's types spells it: buyer_ref
+  // (required) where 3.1 has idempotency_key, which the SDK mints itself.
+  return {
+    buyer_ref: key,
+    account: { account_id: 'acc-42' },
+    brand: { domain: 'acme.example' },
+    start_time: 'asap',
+    end_time: '2026-09-30T23:59:59Z',
+    packages: [{ product_id: productId, pricing_option_id: 'cpm-usd', budget: 5000, buyer_ref: 'pkg-1' }],
+  };
 }
 `,
   // The floor: what tsc costs for a file that imports nothing (the compiler and its lib files).

@@ -7,5 +7,8 @@ export { createRequestSigner } from './signer.js';
 export type { RequestSigner, SignableRequest, SignatureHeaders } from './signer.js';
 export { withRequestSigning } from './fetch.js';
 export type { SigningFetch } from './fetch.js';
+export type { RequestSigningCapability, SigningPolicyOptions } from './policy.js';
+export { RequestSigningError } from './errors.js';
+export type { RequestSigningBlame, RequestSigningCode } from './errors.js';
 export type { PrivateJwk, RequestSignerOptions, SignFunction, SigningCryptoKey } from './options.js';
 export type { SignatureAlg } from '../http-signature/algorithms.js';

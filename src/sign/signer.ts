@@ -10,10 +10,11 @@ import { shownText } from '../errors/format.js';
 import { SIGNATURE_BYTES, WEBCRYPTO_FOR, type SignatureAlg } from '../http-signature/algorithms.js';
 import { base64Encode, base64UrlEncode } from '../http-signature/base64.js';
 import { contentDigest } from '../http-signature/content-digest.js';
-import { REQUEST_PROFILES, SIGNATURE_LABEL, type SignatureProfile } from '../http-signature/profile.js';
+import { REQUEST_PROFILES, SIGNATURE_LABEL, UNDIGESTED_REQUEST_PROFILE, type SignatureProfile } from '../http-signature/profile.js';
 import { SignatureBaseError, signatureBase } from '../http-signature/signature-base.js';
 import { serializeInnerList, type BareItem, type InnerList } from '../http-signature/structured-fields.js';
 import { canonicalTarget, TargetUriError } from '../http-signature/target-uri.js';
+import { RequestSigningError, type RequestSigningCode } from './errors.js';
 import { signerSettings, type PrivateJwk, type RequestSignerOptions, type SignerSettings, type SigningCryptoKey } from './options.js';
 
 /** A request as the signer reads it. */
@@ -25,6 +26,12 @@ export interface SignableRequest {
   readonly headers?: ConstructorParameters<typeof Headers>[0];
   /** The body bytes exactly as sent (a string is sent as UTF-8); absent for a request without a body. */
   readonly body?: Uint8Array | string | undefined;
+  /**
+   * Whether a body's signature covers `content-digest`: `true` (default; the 3.2 rule), or `false`
+   * for a 3.0/3.1 seller whose `covers_content_digest` is `forbidden` (a Base64URL signer only: 3.2
+   * makes body binding mandatory).
+   */
+  readonly coverContentDigest?: boolean | undefined;
 }
 
 /** The headers a signed request carries in addition to its own (lowercase names). */
@@ -52,8 +59,8 @@ const encoder = new TextEncoder();
 /** 16 random bytes: the profile's floor of 128 bits of entropy. */
 const NONCE_BYTES = 16;
 
-function unsignable(message: string, cause?: unknown): DecodeError {
-  return new DecodeError('UNSIGNABLE_REQUEST', message, cause === undefined ? {} : { cause });
+function unsignable(code: RequestSigningCode, message: string, cause?: unknown): RequestSigningError {
+  return new RequestSigningError(code, message, cause === undefined ? {} : { cause });
 }
 
 /** The key's signing function: a WebCrypto key is used as is, a JWK imported once (a failed import is retried). */
@@ -91,7 +98,7 @@ function targetOf(url: string | URL) {
     return canonicalTarget(String(url));
   } catch (error) {
     if (!(error instanceof TargetUriError)) throw error;
-    throw unsignable(`cannot sign a request to "${shownText(String(url), 96)}": ${error.message}`, error);
+    throw unsignable('request_target_uri_malformed', `cannot sign a request to "${shownText(String(url), 96)}": ${error.message}`, error);
   }
 }
 
@@ -107,8 +114,13 @@ async function signOne(
   const body = typeof request.body === 'string' ? encoder.encode(request.body) : request.body;
   if (body !== undefined) {
     if (!headers.has('content-type'))
-      throw unsignable('cannot sign a request with a body and no Content-Type: the profile covers content-type');
-    headers.set('content-digest', await contentDigest(body, settings.subtle));
+      throw unsignable(
+        'request_content_type_missing',
+        'cannot sign a request with a body and no Content-Type: the profile covers content-type',
+      );
+    if (profile.requiredComponents(true).includes('content-digest'))
+      headers.set('content-digest', await contentDigest(body, settings.subtle));
+    else headers.delete('content-digest'); // not covered, so not sent: a stale digest would bind nothing
   }
   const components = profile.requiredComponents(body !== undefined);
   const created = Math.floor(settings.now() / 1000);
@@ -128,15 +140,30 @@ async function signOne(
     base = signatureBase({ components, paramsValue }, { method: request.method, target, headers });
   } catch (error) {
     if (!(error instanceof SignatureBaseError)) throw error;
-    throw unsignable(`cannot sign the request: ${error.message}`, error);
+    const code = error.reason === 'header-absent' ? 'request_content_type_missing' : 'request_header_unsignable';
+    throw unsignable(code, `cannot sign the request: ${error.message}`, error);
   }
   const signature = await signBase(encoder.encode(base));
   if (!(signature instanceof Uint8Array) || signature.length !== SIGNATURE_BYTES)
-    throw unsignable(`the signing function must answer ${SIGNATURE_BYTES} signature bytes (ECDSA in IEEE P1363 form, not DER)`);
+    throw unsignable(
+      'request_signer_failed',
+      `the signing function must answer ${SIGNATURE_BYTES} signature bytes (ECDSA in IEEE P1363 form, not DER)`,
+    );
   const encoded = profile.signatureAlphabet === 'base64' ? base64Encode(signature) : base64UrlEncode(signature);
   const signed = { 'signature-input': `${SIGNATURE_LABEL}=${paramsValue}`, signature: `${SIGNATURE_LABEL}=:${encoded}:` };
   const digest = headers.get('content-digest');
   return body === undefined || digest === undefined ? signed : { ...signed, 'content-digest': digest };
+}
+
+/** The request's profile: the signer's, or (a seller forbidding it) the one that does not cover `content-digest`. */
+async function profileFor(settings: SignerSettings, request: SignableRequest): Promise<SignatureProfile> {
+  if (request.coverContentDigest !== false) return REQUEST_PROFILES[settings.signatureEncoding];
+  if (settings.signatureEncoding === 'base64')
+    throw unsignable(
+      'request_digest_forbidden',
+      "the seller forbids content-digest coverage (a 3.0/3.1 posture) but this signer speaks 3.2 (signatureEncoding 'base64'), where a signed body is always bound: the postures are incompatible",
+    );
+  return UNDIGESTED_REQUEST_PROFILE;
 }
 
 /**
@@ -161,6 +188,6 @@ export function createRequestSigner(options: RequestSignerOptions): RequestSigne
     keyid: settings.keyid,
     alg: settings.alg,
     tag: profile.tag,
-    sign: (request) => signOne(settings, profile, signBase, request),
+    sign: async (request) => signOne(settings, await profileFor(settings, request), signBase, request),
   };
 }

@@ -10,6 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { REQUEST_PROFILES } from '../../src/http-signature/profile.js';
 import { createRequestSigner, withRequestSigning } from '../../src/sign/index.js';
 import { WebhookError } from '../../src/webhooks/errors.js';
+import { RequestSignatureError } from '../../src/webhooks/signature/request-refusals.js';
 import { createMemoryReplayStore } from '../../src/webhooks/replay/replay.js';
 import { verifyProfileSignature, verifyWebhookSignature, type VerifiableRequest } from '../../src/webhooks/signature/verify.js';
 import { ed25519 } from '../webhooks/fixtures.js';
@@ -40,6 +41,7 @@ async function refusal(work: Promise<unknown>): Promise<string | undefined> {
     await work;
     return undefined;
   } catch (error) {
+    if (error instanceof RequestSignatureError) return error.code;
     if (error instanceof WebhookError) return error.webhookCode;
     throw error;
   }
@@ -66,7 +68,7 @@ describe('round trip through the verifier under the request profile', () => {
         // The other alphabet's reader refuses the Signature bytes (no silent fallback between profiles).
         const other = REQUEST_PROFILES[encoding === 'base64' ? 'base64url' : 'base64'];
         const fresh = await signAndSend(signer, SELLER_MCP, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-        expect(await refusal(verifyProfileSignature(fresh, verifierOptions(), other))).toBe('webhook_signature_header_malformed');
+        expect(await refusal(verifyProfileSignature(fresh, verifierOptions(), other))).toBe('request_signature_header_malformed');
       });
     }
   }
@@ -85,7 +87,7 @@ describe('round trip through the verifier under the request profile', () => {
           const request = await signAndSend(signer, url, { method, headers: { 'content-type': 'application/json' }, body: text });
           const options = verifierOptions();
           await expect(verifyProfileSignature(request, options, REQUEST_PROFILES.base64url)).resolves.toMatchObject({ keyid: ed25519.kid });
-          expect(await refusal(verifyProfileSignature(request, options, REQUEST_PROFILES.base64url))).toBe('webhook_signature_replayed');
+          expect(await refusal(verifyProfileSignature(request, options, REQUEST_PROFILES.base64url))).toBe('request_signature_replayed');
         },
       ),
       { numRuns: 60 },
@@ -97,13 +99,13 @@ describe('round trip through the verifier under the request profile', () => {
     const send = () => signAndSend(signer, SELLER_MCP, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     const profile = REQUEST_PROFILES.base64url;
     const tamperedBody = { ...(await send()), body: new TextEncoder().encode(body.replace('create_media_buy', 'update_media_buy')) };
-    expect(await refusal(verifyProfileSignature(tamperedBody, verifierOptions(), profile))).toBe('webhook_signature_digest_mismatch');
+    expect(await refusal(verifyProfileSignature(tamperedBody, verifierOptions(), profile))).toBe('request_signature_digest_mismatch');
     const otherTarget = { ...(await send()), url: 'https://seller.example.com/adcp/a2a' };
-    expect(await refusal(verifyProfileSignature(otherTarget, verifierOptions(), profile))).toBe('webhook_signature_invalid');
+    expect(await refusal(verifyProfileSignature(otherTarget, verifierOptions(), profile))).toBe('request_signature_invalid');
     const otherMethod = { ...(await send()), method: 'PUT' };
-    expect(await refusal(verifyProfileSignature(otherMethod, verifierOptions(), profile))).toBe('webhook_signature_invalid');
+    expect(await refusal(verifyProfileSignature(otherMethod, verifierOptions(), profile))).toBe('request_signature_invalid');
     const noBody = { ...(await send()), body: new Uint8Array() };
-    expect(await refusal(verifyProfileSignature(noBody, verifierOptions(), profile))).toBe('webhook_signature_digest_mismatch');
+    expect(await refusal(verifyProfileSignature(noBody, verifierOptions(), profile))).toBe('request_signature_digest_mismatch');
   });
 
   test('a request signature is no webhook signature: the webhook verifier refuses its tag', async () => {

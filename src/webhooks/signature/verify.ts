@@ -39,6 +39,7 @@ import { shownText } from '../../errors/format.js';
 import { lastAcceptedAt, PROFILE_WINDOW, replayTtlSeconds, windowRefusal, type SignatureTimes } from '../../http-signature/window.js';
 import { DIGEST_ALGORITHMS } from '../../http-signature/content-digest.js';
 import { SIGNATURE_PARAMS, WEBHOOK_PROFILE, type SignatureProfile } from '../../http-signature/profile.js';
+import { requestRefusal } from './request-refusals.js';
 
 /** The `tag` of the webhook profile. */
 export const WEBHOOK_TAG = WEBHOOK_PROFILE.tag;
@@ -401,14 +402,14 @@ export function verifyWebhookSignature(request: VerifiableRequest, options: Veri
 /**
  * The same checklist under another AdCP RFC 9421 profile (its tag, components, `Signature`
  * alphabet and key purposes); the request profile's checklist is the webhook one with those
- * swapped. Refusals keep the webhook taxonomy's codes: a seller-side request verifier would map
- * them to its `request_*` ones.
+ * swapped, and its refusals carry the request taxonomy's `request_*` codes.
  *
  * @param request - Method, URL, headers (lowercase names) and raw body bytes.
  * @param options - As {@link verifyWebhookSignature}'s.
  * @param profile - The profile the signature must follow.
  * @returns The signer, once the nonce is claimed.
- * @throws {WebhookError} As {@link verifyWebhookSignature}.
+ * @throws {WebhookError} As {@link verifyWebhookSignature}, under the webhook profile.
+ * @throws {RequestSignatureError} Under a request profile: the same step's `request_*` code.
  * @example
  * await verifyProfileSignature(request, { keys, replayStore }, REQUEST_PROFILES.base64url);
  */
@@ -417,6 +418,16 @@ export async function verifyProfileSignature(
   options: VerifySignatureOptions,
   profile: SignatureProfile,
 ): Promise<WebhookSigner> {
+  if (profile.refusals === 'webhook') return checklist(request, options, profile);
+  try {
+    return await checklist(request, options, profile);
+  } catch (error) {
+    throw requestRefusal(error);
+  }
+}
+
+/** Steps 1-13 under `profile`, refusing with the webhook taxonomy's codes. */
+async function checklist(request: VerifiableRequest, options: VerifySignatureOptions, profile: SignatureProfile): Promise<WebhookSigner> {
   const clock = options.now ?? Date.now;
   const maxBytes = options.maxSignatureHeaderBytes ?? DEFAULT_MAX_SIGNATURE_HEADER_BYTES;
   const parsed = readSignature(request.headers, maxBytes, profile);
