@@ -23,7 +23,7 @@ export const DEFAULT_BOUNDS: Bounds = { maxBytes: 4 * 1024 * 1024, maxDepth: 64,
 
 /**
  * The one rule for a limit a caller sets (`maxBytes`, `maxDepth`, `maxNodes`; decode's options,
- * the extractors', the bounded fetch's): a non-negative integer, or `Infinity` to lift it; with
+ * the extractors', the bounded fetch's): a non-negative safe integer, or `Infinity` to lift it; with
  * `zero: false`, at least 1 (a fetch cannot return an empty body through a zero cap).
  *
  * @param name - The option's name, for the message: `maxBytes`.
@@ -33,7 +33,7 @@ export const DEFAULT_BOUNDS: Bounds = { maxBytes: 4 * 1024 * 1024, maxDepth: 64,
  * @throws {DecodeError} `INVALID_OPTION` for anything else.
  * @example
  * limitOption('maxBytes', 1024, { zero: true }); // 1024
- * limitOption('maxBytes', -1, { zero: true }); // throws INVALID_OPTION: option maxBytes must be a non-negative integer or Infinity; got -1
+ * limitOption('maxBytes', -1, { zero: true }); // throws INVALID_OPTION: option maxBytes must be a non-negative safe integer or Infinity; got -1
  */
 export function limitOption(name: string, value: unknown, how: { readonly zero: boolean; readonly of?: string }): number | undefined {
   if (value === undefined) return undefined;
@@ -44,7 +44,7 @@ export function limitOption(name: string, value: unknown, how: { readonly zero: 
   const whose = how.of === undefined ? '' : ` of ${how.of}`;
   throw new DecodeError(
     'INVALID_OPTION',
-    `option ${name}${whose} must be a ${how.zero ? 'non-negative' : 'positive'} integer or Infinity; got ${shown}`,
+    `option ${name}${whose} must be a ${how.zero ? 'non-negative' : 'positive'} safe integer or Infinity; got ${shown}`,
   );
 }
 

@@ -22,7 +22,7 @@ export interface FetchBounds {
   /**
    * Bytes: the whole body of a non-SSE response, one SSE event, and the cumulative bytes of one
    * request's SSE stream(s). Raw and decoded bytes are the same bytes (requests ask for identity encoding).
-   * A positive integer, or `Infinity` to lift the cap.
+   * A positive safe integer, or `Infinity` to lift the cap.
    */
   readonly maxBytes?: number | undefined;
   /** Deadline for the whole response (headers + body), in ms. A positive number up to 2^31 - 1. */
@@ -45,7 +45,7 @@ export type BoundedRequestInit = RequestInit & { readonly [FETCH_BOUNDS]?: Fetch
  * @param bounds - The limits, any field absent.
  * @param where - Who was given them, for the message: `boundedFetch`.
  * @returns The two limits, nothing else of the object.
- * @throws {DecodeError} `INVALID_OPTION` when a limit is not positive (maxBytes an integer or Infinity, timeoutMs a number up to 2^31 - 1).
+ * @throws {DecodeError} `INVALID_OPTION` when a limit is not positive (maxBytes a safe integer or Infinity, timeoutMs a number up to 2^31 - 1).
  * @example
  * checkBounds({ maxBytes: 1024 }, 'boundedFetch'); // { maxBytes: 1024, timeoutMs: undefined }
  */

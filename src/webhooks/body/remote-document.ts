@@ -35,7 +35,7 @@ export interface DocumentSource {
  * @param defaultMaxBytes - The byte bound when the options set none.
  * @returns The URL as a string and both bounds.
  * @throws {TypeError} For a URL that is not http(s).
- * @throws {DecodeError} `INVALID_OPTION` for a bound the bounded fetch would refuse (`maxBytes` a positive integer or
+ * @throws {DecodeError} `INVALID_OPTION` for a bound the bounded fetch would refuse (`maxBytes` a positive safe integer or
  *   `Infinity`, `timeoutMs` a positive number of ms up to 2^31 − 1).
  * @example
  * const { url, maxBytes, timeoutMs } = documentSource('createJwksResolver', options, JWKS_MAX_BYTES);
