@@ -5,8 +5,8 @@
  * in-process array that cost what it stores. The walks that say which bound a value passes, and
  * where, are checkTree (check-tree.ts) and snapshot (snapshot.ts).
  */
-import { DecodeError, LimitError, describeValue, type DecodeErrorOptions } from '../errors/errors.js';
-import { shownText } from '../errors/format.js';
+import { LimitError, type DecodeErrorOptions } from '../errors/errors.js';
+import { optionError } from '../errors/option-error.js';
 
 /** The limits a decode runs under. */
 export interface Bounds {
@@ -40,12 +40,8 @@ export function limitOption(name: string, value: unknown, how: { readonly zero: 
   const least = how.zero ? 0 : 1;
   // A safe integer: past 2^53 a count is no longer exact (Infinity says "no limit").
   if (typeof value === 'number' && value >= least && (Number.isSafeInteger(value) || value === Infinity)) return value;
-  const shown = typeof value === 'string' ? `"${shownText(value, 40)}"` : typeof value === 'number' ? String(value) : describeValue(value);
   const whose = how.of === undefined ? '' : ` of ${how.of}`;
-  throw new DecodeError(
-    'INVALID_OPTION',
-    `option ${name}${whose} must be a ${how.zero ? 'non-negative' : 'positive'} safe integer or Infinity; got ${shown}`,
-  );
+  throw optionError(undefined, `${name}${whose}`, `a ${how.zero ? 'non-negative' : 'positive'} safe integer or Infinity`, value);
 }
 
 /**

@@ -3,7 +3,8 @@
  * checked, and the LimitError a response that breaks one fails with.
  */
 import { limitOption } from './bounds.js';
-import { DecodeError, LimitError, describeValue } from '../errors/errors.js';
+import { LimitError } from '../errors/errors.js';
+import { optionError } from '../errors/option-error.js';
 
 /** Default cap on a response body, in bytes: the spec's recommended client safety limit for one MCP message, 4 MiB (decode's own text limit is its `maxBytes` option). */
 export const DEFAULT_MAX_BYTES = 4_194_304;
@@ -50,15 +51,25 @@ export type BoundedRequestInit = RequestInit & { readonly [FETCH_BOUNDS]?: Fetch
  * checkBounds({ maxBytes: 1024 }, 'boundedFetch'); // { maxBytes: 1024, timeoutMs: undefined }
  */
 export function checkBounds(bounds: FetchBounds, where: string): FetchBounds {
-  const { timeoutMs } = bounds;
   const maxBytes = limitOption('maxBytes', bounds.maxBytes, { zero: false, of: where });
-  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
-    throw new DecodeError(
-      'INVALID_OPTION',
-      `option timeoutMs of ${where} must be a positive number of ms up to ${MAX_TIMER_MS}; got ${typeof timeoutMs === 'number' ? String(timeoutMs) : describeValue(timeoutMs)}`,
-    );
-  }
-  return { maxBytes, timeoutMs };
+  return { maxBytes, timeoutMs: timeoutOption(bounds.timeoutMs, where) };
+}
+
+/**
+ * The one rule for a deadline a caller sets on a whole response (the bounded fetch's, callTask's):
+ * a positive number of ms that a timer can hold.
+ *
+ * @param value - What the caller passed; `undefined` is "not set".
+ * @param where - Whose option it is, for the message (`boundedFetch`); `undefined` for a call's own.
+ * @returns The deadline, or `undefined` when not set.
+ * @throws {DecodeError} `INVALID_OPTION` for anything else.
+ * @example
+ * timeoutOption(0, 'boundedFetch'); // throws INVALID_OPTION: option timeoutMs of boundedFetch must be a positive number of ms up to 2147483647; got 0
+ */
+export function timeoutOption(value: unknown, where: string | undefined): number | undefined {
+  if (value === undefined || (typeof value === 'number' && value > 0 && value <= MAX_TIMER_MS)) return value;
+  const whose = where === undefined ? '' : ` of ${where}`;
+  throw optionError(undefined, `timeoutMs${whose}`, `a positive number of ms up to ${MAX_TIMER_MS}`, value);
 }
 /** The TOO_LARGE of a body, an event or a stream that passed its byte limit while arriving. */
 export function tooLarge(what: string, limit: number, actual: number): LimitError {

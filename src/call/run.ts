@@ -10,7 +10,7 @@ import { attempt as encodeAttempt } from '../encode/encode.js';
 import type { EncodedRequest } from '../encode/request.js';
 import { resolveOptions } from '../encode/resolve-options.js';
 import { DecodeError, describeThrown, describeValue } from '../errors/errors.js';
-import { DEFAULT_TIMEOUT_MS, MAX_TIMER_MS, timedOut } from '../bounds/fetch-bounds.js';
+import { DEFAULT_TIMEOUT_MS, timedOut, timeoutOption } from '../bounds/fetch-bounds.js';
 import { withFetchBounds } from '../fetch/bounded-fetch.js';
 import type { CallOptions, CallTask, SafeCallTask } from './types.js';
 
@@ -95,15 +95,12 @@ function readCallOptions(options: CallOptions | undefined): (CallOptions & { tim
   if (options === undefined) return { timeoutMs: DEFAULT_TIMEOUT_MS };
   try {
     const { version, newerRelease, maxBytes, maxDepth, maxNodes, unknownRecovery, timeoutMs, signal } = options;
-    if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS))
-      return new DecodeError(
-        'INVALID_OPTION',
-        `option timeoutMs must be a positive number of ms up to ${MAX_TIMER_MS}; got ${describeValue(timeoutMs)}`,
-      );
+    const deadline = timeoutOption(timeoutMs, undefined) ?? DEFAULT_TIMEOUT_MS;
     if (signal !== undefined && !(signal instanceof AbortSignal))
       return new DecodeError('INVALID_OPTION', `option signal must be an AbortSignal; got ${describeValue(signal)}`);
-    return { version, newerRelease, maxBytes, maxDepth, maxNodes, unknownRecovery, timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS, signal };
+    return { version, newerRelease, maxBytes, maxDepth, maxNodes, unknownRecovery, timeoutMs: deadline, signal };
   } catch (cause) {
+    if (cause instanceof DecodeError) return cause;
     return new DecodeError('INVALID_OPTION', `the options could not be read: ${describeThrown(cause)} thrown`, { cause });
   }
 }

@@ -4,7 +4,8 @@
  * clock: the claim binds the fingerprint and the owner's lease atomically, so two receivers can
  * never both own one delivery; `complete` and `release` are fenced by the owner token.
  */
-import { optionError, optionalMethods, positiveInteger } from '../option-checks.js';
+import { optionalMethods, positiveInteger } from '../option-checks.js';
+import { optionError } from '../../errors/option-error.js';
 import { DEFAULT_DEDUP_PER_SENDER_CAP, type DedupState, type DedupStore } from './dedup.js';
 import type { RedisCommandClient } from './redis.js';
 

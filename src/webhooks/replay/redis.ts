@@ -5,7 +5,8 @@
  * its TTL, and the new-keyid admission tracked, all atomically on the server's clock. Works with the `redis` client (node-redis 4+)
  * or any client with the same `sendCommand`.
  */
-import { optionError, optionalMethods, positiveInteger } from '../option-checks.js';
+import { optionalMethods, positiveInteger } from '../option-checks.js';
+import { optionError } from '../../errors/option-error.js';
 import { admissionTracking, type AdmissionTrackingOptions } from './admissions.js';
 import { DEFAULT_AGGREGATE_CAP, DEFAULT_PER_KEYID_CAP, replayKey, type ReplayStore } from './replay.js';
 
