@@ -91,4 +91,5 @@ export type { HeaderRecord, IncomingWebhook, PlainWebhookRequest, RawBody } from
 export { createRevocationList, RevocationListError, REVOCATION_LIST_TYP } from './signature/revocation.js';
 export type { RevocationList, RevocationListOptions } from './signature/revocation.js';
 export { createRedisReplayStore } from './replay/redis.js';
-export type { RedisCommandClient, RedisReplayStoreOptions } from './replay/redis.js';
+export type { RedisReplayStoreOptions } from './replay/redis.js';
+export type { RedisCommandClient } from './replay/redis-client.js';
