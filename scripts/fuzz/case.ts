@@ -18,19 +18,24 @@ import { stringify } from './stringify.js';
 /** Options a case passes to decode(); `undefined` most of the time. */
 type CaseOptions = Json | undefined;
 
-/** One case: what decode() is called with, and how it was built. */
-export interface FuzzCase {
-  readonly seed: number;
-  readonly index: number;
+/** A case of either lane as a finding's file shows it. */
+export interface CaseView {
   readonly task: unknown;
   readonly input: unknown;
-  readonly options: CaseOptions;
+  readonly options: unknown;
   /** What was done, in order, e.g. `payload:typeSwap /products/0/name → number`. */
   readonly steps: readonly string[];
   /** The mutation classes applied, for the tallies. */
   readonly classes: readonly string[];
   /** The transport envelope the payload was wrapped in. */
   readonly envelope: string;
+}
+
+/** One case: what decode() is called with, and how it was built. */
+export interface FuzzCase extends CaseView {
+  readonly seed: number;
+  readonly index: number;
+  readonly options: CaseOptions;
 }
 
 function pickOptions(ctx: Ctx, transport: string | undefined): CaseOptions {
