@@ -5,7 +5,7 @@
  * text, the envelope itself mutated (mutate-envelope.ts), and run with default or random options.
  * `makeCase(seed, index)` rebuilds it exactly, which is how a finding is reproduced.
  */
-import { type Ctx, type Json, MiB, note, type Profile } from './context.js';
+import { type CaseRecord, type Ctx, type Json, MiB, note, type Profile } from './context.js';
 import { envelope } from './envelope.js';
 import { mutateCostClasses } from './mutate-cost.js';
 import { mutateEnvelope } from './mutate-envelope.js';
@@ -18,23 +18,10 @@ import { stringify } from './stringify.js';
 /** Options a case passes to decode(); `undefined` most of the time. */
 type CaseOptions = Json | undefined;
 
-/** A case of either lane as a finding's file shows it. */
-export interface CaseView {
+/** One case: what decode() is called with, and how it was built. */
+export interface FuzzCase extends CaseRecord {
   readonly task: unknown;
   readonly input: unknown;
-  readonly options: unknown;
-  /** What was done, in order, e.g. `payload:typeSwap /products/0/name → number`. */
-  readonly steps: readonly string[];
-  /** The mutation classes applied, for the tallies. */
-  readonly classes: readonly string[];
-  /** The transport envelope the payload was wrapped in. */
-  readonly envelope: string;
-}
-
-/** One case: what decode() is called with, and how it was built. */
-export interface FuzzCase extends CaseView {
-  readonly seed: number;
-  readonly index: number;
   readonly options: CaseOptions;
 }
 

@@ -2,8 +2,7 @@
  * The webhook lane's entry points for the CLI, the workers and the report: its seeds built once per
  * process, a case built from `(seed, index)`, and a case rendered for a finding's file.
  */
-import type { CaseView } from './case.js';
-import type { Profile } from './context.js';
+import type { CaseView, Profile } from './context.js';
 import { makeWebhookCase, type LaneSeeds, type WebhookCase } from './webhook-case.js';
 import { buildDeliveries, buildPolls } from './webhook-seeds.js';
 
