@@ -42,8 +42,7 @@
  *               first get_products decode loads in them, and per release its validator code and the
  *               share the other releases ship too (bench/weight.ts).
  *
- * To see where the time goes: `npx tsx bench/profile.ts <case>` (node --cpu-prof, summarized), and
- * `npx tsx bench/walk-costs.ts` for the cost of each check of the structuredContent walk.
+ * To see where the time goes: `npx tsx bench/profile.ts <case>` (node --cpu-prof, summarized).
  * The latest figures and what they mean: docs/benchmarks.md.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -5,7 +5,7 @@
  * text, the envelope itself mutated (mutate-envelope.ts), and run with default or random options.
  * `makeCase(seed, index)` rebuilds it exactly, which is how a finding is reproduced.
  */
-import { type Ctx, type Json, MiB, note, type Profile } from './context.js';
+import { type CaseRecord, type Ctx, type Json, MiB, note, type Profile } from './context.js';
 import { envelope } from './envelope.js';
 import { mutateCostClasses } from './mutate-cost.js';
 import { mutateEnvelope } from './mutate-envelope.js';
@@ -19,18 +19,10 @@ import { stringify } from './stringify.js';
 type CaseOptions = Json | undefined;
 
 /** One case: what decode() is called with, and how it was built. */
-export interface FuzzCase {
-  readonly seed: number;
-  readonly index: number;
+export interface FuzzCase extends CaseRecord {
   readonly task: unknown;
   readonly input: unknown;
   readonly options: CaseOptions;
-  /** What was done, in order, e.g. `payload:typeSwap /products/0/name → number`. */
-  readonly steps: readonly string[];
-  /** The mutation classes applied, for the tallies. */
-  readonly classes: readonly string[];
-  /** The transport envelope the payload was wrapped in. */
-  readonly envelope: string;
 }
 
 function pickOptions(ctx: Ctx, transport: string | undefined): CaseOptions {

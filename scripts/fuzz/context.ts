@@ -18,6 +18,25 @@ export interface Ctx {
   readonly profile: Profile;
 }
 
+/** What a case of either lane keeps of how it was built: its seed and index, and its context's record. */
+export interface CaseRecord {
+  readonly seed: number;
+  readonly index: number;
+  /** What was done, in order, e.g. `payload:typeSwap /products/0/name → number`. */
+  readonly steps: readonly string[];
+  /** The mutation classes applied, for the tallies. */
+  readonly classes: readonly string[];
+  /** What the case started from: the transport envelope, e.g. `mcp 3.1.19`, `poll 3.0.26`. */
+  readonly envelope: string;
+}
+
+/** A case of either lane as a finding's file shows it: its record, and the call it makes. */
+export interface CaseView extends Omit<CaseRecord, 'seed' | 'index'> {
+  readonly task: unknown;
+  readonly input: unknown;
+  readonly options: unknown;
+}
+
 /** 2^20, for sizes. */
 export const MiB = 1024 * 1024;
 

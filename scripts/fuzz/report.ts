@@ -7,9 +7,9 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Args } from './args.js';
 import { makeCase } from './case.js';
+import type { CaseView } from './context.js';
 import { describeInput } from './describe-input.js';
 import type { Finding } from './oracle.js';
-import type { CaseView } from './webhook-lane.js';
 import { emptyTally, type Tally } from './protocol.js';
 
 /**

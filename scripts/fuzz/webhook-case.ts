@@ -4,7 +4,7 @@
  * one, a replay (the same delivery twice to one receiver, in turn or at once, the second maybe
  * reshaped in ways that keep its signed bytes), or a polling answer (mutate-poll.ts).
  */
-import { type Ctx, type Json, note, type Profile } from './context.js';
+import { type CaseRecord, type Ctx, type Json, note, type Profile } from './context.js';
 import { cloneReq, type Effect, mutateDelivery, mutateNeutral, type Req } from './mutate-delivery.js';
 import { mutatePoll } from './mutate-poll.js';
 import { mutateText } from './mutate-text.js';
@@ -17,17 +17,8 @@ export interface LaneSeeds {
   readonly polls: readonly PollSeed[];
 }
 
-interface Common {
-  readonly seed: number;
-  readonly index: number;
-  readonly steps: readonly string[];
-  readonly classes: readonly string[];
-  /** What the case started from: `mcp 3.1.19`, `poll 3.0.26`, ... */
-  readonly envelope: string;
-}
-
 /** A delivery case: the requests handed, in turn or at once, to one receiver. */
-export interface DeliveryCase extends Common {
+export interface DeliveryCase extends CaseRecord {
   readonly kind: 'genuine' | 'mutated' | 'forged' | 'replay';
   readonly delivery: Delivery;
   readonly requests: readonly Req[];
@@ -39,7 +30,7 @@ export interface DeliveryCase extends Common {
 }
 
 /** A polling case: decodeTaskStatus(input, options). */
-export interface PollCase extends Common {
+export interface PollCase extends CaseRecord {
   readonly kind: 'poll';
   readonly pristine: boolean;
   readonly input: unknown;
@@ -56,7 +47,7 @@ const KINDS = [
   [26, 'poll'],
 ] as const;
 
-function deliveryCase(ctx: Ctx, seeds: LaneSeeds, kind: DeliveryCase['kind']): Omit<DeliveryCase, keyof Common> {
+function deliveryCase(ctx: Ctx, seeds: LaneSeeds, kind: DeliveryCase['kind']): Omit<DeliveryCase, keyof CaseRecord> {
   const { rng } = ctx;
   const genuine = seeds.deliveries.filter((d) => d.forged === undefined);
   const pool = kind === 'forged' ? seeds.deliveries.filter((d) => d.forged !== undefined) : genuine;
@@ -94,7 +85,7 @@ function deliveryCase(ctx: Ctx, seeds: LaneSeeds, kind: DeliveryCase['kind']): O
   return { kind, delivery, requests, effect, concurrent, dedup };
 }
 
-function pollCase(ctx: Ctx, seeds: LaneSeeds): Omit<PollCase, keyof Common> {
+function pollCase(ctx: Ctx, seeds: LaneSeeds): Omit<PollCase, keyof CaseRecord> {
   const { rng } = ctx;
   const seed = rng.pick(seeds.polls);
   ctx.steps.push(`poll ${seed.id}`);

@@ -2,7 +2,7 @@
  * The webhook lane's entry points for the CLI, the workers and the report: its seeds built once per
  * process, a case built from `(seed, index)`, and a case rendered for a finding's file.
  */
-import type { Profile } from './context.js';
+import type { CaseView, Profile } from './context.js';
 import { makeWebhookCase, type LaneSeeds, type WebhookCase } from './webhook-case.js';
 import { buildDeliveries, buildPolls } from './webhook-seeds.js';
 
@@ -19,16 +19,6 @@ let built: Promise<LaneSeeds> | undefined;
 export function laneSeeds(): Promise<LaneSeeds> {
   built ??= buildDeliveries().then((deliveries) => ({ deliveries, polls: buildPolls() }));
   return built;
-}
-
-/** How a finding's file shows a case. */
-export interface CaseView {
-  readonly task: unknown;
-  readonly options: unknown;
-  readonly envelope: string;
-  readonly classes: readonly string[];
-  readonly steps: readonly string[];
-  readonly input: unknown;
 }
 
 const preview = (body: Uint8Array): string => {

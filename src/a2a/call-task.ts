@@ -4,9 +4,8 @@
  * answer to that request: the task `sendMessage` returns, or (streamTask) the task a stream's
  * events fold into. The SDK is never imported: the client is a parameter, typed by what is used.
  */
-import { runCall, type Send } from '../call/run.js';
-import type { CallArgs, Called, CallOptions, CallTaskName, SafeCallResult } from '../call/types.js';
-import { DecodeError } from '../errors/errors.js';
+import { callTaskOver, safeCallTaskOver, type Send } from '../call/run.js';
+import type { CallTask } from '../call/types.js';
 import { foldA2aStream } from './fold-stream.js';
 import { a2aRequest, type A2aSendRequest } from './message.js';
 
@@ -14,11 +13,6 @@ import { a2aRequest, type A2aSendRequest } from './message.js';
 export interface A2aClient {
   sendMessage(params: A2aSendRequest, options?: { signal?: AbortSignal }): Promise<unknown>;
   sendMessageStream(params: A2aSendRequest, options?: { signal?: AbortSignal }): AsyncIterable<unknown>;
-}
-
-/** An error the SDK built from the seller's JSON-RPC error: an Error with an integer `code`. */
-function isJsonRpcError(thrown: unknown): boolean {
-  return thrown instanceof Error && Number.isInteger((thrown as { code?: unknown }).code);
 }
 
 function sendOver(client: A2aClient): Send {
@@ -51,17 +45,7 @@ function streamOver(client: A2aClient): Send {
  * @example
  * const response = await callTask(agent, 'get_products', { buying_mode: 'brief', brief: 'CTV, Q3' }, { version: '3.1' });
  */
-// biome-ignore lint/complexity/noBannedTypes: `{}` is "no options": the default version, decode's 'auto'
-export async function callTask<T extends CallTaskName<O>, const O extends CallOptions = {}>(
-  client: A2aClient,
-  task: T,
-  args: CallArgs<T, O>,
-  options?: O,
-): Promise<Called<T, O>> {
-  const outcome = await runCall(task, args, options, sendOver(client), isJsonRpcError);
-  if (outcome instanceof DecodeError) throw outcome;
-  return outcome.data as Called<T, O>;
-}
+export const callTask: CallTask<A2aClient> = callTaskOver(sendOver);
 
 /**
  * Like {@link callTask}, but streamed (`sendMessageStream`): the stream's events (`task`,
@@ -71,17 +55,7 @@ export async function callTask<T extends CallTaskName<O>, const O extends CallOp
  * @example
  * const response = await streamTask(agent, 'get_products', { buying_mode: 'brief', brief }, { version: '3.1' });
  */
-// biome-ignore lint/complexity/noBannedTypes: `{}` is "no options": the default version, decode's 'auto'
-export async function streamTask<T extends CallTaskName<O>, const O extends CallOptions = {}>(
-  client: A2aClient,
-  task: T,
-  args: CallArgs<T, O>,
-  options?: O,
-): Promise<Called<T, O>> {
-  const outcome = await runCall(task, args, options, streamOver(client), isJsonRpcError);
-  if (outcome instanceof DecodeError) throw outcome;
-  return outcome.data as Called<T, O>;
-}
+export const streamTask: CallTask<A2aClient> = callTaskOver(streamOver);
 
 /**
  * Like {@link callTask}, but resolves to `{ success: true, data, version, request }` or
@@ -90,14 +64,6 @@ export async function streamTask<T extends CallTaskName<O>, const O extends Call
  * @example
  * const r = await safeCallTask(agent, 'get_products', args, { version: '3.1' });
  */
-// biome-ignore lint/complexity/noBannedTypes: `{}` is "no options": the default version, decode's 'auto'
-export async function safeCallTask<T extends CallTaskName<O>, const O extends CallOptions & { readonly stream?: boolean } = {}>(
-  client: A2aClient,
-  task: T,
-  args: CallArgs<T, O>,
-  options?: O,
-): Promise<SafeCallResult<T, O>> {
-  const send = options?.stream === true ? streamOver(client) : sendOver(client);
-  const outcome = await runCall(task, args, options, send, isJsonRpcError);
-  return (outcome instanceof DecodeError ? { success: false, error: outcome } : { success: true, ...outcome }) as SafeCallResult<T, O>;
-}
+export const safeCallTask = safeCallTaskOver<A2aClient, { readonly stream?: boolean }>((client, options) =>
+  options?.stream === true ? streamOver(client) : sendOver(client),
+);

@@ -5,8 +5,8 @@
  * in-process array that cost what it stores. The walks that say which bound a value passes, and
  * where, are checkTree (check-tree.ts) and snapshot (snapshot.ts).
  */
-import { DecodeError, LimitError, describeValue, type DecodeErrorOptions } from '../errors/errors.js';
-import { shownText } from '../errors/format.js';
+import { LimitError, type DecodeErrorOptions } from '../errors/errors.js';
+import { optionError } from '../errors/option-error.js';
 
 /** The limits a decode runs under. */
 export interface Bounds {
@@ -23,7 +23,7 @@ export const DEFAULT_BOUNDS: Bounds = { maxBytes: 4 * 1024 * 1024, maxDepth: 64,
 
 /**
  * The one rule for a limit a caller sets (`maxBytes`, `maxDepth`, `maxNodes`; decode's options,
- * the extractors', the bounded fetch's): a non-negative integer, or `Infinity` to lift it; with
+ * the extractors', the bounded fetch's): a non-negative safe integer, or `Infinity` to lift it; with
  * `zero: false`, at least 1 (a fetch cannot return an empty body through a zero cap).
  *
  * @param name - The option's name, for the message: `maxBytes`.
@@ -33,19 +33,15 @@ export const DEFAULT_BOUNDS: Bounds = { maxBytes: 4 * 1024 * 1024, maxDepth: 64,
  * @throws {DecodeError} `INVALID_OPTION` for anything else.
  * @example
  * limitOption('maxBytes', 1024, { zero: true }); // 1024
- * limitOption('maxBytes', -1, { zero: true }); // throws INVALID_OPTION: option maxBytes must be a non-negative integer or Infinity; got -1
+ * limitOption('maxBytes', -1, { zero: true }); // throws INVALID_OPTION: option maxBytes must be a non-negative safe integer or Infinity; got -1
  */
 export function limitOption(name: string, value: unknown, how: { readonly zero: boolean; readonly of?: string }): number | undefined {
   if (value === undefined) return undefined;
   const least = how.zero ? 0 : 1;
   // A safe integer: past 2^53 a count is no longer exact (Infinity says "no limit").
   if (typeof value === 'number' && value >= least && (Number.isSafeInteger(value) || value === Infinity)) return value;
-  const shown = typeof value === 'string' ? `"${shownText(value, 40)}"` : typeof value === 'number' ? String(value) : describeValue(value);
   const whose = how.of === undefined ? '' : ` of ${how.of}`;
-  throw new DecodeError(
-    'INVALID_OPTION',
-    `option ${name}${whose} must be a ${how.zero ? 'non-negative' : 'positive'} integer or Infinity; got ${shown}`,
-  );
+  throw optionError(undefined, `${name}${whose}`, `a ${how.zero ? 'non-negative' : 'positive'} safe integer or Infinity`, value);
 }
 
 /**

@@ -3,7 +3,8 @@
  * checked, and the LimitError a response that breaks one fails with.
  */
 import { limitOption } from './bounds.js';
-import { DecodeError, LimitError, describeValue } from '../errors/errors.js';
+import { LimitError } from '../errors/errors.js';
+import { optionError } from '../errors/option-error.js';
 
 /** Default cap on a response body, in bytes: the spec's recommended client safety limit for one MCP message, 4 MiB (decode's own text limit is its `maxBytes` option). */
 export const DEFAULT_MAX_BYTES = 4_194_304;
@@ -22,7 +23,7 @@ export interface FetchBounds {
   /**
    * Bytes: the whole body of a non-SSE response, one SSE event, and the cumulative bytes of one
    * request's SSE stream(s). Raw and decoded bytes are the same bytes (requests ask for identity encoding).
-   * A positive integer, or `Infinity` to lift the cap.
+   * A positive safe integer, or `Infinity` to lift the cap.
    */
   readonly maxBytes?: number | undefined;
   /** Deadline for the whole response (headers + body), in ms. A positive number up to 2^31 - 1. */
@@ -45,20 +46,30 @@ export type BoundedRequestInit = RequestInit & { readonly [FETCH_BOUNDS]?: Fetch
  * @param bounds - The limits, any field absent.
  * @param where - Who was given them, for the message: `boundedFetch`.
  * @returns The two limits, nothing else of the object.
- * @throws {DecodeError} `INVALID_OPTION` when a limit is not positive (maxBytes an integer or Infinity, timeoutMs a number up to 2^31 - 1).
+ * @throws {DecodeError} `INVALID_OPTION` when a limit is not positive (maxBytes a safe integer or Infinity, timeoutMs a number up to 2^31 - 1).
  * @example
  * checkBounds({ maxBytes: 1024 }, 'boundedFetch'); // { maxBytes: 1024, timeoutMs: undefined }
  */
 export function checkBounds(bounds: FetchBounds, where: string): FetchBounds {
-  const { timeoutMs } = bounds;
   const maxBytes = limitOption('maxBytes', bounds.maxBytes, { zero: false, of: where });
-  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
-    throw new DecodeError(
-      'INVALID_OPTION',
-      `option timeoutMs of ${where} must be a positive number of ms up to ${MAX_TIMER_MS}; got ${typeof timeoutMs === 'number' ? String(timeoutMs) : describeValue(timeoutMs)}`,
-    );
-  }
-  return { maxBytes, timeoutMs };
+  return { maxBytes, timeoutMs: timeoutOption(bounds.timeoutMs, where) };
+}
+
+/**
+ * The one rule for a deadline a caller sets on a whole response (the bounded fetch's, callTask's):
+ * a positive number of ms that a timer can hold.
+ *
+ * @param value - What the caller passed; `undefined` is "not set".
+ * @param where - Whose option it is, for the message (`boundedFetch`); `undefined` for a call's own.
+ * @returns The deadline, or `undefined` when not set.
+ * @throws {DecodeError} `INVALID_OPTION` for anything else.
+ * @example
+ * timeoutOption(0, 'boundedFetch'); // throws INVALID_OPTION: option timeoutMs of boundedFetch must be a positive number of ms up to 2147483647; got 0
+ */
+export function timeoutOption(value: unknown, where: string | undefined): number | undefined {
+  if (value === undefined || (typeof value === 'number' && value > 0 && value <= MAX_TIMER_MS)) return value;
+  const whose = where === undefined ? '' : ` of ${where}`;
+  throw optionError(undefined, `timeoutMs${whose}`, `a positive number of ms up to ${MAX_TIMER_MS}`, value);
 }
 /** The TOO_LARGE of a body, an event or a stream that passed its byte limit while arriving. */
 export function tooLarge(what: string, limit: number, actual: number): LimitError {

@@ -47,3 +47,24 @@ export type SafeCallResult<T extends string, O> =
       readonly standInFor?: string;
     }
   | { readonly success: false; readonly error: DecodeError };
+
+/**
+ * The one signature of every callTask variant, over the transport's client `C` and options of its
+ * own `X`: `args` typed by the task's request schema in the version the options speak, the answer
+ * by the task's response; `Safe` resolves to a {@link SafeCallResult} instead of throwing. No
+ * options speak the default version and decode as 'auto' does, as `CallOptions` with none set.
+ */
+type CallSignature<C, X, Safe extends boolean> = <T extends CallTaskName<O>, const O extends CallOptions & X = CallOptions & X>(
+  client: C,
+  task: T,
+  args: CallArgs<T, O>,
+  options?: O,
+) => Promise<Safe extends true ? SafeCallResult<T, O> : Called<T, O>>;
+
+/** callTask (and A2A's streamTask) over client `C`: resolves to the task's response, or throws. */
+// biome-ignore lint/complexity/noBannedTypes: `{}`: no options of the transport's own
+export type CallTask<C> = CallSignature<C, {}, false>;
+
+/** safeCallTask over client `C`, with the transport's own options `X` (A2A's `stream`). */
+// biome-ignore lint/complexity/noBannedTypes: as above
+export type SafeCallTask<C, X = {}> = CallSignature<C, X, true>;

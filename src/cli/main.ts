@@ -28,36 +28,13 @@ import { DEFAULT_BOUNDS } from '../bounds/bounds.js';
 import { DecodeError, LimitError } from '../errors/errors.js';
 import { detectTransport } from '../extract/detect.js';
 import { shownText } from '../errors/format.js';
-import { defaultVersion, releaseOf, resolveVersion, tablesFor, versions, type Version } from '../schema/versions.js';
+import { defaultVersion, resolveVersion, tablesFor, versions, type Version } from '../schema/versions.js';
 import { unwrapJsonRpcResult } from '../extract/json-rpc.js';
 import { parseStrict } from '../json/text.js';
+import { HELP, NAME, releases } from './help.js';
 
-const NAME = 'adcp-decode';
 /** Room above the payload bound for envelope, a text copy of the payload, and escaping. */
 const READ_SLACK_BYTES = 1024 * 1024;
-
-const HELP = `Usage:
-  ${NAME} <task> [file|-] [options]   decode a saved MCP result, A2A task or bare payload
-  ${NAME} tasks [--adcp-version V]    list the tasks and their response schemas
-
-Reads the file, or stdin when the file is - or omitted.
-
-Options:
-  --json              print machine-readable JSON (the decoded data, or the error) on stdout
-  --adcp-version V    auto (default: the payload's adcp_version, else ${defaultVersion}),
-                      a bundled version (${versions.join(', ')}) or release (${releases().join(', ')})
-  --max-bytes N       largest payload text in UTF-8 bytes (default ${DEFAULT_BOUNDS.maxBytes}); the input
-                      itself may be at most 2 × N + 1 MiB; reading stops above that
-  --transport T       auto (default), mcp, a2a or payload; auto reads anything that is not an
-                      MCP result, JSON-RPC message or A2A task/event as a bare payload
-  -h, --help          show this help
-  --version           show the adcp-decode version
-
-Exit status: 0 decoded, 1 did not decode, 2 usage error.
-
-Examples:
-  ${NAME} get_products examples/get-products.mcp.json
-  curl -s ... | ${NAME} create_media_buy - --json`;
 
 /** A usage error: one line, exit 2. */
 class UsageError extends Error {}
@@ -67,10 +44,6 @@ interface Options {
   readonly version: 'auto' | Version;
   readonly maxBytes: number;
   readonly transport: Transport;
-}
-
-function releases(): string[] {
-  return [...new Set(versions.map(releaseOf))];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,23 +4,17 @@
  */
 import type { DecodeError } from '../errors/errors.js';
 import type { ResponsesByVersion } from '../generated/index.js';
-import type { DecodeOptions, ReleaseOf } from '../encode/version-option.js';
+import type { DecodeOptions, Merged, VersionNamed } from '../encode/version-option.js';
 import type { Version } from '../schema/versions.js';
 import type { Encoder } from '../encode/types.js';
 
-export type { DecodeOptions, ReleaseOf } from '../encode/version-option.js';
+export type { DecodeOptions, Merged, ReleaseOf } from '../encode/version-option.js';
+
+/** The bundled version(s) a `version` option can resolve to: with `'auto'` or none, any. */
+export type VersionFor<O> = VersionNamed<O, Version>;
 
 /** Every task name of every bundled version. */
 export type TaskName = { [V in Version]: keyof ResponsesByVersion[V] & string }[Version];
-
-/** The bundled version(s) a `version` option can resolve to. */
-export type VersionFor<O> = O extends { readonly version: infer R }
-  ? R extends Version
-    ? R
-    : R extends ReleaseOf<Version>
-      ? { [V in Version]: ReleaseOf<V> extends R ? V : never }[Version]
-      : Version
-  : Version;
 
 /** What `decode(task, ...)` returns for one version. */
 export type ResponseIn<T extends string, V extends Version> = V extends Version
@@ -52,9 +46,6 @@ export type DecodeSuccess<T extends TaskName, O extends DecodeOptions = DecodeOp
 export type SafeDecodeResult<T extends TaskName, O extends DecodeOptions = DecodeOptions> =
   | DecodeSuccess<T, O>
   | { readonly success: false; readonly error: DecodeError };
-
-/** Per-call options over a decoder's defaults. */
-export type Merged<B, O> = Omit<B, keyof O> & O;
 
 /** A decoder with default options bound, for both directions (decode, and encode); per-call options win. */
 export interface Decoder<B extends DecodeOptions> extends Encoder<B> {

@@ -34,9 +34,7 @@ export function encode<T extends RequestTask<EncodeVersionFor<O>>, const O exten
   args: RequestIn<T, EncodeVersionFor<O>>,
   options?: O,
 ): Encoded<T, O> {
-  const outcome = attempt(() => resolveOptions(undefined, options), task, args);
-  if (outcome instanceof DecodeError) throw outcome;
-  return outcome as Encoded<T, O>;
+  return orThrow(attempt(() => resolveOptions(undefined, options), task, args)) as Encoded<T, O>;
 }
 
 /**
@@ -51,8 +49,7 @@ export function safeEncode<T extends RequestTask<EncodeVersionFor<O>>, const O e
   args: RequestIn<T, EncodeVersionFor<O>>,
   options?: O,
 ): SafeEncodeResult<T, O> {
-  const outcome = attempt(() => resolveOptions(undefined, options), task, args);
-  return (outcome instanceof DecodeError ? { success: false, error: outcome } : { success: true, data: outcome }) as SafeEncodeResult<T, O>;
+  return asResult(attempt(() => resolveOptions(undefined, options), task, args)) as SafeEncodeResult<T, O>;
 }
 
 /**
@@ -68,18 +65,39 @@ export function safeEncode<T extends RequestTask<EncodeVersionFor<O>>, const O e
 export function encoderFor<B extends EncodeOptions>(base: B): Encoder<B> {
   // Read and checked once, here: a call merges its own options over this snapshot, never over `base` again.
   const defaults = resolveOptions(base, undefined);
-  const optionsOf = (call: EncodeOptions | undefined) => (): Resolved => (call === undefined ? defaults : resolveOptions(defaults, call));
+  return encoderOver((call) => (): Resolved => (call === undefined ? defaults : resolveOptions(defaults, call)));
+}
+
+/**
+ * encode and safeEncode over the options each call resolves to: the encoder half of a decoder
+ * (encoderFor) and of a pinned decoder (pinnedEncoder), typed by the interface it is returned as.
+ *
+ * @param resolved The call's options, resolved (merged with the encoder's, checked) when the attempt runs.
+ * @returns The two functions.
+ * @throws Never (encode throws its errors, safeEncode returns them).
+ * @example
+ * return encoderOver((call) => () => resolveOptions(defaults, call));
+ */
+export function encoderOver(resolved: (call: EncodeOptions | undefined) => () => Resolved) {
+  // `never`: the request is the one encode() checked for `task` in the version `call` speaks, as
+  // Encoder and PinnedEncoder type it per task, which these untyped arrows cannot name.
   return {
-    encode: (task, args, call) => {
-      const outcome = attempt(optionsOf(call), task, args);
-      if (outcome instanceof DecodeError) throw outcome;
-      return outcome as never;
-    },
-    safeEncode: (task, args, call) => {
-      const outcome = attempt(optionsOf(call), task, args);
-      return (outcome instanceof DecodeError ? { success: false, error: outcome } : { success: true, data: outcome }) as never;
-    },
+    encode: (task: string, args: unknown, call?: EncodeOptions): never => orThrow(attempt(resolved(call), task, args)) as never,
+    safeEncode: (task: string, args: unknown, call?: EncodeOptions): never => asResult(attempt(resolved(call), task, args)) as never,
   };
+}
+
+/** encode()'s end of an attempt: the request, or the error thrown. */
+function orThrow(outcome: EncodedRequest | DecodeError): EncodedRequest {
+  if (outcome instanceof DecodeError) throw outcome;
+  return outcome;
+}
+
+/** safeEncode()'s end of an attempt: `{ success: true, data }` or `{ success: false, error }`. */
+function asResult(
+  outcome: EncodedRequest | DecodeError,
+): { readonly success: true; readonly data: EncodedRequest } | { readonly success: false; readonly error: DecodeError } {
+  return outcome instanceof DecodeError ? { success: false, error: outcome } : { success: true, data: outcome };
 }
 
 /** The version encode() speaks under resolved options: `'auto'` speaks the default version. */

@@ -4,8 +4,7 @@
  */
 import { resolveOptions, type Resolved } from './resolve-options.js';
 import type { DecodeOptions } from './version-option.js';
-import { DecodeError } from '../errors/errors.js';
-import { attempt } from './encode.js';
+import { encoderOver } from './encode.js';
 import type { PinnedEncoder } from './request.js';
 
 /**
@@ -30,15 +29,5 @@ export function pinnedEncoder<V extends string, Q>(optionsOf: (call: unknown) =>
     }
     return lastResolved;
   };
-  return {
-    encode: (task, args, call) => {
-      const outcome = attempt(resolved(call), task, args);
-      if (outcome instanceof DecodeError) throw outcome;
-      return outcome as never;
-    },
-    safeEncode: (task, args, call) => {
-      const outcome = attempt(resolved(call), task, args);
-      return (outcome instanceof DecodeError ? { success: false, error: outcome } : { success: true, data: outcome }) as never;
-    },
-  };
+  return encoderOver(resolved);
 }

@@ -3,8 +3,8 @@
  * checked, and resolved to the values decode() runs with.
  */
 import { DEFAULT_BOUNDS, limitOption, type Bounds } from '../bounds/bounds.js';
-import { DecodeError, describeThrown, describeValue, type Recovery } from '../errors/errors.js';
-import { shownText } from '../errors/format.js';
+import { DecodeError, describeThrown, type Recovery } from '../errors/errors.js';
+import { optionError } from '../errors/option-error.js';
 import type { Transport } from './options.js';
 import { resolveVersion, type NewerRelease, type Version } from '../schema/versions.js';
 import type { DecodeOptions } from './version-option.js';
@@ -18,11 +18,6 @@ export interface Resolved extends Bounds {
   readonly unknownRecovery: 'manifest' | Recovery;
   /** The request answered (option `request`), as read once. */
   readonly request: CheckedRequest | undefined;
-}
-
-function optionError(name: string, expected: string, got: unknown): DecodeError {
-  const shown = typeof got === 'string' ? `"${shownText(got, 40)}"` : typeof got === 'number' ? String(got) : describeValue(got);
-  return new DecodeError('INVALID_OPTION', `option ${name} must be ${expected}; got ${shown}`);
 }
 
 /** The options decode() reads, each once per call. */
@@ -40,7 +35,7 @@ function readOption(key: (typeof OPTION_KEYS)[number], base: unknown, call: unkn
   }
   // A decoder serves many calls; the request one answer answers is never a default.
   if (key === 'request' && bound !== undefined)
-    throw optionError('request', 'given per call (decode, safeDecode), not to createDecoder', bound);
+    throw optionError(undefined, 'request', 'given per call (decode, safeDecode), not to createDecoder', bound);
   return value === undefined ? bound : value;
 }
 
@@ -56,7 +51,8 @@ function mergeOptions(base: unknown, call: unknown): Record<(typeof OPTION_KEYS)
     } catch (cause) {
       throw new DecodeError('INVALID_OPTION', `${what} could not be read: ${describeThrown(cause)} thrown`, { cause });
     }
-    if (value !== undefined && (typeof value !== 'object' || value === null || array)) throw optionError(what, 'an object', value);
+    if (value !== undefined && (typeof value !== 'object' || value === null || array))
+      throw optionError(undefined, what, 'an object', value);
   }
   const merged = {} as Record<(typeof OPTION_KEYS)[number], unknown>;
   for (const key of OPTION_KEYS) merged[key] = readOption(key, base, call);
@@ -90,7 +86,7 @@ function resolve(base: DecodeOptions | undefined, call: DecodeOptions | undefine
   const o = mergeOptions(base, call);
   const transport = o.transport === undefined ? 'auto' : o.transport;
   if (transport !== 'auto' && transport !== 'mcp' && transport !== 'a2a' && transport !== 'payload') {
-    throw optionError('transport', "'auto', 'mcp', 'a2a' or 'payload'", transport);
+    throw optionError(undefined, 'transport', "'auto', 'mcp', 'a2a' or 'payload'", transport);
   }
   const unknownRecovery = o.unknownRecovery === undefined ? 'manifest' : o.unknownRecovery;
   if (
@@ -99,14 +95,15 @@ function resolve(base: DecodeOptions | undefined, call: DecodeOptions | undefine
     unknownRecovery !== 'correctable' &&
     unknownRecovery !== 'terminal'
   ) {
-    throw optionError('unknownRecovery', "'manifest', 'transient', 'correctable' or 'terminal'", unknownRecovery);
+    throw optionError(undefined, 'unknownRecovery', "'manifest', 'transient', 'correctable' or 'terminal'", unknownRecovery);
   }
   const requested = o.version === undefined ? 'auto' : o.version;
-  if (typeof requested !== 'string') throw optionError('version', "'auto', a bundled version or a release", requested);
+  if (typeof requested !== 'string') throw optionError(undefined, 'version', "'auto', a bundled version or a release", requested);
   // Resolved here, not at run time, so that createDecoder refuses an unbundled version at creation.
   const version = requested === 'auto' ? 'auto' : resolveVersion(requested);
   const newerRelease = o.newerRelease === undefined ? 'newest' : o.newerRelease;
-  if (newerRelease !== 'newest' && newerRelease !== 'refuse') throw optionError('newerRelease', "'newest' or 'refuse'", newerRelease);
+  if (newerRelease !== 'newest' && newerRelease !== 'refuse')
+    throw optionError(undefined, 'newerRelease', "'newest' or 'refuse'", newerRelease);
   return {
     version,
     newerRelease,

@@ -6,9 +6,7 @@ import type { DecodeError } from '../errors/errors.js';
 import type { Version } from '../generated/index.js';
 import type { DefaultRequestVersion, RequestsByVersion } from '../generated/requests.js';
 import type { EncodeBounds, EncodedRequest, Frozen } from './request.js';
-
-/** `'3.1'` for `'3.1.19'`. */
-type ReleaseOf<V extends string> = V extends `${infer Major}.${infer Minor}.${string}` ? `${Major}.${Minor}` : never;
+import type { Merged, ReleaseOf, VersionNamed } from './version-option.js';
 
 /** Options of {@link encode} and {@link safeEncode}: the version to speak and the bounds. */
 export interface EncodeOptions extends EncodeBounds {
@@ -19,14 +17,8 @@ export interface EncodeOptions extends EncodeBounds {
   readonly version?: 'auto' | Version | ReleaseOf<Version> | undefined;
 }
 
-/** The bundled version a `version` option encodes in: the named one, else the default. */
-export type EncodeVersionFor<O> = O extends { readonly version: infer R }
-  ? R extends Version
-    ? R
-    : R extends ReleaseOf<Version>
-      ? { [V in Version]: ReleaseOf<V> extends R ? V : never }[Version]
-      : DefaultRequestVersion
-  : DefaultRequestVersion;
+/** The bundled version a `version` option encodes in: the one it names, else the default. */
+export type EncodeVersionFor<O> = VersionNamed<O, DefaultRequestVersion>;
 
 /** A task name of version `V`. */
 export type RequestTask<V extends Version> = keyof RequestsByVersion[V] & string;
@@ -49,9 +41,6 @@ type EncodedIn<T extends string, V extends Version> = V extends Version
 export type SafeEncodeResult<T extends string, O = EncodeOptions> =
   | { readonly success: true; readonly data: Encoded<T, O> }
   | { readonly success: false; readonly error: DecodeError };
-
-/** Per-call options over an encoder's defaults. */
-type Merged<B, O> = Omit<B, keyof O> & O;
 
 /** encode and safeEncode with default options bound (a decoder's); per-call options win. */
 export interface Encoder<B extends EncodeOptions> {

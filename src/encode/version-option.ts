@@ -23,3 +23,19 @@ export interface DecodeOptions extends CommonDecodeOptions {
 
 /** `'3.1'` for `'3.1.19'`. */
 export type ReleaseOf<V extends string> = V extends `${infer Major}.${infer Minor}.${string}` ? `${Major}.${Minor}` : never;
+
+/**
+ * The bundled version(s) a `version` option names: a bundled version itself, a release's bundled
+ * version; with `'auto'` or none, `Otherwise` (decode: any version, VersionFor; encode: the default
+ * version, EncodeVersionFor).
+ */
+export type VersionNamed<O, Otherwise> = O extends { readonly version: infer R }
+  ? R extends Version
+    ? R
+    : R extends ReleaseOf<Version>
+      ? { [V in Version]: ReleaseOf<V> extends R ? V : never }[Version]
+      : Otherwise
+  : Otherwise;
+
+/** Per-call options over a decoder's defaults. */
+export type Merged<B, O> = Omit<B, keyof O> & O;

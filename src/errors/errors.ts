@@ -201,12 +201,22 @@ export class LimitError extends DecodeError {
   }
 }
 
-/** `SCHEMA_MISMATCH`: the payload does not match the task's response schema. */
-export class SchemaMismatchError extends DecodeError {
-  override readonly name = 'SchemaMismatchError';
-  override readonly code: 'SCHEMA_MISMATCH' = 'SCHEMA_MISMATCH';
-  /** The schema `$id` the payload was checked against. */
-  readonly schemaId: string;
+/** What a schema refusal lists: the issues, and how complete the listing is (src/validate/issue-listing.ts). */
+interface IssueListing {
+  readonly schemaId?: string | undefined;
+  readonly issues?: readonly ValidationIssue[];
+  readonly issuesComplete?: boolean;
+  readonly issuesFound?: number | undefined;
+  readonly issuesShortened?: number;
+}
+
+/**
+ * What a refused answer ({@link SchemaMismatchError}) and a refused request ({@link RequestError})
+ * carry alike: the schema checked against and its violations, listed and bounded one way.
+ */
+abstract class IssuesError extends DecodeError {
+  /** The schema `$id` checked against. */
+  readonly schemaId: string | undefined;
   /**
    * The violations found, in Ajv's order, bounded so that printing or serializing them stays
    * small: at most 1,000 issues and about a megabyte of text after the first (src/validate/issue-listing.ts).
@@ -225,23 +235,29 @@ export class SchemaMismatchError extends DecodeError {
   /** How many listed issues have a segment, message or param shortened with a `…(+N chars)` marker. */
   readonly issuesShortened: number;
 
+  constructor(code: 'SCHEMA_MISMATCH' | 'INVALID_REQUEST', message: string, data: IssueListing, options: DecodeErrorOptions) {
+    super(code, message, options);
+    this.schemaId = data.schemaId;
+    this.issues = data.issues ?? [];
+    this.issuesComplete = data.issuesComplete ?? true;
+    this.issuesFound = data.issuesComplete === false ? data.issuesFound : (data.issuesFound ?? this.issues.length);
+    this.issuesShortened = data.issuesShortened ?? 0;
+  }
+}
+
+/** `SCHEMA_MISMATCH`: the payload does not match the task's response schema. */
+export class SchemaMismatchError extends IssuesError {
+  override readonly name = 'SchemaMismatchError';
+  override readonly code: 'SCHEMA_MISMATCH' = 'SCHEMA_MISMATCH';
+  /** The response schema `$id` the payload was checked against. */
+  declare readonly schemaId: string;
+
   constructor(
     message: string,
-    data: {
-      schemaId: string;
-      issues: readonly ValidationIssue[];
-      issuesComplete?: boolean;
-      issuesFound?: number | undefined;
-      issuesShortened?: number;
-    },
+    data: IssueListing & { schemaId: string; issues: readonly ValidationIssue[] },
     options: DecodeErrorOptions = {},
   ) {
-    super('SCHEMA_MISMATCH', message, options);
-    this.schemaId = data.schemaId;
-    this.issues = data.issues;
-    this.issuesComplete = data.issuesComplete ?? true;
-    this.issuesFound = data.issuesComplete === false ? data.issuesFound : (data.issuesFound ?? data.issues.length);
-    this.issuesShortened = data.issuesShortened ?? 0;
+    super('SCHEMA_MISMATCH', message, data, options);
   }
 }
 
@@ -379,7 +395,7 @@ export type RequestFault = 'schema' | 'stamp' | 'limit' | 'data';
  * `INVALID_REQUEST`: encode() refused the caller's request arguments, before anything was sent.
  * A schema refusal carries the issues, listed and bounded as a {@link SchemaMismatchError}'s are.
  */
-export class RequestError extends DecodeError {
+export class RequestError extends IssuesError {
   override readonly name = 'RequestError';
   override readonly code: 'INVALID_REQUEST' = 'INVALID_REQUEST';
   /**
@@ -390,35 +406,13 @@ export class RequestError extends DecodeError {
    * a cycle, a prototype key, a getter that throws; `cause` says which).
    */
   readonly fault: RequestFault;
-  /** The request schema `$id` the arguments were checked against, for a `'schema'` fault. */
-  readonly schemaId: string | undefined;
-  /** The violations, for a `'schema'` fault (empty otherwise), bounded as {@link SchemaMismatchError.issues}. */
-  readonly issues: readonly ValidationIssue[];
-  /** False when issues were left out (see {@link SchemaMismatchError.issuesComplete}). */
-  readonly issuesComplete: boolean;
-  /** How many issues the listing found; undefined when it stopped past its limit. */
-  readonly issuesFound: number | undefined;
-  /** How many listed issues were shortened with a `…(+N chars)` marker. */
-  readonly issuesShortened: number;
 
-  constructor(
-    message: string,
-    data: {
-      fault: RequestFault;
-      schemaId?: string | undefined;
-      issues?: readonly ValidationIssue[];
-      issuesComplete?: boolean;
-      issuesFound?: number | undefined;
-      issuesShortened?: number;
-    },
-    options: DecodeErrorOptions = {},
-  ) {
-    super('INVALID_REQUEST', message, options);
+  /**
+   * @param data - The fault; for a `'schema'` fault the request schema `$id` and the violations
+   *   (`issues` is empty otherwise), listed and bounded as a {@link SchemaMismatchError}'s are.
+   */
+  constructor(message: string, data: IssueListing & { fault: RequestFault }, options: DecodeErrorOptions = {}) {
+    super('INVALID_REQUEST', message, data, options);
     this.fault = data.fault;
-    this.schemaId = data.schemaId;
-    this.issues = data.issues ?? [];
-    this.issuesComplete = data.issuesComplete ?? true;
-    this.issuesFound = data.issuesComplete === false ? data.issuesFound : (data.issuesFound ?? this.issues.length);
-    this.issuesShortened = data.issuesShortened ?? 0;
   }
 }

@@ -229,7 +229,7 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }): Ad
  * @throws {DecodeError} `UNSAFE_JSON` for prototype keys in a text item or in the `adcp_error`;
  *   `MALFORMED_ENVELOPE` when reading the input throws; `TOO_LARGE` when the text items examined
  *   hold more than 4 × `maxBytes` together.
- * @throws {DecodeError} `INVALID_OPTION` when `maxBytes` is not a non-negative integer or `Infinity`.
+ * @throws {DecodeError} `INVALID_OPTION` when `maxBytes` is not a non-negative safe integer or `Infinity`.
  * @example
  * locateMcpError({ isError: true, content: [], structuredContent: { adcp_error: { code: 'RATE_LIMITED' } } });
  * // { kind: 'found', error: { code: 'RATE_LIMITED' }, source: 'structuredContent' }
@@ -249,7 +249,7 @@ export function locateMcpError(resultOrJsonRpcError: unknown, options?: McpExtra
  * @throws {DecodeError} `UNSAFE_JSON` for prototype keys in a text item or in the `adcp_error`;
  *   `MALFORMED_ENVELOPE` when reading the input throws; `TOO_LARGE` when the text items examined
  *   hold more than 4 × `maxBytes` together.
- * @throws {DecodeError} `INVALID_OPTION` when `maxBytes` is not a non-negative integer or `Infinity`.
+ * @throws {DecodeError} `INVALID_OPTION` when `maxBytes` is not a non-negative safe integer or `Infinity`.
  * @example
  * extractMcpError({ jsonrpc: '2.0', id: 1, error: { code: -32029, message: 'x', data: { adcp_error: { code: 'RATE_LIMITED' } } } });
  * // { code: 'RATE_LIMITED' }

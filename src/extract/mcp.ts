@@ -110,7 +110,7 @@ function isAdcpErrorOnly(value: Record<string, unknown>): boolean {
  *
  * @param options Extraction options, possibly absent.
  * @returns The limit in UTF-8 bytes.
- * @throws {DecodeError} `INVALID_OPTION` when `maxBytes` is not a non-negative integer or `Infinity`.
+ * @throws {DecodeError} `INVALID_OPTION` when `maxBytes` is not a non-negative safe integer or `Infinity`.
  * @example
  * resolveMaxBytes(undefined); // 4194304
  */
@@ -218,7 +218,7 @@ export function* textItems(content: readonly unknown[], cursor: { at: string }):
  *   when reading the input throws (getter, Proxy).
  * @throws {LimitError} `TOO_LARGE` when the text items examined hold more than
  *   4 × `maxBytes` UTF-8 bytes together (see `readTextItem`).
- * @throws {DecodeError} `INVALID_OPTION` when `maxBytes` is not a non-negative integer or `Infinity`.
+ * @throws {DecodeError} `INVALID_OPTION` when `maxBytes` is not a non-negative safe integer or `Infinity`.
  * @example
  * const loc = locateMcpPayload({ content: [{ type: 'text', text: 'Done.' }] });
  * // { kind: 'none', reason: 'no-json-object', rejected: [{ index: 0, reason: 'not-json', ... }] }
@@ -239,7 +239,7 @@ export function locateMcpPayload(result: unknown, options?: McpExtractOptions): 
  *   security deviation: the spec would skip the item); `MALFORMED_ENVELOPE` when reading the input
  *   throws or structuredContent is not JSON data; `TOO_LARGE` when the text items examined hold more
  *   than 4 × `maxBytes` together; structuredContent's copy is held to the default bounds.
- * @throws {DecodeError} `INVALID_OPTION` when `maxBytes` is not a non-negative integer or `Infinity`.
+ * @throws {DecodeError} `INVALID_OPTION` when `maxBytes` is not a non-negative safe integer or `Infinity`.
  * @example
  * extractMcpResponse({ content: [], structuredContent: { products: [] } }); // { products: [] }
  */

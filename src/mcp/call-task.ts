@@ -4,10 +4,9 @@
  * bounds, and the result decoded as the answer to that request. The SDK is never imported: the
  * client is a parameter, typed by the one method used.
  */
-import { runCall, type Send } from '../call/run.js';
-import type { CallArgs, Called, CallOptions, CallTaskName, SafeCallResult } from '../call/types.js';
+import { callTaskOver, safeCallTaskOver, type Send } from '../call/run.js';
+import type { CallTask, SafeCallTask } from '../call/types.js';
 import type { EncodedRequest } from '../encode/request.js';
-import { DecodeError } from '../errors/errors.js';
 
 /**
  * The MCP client callTask needs: `callTool` as the official SDK's `Client` has it (1.x), with the
@@ -19,11 +18,6 @@ export interface McpClient {
     resultSchema?: undefined,
     options?: { signal?: AbortSignal; timeout?: number },
   ): Promise<unknown>;
-}
-
-/** A JSON-RPC error the SDK built from the seller's response, or its own timeout: an Error with an integer `code`. */
-function isJsonRpcError(thrown: unknown): boolean {
-  return thrown instanceof Error && Number.isInteger((thrown as { code?: unknown }).code);
 }
 
 function sendOver(client: McpClient): Send {
@@ -52,17 +46,7 @@ function sendOver(client: McpClient): Send {
  * const response = await callTask(client, 'get_products', { buying_mode: 'brief', brief: 'CTV, Q3' }, { version: '3.1' });
  * if (response.status === 'completed') use(response.products);
  */
-// biome-ignore lint/complexity/noBannedTypes: `{}` is "no options": the default version, decode's 'auto'
-export async function callTask<T extends CallTaskName<O>, const O extends CallOptions = {}>(
-  client: McpClient,
-  task: T,
-  args: CallArgs<T, O>,
-  options?: O,
-): Promise<Called<T, O>> {
-  const outcome = await runCall(task, args, options, sendOver(client), isJsonRpcError);
-  if (outcome instanceof DecodeError) throw outcome;
-  return outcome.data as Called<T, O>;
-}
+export const callTask: CallTask<McpClient> = callTaskOver(sendOver);
 
 /**
  * Like {@link callTask}, but resolves to `{ success: true, data, version, request }` or
@@ -72,13 +56,4 @@ export async function callTask<T extends CallTaskName<O>, const O extends CallOp
  * const r = await safeCallTask(client, 'create_media_buy', plan, { version: '3.1' });
  * if (!r.success) log(r.error.code); else if (r.data.status === 'submitted') track(r.request, r.data.task_id);
  */
-// biome-ignore lint/complexity/noBannedTypes: `{}` is "no options": the default version, decode's 'auto'
-export async function safeCallTask<T extends CallTaskName<O>, const O extends CallOptions = {}>(
-  client: McpClient,
-  task: T,
-  args: CallArgs<T, O>,
-  options?: O,
-): Promise<SafeCallResult<T, O>> {
-  const outcome = await runCall(task, args, options, sendOver(client), isJsonRpcError);
-  return (outcome instanceof DecodeError ? { success: false, error: outcome } : { success: true, ...outcome }) as SafeCallResult<T, O>;
-}
+export const safeCallTask: SafeCallTask<McpClient> = safeCallTaskOver(sendOver);

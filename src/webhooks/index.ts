@@ -11,7 +11,8 @@ export {
   DEFAULT_STORE_TIMEOUT_MS,
   MIN_DEDUP_RETENTION_SECONDS,
 } from './receiver-options.js';
-export type { LegacyHmacConfig, ReceivedSigner, ReceivedWebhook, WebhookReceiver, WebhookReceiverOptions } from './receiver.js';
+export type { LegacyHmacConfig, WebhookReceiverOptions } from './receiver-options.js';
+export type { ReceivedSigner, ReceivedWebhook, WebhookReceiver } from './receiver.js';
 export { decodeWebhook } from './decode-webhook.js';
 // A webhook service that imports only this entry preloads its tasks' validators from it (bundles, workers).
 export { preload } from '../validate/preload.js';
@@ -90,4 +91,5 @@ export type { HeaderRecord, IncomingWebhook, PlainWebhookRequest, RawBody } from
 export { createRevocationList, RevocationListError, REVOCATION_LIST_TYP } from './signature/revocation.js';
 export type { RevocationList, RevocationListOptions } from './signature/revocation.js';
 export { createRedisReplayStore } from './replay/redis.js';
-export type { RedisCommandClient, RedisReplayStoreOptions } from './replay/redis.js';
+export type { RedisReplayStoreOptions } from './replay/redis.js';
+export type { RedisCommandClient } from './replay/redis-client.js';

@@ -2,25 +2,8 @@
  * The checks every webhook factory applies to its options at creation: a wrong option is the
  * buyer's configuration fault, reported as `INVALID_OPTION` before any webhook arrives.
  */
-import { DecodeError, describeValue } from '../errors/errors.js';
-import { shownText } from '../errors/format.js';
+import { optionError } from '../errors/option-error.js';
 import { MAX_TIMER_MS } from '../bounds/fetch-bounds.js';
-
-/**
- * The error for an option that is not what it must be.
- *
- * @param who - The factory, e.g. `createWebhookReceiver`.
- * @param name - The option's name (a dotted path for a nested one).
- * @param expected - What it must be.
- * @param got - What it is.
- * @returns A DecodeError `INVALID_OPTION`.
- * @example
- * throw optionError('createMemoryReplayStore', 'maxBytes', 'a positive integer', -1);
- */
-export function optionError(who: string, name: string, expected: string, got: unknown): DecodeError {
-  const shown = typeof got === 'string' ? `"${shownText(got, 40)}"` : typeof got === 'number' ? String(got) : describeValue(got);
-  return new DecodeError('INVALID_OPTION', `${who}: option ${name} must be ${expected}; got ${shown}`);
-}
 
 /**
  * A positive safe integer option, or its default when unset.

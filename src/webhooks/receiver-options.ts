@@ -11,7 +11,8 @@ import { boundsOf, type DecodeWebhookOptions } from './decode-webhook.js';
 import { WEBHOOK_TASK_TYPES } from './envelope.js';
 import { guardHandles, guardKeys, guardNow, guardReplayStore, guardRevocation, type HandleIds, type HandleLookup } from './dependencies.js';
 import type { TaskHandle } from '../decode/task-handle.js';
-import { deadlineMs, optionalFunction, optionalMethods, optionError, positiveInteger } from './option-checks.js';
+import { deadlineMs, optionalFunction, optionalMethods, positiveInteger } from './option-checks.js';
+import { optionError } from '../errors/option-error.js';
 import type { BodyLimits } from './body/request.js';
 import type { DedupOptions, DedupSettings } from './replay/dedup-claim.js';
 import { createMemoryReplayStore, type ReplayStore } from './replay/replay.js';
@@ -37,24 +38,81 @@ export const DEFAULT_KEYS_TIMEOUT_MS = 15_000;
 /** The floor of a dedup binding's retention: webhooks.mdx, at least 24 h. */
 export const MIN_DEDUP_RETENTION_SECONDS = 86_400;
 
-/** The options the checks below read (the receiver's, less the decode options). */
-export interface ReceiverOptionsIn {
+/** The legacy HMAC opt-in (deprecated; removed in AdCP 4.0). */
+export interface LegacyHmacConfig {
+  /** The shared secret, or `[current, previous]` during a rotation (at most 5 minutes). */
+  readonly secret: string | readonly [string, string];
+  /** The seller agent this secret belongs to (the signer identity to dedupe under). */
+  readonly agent: string;
+}
+
+/** Options of {@link createWebhookReceiver}. */
+export interface WebhookReceiverOptions extends DecodeWebhookOptions {
+  /** Resolves a `keyid` to its JWK and agent. Either this or `jwks`. */
   readonly keys?: KeyResolver | undefined;
+  /** A seller's JWKS URL and agent, fetched with bounds and cached. Either this or `keys`. */
   readonly jwks?: JwksResolverOptions | undefined;
-  readonly hmac?: { readonly secret: string | readonly [string, string]; readonly agent: string } | undefined;
-  readonly replayStore?: ReplayStore | undefined;
-  readonly revocation?: RevocationCheck | undefined;
-  readonly revocationList?: (Omit<RevocationListOptions, 'keys'> & { readonly keys?: KeyResolver | undefined }) | undefined;
-  readonly replayScope?: ReplayScope | undefined;
+  /**
+   * The legacy HMAC-SHA256 scheme, for a registration made with `authentication.credentials`.
+   * When set, RFC 9421 signatures are refused (`webhook_mode_mismatch`), and vice versa.
+   */
+  readonly hmac?: LegacyHmacConfig | undefined;
+  /**
+   * The URL the buyer registered with the seller (`push_notification_config.url`), or its origin
+   * (`https://buyer.example`), whose request path and query then complete each target. Required
+   * with `keys` or `jwks`: the signed `@target-uri` and `@authority` are checked against it, never
+   * against the request's own `Host` or URL, which a client or a TLS-terminating proxy sets.
+   */
   readonly endpoint?: string | URL | undefined;
+  /** Longest `Signature-Input`, `Signature` and `Content-Digest` read, each, in bytes. Default 8192. */
   readonly maxSignatureHeaderBytes?: number | undefined;
+  /** The `(keyid, nonce)` store. Default: a bounded in-memory store (one process only). */
+  readonly replayStore?: ReplayStore | undefined;
+  /** The revocation list check (step 9), your own. Or `revocationList`. */
+  readonly revocation?: RevocationCheck | undefined;
+  /**
+   * The signer's revocation list, polled and verified (see `createRevocationList`); its signature
+   * is checked with this receiver's `keys` or `jwks` unless you pass `keys`.
+   */
+  readonly revocationList?: (Omit<RevocationListOptions, 'keys'> & { readonly keys?: KeyResolver | undefined }) | undefined;
+  /**
+   * `'destination'` scopes the replay key to the canonical `@target-uri` (security.mdx,
+   * "Cross-endpoint scoping", option 2); default `'keyid'` (option 1: share one store instead).
+   */
+  readonly replayScope?: ReplayScope | undefined;
+  /** Largest body, in bytes, refused before any digest or parse. Default 1,000,000. */
   readonly maxBodyBytes?: number | undefined;
+  /**
+   * Deadline for reading a streamed body (a WHATWG `Request`, a `ReadableStream` or an async
+   * iterable such as Node's `IncomingMessage`), in ms: past it `webhook_body_timeout` (408) and the
+   * stream is cancelled. Default 10,000.
+   */
   readonly bodyTimeoutMs?: number | undefined;
+  /**
+   * Deadline of each replay- and dedup-store command, in ms: past it the receiver fails closed
+   * (`webhook_replay_store_unavailable` / `webhook_dedup_store_unavailable`, 503). Default 2,000.
+   */
   readonly storeTimeoutMs?: number | undefined;
+  /** Deadline of each key resolution and revocation check, in ms (503 past it). Default 15,000. */
   readonly keysTimeoutMs?: number | undefined;
+  /**
+   * The `idempotency_key` dedup webhooks.mdx makes a MUST: a durable store shared by every
+   * endpoint (`createRedisDedupStore`), the retention (at least 24 h) and the processing lease.
+   * Without it the application must dedup itself (see the README).
+   */
   readonly dedup?: DedupOptions | undefined;
+  /**
+   * The handle of the task a delivery names, looked up by its `task_id` and `operation_id` (your
+   * store of what taskHandle() returned; the lookup is held to `storeTimeoutMs`). With it, every
+   * MCP delivery is correlated: one naming another `task_type`, `task_id` or `operation_id` than
+   * its handle is `TASK_MISMATCH` (400), one whose handle is not known (yet) `webhook_task_unknown`
+   * (503: the sender retries), and the handle's version judges it. A2A push bodies are refused
+   * here: they name the A2A transport task, not an AdCP task.
+   */
   readonly handles?: HandleLookup | undefined;
+  /** The clock in milliseconds. Default `Date.now`. */
   readonly now?: (() => number) | undefined;
+  /** WebCrypto. Default `crypto.subtle`. */
   readonly subtle?: WebhookCrypto | undefined;
 }
 
@@ -137,7 +195,7 @@ function checkRoute(options: DecodeWebhookOptions): void {
  * The signature options of an RFC 9421 receiver: the registered endpoint, canonical (its absence is
  * refused: a target built from `Host` is the sender's to choose), and the header bound.
  */
-function signatureSettings(options: ReceiverOptionsIn): ReceiverSettings['signature'] {
+function signatureSettings(options: WebhookReceiverOptions): ReceiverSettings['signature'] {
   if (options.hmac !== undefined) return undefined;
   const { endpoint } = options;
   const maxSignatureHeaderBytes = positiveInteger(
@@ -179,7 +237,7 @@ function dedupSettings(dedup: unknown, timeoutMs: number, subtle: WebhookCrypto 
 }
 
 /** Checks every option's type; the values that need more are checked where they are resolved. */
-function checkShapes(options: ReceiverOptionsIn): void {
+function checkShapes(options: WebhookReceiverOptions): void {
   if (!isObject(options)) throw optionError(WHO, 'options', 'an object', options);
   for (const name of ['keys', 'revocation', 'now', 'handles'] as const) optionalFunction(WHO, name, options[name]);
   for (const name of ['jwks', 'revocationList'] as const) optionalObject(name, options[name]);
@@ -200,7 +258,7 @@ function checkShapes(options: ReceiverOptionsIn): void {
 }
 
 /** The key resolver and the revocation check, built and guarded. */
-function keySources(options: ReceiverOptionsIn, now: (() => number) | undefined, keysTimeoutMs: number) {
+function keySources(options: WebhookReceiverOptions, now: (() => number) | undefined, keysTimeoutMs: number) {
   const { jwks, revocationList } = options;
   if (jwks !== undefined && (typeof jwks.agent !== 'string' || jwks.agent.length === 0))
     throw optionError(WHO, 'jwks.agent', "the seller agent's URL", jwks.agent);
@@ -235,7 +293,7 @@ function keySources(options: ReceiverOptionsIn, now: (() => number) | undefined,
  * @example
  * const settings = receiverSettings({ keys, maxBodyBytes: 500_000 });
  */
-export function receiverSettings(options: ReceiverOptionsIn & DecodeWebhookOptions): ReceiverSettings {
+export function receiverSettings(options: WebhookReceiverOptions): ReceiverSettings {
   checkShapes(options);
   const {
     keys: _k,

@@ -11,30 +11,20 @@ import { DecodeError, describeThrown } from '../errors/errors.js';
 import { TaskFailedError } from '../extract/task-failed.js';
 import { shownText } from '../errors/format.js';
 import type { Version } from '../schema/versions.js';
-import { decodeWebhookValue, type DecodedWebhook, type DecodeWebhookOptions } from './decode-webhook.js';
+import { decodeWebhookValue, type DecodedWebhook } from './decode-webhook.js';
 import { WebhookError, WebhookTaskFailedError } from './errors.js';
 import { parseWebhookBody, bodyText } from './body/body.js';
 import { verifyLegacyHmac } from './signature/hmac.js';
-import type { JwksResolverOptions } from './signature/jwks.js';
 import type { KeyResolver } from './signature/keys.js';
-import type { ReplayStore } from './replay/replay.js';
-import type { RevocationListOptions } from './signature/revocation.js';
 import { checkContentType, readWebhookRequest, type IncomingWebhook, type ReadRequest } from './body/request.js';
-import { claimDelivery, type DedupClaim, type DedupOptions } from './replay/dedup-claim.js';
-import { receiverSettings, type ReceiverSettings } from './receiver-options.js';
-import type { HandleLookup } from './dependencies.js';
+import { claimDelivery, type DedupClaim } from './replay/dedup-claim.js';
+import { receiverSettings, type ReceiverSettings, type WebhookReceiverOptions } from './receiver-options.js';
 import type { TaskHandle } from '../decode/task-handle.js';
 import { checkWebhookEnvelope, detectWebhookFormat } from './envelope.js';
 import { isObject, own } from '../json/own.js';
 import { resolveOptions } from '../encode/resolve-options.js';
 import { versionOrDefault } from '../schema/versions.js';
-import {
-  verifyWebhookSignature,
-  type ReplayScope,
-  type RevocationCheck,
-  type WebhookCrypto,
-  type WebhookSigner,
-} from './signature/verify.js';
+import { verifyWebhookSignature, type WebhookSigner } from './signature/verify.js';
 
 export { DEFAULT_WEBHOOK_MAX_BYTES } from './receiver-options.js';
 
@@ -55,84 +45,6 @@ export type ReceivedWebhook<V extends Version = Version> = DecodedWebhook<V> & {
   /** With the `handles` option, the handle of the task this delivery was correlated to; absent without it. */
   readonly handle: TaskHandle | undefined;
 };
-
-/** The legacy HMAC opt-in (deprecated; removed in AdCP 4.0). */
-export interface LegacyHmacConfig {
-  /** The shared secret, or `[current, previous]` during a rotation (at most 5 minutes). */
-  readonly secret: string | readonly [string, string];
-  /** The seller agent this secret belongs to (the signer identity to dedupe under). */
-  readonly agent: string;
-}
-
-/** Options of {@link createWebhookReceiver}. */
-export interface WebhookReceiverOptions extends DecodeWebhookOptions {
-  /** Resolves a `keyid` to its JWK and agent. Either this or `jwks`. */
-  readonly keys?: KeyResolver | undefined;
-  /** A seller's JWKS URL and agent, fetched with bounds and cached. Either this or `keys`. */
-  readonly jwks?: JwksResolverOptions | undefined;
-  /**
-   * The legacy HMAC-SHA256 scheme, for a registration made with `authentication.credentials`.
-   * When set, RFC 9421 signatures are refused (`webhook_mode_mismatch`), and vice versa.
-   */
-  readonly hmac?: LegacyHmacConfig | undefined;
-  /**
-   * The URL the buyer registered with the seller (`push_notification_config.url`), or its origin
-   * (`https://buyer.example`), whose request path and query then complete each target. Required
-   * with `keys` or `jwks`: the signed `@target-uri` and `@authority` are checked against it, never
-   * against the request's own `Host` or URL, which a client or a TLS-terminating proxy sets.
-   */
-  readonly endpoint?: string | URL | undefined;
-  /** Longest `Signature-Input`, `Signature` and `Content-Digest` read, each, in bytes. Default 8192. */
-  readonly maxSignatureHeaderBytes?: number | undefined;
-  /** The `(keyid, nonce)` store. Default: a bounded in-memory store (one process only). */
-  readonly replayStore?: ReplayStore | undefined;
-  /** The revocation list check (step 9), your own. Or `revocationList`. */
-  readonly revocation?: RevocationCheck | undefined;
-  /**
-   * The signer's revocation list, polled and verified (see `createRevocationList`); its signature
-   * is checked with this receiver's `keys` or `jwks` unless you pass `keys`.
-   */
-  readonly revocationList?: (Omit<RevocationListOptions, 'keys'> & { readonly keys?: KeyResolver | undefined }) | undefined;
-  /**
-   * `'destination'` scopes the replay key to the canonical `@target-uri` (security.mdx,
-   * "Cross-endpoint scoping", option 2); default `'keyid'` (option 1: share one store instead).
-   */
-  readonly replayScope?: ReplayScope | undefined;
-  /** Largest body, in bytes, refused before any digest or parse. Default 1,000,000. */
-  readonly maxBodyBytes?: number | undefined;
-  /**
-   * Deadline for reading a streamed body (a WHATWG `Request`, a `ReadableStream` or an async
-   * iterable such as Node's `IncomingMessage`), in ms: past it `webhook_body_timeout` (408) and the
-   * stream is cancelled. Default 10,000.
-   */
-  readonly bodyTimeoutMs?: number | undefined;
-  /**
-   * Deadline of each replay- and dedup-store command, in ms: past it the receiver fails closed
-   * (`webhook_replay_store_unavailable` / `webhook_dedup_store_unavailable`, 503). Default 2,000.
-   */
-  readonly storeTimeoutMs?: number | undefined;
-  /** Deadline of each key resolution and revocation check, in ms (503 past it). Default 15,000. */
-  readonly keysTimeoutMs?: number | undefined;
-  /**
-   * The `idempotency_key` dedup webhooks.mdx makes a MUST: a durable store shared by every
-   * endpoint (`createRedisDedupStore`), the retention (at least 24 h) and the processing lease.
-   * Without it the application must dedup itself (see the README).
-   */
-  readonly dedup?: DedupOptions | undefined;
-  /**
-   * The handle of the task a delivery names, looked up by its `task_id` and `operation_id` (your
-   * store of what taskHandle() returned; the lookup is held to `storeTimeoutMs`). With it, every
-   * MCP delivery is correlated: one naming another `task_type`, `task_id` or `operation_id` than
-   * its handle is `TASK_MISMATCH` (400), one whose handle is not known (yet) `webhook_task_unknown`
-   * (503: the sender retries), and the handle's version judges it. A2A push bodies are refused
-   * here: they name the A2A transport task, not an AdCP task.
-   */
-  readonly handles?: HandleLookup | undefined;
-  /** The clock in milliseconds. Default `Date.now`. */
-  readonly now?: (() => number) | undefined;
-  /** WebCrypto. Default `crypto.subtle`. */
-  readonly subtle?: WebhookCrypto | undefined;
-}
 
 /** A configured receiver, whose webhooks are judged by version(s) `V`. */
 export interface WebhookReceiver<V extends Version = Version> {

@@ -11,6 +11,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'vitest';
+import { DEFAULT_BOUNDS } from '../../src/bounds/bounds.js';
+import { HELP, releases } from '../../src/cli/help.js';
+import { defaultVersion, versions } from '../../src/schema/versions.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dist = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -450,36 +453,13 @@ describe.concurrent('usage errors (exit 2, one line on stderr, no stack trace)',
 });
 
 describe.concurrent('help and tasks', { timeout: 120_000 }, () => {
-  test('--help', async ({ expect }) => {
-    expect(await run(['--help'])).toMatchInlineSnapshot(`
-      {
-        "exit": 0,
-        "stderr": "",
-        "stdout": "Usage:
-        adcp-decode <task> [file|-] [options]   decode a saved MCP result, A2A task or bare payload
-        adcp-decode tasks [--adcp-version V]    list the tasks and their response schemas
-
-      Reads the file, or stdin when the file is - or omitted.
-
-      Options:
-        --json              print machine-readable JSON (the decoded data, or the error) on stdout
-        --adcp-version V    auto (default: the payload's adcp_version, else 3.1.19),
-                            a bundled version (3.1.19, 3.0.26) or release (3.1, 3.0)
-        --max-bytes N       largest payload text in UTF-8 bytes (default 4194304); the input
-                            itself may be at most 2 × N + 1 MiB; reading stops above that
-        --transport T       auto (default), mcp, a2a or payload; auto reads anything that is not an
-                            MCP result, JSON-RPC message or A2A task/event as a bare payload
-        -h, --help          show this help
-        --version           show the adcp-decode version
-
-      Exit status: 0 decoded, 1 did not decode, 2 usage error.
-
-      Examples:
-        adcp-decode get_products examples/get-products.mcp.json
-        curl -s ... | adcp-decode create_media_buy - --json
-      ",
-      }
-    `);
+  test('--help prints the help text, which names every bundled version and release and the default bound', async ({ expect }) => {
+    expect(await run(['--help'])).toEqual({ exit: 0, stderr: '', stdout: `${HELP}\n` });
+    expect(HELP).toMatch(/^Usage:\n {2}adcp-decode <task> \[file\|-\] \[options\]/);
+    expect(HELP).toContain(`else ${defaultVersion}),`);
+    expect(HELP).toContain(`a bundled version (${versions.join(', ')}) or release (${releases().join(', ')})`);
+    expect(HELP).toContain(`(default ${DEFAULT_BOUNDS.maxBytes})`);
+    expect(releases()).toEqual([...new Set(versions.map((v) => v.split('.').slice(0, 2).join('.')))]);
   });
 
   test('tasks lists every task of the default version with its response schema and async variants', async ({ expect }) => {

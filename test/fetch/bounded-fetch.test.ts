@@ -373,7 +373,7 @@ describe('boundedFetch, called directly', () => {
     expect(() => boundedFetch({ maxBytes: 0 })).toThrow(
       expect.objectContaining({
         code: 'INVALID_OPTION',
-        message: 'option maxBytes of boundedFetch must be a positive integer or Infinity; got 0',
+        message: 'option maxBytes of boundedFetch must be a positive safe integer or Infinity; got 0',
       }) as Error,
     );
     expect(() => boundedFetch({ maxBytes: 1.5 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }) as Error);

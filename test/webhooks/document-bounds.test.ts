@@ -1,6 +1,6 @@
 /**
  * The JWKS resolver's and the revocation list's fetch limits follow the bounded fetch's one rule
- * (src/bounds/fetch-bounds.ts): `maxBytes` a positive integer or Infinity, `timeoutMs` a positive
+ * (src/bounds/fetch-bounds.ts): `maxBytes` a positive safe integer or Infinity, `timeoutMs` a positive
  * number of ms a timer holds; anything else is INVALID_OPTION at creation, before any fetch.
  */
 import fc from 'fast-check';
@@ -52,7 +52,7 @@ describe.each(Object.entries(factories))('%s: fetch limits by the bounded fetch 
     );
   });
 
-  test('a positive integer, Infinity bytes or a fractional deadline are accepted, and nothing is fetched at creation', () => {
+  test('a positive safe integer, Infinity bytes or a fractional deadline are accepted, and nothing is fetched at creation', () => {
     fc.assert(
       fc.property(
         fc.oneof(fc.integer({ min: 1, max: 2 ** 40 }), fc.constant(Infinity)),

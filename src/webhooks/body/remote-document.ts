@@ -19,6 +19,23 @@ export interface BoundedFetchOptions {
   readonly accept?: string | undefined;
 }
 
+/**
+ * The options of a counterparty's document polled over HTTP (a JWKS, a revocation list): where it
+ * is, how one fetch of it is bounded, and the clock its cache runs on.
+ */
+export interface RemoteDocumentOptions {
+  /** The document's URL (pinned at onboarding). */
+  readonly url: string | URL;
+  /** Default: the global `fetch`. */
+  readonly fetch?: ((input: string, init?: RequestInit) => Promise<Response>) | undefined;
+  /** Largest body, in bytes. Default 256 KiB. */
+  readonly maxBytes?: number | undefined;
+  /** Deadline for one fetch, headers and body. Default 10 s. */
+  readonly timeoutMs?: number | undefined;
+  /** The clock in milliseconds. Default `Date.now`. */
+  readonly now?: (() => number) | undefined;
+}
+
 /** Where a remote document is and how one fetch of it is bounded. */
 export interface DocumentSource {
   readonly url: string;
@@ -35,16 +52,12 @@ export interface DocumentSource {
  * @param defaultMaxBytes - The byte bound when the options set none.
  * @returns The URL as a string and both bounds.
  * @throws {TypeError} For a URL that is not http(s).
- * @throws {DecodeError} `INVALID_OPTION` for a bound the bounded fetch would refuse (`maxBytes` a positive integer or
+ * @throws {DecodeError} `INVALID_OPTION` for a bound the bounded fetch would refuse (`maxBytes` a positive safe integer or
  *   `Infinity`, `timeoutMs` a positive number of ms up to 2^31 − 1).
  * @example
  * const { url, maxBytes, timeoutMs } = documentSource('createJwksResolver', options, JWKS_MAX_BYTES);
  */
-export function documentSource(
-  caller: string,
-  options: { readonly url: string | URL; readonly maxBytes?: number | undefined; readonly timeoutMs?: number | undefined },
-  defaultMaxBytes: number,
-): DocumentSource {
+export function documentSource(caller: string, options: RemoteDocumentOptions, defaultMaxBytes: number): DocumentSource {
   const url = String(options.url);
   if (!/^https?:\/\//i.test(url)) throw new TypeError(`${caller}: url must be an http(s) URL`);
   // The bounded fetch's one rule for its limits (INVALID_OPTION); null is refused like any other wrong type.

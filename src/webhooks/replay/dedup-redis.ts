@@ -4,9 +4,9 @@
  * clock: the claim binds the fingerprint and the owner's lease atomically, so two receivers can
  * never both own one delivery; `complete` and `release` are fenced by the owner token.
  */
-import { optionError, optionalMethods, positiveInteger } from '../option-checks.js';
+import { positiveInteger } from '../option-checks.js';
 import { DEFAULT_DEDUP_PER_SENDER_CAP, type DedupState, type DedupStore } from './dedup.js';
-import type { RedisCommandClient } from './redis.js';
+import { REDIS_NOW, redisTarget, type RedisCommandClient } from './redis-client.js';
 
 /** Options of {@link createRedisDedupStore}. */
 export interface RedisDedupStoreOptions {
@@ -18,9 +18,6 @@ export interface RedisDedupStoreOptions {
   readonly perSenderCap?: number | undefined;
 }
 
-// Milliseconds on the Redis server's clock, so every receiver judges leases alike.
-const NOW = "local t = redis.call('TIME'); local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)";
-
 /** Keeps a sender's set alive as long as its longest binding. */
 const KEEP_SET = "if redis.call('PTTL', KEYS[2]) < retention then redis.call('PEXPIRE', KEYS[2], retention) end";
 
@@ -28,7 +25,7 @@ const KEEP_SET = "if redis.call('PTTL', KEYS[2]) < retention then redis.call('PE
  * KEYS: binding hash, sender set. ARGV: fingerprint, owner, lease ms, retention ms, per-sender cap, key.
  * Returns a DedupState.
  */
-const CLAIM_SCRIPT = `${NOW}
+const CLAIM_SCRIPT = `${REDIS_NOW}
 local b = redis.call('HMGET', KEYS[1], 'fp', 'state', 'lease')
 local retention = tonumber(ARGV[4])
 if b[1] then
@@ -47,7 +44,7 @@ ${KEEP_SET}
 return 'claimed'`;
 
 /** KEYS: binding hash, sender set. ARGV: owner, retention ms, key. Returns 1, or 0 when the owner lost the claim. */
-const COMPLETE_SCRIPT = `${NOW}
+const COMPLETE_SCRIPT = `${REDIS_NOW}
 local b = redis.call('HMGET', KEYS[1], 'state', 'owner')
 if b[2] ~= ARGV[1] then return 0 end
 if b[1] == 'completed' then return 1 end
@@ -81,10 +78,7 @@ const STATES: readonly unknown[] = ['claimed', 'processing', 'completed', 'confl
  */
 export function createRedisDedupStore(options: RedisDedupStoreOptions): DedupStore {
   const who = 'createRedisDedupStore';
-  const { client } = options;
-  optionalMethods(who, 'client', client ?? null, ['sendCommand']);
-  const prefix = options.prefix ?? '{adcp-webhook-dedup}:';
-  if (typeof prefix !== 'string') throw optionError(who, 'prefix', 'a string', prefix);
+  const { client, prefix } = redisTarget(who, options, '{adcp-webhook-dedup}:');
   const cap = String(positiveInteger(who, 'perSenderCap', options.perSenderCap, DEFAULT_DEDUP_PER_SENDER_CAP));
   const keys = (sender: string, key: string): [string, string] => [`${prefix}b:${sender}\n${key}`, `${prefix}s:${sender}`];
   return {

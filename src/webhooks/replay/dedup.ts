@@ -6,7 +6,7 @@
  * `createRedisDedupStore` in production).
  */
 import { positiveInteger } from '../option-checks.js';
-import { MAP_ENTRY_BYTES, ownCopy, RECORD_BYTES, stringBytes } from './memory-bytes.js';
+import { createOwnerCounts, MAP_ENTRY_BYTES, ownCopy, RECORD_BYTES, stringBytes } from './memory-bytes.js';
 
 /**
  * What claiming a delivery found: `claimed` (the caller owns its processing), `processing`
@@ -112,10 +112,9 @@ export function dedupEntryBytes(request: Pick<DedupClaimRequest, 'sender' | 'key
 function createBindings() {
   // Ordered by expiry (one retention per receiver; a completed binding moves to the end).
   const bindings = new Map<string, Binding>();
-  const perSender = new Map<string, number>();
+  const perSender = createOwnerCounts();
   let held = 0;
   const id = (sender: string, key: string): string => `${sender}\n${key}`;
-  const senderBytes = (sender: string): number => MAP_ENTRY_BYTES + stringBytes(sender);
   const size = (sender: string, key: string, b: Binding): number =>
     dedupEntryBytes({ sender, key, fingerprint: b.fingerprint, owner: b.owner });
   const remove = (entryId: string, b: Binding): void => {
@@ -124,18 +123,13 @@ function createBindings() {
     const sender = entryId.slice(0, cut);
     bindings.delete(entryId);
     held -= size(sender, entryId.slice(cut + 1), b);
-    const count = (perSender.get(sender) ?? 1) - 1;
-    if (count > 0) perSender.set(sender, count);
-    else {
-      perSender.delete(sender);
-      held -= senderBytes(sender);
-    }
+    perSender.remove(sender);
   };
   return {
     get: (sender: string, key: string) => bindings.get(id(sender, key)),
-    count: (sender: string): number => perSender.get(sender) ?? 0,
-    bytes: (): number => held,
-    cost: (r: DedupClaimRequest): number => dedupEntryBytes(r) + (perSender.has(r.sender) ? 0 : senderBytes(r.sender)),
+    count: perSender.count,
+    bytes: (): number => held + perSender.bytes(),
+    cost: (r: DedupClaimRequest): number => dedupEntryBytes(r) + perSender.cost(r.sender),
     sweep(t: number): void {
       for (const [entryId, b] of bindings) {
         if (b.expiresAt > t) break;
@@ -143,9 +137,7 @@ function createBindings() {
       }
     },
     add(r: DedupClaimRequest, b: Binding): void {
-      const count = perSender.get(r.sender);
-      if (count === undefined) held += senderBytes(r.sender);
-      perSender.set(count === undefined ? ownCopy(r.sender) : r.sender, (count ?? 0) + 1);
+      perSender.add(r.sender);
       bindings.set(ownCopy(id(r.sender, r.key)), b);
       held += size(r.sender, r.key, b);
     },

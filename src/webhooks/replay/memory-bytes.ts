@@ -45,3 +45,37 @@ const decoder = new TextDecoder();
 export function ownCopy(text: string): string {
   return decoder.decode(encoder.encode(text));
 }
+
+/**
+ * Live entries counted per owner (a sender, a keyid), and the bytes the counts hold: an owner is
+ * held, as a Map entry with its own copy of the name, from its first entry until its last is gone.
+ *
+ * @returns The counts.
+ * @example
+ * const perKeyid = createOwnerCounts();
+ * perKeyid.add('kid-1'); // perKeyid.bytes() is now 128 + 10
+ */
+export function createOwnerCounts() {
+  const counts = new Map<string, number>();
+  let held = 0;
+  const ownerBytes = (owner: string): number => MAP_ENTRY_BYTES + stringBytes(owner);
+  return {
+    count: (owner: string): number => counts.get(owner) ?? 0,
+    bytes: (): number => held,
+    /** What one more entry of `owner` adds to the counts' bytes. */
+    cost: (owner: string): number => (counts.has(owner) ? 0 : ownerBytes(owner)),
+    add(owner: string): void {
+      const count = counts.get(owner);
+      if (count === undefined) held += ownerBytes(owner);
+      counts.set(count === undefined ? ownCopy(owner) : owner, (count ?? 0) + 1);
+    },
+    remove(owner: string): void {
+      const count = (counts.get(owner) ?? 1) - 1;
+      if (count > 0) counts.set(owner, count);
+      else {
+        counts.delete(owner);
+        held -= ownerBytes(owner);
+      }
+    },
+  };
+}

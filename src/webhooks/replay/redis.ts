@@ -5,14 +5,10 @@
  * its TTL, and the new-keyid admission tracked, all atomically on the server's clock. Works with the `redis` client (node-redis 4+)
  * or any client with the same `sendCommand`.
  */
-import { optionError, optionalMethods, positiveInteger } from '../option-checks.js';
+import { positiveInteger } from '../option-checks.js';
+import { REDIS_NOW, redisTarget, type RedisCommandClient } from './redis-client.js';
 import { admissionTracking, type AdmissionTrackingOptions } from './admissions.js';
 import { DEFAULT_AGGREGATE_CAP, DEFAULT_PER_KEYID_CAP, replayKey, type ReplayStore } from './replay.js';
-
-/** The one client method the store uses: node-redis's `sendCommand`. */
-export interface RedisCommandClient {
-  sendCommand(args: ReadonlyArray<string>): Promise<unknown>;
-}
 
 /** Options of {@link createRedisReplayStore}. */
 export interface RedisReplayStoreOptions extends AdmissionTrackingOptions {
@@ -29,17 +25,14 @@ export interface RedisReplayStoreOptions extends AdmissionTrackingOptions {
   readonly aggregateCap?: number | undefined;
 }
 
-// Milliseconds on the Redis server's clock, so every receiver judges expiry alike.
-const NOW = "local t = redis.call('TIME'); local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)";
-
 /** KEYS: per-keyid set, aggregate set. ARGV: per-keyid cap, aggregate cap. */
-const CAP_SCRIPT = `${NOW}
+const CAP_SCRIPT = `${REDIS_NOW}
 if redis.call('ZCOUNT', KEYS[1], '(' .. now, '+inf') >= tonumber(ARGV[1]) then return 1 end
 if redis.call('ZCOUNT', KEYS[2], '(' .. now, '+inf') >= tonumber(ARGV[2]) then return 1 end
 return 0`;
 
 /** KEYS: admissions set. ARGV: window ms. */
-const ADMISSIONS_SCRIPT = `${NOW}
+const ADMISSIONS_SCRIPT = `${REDIS_NOW}
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[1]))
 return redis.call('ZCARD', KEYS[1])`;
 
@@ -50,7 +43,7 @@ return redis.call('ZCARD', KEYS[1])`;
  * Returns 'replayed', 'rate_abuse', 'claimed', or 'new:<admissions in window>' for a claim that
  * is a previously-unseen keyid's first entry.
  */
-const CLAIM_SCRIPT = `${NOW}
+const CLAIM_SCRIPT = `${REDIS_NOW}
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
 if redis.call('EXISTS', KEYS[1]) == 1 then return 'replayed' end
@@ -93,10 +86,7 @@ return 'new:' .. redis.call('ZCARD', KEYS[5])`;
  */
 export function createRedisReplayStore(options: RedisReplayStoreOptions): ReplayStore {
   const who = 'createRedisReplayStore';
-  const { client } = options;
-  optionalMethods(who, 'client', client ?? null, ['sendCommand']);
-  const prefix = options.prefix ?? '{adcp-webhook-replay}:';
-  if (typeof prefix !== 'string') throw optionError(who, 'prefix', 'a string', prefix);
+  const { client, prefix } = redisTarget(who, options, '{adcp-webhook-replay}:');
   const perKeyidCap = String(positiveInteger(who, 'perKeyidCap', options.perKeyidCap, DEFAULT_PER_KEYID_CAP));
   const aggregateCap = String(positiveInteger(who, 'aggregateCap', options.aggregateCap, DEFAULT_AGGREGATE_CAP));
   const tracking = admissionTracking(options, who);

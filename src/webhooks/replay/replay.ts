@@ -6,7 +6,7 @@
  */
 import { positiveInteger } from '../option-checks.js';
 import { createAdmissionTracker, admissionTracking, type AdmissionTrackingOptions } from './admissions.js';
-import { MAP_ENTRY_BYTES, ownCopy, stringBytes } from './memory-bytes.js';
+import { createOwnerCounts, MAP_ENTRY_BYTES, ownCopy, stringBytes } from './memory-bytes.js';
 
 export type { AdmissionTrackingOptions, NewKeyidAdmission } from './admissions.js';
 
@@ -108,27 +108,20 @@ function createEntries(now: () => number) {
   // Insertion order is close to expiry order (TTLs differ by at most the 6-minute window), so the
   // sweep pops expired entries from the front; one not yet expired stops it for this call.
   const expiries = new Map<string, number>();
-  const perKeyid = new Map<string, number>();
+  const perKeyid = createOwnerCounts();
   let held = 0;
-  const keyidBytes = (keyid: string): number => MAP_ENTRY_BYTES + stringBytes(keyid);
   const forget = (key: string): void => {
     expiries.delete(key);
     held -= MAP_ENTRY_BYTES + stringBytes(key);
     // A keyid holds no line feed (a header value), so the key's first line is its keyid.
-    const keyid = key.slice(0, key.indexOf('\n'));
-    const count = (perKeyid.get(keyid) ?? 1) - 1;
-    if (count > 0) perKeyid.set(keyid, count);
-    else {
-      perKeyid.delete(keyid);
-      held -= keyidBytes(keyid);
-    }
+    perKeyid.remove(key.slice(0, key.indexOf('\n')));
   };
   return {
     expiries,
-    count: (keyid: string): number => perKeyid.get(keyid) ?? 0,
-    bytes: (): number => held,
+    count: perKeyid.count,
+    bytes: (): number => held + perKeyid.bytes(),
     /** What adding `key` of `keyid` would add. */
-    cost: (key: string, keyid: string): number => MAP_ENTRY_BYTES + stringBytes(key) + (perKeyid.has(keyid) ? 0 : keyidBytes(keyid)),
+    cost: (key: string, keyid: string): number => MAP_ENTRY_BYTES + stringBytes(key) + perKeyid.cost(keyid),
     sweep(): void {
       const t = now();
       for (const [key, expiresAt] of expiries) {
@@ -138,9 +131,7 @@ function createEntries(now: () => number) {
     },
     forget,
     add(key: string, keyid: string, expiresAt: number): void {
-      const count = perKeyid.get(keyid);
-      if (count === undefined) held += keyidBytes(keyid);
-      perKeyid.set(count === undefined ? ownCopy(keyid) : keyid, (count ?? 0) + 1);
+      perKeyid.add(keyid);
       expiries.set(ownCopy(key), expiresAt);
       held += MAP_ENTRY_BYTES + stringBytes(key);
     },

@@ -11,21 +11,15 @@
  * resolver hands the raw JWK (with `adcp_use`) to the verifier's purpose check.
  */
 import type { KeyResolver, ResolvedKey, WebhookJwk } from './keys.js';
-import { documentSource, fetchBoundedText } from '../body/remote-document.js';
+import { documentSource, fetchBoundedText, type RemoteDocumentOptions } from '../body/remote-document.js';
 import { shownText } from '../../errors/format.js';
 
 /** Options of {@link createJwksResolver}. */
-export interface JwksResolverOptions {
+export interface JwksResolverOptions extends RemoteDocumentOptions {
   /** The signing agent's `jwks_uri` (pinned at onboarding). */
   readonly url: string | URL;
   /** The signing agent's URL: the identity every key of this JWKS establishes. */
   readonly agent: string;
-  /** Default: the global `fetch`. */
-  readonly fetch?: ((input: string, init?: RequestInit) => Promise<Response>) | undefined;
-  /** Largest JWKS body, in bytes. Default 256 KiB. */
-  readonly maxBytes?: number | undefined;
-  /** Deadline for one fetch, headers and body. Default 10 s. */
-  readonly timeoutMs?: number | undefined;
   /** Cache lifetime. Default 5 min; at most 30 min (the revocation polling ceiling). */
   readonly cacheTtlMs?: number | undefined;
   /** Least time between two refetches for an unknown `kid`. Default 30 s. */
@@ -35,8 +29,6 @@ export interface JwksResolverOptions {
    * as unavailable without a fetch. Default 30 s; at most 60 s (the spec's negative-cache ceiling).
    */
   readonly negativeCacheMs?: number | undefined;
-  /** The clock in milliseconds. Default `Date.now`. */
-  readonly now?: (() => number) | undefined;
 }
 
 /** Default JWKS body bound. */

@@ -19,28 +19,20 @@ import {
 import { shownText } from '../../errors/format.js';
 import { JWKS_MAX_BYTES } from './jwks.js';
 import { jwkFitsAlg, verifiesFor, type KeyResolver, type WebhookAlg } from './keys.js';
-import { documentSource, fetchBoundedText } from '../body/remote-document.js';
+import { documentSource, fetchBoundedText, type RemoteDocumentOptions } from '../body/remote-document.js';
 import { positiveInteger } from '../option-checks.js';
 import type { RevocationCheck, RevocationStatus } from './verify.js';
 
 /** Options of {@link createRevocationList}. */
-export interface RevocationListOptions {
+export interface RevocationListOptions extends RemoteDocumentOptions {
   /** The revocation list's URL at the signer's brand.json origin (pinned at onboarding). */
   readonly url: string | URL;
   /** The `issuer` the list must name: the signer's origin (a list for another issuer is refused). */
   readonly issuer: string;
   /** Resolves the `kid` of the list's signature: the signer's JWKS (the receiver passes its own). */
   readonly keys: KeyResolver;
-  /** Default: the global `fetch`. */
-  readonly fetch?: ((input: string, init?: RequestInit) => Promise<Response>) | undefined;
-  /** Largest list body, in bytes. Default 256 KiB (as the JWKS). */
-  readonly maxBytes?: number | undefined;
-  /** Deadline for one fetch, headers and body. Default 10 s. */
-  readonly timeoutMs?: number | undefined;
   /** Least time between two attempts after a failed refresh. Default 30 s (the JWKS cooldown). */
   readonly retryCooldownMs?: number | undefined;
-  /** The clock in milliseconds. Default `Date.now`. */
-  readonly now?: (() => number) | undefined;
 }
 
 /** A polled revocation list: `check` is the receiver's `revocation` option. */
