@@ -233,6 +233,26 @@ const fmt = (n: number, unit: string): string => {
   return n.toFixed(4);
 };
 
+/**
+ * The same figures as a Markdown table for docs/benchmarks.md: one row a measurement, a bold row a
+ * section; min, max and runs stay in bench/results.json.
+ */
+export function markdownTable(measurements: readonly Measurement[]): string {
+  const out = ['| measurement | median | ratio | ÷ | goal |', '|---|---|---|---|---|'];
+  let section = '';
+  for (const m of measurements) {
+    if (m.section !== section) {
+      section = m.section;
+      out.push(`| **${section}** | | | | |`);
+    }
+    const ratio = m.ratio === undefined ? '' : m.ratio.toFixed(m.ratio >= 10 ? 1 : 3);
+    const verdict = m.goal === undefined ? '' : `${m.goal} ${m.holds ? 'holds' : 'missed'}`;
+    const cells = [m.name, `${fmt(m.median, m.unit)} ${m.unit}`, ratio, m.baseline ?? '', verdict];
+    out.push(`| ${cells.map((c) => c.replaceAll('|', '\\|')).join(' | ')} |`);
+  }
+  return out.join('\n');
+}
+
 /** The printed table: one block per section. */
 export function table(measurements: readonly Measurement[]): string {
   const header = ['measurement', 'unit', 'median', 'min', 'max', 'runs', 'ratio', 'vs', 'goal'];

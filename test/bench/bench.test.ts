@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test, vi } from 'vitest';
-import { hot, pairedRatio } from '../../bench/harness.js';
+import { hot, markdownTable, pairedRatio } from '../../bench/harness.js';
 import {
   benchPayloads,
   createMediaBuyResponse,
@@ -197,4 +197,35 @@ describe('harness', () => {
       }
     },
   );
+});
+
+describe('the Markdown table docs/benchmarks.md takes from bench/results.json', () => {
+  test('one row a measurement under a bold section row, the verdict in words, pipes escaped', () => {
+    const md = markdownTable([
+      {
+        section: 'hot text',
+        name: 'a | b',
+        unit: 'ms',
+        median: 2.345,
+        min: 2,
+        max: 3,
+        runs: 9,
+        baseline: 'parse',
+        ratio: 1.0449,
+        goal: '<= 1.15',
+        holds: true,
+      },
+      { section: 'hot text', name: 'c', unit: 'MB', median: 12.34, min: 12, max: 13, runs: 1, ratio: 12.5, goal: '<= 1', holds: false },
+      { section: 'package', name: 'd', unit: 'files', median: 1442, min: 1442, max: 1442, runs: 1 },
+    ]).split('\n');
+    expect(md).toEqual([
+      '| measurement | median | ratio | ÷ | goal |',
+      '|---|---|---|---|---|',
+      '| **hot text** | | | | |',
+      '| a \\| b | 2.35 ms | 1.045 | parse | <= 1.15 holds |',
+      '| c | 12.3 MB | 12.5 |  | <= 1 missed |',
+      '| **package** | | | | |',
+      '| d | 1442 files |  |  |  |',
+    ]);
+  });
 });
