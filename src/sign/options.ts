@@ -2,7 +2,7 @@
  * createRequestSigner's options, checked once at creation: a wrong key, keyid, algorithm or
  * window is `INVALID_OPTION` there, never a failure on the first signed request.
  */
-import { DecodeError, describeValue } from '../errors/errors.js';
+import { optionError } from '../errors/option-error.js';
 import { shownText } from '../errors/format.js';
 import { JWK_FOR, SIGNATURE_ALGS, WEBCRYPTO_FOR, type SignatureAlg } from '../http-signature/algorithms.js';
 import { PROFILE_WINDOW } from '../http-signature/window.js';
@@ -65,11 +65,6 @@ export interface SignerSettings {
   readonly subtle: Pick<Subtle, 'importKey' | 'sign' | 'digest'>;
 }
 
-function optionError(name: string, expected: string, got: unknown): DecodeError {
-  const shown = typeof got === 'string' ? `"${shownText(got, 40)}"` : typeof got === 'number' ? String(got) : describeValue(got);
-  return new DecodeError('INVALID_OPTION', `${WHO}: option ${name} must be ${expected}; got ${shown}`);
-}
-
 /** Printable ASCII, so the keyid is an RFC 8941 sf-string; bounded like any header parameter. */
 const KEYID = /^[\x20-\x7e]{1,256}$/;
 
@@ -83,30 +78,32 @@ function checkCryptoKey(key: SigningCryptoKey, alg: SignatureAlg): void {
   const algorithm = key.algorithm as { name?: unknown; namedCurve?: unknown };
   if (algorithm.name !== want.name || (want.namedCurve !== undefined && algorithm.namedCurve !== want.namedCurve))
     throw optionError(
+      WHO,
       'key',
       `a ${want.namedCurve ?? want.name} key for alg ${alg}`,
       `a ${String(algorithm.namedCurve ?? algorithm.name)} key`,
     );
   if (key.type !== 'private' || !key.usages.includes('sign'))
-    throw optionError('key', 'a private key with usage "sign"', `a ${key.type} key with usages [${key.usages.join(', ')}]`);
+    throw optionError(WHO, 'key', 'a private key with usage "sign"', `a ${key.type} key with usages [${key.usages.join(', ')}]`);
 }
 
 /** A JWK must be the private key of the algorithm named, and name the same `kid` if it names one. */
 function checkJwk(jwk: Record<string, unknown>, alg: SignatureAlg, keyid: string): void {
   const want = JWK_FOR[alg];
   if (jwk.kty !== want.kty || jwk.crv !== want.crv)
-    throw optionError('key', `a ${want.kty}/${want.crv} JWK for alg ${alg}`, `a ${String(jwk.kty)}/${String(jwk.crv)} JWK`);
-  if (jwk.alg !== undefined && jwk.alg !== want.alg) throw optionError('key.alg', `"${want.alg}" for alg ${alg}`, jwk.alg);
+    throw optionError(WHO, 'key', `a ${want.kty}/${want.crv} JWK for alg ${alg}`, `a ${String(jwk.kty)}/${String(jwk.crv)} JWK`);
+  if (jwk.alg !== undefined && jwk.alg !== want.alg) throw optionError(WHO, 'key.alg', `"${want.alg}" for alg ${alg}`, jwk.alg);
   const members = alg === 'ed25519' ? ['x', 'd'] : ['x', 'y', 'd'];
   const missing = members.filter((m) => typeof jwk[m] !== 'string');
-  if (missing.length > 0) throw optionError('key', `a private JWK with ${members.join(', ')}`, `a JWK without ${missing.join(', ')}`);
-  if (jwk.kid !== undefined && jwk.kid !== keyid) throw optionError('key.kid', `the keyid "${shownText(keyid, 40)}" when present`, jwk.kid);
+  if (missing.length > 0) throw optionError(WHO, 'key', `a private JWK with ${members.join(', ')}`, `a JWK without ${missing.join(', ')}`);
+  if (jwk.kid !== undefined && jwk.kid !== keyid)
+    throw optionError(WHO, 'key.kid', `the keyid "${shownText(keyid, 40)}" when present`, jwk.kid);
 }
 
 function checkKey(key: unknown, alg: SignatureAlg, keyid: string): SignerSettings['key'] {
   if (typeof key === 'function') return key as SignFunction;
   if (typeof key !== 'object' || key === null || Array.isArray(key))
-    throw optionError('key', 'a WebCrypto private key, a private JWK or a signing function', key);
+    throw optionError(WHO, 'key', 'a WebCrypto private key, a private JWK or a signing function', key);
   if (isCryptoKey(key)) checkCryptoKey(key, alg);
   else checkJwk(key as Record<string, unknown>, alg, keyid);
   return key as SigningCryptoKey | PrivateJwk;
@@ -122,19 +119,20 @@ function checkKey(key: unknown, alg: SignatureAlg, keyid: string): SignerSetting
  * const settings = signerSettings({ key: jwk, keyid: 'buyer-2026', alg: 'ed25519' });
  */
 export function signerSettings(options: RequestSignerOptions): SignerSettings {
-  if (typeof options !== 'object' || options === null) throw optionError('options', 'an object', options);
+  if (typeof options !== 'object' || options === null) throw optionError(WHO, 'options', 'an object', options);
   const { keyid, alg, signatureEncoding = 'base64url', validitySeconds = PROFILE_WINDOW.maxValiditySeconds, now, subtle } = options;
-  if (typeof keyid !== 'string' || !KEYID.test(keyid)) throw optionError('keyid', 'a string of 1 to 256 printable ASCII characters', keyid);
-  if (!(SIGNATURE_ALGS as readonly unknown[]).includes(alg)) throw optionError('alg', `one of ${SIGNATURE_ALGS.join(', ')}`, alg);
+  if (typeof keyid !== 'string' || !KEYID.test(keyid))
+    throw optionError(WHO, 'keyid', 'a string of 1 to 256 printable ASCII characters', keyid);
+  if (!(SIGNATURE_ALGS as readonly unknown[]).includes(alg)) throw optionError(WHO, 'alg', `one of ${SIGNATURE_ALGS.join(', ')}`, alg);
   if (signatureEncoding !== 'base64url' && signatureEncoding !== 'base64')
-    throw optionError('signatureEncoding', '"base64url" or "base64"', signatureEncoding);
+    throw optionError(WHO, 'signatureEncoding', '"base64url" or "base64"', signatureEncoding);
   const longest = PROFILE_WINDOW.maxValiditySeconds;
   if (typeof validitySeconds !== 'number' || !Number.isInteger(validitySeconds) || validitySeconds < 1 || validitySeconds > longest)
-    throw optionError('validitySeconds', `an integer from 1 to ${longest}`, validitySeconds);
-  if (now !== undefined && typeof now !== 'function') throw optionError('now', 'a function answering milliseconds', now);
+    throw optionError(WHO, 'validitySeconds', `an integer from 1 to ${longest}`, validitySeconds);
+  if (now !== undefined && typeof now !== 'function') throw optionError(WHO, 'now', 'a function answering milliseconds', now);
   const methods = ['importKey', 'sign', 'digest'] as const;
   if (subtle !== undefined && (typeof subtle !== 'object' || subtle === null || methods.some((m) => typeof subtle[m] !== 'function')))
-    throw optionError('subtle', `an object with ${methods.join(', ')}`, subtle);
+    throw optionError(WHO, 'subtle', `an object with ${methods.join(', ')}`, subtle);
   return {
     key: checkKey(options.key, alg, keyid),
     keyid,
