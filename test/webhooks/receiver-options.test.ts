@@ -118,7 +118,7 @@ describe('createWebhookReceiver checks every option at creation', () => {
   });
   test('the message names the option and what it must be', () => {
     expect(creationError({ endpoint: BUYER_ORIGIN, keys: resolver, storeTimeoutMs: 0 })).toMatchObject({
-      message: 'createWebhookReceiver: option storeTimeoutMs must be a positive integer; got 0',
+      message: 'createWebhookReceiver: option storeTimeoutMs must be a positive safe integer; got 0',
     });
     expect(creationError({ endpoint: BUYER_ORIGIN, keys: resolver, dedup: { store: dedupStore, retentionSeconds: 3600 } })).toMatchObject({
       message: expect.stringContaining('option dedup.retentionSeconds must be at least 86400 (24 h, webhooks.mdx)'),

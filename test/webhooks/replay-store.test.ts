@@ -98,7 +98,7 @@ describe('createMemoryReplayStore: new-keyid admission pressure', () => {
     expect(store.newKeyidAdmissions()).toBe(100);
   });
   test('invalid tracking options are refused', () => {
-    expect(() => createMemoryReplayStore({ admissionWindowMs: 0 })).toThrow(/admissionWindowMs must be a positive integer/);
+    expect(() => createMemoryReplayStore({ admissionWindowMs: 0 })).toThrow(/admissionWindowMs must be a positive safe integer/);
     expect(() => createMemoryReplayStore({ keyidMemoryMs: 1.5 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
     expect(() => createMemoryReplayStore({ maxKnownKeyids: -1 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
   });

@@ -51,7 +51,7 @@ export interface AdmissionTracking {
  * @param options - The caller's options.
  * @param who - The factory's name, for the error message.
  * @returns The settings with defaults.
- * @throws {DecodeError} `INVALID_OPTION` for a value that is not a positive integer.
+ * @throws {DecodeError} `INVALID_OPTION` for a value that is not a positive safe integer.
  * @example
  * const tracking = admissionTracking(options, 'createMemoryReplayStore');
  */

@@ -163,7 +163,7 @@ function createBindings() {
  *
  * @param options - Per-sender cap, byte budget and clock.
  * @returns The store.
- * @throws {DecodeError} `INVALID_OPTION` for a cap or budget that is not a positive integer.
+ * @throws {DecodeError} `INVALID_OPTION` for a cap or budget that is not a positive safe integer.
  * @example
  * const receiver = createWebhookReceiver({ keys, dedup: { store: createMemoryDedupStore() } });
  */

@@ -147,7 +147,7 @@ function createEntries(now: () => number) {
  *
  * @param options - Caps, byte budget, new-keyid tracking and clock.
  * @returns The store.
- * @throws {DecodeError} `INVALID_OPTION` for a cap or budget that is not a positive integer.
+ * @throws {DecodeError} `INVALID_OPTION` for a cap or budget that is not a positive safe integer.
  * @example
  * const receiver = createWebhookReceiver({ keys, replayStore: createMemoryReplayStore({ perKeyidCap: 10_000 }) });
  */

@@ -184,7 +184,7 @@ function timestamp(value: unknown, name: string): number {
  *   `revocationList` option, which builds one over the receiver's keys).
  * @throws {TypeError} For a URL that is not http(s).
  * @throws {DecodeError} `INVALID_OPTION` for `maxBytes` or `timeoutMs` outside the bounded fetch's rule, or a
- *   `retryCooldownMs` that is not a positive integer.
+ *   `retryCooldownMs` that is not a positive safe integer.
  * @example
  * const list = createRevocationList({ url: 'https://seller.example/.well-known/revocations.json', issuer: 'https://seller.example', keys });
  * const receiver = createWebhookReceiver({ keys, revocation: list.check });
