@@ -87,8 +87,3 @@ const UNIT_SHARE = process.env.ADCP_TEST_LANE === 'unit' ? 4 : 1;
 export function runs(full: number): number {
   return Math.ceil(full / UNIT_SHARE);
 }
-
-/** The items a heavy test walks: all of them under `npm test`, every fourth (the first included) in the unit lane. */
-export function sample<T>(items: readonly T[]): T[] {
-  return items.filter((_, i) => i % UNIT_SHARE === 0);
-}
