@@ -14,12 +14,17 @@ const DECODE_SUITE = [
   'test/encode/*.test.ts',
 ];
 
-export default defineConfig({
+/** What every lane shares, this full gate and the unit lane (vitest.unit.config.ts). */
+export const SHARED = {
   // `#validator-loader` to the source of the Node loader, as tsconfig.json's `paths` says (validators load on first use).
   resolve: { tsconfigPaths: true },
+  test: { testTimeout: 30_000, hookTimeout: 60_000 },
+};
+
+export default defineConfig({
+  ...SHARED,
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    ...SHARED.test,
     projects: [
       {
         extends: true,

@@ -70,3 +70,20 @@ export function deepMerge(target: Record<string, unknown>, source: unknown): Rec
   }
   return target;
 }
+
+/**
+ * The share of a heavy test's cases the unit lane (`npm run test:unit`, vitest.unit.config.ts, which
+ * sets ADCP_TEST_LANE) runs: one in four. `npm test`, the full gate, runs every case.
+ */
+const UNIT_SHARE = process.env.ADCP_TEST_LANE === 'unit' ? 4 : 1;
+
+/**
+ * How many cases a heavy property test runs: `full` under `npm test`, a quarter of it in the unit
+ * lane, where the same property over fewer generated cases keeps the lane under a minute.
+ *
+ * @example
+ * fc.assert(property, { seed: SEED, numRuns: runs(3_000) }); // 3,000 in npm test, 750 in test:unit
+ */
+export function runs(full: number): number {
+  return Math.ceil(full / UNIT_SHARE);
+}

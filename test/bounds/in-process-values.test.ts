@@ -21,6 +21,7 @@ import { snapshot } from '../../src/bounds/snapshot.js';
 import { safeDecode, type DecodeOptions } from '../../src/decode/decode.js';
 import { DecodeError } from '../../src/errors/errors.js';
 import { exoticTrees, tightBounds, Tracked } from '../fixtures/exotic-trees.js';
+import { claimedArray } from '../fixtures/hostile-values.js';
 import { fixtures } from '../fixtures/payloads.js';
 
 const SEED = 20_260_430;
@@ -52,8 +53,7 @@ describe('a claimed size costs nothing until it is charged', () => {
         (length, at, options) => {
           const stored = [...new Set(at.map((x) => Math.floor(x * length)))].filter((i) => i < length);
           const sparse = (): unknown[] => {
-            const a: unknown[] = [];
-            a.length = length;
+            const a = claimedArray(length);
             for (const i of stored) a[i] = 1;
             return a;
           };
@@ -91,9 +91,7 @@ describe('envelope lists cost what they hold', () => {
       fc.property(lengths, fc.constantFrom('content', 'error-content', 'artifacts', 'parts', 'message-parts'), (length, where) => {
         let traps = 0;
         const list = (): unknown[] => {
-          const a: unknown[] = [];
-          a.length = length;
-          return new Proxy(a, {
+          return new Proxy(claimedArray(length), {
             get: (t, k, r) => (traps++, Reflect.get(t, k, r)),
             ownKeys: (t) => (traps++, Reflect.ownKeys(t)),
             getOwnPropertyDescriptor: (t, k) => (traps++, Reflect.getOwnPropertyDescriptor(t, k)),

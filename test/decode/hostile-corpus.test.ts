@@ -21,7 +21,7 @@ import { safeDecode, type DecodeOptions, type TaskName } from '../../src/decode/
 import { DecodeError, LimitError, type DecodeErrorCode, type SchemaMismatchError } from '../../src/errors/errors.js';
 import type { TaskFailedError } from '../../src/extract/task-failed.js';
 import { payload } from '../fixtures/payloads.js';
-import { revokedProxy, throwingGetter, throwingProxy } from '../fixtures/hostile-values.js';
+import { claimedArray, revokedProxy, throwingGetter, throwingProxy } from '../fixtures/hostile-values.js';
 
 type Json = Record<string, unknown>;
 type Outcome = DecodeErrorCode | 'decoded';
@@ -78,12 +78,6 @@ function sharedTree(levels: number): unknown {
   return node;
 }
 
-/** A sparse array: `length` claimed, nothing stored. */
-function claimed(length: number): unknown[] {
-  const a: unknown[] = [];
-  a.length = length;
-  return a;
-}
 /** An object whose getter answers `first` once and `later` every time after, counting its calls. */
 function turncoat(key: string, first: unknown, later: unknown): { value: Json; calls: () => number } {
   let calls = 0;
@@ -221,26 +215,26 @@ const cases: Record<string, readonly Case[]> = {
   'claimed sizes (charged before anything is allocated)': [
     {
       name: 'a sparse array claiming 10,000,000 elements in structuredContent',
-      input: () => structured(withExt({ a: claimed(1e7) })),
+      input: () => structured(withExt({ a: claimedArray(1e7) })),
       code: 'TOO_LARGE',
       path: '/ext/a',
     },
     {
       name: 'a sparse array claiming 2^32 - 1 elements',
-      input: () => structured(withExt({ a: claimed(2 ** 32 - 1) })),
+      input: () => structured(withExt({ a: claimedArray(2 ** 32 - 1) })),
       code: 'TOO_LARGE',
       path: '/ext/a',
     },
     {
       name: 'a sparse array claiming 2^32 - 1 elements, maxBytes lifted: the node bound',
-      input: () => structured(withExt({ a: claimed(2 ** 32 - 1) })),
+      input: () => structured(withExt({ a: claimedArray(2 ** 32 - 1) })),
       options: { maxBytes: Infinity },
       code: 'TOO_MANY_VALUES',
       path: '/ext/a',
     },
     {
       name: 'a sparse array claiming 2^32 - 1 elements, every bound lifted: a hole is not JSON data',
-      input: () => structured(withExt({ a: claimed(2 ** 32 - 1) })),
+      input: () => structured(withExt({ a: claimedArray(2 ** 32 - 1) })),
       options: { maxBytes: Infinity, maxDepth: Infinity, maxNodes: Infinity },
       code: 'MALFORMED_ENVELOPE',
       path: '/ext/a/0',
@@ -248,7 +242,7 @@ const cases: Record<string, readonly Case[]> = {
     {
       name: 'a sparse array claiming 2^32 - 1 elements with one stored at the end, every bound lifted',
       input: () => {
-        const a = claimed(2 ** 32 - 1);
+        const a = claimedArray(2 ** 32 - 1);
         a[2 ** 32 - 2] = 1;
         return a2a(withExt({ a }));
       },
@@ -258,13 +252,13 @@ const cases: Record<string, readonly Case[]> = {
     },
     {
       name: 'a content array claiming 2^32 - 1 items, none stored: scanned by what it holds',
-      input: () => ({ content: claimed(2 ** 32 - 1) }),
+      input: () => ({ content: claimedArray(2 ** 32 - 1) }),
       code: 'NO_PAYLOAD',
     },
     {
       name: 'a content array claiming 2^32 - 1 items with a payload at index 2^32 - 2',
       input: () => {
-        const content = claimed(2 ** 32 - 1);
+        const content = claimedArray(2 ** 32 - 1);
         content[2 ** 32 - 2] = { type: 'text', text: JSON.stringify(base()) };
         return { content };
       },
@@ -272,7 +266,7 @@ const cases: Record<string, readonly Case[]> = {
     },
     {
       name: 'an isError content array claiming 2^32 - 1 items',
-      input: () => ({ isError: true, content: claimed(2 ** 32 - 1) }),
+      input: () => ({ isError: true, content: claimedArray(2 ** 32 - 1) }),
       code: 'TASK_FAILED',
     },
     {
@@ -280,8 +274,8 @@ const cases: Record<string, readonly Case[]> = {
       input: () => ({
         task: {
           id: 't',
-          status: { state: 'TASK_STATE_COMPLETED', message: { parts: claimed(2 ** 32 - 1) } },
-          artifacts: Object.assign(claimed(2 ** 32 - 1), { 0: { parts: claimed(2 ** 32 - 1) } }),
+          status: { state: 'TASK_STATE_COMPLETED', message: { parts: claimedArray(2 ** 32 - 1) } },
+          artifacts: Object.assign(claimedArray(2 ** 32 - 1), { 0: { parts: claimedArray(2 ** 32 - 1) } }),
         },
       }),
       code: 'NO_PAYLOAD',

@@ -70,13 +70,22 @@ async function counted(work: () => Promise<unknown>): Promise<{ units: number; r
   return { units, result };
 }
 
+/**
+ * The fixture's keys as fresh copies: the verifier remembers what `importKey` gave for each key
+ * object, and the stub's `{}` must not reach another file that verifies with the same objects for real.
+ */
+function stubbedKeys(kid: string): ReturnType<typeof resolver> {
+  const found = resolver(kid);
+  return found === undefined ? undefined : { ...found, jwk: { ...found.jwk } };
+}
+
 /** The verifier over headers that replace the signed ones, up to the (stubbed) signature check. */
 function verify(headers: Record<string, string>, maxSignatureHeaderBytes: number) {
   const all = new Map(Object.entries({ ...signed.headers, ...headers }));
   return verifyWebhookSignature(
     { method: 'POST', url: new URL(HOOK_URL).pathname, headers: all, body: signed.body },
     {
-      keys: resolver,
+      keys: stubbedKeys,
       replayStore: createMemoryReplayStore({ now: () => NOW * 1000 }),
       endpoint: BUYER_ORIGIN,
       now: () => NOW * 1000,
