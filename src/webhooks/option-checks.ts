@@ -19,7 +19,8 @@ import { MAX_TIMER_MS } from '../bounds/fetch-bounds.js';
  */
 export function positiveInteger(who: string, name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw optionError(who, name, 'a positive safe integer', value);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)
+    throw optionError(who, name, 'a positive safe integer', value);
   return value;
 }
 
