@@ -8,9 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
-import { loadSchemas, readManifest } from '../../scripts/generate/load.js';
 import { REWRITES, rewrite, staticImports } from '../../scripts/generate/rewrites.js';
-import { compileRelease, releaseOf } from '../../scripts/generate/validators.js';
 import { listFiles, readLockVersions, REPO_ROOT, schemaDir } from '../../scripts/schema-paths.js';
 import { decode, tasks, versions } from '../../src/index.js';
 import { tablesByVersion, versionFolders, type Version } from '../../src/generated/index.js';
@@ -221,25 +219,6 @@ describe('each schema is compiled once per release and variant', () => {
       expect([...bodies.values()].filter((names) => names.length > 1)).toEqual([]);
       expect(functions.length).toBeGreaterThan(150);
     },
-  );
-
-  test.each(reach.map((r) => [`${r.version} ${r.kind}`, r] as const))(
-    '%s: every function Ajv writes, once, equal code once',
-    (_, r) => {
-      // Ajv, given every schema the release's entries export in one module (`inlineRefs: false`),
-      // writes each schema's function once; named by content, equal functions are one.
-      const release = releaseOf(r.version, readManifest(r.version, schemaDir(r.version)), loadSchemas(r.version, schemaDir(r.version)));
-      const ids = [...new Set(release.entries.flatMap((e) => Object.values(e.exports)))].sort();
-      const compiled = compileRelease(r.kind, ids, release.schemas, []);
-      const functions = [...compiled.named.values()].filter((d) => d.code.startsWith('function ')).map((d) => d.name);
-      expect(
-        r.declarations
-          .filter((d) => d.code.startsWith('function '))
-          .map((d) => d.name)
-          .sort(),
-      ).toEqual(functions.sort());
-    },
-    120_000,
   );
 });
 

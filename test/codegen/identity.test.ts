@@ -1,16 +1,20 @@
 /**
  * The slow half of the codegen checks (the fast lane, `npm run test:unit`, leaves this file out):
- * a second generate into a temporary folder is byte-identical to src/generated/, and the generated
- * code type-checks under tsc --strict on its own.
+ * a second generate into a temporary folder is byte-identical to src/generated/, the generated
+ * code type-checks under tsc --strict on its own, and a fresh compile of each release writes the
+ * same functions the shipped modules hold.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, expect, test } from 'vitest';
-import { listFiles, REPO_ROOT } from '../../scripts/schema-paths.js';
+import { afterAll, describe, expect, test } from 'vitest';
+import { loadSchemas, readManifest } from '../../scripts/generate/load.js';
+import { compileRelease, releaseOf } from '../../scripts/generate/validators.js';
+import { listFiles, REPO_ROOT, schemaDir } from '../../scripts/schema-paths.js';
 import { STRICT_BUYER } from '../fixtures/strict-buyer.js';
+import { closure, declarationsOf, releases } from '../validate/generated-code.js';
 
 const run = promisify(execFile);
 const GENERATED = path.join(REPO_ROOT, 'src/generated');
@@ -59,3 +63,33 @@ test('the generated code type-checks under tsc --strict', async () => {
   );
   expect(result.stdout.trim()).toBe('');
 }, 600_000);
+
+describe('each schema is compiled once per release and variant, against a fresh compile', () => {
+  // Per release and variant: every declaration the entries reach, through the chunks they import.
+  const reach = releases().flatMap(({ version, entries }) =>
+    (['fast', 'listing'] as const).map((kind) => {
+      const files = entries.filter((f) => f.endsWith('.errors.js') === (kind === 'listing'));
+      const modules = new Set(files.flatMap((f) => [...closure(f)]));
+      return { version, kind, declarations: [...modules].flatMap((f) => declarationsOf(f)) };
+    }),
+  );
+
+  test.each(reach.map((r) => [`${r.version} ${r.kind}`, r] as const))(
+    '%s: every function Ajv writes, once, equal code once',
+    (_, r) => {
+      // Ajv, given every schema the release's entries export in one module (`inlineRefs: false`),
+      // writes each schema's function once; named by content, equal functions are one.
+      const release = releaseOf(r.version, readManifest(r.version, schemaDir(r.version)), loadSchemas(r.version, schemaDir(r.version)));
+      const ids = [...new Set(release.entries.flatMap((e) => Object.values(e.exports)))].sort();
+      const compiled = compileRelease(r.kind, ids, release.schemas, []);
+      const functions = [...compiled.named.values()].filter((d) => d.code.startsWith('function ')).map((d) => d.name);
+      expect(
+        r.declarations
+          .filter((d) => d.code.startsWith('function '))
+          .map((d) => d.name)
+          .sort(),
+      ).toEqual(functions.sort());
+    },
+    120_000,
+  );
+});
