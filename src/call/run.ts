@@ -119,7 +119,7 @@ async function bounded<T>(
   signal?.throwIfAborted();
   const started = performance.now();
   const deadline = new AbortController();
-  let expire: (error: DecodeError) => void = () => undefined;
+  let expire: (reason: unknown) => void = () => undefined;
   const expired = new Promise<never>((_, reject) => {
     expire = reject;
   });
@@ -129,19 +129,17 @@ async function bounded<T>(
     expire(error);
     deadline.abort(error);
   }, timeoutMs);
+  // The caller's abort rejects with its reason (a client may not heed the signal); the listener goes
+  // with the call, since the caller's signal may outlive many calls and each would leave one behind.
+  const onAbort = () => expire(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
   try {
     return await withFetchBounds({ timeoutMs }, (fetchSignal) => {
       const signals = signal === undefined ? [fetchSignal, deadline.signal] : [fetchSignal, deadline.signal, signal];
-      return Promise.race([send(AbortSignal.any(signals)), expired, aborted(signal)]);
+      return Promise.race([send(AbortSignal.any(signals)), expired]);
     });
   } finally {
     clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
   }
-}
-
-/** Rejects with the caller's abort reason when the caller aborts (a client may not heed the signal). */
-function aborted(signal: AbortSignal | undefined): Promise<never> {
-  return new Promise<never>((_, reject) => {
-    signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
 }

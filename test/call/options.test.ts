@@ -3,6 +3,7 @@
  * applies too (timeoutOption): a deadline is a positive number of ms a timer can hold, for any
  * value given (fast-check, seed 20260502); a wrong one is INVALID_OPTION, never the seller's.
  */
+import { EventEmitter } from 'node:events';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { MAX_TIMER_MS, timeoutOption } from '../../src/bounds/fetch-bounds.js';
@@ -66,5 +67,25 @@ describe('a deadline option', () => {
         expect(result.error.message).toBe(`option timeoutMs must be a positive number of ms up to ${MAX_TIMER_MS}; got ${shown}`);
     }
     expect(sent).toEqual([]);
+  });
+});
+
+describe("the caller's signal", () => {
+  test('outlives many calls without gathering listeners: each call removes the one it added', async () => {
+    const { client } = recordingClient();
+    const controller = new AbortController();
+    for (let i = 0; i < 50; i++) {
+      await expect(safeCallTask(client, 'get_products', brief, { signal: controller.signal })).rejects.toThrow('not answered');
+    }
+    expect(EventEmitter.getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  test('an abort during the call rejects with the caller’s reason, even from a client that ignores the signal', async () => {
+    const controller = new AbortController();
+    const reason = new Error('buyer gave up');
+    const deaf = { callTool: () => new Promise<never>(() => undefined) };
+    const pending = safeCallTask(deaf, 'get_products', brief, { signal: controller.signal });
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
   });
 });
