@@ -24,7 +24,7 @@ import type { RevocationCheck, RevocationStatus } from './signature/verify.js';
  * @example
  * const reply = await withDeadline(() => store.claim(keyid, nonce, ttl), 2_000, () => new Error('the store is blocked'));
  */
-export async function withDeadline<T>(work: () => T | Promise<T>, ms: number, late: () => Error): Promise<T> {
+async function withDeadline<T>(work: () => T | Promise<T>, ms: number, late: () => Error): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(late()), ms);
