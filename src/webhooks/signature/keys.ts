@@ -103,10 +103,16 @@ export function checkKeyPurpose(jwk: WebhookJwk, alg: WebhookAlg, purposes: read
   }
 }
 
-const imported = new WeakMap<WebhookJwk, Promise<Key>>();
+// Per WebCrypto implementation: a key one implementation imported is not a key another can verify with.
+const importedBy = new WeakMap<object, WeakMap<WebhookJwk, Promise<Key>>>();
 
-/** Imports the public part of a JWK for verification, once per JWK object. */
+/** Imports the public part of a JWK for verification, once per JWK object and WebCrypto implementation. */
 function importKey(jwk: WebhookJwk, alg: WebhookAlg, subtle: Pick<Subtle, 'importKey'>): Promise<Key> {
+  let imported = importedBy.get(subtle);
+  if (imported === undefined) {
+    imported = new WeakMap();
+    importedBy.set(subtle, imported);
+  }
   const cached = imported.get(jwk);
   if (cached !== undefined) return cached;
   // Only the public members go to importKey: strict importers refuse unknown ones (adcp_use).
@@ -143,7 +149,7 @@ export async function verifySignature(
   try {
     key = await importKey(jwk, alg, subtle);
   } catch {
-    imported.delete(jwk);
+    importedBy.get(subtle)?.delete(jwk);
     throw new WebhookError('webhook_signature_key_purpose_invalid', `the ${alg} key's material does not import as a public key`);
   }
   if (signature.length !== SIGNATURE_BYTES) return false;
