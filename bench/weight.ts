@@ -15,7 +15,7 @@ import { build, type Metafile } from 'esbuild';
 import { build as viteBuild, type Rolldown } from 'vite';
 import { LAYOUT } from '../src/layout.js';
 import { versionFolders, versions } from '../src/generated/index.js';
-import { type Measurement, measure } from './harness.js';
+import { goal, type Measurement, measure } from './harness.js';
 
 const S = 'weight: the validators where a buyer ships them (exact sizes; goals of issue 20)';
 
@@ -74,8 +74,6 @@ function outputOf(meta: Metafile, input: string): string {
 const row = (name: string, unit: 'MB' | 'files', value: number, extra: Partial<Measurement> = {}): Measurement =>
   measure(S, name, [value], unit, extra);
 
-const within = (value: number, max: number): Partial<Measurement> => ({ goal: `<= ${max}`, holds: value <= max });
-
 /** The bundle rows of `adcp-decode/3.1` and what its first get_products decodes load. */
 async function bundleRows(dist: string, tmp: string): Promise<Measurement[]> {
   const folder = versionFolders['3.1.19'];
@@ -85,10 +83,10 @@ async function bundleRows(dist: string, tmp: string): Promise<Measurement[]> {
   const all = sizeOf(split.files.values());
   const one = sizeOf(single.files.values());
   const out: Measurement[] = [
-    row('esbuild, adcp-decode/3.1, --splitting --minify: every chunk', 'MB', all.raw / 1e6, within(all.raw / 1e6, 6)),
-    row('  the same, gzipped', 'MB', all.gzipped / 1e6, within(all.gzipped / 1e6, 1)),
+    row('esbuild, adcp-decode/3.1, --splitting --minify: every chunk', 'MB', all.raw / 1e6, goal(6, all.raw / 1e6)),
+    row('  the same, gzipped', 'MB', all.gzipped / 1e6, goal(1, all.gzipped / 1e6)),
     row('  chunks emitted', 'files', split.files.size),
-    row('esbuild, adcp-decode/3.1, one file, not minified', 'MB', one.raw / 1e6, within(one.raw / 1e6, 12)),
+    row('esbuild, adcp-decode/3.1, one file, not minified', 'MB', one.raw / 1e6, goal(12, one.raw / 1e6)),
     row('  the same, gzipped', 'MB', one.gzipped / 1e6),
   ];
   // What the first get_products decode loads: the entry and its static imports, then the task's modules.
@@ -103,8 +101,8 @@ async function bundleRows(dist: string, tmp: string): Promise<Measurement[]> {
   staticClosure(split.meta, outputOf(split.meta, rel(path.join(validators, 'get_products.errors.js'))), loaded);
   const fail = [...loaded].reduce((n, o) => n + split.meta.outputs[o]!.bytes, 0);
   out.push(
-    row('first get_products decode in that bundle, passing: loads', 'MB', pass / 1e6, within(pass / 1e6, 0.8)),
-    row('  failing (and the listing): loads', 'MB', fail / 1e6, { ...within(fail / 1e6, 0.8), baseline: 'passing', ratio: fail / pass }),
+    row('first get_products decode in that bundle, passing: loads', 'MB', pass / 1e6, goal(0.8, pass / 1e6)),
+    row('  failing (and the listing): loads', 'MB', fail / 1e6, { ...goal(0.8, fail / 1e6), baseline: 'passing', ratio: fail / pass }),
   );
   // Another release's code in the bundle (item 4: adcp-decode/3.1 should ship 3.1 only).
   const others = versions.filter((v) => v !== '3.1.19').map((v) => `/${versionFolders[v]}/`);
@@ -113,7 +111,7 @@ async function bundleRows(dist: string, tmp: string): Promise<Measurement[]> {
     for (const [input, { bytesInOutput }] of Object.entries(o.inputs)) if (others.some((f) => input.includes(f))) foreign += bytesInOutput;
   out.push(
     row('  of every chunk: another release’s modules (minified)', 'MB', foreign / 1e6, {
-      ...within(foreign / 1e6, 0),
+      ...goal(0, foreign / 1e6),
       baseline: 'every chunk',
       ratio: foreign / all.raw,
     }),
@@ -141,8 +139,8 @@ async function viteRows(dist: string, tmp: string): Promise<Measurement[]> {
   const files = viteFiles(result);
   const all = sizeOf(files);
   return [
-    row('Vite, adcp-decode/3.1, production build (split, minified): every chunk', 'MB', all.raw / 1e6, within(all.raw / 1e6, 6)),
-    row('  the same, gzipped', 'MB', all.gzipped / 1e6, within(all.gzipped / 1e6, 1)),
+    row('Vite, adcp-decode/3.1, production build (split, minified): every chunk', 'MB', all.raw / 1e6, goal(6, all.raw / 1e6)),
+    row('  the same, gzipped', 'MB', all.gzipped / 1e6, goal(1, all.gzipped / 1e6)),
     row('  chunks emitted', 'files', files.length),
   ];
 }
