@@ -4,7 +4,8 @@
  * hostile values) and by status contradictions (a completed task without its result, a failed one
  * with a result, an error beside a success, a task type or status the result does not match).
  */
-import { type Ctx, type Json, note } from './context.js';
+import { type Json, note } from './context.js';
+import { type Mutation, weightedMutator } from './mutator.js';
 import { mutatePayload } from './mutate-payload.js';
 
 const STATUSES = [
@@ -21,13 +22,63 @@ const STATUSES = [
   '',
 ];
 
-const POLL_MUTATIONS = [
-  [70, 'payload'],
-  [12, 'status'],
-  [6, 'taskType'],
-  [6, 'resultStatus'],
-  [6, 'errorBeside'],
-] as const;
+/** The `task_type`s a status response is given: other tasks, a near-miss name, an unknown one, a prototype key. */
+const TASK_TYPES = [
+  'create_media_buy',
+  'get_products',
+  'sync_creatives',
+  'media_buy_delivery',
+  'get_media_buy_delivery',
+  'nope',
+  '__proto__',
+];
+
+/** What stands as `error` beside a result: a well-formed one, a non-string code, a string, null, a huge code. */
+const ERRORS = [{ code: 'RATE_LIMITED', message: 'slow down' }, { code: 5 }, 'boom', null, { code: 'X'.repeat(100_000) }];
+
+/** The status-response mutations and their weights. */
+const POLL_MUTATIONS: Readonly<Record<string, Mutation<Json, undefined>>> = {
+  payload: [70, mutatePayload],
+  status: [
+    12,
+    (ctx, response) => {
+      const status = ctx.rng.pick(STATUSES);
+      response['status'] = status;
+      if (ctx.rng.chance(0.5)) delete response['result'];
+      note(ctx, 'poll:status', `${status}${'result' in response ? '' : ', result dropped'}`);
+      return response;
+    },
+  ],
+  taskType: [
+    6,
+    (ctx, response) => {
+      const type = ctx.rng.pick(TASK_TYPES);
+      response['task_type'] = type;
+      note(ctx, 'poll:taskType', type);
+      return response;
+    },
+  ],
+  resultStatus: [
+    6,
+    (ctx, response) => {
+      const result = response['result'];
+      const status = ctx.rng.pick(STATUSES);
+      if (typeof result === 'object' && result !== null && !Array.isArray(result)) (result as Json)['status'] = status;
+      else response['result'] = { status };
+      note(ctx, 'poll:resultStatus', status);
+      return response;
+    },
+  ],
+  errorBeside: [
+    6,
+    (ctx, response) => {
+      // A copy: later mutations of the response change it in place, and the next case picks it again.
+      response['error'] = structuredClone(ctx.rng.pick<unknown>(ERRORS));
+      note(ctx, 'poll:errorBeside', String(response['status']));
+      return response;
+    },
+  ],
+};
 
 /**
  * One random mutation of a status response.
@@ -39,51 +90,4 @@ const POLL_MUTATIONS = [
  * @example
  * response = mutatePoll(ctx, response);
  */
-export function mutatePoll(ctx: Ctx, response: Json): Json {
-  const { rng } = ctx;
-  const op = rng.weighted(POLL_MUTATIONS);
-  switch (op) {
-    case 'payload':
-      return mutatePayload(ctx, response);
-    case 'status': {
-      const status = rng.pick(STATUSES);
-      response['status'] = status;
-      if (rng.chance(0.5)) delete response['result'];
-      note(ctx, 'poll:status', `${status}${'result' in response ? '' : ', result dropped'}`);
-      return response;
-    }
-    case 'taskType': {
-      const type = rng.pick([
-        'create_media_buy',
-        'get_products',
-        'sync_creatives',
-        'media_buy_delivery',
-        'get_media_buy_delivery',
-        'nope',
-        '__proto__',
-      ]);
-      response['task_type'] = type;
-      note(ctx, 'poll:taskType', type);
-      return response;
-    }
-    case 'resultStatus': {
-      const result = response['result'];
-      const status = rng.pick(STATUSES);
-      if (typeof result === 'object' && result !== null && !Array.isArray(result)) (result as Json)['status'] = status;
-      else response['result'] = { status };
-      note(ctx, 'poll:resultStatus', status);
-      return response;
-    }
-    case 'errorBeside': {
-      response['error'] = rng.pick<unknown>([
-        { code: 'RATE_LIMITED', message: 'slow down' },
-        { code: 5 },
-        'boom',
-        null,
-        { code: 'X'.repeat(100_000) },
-      ]);
-      note(ctx, 'poll:errorBeside', String(response['status']));
-      return response;
-    }
-  }
-}
+export const mutatePoll = weightedMutator(POLL_MUTATIONS, () => undefined);

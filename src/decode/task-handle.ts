@@ -8,6 +8,7 @@
  */
 import { DecodeError, TaskMismatchError, describeThrown, describeValue } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
+import { optionError } from '../errors/option-error.js';
 import { hasOwn, isObject, own } from '../json/own.js';
 import { releaseOf, resolveVersion, tablesFor, versions, type Version } from '../schema/versions.js';
 import { ONGOING_STATUSES } from '../schema/statuses.js';
@@ -118,14 +119,9 @@ export function mintHandle(task: unknown, answer: unknown): TaskHandle | undefin
   return handle;
 }
 
-function handleError(name: string, expected: string, got: unknown): DecodeError {
-  const shown = typeof got === 'string' ? `"${shownText(got, 64)}"` : describeValue(got);
-  return new DecodeError('INVALID_OPTION', `option ${name} must be ${expected}; got ${shown}`);
-}
-
 /** A stored version: a bundled one, else the bundled version of its release (a handle outlives a patch upgrade). */
 function storedVersion(value: unknown, name: string): Version {
-  if (typeof value !== 'string') throw handleError(`${name}.version`, 'a bundled AdCP version', value);
+  if (typeof value !== 'string') throw optionError(undefined, `${name}.version`, 'a bundled AdCP version', value);
   const bundled = (versions as readonly string[]).includes(value) ? value : releaseOf(value);
   return resolveVersion(bundled);
 }
@@ -145,14 +141,14 @@ function storedVersion(value: unknown, name: string): Version {
 export function readHandle(value: unknown, name: string): TaskHandle {
   if (value instanceof TaskHandle) return value;
   try {
-    if (!isObject(value)) throw handleError(name, 'a task handle (taskHandle(), or its stored fields)', value);
+    if (!isObject(value)) throw optionError(undefined, name, 'a task handle (taskHandle(), or its stored fields)', value);
     const { task, taskId, version, operationId } = value;
     const bundled = storedVersion(version, name);
     if (typeof task !== 'string' || !hasOwn(tablesFor(bundled).schemaIds, task))
-      throw handleError(`${name}.task`, `an AdCP ${bundled} task name`, task);
-    if (typeof taskId !== 'string' || taskId.length === 0) throw handleError(`${name}.taskId`, "the seller's task_id", taskId);
+      throw optionError(undefined, `${name}.task`, `an AdCP ${bundled} task name`, task);
+    if (typeof taskId !== 'string' || taskId.length === 0) throw optionError(undefined, `${name}.taskId`, "the seller's task_id", taskId);
     if (operationId !== undefined && typeof operationId !== 'string')
-      throw handleError(`${name}.operationId`, 'a string when present', operationId);
+      throw optionError(undefined, `${name}.operationId`, 'a string when present', operationId);
     return new TaskHandle<string, string>(task, taskId, bundled, operationId);
   } catch (cause) {
     if (cause instanceof DecodeError) throw cause;

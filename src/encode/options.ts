@@ -10,8 +10,19 @@ import type { SentRequest } from './sent-request.js';
 /** Where `decode` reads the payload from. */
 export type Transport = 'auto' | 'mcp' | 'a2a' | 'payload';
 
+/**
+ * The bounds beside `maxBytes` that decode() puts on a seller's answer and encode() on a request:
+ * the same limits, with the same defaults, declared once for both.
+ */
+export interface TreeBounds {
+  /** Deepest nesting accepted (the root object is depth 1). Default 64. */
+  readonly maxDepth?: number | undefined;
+  /** Most JSON values accepted. Default 1,000,000. */
+  readonly maxNodes?: number | undefined;
+}
+
 /** The options of decode, safeDecode and createDecoder but `version`. */
-export interface CommonDecodeOptions {
+export interface CommonDecodeOptions extends TreeBounds {
   /** `'auto'` (default): the input's shape decides. `'payload'` takes a bare AdCP payload. */
   readonly transport?: Transport | undefined;
   /**
@@ -21,10 +32,6 @@ export interface CommonDecodeOptions {
    * same limit whichever way it arrives.
    */
   readonly maxBytes?: number | undefined;
-  /** Deepest nesting accepted (the root object is depth 1). Default 64. */
-  readonly maxDepth?: number | undefined;
-  /** Most JSON values accepted. Default 1,000,000. */
-  readonly maxNodes?: number | undefined;
   /**
    * Recovery class for an error code that is not in the version's table and has no `recovery`:
    * `'manifest'` (default) follows the manifest's `error_code_policy` (`transient` in 3.0 and 3.1);

@@ -4,6 +4,7 @@
  * (the root's typed API is in types.ts).
  */
 import type { DecodeError } from '../errors/errors.js';
+import type { TreeBounds } from './options.js';
 
 /**
  * A value as encode() returns it: deeply read-only, as the value itself is deeply frozen.
@@ -44,13 +45,9 @@ export interface EncodedRequest<
 }
 
 /** The bounds of encode(): the same limits, with the same defaults, that decode() puts on a seller's answer. */
-export interface EncodeBounds {
+export interface EncodeBounds extends TreeBounds {
   /** Largest request, in UTF-8 bytes of its compact JSON. Default 4 MiB. */
   readonly maxBytes?: number | undefined;
-  /** Deepest nesting accepted (the root object is depth 1). Default 64. */
-  readonly maxDepth?: number | undefined;
-  /** Most JSON values accepted. Default 1,000,000. */
-  readonly maxNodes?: number | undefined;
 }
 
 /** Per-call options of a pinned encoder: the bounds; `version` is fixed by the import. */

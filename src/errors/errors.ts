@@ -176,16 +176,48 @@ export class DecodeError extends Error {
   }
 }
 
+/**
+ * The base of the errors whose data fields are their constructor's `data`: it builds them with
+ * that data, whole, in the constructor. Each subclass declares the fields, for their documentation
+ * (test/errors/data-errors.test-d.ts holds each declaration to its data).
+ */
+abstract class DataError<D extends object> extends DecodeError {
+  constructor(code: DecodeErrorCode, message: string, data: D, options: DecodeErrorOptions) {
+    super(code, message, options);
+    Object.assign(this, data);
+  }
+}
+
+/** The constructor {@link errorWithData} returns: the message, the data, the common options. */
+type DataErrorConstructor<D extends object> = new (message: string, data: D, options?: DecodeErrorOptions) => DataError<D>;
+
+/**
+ * The base class of an error of one `code` whose data fields are its `data` (see {@link DataError}).
+ *
+ * @param code - The code every error of the class has.
+ * @returns A class to extend.
+ * @throws Never.
+ * @example
+ * class TaskMismatchError extends errorWithData<{ expected: string; received: string }>('TASK_MISMATCH') {}
+ */
+function errorWithData<D extends object>(code: DecodeErrorCode): DataErrorConstructor<D> {
+  return class extends DataError<D> {
+    constructor(message: string, data: D, options: DecodeErrorOptions = {}) {
+      super(code, message, data, options);
+    }
+  };
+}
+
 /** `TOO_LARGE`, `TOO_DEEP`, `TOO_MANY_VALUES` or `TIMEOUT`: a bound was passed. */
-export class LimitError extends DecodeError {
+export class LimitError extends DataError<{ unit: 'bytes' | 'depth' | 'nodes' | 'ms'; limit: number; actual: number }> {
   override readonly name = 'LimitError';
-  override readonly code: 'TOO_LARGE' | 'TOO_DEEP' | 'TOO_MANY_VALUES' | 'TIMEOUT';
+  declare readonly code: 'TOO_LARGE' | 'TOO_DEEP' | 'TOO_MANY_VALUES' | 'TIMEOUT';
   /** What was bounded: `'bytes'` (TOO_LARGE), `'depth'` (TOO_DEEP), `'nodes'` (TOO_MANY_VALUES), `'ms'` (TIMEOUT). */
-  readonly unit: 'bytes' | 'depth' | 'nodes' | 'ms';
+  declare readonly unit: 'bytes' | 'depth' | 'nodes' | 'ms';
   /** The configured limit. */
-  readonly limit: number;
+  declare readonly limit: number;
   /** How much had been seen when the bound tripped (at least `limit + 1` for counts). */
-  readonly actual: number;
+  declare readonly actual: number;
 
   constructor(
     code: 'TOO_LARGE' | 'TOO_DEEP' | 'TOO_MANY_VALUES' | 'TIMEOUT',
@@ -193,11 +225,7 @@ export class LimitError extends DecodeError {
     data: { unit: LimitError['unit']; limit: number; actual: number },
     options: DecodeErrorOptions = {},
   ) {
-    super(code, message, options);
-    this.code = code;
-    this.unit = data.unit;
-    this.limit = data.limit;
-    this.actual = data.actual;
+    super(code, message, data, options);
   }
 }
 
@@ -262,55 +290,35 @@ export class SchemaMismatchError extends IssuesError {
 }
 
 /** `VERSION_MISMATCH`: the release the seller served is not one the request's stamp allows. */
-export class VersionMismatchError extends DecodeError {
+export class VersionMismatchError extends errorWithData<{ requested: string; served: string }>('VERSION_MISMATCH') {
   override readonly name = 'VersionMismatchError';
   override readonly code: 'VERSION_MISMATCH' = 'VERSION_MISMATCH';
   /** What the request declared: its `adcp_version` (`"3.1"`), else `adcp_major_version` as text (`"3"`). */
-  readonly requested: string;
+  declare readonly requested: string;
   /** The answer's `adcp_version`, shown (escaped, at most 64 characters); a non-string is described (`number`). */
-  readonly served: string;
-
-  constructor(message: string, data: { requested: string; served: string }, options: DecodeErrorOptions = {}) {
-    super('VERSION_MISMATCH', message, options);
-    this.requested = data.requested;
-    this.served = data.served;
-  }
+  declare readonly served: string;
 }
 
 /** `NO_COMMON_VERSION`: a seller's capabilities list no release adcp-decode bundles. */
-export class NoCommonVersionError extends DecodeError {
+export class NoCommonVersionError extends errorWithData<{ sellerVersions: readonly string[]; bundledReleases: readonly string[] }>(
+  'NO_COMMON_VERSION',
+) {
   override readonly name = 'NoCommonVersionError';
   override readonly code: 'NO_COMMON_VERSION' = 'NO_COMMON_VERSION';
   /** What the seller listed: `adcp.supported_versions`, else `adcp.major_versions` as text; shown, at most 32. */
-  readonly sellerVersions: readonly string[];
+  declare readonly sellerVersions: readonly string[];
   /** The releases adcp-decode bundles, e.g. `['3.1', '3.0']`. */
-  readonly bundledReleases: readonly string[];
-
-  constructor(
-    message: string,
-    data: { sellerVersions: readonly string[]; bundledReleases: readonly string[] },
-    options: DecodeErrorOptions = {},
-  ) {
-    super('NO_COMMON_VERSION', message, options);
-    this.sellerVersions = data.sellerVersions;
-    this.bundledReleases = data.bundledReleases;
-  }
+  declare readonly bundledReleases: readonly string[];
 }
 
 /** `TASK_MISMATCH`: an answer that names another task than the handle it is correlated to. */
-export class TaskMismatchError extends DecodeError {
+export class TaskMismatchError extends errorWithData<{ expected: string; received: string }>('TASK_MISMATCH') {
   override readonly name = 'TaskMismatchError';
   override readonly code: 'TASK_MISMATCH' = 'TASK_MISMATCH';
   /** The handle's value of the field `path` names (its task, task id or operation id), shown (escaped, at most 128 characters). */
-  readonly expected: string;
+  declare readonly expected: string;
   /** The answer's value of that field, shown (escaped, at most 128 characters); a non-string is described (`number`). */
-  readonly received: string;
-
-  constructor(message: string, data: { expected: string; received: string }, options: DecodeErrorOptions = {}) {
-    super('TASK_MISMATCH', message, options);
-    this.expected = data.expected;
-    this.received = data.received;
-  }
+  declare readonly received: string;
 }
 
 /** Describes a value's kind for messages without echoing it: `array`, `null`, `string (12 chars)`. */

@@ -201,7 +201,7 @@ export const DECODE_ERROR_ANSWER: Readonly<Record<DecodeErrorCode, { readonly st
 };
 
 /** Codes that the spec's taxonomy defines and a sender reads from `WWW-Authenticate`. */
-const SIGNATURE_CHALLENGE = new Set<WebhookErrorCode>([
+export const SIGNATURE_CHALLENGE: ReadonlySet<WebhookErrorCode> = new Set<WebhookErrorCode>([
   'webhook_signature_header_malformed',
   'webhook_signature_params_incomplete',
   'webhook_signature_tag_invalid',

@@ -19,7 +19,7 @@ import {
   type RequestSigningCapability,
   type SigningPolicyOptions,
 } from '../../src/sign/index.js';
-import { WebhookError, type WebhookErrorCode } from '../../src/webhooks/errors.js';
+import { SIGNATURE_CHALLENGE, WEBHOOK_HTTP_STATUS, WebhookError, type WebhookErrorCode } from '../../src/webhooks/errors.js';
 import { createMemoryReplayStore } from '../../src/webhooks/replay/replay.js';
 import { RequestSignatureError, requestRefusal } from '../../src/webhooks/signature/request-refusals.js';
 import { verifyProfileSignature } from '../../src/webhooks/signature/verify.js';
@@ -225,34 +225,27 @@ describe('a signed request is never re-sent to a redirect’s target', () => {
 });
 
 describe('the request profile’s verifier refuses with request_* codes; the webhook one keeps its own', () => {
-  test('every checklist refusal under the request profile is re-coded request_*, the rest of its name kept', () => {
-    const codes: WebhookErrorCode[] = [
-      'webhook_signature_header_malformed',
-      'webhook_signature_params_incomplete',
-      'webhook_signature_tag_invalid',
-      'webhook_signature_alg_not_allowed',
-      'webhook_signature_window_invalid',
-      'webhook_signature_components_incomplete',
-      'webhook_signature_key_unknown',
-      'webhook_signature_key_purpose_invalid',
-      'webhook_signature_key_revoked',
-      'webhook_signature_revocation_stale',
-      'webhook_signature_invalid',
-      'webhook_signature_digest_mismatch',
-      'webhook_body_malformed',
-      'webhook_target_uri_malformed',
-      'webhook_signature_replayed',
-      'webhook_signature_rate_abuse',
-      'webhook_signature_required',
+  test('every code of the taxonomy: the checklist’s refusals are re-coded request_*, the rest of its name kept; others pass', () => {
+    // The checklist refuses with the codes a sender reads from WWW-Authenticate, but for the
+    // receiver's own mode check; its dependency and configuration faults are the verifier's too.
+    const verifierFaults = [
       'webhook_signature_jwks_unavailable',
-    ];
-    for (const code of codes) {
-      const recoded = requestRefusal(new WebhookError(code, 'why'));
-      expect(recoded).toBeInstanceOf(RequestSignatureError);
-      expect(recoded).toMatchObject({
-        code: code.replace(/^webhook_/, 'request_'),
-        message: `${code.replace(/^webhook_/, 'request_')}: why`,
-      });
+      'webhook_replay_store_unavailable',
+      'webhook_receiver_misconfigured',
+    ] as const;
+    const recoded = new Set([...SIGNATURE_CHALLENGE, ...verifierFaults]);
+    recoded.delete('webhook_mode_mismatch');
+    for (const code of Object.keys(WEBHOOK_HTTP_STATUS) as WebhookErrorCode[]) {
+      const refusal = new WebhookError(code, 'why');
+      if (!recoded.has(code)) {
+        expect(requestRefusal(refusal)).toBe(refusal);
+        continue;
+      }
+      const requestCode =
+        code === 'webhook_receiver_misconfigured' ? 'request_verifier_misconfigured' : code.replace(/^webhook_/, 'request_');
+      const error = requestRefusal(refusal);
+      expect(error).toBeInstanceOf(RequestSignatureError);
+      expect(error).toMatchObject({ code: requestCode, message: `${requestCode}: why`, cause: refusal });
     }
     const other = new Error('not a refusal');
     expect(requestRefusal(other)).toBe(other);
