@@ -71,11 +71,14 @@ export function deepMerge(target: Record<string, unknown>, source: unknown): Rec
   return target;
 }
 
+/** True in the unit lane (`npm run test:unit`, vitest.unit.config.ts, which sets ADCP_TEST_LANE); false in `npm test`. */
+export const UNIT_LANE = process.env.ADCP_TEST_LANE === 'unit';
+
 /**
- * The share of a heavy test's cases the unit lane (`npm run test:unit`, vitest.unit.config.ts, which
- * sets ADCP_TEST_LANE) runs: one in four. `npm test`, the full gate, runs every case.
+ * The share of a heavy test's cases the unit lane runs: one in four. `npm test`, the full gate,
+ * runs every case.
  */
-const UNIT_SHARE = process.env.ADCP_TEST_LANE === 'unit' ? 4 : 1;
+const UNIT_SHARE = UNIT_LANE ? 4 : 1;
 
 /**
  * How many cases a heavy property test runs: `full` under `npm test`, a quarter of it in the unit
@@ -86,4 +89,15 @@ const UNIT_SHARE = process.env.ADCP_TEST_LANE === 'unit' ? 4 : 1;
  */
 export function runs(full: number): number {
   return Math.ceil(full / UNIT_SHARE);
+}
+
+/**
+ * The items a heavy test checks: every fourth in the unit lane (the first, the fifth, ...), all of
+ * them in `npm test`. A fixed choice, so a failure in the lane repeats.
+ *
+ * @example
+ * for (const task of share(tasks)) check(task); // 12 tasks in npm test, 3 in test:unit
+ */
+export function share<T>(items: readonly T[]): T[] {
+  return items.filter((_, index) => index % UNIT_SHARE === 0);
 }

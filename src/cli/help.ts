@@ -1,6 +1,6 @@
 /**
- * The command line's name and its `--help` text, apart from main.ts (which runs the command when
- * imported) so that the CLI test compares what it prints with this text, not with a copy.
+ * The command line's name and its `--help` text, in a file of their own so that the CLI test
+ * compares what it prints with this text, not with a copy.
  */
 import { DEFAULT_BOUNDS } from '../bounds/bounds.js';
 import { defaultVersion, releaseOf, versions } from '../schema/versions.js';

@@ -1,32 +1,21 @@
 /**
- * The CLI as users run it: a child process, with its exact output and exit status pinned.
- *
- * Runs dist/cli/main.js when it is at least as new as every file of src/ (as after `npm run build`, which
- * `npm test` does first); otherwise src/cli/main.ts through tsx, so a stale dist/ never hides a change.
- * Output is the same either way.
+ * The command line's behaviour, run in this process: run() from src/cli/run.ts, given the
+ * arguments, a stdin and two streams that collect what it writes, with its exit status, exact
+ * output and exit status pinned. main.test.ts runs the bin as a child process and checks that it
+ * prints and exits exactly as run() does.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { describe, test } from 'vitest';
+import { beforeAll, describe, expect as expectHere, test } from 'vitest';
 import { DEFAULT_BOUNDS } from '../../src/bounds/bounds.js';
 import { HELP, releases } from '../../src/cli/help.js';
+import { run as runCli } from '../../src/cli/run.js';
 import { defaultVersion, versions } from '../../src/schema/versions.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const dist = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-const source = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-const srcDir = fileURLToPath(new URL('../../src/', import.meta.url));
-// dist is used only when newer than every source file the CLI is built from.
-const newestSource = Math.max(
-  ...readdirSync(srcDir, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts') && !f.startsWith('generated'))
-    .map((f) => statSync(path.join(srcDir, f)).mtimeMs),
-);
-const useDist = existsSync(dist) && statSync(dist).mtimeMs >= newestSource;
-const command = useDist ? [dist] : ['--import', 'tsx', source];
 
 interface Run {
   readonly exit: number | null;
@@ -34,35 +23,27 @@ interface Run {
   readonly stderr: string;
 }
 
-/** At most two CLI processes at a time: a 2-core machine gains nothing from more. */
-let running = 0;
-const waiting: Array<() => void> = [];
+/** Pipe-sized pieces, as a process's stdin delivers them. */
+const PIPE_CHUNK = 64 * 1024;
 
+/** run() over `args`, reading `stdin`, with what it wrote to stdout and stderr and its exit status. */
 async function run(args: readonly string[], stdin: string | Buffer = ''): Promise<Run> {
-  if (running >= 2) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
-  try {
-    return await spawnCli(args, stdin);
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
+  const bytes = Buffer.from(stdin);
+  const chunks = Array.from({ length: Math.ceil(bytes.length / PIPE_CHUNK) }, (_, i) =>
+    bytes.subarray(i * PIPE_CHUNK, (i + 1) * PIPE_CHUNK),
+  );
+  let stdout = '';
+  let stderr = '';
+  const exit = await runCli(args, {
+    stdin: Readable.from(chunks),
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+  });
+  return { exit, stdout, stderr };
 }
 
-function spawnCli(args: readonly string[], stdin: string | Buffer): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...command, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (exit) => resolve({ exit, stdout, stderr }));
-    // The CLI may stop reading early (a capped stdin); a closed pipe is expected then.
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(stdin);
-  });
-}
+// File arguments are relative to the working directory, as for the bin run from the package root.
+beforeAll(() => expectHere(path.resolve(process.cwd())).toBe(path.resolve(root)));
 
 const rateLimited = JSON.stringify({
   isError: true,
