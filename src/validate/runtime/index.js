@@ -9,6 +9,7 @@
  */
 
 import { isDate, isDateTime } from './date-formats.js';
+import { errorMessage } from './messages.js';
 
 // The formats and the equality the generated code calls, in plain ESM (no CommonJS to load).
 export { jsonEqual } from './json-equal.js';
@@ -133,7 +134,8 @@ export function stopListing(errors) {
 /**
  * Records an error of a listing validator, as Ajv's allErrors code does in line (compactErrors,
  * scripts/generate/rewrites.ts): the same object, fields in Ajv's order, appended to the list or
- * starting it, then the listing stops past LISTING_LIMIT errors.
+ * starting it, then the listing stops past LISTING_LIMIT errors. A site whose message the keyword
+ * and params give (derivedMessages) passes none, and the message is Ajv's, from errorMessage.
  *
  * @param {unknown[] | null} list The errors so far (`vErrors`), or null.
  * @param {number} count How many errors the validator holds with this one.
@@ -141,14 +143,14 @@ export function stopListing(errors) {
  * @param {string} schemaPath
  * @param {string} keyword
  * @param {Record<string, unknown>} params
- * @param {string} message
- * @param {string} [propertyName] Set under `propertyNames` only.
+ * @param {string} [message] Ajv's message, when the site keeps it; else errorMessage(keyword, params).
+ * @param {string} [propertyName] Set under `propertyNames` only (with the message).
  * @returns {unknown[]} The list.
  * @throws {ListingStopped} When `count` exceeds LISTING_LIMIT.
  * @example
- * vErrors = recordError(vErrors, ++errors, instancePath, "#/type", "type", { type: "string" }, "must be string");
+ * vErrors = recordError(vErrors, ++errors, instancePath, "#/type", "type", { type: "string" }); // message: 'must be string'
  */
-export function recordError(list, count, instancePath, schemaPath, keyword, params, message, propertyName) {
+export function recordError(list, count, instancePath, schemaPath, keyword, params, message = errorMessage(keyword, params), propertyName) {
   const error =
     propertyName === undefined
       ? { instancePath, schemaPath, keyword, params, message }
