@@ -1,5 +1,7 @@
 /**
- * The derivedMessages rewrite (the table of rewrites.ts): a recorded error whose message Ajv built
+ * What a recorded error's call need not carry, since recordError (src/validate/runtime/index.js)
+ * derives it; two rewrites of the table of rewrites.ts. pathKeywords: the keyword, which Ajv puts
+ * last in the schema path. derivedMessages: a recorded error whose message Ajv built
  * from its keyword and params alone drops the message, which recordError derives again at run time
  * from src/validate/runtime/messages.js. Codegen proves it per site: the message expression and the
  * params literal are evaluated (string and number literals, `+`; any other value stands for itself
@@ -7,6 +9,7 @@
  * the proof cannot read keeps its literal: then the code is only bigger, never wrong.
  */
 import { CHOOSING_PARAMS, errorMessage } from '../../src/validate/runtime/messages.js';
+import type { Rewritten } from './rewrites.js';
 
 /** A value codegen cannot know (a variable, a schema literal's name): it stands for itself by its text. */
 export class Opaque {
@@ -142,4 +145,34 @@ export function derivedMessages(code: string): DerivedMessages {
     from = end + 1;
   }
   return { code: out + code.slice(from), found, sites, kept };
+}
+
+/**
+ * Drops the keyword of every recordError call, after derivedMessages: Ajv's schema path of an
+ * error ends in `/` and its keyword (errSchemaPath + "/" + keyword), and recordError takes it from there.
+ *
+ * @param code A listing module's code, after derivedMessages.
+ * @returns The code; its sites are the recordError calls, each recognised when its schema path is a string ending in its keyword.
+ * @throws Error when a call's arguments are not bracketed as Ajv writes them.
+ * @example
+ * pathKeywords('vErrors = recordError(vErrors, ++errors, instancePath, "#/type", "type", {type: "string"});').code;
+ * // 'vErrors = recordError(vErrors, ++errors, instancePath, "#/type", {type: "string"});'
+ */
+export function pathKeywords(code: string): Rewritten {
+  const call = 'recordError(';
+  let out = '';
+  let from = 0;
+  let found = 0;
+  let sites = 0;
+  for (let at = code.indexOf(call); at !== -1; at = code.indexOf(call, at + 1)) {
+    sites++;
+    const { parts, end } = splitTopLevel(code, at + call.length);
+    const schemaPath = evaluate(parts[3] ?? '');
+    const keyword = evaluate(parts[4] ?? '');
+    if (typeof schemaPath !== 'string' || typeof keyword !== 'string' || !schemaPath.endsWith(`/${keyword}`)) continue; // not recognised: the count fails the build
+    found++;
+    out += `${code.slice(from, at)}${call}${[...parts.slice(0, 4), ...parts.slice(5)].join(', ')})`;
+    from = end + 1;
+  }
+  return { code: out + code.slice(from), found, sites };
 }

@@ -168,6 +168,23 @@ describe('the validator modules are ES modules a bundler can follow', () => {
     for (const code of kept) expect(rewrite(code, 'listing', only)).toBe(code);
   });
 
+  test('pathKeywords drops the keyword, which ends the schema path (a leaf path, a keyword with a space)', () => {
+    const only = REWRITES.filter((r) => r.name === 'pathKeywords');
+    const site = (path: string, keyword: string) =>
+      `vErrors = recordError(vErrors, ++errors, instancePath, ${path}, ${keyword}{limit: 1});`;
+    for (const [path, keyword] of [
+      ['"#/properties/a/minItems"', '"minItems"'],
+      ['"/schemas/3.1.19/enums/channel.json/enum"', '"enum"'],
+      ['"#/oneOf/0/false schema"', '"false schema"'],
+    ] as const)
+      expect(rewrite(site(path, `${keyword}, `), 'listing', only)).toBe(site(path, ''));
+    // A keyword the path does not end in (`#/minItemsX`), or a path that is not a string: the build fails.
+    for (const path of ['"#/minItemsX"', 'p0'])
+      expect(() => rewrite(site(path, '"minItems", '), 'listing', only)).toThrow(
+        'generate: the pathKeywords rewrite recognised 0 of the 1 sites',
+      );
+  });
+
   test('namedLeafPaths names the schema paths of leaf functions by their $ref, and only theirs', () => {
     const only = REWRITES.filter((r) => r.name === 'namedLeafPaths');
     const fn = (n: number, path: string) =>
@@ -196,6 +213,7 @@ describe('the validator modules are ES modules a bundler can follow', () => {
       boundedListing: '"use strict";errors++;',
       compactErrors: 'const err0 = {instancePath,schemaPath:"#"};',
       derivedMessages: 'vErrors = recordError(vErrors, ++errors);',
+      pathKeywords: 'vErrors = recordError(vErrors, ++errors, instancePath, "#/a", "b", {});',
       compactMerges: 'for (const e of x) y;',
       linearUniqueItems: 'outer0:for(const x of y){}',
       staticImports: 'require("x");',

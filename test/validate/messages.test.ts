@@ -11,7 +11,7 @@ import AjvModule from 'ajv';
 import Ajv2019Module from 'ajv/dist/2019.js';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { Opaque, paramsOf, splitTopLevel, type Value } from '../../scripts/generate/derived-messages.js';
+import { evaluate, Opaque, paramsOf, splitTopLevel, type Value } from '../../scripts/generate/derived-messages.js';
 import { errorMessage, MESSAGE_KEYWORDS } from '../../src/validate/runtime/messages.js';
 import { runs } from '../helpers.js';
 import { chunkFiles, releases } from './generated-code.js';
@@ -193,12 +193,13 @@ function sites(): Site[] {
   for (const file of files) {
     const code = readFileSync(file, 'utf8');
     for (let at = code.indexOf('recordError(vErrors'); at !== -1; at = code.indexOf('recordError(vErrors', at + 1)) {
+      // (vErrors, ++errors, instancePath, schemaPath, params, message?, propertyName?): the keyword ends the schema path.
       const { parts } = splitTopLevel(code, at + 'recordError('.length);
-      const params = paramsOf(parts[5] ?? '');
-      if (params === undefined) throw new Error(`${file}: params not read: ${parts[5]}`);
-      const [message, propertyName] = parts.slice(6);
+      const params = paramsOf(parts[4] ?? '');
+      if (params === undefined) throw new Error(`${file}: params not read: ${parts[4]}`);
+      const [message, propertyName] = parts.slice(5);
       out.push({
-        keyword: JSON.parse(parts[4]!) as string,
+        keyword: String(evaluate(parts[3]!)).split('/').pop()!,
         params,
         ...(message === undefined ? {} : { message }),
         ...(propertyName === undefined ? {} : { propertyName }),

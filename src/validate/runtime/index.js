@@ -134,23 +134,25 @@ export function stopListing(errors) {
 /**
  * Records an error of a listing validator, as Ajv's allErrors code does in line (compactErrors,
  * scripts/generate/rewrites.ts): the same object, fields in Ajv's order, appended to the list or
- * starting it, then the listing stops past LISTING_LIMIT errors. A site whose message the keyword
- * and params give (derivedMessages) passes none, and the message is Ajv's, from errorMessage.
+ * starting it, then the listing stops past LISTING_LIMIT errors. The keyword is the last segment
+ * of the schema path, where Ajv puts it (pathKeywords); a site whose message the keyword and
+ * params give (derivedMessages) passes none, and the message is Ajv's, from errorMessage.
  *
  * @param {unknown[] | null} list The errors so far (`vErrors`), or null.
  * @param {number} count How many errors the validator holds with this one.
  * @param {string} instancePath
- * @param {string} schemaPath
- * @param {string} keyword
+ * @param {string} schemaPath Ending in `/` and the keyword.
  * @param {Record<string, unknown>} params
  * @param {string} [message] Ajv's message, when the site keeps it; else errorMessage(keyword, params).
  * @param {string} [propertyName] Set under `propertyNames` only (with the message).
  * @returns {unknown[]} The list.
  * @throws {ListingStopped} When `count` exceeds LISTING_LIMIT.
  * @example
- * vErrors = recordError(vErrors, ++errors, instancePath, "#/type", "type", { type: "string" }); // message: 'must be string'
+ * vErrors = recordError(vErrors, ++errors, instancePath, "#/type", { type: "string" }); // keyword 'type', message 'must be string'
  */
-export function recordError(list, count, instancePath, schemaPath, keyword, params, message = errorMessage(keyword, params), propertyName) {
+export function recordError(list, count, instancePath, schemaPath, params, message, propertyName) {
+  const keyword = schemaPath.slice(schemaPath.lastIndexOf('/') + 1);
+  if (message === undefined) message = errorMessage(keyword, params);
   const error =
     propertyName === undefined
       ? { instancePath, schemaPath, keyword, params, message }
