@@ -25,7 +25,7 @@ const standaloneCode = standaloneModule.default;
 
 /** The rewrites of the layouts before chunks (no leaf paths, no compact recording). */
 const BEFORE = REWRITES.filter(
-  (r) => !['namedLeafPaths', 'compactErrors', 'derivedMessages', 'pathKeywords', 'sharedPathPrefixes', 'compactMerges'].includes(r.name),
+  (r) => !['namedLeafPaths', 'compactErrors', 'derivedMessages', 'pathKeywords', 'compactMerges'].includes(r.name),
 );
 
 interface Weight {

@@ -42,17 +42,10 @@ function stringEnd(code: string, at: number): number {
 
 /**
  * The comma-separated parts of a call's arguments or a literal's fields, from `at` (just past the
- * opening bracket) to its closing bracket: their texts, trimmed, where each starts, and where the
- * closing bracket is.
+ * opening bracket) to its closing bracket: their texts, trimmed, and where the closing bracket is.
  */
-export function splitTopLevel(code: string, at: number): { parts: string[]; starts: number[]; end: number } {
+export function splitTopLevel(code: string, at: number): { parts: string[]; end: number } {
   const parts: string[] = [];
-  const starts: number[] = [];
-  const push = (from: number, to: number) => {
-    const raw = code.slice(from, to);
-    parts.push(raw.trim());
-    starts.push(from + raw.length - raw.trimStart().length);
-  };
   let depth = 0;
   let start = at;
   for (let i = at; i < code.length; i++) {
@@ -60,10 +53,10 @@ export function splitTopLevel(code: string, at: number): { parts: string[]; star
     if (c === '"') i = stringEnd(code, i) - 1;
     else if ('([{'.includes(c)) depth++;
     else if (')]}'.includes(c) && depth-- === 0) {
-      if (code.slice(start, i).trim() !== '' || parts.length > 0) push(start, i);
-      return { parts, starts, end: i };
+      if (code.slice(start, i).trim() !== '' || parts.length > 0) parts.push(code.slice(start, i).trim());
+      return { parts, end: i };
     } else if (c === ',' && depth === 0) {
-      push(start, i);
+      parts.push(code.slice(start, i).trim());
       start = i + 1;
     }
   }

@@ -7,7 +7,7 @@
  * rewritten code calls are imported from src/validate/runtime/index.js.
  */
 import * as runtime from '../../src/validate/runtime/index.js';
-import { derivedMessages, pathKeywords, splitTopLevel } from './derived-messages.js';
+import { derivedMessages, pathKeywords } from './derived-messages.js';
 import { layoutImport } from './output.js';
 
 /** Which validator module: `fast` (`<task>.js`, first error) or `listing` (`<task>.errors.js`, allErrors). */
@@ -460,59 +460,6 @@ function namedLeafPaths(code: string, context: RewriteContext): Rewritten {
   return { code: out + code.slice(from), found, sites };
 }
 
-/**
- * A listing function records many errors under one schema object (`#/properties/a/type`,
- * `#/properties/a/format`, `#/properties/a/required`, ...), each naming its full schema path. Each
- * folder of a path that two or more of the function's recordError calls share becomes a const at
- * the top of the function (`const sp0 = "#/properties/a/";`), and each call names `sp0+"type"`:
- * the same strings at run time, each long prefix written once per function. A leaf schema's
- * function (namedLeafPaths) keeps its paths whole: it records an error or two.
- *
- * @param code A listing module's code, after pathKeywords (each call's schema path a string literal).
- * @returns The code with shared path folders named; its sites are the recordError calls, each
- *   recognised when it sits in a top-level function with a string schema path.
- * @throws Error when the code already uses a name `spN`.
- * @example
- * sharedPathPrefixes(code).code;
- */
-function sharedPathPrefixes(code: string, context: RewriteContext): Rewritten {
-  if (/\bsp\d+\b/.test(code.replace(/"(?:[^"\\]|\\.)*"/g, '""')))
-    throw new Error('generate: sharedPathPrefixes met a name spN in use; update it');
-  const call = 'recordError(';
-  const edits: Array<{ at: number; end: number; text: string }> = [];
-  let found = 0;
-  for (const m of code.matchAll(FUNCTION_HEAD)) {
-    const open = m.index + m[0].length - 1;
-    const end = literalEnd(code, open, 'sharedPathPrefixes');
-    // A leaf schema's function (namedLeafPaths) records an error or two: its paths stay whole.
-    const leaf = context.leafPaths.has(m[1]!);
-    const paths: Array<{ at: number; end: number; folder: string; rest: string }> = [];
-    for (let at = code.indexOf(call, open); at !== -1 && at < end; at = code.indexOf(call, at + 1)) {
-      const { parts, starts } = splitTopLevel(code, at + call.length);
-      const path = /^"((?:[^"\\]|\\.)*\/)((?:[^"\\/]|\\.)*)"$/.exec(parts[3] ?? '');
-      if (path === null) continue; // not recognised: the count fails the build
-      found++;
-      paths.push({ at: starts[3]!, end: starts[3]! + parts[3]!.length, folder: path[1]!, rest: path[2]! });
-    }
-    const uses = new Map<string, number>();
-    for (const p of paths) uses.set(p.folder, (uses.get(p.folder) ?? 0) + 1);
-    const names = new Map([...uses].filter(([, n]) => n >= 2 && !leaf).map(([folder], i) => [folder, `sp${i}`]));
-    if (names.size === 0) continue;
-    edits.push({ at: open + 1, end: open + 1, text: `const ${[...names].map(([folder, name]) => `${name} = "${folder}"`).join(', ')};` });
-    for (const p of paths) {
-      const name = names.get(p.folder);
-      if (name !== undefined) edits.push({ at: p.at, end: p.end, text: `${name}+"${p.rest}"` });
-    }
-  }
-  let out = '';
-  let from = 0;
-  for (const edit of edits.sort((a, b) => a.at - b.at)) {
-    out += code.slice(from, edit.at) + edit.text;
-    from = edit.end;
-  }
-  return { code: out + code.slice(from), found, sites: count(code, call) };
-}
-
 const BOTH: readonly ModuleKind[] = ['fast', 'listing'];
 
 /** The rewrites, in the order they apply. */
@@ -573,13 +520,6 @@ export const REWRITES: readonly Rewrite[] = [
     kinds: ['listing'],
     site: 'recordError call',
     apply: pathKeywords,
-  },
-  {
-    name: 'sharedPathPrefixes',
-    reason: "the schema path folder a function's recorded errors share is written once per function, not at each error",
-    kinds: ['listing'],
-    site: 'recordError call',
-    apply: sharedPathPrefixes,
   },
   {
     name: 'compactMerges',

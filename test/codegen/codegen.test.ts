@@ -185,17 +185,6 @@ describe('the validator modules are ES modules a bundler can follow', () => {
       );
   });
 
-  test("sharedPathPrefixes names a schema path folder two of a function's errors share, per function", () => {
-    const only = REWRITES.filter((r) => r.name === 'sharedPathPrefixes');
-    const record = (path: string) => `vErrors = recordError(vErrors, ++errors, instancePath+"/#/a/", ${path}, {});`;
-    const fn = (n: number, head: string, paths: string[]) => `function validate${n}(data){${head}${paths.map(record).join('')}}`;
-    const code = `${fn(1, '', ['"#/a/type"', '"#/a/format"', '"#/b/type"'])}${fn(2, '', ['"#/a/type"'])}`;
-    expect(rewrite(code, 'listing', only)).toBe(
-      `${fn(1, 'const sp0 = "#/a/";', ['sp0+"type"', 'sp0+"format"', '"#/b/type"'])}${fn(2, '', ['"#/a/type"'])}`,
-    );
-    expect(() => rewrite(`var sp0;${code}`, 'listing', only)).toThrow('generate: sharedPathPrefixes met a name spN in use');
-  });
-
   test('namedLeafPaths names the schema paths of leaf functions by their $ref, and only theirs', () => {
     const only = REWRITES.filter((r) => r.name === 'namedLeafPaths');
     const fn = (n: number, path: string) =>
@@ -225,7 +214,6 @@ describe('the validator modules are ES modules a bundler can follow', () => {
       compactErrors: 'const err0 = {instancePath,schemaPath:"#"};',
       derivedMessages: 'vErrors = recordError(vErrors, ++errors);',
       pathKeywords: 'vErrors = recordError(vErrors, ++errors, instancePath, "#/a", "b", {});',
-      sharedPathPrefixes: 'vErrors = recordError(vErrors, ++errors, instancePath, p0, {});',
       compactMerges: 'for (const e of x) y;',
       linearUniqueItems: 'outer0:for(const x of y){}',
       staticImports: 'require("x");',

@@ -199,7 +199,7 @@ function sites(): Site[] {
       if (params === undefined) throw new Error(`${file}: params not read: ${parts[4]}`);
       const [message, propertyName] = parts.slice(5);
       out.push({
-        keyword: String(evaluate(parts[3]!)).split(/[/\u0000]/).pop()!,
+        keyword: String(evaluate(parts[3]!)).split('/').pop()!,
         params,
         ...(message === undefined ? {} : { message }),
         ...(propertyName === undefined ? {} : { propertyName }),
