@@ -2,7 +2,8 @@
 /**
  * The helpers the generated validator modules (src/generated/<v>/validators/*.js) import, as Ajv's
  * standalone code imports `ajv/dist/runtime/*`: the linear uniqueItems check, the code-point
- * length of maxLength/minLength, the stop of an error listing, and the formats and equality Ajv
+ * length of maxLength/minLength, the recording and stop of an error listing (with Ajv's messages,
+ * derived from keyword and params by messages.js), and the formats and equality Ajv
  * would take from ajv-formats and fast-deep-equal (CommonJS, which costs Node's loader at cold start). Plain JavaScript typed by its
  * JSDoc (tsc checks and compiles it), because those modules load it with Node's own loader from
  * src/ as from dist/; web-standard APIs only, since bundles for browsers include it.
