@@ -24,7 +24,9 @@ import { readLockVersions, schemaDir } from '../scripts/schema-paths.js';
 const standaloneCode = standaloneModule.default;
 
 /** The rewrites of the layouts before chunks (no leaf paths, no compact recording). */
-const BEFORE = REWRITES.filter((r) => !['namedLeafPaths', 'compactErrors', 'compactMerges'].includes(r.name));
+const BEFORE = REWRITES.filter(
+  (r) => !['namedLeafPaths', 'compactErrors', 'derivedMessages', 'pathKeywords', 'compactMerges'].includes(r.name),
+);
 
 interface Weight {
   readonly layout: string;

@@ -119,8 +119,8 @@ function generateValidators(releases: readonly Release[], out: string): void {
 }
 
 /**
- * What the output depends on: the lock (so the schema bytes), this generator's files, and the
- * versions of the packages that write the code. Stored in the output folder; an equal stamp means
+ * What the output depends on: the lock (so the schema bytes), this generator's files, the runtime's
+ * message table, and the versions of the packages that write the code. Stored in the output folder; an equal stamp means
  * the output is current.
  */
 function inputStamp(): string {
@@ -132,6 +132,8 @@ function inputStamp(): string {
     hash.update(readFileSync(path.join(here, file)));
   }
   hash.update(readFileSync(new URL('../../src/layout.ts', import.meta.url)));
+  // The message table decides which messages derivedMessages drops from the listing code.
+  hash.update(readFileSync(new URL('../../src/validate/runtime/messages.js', import.meta.url)));
   for (const pkg of ['ajv', 'ajv-formats', 'json-schema-to-typescript']) {
     hash.update(readFileSync(requireFromHere.resolve(`${pkg}/package.json`)));
   }

@@ -135,6 +135,56 @@ describe('the validator modules are ES modules a bundler can follow', () => {
     ).toThrow('generate: verdictOnly left rootData in use');
   });
 
+  test('derivedMessages drops a message only where the keyword and params give back the same string', () => {
+    const only = REWRITES.filter((r) => r.name === 'derivedMessages');
+    const site = (rest: string) => `vErrors = recordError(vErrors, ++errors, instancePath, "#/x", ${rest});`;
+    const dropped: Array<[string, string]> = [
+      ['"type", {type: "string"}', '"must be string"'],
+      ['"required", {missingProperty: "a\'b"}', `"must have required property '"+"a'b"+"'"`],
+      ['"maximum", {comparison: "<=", limit: -1.5}', '"must be <= -1.5"'],
+      ['"uniqueItems", {i: i1, j: j0}', '"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"'],
+      ['"if", {failingKeyword: ifClause0}', '"must match \\""+ifClause0+"\\" schema"'],
+      ['"enum", {allowedValues: s_0123456789}', '"must be equal to one of the allowed values"'],
+      [
+        '"dependencies", {property: "p",\n    missingProperty: missing0,\n    depsCount: 2,\n    deps: "a, b"}',
+        '"must have properties a, b when property p is present"',
+      ],
+    ];
+    for (const [call, message] of dropped) expect(rewrite(site(`${call}, ${message}`), 'listing', only)).toBe(site(call));
+    const kept = [
+      // A list of types: the params name the schema's array, whose text codegen does not read here.
+      site('"type", {type: s_0123456789}, "must be string,null"'),
+      // Under propertyNames: the message comes before the property name.
+      site('"pattern", {pattern: "^a$"}, "must match pattern \\""+"^a$"+"\\"", key0'),
+      // A message the table does not give (another Ajv's wording), a keyword it lacks, a count it cannot know.
+      site('"type", {type: "string"}, "should be string"'),
+      site('"discriminator", {error: "tag"}, "tag must be string"'),
+      site(
+        '"dependencies", {property: "p", missingProperty: "a", depsCount: n0, deps: "a"}, "must have property a when property p is present"',
+      ),
+      // A message built from a value that is not among the params.
+      site('"required", {missingProperty: "a"}, "must have required property \'"+other+"\'"'),
+    ];
+    for (const code of kept) expect(rewrite(code, 'listing', only)).toBe(code);
+  });
+
+  test('pathKeywords drops the keyword, which ends the schema path (a leaf path, a keyword with a space)', () => {
+    const only = REWRITES.filter((r) => r.name === 'pathKeywords');
+    const site = (path: string, keyword: string) =>
+      `vErrors = recordError(vErrors, ++errors, instancePath, ${path}, ${keyword}{limit: 1});`;
+    for (const [path, keyword] of [
+      ['"#/properties/a/minItems"', '"minItems"'],
+      ['"/schemas/3.1.19/enums/channel.json/enum"', '"enum"'],
+      ['"#/oneOf/0/false schema"', '"false schema"'],
+    ] as const)
+      expect(rewrite(site(path, `${keyword}, `), 'listing', only)).toBe(site(path, ''));
+    // A keyword the path does not end in (`#/minItemsX`), or a path that is not a string: the build fails.
+    for (const path of ['"#/minItemsX"', 'p0'])
+      expect(() => rewrite(site(path, '"minItems", '), 'listing', only)).toThrow(
+        'generate: the pathKeywords rewrite recognised 0 of the 1 sites',
+      );
+  });
+
   test('namedLeafPaths names the schema paths of leaf functions by their $ref, and only theirs', () => {
     const only = REWRITES.filter((r) => r.name === 'namedLeafPaths');
     const fn = (n: number, path: string) =>
@@ -162,6 +212,8 @@ describe('the validator modules are ES modules a bundler can follow', () => {
       namedLeafPaths: 'function validate0(data){const e = {schemaPath:p};}',
       boundedListing: '"use strict";errors++;',
       compactErrors: 'const err0 = {instancePath,schemaPath:"#"};',
+      derivedMessages: 'vErrors = recordError(vErrors, ++errors);',
+      pathKeywords: 'vErrors = recordError(vErrors, ++errors, instancePath, "#/a", "b", {});',
       compactMerges: 'for (const e of x) y;',
       linearUniqueItems: 'outer0:for(const x of y){}',
       staticImports: 'require("x");',

@@ -120,7 +120,7 @@ describe.skipIf(!enabled)('npm pack → npm install → use', { timeout: 120_000
     const entryOrChunk =
       /^dist\/(index|cli\/main|shared-\w+|fetch\/index|webhooks\/index|sign\/index|mcp\/index|a2a\/index|generated\/v[\d_]+\/pinned|validate\/loader\/(node|default))\.js$/;
     const byPath =
-      /^dist\/(validate\/runtime\/(index|uri-format|date-formats|json-equal)|generated\/v[\d_]+\/validators\/[\w.-]+|generated\/chunks\/[0-9a-f]{12})\.js$/;
+      /^dist\/(validate\/runtime\/(index|uri-format|date-formats|json-equal|messages)|generated\/v[\d_]+\/validators\/[\w.-]+|generated\/chunks\/[0-9a-f]{12})\.js$/;
     expect(js.filter((f) => !entryOrChunk.test(f) && !byPath.test(f))).toEqual([]);
     expect(js.filter((f) => /^dist\/shared-/.test(f)).length).toBeGreaterThan(0);
     // Our license, and the AdCP schemas' license beside the files derived from them.

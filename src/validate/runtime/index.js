@@ -2,13 +2,15 @@
 /**
  * The helpers the generated validator modules (src/generated/<v>/validators/*.js) import, as Ajv's
  * standalone code imports `ajv/dist/runtime/*`: the linear uniqueItems check, the code-point
- * length of maxLength/minLength, the stop of an error listing, and the formats and equality Ajv
+ * length of maxLength/minLength, the recording and stop of an error listing (with Ajv's messages,
+ * derived from keyword and params by messages.js), and the formats and equality Ajv
  * would take from ajv-formats and fast-deep-equal (CommonJS, which costs Node's loader at cold start). Plain JavaScript typed by its
  * JSDoc (tsc checks and compiles it), because those modules load it with Node's own loader from
  * src/ as from dist/; web-standard APIs only, since bundles for browsers include it.
  */
 
 import { isDate, isDateTime } from './date-formats.js';
+import { errorMessage } from './messages.js';
 
 // The formats and the equality the generated code calls, in plain ESM (no CommonJS to load).
 export { jsonEqual } from './json-equal.js';
@@ -133,22 +135,25 @@ export function stopListing(errors) {
 /**
  * Records an error of a listing validator, as Ajv's allErrors code does in line (compactErrors,
  * scripts/generate/rewrites.ts): the same object, fields in Ajv's order, appended to the list or
- * starting it, then the listing stops past LISTING_LIMIT errors.
+ * starting it, then the listing stops past LISTING_LIMIT errors. The keyword is the last segment
+ * of the schema path, where Ajv puts it (pathKeywords); a site whose message the keyword and
+ * params give (derivedMessages) passes none, and the message is Ajv's, from errorMessage.
  *
  * @param {unknown[] | null} list The errors so far (`vErrors`), or null.
  * @param {number} count How many errors the validator holds with this one.
  * @param {string} instancePath
- * @param {string} schemaPath
- * @param {string} keyword
+ * @param {string} schemaPath Ending in `/` and the keyword.
  * @param {Record<string, unknown>} params
- * @param {string} message
- * @param {string} [propertyName] Set under `propertyNames` only.
+ * @param {string} [message] Ajv's message, when the site keeps it; else errorMessage(keyword, params).
+ * @param {string} [propertyName] Set under `propertyNames` only (with the message).
  * @returns {unknown[]} The list.
  * @throws {ListingStopped} When `count` exceeds LISTING_LIMIT.
  * @example
- * vErrors = recordError(vErrors, ++errors, instancePath, "#/type", "type", { type: "string" }, "must be string");
+ * vErrors = recordError(vErrors, ++errors, instancePath, "#/type", { type: "string" }); // keyword 'type', message 'must be string'
  */
-export function recordError(list, count, instancePath, schemaPath, keyword, params, message, propertyName) {
+export function recordError(list, count, instancePath, schemaPath, params, message, propertyName) {
+  const keyword = schemaPath.slice(schemaPath.lastIndexOf('/') + 1);
+  if (message === undefined) message = errorMessage(keyword, params);
   const error =
     propertyName === undefined
       ? { instancePath, schemaPath, keyword, params, message }
