@@ -247,7 +247,9 @@ export function markdownTable(measurements: readonly Measurement[]): string {
     }
     const ratio = m.ratio === undefined ? '' : m.ratio.toFixed(m.ratio >= 10 ? 1 : 3);
     const verdict = m.goal === undefined ? '' : `${m.goal} ${m.holds ? 'holds' : 'missed'}`;
-    const cells = [m.name, `${fmt(m.median, m.unit)} ${m.unit}`, ratio, m.baseline ?? '', verdict];
+    // A note says what a goal is on when it is not the row's ratio (e.g. a doubling's cost).
+    const name = m.note === undefined ? m.name : `${m.name} (${m.note})`;
+    const cells = [name, `${fmt(m.median, m.unit)} ${m.unit}`, ratio, m.baseline ?? '', verdict];
     out.push(`| ${cells.map((c) => c.replaceAll('|', '\\|')).join(' | ')} |`);
   }
   return out.join('\n');
