@@ -16,7 +16,7 @@ import { snapshot } from './snapshot.js';
  *
  * @param root - A value `JSON.parse` returned.
  * @param bounds - The bounds to check.
- * @param options - `what` names the value in messages; `task` and `version` go on the error.
+ * @param options - `what` names the value in messages; the call's `task`, `version` and `standInFor` go on the error.
  * @throws {LimitError} `TOO_DEEP` (depth) or `TOO_MANY_VALUES` (node count)
  * @throws {DecodeError} `MALFORMED_ENVELOPE` for a non-finite number
  * @example

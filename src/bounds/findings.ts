@@ -3,12 +3,12 @@
  * not JSON data, a prototype key), the place in the value where it was found, and the DecodeError
  * that says both.
  */
-import { DecodeError, LimitError, type DecodeErrorOptions } from '../errors/errors.js';
+import { DecodeError, LimitError, type ErrorContext } from '../errors/errors.js';
 import { shownPointer as shown } from '../errors/format.js';
 import type { Bounds } from './bounds.js';
 
-/** What a walk needs besides the bounds: what the value is, for messages, and the error's task and version. */
-export interface WalkOptions extends DecodeErrorOptions {
+/** What a walk needs besides the bounds: what the value is, for messages, and the call, for the error. */
+export interface WalkOptions extends ErrorContext {
   /** What the value is, for messages: `structuredContent`, `A2A DataPart data`. */
   readonly what: string;
 }
@@ -56,7 +56,7 @@ function segments(place: Place): string[] {
  *
  * @param finding - What the walk found.
  * @param bounds - The bounds it walked under, for the message.
- * @param options - `what` names the value; `task` and `version` go on the error.
+ * @param options - `what` names the value; the call's `task`, `version` and `standInFor` go on the error.
  * @param path - The JSON Pointer of where.
  * @returns The error, to throw.
  * @throws Never.
@@ -64,7 +64,7 @@ function segments(place: Place): string[] {
  * throw findingError({ kind: 'depth', depth: 65 }, DEFAULT_BOUNDS, { what: 'structuredContent' }, '/a/b');
  */
 export function findingError(finding: Finding, bounds: Bounds, options: WalkOptions, path: string): DecodeError {
-  const opts = { task: options.task, version: options.version, path };
+  const opts = { task: options.task, version: options.version, standInFor: options.standInFor, path };
   const at = shown(path);
   switch (finding.kind) {
     case 'depth':

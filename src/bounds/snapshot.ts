@@ -53,7 +53,7 @@ type Container = Record<string, unknown> | unknown[];
  *
  * @param root - The value, e.g. MCP `structuredContent` or A2A DataPart `data`.
  * @param bounds - The bounds to check.
- * @param options - `what` names the value in messages; `task` and `version` go on the error.
+ * @param options - `what` names the value in messages; the call's `task`, `version` and `standInFor` go on the error.
  * @returns The plain copy.
  * @throws {LimitError} `TOO_DEEP` (depth), `TOO_MANY_VALUES` (node count), `TOO_LARGE` (compact JSON over `maxBytes`)
  * @throws {DecodeError} `UNSAFE_JSON` for `__proto__` or `constructor.prototype` keys;
@@ -72,7 +72,7 @@ export function snapshot(root: unknown, bounds: Bounds, options: WalkOptions): u
     throw new DecodeError(
       'MALFORMED_ENVELOPE',
       `${options.what} could not be read at ${shown(at)}: ${describeThrown(cause)} thrown while reading it; expected plain JSON data`,
-      { task: options.task, version: options.version, path: at, cause },
+      { task: options.task, version: options.version, standInFor: options.standInFor, path: at, cause },
     );
   }
   if (outcome.ok) return outcome.copy;

@@ -8,7 +8,7 @@
 import { withinBounds } from '../bounds/bounds.js';
 import { checkTree } from '../bounds/check-tree.js';
 import { snapshot } from '../bounds/snapshot.js';
-import { DecodeError, type ValidationIssue } from '../errors/errors.js';
+import { DecodeError, NO_CONTEXT, type ValidationIssue } from '../errors/errors.js';
 import { checkAdcpError } from '../extract/errors.js';
 import { recordVariant } from './final.js';
 import { shownText } from '../errors/format.js';
@@ -25,7 +25,7 @@ import {
   type AnnouncedResolution,
   type Version,
 } from '../schema/versions.js';
-import { describeCallerValue, failed, guard, mismatch, payloadError, withContext, type Context } from './failures.js';
+import { describeCallerValue, failed, guard, mismatch, payloadError, type Context } from './failures.js';
 import { checkAnswer, checkRequest, stampedVersion } from './request-checks.js';
 import { refuseContradiction } from './status-layers.js';
 import { recordAnswer } from './task-handle.js';
@@ -143,21 +143,25 @@ export function attempt<T extends TaskName>(
   options: DecodeOptions | undefined,
   unannounced?: Version,
 ): Outcome<T> | DecodeError {
+  let pinned: Version | undefined;
   try {
-    return run<T>(task, input, resolveOptions(base, options), unannounced);
+    // Every error is built with the task; an option's too, before the version is known.
+    const resolved = resolveOptions(base, options, typeof task === 'string' ? { task } : NO_CONTEXT);
+    pinned = resolved.version === 'auto' ? undefined : resolved.version;
+    return run<T>(task, input, resolved, unannounced);
   } catch (error) {
-    return guard(error, task, input);
+    return guard(error, task, input, pinned);
   }
 }
 
-/** The task checked, then the payload located, bounded, picked a schema and validated; every error it throws carries the call's context. */
+/** The task checked, then the payload located, bounded, picked a schema and validated; every error it throws is built with the call's context. */
 function run<T extends TaskName>(task: T, input: unknown, options: Resolved, unannounced: Version | undefined): Outcome<T> {
   const version = options.version === 'auto' ? undefined : options.version;
   // First: is the input a seller's answer at all (not an earlier DecodeError, a Promise, the SDK's own timeout)?
   const local = localFault(input, typeof task === 'string' ? task : undefined, version);
   if (local !== undefined) throw local;
   if (typeof task !== 'string') {
-    throw new DecodeError('UNKNOWN_TASK', `expected a task name string; got ${describeCallerValue(task)}`);
+    throw new DecodeError('UNKNOWN_TASK', `expected a task name string; got ${describeCallerValue(task)}`, { version });
   }
   const known = (version === undefined ? versions : [version]).some((v) => hasOwn(tablesFor(v).schemaIds, task));
   if (!known) {
@@ -175,11 +179,7 @@ function run<T extends TaskName>(task: T, input: unknown, options: Resolved, una
     version,
     unannounced: unannounced ?? (request === undefined ? undefined : stampedVersion(request)),
   };
-  try {
-    return decodeFound<T>(ctx, locatePayload(ctx, input));
-  } catch (error) {
-    throw withContext(error, ctx);
-  }
+  return decodeFound<T>(ctx, locatePayload(ctx, input));
 }
 
 /**
@@ -197,7 +197,8 @@ export function decodeFound<T extends TaskName>(ctx: Context, located: Found): O
   const ids = schemaIdsOf(ctx, version);
   const sent = hasOwn(found.payload, 'status') ? found.payload.status : undefined;
   // The payload's own status picks its schema; one its envelope contradicts is refused.
-  if (found.state !== undefined) refuseContradiction(found.state, sent, found.what, { task: ctx.task, version });
+  if (found.state !== undefined)
+    refuseContradiction(found.state, sent, found.what, { task: ctx.task, version, standInFor: ctx.standInFor });
   const status = sent ?? found.state?.status ?? 'completed';
   const variant: Variant = isAsyncStatus(status) && ids.async[status] !== undefined ? status : 'response';
   judge(ctx, { version, variant, ids, found, sent, status });
@@ -224,7 +225,7 @@ export function decodeFound<T extends TaskName>(ctx: Context, located: Found): O
  */
 function refuseCarriedError(ctx: Context, found: Found): void {
   if (!hasOwn(found.payload, 'adcp_error') || !found.payload.adcp_error) return;
-  const valid = checkAdcpError(found.payload.adcp_error);
+  const valid = checkAdcpError(found.payload.adcp_error, '', ctx);
   if (!valid.ok) return;
   let version = ctx.version;
   if (version === undefined) {
@@ -247,7 +248,7 @@ function schemaIdsOf(ctx: Context, version: Version): TaskSchemaIds {
   throw new DecodeError(
     'UNKNOWN_TASK',
     `"${shownText(ctx.task, 64)}" is not an AdCP ${version} task (the version ${ctx.version === undefined ? 'the payload announced' : 'requested'})`,
-    { task: ctx.task, version },
+    { task: ctx.task, version, standInFor: ctx.standInFor },
   );
 }
 
@@ -266,12 +267,12 @@ interface Judged {
 /** Validates a payload as sent against the picked variant, or throws what it is instead. */
 function judge(ctx: Context, j: Judged): void {
   const { version, variant, ids, found, sent, status } = j;
-  const validate = fastValidator(version, ctx.task, variant, pickedBy(ctx, found));
+  const validate = fastValidator(version, ctx.task, variant, pickedBy(ctx, found), ctx);
   if (validate === undefined)
     throw new DecodeError(
       'INTERNAL',
       `adcp-decode has no validator for ${ctx.task}/${variant} in ${version}; the generated tables and validators disagree: regenerate with npm run generate`,
-      { task: ctx.task, version },
+      { task: ctx.task, version, standInFor: ctx.standInFor },
     );
   // A payload is judged as sent first, so a payload valid as sent is never rejected (3.0's
   // acquire_rights and creative_approval error arms forbid `status`). Only where that fails and
@@ -321,27 +322,27 @@ function refuseInvalid(ctx: Context, j: Judged, standIn: boolean): never {
     throw new DecodeError(
       'NO_PAYLOAD',
       `found no DataPart with the ${ctx.task} payload in the ${found.what} (optional in an interim state), and the ${variant} schema of ${ctx.task} needs data the state alone does not give; decode a later update that carries it`,
-      { task: ctx.task, version },
+      { task: ctx.task, version, standInFor: ctx.standInFor },
     );
   }
-  let listing = listIssues(version, ctx.task, variant, found.payload);
+  let listing = listIssues(version, ctx.task, variant, found.payload, ctx);
   // Where the schema needs a status, the issues are those left with the stand-in; unless the
   // stand-in value itself fails (3.0 check_governance's verdict, acquire_rights' outcome): then
   // as sent, which says `status` is missing, not that a value the seller never sent is wrong.
   if (standIn && listing.issues.some(missingStatus)) {
-    const withStandIn = listIssues(version, ctx.task, variant, { ...found.payload, status });
+    const withStandIn = listIssues(version, ctx.task, variant, { ...found.payload, status }, ctx);
     if (!withStandIn.issues.some((issue) => issue.path === '/status')) listing = withStandIn;
   }
   if (listing.issues.length === 0) {
     throw new DecodeError(
       'INTERNAL',
       `adcp-decode's fast and listing validators disagree on this ${ctx.task} ${variant} (${version}): a defect in adcp-decode, not the seller's fault`,
-      { task: ctx.task, version },
+      { task: ctx.task, version, standInFor: ctx.standInFor },
     );
   }
   // transport-errors.mdx, detection step 6: an answer that is not the response (it lacks a member
   // the response requires) and carries errors[] reports the seller's error in errors[0].
-  const reported = variant === 'response' && listing.issues.some(missingMember) ? payloadError(found.payload) : undefined;
+  const reported = variant === 'response' && listing.issues.some(missingMember) ? payloadError(found.payload, ctx) : undefined;
   if (reported !== undefined) {
     throw failed({ ...ctx, version }, reported, `the ${found.what} holds errors[], not a ${ctx.task} response`, { fromPayload: true });
   }
@@ -361,11 +362,14 @@ function checked(ctx: Context, found: Found): Found {
   if (found.inProcess) {
     return {
       ...found,
-      payload: snapshot(found.payload, options, { what: found.what, task, version: ctx.version }) as Record<string, unknown>,
+      payload: snapshot(found.payload, options, { what: found.what, task, version: ctx.version, standInFor: ctx.standInFor }) as Record<
+        string,
+        unknown
+      >,
     };
   }
   if (found.shape === undefined || !withinBounds(found.shape, options)) {
-    checkTree(found.payload, options, { what: found.what, task, version: ctx.version });
+    checkTree(found.payload, options, { what: found.what, task, version: ctx.version, standInFor: ctx.standInFor });
   }
   return found;
 }
@@ -390,7 +394,7 @@ function pickVersion(ctx: Context, found: Found): AnnouncedResolution {
   const announced = announcedVersion(found);
   // A non-string adcp_version is left for the schema to reject.
   if (typeof announced !== 'string') return { version: ctx.unannounced ?? defaultVersion };
-  return resolveAnnouncedVersion(announced, { task: ctx.task, newerRelease: ctx.options.newerRelease });
+  return resolveAnnouncedVersion(announced, { newerRelease: ctx.options.newerRelease, context: ctx });
 }
 
 /** A string no schema lists as a status value, to ask a validator whether it pins `status` at all. */

@@ -11,7 +11,7 @@ import { hasOwn, own } from '../json/own.js';
 import { isFailedStatus } from '../schema/statuses.js';
 import type { Version } from '../schema/versions.js';
 import { decodeFound, type DecodeOptions, type Decoded, type ResponseIn, type TaskName } from './decode.js';
-import { failed, guard, payloadError, withContext, type Context } from './failures.js';
+import { failed, guard, payloadError, type Context } from './failures.js';
 import { resolveOptions } from '../encode/resolve-options.js';
 import { refuseContradiction, type StatedStatus } from './status-layers.js';
 
@@ -90,10 +90,9 @@ export function decodeEnclosed<T extends TaskName, const O extends DecodeOptions
   how: EnclosedPayload,
   options?: O,
 ): { data: Decoded<T, O>; version: Version } {
-  let ctx: Context | undefined;
   try {
-    const resolved = resolveOptions(undefined, options);
-    ctx = { task, options: resolved, version: resolved.version === 'auto' ? undefined : resolved.version };
+    const resolved = resolveOptions(undefined, options, { task });
+    const ctx: Context = { task, options: resolved, version: resolved.version === 'auto' ? undefined : resolved.version };
     const state: StatedStatus = { status: how.status, layer: 'envelope' };
     if (isFailedStatus(how.status)) failedTask(ctx, payload, how, state);
     if (payload === undefined) {
@@ -106,16 +105,16 @@ export function decodeEnclosed<T extends TaskName, const O extends DecodeOptions
     const found = { payload, inProcess: false, bounded: true, what: how.what, state } as const;
     return decodeFound(ctx, found) as { data: Decoded<T, O>; version: Version };
   } catch (error) {
-    throw guard(ctx === undefined ? error : withContext(error, ctx), task, payload);
+    throw guard(error, task, payload);
   }
 }
 
 /** A task that ended without its result: the failure its payload reports (`adcp_error`, else `errors[0]`). */
 function failedTask(ctx: Context, payload: Record<string, unknown> | undefined, how: EnclosedPayload, state: StatedStatus): never {
   if (payload !== undefined) refuseContradiction(state, own(payload, 'status'), how.what, ctx);
-  const valid = payload !== undefined && hasOwn(payload, 'adcp_error') ? checkAdcpError(payload.adcp_error) : undefined;
+  const valid = payload !== undefined && hasOwn(payload, 'adcp_error') ? checkAdcpError(payload.adcp_error, '', ctx) : undefined;
   if (valid?.ok === true) throw failed(ctx, valid.error, `the ${how.what} carries an adcp_error`);
-  const fallback = payloadError(payload);
+  const fallback = payloadError(payload, ctx);
   throw failed(ctx, fallback, `the task ended in status ${how.status}`, {
     fromPayload: fallback !== undefined,
     unusable: valid?.ok === false ? valid.reason : undefined,

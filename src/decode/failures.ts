@@ -1,7 +1,7 @@
 /**
  * How decode() turns what went wrong into a DecodeError: the seller's failure (TaskFailedError,
- * classified by the version's error-code table), a schema mismatch (SchemaMismatchError), and the
- * context (task, version) every error it throws carries, down to the last line, guard().
+ * classified by the version's error-code table), a schema mismatch (SchemaMismatchError), each
+ * built with the call's context (task, version, stand-in release), down to the last line, guard().
  */
 import {
   DecodeError,
@@ -9,6 +9,7 @@ import {
   describeThrown,
   describeValue,
   type AdcpError,
+  type ErrorContext,
   type RecoveryClassification,
   type ValidationIssue,
 } from '../errors/errors.js';
@@ -23,8 +24,8 @@ import type { IssueListing, Variant } from '../validate/validators.js';
 import { defaultVersion, type Version } from '../schema/versions.js';
 import type { Resolved } from '../encode/resolve-options.js';
 
-/** Everything known about the call, for error messages and options. */
-export interface Context {
+/** Everything known about the call: the context every error is built with, the options. */
+export interface Context extends ErrorContext {
   readonly task: string;
   readonly options: Resolved;
   /** The explicitly requested version, if any. */
@@ -71,7 +72,8 @@ const QUOTED_TEXT = 160;
  */
 export function failed(ctx: Context, adcpError: AdcpError | undefined, detail: string, how: FailureHow = {}): TaskFailedError {
   const version = ctx.version ?? defaultVersion;
-  const recovery = classifyFailure(ctx, version, adcpError, how);
+  const context = { task: ctx.task, version, standInFor: ctx.standInFor };
+  const recovery = classifyFailure(ctx, context, adcpError, how);
   const reserved = how.reservedCode !== undefined && recoveryTable(version).codes[how.reservedCode] !== undefined;
   const code =
     adcpError !== undefined
@@ -88,14 +90,20 @@ export function failed(ctx: Context, adcpError: AdcpError | undefined, detail: s
   return new TaskFailedError(
     `${ctx.task} failed: ${detail} with ${code} (${recovery.recovery}${retry})${said}`,
     { adcpError, recovery, known: adcpError === undefined ? undefined : knownSellerError(adcpError), sellerText: how.sellerText },
-    { task: ctx.task, version },
+    context,
   );
 }
 
 /** The recovery of a failure: the seller's error classified, else a reserved code's entry, else the end state's or the unknown-code policy. */
-function classifyFailure(ctx: Context, version: Version, adcpError: AdcpError | undefined, how: FailureHow): RecoveryClassification {
+function classifyFailure(
+  ctx: Context,
+  context: ErrorContext & { readonly version: Version },
+  adcpError: AdcpError | undefined,
+  how: FailureHow,
+): RecoveryClassification {
+  const { version } = context;
   const table = recoveryTable(version);
-  if (adcpError !== undefined) return classifyRecoveryWith(adcpError, table, { unknownRecovery: ctx.options.unknownRecovery });
+  if (adcpError !== undefined) return classifyRecoveryWith(adcpError, table, { unknownRecovery: ctx.options.unknownRecovery }, context);
   const reserved = how.reservedCode === undefined ? undefined : table.codes[how.reservedCode];
   if (reserved !== undefined) return { recovery: reserved };
   return endStateClassification(how.state ?? 'failed', version, ctx.options.unknownRecovery);
@@ -108,16 +116,17 @@ function classifyFailure(ctx: Context, version: Version, adcpError: AdcpError | 
  * unknown-code policy (transient) and retried.
  *
  * @param payload - The payload the failed answer carries, if any.
+ * @param context - The call, for the error.
  * @returns Its `errors[0]` when that is a valid AdCP error.
  * @throws {DecodeError} `UNSAFE_JSON` for an `errors[0]` with prototype keys.
  * @example
- * payloadError({ errors: [{ code: 'BUDGET_TOO_LOW' }] }); // { code: 'BUDGET_TOO_LOW' }
+ * payloadError({ errors: [{ code: 'BUDGET_TOO_LOW' }] }, ctx); // { code: 'BUDGET_TOO_LOW' }
  */
-export function payloadError(payload: unknown): AdcpError | undefined {
+export function payloadError(payload: unknown, context: ErrorContext): AdcpError | undefined {
   if (!isObject(payload) || !hasOwn(payload, 'errors')) return undefined;
   const errors = payload.errors;
   if (!Array.isArray(errors) || errors.length === 0) return undefined;
-  const valid = checkAdcpError(errors[0]);
+  const valid = checkAdcpError(errors[0], '', context);
   return valid.ok ? valid.error : undefined;
 }
 
@@ -166,34 +175,8 @@ export function mismatch(
       issuesFound: listing === undefined || listing.stopped ? undefined : Math.max(listing.found, issues.length),
       issuesShortened: listing?.shortened ?? 0,
     },
-    { task: ctx.task, version },
+    { task: ctx.task, version, standInFor: ctx.standInFor },
   );
-}
-
-/**
- * Errors raised by the extractors (a text's UNSAFE_JSON, an unreadable envelope) do not know the
- * task or the requested version; every error decode() throws carries them.
- *
- * @param error - What the pipeline threw.
- * @param ctx - The call.
- * @returns The same value, a DecodeError with the call's task, version and stand-in filled in.
- * @throws Never.
- * @example
- * catch (error) { throw withContext(error, ctx); }
- */
-export function withContext(error: unknown, ctx: Context): unknown {
-  try {
-    if (error instanceof DecodeError) {
-      const fields = error as { task: string | undefined; version: string | undefined };
-      if (fields.task === undefined) fields.task = ctx.task;
-      if (fields.version === undefined && ctx.version !== undefined) fields.version = ctx.version;
-      if (error.standInFor === undefined && ctx.standInFor !== undefined)
-        (error as { standInFor: string | undefined }).standInFor = ctx.standInFor;
-    }
-  } catch {
-    // A hostile thrown value; guard() deals with it.
-  }
-  return error;
 }
 
 /**
@@ -214,8 +197,9 @@ export function describeCallerValue(value: unknown): string {
 }
 
 /**
- * The last line: every error decode() throws is a DecodeError that carries the task. Anything
- * else escaping the pipeline was thrown either by the caller's input while we read it (a getter
+ * The last line: every error decode() throws is a DecodeError, built with the task where it was
+ * thrown (a DecodeError passes unchanged: the caller's own, handed in as input, is not ours to
+ * fill in). Anything else escaping the pipeline was thrown either by the caller's input while we read it (a getter
  * or Proxy trap: `MALFORMED_ENVELOPE`, as the extractors report it) or by our own code (a defect:
  * `INTERNAL`), never by the seller. Which one is told by the input: only an input with accessors
  * or with members whose reading throws can run the caller's code when read (see inputMayThrow).
@@ -223,18 +207,16 @@ export function describeCallerValue(value: unknown): string {
  * @param error - Anything thrown while decoding.
  * @param task - The task the caller named (any value).
  * @param input - The caller's input, to tell a throwing input from a defect.
- * @returns A DecodeError that carries the task.
+ * @param version - The version the call is pinned to, if any (and known), for the new error.
+ * @returns The DecodeError thrown, or a new one that carries the task.
  * @throws Never.
  * @example
  * catch (error) { return guard(error, task, input); }
  */
-export function guard(error: unknown, task: unknown, input: unknown): DecodeError {
+export function guard(error: unknown, task: unknown, input: unknown, version?: string): DecodeError {
   const name = typeof task === 'string' ? task : undefined;
   try {
-    if (error instanceof DecodeError) {
-      if (error.task === undefined && name !== undefined) (error as { task: string | undefined }).task = name;
-      return error;
-    }
+    if (error instanceof DecodeError) return error;
   } catch {
     // A thrown Proxy (from a caller's getter or trap) can throw again from instanceof; describeThrown names it.
   }
@@ -243,19 +225,13 @@ export function guard(error: unknown, task: unknown, input: unknown): DecodeErro
     return new DecodeError(
       'MALFORMED_ENVELOPE',
       `input could not be decoded: ${thrown} thrown while reading it; expected plain JSON data (it holds getters or proxies)`,
-      {
-        task: name,
-        cause: error,
-      },
+      { task: name, version, cause: error },
     );
   }
   const shown = name === undefined ? 'a task' : name.length > 64 ? `${name.slice(0, 64)}…` : name;
   return new DecodeError(
     'INTERNAL',
     `adcp-decode failed on its own: ${thrown} thrown while decoding ${shown}; a defect in adcp-decode, not in the seller's answer (please report it)`,
-    {
-      task: name,
-      cause: error,
-    },
+    { task: name, version, cause: error },
   );
 }

@@ -14,7 +14,7 @@ import { SDK_REQUEST_TIMEOUT } from '../extract/json-rpc.js';
  * other input (including one that throws when looked at: the extractors report that).
  *
  * - A {@link DecodeError} (boundedFetch's `LimitError`, withFetchBounds' rejection): itself,
- *   unchanged but for `task`, filled in when missing.
+ *   unchanged (the caller's object: its `task` stays what it was built with).
  * - A Promise or other thenable: `INVALID_INPUT`, "did you forget await?". A caller bug, which
  *   `MALFORMED_ENVELOPE` (the seller's envelope is broken) would misreport.
  * - The MCP SDK client's own request timeout: a {@link LimitError} `TIMEOUT`, not `TASK_FAILED`.
@@ -27,7 +27,7 @@ import { SDK_REQUEST_TIMEOUT } from '../extract/json-rpc.js';
  *   timeout; it gains nothing by it, since not answering has the same effect.
  *
  * @param input - What decode() was given.
- * @param task - The task, to fill in.
+ * @param task - The task, for the new errors.
  * @param version - The requested version, if any, for the new errors.
  * @returns The error to throw, or undefined.
  * @throws Never.
@@ -37,13 +37,7 @@ import { SDK_REQUEST_TIMEOUT } from '../extract/json-rpc.js';
 export function localFault(input: unknown, task: string | undefined, version: Version | undefined): DecodeError | undefined {
   try {
     if (typeof input !== 'object' || input === null) return undefined;
-    if (input instanceof Error) {
-      if (input instanceof DecodeError) {
-        if (input.task === undefined && task !== undefined) (input as { task: string | undefined }).task = task;
-        return input;
-      }
-      return sdkTimeout(input, task, version);
-    }
+    if (input instanceof Error) return input instanceof DecodeError ? input : sdkTimeout(input, task, version);
     const then: unknown = (input as { then?: unknown }).then;
     if (typeof then === 'function') {
       const what = input instanceof Promise ? 'a Promise' : 'a thenable';

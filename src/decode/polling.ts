@@ -6,7 +6,7 @@
  * result is read, the handle's release judges it, and the result is typed by the handle's task.
  */
 import { snapshot } from '../bounds/snapshot.js';
-import { DecodeError, describeThrown, describeValue } from '../errors/errors.js';
+import { DecodeError, NO_CONTEXT, describeThrown, describeValue, type ErrorContext } from '../errors/errors.js';
 import { taskStatusPollByVersion } from '../generated/envelope.js';
 import { hasOwn, isObject, own } from '../json/own.js';
 import { isFailedStatus, isTaskStatus, type TaskStatus } from '../schema/statuses.js';
@@ -53,6 +53,9 @@ export type PolledTaskFor<H> = H extends { readonly task: infer K; readonly vers
 /** How a version's poll is judged (generated): the `get_task_status` task, or the `tasks/get` response's envelope module. */
 type Poll = (typeof taskStatusPollByVersion)[Version];
 
+/** The call a poll is before its method is known: what its option errors (and guard's) name as the task. */
+const STATUS_CALL = Object.freeze({ task: 'task status' });
+
 /**
  * Decodes a task-status poll and its result.
  *
@@ -77,10 +80,10 @@ export function decodeTaskStatus<const H extends TaskHandleFields>(
 ): PolledTaskFor<H>;
 export function decodeTaskStatus(input: unknown, options?: TaskStatusOptions): PolledTask;
 export function decodeTaskStatus(input: unknown, options?: TaskStatusOptions): PolledTask {
-  let what = 'task status';
+  let what: string = STATUS_CALL.task;
   try {
-    const resolved = resolveOptions(undefined, options);
-    const handle = handleOption(options);
+    const resolved = resolveOptions(undefined, options, STATUS_CALL);
+    const handle = handleOption(options, STATUS_CALL);
     const version = pollVersion(resolved, handle);
     const poll: Poll = taskStatusPollByVersion[version];
     what = poll.method;
@@ -96,16 +99,18 @@ export function decodeTaskStatus(input: unknown, options?: TaskStatusOptions): P
 
 /**
  * Option `handle`, read once.
+ * @param options - The call's options.
+ * @param context - The call, for the errors.
  * @internal Shared with the pinned decoders, whose options are resolved before the call.
  */
-export function handleOption(options: TaskStatusOptions | undefined): TaskHandle | undefined {
+export function handleOption(options: TaskStatusOptions | undefined, context: ErrorContext = NO_CONTEXT): TaskHandle | undefined {
   let value: unknown;
   try {
     value = options?.handle;
   } catch (cause) {
-    throw new DecodeError('INVALID_OPTION', `option handle could not be read: ${describeThrown(cause)} thrown`, { cause });
+    throw new DecodeError('INVALID_OPTION', `option handle could not be read: ${describeThrown(cause)} thrown`, { ...context, cause });
   }
-  return value === undefined ? undefined : readHandle(value, 'handle');
+  return value === undefined ? undefined : readHandle(value, 'handle', context);
 }
 
 /** The version a poll is judged by: the handle's (a `version` option must agree), else the option's, else the default. */
@@ -116,6 +121,7 @@ function pollVersion(resolved: Resolved, handle: TaskHandle | undefined): Versio
     throw new DecodeError(
       'INVALID_OPTION',
       `option version is ${resolved.version}, but the handle's task was judged by ${version}: leave version out, the handle fixes it`,
+      STATUS_CALL,
     );
   return version;
 }
@@ -160,7 +166,10 @@ function polled(response: Record<string, unknown>, what: string, call: PollCall)
     });
   // The schema that judged the response requires these; a failing check is a defect of ours.
   if (typeof taskId !== 'string' || !isTaskType(taskType, version) || !isTaskStatus(status)) {
-    throw new DecodeError('INTERNAL', `adcp-decode accepted a ${what} response its schema rejects: a defect in adcp-decode`, { version });
+    throw new DecodeError('INTERNAL', `adcp-decode accepted a ${what} response its schema rejects: a defect in adcp-decode`, {
+      task: what,
+      version,
+    });
   }
   if (handle !== undefined) correlate(handle, { taskType, taskId }, `${what} response`);
   const result = own(response, 'result');

@@ -12,7 +12,7 @@
  *   request that sent one must carry it, equal as JSON, and one to a request that sent none
  *   carries none (it would be no echo, and a buyer routing by it would be misled).
  */
-import { DecodeError, VersionMismatchError, describeValue } from '../errors/errors.js';
+import { DecodeError, VersionMismatchError, describeValue, type ErrorContext } from '../errors/errors.js';
 import { shownPointer, shownText } from '../errors/format.js';
 import { hasOwn } from '../json/own.js';
 import { releaseOf, versions, type Version } from '../schema/versions.js';
@@ -29,25 +29,25 @@ interface Stamps {
   readonly major: number | undefined;
 }
 
-function invalid(message: string, task: string): DecodeError {
-  return new DecodeError('INVALID_OPTION', message, { task });
+function invalid(message: string, context: ErrorContext): DecodeError {
+  return new DecodeError('INVALID_OPTION', message, context);
 }
 
 /** The request's stamps, each well formed and agreeing with the other. */
-function stampsOf(request: CheckedRequest, task: string): Stamps {
+function stampsOf(request: CheckedRequest, context: ErrorContext): Stamps {
   const { adcp_version: release, adcp_major_version: major } = request.args;
   if (release !== undefined && (typeof release !== 'string' || !WIRE_VERSION.test(release)))
     throw invalid(
       `option request.args.adcp_version must be a release-precision version ("3.1", "3.1-beta"); got ${shownStamp(release)}`,
-      task,
+      context,
     );
   if (major !== undefined && (!Number.isInteger(major) || (major as number) < 1 || (major as number) > 99))
-    throw invalid(`option request.args.adcp_major_version must be an integer from 1 to 99; got ${shownStamp(major)}`, task);
+    throw invalid(`option request.args.adcp_major_version must be an integer from 1 to 99; got ${shownStamp(major)}`, context);
   const stamps = { release: release as string | undefined, major: major as number | undefined };
   if (stamps.release !== undefined && stamps.major !== undefined && majorOf(stamps.release) !== stamps.major)
     throw invalid(
       `option request stamps adcp_version "${stamps.release}" and adcp_major_version ${stamps.major}, which disagree (a seller must refuse it)`,
-      task,
+      context,
     );
   return stamps;
 }
@@ -72,9 +72,10 @@ function majorOf(release: string): number {
  * checkRequest('get_products', request, '3.1.19');
  */
 export function checkRequest(task: string, request: CheckedRequest, pinned: Version | undefined): void {
+  const context = { task, version: pinned };
   if (request.task !== task)
-    throw invalid(`option request is a ${shownText(request.task, 64)} request; it cannot be answered by a ${task} answer`, task);
-  const stamps = stampsOf(request, task);
+    throw invalid(`option request is a ${shownText(request.task, 64)} request; it cannot be answered by a ${task} answer`, context);
+  const stamps = stampsOf(request, context);
   if (pinned === undefined) return;
   if (
     (stamps.release !== undefined && stamps.release !== releaseOf(pinned)) ||
@@ -82,7 +83,7 @@ export function checkRequest(task: string, request: CheckedRequest, pinned: Vers
   )
     throw invalid(
       `option request stamps AdCP ${stamps.release ?? `major ${stamps.major}`}, but this call is pinned to ${pinned}: stamp "${releaseOf(pinned)}", or pin the version the request speaks`,
-      task,
+      context,
     );
 }
 
@@ -122,7 +123,7 @@ function allowed(stamps: Stamps): string {
 /** The served `adcp_version` against the request's stamps, and against the pinned version. */
 function checkServed(ctx: Context, request: CheckedRequest, payload: Record<string, unknown>): void {
   if (!hasOwn(payload, 'adcp_version')) return;
-  const stamps = stampsOf(request, ctx.task);
+  const stamps = stampsOf(request, ctx);
   if (stamps.release === undefined && stamps.major === undefined) return;
   const served = payload.adcp_version;
   const why = typeof served === 'string' ? refusal(stamps, served) : 'not a string';

@@ -4,7 +4,7 @@
  * picks the schema that judges it; where the two layers contradict each other, the payload is
  * refused, so a result the envelope calls final is never an async payload, or the reverse.
  */
-import { DecodeError } from '../errors/errors.js';
+import { DecodeError, type ErrorContext } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { isAsyncStatus, isFailedStatus, isTaskStatus } from '../schema/statuses.js';
 
@@ -56,22 +56,17 @@ export function contradicts(stated: StatedStatus, own: unknown): boolean {
  * @param stated The envelope's status and its layer.
  * @param own The payload's own `status`, as sent.
  * @param what Names the payload in the message, e.g. `webhook result`.
- * @param context Task and version for the error.
+ * @param context The call (task, version, stand-in release), for the error.
  * @throws {DecodeError} `MALFORMED_ENVELOPE` at `/status` (of the payload) on a contradiction.
  * @example
  * refuseContradiction({ status: 'completed', layer: 'envelope' }, 'working', 'webhook result', { task: 'create_media_buy' });
  */
-export function refuseContradiction(
-  stated: StatedStatus,
-  own: unknown,
-  what: string,
-  context: { readonly task?: string | undefined; readonly version?: string | undefined },
-): void {
+export function refuseContradiction(stated: StatedStatus, own: unknown, what: string, context: ErrorContext): void {
   if (!contradicts(stated, own)) return;
   const layer = stated.layer === 'a2a' ? 'A2A task state' : 'envelope status';
   throw new DecodeError(
     'MALFORMED_ENVELOPE',
     `expected the ${what}'s own status to agree with its ${layer} "${shownText(stated.status, 40)}"; it says "${shownText(String(own), 40)}", which the two layers cannot both be`,
-    { task: context.task, version: context.version, path: '/status' },
+    { task: context.task, version: context.version, standInFor: context.standInFor, path: '/status' },
   );
 }

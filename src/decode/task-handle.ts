@@ -6,7 +6,7 @@
  * `task_id` or `operation_id` is refused (TASK_MISMATCH): it cannot be this task's answer.
  * This module names no version's response map, so a pinned import's declarations stay its own.
  */
-import { DecodeError, TaskMismatchError, describeThrown, describeValue } from '../errors/errors.js';
+import { DecodeError, NO_CONTEXT, TaskMismatchError, describeThrown, describeValue, type ErrorContext } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { optionError } from '../errors/option-error.js';
 import { hasOwn, isObject, own } from '../json/own.js';
@@ -120,10 +120,10 @@ export function mintHandle(task: unknown, answer: unknown): TaskHandle | undefin
 }
 
 /** A stored version: a bundled one, else the bundled version of its release (a handle outlives a patch upgrade). */
-function storedVersion(value: unknown, name: string): Version {
-  if (typeof value !== 'string') throw optionError(undefined, `${name}.version`, 'a bundled AdCP version', value);
+function storedVersion(value: unknown, name: string, context: ErrorContext): Version {
+  if (typeof value !== 'string') throw optionError(undefined, `${name}.version`, 'a bundled AdCP version', value, context);
   const bundled = (versions as readonly string[]).includes(value) ? value : releaseOf(value);
-  return resolveVersion(bundled);
+  return resolveVersion(bundled, context);
 }
 
 /**
@@ -131,6 +131,7 @@ function storedVersion(value: unknown, name: string): Version {
  *
  * @param value - The option's value.
  * @param name - The option's name, for messages (`handle`).
+ * @param context - The call it was given to (decodeTaskStatus's), for the errors.
  * @returns The handle.
  * @throws {DecodeError} `INVALID_OPTION` for anything but a handle's fields (a task of its
  *   version, a non-empty `taskId`, a string `operationId` when present); `UNSUPPORTED_VERSION`
@@ -138,21 +139,22 @@ function storedVersion(value: unknown, name: string): Version {
  * @example
  * readHandle({ task: 'create_media_buy', taskId: 'task_9', version: '3.1.19' }, 'handle');
  */
-export function readHandle(value: unknown, name: string): TaskHandle {
+export function readHandle(value: unknown, name: string, context: ErrorContext = NO_CONTEXT): TaskHandle {
   if (value instanceof TaskHandle) return value;
   try {
-    if (!isObject(value)) throw optionError(undefined, name, 'a task handle (taskHandle(), or its stored fields)', value);
+    if (!isObject(value)) throw optionError(undefined, name, 'a task handle (taskHandle(), or its stored fields)', value, context);
     const { task, taskId, version, operationId } = value;
-    const bundled = storedVersion(version, name);
+    const bundled = storedVersion(version, name, context);
     if (typeof task !== 'string' || !hasOwn(tablesFor(bundled).schemaIds, task))
-      throw optionError(undefined, `${name}.task`, `an AdCP ${bundled} task name`, task);
-    if (typeof taskId !== 'string' || taskId.length === 0) throw optionError(undefined, `${name}.taskId`, "the seller's task_id", taskId);
+      throw optionError(undefined, `${name}.task`, `an AdCP ${bundled} task name`, task, context);
+    if (typeof taskId !== 'string' || taskId.length === 0)
+      throw optionError(undefined, `${name}.taskId`, "the seller's task_id", taskId, context);
     if (operationId !== undefined && typeof operationId !== 'string')
-      throw optionError(undefined, `${name}.operationId`, 'a string when present', operationId);
+      throw optionError(undefined, `${name}.operationId`, 'a string when present', operationId, context);
     return new TaskHandle<string, string>(task, taskId, bundled, operationId);
   } catch (cause) {
     if (cause instanceof DecodeError) throw cause;
-    throw new DecodeError('INVALID_OPTION', `option ${name} could not be read: ${describeThrown(cause)} thrown`, { cause });
+    throw new DecodeError('INVALID_OPTION', `option ${name} could not be read: ${describeThrown(cause)} thrown`, { ...context, cause });
   }
 }
 

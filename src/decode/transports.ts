@@ -53,7 +53,7 @@ export function locatePayload(ctx: Context, input: unknown): Found {
   // A raw JSON-RPC success response: its `result` is the CallToolResult or A2A task.
   if (options.transport !== 'payload') input = unwrapJsonRpcResult(input);
   // What the @a2a-js/sdk 1.x client returns (in-memory objects), read as the wire form it stands for.
-  if (options.transport === 'auto' || options.transport === 'a2a') input = fromA2aSdk(input);
+  if (options.transport === 'auto' || options.transport === 'a2a') input = fromA2aSdk(input, ctx);
   switch (options.transport === 'auto' ? detectTransport(input) : options.transport) {
     case 'mcp':
       return mcpPayload(ctx, input);
@@ -71,17 +71,17 @@ export function locatePayload(ctx: Context, input: unknown): Found {
 }
 
 /** The first payload an `isError` result carries (structuredContent, else the first JSON object text), for {@link payloadError}. */
-function mcpFailurePayload(input: unknown, maxBytes: number): unknown {
+function mcpFailurePayload(input: unknown, ctx: Context): unknown {
   if (!isObject(input)) return undefined;
   const structured = hasOwn(input, 'structuredContent') ? input.structuredContent : undefined;
   if (isObject(structured)) return structured;
   const content = hasOwn(input, 'content') ? input.content : undefined;
   if (!Array.isArray(content)) return undefined;
-  const budget: TextBudget = { used: 0 };
+  const budget: TextBudget = { used: 0, context: ctx };
   const cursor = { at: '/content' };
   for (const { text } of textItems(content, cursor)) {
     if (typeof text !== 'string') continue;
-    const parsed = readTextItem(budget, text, maxBytes, cursor.at);
+    const parsed = readTextItem(budget, text, ctx.options.maxBytes, cursor.at);
     if (parsed.ok && isObject(parsed.value)) return parsed.value;
   }
   return undefined;
@@ -100,7 +100,7 @@ function fromErrorLocation(
 
 function mcpPayload(ctx: Context, input: unknown): Found {
   const { maxBytes } = ctx.options;
-  const error = locateMcpError(input, { maxBytes });
+  const error = locateMcpError(input, { maxBytes }, ctx);
   const failure = fromErrorLocation(ctx, error, input, 'mcp');
   if (failure !== undefined) throw failure;
   if (looksLikeJsonRpcError(input)) {
@@ -115,7 +115,7 @@ function mcpPayload(ctx: Context, input: unknown): Found {
       sellerText: sellerText(input, 'mcp'),
     });
   }
-  const location: McpPayloadLocation = locateMcpPayload(input, { maxBytes });
+  const location: McpPayloadLocation = locateMcpPayload(input, { maxBytes }, ctx);
   switch (location.kind) {
     case 'payload':
       // The spec's algorithm skips an oversized text item and tries the next; decode() refuses
@@ -126,7 +126,7 @@ function mcpPayload(ctx: Context, input: unknown): Found {
         : { payload: location.value, inProcess: false, what: `content[${location.index}].text`, shape: location.shape };
     case 'error-flag': {
       // A present but invalid adcp_error ends detection (the spec: "treat as no structured error").
-      const fallback = error.kind === 'none' ? payloadError(mcpFailurePayload(input, maxBytes)) : undefined;
+      const fallback = error.kind === 'none' ? payloadError(mcpFailurePayload(input, ctx), ctx) : undefined;
       throw failed(ctx, fallback, 'the seller set isError', {
         fromPayload: fallback !== undefined,
         unusable: error.kind === 'invalid' ? error.reason : undefined,
@@ -148,6 +148,7 @@ function refuseTooLarge(ctx: Context, rejected: readonly McpRejectedText[]): voi
   throw textTooLarge(tooLarge.bytes ?? 0, tooLarge.bytesExact === true, ctx.options.maxBytes, `content[${tooLarge.index}].text`, {
     task: ctx.task,
     version: ctx.version,
+    standInFor: ctx.standInFor,
     path: `/content/${tooLarge.index}/text`,
   });
 }
@@ -163,7 +164,7 @@ function mcpNone(ctx: Context, input: unknown, location: Extract<McpPayloadLocat
       location.reason === 'structured-adcp-error-only'
         ? location.adcpError
         : location.rejected.find((r) => r.reason === 'adcp-error-only')?.adcpError;
-    const valid = checkAdcpError(candidate);
+    const valid = checkAdcpError(candidate, '', ctx);
     throw failed(ctx, valid.ok ? valid.error : undefined, 'the seller answered with an adcp_error but no isError flag', {
       sellerText: sellerText(input, 'mcp'),
     });
@@ -203,12 +204,12 @@ function ended(ctx: Context, input: unknown, state: EndState, found: AdcpError |
 }
 
 function a2aPayload(ctx: Context, input: unknown): Found {
-  const error = locateA2aError(input);
+  const error = locateA2aError(input, ctx);
   const failure = fromErrorLocation(ctx, error, input, 'a2a');
   if (failure !== undefined) throw failure;
   // A present but invalid adcp_error ends detection (the spec: "treat as no structured error").
   const unusable = error.kind === 'invalid' ? error.reason : undefined;
-  const location: A2aPayloadLocation = locateA2aPayload(input);
+  const location: A2aPayloadLocation = locateA2aPayload(input, ctx);
   const opts = { task: ctx.task, version: ctx.version };
   switch (location.kind) {
     case 'payload': {
@@ -216,7 +217,7 @@ function a2aPayload(ctx: Context, input: unknown): Found {
       if (isFailedStatus(location.state)) {
         // Read once, and only for the two layers' agreement: the payload is the caller's object.
         refuseContradiction({ status: location.state, layer: 'a2a' }, own(location.value, 'status'), what, opts);
-        throw ended(ctx, input, location.state, unusable === undefined ? payloadError(location.value) : undefined, unusable);
+        throw ended(ctx, input, location.state, unusable === undefined ? payloadError(location.value, ctx) : undefined, unusable);
       }
       return { payload: location.value, inProcess: true, what, state: { status: location.state, layer: 'a2a' } };
     }

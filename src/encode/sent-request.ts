@@ -5,7 +5,7 @@
  * kept: the task, the `context` as the JSON that was sent, the version stamps, and the
  * `push_notification_config.operation_id` a task handle carries.
  */
-import { DecodeError, describeThrown, describeValue } from '../errors/errors.js';
+import { DecodeError, NO_CONTEXT, describeThrown, describeValue, type ErrorContext } from '../errors/errors.js';
 import { hasOwn, isObject } from '../json/own.js';
 
 /** A request as sent to a seller: the task it calls and the arguments it sent. */
@@ -37,12 +37,12 @@ class Checked implements CheckedRequest {
   ) {}
 }
 
-function requestError(expected: string, got: unknown): DecodeError {
-  return new DecodeError('INVALID_OPTION', `option request must be ${expected}; got ${describeValue(got)}`);
+function requestError(expected: string, got: unknown, call: ErrorContext): DecodeError {
+  return new DecodeError('INVALID_OPTION', `option request must be ${expected}; got ${describeValue(got)}`, call);
 }
 
 /** `value` as the JSON text that was sent made it: undefined members dropped, toJSON applied. */
-function asSent(value: unknown): unknown {
+function asSent(value: unknown, call: ErrorContext): unknown {
   let text: string | undefined;
   try {
     text = JSON.stringify(value);
@@ -50,9 +50,7 @@ function asSent(value: unknown): unknown {
     throw new DecodeError(
       'INVALID_OPTION',
       `option request.args.context must be JSON data; serializing it threw ${describeThrown(cause)}`,
-      {
-        cause,
-      },
+      { ...call, cause },
     );
   }
   return text === undefined ? undefined : JSON.parse(text);
@@ -68,23 +66,24 @@ function readStamps(args: Readonly<Record<string, unknown>>, into: Record<string
  * Reads option `request` once: `{ task, args }` with a string task and an object of arguments.
  *
  * @param value - The option's value.
+ * @param call - The call it was given to (decode's task), for the error.
  * @returns The request as checked, or `undefined` when none was given.
  * @throws {DecodeError} `INVALID_OPTION` for anything else, or a `context` that is not JSON data.
  * @example
  * readRequest({ task: 'get_products', args: { brief: 'CTV', context: { trace_id: 't-1' } } });
  */
-export function readRequest(value: unknown): CheckedRequest | undefined {
+export function readRequest(value: unknown, call: ErrorContext = NO_CONTEXT): CheckedRequest | undefined {
   if (value === undefined) return undefined;
   if (value instanceof Checked) return value;
   try {
-    if (!isObject(value)) throw requestError('an object { task, args }', value);
+    if (!isObject(value)) throw requestError('an object { task, args }', value, call);
     const task = value.task;
-    if (typeof task !== 'string') throw requestError('an object whose task is a task name', task);
+    if (typeof task !== 'string') throw requestError('an object whose task is a task name', task, call);
     const args = value.args;
-    if (!isObject(args)) throw requestError('an object whose args is the arguments object sent', args);
+    if (!isObject(args)) throw requestError('an object whose args is the arguments object sent', args, call);
     const kept: Record<string, unknown> = {};
     if (hasOwn(args, 'context')) {
-      const context = asSent(args.context);
+      const context = asSent(args.context, call);
       if (context !== undefined) kept.context = context;
     }
     readStamps(args, kept);
@@ -93,6 +92,6 @@ export function readRequest(value: unknown): CheckedRequest | undefined {
     return new Checked(task, kept, typeof operationId === 'string' ? operationId : undefined);
   } catch (cause) {
     if (cause instanceof DecodeError) throw cause;
-    throw new DecodeError('INVALID_OPTION', `option request could not be read: ${describeThrown(cause)} thrown`, { cause });
+    throw new DecodeError('INVALID_OPTION', `option request could not be read: ${describeThrown(cause)} thrown`, { ...call, cause });
   }
 }

@@ -143,6 +143,20 @@ export interface DecodeErrorOptions {
 }
 
 /**
+ * What a stage below decode() knows of the call it serves: the task, the version and the release
+ * that version stands in for; it spreads them into the options of every error it builds, so the
+ * error is complete where it is made (decode() passes its context down, never patches an error).
+ */
+export interface ErrorContext {
+  readonly task?: string | undefined;
+  readonly version?: string | undefined;
+  readonly standInFor?: string | undefined;
+}
+
+/** The context of a call made outside decode() (an extractor called directly): nothing known. */
+export const NO_CONTEXT: ErrorContext = Object.freeze({});
+
+/**
  * The base class of every error adcp-decode throws.
  *
  * @example
@@ -355,17 +369,18 @@ export function describeThrown(cause: unknown): string {
  * `MALFORMED_ENVELOPE` DecodeError at the place the reader had reached (see {@link wrapInputFault}).
  *
  * @param read The reader; it sets `cursor.at` to the JSON Pointer of what it is about to read.
+ * @param context The call the input was given to, for the error.
  * @returns What the reader returns.
  * @throws {DecodeError} `MALFORMED_ENVELOPE` (or the reader's own DecodeError, unchanged).
  * @example
  * readInput((cursor) => { cursor.at = '/content'; return input.content; });
  */
-export function readInput<T>(read: (cursor: { at: string }) => T): T {
+export function readInput<T>(read: (cursor: { at: string }) => T, context: ErrorContext = NO_CONTEXT): T {
   const cursor = { at: '' };
   try {
     return read(cursor);
   } catch (error) {
-    throw wrapInputFault(error, cursor.at);
+    throw wrapInputFault(error, cursor.at, context);
   }
 }
 
@@ -376,12 +391,13 @@ export function readInput<T>(read: (cursor: { at: string }) => T): T {
  *
  * @param cause - What was thrown; kept as the error's `cause`, never copied into the message.
  * @param path - JSON Pointer of the value being read when it threw (`''` is the input itself).
+ * @param context - The call the input was given to, for the new error.
  * @returns The DecodeError to throw.
  * @throws Never.
  * @example
  * try { read(input) } catch (e) { throw wrapInputFault(e, '/content/0') }
  */
-export function wrapInputFault(cause: unknown, path: string): DecodeError {
+export function wrapInputFault(cause: unknown, path: string, context: ErrorContext = NO_CONTEXT): DecodeError {
   try {
     // A thrown Proxy can throw again from instanceof.
     if (cause instanceof DecodeError) return cause;
@@ -391,6 +407,7 @@ export function wrapInputFault(cause: unknown, path: string): DecodeError {
   const kind = describeThrown(cause);
   const where = path === '' ? 'the input' : `input at ${path}`;
   return new DecodeError('MALFORMED_ENVELOPE', `expected readable ${where}, but reading it threw ${kind}`, {
+    ...context,
     path,
     cause,
   });

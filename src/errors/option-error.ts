@@ -3,7 +3,7 @@
  * function it was given to: what it must be, and what it is (a string quoted and cut, a number as
  * is, anything else by its kind, never echoed).
  */
-import { DecodeError, describeValue } from './errors.js';
+import { DecodeError, NO_CONTEXT, describeValue, type ErrorContext } from './errors.js';
 import { shownText } from './format.js';
 
 /**
@@ -13,13 +13,24 @@ import { shownText } from './format.js';
  * @param name - The option's name (a dotted path for a nested one; `maxBytes of boundedFetch`).
  * @param expected - What it must be.
  * @param got - What it is.
+ * @param context - The call it was given to (decode's task), for the error.
  * @returns A DecodeError `INVALID_OPTION`, to throw.
  * @throws Never.
  * @example
  * throw optionError('createMemoryReplayStore', 'maxBytes', 'a positive integer', -1);
  * // createMemoryReplayStore: option maxBytes must be a positive integer; got -1
  */
-export function optionError(who: string | undefined, name: string, expected: string, got: unknown): DecodeError {
+export function optionError(
+  who: string | undefined,
+  name: string,
+  expected: string,
+  got: unknown,
+  context: ErrorContext = NO_CONTEXT,
+): DecodeError {
   const shown = typeof got === 'string' ? `"${shownText(got, 40)}"` : typeof got === 'number' ? String(got) : describeValue(got);
-  return new DecodeError('INVALID_OPTION', `${who === undefined ? '' : `${who}: `}option ${name} must be ${expected}; got ${shown}`);
+  return new DecodeError(
+    'INVALID_OPTION',
+    `${who === undefined ? '' : `${who}: `}option ${name} must be ${expected}; got ${shown}`,
+    context,
+  );
 }

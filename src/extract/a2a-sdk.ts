@@ -6,7 +6,7 @@
  * stream event flags); DataPart `data` values are kept as they are, for decode() to copy and bound.
  * Nothing here imports the SDK: the shapes are recognised structurally.
  */
-import { LimitError } from '../errors/errors.js';
+import { LimitError, NO_CONTEXT, type ErrorContext } from '../errors/errors.js';
 import { isObject, own } from '../json/own.js';
 
 /** The SDK's TaskState enum, by value (a2a.proto's `TaskState`). */
@@ -31,9 +31,10 @@ const PAYLOAD_CASES = ['task', 'message', 'statusUpdate', 'artifactUpdate'] as c
 /** Most parts, artifacts and messages rebuilt from one object: beyond it the object is refused, unread. */
 const MAX_ITEMS = 100_000;
 
-/** The count of items rebuilt so far, against {@link MAX_ITEMS}. */
+/** The count of items rebuilt so far, against {@link MAX_ITEMS}, and the call, for the error. */
 interface Budget {
   used: number;
+  readonly context: ErrorContext;
 }
 
 function spend(budget: Budget, count: number): void {
@@ -43,6 +44,7 @@ function spend(budget: Budget, count: number): void {
       'TOO_DEEP',
       `expected an @a2a-js/sdk object of at most ${MAX_ITEMS} parts, artifacts and messages; got more (refused unread)`,
       { unit: 'nodes', limit: MAX_ITEMS, actual: budget.used },
+      budget.context,
     );
 }
 
@@ -78,15 +80,16 @@ function hasSdkParts(parts: unknown): boolean {
  * The wire form (A2A 1.0 ProtoJSON) of an in-memory @a2a-js/sdk 1.x object; any other input as it is.
  *
  * @param input - What decode() was given.
+ * @param context - The call it was given to (decode's task and version), for the error.
  * @returns A StreamResponse as its single-key envelope (`{ task }`, `{ statusUpdate }`, ...), a Task
  *   or event with string states and `{ data }` / `{ text }` parts; or `input` unchanged.
  * @throws {LimitError} `TOO_DEEP` (unit `nodes`) past {@link MAX_ITEMS} items; whatever reading the input throws.
  * @example
  * fromA2aSdk({ payload: { $case: 'statusUpdate', value: event } }); // { statusUpdate: { taskId, status: { state: 'TASK_STATE_WORKING', ... } } }
  */
-export function fromA2aSdk(input: unknown): unknown {
+export function fromA2aSdk(input: unknown, context: ErrorContext = NO_CONTEXT): unknown {
   if (!isA2aSdkObject(input) || !isObject(input)) return input;
-  const budget: Budget = { used: 0 };
+  const budget: Budget = { used: 0, context };
   const payload = own(input, 'payload');
   if (isObject(payload)) {
     const which = own(payload, '$case') as (typeof PAYLOAD_CASES)[number];

@@ -9,7 +9,7 @@
  */
 import { DEFAULT_BOUNDS, storedIndexes } from '../bounds/bounds.js';
 import { snapshot } from '../bounds/snapshot.js';
-import { DecodeError, readInput } from '../errors/errors.js';
+import { DecodeError, NO_CONTEXT, readInput, type ErrorContext } from '../errors/errors.js';
 import { hasOwn, own, isObject } from '../json/own.js';
 
 /** The single-key envelopes unwrapped (once) before extraction: A2A 1.0 `SendMessageResponse` / `StreamResponse` branches. */
@@ -291,14 +291,15 @@ function locate(input: unknown, cursor: { at: string }): A2aPayloadLocation {
  * exactly why there is no payload; a `{ response: {...} }` wrapper is reported, not thrown.
  *
  * @param input - A Task, TaskStatusUpdateEvent, Message, or single-key envelope (anything is accepted).
+ * @param context - The call the input was given to (decode's task and version), for the error.
  * @returns A {@link A2aPayloadLocation}; a returned payload is the seller's object itself, not a copy.
  * @throws {DecodeError} `MALFORMED_ENVELOPE` when reading the input throws (getter, Proxy).
  * @example
  * locateA2aPayload({ status: { state: 'TASK_STATE_WORKING', message: { parts: [{ data: { percentage: 5 } }] } } });
  * // { kind: 'payload', value: { percentage: 5 }, state: 'working', source: 'status-message', partIndex: 0, ... }
  */
-export function locateA2aPayload(input: unknown): A2aPayloadLocation {
-  return readInput((cursor) => locate(input, cursor));
+export function locateA2aPayload(input: unknown, context: ErrorContext = NO_CONTEXT): A2aPayloadLocation {
+  return readInput((cursor) => locate(input, cursor), context);
 }
 
 /**

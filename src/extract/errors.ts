@@ -12,7 +12,7 @@
  * the call with `MALFORMED_ENVELOPE`.
  */
 import type { AdcpError } from '../errors/errors.js';
-import { DecodeError, readInput } from '../errors/errors.js';
+import { DecodeError, NO_CONTEXT, readInput, type ErrorContext } from '../errors/errors.js';
 import { resolveMaxBytes, textItems, type McpExtractOptions } from './mcp.js';
 import { isA2aDataPart, unwrapA2aEnvelope } from './a2a.js';
 import { shownPointer } from '../errors/format.js';
@@ -136,21 +136,20 @@ export function validateAdcpError(candidate: unknown, at = ''): AdcpErrorValidat
  *
  * @param candidate - The value found under an `adcp_error` key.
  * @param at - JSON Pointer of the candidate in the input, for the error's `path`.
+ * @param context - The call the input was given to (decode's task and version), for the error.
  * @returns The verdict: `{ ok: true, error }` or `{ ok: false, reason }`.
  * @throws {DecodeError} `UNSAFE_JSON` for a `__proto__` key or a `constructor` object with a `prototype` key.
  * @throws Whatever reading the candidate throws (getter, Proxy); callers wrap it.
  * @example
  * checkAdcpError({ code: 'RATE_LIMITED' }); // { ok: true, error: { code: 'RATE_LIMITED' } } (a copy)
  */
-export function checkAdcpError(candidate: unknown, at = ''): AdcpErrorVerdict {
+export function checkAdcpError(candidate: unknown, at = '', context: ErrorContext = NO_CONTEXT): AdcpErrorVerdict {
   const result = validateAdcpError(candidate, at);
   if (!result.ok && result.reason === 'unsafe') {
     throw new DecodeError(
       'UNSAFE_JSON',
       `expected an adcp_error without __proto__ or constructor.prototype keys at ${shownPointer(result.path)}, but found one`,
-      {
-        path: result.path,
-      },
+      { ...context, path: result.path },
     );
   }
   return result;
@@ -161,8 +160,9 @@ function locationOf(
   source: AdcpErrorSource,
   where: { index?: number; artifactIndex?: number },
   at: string,
+  context: ErrorContext,
 ): AdcpErrorLocation {
-  const result = checkAdcpError(candidate, at);
+  const result = checkAdcpError(candidate, at, context);
   if (result.ok) return { kind: 'found', error: result.error, source, ...where };
   return {
     kind: 'invalid',
@@ -173,7 +173,7 @@ function locationOf(
   };
 }
 
-function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }): AdcpErrorLocation {
+function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }, context: ErrorContext): AdcpErrorLocation {
   // McpError and other Error instances are objects too; only own properties are read.
   if (!isObject(input)) return { kind: 'none' };
 
@@ -188,7 +188,7 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }): Ad
     if (typeof structured === 'object' && structured !== null) {
       cursor.at = '/structuredContent/adcp_error';
       const candidate = own(structured, 'adcp_error');
-      if (candidate) return locationOf(candidate, 'structuredContent', {}, cursor.at);
+      if (candidate) return locationOf(candidate, 'structuredContent', {}, cursor.at, context);
     }
   }
 
@@ -198,7 +198,7 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }): Ad
   if (rpc.found) {
     const candidate = isObject(rpc.data) ? own(rpc.data, 'adcp_error') : undefined;
     return candidate
-      ? locationOf(candidate, 'jsonrpc_error', {}, hasOwn(input, 'error') ? '/error/data/adcp_error' : '/data/adcp_error')
+      ? locationOf(candidate, 'jsonrpc_error', {}, hasOwn(input, 'error') ? '/error/data/adcp_error' : '/data/adcp_error', context)
       : { kind: 'none' };
   }
 
@@ -208,13 +208,13 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }): Ad
   cursor.at = '/content';
   const content = own(input, 'content');
   if (!Array.isArray(content)) return { kind: 'none' };
-  const budget: TextBudget = { used: 0 };
+  const budget: TextBudget = { used: 0, context };
   for (const { index, text } of textItems(content, cursor)) {
     if (typeof text !== 'string' || text === '') continue;
     const parsed = readTextItem(budget, text, maxBytes, cursor.at);
     if (!parsed.ok || !isObject(parsed.value)) continue;
     const candidate = own(parsed.value, 'adcp_error');
-    if (candidate) return locationOf(candidate, 'text_fallback', { index }, `${cursor.at}/adcp_error`);
+    if (candidate) return locationOf(candidate, 'text_fallback', { index }, `${cursor.at}/adcp_error`, context);
   }
   return { kind: 'none' };
 }
@@ -225,6 +225,7 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }): Ad
  *
  * @param resultOrJsonRpcError - A `CallToolResult`, a JSON-RPC error response, or an `McpError`.
  * @param options - `maxBytes` for each text item (default 4 MiB, UTF-8 bytes).
+ * @param context - The call the input was given to (decode's task and version), for the errors.
  * @returns A {@link AdcpErrorLocation}.
  * @throws {DecodeError} `UNSAFE_JSON` for prototype keys in a text item or in the `adcp_error`;
  *   `MALFORMED_ENVELOPE` when reading the input throws; `TOO_LARGE` when the text items examined
@@ -234,9 +235,13 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }): Ad
  * locateMcpError({ isError: true, content: [], structuredContent: { adcp_error: { code: 'RATE_LIMITED' } } });
  * // { kind: 'found', error: { code: 'RATE_LIMITED' }, source: 'structuredContent' }
  */
-export function locateMcpError(resultOrJsonRpcError: unknown, options?: McpExtractOptions): AdcpErrorLocation {
-  const maxBytes = resolveMaxBytes(options);
-  return readInput((cursor) => mcpLocate(resultOrJsonRpcError, maxBytes, cursor));
+export function locateMcpError(
+  resultOrJsonRpcError: unknown,
+  options?: McpExtractOptions,
+  context: ErrorContext = NO_CONTEXT,
+): AdcpErrorLocation {
+  const maxBytes = resolveMaxBytes(options, context);
+  return readInput((cursor) => mcpLocate(resultOrJsonRpcError, maxBytes, cursor, context), context);
 }
 
 /**
@@ -259,7 +264,7 @@ export function extractMcpError(resultOrJsonRpcError: unknown, options?: McpExtr
   return location.kind === 'found' ? location.error : null;
 }
 
-function a2aLocate(input: unknown, cursor: { at: string }): AdcpErrorLocation {
+function a2aLocate(input: unknown, cursor: { at: string }, context: ErrorContext): AdcpErrorLocation {
   // Same single unwrap as success extraction, so `{ task: {...} }` deliveries work and nested
   // envelopes stay rejected.
   const unwrapped = unwrapA2aEnvelope(input);
@@ -282,6 +287,7 @@ function a2aLocate(input: unknown, cursor: { at: string }): AdcpErrorLocation {
           'artifact',
           { index: found.index, artifactIndex },
           `${prefix}/artifacts/${artifactIndex}/parts/${found.index}/data/adcp_error`,
+          context,
         );
       }
     }
@@ -299,6 +305,7 @@ function a2aLocate(input: unknown, cursor: { at: string }): AdcpErrorLocation {
       'status_message',
       { index: found.index },
       `${prefix}/status/message/parts/${found.index}/data/adcp_error`,
+      context,
     );
   return { kind: 'none' };
 }
@@ -321,6 +328,7 @@ function scanForError(parts: unknown, cursor: { at: string }, base: string): { c
  * was found or why a present `adcp_error` was rejected.
  *
  * @param input - A Task, TaskStatusUpdateEvent, or single-key envelope (anything is accepted).
+ * @param context - The call the input was given to (decode's task and version), for the errors.
  * @returns A {@link AdcpErrorLocation}.
  * @throws {DecodeError} `UNSAFE_JSON` for prototype keys in the `adcp_error`; `MALFORMED_ENVELOPE`
  *   when reading the input throws.
@@ -328,8 +336,8 @@ function scanForError(parts: unknown, cursor: { at: string }, base: string): { c
  * locateA2aError({ status: { state: 'failed' }, artifacts: [{ parts: [{ kind: 'data', data: { adcp_error: { code: 'X' } } }] }] });
  * // { kind: 'found', error: { code: 'X' }, source: 'artifact', index: 0, artifactIndex: 0 }
  */
-export function locateA2aError(input: unknown): AdcpErrorLocation {
-  return readInput((cursor) => a2aLocate(input, cursor));
+export function locateA2aError(input: unknown, context: ErrorContext = NO_CONTEXT): AdcpErrorLocation {
+  return readInput((cursor) => a2aLocate(input, cursor, context), context);
 }
 
 /**

@@ -9,7 +9,7 @@
  *   with `MALFORMED_ENVELOPE`. Treating the value as absent instead could turn an unreadable
  *   `isError` into a success, the type confusion the spec's guard exists to prevent.
  */
-import { readInput } from '../errors/errors.js';
+import { NO_CONTEXT, readInput, type ErrorContext } from '../errors/errors.js';
 import { DEFAULT_BOUNDS, limitOption, storedIndexes } from '../bounds/bounds.js';
 import { snapshot } from '../bounds/snapshot.js';
 import { readTextItem, type ParsedShape, type TextBudget } from '../json/text.js';
@@ -109,13 +109,14 @@ function isAdcpErrorOnly(value: Record<string, unknown>): boolean {
  * The `maxBytes` of extraction options: decode's default text limit when absent.
  *
  * @param options Extraction options, possibly absent.
+ * @param context The call they were given to, for the error.
  * @returns The limit in UTF-8 bytes.
  * @throws {DecodeError} `INVALID_OPTION` when `maxBytes` is not a non-negative safe integer or `Infinity`.
  * @example
  * resolveMaxBytes(undefined); // 4194304
  */
-export function resolveMaxBytes(options: McpExtractOptions | null | undefined): number {
-  return limitOption('maxBytes', options == null ? undefined : options.maxBytes, { zero: true }) ?? DEFAULT_BOUNDS.maxBytes;
+export function resolveMaxBytes(options: McpExtractOptions | null | undefined, context: ErrorContext = NO_CONTEXT): number {
+  return limitOption('maxBytes', options == null ? undefined : options.maxBytes, { zero: true, context }) ?? DEFAULT_BOUNDS.maxBytes;
 }
 
 function ignoredKind(value: unknown): IgnoredStructuredContent | undefined {
@@ -125,7 +126,7 @@ function ignoredKind(value: unknown): IgnoredStructuredContent | undefined {
   return t === 'object' || t === 'undefined' ? undefined : t;
 }
 
-function locate(result: unknown, maxBytes: number, cursor: { at: string }): McpPayloadLocation {
+function locate(result: unknown, maxBytes: number, cursor: { at: string }, context: ErrorContext): McpPayloadLocation {
   if (!isObject(result)) return { kind: 'none', reason: 'input-not-object', rejected: [] };
 
   // 1. Guard: truthy, exactly as the spec says, so even the string 'false' counts as an error.
@@ -150,7 +151,7 @@ function locate(result: unknown, maxBytes: number, cursor: { at: string }): McpP
   const content = own(result, 'content');
   if (!Array.isArray(content)) return { kind: 'none', reason: 'no-content', rejected: [], ...extra };
   const rejected: McpRejectedText[] = [];
-  const budget: TextBudget = { used: 0 };
+  const budget: TextBudget = { used: 0, context };
   for (const { index, text } of textItems(content, cursor)) {
     if (typeof text !== 'string') {
       rejected.push({ index, reason: 'not-string' });
@@ -213,6 +214,7 @@ export function* textItems(content: readonly unknown[], cursor: { at: string }):
  *
  * @param result - An MCP `CallToolResult` (anything is accepted).
  * @param options - `maxBytes` for each text item (default 4 MiB, UTF-8 bytes).
+ * @param context - The call the result was given to (decode's task and version), for the errors.
  * @returns A {@link McpPayloadLocation}; a returned payload is the seller's object itself, not a copy.
  * @throws {DecodeError} `UNSAFE_JSON` for a text item holding prototype keys; `MALFORMED_ENVELOPE`
  *   when reading the input throws (getter, Proxy).
@@ -223,9 +225,9 @@ export function* textItems(content: readonly unknown[], cursor: { at: string }):
  * const loc = locateMcpPayload({ content: [{ type: 'text', text: 'Done.' }] });
  * // { kind: 'none', reason: 'no-json-object', rejected: [{ index: 0, reason: 'not-json', ... }] }
  */
-export function locateMcpPayload(result: unknown, options?: McpExtractOptions): McpPayloadLocation {
-  const maxBytes = resolveMaxBytes(options);
-  return readInput((cursor) => locate(result, maxBytes, cursor));
+export function locateMcpPayload(result: unknown, options?: McpExtractOptions, context: ErrorContext = NO_CONTEXT): McpPayloadLocation {
+  const maxBytes = resolveMaxBytes(options, context);
+  return readInput((cursor) => locate(result, maxBytes, cursor, context), context);
 }
 
 /**

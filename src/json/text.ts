@@ -4,7 +4,7 @@
  * the text, and the parsed value scanned once for prototype-polluting keys while its shape is
  * measured; and the budget that one scan over many text items (MCP `content[]`) shares.
  */
-import { DecodeError, LimitError } from '../errors/errors.js';
+import { DecodeError, LimitError, NO_CONTEXT, type ErrorContext } from '../errors/errors.js';
 import { shownPointer } from '../errors/format.js';
 import { hasOwn, prototypeMember } from './own.js';
 import { utf8Length } from './utf8.js';
@@ -84,6 +84,7 @@ function describeSyntaxError(error: unknown): { parseError: string; position?: n
  * @param text - The JSON text.
  * @param maxBytes - Largest accepted size in UTF-8 bytes.
  * @param path - JSON Pointer of the text in its envelope, for the `UNSAFE_JSON` error.
+ * @param context - The call the text was given to (decode's task and version), for the error.
  * @returns The parsed value and its shape, or why it was not parsed.
  * @throws {DecodeError} `UNSAFE_JSON` when the JSON holds a `__proto__` key or a `constructor` object
  *   with a `prototype` key: such a document is hostile, and skipping it could let a later item win.
@@ -91,7 +92,7 @@ function describeSyntaxError(error: unknown): { parseError: string; position?: n
  * parseJsonText('{"products":[]}', 4 * 1024 * 1024, '/content/0/text');
  * // { ok: true, value: { products: [] }, shape: { levels: 2, nodes: 2, finite: true } }
  */
-export function parseJsonText(text: string, maxBytes: number, path: string): JsonTextParse {
+export function parseJsonText(text: string, maxBytes: number, path: string, context: ErrorContext = NO_CONTEXT): JsonTextParse {
   const size = measureUtf8(text, maxBytes);
   if (!size.fits) return { ok: false, reason: 'too-large', bytes: size.bytes, bytesExact: size.exact };
   const parsed = parseStrict(text);
@@ -105,7 +106,7 @@ export function parseJsonText(text: string, maxBytes: number, path: string): Jso
     throw new DecodeError(
       'UNSAFE_JSON',
       `expected JSON without __proto__ or constructor.prototype keys at ${shownPointer(path)}, but found one`,
-      { path },
+      { ...context, path },
     );
   }
   return { ok: true, value, shape };
@@ -211,6 +212,8 @@ function scanParsed(root: object): ParsedShape | undefined {
 /** UTF-16 units of text measured or parsed so far in one scan of many text items; see {@link readTextItem}. */
 export interface TextBudget {
   used: number;
+  /** The call the scan serves (decode's task and version), for the errors. */
+  readonly context?: ErrorContext;
   /** The last text parsed in this scan and what came of it, so an identical text is not parsed again. */
   last?: { readonly text: string; readonly parsed: JsonTextParse };
 }
@@ -249,13 +252,13 @@ export function readTextItem(budget: TextBudget, text: string, maxBytes: number,
         'TOO_LARGE',
         `content[] text items hold at least ${budget.used} UTF-8 bytes together; expected at most ${limit} (${TEXT_BUDGET_FACTOR} × maxBytes) for the whole result`,
         { unit: 'bytes', limit, actual: budget.used },
-        { path },
+        { ...budget.context, path },
       );
     }
   }
   const last = budget.last;
   if (last !== undefined && last.text === text) return last.parsed;
-  const parsed = parseJsonText(text, maxBytes, path);
+  const parsed = parseJsonText(text, maxBytes, path, budget.context);
   budget.last = { text, parsed };
   return parsed;
 }

@@ -13,7 +13,7 @@
  *    manifest default.
  */
 import type { AdcpError, Recovery, RecoveryClassification } from '../errors/errors.js';
-import { DecodeError, describeValue, wrapInputFault } from '../errors/errors.js';
+import { DecodeError, NO_CONTEXT, describeValue, wrapInputFault, type ErrorContext } from '../errors/errors.js';
 import { hasOwn, own } from '../json/own.js';
 import { defaultVersion, resolveVersion, tablesFor, type Version } from './versions.js';
 import type { FailedStatus } from './statuses.js';
@@ -65,19 +65,24 @@ export function normalizeRetryAfter(raw: unknown): number | undefined {
   return Math.min(RETRY_AFTER_MAX_SECONDS, Math.max(RETRY_AFTER_MIN_SECONDS, Math.ceil(raw)));
 }
 
-function resolveUnknown(table: RecoveryTable, options: ClassifyRecoveryOptions | null | undefined): Recovery {
+function resolveUnknown(table: RecoveryTable, options: ClassifyRecoveryOptions | null | undefined, context: ErrorContext): Recovery {
   const choice = options == null ? undefined : options.unknownRecovery;
   if (choice === undefined || choice === 'manifest') {
     if (!isRecovery(table.defaultUnknownRecovery)) {
       throw new DecodeError(
         'INVALID_OPTION',
         `table.defaultUnknownRecovery must be a recovery class, got ${describeValue(table.defaultUnknownRecovery)}`,
+        context,
       );
     }
     return table.defaultUnknownRecovery;
   }
   if (!isRecovery(choice)) {
-    throw new DecodeError('INVALID_OPTION', `option unknownRecovery must be 'manifest' or a recovery class, got ${describeValue(choice)}`);
+    throw new DecodeError(
+      'INVALID_OPTION',
+      `option unknownRecovery must be 'manifest' or a recovery class, got ${describeValue(choice)}`,
+      context,
+    );
   }
   return choice;
 }
@@ -102,6 +107,7 @@ function classify(adcpError: AdcpError, table: RecoveryTable, unknown: Recovery)
  * @param adcpError - The extracted `adcp_error` (not modified).
  * @param table - The version's code table and unknown-code default.
  * @param options - `unknownRecovery` overrides the table's default for unknown codes without `recovery`.
+ * @param context - The call the error came in (decode's task and version), for the errors thrown.
  * @returns `{ recovery }`, plus `retryAfterSeconds` (whole seconds, 1-3600) only when the class is
  *   `transient` and the seller sent a finite `retry_after`.
  * @throws {DecodeError} `MALFORMED_ENVELOPE` when reading the error object throws (getter, Proxy).
@@ -114,8 +120,9 @@ export function classifyRecoveryWith(
   adcpError: AdcpError,
   table: RecoveryTable,
   options?: ClassifyRecoveryOptions,
+  context: ErrorContext = NO_CONTEXT,
 ): RecoveryClassification {
-  const unknown = resolveUnknown(table, options);
+  const unknown = resolveUnknown(table, options, context);
   try {
     if (typeof adcpError !== 'object' || adcpError === null) return { recovery: unknown };
     const recovery = classify(adcpError, table, unknown);
@@ -123,7 +130,7 @@ export function classifyRecoveryWith(
     const retryAfterSeconds = normalizeRetryAfter(own(adcpError, 'retry_after'));
     return retryAfterSeconds === undefined ? { recovery } : { recovery, retryAfterSeconds };
   } catch (error) {
-    throw wrapInputFault(error, '');
+    throw wrapInputFault(error, '', context);
   }
 }
 

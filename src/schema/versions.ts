@@ -1,7 +1,7 @@
 /**
  * The bundled AdCP versions and how a requested or announced version maps onto one of them.
  */
-import { DecodeError } from '../errors/errors.js';
+import { DecodeError, NO_CONTEXT, type ErrorContext } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { defaultVersion, tablesByVersion, versions, type Version } from '../generated/index.js';
 import type { VersionTables } from './tables.js';
@@ -55,21 +55,19 @@ function expected(): string {
  * version; the newest bundled patch wins for a release.
  *
  * @param requested A pinned version or a release.
- * @param context The task, for the error.
+ * @param context The call (its task), for the error.
  * @returns The bundled version.
  * @throws {DecodeError} `UNSUPPORTED_VERSION` when no bundled version matches.
  * @example
  * resolveVersion('3.0'); // '3.0.26'
  */
-export function resolveVersion(requested: string, context: { task?: string | undefined } = {}): Version {
+export function resolveVersion(requested: string, context: ErrorContext = NO_CONTEXT): Version {
   if (isVersion(requested)) return requested;
   if (/^\d+\.\d+$/.test(requested)) {
     const match = versions.find((v) => v.startsWith(`${requested}.`));
     if (match !== undefined) return match;
   }
-  throw new DecodeError('UNSUPPORTED_VERSION', `requested AdCP version ${shown(requested)} is not bundled; ${expected()}`, {
-    task: context.task,
-  });
+  throw new DecodeError('UNSUPPORTED_VERSION', `requested AdCP version ${shown(requested)} is not bundled; ${expected()}`, context);
 }
 
 /**
@@ -107,7 +105,7 @@ export interface AnnouncedResolution {
  * a patch version) is refused: a pre-release is matched exactly, as the spec's negotiation does.
  *
  * @param announced The payload's `adcp_version`.
- * @param context The task, for the error; `newerRelease` (default `'newest'`).
+ * @param how `newerRelease` (default `'newest'`); `context`, the call, for the error.
  * @returns The bundled version, and `standInFor` (the announced release) when it judges in its place.
  * @throws {DecodeError} `UNSUPPORTED_VERSION` when no bundled version may judge the release.
  * @example
@@ -116,8 +114,9 @@ export interface AnnouncedResolution {
  */
 export function resolveAnnouncedVersion(
   announced: string,
-  context: { readonly task?: string | undefined; readonly newerRelease?: NewerRelease } = {},
+  how: { readonly newerRelease?: NewerRelease; readonly context?: ErrorContext } = {},
 ): AnnouncedResolution {
+  const context = how.context ?? NO_CONTEXT;
   // No leading zeros: "3.02" is no release.
   const release = /^(0|[1-9]\d*)\.(0|[1-9]\d*)$/.exec(announced);
   if (release !== null) {
@@ -126,11 +125,11 @@ export function resolveAnnouncedVersion(
     const newest = newestOfMajor(release[1] as string);
     // Numeric comparison: "3.10" is newer than "3.9".
     if (newest !== undefined && Number(release[2]) > minorOf(newest)) {
-      if (context.newerRelease !== 'refuse') return { version: newest, standInFor: announced };
+      if (how.newerRelease !== 'refuse') return { version: newest, standInFor: announced };
       throw new DecodeError(
         'UNSUPPORTED_VERSION',
         `the payload announces AdCP version ${shown(announced)}, newer than the bundled ${releaseOf(newest)}; refused (newerRelease: 'refuse'; 'newest' judges it with ${newest})`,
-        { task: context.task },
+        context,
       );
     }
   }
@@ -143,7 +142,7 @@ export function resolveAnnouncedVersion(
   throw new DecodeError(
     'UNSUPPORTED_VERSION',
     `the payload announces AdCP version ${shown(announced)}, ${why}; expected one of the bundled releases ${versions.map(releaseOf).join(', ')}, a newer release of their majors, or a version option`,
-    { task: context.task },
+    context,
   );
 }
 

@@ -8,7 +8,7 @@
  * conditions, so that every entry that decodes gets the same loading, whatever else is imported.
  */
 import { loadModule } from '#validator-loader';
-import { DecodeError, describeThrown, describeValue, type ValidationIssue } from '../errors/errors.js';
+import { DecodeError, describeThrown, describeValue, type ErrorContext, type ValidationIssue } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { taskStatusPollByVersion, webhookEnvelopeByVersion } from '../generated/envelope.js';
 import { versionFolders, type Version } from '../generated/index.js';
@@ -54,6 +54,8 @@ interface ModuleAt {
   readonly task: string;
   readonly kind: ValidatorKind;
   readonly announced?: string | undefined;
+  /** The call the validator serves (decode's stand-in release), for the errors. */
+  readonly context?: ErrorContext | undefined;
 }
 
 /** A validator module's path relative to src/ (or dist/). */
@@ -74,7 +76,7 @@ function unloadable(at: ModuleAt, how: string, cause?: unknown): DecodeError {
     'INTERNAL',
     `adcp-decode could not load its validator module ${moduleFile(at)} (${how}): a packaging fault, not the seller's; ` +
       `in a bundle, ship every chunk the bundler wrote, or keep adcp-decode external`,
-    { task: at.task, version: at.version, ...(cause === undefined ? {} : { cause }) },
+    { ...at.context, task: at.task, version: at.version, ...(cause === undefined ? {} : { cause }) },
   );
 }
 
@@ -86,7 +88,7 @@ function envelopeModules(version: Version): readonly string[] {
 
 /** A module not preloaded where only preload() can load it: the caller's setup, and how to fix it. */
 function notPreloaded(at: ModuleAt): DecodeError {
-  const { task, version } = at;
+  const { task, version, context } = at;
   // An envelope check loads with any task of its version: name the call a buyer writes.
   const call = envelopeModules(version).includes(task)
     ? `call \`await preload(tasks, ${JSON.stringify(version)})\` with the tasks it decodes (it loads the ${task} check too)`
@@ -100,7 +102,7 @@ function notPreloaded(at: ModuleAt): DecodeError {
     'INTERNAL',
     `${why}: not the seller's fault; ${call} before decoding` +
       (at.announced === undefined ? '' : `, or pin the version (the \`version\` option, or a pinned import such as adcp-decode/3.1)`),
-    { task, version },
+    { ...context, task, version },
   );
 }
 
@@ -195,10 +197,17 @@ const EXPORT_KEYS: Readonly<Record<Target, string>> = {
 /**
  * The fast (first-error) validator of a task's variant, or undefined if the task has none.
  * @param announced The release the seller's `adcp_version` announced, when that picked `version` (for the error).
+ * @param context The call the validator serves, for the error.
  * @throws {DecodeError} `INTERNAL` when its module is not loaded and cannot be.
  */
-export function fastValidator(version: Version, task: string, variant: Target, announced?: string): CompiledValidator | undefined {
-  const validate = loadSync({ version, task, kind: 'fast', announced })[EXPORT_KEYS[variant]];
+export function fastValidator(
+  version: Version,
+  task: string,
+  variant: Target,
+  announced?: string,
+  context?: ErrorContext,
+): CompiledValidator | undefined {
+  const validate = loadSync({ version, task, kind: 'fast', announced, context })[EXPORT_KEYS[variant]];
   return typeof validate === 'function' ? (validate as CompiledValidator) : undefined;
 }
 
@@ -227,10 +236,11 @@ interface ListingModule {
  * (allErrors) validators, which are loaded only after a first failure. The listing stops
  * (complete: false) once a validator function holds more than `listingLimit` errors, which bounds
  * its memory (see boundedListing in scripts/generate/rewrites.ts).
+ * @param context The call the listing serves, for the error.
  * @throws {DecodeError} `INTERNAL` when the listing module is not loaded and cannot be.
  */
-export function listIssues(version: Version, task: string, variant: Target, data: unknown): IssueListing {
-  const mod = loadSync({ version, task, kind: 'listing' });
+export function listIssues(version: Version, task: string, variant: Target, data: unknown, context?: ErrorContext): IssueListing {
+  const mod = loadSync({ version, task, kind: 'listing', context });
   const { listingLimit: limit, ListingStopped } = mod as unknown as ListingModule;
   const found = mod[EXPORT_KEYS[variant]];
   const validate = typeof found === 'function' ? (found as CompiledValidator) : undefined;

@@ -12,7 +12,7 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { boundedFetch, withFetchBounds } from '../../src/fetch/bounded-fetch.js';
-import { decode } from '../../src/decode/decode.js';
+import { decode, safeDecode } from '../../src/decode/decode.js';
 import { DecodeError, LimitError } from '../../src/errors/errors.js';
 import { a2a10, jsonRpc, mcp } from '../fixtures/envelopes.js';
 import { callSeller, lowLevelSeller, mcpSeller, serveSellers, type ServedSellers } from '../fixtures/mcp-sellers.js';
@@ -35,7 +35,7 @@ vi.mock('../../src/validate/validators.js', async (importOriginal) => {
 
 const failure = failureOf;
 
-describe('a DecodeError handed to decode() is rethrown unchanged, with the task filled in', () => {
+describe('a DecodeError handed to decode() is rethrown as it is: the same object, never written to', () => {
   test('a LimitError from withFetchBounds around boundedFetch', async () => {
     const big = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'x'.repeat(4096) }] } });
     const fetch = boundedFetch({ fetch: async () => new Response(big, { headers: { 'content-type': 'application/json' } }) });
@@ -49,7 +49,7 @@ describe('a DecodeError handed to decode() is rethrown unchanged, with the task 
     expect((rejected as LimitError).task).toBeUndefined();
     const e = failure('get_products', rejected);
     expect(e).toBe(rejected);
-    expect(e).toMatchObject({ code: 'TOO_LARGE', task: 'get_products', unit: 'bytes', limit: 1024 });
+    expect(e).toMatchObject({ code: 'TOO_LARGE', task: undefined, unit: 'bytes', limit: 1024 });
     expect(() => decode('get_products', rejected)).toThrow(rejected as Error);
   });
 
@@ -59,9 +59,16 @@ describe('a DecodeError handed to decode() is rethrown unchanged, with the task 
     ['a SCHEMA_MISMATCH of an earlier decode', () => failure('list_accounts', mcp.structured({ accounts: 'none' }))],
   ])('%s', (_name, make) => {
     const error = make();
-    const code = error.code;
+    const before = Object.getOwnPropertyDescriptors(error);
     expect(failure('get_media_buys', error)).toBe(error);
-    expect(error.code).toBe(code);
+    // Not a field written: the task it was built without stays undefined, the one it was built with stays.
+    expect(Object.getOwnPropertyDescriptors(error)).toEqual(before);
+  });
+
+  test('a frozen DecodeError is rethrown as it is too (nothing is written to it)', () => {
+    const error = Object.freeze(new LimitError('TIMEOUT', 'no response within 10 ms', { unit: 'ms', limit: 10, actual: 11 }));
+    expect(failure('get_products', error)).toBe(error);
+    expect(safeDecode('get_products', error, { version: '3.0' })).toEqual({ success: false, error });
   });
 
   test('a task already set is kept, as is every other field', () => {

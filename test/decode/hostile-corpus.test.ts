@@ -867,7 +867,7 @@ const cases: Record<string, readonly Case[]> = {
       name: 'a DecodeError handed back in (a LimitError the bounded fetch raised)',
       input: () => new LimitError('TOO_LARGE', 'body is over 1024 bytes', { unit: 'bytes', limit: 1024, actual: 1025 }),
       code: 'TOO_LARGE',
-      then: ({ error }) => expect(error).toMatchObject({ task: 'list_accounts', message: 'body is over 1024 bytes' }),
+      then: ({ error }) => expect(error).toMatchObject({ task: undefined, message: 'body is over 1024 bytes' }),
     },
     { name: 'a Promise (a forgotten await)', input: () => Promise.resolve(structured(base())), code: 'INVALID_INPUT' },
     {

@@ -9,7 +9,9 @@
  *   surrogates, 3 bytes as U+FFFD) at the boundary;
  * - nothing decode() hands back, merged into `{}` by spread, Object.assign or a naive recursive
  *   merge, changes a prototype (checked after every run);
- * - the MCP and A2A extractors agree with a straightforward model of the spec's algorithms.
+ * - the MCP and A2A extractors agree with a straightforward model of the spec's algorithms;
+ * - every error decode() and safeDecode() end in carries the call's task, the pinned version where
+ *   one was pinned, and the release a bundled one stood in for once it judged the payload.
  */
 import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
@@ -265,6 +267,102 @@ describe('totality', () => {
         expect(result.success ? 'decoded' : result.error.code).toBe(threw === undefined ? 'decoded' : (threw as DecodeError).code);
       }),
       runs(600),
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Every error is built with the call's context: nothing fills it in afterwards (issue 22).
+
+/** Options decode() accepts: a pin of either release (or none), any transport, bounds tight enough to trip. */
+const validOptions = fc.record(
+  {
+    version: fc.constantFrom('auto', '3.0', '3.1', '3.0.26', '3.1.19'),
+    transport: fc.constantFrom('auto', 'mcp', 'a2a', 'payload'),
+    maxBytes: fc.oneof(fc.nat({ max: 5000 }), fc.constant(Infinity)),
+    maxDepth: fc.oneof(fc.nat({ max: 12 }), fc.constant(Infinity)),
+    maxNodes: fc.oneof(fc.nat({ max: 500 }), fc.constant(Infinity)),
+    unknownRecovery: fc.constantFrom('manifest', 'transient', 'correctable', 'terminal'),
+  },
+  { requiredKeys: [] },
+);
+
+/** The bundled version a valid `version` option pins, or undefined under 'auto'. */
+function pinned(version: string | undefined): string | undefined {
+  if (version === undefined || version === 'auto') return undefined;
+  return version.split('.').length === 3 ? version : version === '3.0' ? '3.0.26' : '3.1.19';
+}
+
+/** Task names a caller may pass: the fixtures' tasks, another release's, prototype names, anything. */
+const taskName: fc.Arbitrary<string> = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(...TASKS) },
+  { weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor', 'toString', '', 'get_products ') },
+  { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+);
+
+/** The error a decode ends in, from decode() and from safeDecode() alike (the same call, twice). */
+function errorsOf(task: string, input: unknown, opts: unknown): DecodeError[] {
+  const errors: DecodeError[] = [];
+  try {
+    decode(task as TaskName, input, opts as DecodeOptions);
+  } catch (error) {
+    expect(error).toBeInstanceOf(DecodeError);
+    errors.push(error as DecodeError);
+  }
+  const result = safeDecode(task as TaskName, input, opts as DecodeOptions);
+  if (!result.success) errors.push(result.error);
+  return errors;
+}
+
+describe("every error carries the call's task, and its version where one was pinned", () => {
+  test('valid options (either release pinned, or none), hostile envelopes of every transport and hostile tasks', () => {
+    fc.assert(
+      fc.property(taskName, envelope, validOptions, (t, generated, opts) => {
+        const input = materialize(generated);
+        const version = pinned(opts.version);
+        for (const error of errorsOf(t, input, opts)) {
+          expect(error.task, `${error.code}: ${error.message}`).toBe(t);
+          if (version !== undefined) expect(error.version, `${error.code}: ${error.message}`).toBe(version);
+        }
+      }),
+      runs(500),
+    );
+  });
+
+  test('any options (an invalid one included): the task is on the error, before the options are even read', () => {
+    fc.assert(
+      fc.property(taskName, envelope, options, (t, generated, opts) => {
+        for (const error of errorsOf(t, materialize(generated), opts)) expect(error.task, `${error.code}: ${error.message}`).toBe(t);
+      }),
+      runs(300),
+    );
+  });
+
+  test('a payload announcing a newer release: what judged it says which release it stood in for', () => {
+    fc.assert(
+      fc.property(
+        mutatedPayload.filter(({ fixture }) => fixture.version === '3.1.19'),
+        fc.constantFrom('3.2', '3.7', '3.10'),
+        fc.constantFrom('structured', 'text', 'payload'),
+        ({ fixture, payload }, release, carrier) => {
+          const announced = { ...payload, adcp_version: release };
+          const input =
+            carrier === 'structured'
+              ? { content: [], structuredContent: announced }
+              : carrier === 'text'
+                ? { content: [{ type: 'text', text: JSON.stringify(announced) }] }
+                : announced;
+          const opts = carrier === 'payload' ? { transport: 'payload' as const } : {};
+          for (const error of errorsOf(fixture.task, input, opts)) {
+            expect(error.task).toBe(fixture.task);
+            // Judged after the version was picked: the schema's verdict, the seller's failure.
+            if (error.code === 'SCHEMA_MISMATCH' || error.code === 'TASK_FAILED') {
+              expect(error, error.message).toMatchObject({ version: '3.1.19', standInFor: release });
+            }
+          }
+        },
+      ),
+      runs(300),
     );
   });
 });
