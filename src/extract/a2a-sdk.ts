@@ -41,7 +41,7 @@ function spend(budget: Budget, count: number): void {
   budget.used += count;
   if (budget.used > MAX_ITEMS)
     throw new LimitError(
-      'TOO_DEEP',
+      'TOO_MANY_VALUES',
       `expected an @a2a-js/sdk object of at most ${MAX_ITEMS} parts, artifacts and messages; got more (refused unread)`,
       { unit: 'nodes', limit: MAX_ITEMS, actual: budget.used },
       budget.context,
@@ -83,7 +83,7 @@ function hasSdkParts(parts: unknown): boolean {
  * @param context - The call it was given to (decode's task and version), for the error.
  * @returns A StreamResponse as its single-key envelope (`{ task }`, `{ statusUpdate }`, ...), a Task
  *   or event with string states and `{ data }` / `{ text }` parts; or `input` unchanged.
- * @throws {LimitError} `TOO_DEEP` (unit `nodes`) past {@link MAX_ITEMS} items; whatever reading the input throws.
+ * @throws {LimitError} `TOO_MANY_VALUES` (unit `nodes`) past {@link MAX_ITEMS} items; whatever reading the input throws.
  * @example
  * fromA2aSdk({ payload: { $case: 'statusUpdate', value: event } }); // { statusUpdate: { taskId, status: { state: 'TASK_STATE_WORKING', ... } } }
  */
