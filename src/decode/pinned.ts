@@ -13,9 +13,9 @@
 import { decode as decodeAny, safeDecode as safeDecodeAny } from './decode.js';
 import { resolveOptions } from '../encode/resolve-options.js';
 import type { DecodeOptions } from './types.js';
-import { DecodeError, type AdcpError, type Recovery, type RecoveryClassification } from '../errors/errors.js';
+import { DecodeError, type AdcpError, type ErrorContext, type Recovery, type RecoveryClassification } from '../errors/errors.js';
 import type { CommonDecodeOptions } from '../encode/options.js';
-import { decodeTaskStatus, handleOption } from './polling.js';
+import { decodeTaskStatus, handleOption, STATUS_CALL } from './polling.js';
 import { mintHandle, type TaskHandle, type TaskHandleFields } from './task-handle.js';
 import type { taskTypesByVersion } from '../generated/envelope.js';
 import type { TaskStatus } from '../schema/response-types.js';
@@ -143,12 +143,13 @@ export interface Pinned<V extends string, R, Q = {}> extends PinnedDecoder<V, R,
  * The options of one call: the decoder's and the call's merged and checked as decode() does, with
  * the version held to `version` (a JavaScript caller can pass what the types forbid).
  */
-function pinnedOptions(version: Version, base: DecodeOptions, call: unknown): DecodeOptions {
-  const resolved = resolveOptions(base, call as DecodeOptions | undefined);
+function pinnedOptions(version: Version, base: DecodeOptions, call: unknown, context: ErrorContext = { version }): DecodeOptions {
+  const resolved = resolveOptions(base, call as DecodeOptions | undefined, context);
   if (resolved.version !== version && (resolved.version === 'auto' || resolveVersion(resolved.version) !== version)) {
     throw new DecodeError(
       'INVALID_OPTION',
       `option version must be left out: this decoder decodes AdCP ${version} only; got ${JSON.stringify(resolved.version.slice(0, 40))}`,
+      context,
     );
   }
   return { ...resolved, version };
@@ -165,18 +166,19 @@ function pinnedHandle(version: Version, task: string, answer: unknown): TaskHand
 function bind<V extends string, R, Q>(version: Version, base: DecodeOptions): PinnedDecoder<V, R, Q> {
   // The common call passes no options: merge and check the decoder's own once, not on every call.
   let defaults: DecodeOptions | undefined;
-  const optionsOf = (call: unknown): DecodeOptions => {
-    if (call !== undefined) return pinnedOptions(version, base, call);
+  // A call's options are refused with its task and the pinned version, as decode() refuses its own.
+  const optionsOf = (call: unknown, task?: unknown): DecodeOptions => {
+    if (call !== undefined) return pinnedOptions(version, base, call, { version, ...(typeof task === 'string' ? { task } : {}) });
     defaults ??= pinnedOptions(version, base, undefined);
     return defaults;
   };
   return {
     ...pinnedEncoder<V, Q>(optionsOf),
-    decode: (task, input, call) => decodeAny(task as never, input, optionsOf(call)) as never,
+    decode: (task, input, call) => decodeAny(task as never, input, optionsOf(call, task)) as never,
     safeDecode: (task, input, call) => {
       let options: DecodeOptions;
       try {
-        options = optionsOf(call);
+        options = optionsOf(call, task);
       } catch (error) {
         if (error instanceof DecodeError) return { success: false, error };
         throw error;
@@ -213,7 +215,10 @@ export function pin<V extends string, R, Q = {}>(version: V, validators: Validat
     },
     // decodeTaskStatus checked the result by `bundled`, whose responses `R` are: typed by them alone.
     decodeTaskStatus: (input: unknown, options?: PinnedTaskStatusOptions) =>
-      decodeTaskStatus(input, { ...pinnedOptions(bundled, base, options), handle: handleOption(options) }) as never,
+      decodeTaskStatus(input, {
+        ...pinnedOptions(bundled, base, options, { ...STATUS_CALL, version: bundled }),
+        handle: handleOption(options, STATUS_CALL),
+      }) as never,
     taskHandle: (task, answer) => pinnedHandle(bundled, task, answer) as TaskHandle<typeof task, V> | undefined,
     classifyRecovery: (adcpError, options) => classifyRecovery(adcpError, bundled, options),
     preload: (tasks) => preloadFrom(validators, bundled, tasks),

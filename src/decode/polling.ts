@@ -54,7 +54,7 @@ export type PolledTaskFor<H> = H extends { readonly task: infer K; readonly vers
 type Poll = (typeof taskStatusPollByVersion)[Version];
 
 /** The call a poll is before its method is known: what its option errors (and guard's) name as the task. */
-const STATUS_CALL = Object.freeze({ task: 'task status' });
+export const STATUS_CALL = Object.freeze({ task: 'task status' });
 
 /**
  * Decodes a task-status poll and its result.

@@ -56,6 +56,15 @@ describe('a pinned decoder judges by its own version', () => {
     );
     const safe = v31.safeDecode as (task: string, input: unknown, options?: unknown) => unknown;
     expect(safe('get_products', body, options)).toMatchObject({ success: false, error: { code: 'INVALID_OPTION' } });
+    // A call's refused options name the call, as the unpinned decode's do: its task and the pinned version.
+    for (const bad of [options, { maxDepth: -1 }, { transport: 'smtp' }]) {
+      const context = { code: 'INVALID_OPTION', task: 'get_products', version: '3.1.19' };
+      expect(caughtAs(Error, () => call('get_products', body, bad))).toMatchObject(context);
+      expect(safe('get_products', body, bad)).toMatchObject({ success: false, error: context });
+    }
+    const poll = v31.decodeTaskStatus as (input: unknown, options?: unknown) => unknown;
+    expect(caughtAs(Error, () => poll(body, options))).toMatchObject({ code: 'INVALID_OPTION', task: 'task status', version: '3.1.19' });
+    expect(caughtAs(Error, () => poll(body, { handle: 7 }))).toMatchObject({ code: 'INVALID_OPTION', task: 'task status' });
     const create = v31.createDecoder as (options: unknown) => unknown;
     expect(caughtAs(Error, () => create(options))).toMatchObject({ code: 'INVALID_OPTION' });
     // Naming the pinned version itself is allowed (it changes nothing).
