@@ -124,27 +124,18 @@ function derivable(keyword: string, paramsText: string, messageText: string): bo
  * // 'vErrors = recordError(vErrors, ++errors, instancePath, "#/type", "type", {type: "string"});'
  */
 export function derivedMessages(code: string): DerivedMessages {
-  const call = 'recordError(';
   const kept: string[] = [];
-  let out = '';
-  let from = 0;
-  let found = 0;
-  let sites = 0;
-  for (let at = code.indexOf(call); at !== -1; at = code.indexOf(call, at + 1)) {
-    sites++;
-    const { parts, end } = splitTopLevel(code, at + call.length);
+  const rewritten = rewriteCalls(code, (parts) => {
     const [list, count, instancePath, schemaPath, keywordText, params, message] = parts;
     const keyword = keywordText === undefined ? undefined : evaluate(keywordText);
-    if (parts.length < 7 || parts.length > 8 || typeof keyword !== 'string') continue; // not recognised: the count fails the build
-    found++;
+    if (parts.length < 7 || parts.length > 8 || typeof keyword !== 'string') return undefined;
     if (parts.length === 8 || !derivable(keyword, params!, message!)) {
       kept.push(keyword);
-      continue;
+      return parts;
     }
-    out += `${code.slice(from, at)}${call}${[list, count, instancePath, schemaPath, keywordText, params].join(', ')})`;
-    from = end + 1;
-  }
-  return { code: out + code.slice(from), found, sites, kept };
+    return [list!, count!, instancePath!, schemaPath!, keywordText!, params!];
+  });
+  return { ...rewritten, kept };
 }
 
 /**
@@ -159,6 +150,26 @@ export function derivedMessages(code: string): DerivedMessages {
  * // 'vErrors = recordError(vErrors, ++errors, instancePath, "#/type", {type: "string"});'
  */
 export function pathKeywords(code: string): Rewritten {
+  return rewriteCalls(code, (parts) => {
+    const schemaPath = evaluate(parts[3] ?? '');
+    const keyword = evaluate(parts[4] ?? '');
+    if (typeof schemaPath !== 'string' || typeof keyword !== 'string' || !schemaPath.endsWith(`/${keyword}`)) return undefined;
+    return [...parts.slice(0, 4), ...parts.slice(5)];
+  });
+}
+
+/**
+ * Rewrites the arguments of every recordError call of `code`, the one walk both rewrites share.
+ *
+ * @param code A listing module's code.
+ * @param rewrite A call's arguments as written to its new ones; the same array keeps the call as it
+ *   is; `undefined` leaves a call it does not recognise uncounted (the count fails the build).
+ * @returns The code, the calls recognised (`found`) and all of them (`sites`).
+ * @throws Error when a call's arguments are not bracketed as Ajv writes them.
+ * @example
+ * rewriteCalls(code, (parts) => parts).code === code; // true
+ */
+function rewriteCalls(code: string, rewrite: (parts: string[]) => readonly string[] | undefined): Rewritten {
   const call = 'recordError(';
   let out = '';
   let from = 0;
@@ -167,11 +178,11 @@ export function pathKeywords(code: string): Rewritten {
   for (let at = code.indexOf(call); at !== -1; at = code.indexOf(call, at + 1)) {
     sites++;
     const { parts, end } = splitTopLevel(code, at + call.length);
-    const schemaPath = evaluate(parts[3] ?? '');
-    const keyword = evaluate(parts[4] ?? '');
-    if (typeof schemaPath !== 'string' || typeof keyword !== 'string' || !schemaPath.endsWith(`/${keyword}`)) continue; // not recognised: the count fails the build
+    const next = rewrite(parts);
+    if (next === undefined) continue;
     found++;
-    out += `${code.slice(from, at)}${call}${[...parts.slice(0, 4), ...parts.slice(5)].join(', ')})`;
+    if (next === parts) continue;
+    out += `${code.slice(from, at)}${call}${next.join(', ')})`;
     from = end + 1;
   }
   return { code: out + code.slice(from), found, sites };
