@@ -93,7 +93,13 @@ export type DecodeErrorCode =
    * names another task than the handle's (`task_type`, `task_id` or `operation_id` differ), so it
    * cannot be this task's; `path` names the field. See {@link TaskMismatchError}.
    */
-  | 'TASK_MISMATCH';
+  | 'TASK_MISMATCH'
+  /**
+   * callTask got no seller answer to decode: the seller refused the request at the HTTP level (a
+   * status, with the `WWW-Authenticate: Signature error` code when seen), or the connection
+   * failed or was dropped; see `TransportError` (adcp-decode/mcp, adcp-decode/a2a).
+   */
+  | 'TRANSPORT_FAILED';
 
 /** AdCP error recovery classes (`adcp_error.recovery`). */
 export type Recovery = 'transient' | 'correctable' | 'terminal';
