@@ -70,7 +70,9 @@ function jsonRpcAnswer(thrown: Error): unknown {
   if (Number.isInteger(own(thrown, 'code')) || isA2aJsonRpcError(thrown)) return thrown;
   // @a2a-js/sdk wraps an error event of a stream: `SSE event contained an error: …`, the JSON-RPC error as `cause`.
   const { cause } = thrown;
-  return cause instanceof Error && isA2aJsonRpcError(cause) && thrown.message.startsWith('SSE event contained an error: ') ? cause : undefined;
+  return cause instanceof Error && isA2aJsonRpcError(cause) && thrown.message.startsWith('SSE event contained an error: ')
+    ? cause
+    : undefined;
 }
 
 /**
@@ -104,7 +106,13 @@ export function classify(thrown: unknown, head: ResponseHead | undefined, contex
 }
 
 /** The typed refusal: the status the client threw, the headers a bounded fetch saw for it, the body's words shown. */
-function refusalError(status: number | undefined, body: string, head: ResponseHead | undefined, cause: Error, context: ErrorContext): DecodeError {
+function refusalError(
+  status: number | undefined,
+  body: string,
+  head: ResponseHead | undefined,
+  cause: Error,
+  context: ErrorContext,
+): DecodeError {
   const words = body.trim() === '' ? undefined : shownText(body, SELLER_TEXT);
   const said = words === undefined ? '' : `; the seller said: ${shownText(words, MESSAGE_TEXT)}`;
   const task = context.task ?? 'the call';

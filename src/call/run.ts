@@ -77,7 +77,9 @@ export function safeCallTaskOver<C, X = {}>(sendOver: (client: C, options: X | u
   const call = async (client: C, first: unknown, second?: unknown, third?: unknown): Promise<unknown> => {
     const { what, options } = given(first, second, third);
     const ended = await runCall(what, options, sendOver(client, options as X | undefined));
-    return ended.ok ? { success: true, ...ended.outcome, request: ended.request } : { success: false, error: ended.error, request: ended.request };
+    return ended.ok
+      ? { success: true, ...ended.outcome, request: ended.request }
+      : { success: false, error: ended.error, request: ended.request };
   };
   // As above: the data is the task's response, the request what encode() returned for it.
   return call as SafeCallTask<C, X>;
@@ -122,7 +124,9 @@ function encodeOnce(what: Given['what'], codec: Codec): EncodedRequest | DecodeE
       ({ task, args } = what.encoded);
       version ??= what.encoded.version as Codec['version'];
     } catch (cause) {
-      return new DecodeError('INVALID_INPUT', `expected what encode() returned; reading the request threw ${describeThrown(cause)}`, { cause });
+      return new DecodeError('INVALID_INPUT', `expected what encode() returned; reading the request threw ${describeThrown(cause)}`, {
+        cause,
+      });
     }
   }
   return encodeAttempt(() => resolveOptions(undefined, { ...codec, version }), task, args);
@@ -133,15 +137,27 @@ function encodeOnce(what: Given['what'], codec: Codec): EncodedRequest | DecodeE
  * answer to decode, or the attempt's end); the decode; and a check of the deadline and the
  * caller's signal before decoding and after, so that a late answer is a TIMEOUT.
  */
-async function attemptOnce(request: EncodedRequest, codec: Codec, send: Send, clock: Clock, signal: AbortSignal | undefined): Promise<Ended> {
+async function attemptOnce(
+  request: EncodedRequest,
+  codec: Codec,
+  send: Send,
+  clock: Clock,
+  signal: AbortSignal | undefined,
+): Promise<Ended> {
   const task = request.task;
   const context = { task, version: request.version };
   let head: ResponseHead | undefined;
   let answer: unknown;
   try {
-    answer = await bounded((s, ms) => send(request, s, ms), clock, signal, task, (seen) => {
-      head = seen;
-    });
+    answer = await bounded(
+      (s, ms) => send(request, s, ms),
+      clock,
+      signal,
+      task,
+      (seen) => {
+        head = seen;
+      },
+    );
   } catch (thrown) {
     if (signal?.aborted === true) throw signal.reason;
     const classed = classify(thrown, head, context);
@@ -165,7 +181,9 @@ function late(clock: Clock, signal: AbortSignal | undefined, task: string): Deco
 }
 
 /** The options read once, split into the codec's (passed on to encode and decode) and the call's own. */
-function readCallOptions(options: CallOptions | undefined): (Codec & { timeoutMs: number; signal?: AbortSignal | undefined; retry: Retry }) | DecodeError {
+function readCallOptions(
+  options: CallOptions | undefined,
+): (Codec & { timeoutMs: number; signal?: AbortSignal | undefined; retry: Retry }) | DecodeError {
   if (options === undefined) return { timeoutMs: DEFAULT_TIMEOUT_MS, retry: readRetry(undefined) };
   try {
     const { version, newerRelease, maxBytes, maxDepth, maxNodes, unknownRecovery, timeoutMs, signal, retry } = options;

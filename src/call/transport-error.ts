@@ -65,10 +65,12 @@ export function judgeRefusal(refusal: HttpRefusal): { blame: TransportBlame; rec
     const blame = Object.hasOwn(SIGNATURE_BLAME, signatureError) ? (SIGNATURE_BLAME[signatureError] as TransportBlame) : undefined;
     if (blame === 'network') return { blame, recovery: { recovery: 'transient', ...later } };
     // An unknown code is the seller's to explain: terminal, as unknown recovery values are.
-    if (blame === undefined || BLOCKING_SIGNATURE_CODES.has(signatureError)) return { blame: blame ?? 'configuration', recovery: { recovery: 'terminal' } };
+    if (blame === undefined || BLOCKING_SIGNATURE_CODES.has(signatureError))
+      return { blame: blame ?? 'configuration', recovery: { recovery: 'terminal' } };
     return { blame, recovery: { recovery: 'correctable' } };
   }
-  if (CONFIGURATION_STATUSES.has(status) || (status >= 300 && status < 400)) return { blame: 'configuration', recovery: { recovery: 'correctable' } };
+  if (CONFIGURATION_STATUSES.has(status) || (status >= 300 && status < 400))
+    return { blame: 'configuration', recovery: { recovery: 'correctable' } };
   return { blame: 'request', recovery: { recovery: 'correctable' } };
 }
 
@@ -101,7 +103,8 @@ export class TransportError extends DecodeError {
   ) {
     super('TRANSPORT_FAILED', message, options);
     const { refusal } = data;
-    const judged = refusal === undefined ? { blame: 'network' as const, recovery: { recovery: 'transient' as const } } : judgeRefusal(refusal);
+    const judged =
+      refusal === undefined ? { blame: 'network' as const, recovery: { recovery: 'transient' as const } } : judgeRefusal(refusal);
     this.status = refusal?.status;
     this.signatureError = refusal?.signatureError;
     this.blame = judged.blame;

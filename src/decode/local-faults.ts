@@ -40,7 +40,8 @@ import { isA2aJsonRpcError, isAbortError, thrownRefusal } from '../extract/throw
 export function localFault(input: unknown, task: string | undefined, version: Version | undefined): DecodeError | undefined {
   try {
     if (typeof input !== 'object' || input === null) return undefined;
-    if (input instanceof Error) return input instanceof DecodeError ? input : (sdkTimeout(input, task, version) ?? thrownFault(input, task, version));
+    if (input instanceof Error)
+      return input instanceof DecodeError ? input : (sdkTimeout(input, task, version) ?? thrownFault(input, task, version));
     if (isAbortError(input)) return thrownFault(input, task, version);
     const then: unknown = (input as { then?: unknown }).then;
     if (typeof then === 'function') {
@@ -67,7 +68,11 @@ function thrownFault(error: object, task: string | undefined, version: Version |
   const opts = { task, version, cause: error };
   const name = describeThrown(error);
   if (isAbortError(error) || sdkWrappedAbort(error))
-    return new DecodeError('INVALID_INPUT', `expected the seller's answer; got the caller's own abort (${name}): rethrow it, it is no answer`, opts);
+    return new DecodeError(
+      'INVALID_INPUT',
+      `expected the seller's answer; got the caller's own abort (${name}): rethrow it, it is no answer`,
+      opts,
+    );
   const refusal = thrownRefusal(error);
   if (refusal !== undefined)
     return new DecodeError(
@@ -76,7 +81,11 @@ function thrownFault(error: object, task: string | undefined, version: Version |
       opts,
     );
   if (Number.isInteger(own(error, 'code')) || isA2aJsonRpcError(error)) return undefined;
-  return new DecodeError('INVALID_INPUT', `expected the seller's answer; got ${name} thrown on the client's side, with no JSON-RPC error code: no answer to decode`, opts);
+  return new DecodeError(
+    'INVALID_INPUT',
+    `expected the seller's answer; got ${name} thrown on the client's side, with no JSON-RPC error code: no answer to decode`,
+    opts,
+  );
 }
 
 /** The MCP SDK's wrap of an aborted request's reason: McpError -32001 `MCP error -32001: AbortError: …`, no data. */

@@ -40,7 +40,8 @@ const PREFIX_SCAN = 512;
 const MCP_HTTP = /^Streamable HTTP error: (?:Error POSTing to endpoint: |Failed to open SSE stream: |Unexpected content type: )?/;
 
 /** @a2a-js/sdk 1.x: `HTTP error for <method>! Status: 401 Unauthorized. Response: <body>` (and the stream's and REST's alike). */
-const A2A_HTTP = /^HTTP error (?:for [^\s!]{1,200}! Status: |establishing stream for [^\s:]{1,200}: )([1-5]\d\d)\b[^\n]{0,200}?\. Response: /;
+const A2A_HTTP =
+  /^HTTP error (?:for [^\s!]{1,200}! Status: |establishing stream for [^\s:]{1,200}: )([1-5]\d\d)\b[^\n]{0,200}?\. Response: /;
 
 /**
  * The HTTP refusal in what an SDK client threw, or `undefined` for anything else (a seller's
@@ -67,7 +68,12 @@ export function thrownRefusal(value: unknown): ThrownRefusal | undefined {
     if (a2a !== null) return { status: Number(a2a[1]), body: message.slice(a2a[0].length) };
     // @a2a-js/sdk's REST transport: an A2AError with the status in `statusCode`.
     const statusCode = own(value, 'statusCode');
-    if (own(value, 'transport') === 'rest' && Number.isInteger(statusCode) && (statusCode as number) >= 300 && (statusCode as number) <= 599)
+    if (
+      own(value, 'transport') === 'rest' &&
+      Number.isInteger(statusCode) &&
+      (statusCode as number) >= 300 &&
+      (statusCode as number) <= 599
+    )
       return { status: statusCode as number, body: message };
     return undefined;
   } catch {

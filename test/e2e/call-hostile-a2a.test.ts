@@ -63,11 +63,18 @@ const invocation = (params: unknown) => (params as { message?: { parts?: unknown
 
 describe("over A2A, a seller's JSON-RPC error is classed as over MCP", () => {
   test('JsonRpcTransportError with adcp_error RATE_LIMITED, retry_after 5: TaskFailedError, transient, 5 s', async () => {
-    const { client } = await hostile((_, req, res) => jsonRpcError(req, res, { code: -32029, message: 'Rate limit exceeded', data: { adcp_error: adcpError } }));
+    const { client } = await hostile((_, req, res) =>
+      jsonRpcError(req, res, { code: -32029, message: 'Rate limit exceeded', data: { adcp_error: adcpError } }),
+    );
     const result = await safeCallTask(client, 'get_products', PRODUCTS_BRIEF);
     if (result.success) throw new Error('expected a failure');
     expect(result.error).toBeInstanceOf(TaskFailedError);
-    expect(result.error).toMatchObject({ code: 'TASK_FAILED', adcpError, known: { code: 'RATE_LIMITED' }, recovery: { recovery: 'transient', retryAfterSeconds: 5 } });
+    expect(result.error).toMatchObject({
+      code: 'TASK_FAILED',
+      adcpError,
+      known: { code: 'RATE_LIMITED' },
+      recovery: { recovery: 'transient', retryAfterSeconds: 5 },
+    });
     expect(result.request?.task).toBe('get_products');
   });
 
@@ -82,7 +89,9 @@ describe("over A2A, a seller's JSON-RPC error is classed as over MCP", () => {
   test("a stream's error event (the SDK wraps the JSON-RPC error as cause): TaskFailedError too", async () => {
     const { client } = await hostile((_, req, res) => {
       const error = { code: -32029, message: 'Rate limit exceeded', data: { adcp_error: adcpError } };
-      res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: req.body?.id, error })}\n\n`);
+      res
+        .writeHead(200, { 'content-type': 'text/event-stream' })
+        .end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: req.body?.id, error })}\n\n`);
       return undefined;
     });
     await expect(streamTask(client, 'get_products', PRODUCTS_BRIEF)).rejects.toMatchObject({
@@ -124,7 +133,9 @@ describe('over A2A, an HTTP refusal is a TransportError', () => {
     });
     const waits: number[] = [];
     const sleep = async (ms: number) => void waits.push(ms);
-    await expect(callTask(client, 'create_media_buy', mediaBuyRequest(1), { version: '3.1', retry: { attempts: 2, sleep } })).resolves.toMatchObject({
+    await expect(
+      callTask(client, 'create_media_buy', mediaBuyRequest(1), { version: '3.1', retry: { attempts: 2, sleep } }),
+    ).resolves.toMatchObject({
       status: 'submitted',
     });
     expect(waits).toHaveLength(1);
@@ -151,11 +162,14 @@ describe('over A2A, retry and abort', () => {
   });
 
   test.each([
-    ['controller.abort()', () => {
-      const c = new AbortController();
-      setTimeout(() => c.abort(), 30);
-      return c.signal;
-    }],
+    [
+      'controller.abort()',
+      () => {
+        const c = new AbortController();
+        setTimeout(() => c.abort(), 30);
+        return c.signal;
+      },
+    ],
     ['AbortSignal.timeout()', () => AbortSignal.timeout(30)],
     ['an already-aborted signal', () => AbortSignal.abort()],
   ])("%s: rejects with the signal's reason, sent or streamed", async (_, make) => {

@@ -33,12 +33,18 @@ const seller = lowLevelSeller({
   },
 });
 
-const rateLimited = (retryAfter: number, code = 'RATE_LIMITED'): Behaviour => (r, res) => {
-  if (r.attempt > 1) return 'pass';
-  const error = { code: -32029, message: 'Rate limit exceeded', data: { adcp_error: { code, recovery: 'transient', retry_after: retryAfter } } };
-  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: r.body.id, error }));
-  return undefined;
-};
+const rateLimited =
+  (retryAfter: number, code = 'RATE_LIMITED'): Behaviour =>
+  (r, res) => {
+    if (r.attempt > 1) return 'pass';
+    const error = {
+      code: -32029,
+      message: 'Rate limit exceeded',
+      data: { adcp_error: { code, recovery: 'transient', retry_after: retryAfter } },
+    };
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: r.body.id, error }));
+    return undefined;
+  };
 const refuse =
   (status: number, headers: Record<string, string> = {}, body = ''): Behaviour =>
   (_, res) => {
@@ -61,7 +67,10 @@ afterEach(async () => {
 });
 
 /** A hostile seller and a real SDK client on it, through boundedFetch (or the fetch given). */
-async function hostile(behaviour: Behaviour, fetch: typeof globalThis.fetch = boundedFetch()): Promise<{ seller: HostileSeller; client: Client }> {
+async function hostile(
+  behaviour: Behaviour,
+  fetch: typeof globalThis.fetch = boundedFetch(),
+): Promise<{ seller: HostileSeller; client: Client }> {
   const s = await serveHostileMcp(seller, behaviour);
   served.push(s);
   const client = new Client({ name: 'buyer', version: '1.0.0' });
@@ -78,11 +87,14 @@ function recordedSleep(): { waits: number[]; sleep: (ms: number) => Promise<void
 
 describe("the caller's abort is rethrown as it was, never decoded", () => {
   const aborts: Array<[string, () => AbortSignal]> = [
-    ['controller.abort()', () => {
-      const c = new AbortController();
-      setTimeout(() => c.abort(), 30);
-      return c.signal;
-    }],
+    [
+      'controller.abort()',
+      () => {
+        const c = new AbortController();
+        setTimeout(() => c.abort(), 30);
+        return c.signal;
+      },
+    ],
     ['AbortSignal.timeout()', () => AbortSignal.timeout(30)],
     ['an already-aborted signal', () => AbortSignal.abort()],
   ];
@@ -112,7 +124,13 @@ describe('HTTP refusals are typed, with the right blame', () => {
     if (result.success) throw new Error('expected a refusal');
     expect(result.error).toBeInstanceOf(TransportError);
     expect(result.error).not.toBeInstanceOf(TaskFailedError);
-    expect(result.error).toMatchObject({ code: 'TRANSPORT_FAILED', status: 401, signatureError: code, blame, recovery: { recovery: 'correctable' } });
+    expect(result.error).toMatchObject({
+      code: 'TRANSPORT_FAILED',
+      status: 401,
+      signatureError: code,
+      blame,
+      recovery: { recovery: 'correctable' },
+    });
     expect(result.error.message).toContain(`HTTP 401 (Signature error "${code}")`);
     expect(result.error.message).not.toMatch(/JSON-RPC|transient/);
     expect(result.request?.args.idempotency_key).toBe(KEY);
@@ -137,7 +155,10 @@ describe('HTTP refusals are typed, with the right blame', () => {
 
     const bad = await hostile(refuse(400, { 'content-type': 'text/plain' }, 'bad request'));
     const refused = await safeCallTask(bad.client, 'get_products', PRODUCTS_BRIEF, { retry: { attempts: 3 } });
-    expect(refused).toMatchObject({ success: false, error: { status: 400, blame: 'request', recovery: { recovery: 'correctable' }, sellerText: 'bad request' } });
+    expect(refused).toMatchObject({
+      success: false,
+      error: { status: 400, blame: 'request', recovery: { recovery: 'correctable' }, sellerText: 'bad request' },
+    });
     expect(bad.seller.calls).toHaveLength(1);
   });
 
@@ -158,7 +179,12 @@ describe('a dropped connection is the network, and retried', () => {
     const { client } = await hostile(drop);
     const result = await safeCallTask(client, 'create_media_buy', mediaBuyRequest(1), { version: '3.1' });
     if (result.success) throw new Error('expected a failure');
-    expect(result.error).toMatchObject({ code: 'TRANSPORT_FAILED', status: undefined, blame: 'network', recovery: { recovery: 'transient' } });
+    expect(result.error).toMatchObject({
+      code: 'TRANSPORT_FAILED',
+      status: undefined,
+      blame: 'network',
+      recovery: { recovery: 'transient' },
+    });
     expect(result.request?.args).toMatchObject({ idempotency_key: KEY });
   });
 
@@ -205,12 +231,16 @@ describe('retry: the same request on what is retryable, within attempts and the 
     };
     const low = await hostile(budget);
     const { sleep } = recordedSleep();
-    await expect(callTask(low.client, 'get_products', PRODUCTS_BRIEF, { retry: { attempts: 5, sleep } })).rejects.toBeInstanceOf(TaskFailedError);
+    await expect(callTask(low.client, 'get_products', PRODUCTS_BRIEF, { retry: { attempts: 5, sleep } })).rejects.toBeInstanceOf(
+      TaskFailedError,
+    );
     expect(low.seller.calls).toHaveLength(1);
 
     const always = await hostile((r, res) => rateLimited(1)({ ...r, attempt: 1 }, res));
     const recorded = recordedSleep();
-    const error = await callTask(always.client, 'get_products', PRODUCTS_BRIEF, { retry: { attempts: 4, sleep: recorded.sleep } }).catch((e: unknown) => e);
+    const error = await callTask(always.client, 'get_products', PRODUCTS_BRIEF, { retry: { attempts: 4, sleep: recorded.sleep } }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ code: 'TASK_FAILED', known: { code: 'RATE_LIMITED' } });
     expect(always.seller.calls).toHaveLength(4);
     expect(recorded.waits).toEqual([1000, 1000, 1000]);
@@ -220,12 +250,16 @@ describe('retry: the same request on what is retryable, within attempts and the 
     // Throttles the first two tools/call, serves the third.
     const { client, seller: s } = await hostile((r, res) => (r.attempt >= 3 ? 'pass' : rateLimited(5)({ ...r, attempt: 1 }, res)));
     const { waits, sleep } = recordedSleep();
-    const error = await callTask(client, 'get_products', PRODUCTS_BRIEF, { timeoutMs: 2000, retry: { attempts: 3, sleep } }).catch((e: unknown) => e);
+    const error = await callTask(client, 'get_products', PRODUCTS_BRIEF, { timeoutMs: 2000, retry: { attempts: 3, sleep } }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ code: 'TASK_FAILED', recovery: { recovery: 'transient', retryAfterSeconds: 5 } });
     expect(waits).toEqual([]);
     expect(s.calls).toHaveLength(1);
     // The same seller within a deadline that holds the wait: it is waited, and the retry served.
-    await expect(callTask(client, 'get_products', PRODUCTS_BRIEF, { timeoutMs: 60_000, retry: { attempts: 3, sleep } })).resolves.toMatchObject({
+    await expect(
+      callTask(client, 'get_products', PRODUCTS_BRIEF, { timeoutMs: 60_000, retry: { attempts: 3, sleep } }),
+    ).resolves.toMatchObject({
       products: [],
     });
     expect(waits).toEqual([5000]);
@@ -239,8 +273,13 @@ describe('retry: the same request on what is retryable, within attempts and the 
       sent.push(request.clone());
       return fetch(request);
     };
-    const capabilities = { request_signing: { supported: true, covers_content_digest: 'required', required_for: ['create_media_buy'] } } as const;
-    const { client, seller: s } = await hostile(rateLimited(1), withRequestSigning(boundedFetch({ fetch: recording }), signer, { capabilities }));
+    const capabilities = {
+      request_signing: { supported: true, covers_content_digest: 'required', required_for: ['create_media_buy'] },
+    } as const;
+    const { client, seller: s } = await hostile(
+      rateLimited(1),
+      withRequestSigning(boundedFetch({ fetch: recording }), signer, { capabilities }),
+    );
     const { sleep } = recordedSleep();
     await callTask(client, 'create_media_buy', mediaBuyRequest(1), { version: '3.1', retry: { attempts: 2, sleep } });
     expect(s.calls).toHaveLength(2);
@@ -250,7 +289,9 @@ describe('retry: the same request on what is retryable, within attempts and the 
     expect(s.calls[1]?.body.params).toEqual(s.calls[0]?.body.params);
     const options = { keys: resolverOf(ed25519), replayStore: createMemoryReplayStore() };
     for (const request of sent.filter((r) => r.headers.has('signature-input')))
-      await expect(verifyProfileSignature(await receivedRequest(request), options, REQUEST_PROFILES.base64url)).resolves.toMatchObject({ keyid: ed25519.kid });
+      await expect(verifyProfileSignature(await receivedRequest(request), options, REQUEST_PROFILES.base64url)).resolves.toMatchObject({
+        keyid: ed25519.kid,
+      });
   });
 });
 
