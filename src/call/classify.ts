@@ -9,7 +9,7 @@ import { DecodeError, describeThrown, type ErrorContext } from '../errors/errors
 import { shownText } from '../errors/format.js';
 import { isA2aJsonRpcError, thrownRefusal } from '../extract/thrown.js';
 import { findBoundsError, type ResponseHead } from '../fetch/bounded-fetch.js';
-import { own } from '../json/own.js';
+import { isObject, own } from '../json/own.js';
 import { refusalOf } from './refusal.js';
 import { judgeRefusal, TransportError, type TransportBlame } from './transport-error.js';
 
@@ -64,6 +64,26 @@ function connectionFailure(thrown: unknown): string | undefined {
   return undefined;
 }
 
+/** Longest refusal body read as a JSON-RPC error (the SDK holds it whole already; past this it is only shown). */
+const MAX_RPC_BODY = 1024 * 1024;
+
+/**
+ * A refusal whose body is a JSON-RPC error response (a gateway's 429 with `-32029` and its
+ * `adcp_error`): the seller's JSON-RPC error, as @a2a-js/sdk reads such a body itself, so both
+ * transports decode it alike. decode() checks its `adcp_error` as it checks any.
+ */
+function jsonRpcBody(body: string): unknown {
+  if (body.length > MAX_RPC_BODY || !body.trimStart().startsWith('{')) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (!isObject(parsed) || own(parsed, 'jsonrpc') !== '2.0') return undefined;
+    const error = own(parsed, 'error');
+    return isObject(error) && Number.isInteger(own(error, 'code')) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A seller's JSON-RPC error the client threw: an McpError (own integer `code`) or @a2a-js/sdk's, itself or as a stream error's `cause`. */
 function jsonRpcAnswer(thrown: Error): unknown {
   if (thrownRefusal(thrown) !== undefined) return undefined;
@@ -92,7 +112,11 @@ export function classify(thrown: unknown, head: ResponseHead | undefined, contex
     if (bound !== undefined) return { kind: 'error', error: bound };
     if (!(thrown instanceof Error)) return { kind: 'rethrow' };
     const refused = thrownRefusal(thrown);
-    if (refused !== undefined) return { kind: 'error', error: refusalError(refused.status, refused.body, head, thrown, context) };
+    if (refused !== undefined) {
+      const carried = jsonRpcBody(refused.body);
+      if (carried !== undefined) return { kind: 'answer', answer: carried };
+      return { kind: 'error', error: refusalError(refused.status, refused.body, head, thrown, context) };
+    }
     const answer = jsonRpcAnswer(thrown);
     if (answer !== undefined) return { kind: 'answer', answer };
     const network = connectionFailure(thrown);

@@ -162,6 +162,22 @@ describe('HTTP refusals are typed, with the right blame', () => {
     expect(bad.seller.calls).toHaveLength(1);
   });
 
+  test("a gateway's 429 whose body is a JSON-RPC error: the seller's error, decoded as over A2A (adcp_error, retry_after)", async () => {
+    const error = {
+      code: -32029,
+      message: 'Rate limit exceeded',
+      data: { adcp_error: { code: 'RATE_LIMITED', recovery: 'transient', retry_after: 5 } },
+    };
+    const { client } = await hostile((r, res) =>
+      refuse(429, { 'content-type': 'application/json' }, JSON.stringify({ jsonrpc: '2.0', id: r.body.id, error }))(r, res),
+    );
+    await expect(callTask(client, 'get_products', PRODUCTS_BRIEF)).rejects.toMatchObject({
+      code: 'TASK_FAILED',
+      known: { code: 'RATE_LIMITED' },
+      recovery: { recovery: 'transient', retryAfterSeconds: 5 },
+    });
+  });
+
   test('a 300 KB hostile body: sellerText escaped and at most 1,000 characters, a one-line message', async () => {
     const { client } = await hostile(refuse(500, { 'content-type': 'text/plain' }, HOSTILE_BODY));
     const error = (await callTask(client, 'get_products', PRODUCTS_BRIEF).catch((e: unknown) => e)) as TransportError;
