@@ -34,7 +34,7 @@ const seller = executor(async (ctx, bus) => {
 });
 
 /** The JSON-RPC requests a hostile intercept saw, by call. */
-type Seen = Array<{ method?: string; params?: unknown }>;
+type Seen = Array<{ method: string | undefined; params: unknown }>;
 
 let agents: ServedAgent[] = [];
 afterEach(async () => {
