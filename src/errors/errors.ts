@@ -39,8 +39,9 @@ export type DecodeErrorCode =
   | 'INVALID_OPTION'
   /**
    * decode() was given something that is no seller's answer and never crossed the wire: a Promise
-   * or other thenable (a forgotten `await`); or taskHandle() a value decode() did not return. A
-   * caller bug, like INVALID_OPTION; the seller is not blamed.
+   * or other thenable (a forgotten `await`), or what a client threw that is no answer (the caller's
+   * abort, an HTTP refusal, an Error without a JSON-RPC code); or taskHandle() a value decode() did
+   * not return. A caller bug, like INVALID_OPTION; the seller is not blamed.
    */
   | 'INVALID_INPUT'
   /**
