@@ -72,6 +72,10 @@ if (!again.success) expectTypeOf(again.request).toEqualTypeOf<Encoded<'create_me
 await mcp.callTask(mcpClient, { task: 'create_media_buy', version: '3.1.19', release: '3.1', args: { brief: 1 } });
 
 // A pinned import's encode() result is a call's request too.
-declare const pinnedBuy: import('../../src/encode/request.js').PinnedEncoded<'3.1.19', import('../../src/generated/requests.js').RequestsByVersion['3.1.19'], 'create_media_buy'>;
+declare const pinnedBuy: import('../../src/encode/request.js').PinnedEncoded<
+  '3.1.19',
+  import('../../src/generated/requests.js').RequestsByVersion['3.1.19'],
+  'create_media_buy'
+>;
 const pinnedCall = await mcp.safeCallTask(mcpClient, pinnedBuy, { retry: { attempts: 3 } });
 if (pinnedCall.success) expectTypeOf(pinnedCall.data).toEqualTypeOf<Decoded<'create_media_buy', { version: '3.1.19' }>>();
