@@ -9,4 +9,6 @@ export type { A2aClient } from './call-task.js';
 export { a2aRequest } from './message.js';
 export type { A2aSendRequest, A2aSdkPart } from './message.js';
 export { foldA2aStream } from './fold-stream.js';
-export type { CallArgs, Called, CallOptions, CallTaskName, SafeCallResult } from '../call/types.js';
+export type { CallArgs, Called, CallOptions, CallTaskName, RequestOptions, RetryOptions, SafeCallResult } from '../call/types.js';
+export { TransportError } from '../call/transport-error.js';
+export type { HttpRefusal, TransportBlame } from '../call/transport-error.js';
