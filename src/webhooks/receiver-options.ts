@@ -12,7 +12,7 @@ import { WEBHOOK_TASK_TYPES } from './envelope.js';
 import { guardHandles, guardKeys, guardNow, guardReplayStore, guardRevocation, type HandleIds, type HandleLookup } from './dependencies.js';
 import type { TaskHandle } from '../decode/task-handle.js';
 import { deadlineMs, optionalFunction, optionalMethods, positiveInteger } from './option-checks.js';
-import { optionError } from '../errors/option-error.js';
+import { optionError, secretOptionError } from '../errors/option-error.js';
 import type { BodyLimits } from './body/request.js';
 import type { DedupOptions, DedupSettings } from './replay/dedup-claim.js';
 import { createMemoryReplayStore, type ReplayStore } from './replay/replay.js';
@@ -165,7 +165,7 @@ function hmacSettings(hmac: unknown): ReceiverSettings['hmac'] {
   const secrets =
     typeof secret === 'string' ? [secret] : Array.isArray(secret) && secret.length === 2 ? [...(secret as unknown[])] : undefined;
   if (secrets === undefined || !secrets.every((s) => typeof s === 'string'))
-    throw optionError(WHO, 'hmac.secret', 'a string or [current, previous] strings', secret);
+    throw secretOptionError(WHO, 'hmac.secret', 'a string or [current, previous] strings', secret);
   for (const s of secrets as string[]) building('hmac.secret', () => checkHmacSecret(s));
   if (typeof agent !== 'string' || agent.length === 0) throw optionError(WHO, 'hmac.agent', "the seller agent's URL", agent);
   return { secrets: secrets as string[], agent };
