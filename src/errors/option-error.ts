@@ -50,5 +50,8 @@ export function optionError(
  * // createRequestSigner: option key must be a private JWK; got string (43 chars, not shown: key material)
  */
 export function secretOptionError(who: string, name: string, expected: string, got: unknown): DecodeError {
-  return new DecodeError('INVALID_OPTION', `${who}: option ${name} must be ${expected}; got ${describeValue(got)} (not shown: key material)`);
+  return new DecodeError(
+    'INVALID_OPTION',
+    `${who}: option ${name} must be ${expected}; got ${describeValue(got)} (not shown: key material)`,
+  );
 }
