@@ -12,6 +12,7 @@ import { resolveOptions } from '../encode/resolve-options.js';
 import { DecodeError, describeThrown, describeValue } from '../errors/errors.js';
 import { DEFAULT_TIMEOUT_MS, timedOut, timeoutOption } from '../bounds/fetch-bounds.js';
 import { withFetchBounds } from '../fetch/bounded-fetch.js';
+import { decodePoll, isPollMethod } from './poll-method.js';
 import type { CallOptions, CallTask, SafeCallTask } from './types.js';
 
 /** What a transport does with the encoded request: send it, and hand back the client's answer. */
@@ -22,8 +23,9 @@ export type Send = (request: EncodedRequest, signal: AbortSignal, timeoutMs: num
  * A2A's) built from the response, or the MCP SDK's own request timeout, which decode() tells
  * apart; an Error with an integer `code`. Anything else (a refused connection, the caller's
  * abort) is no answer to decode.
+ * @internal Shared with waitForTask's polls (wait.ts).
  */
-function isJsonRpcError(thrown: unknown): boolean {
+export function isJsonRpcError(thrown: unknown): boolean {
   return thrown instanceof Error && Number.isInteger((thrown as { code?: unknown }).code);
 }
 
@@ -86,7 +88,9 @@ async function runCall(task: string, args: unknown, options: CallOptions | undef
     if (!(thrown instanceof DecodeError) && !isJsonRpcError(thrown)) throw thrown;
     answer = thrown; // decode() returns a DecodeError as it is, and reads the seller's JSON-RPC error
   }
-  const outcome = decodeAttempt(undefined, task as TaskName, answer, { ...codec, request });
+  const outcome = isPollMethod(task)
+    ? decodePoll(answer, codec)
+    : decodeAttempt(undefined, task as TaskName, answer, { ...codec, request });
   return outcome instanceof DecodeError ? outcome : { ...outcome, request };
 }
 
@@ -109,8 +113,9 @@ function readCallOptions(options: CallOptions | undefined): (CallOptions & { tim
  * Runs the send inside the call's bounds: every bounded fetch it makes is held to `timeoutMs` and
  * fails the call the moment a bound trips (withFetchBounds), and the call as a whole ends at
  * `timeoutMs` with a TIMEOUT even when the client's fetch is not a bounded one.
+ * @internal Shared with waitForTask's polls (wait.ts).
  */
-async function bounded<T>(
+export async function bounded<T>(
   send: (signal: AbortSignal) => Promise<T>,
   timeoutMs: number,
   signal: AbortSignal | undefined,

@@ -3,6 +3,8 @@
  * arguments it takes in the version it speaks, and what it returns, typed by the task's response.
  */
 import type { DecodeError } from '../errors/errors.js';
+import type { PolledTask } from '../decode/polling.js';
+import type { PollMethod } from './poll-method.js';
 import type { DecodeOptions, ResponseIn, VersionFor } from '../decode/types.js';
 import type { Encoded, EncodeVersionFor, RequestIn, RequestTask } from '../encode/types.js';
 
@@ -27,8 +29,11 @@ export type CallTaskName<O> = RequestTask<EncodeVersionFor<O>>;
 /** What callTask takes for task `T`: the task's request type, in the version the options speak. */
 export type CallArgs<T extends string, O> = RequestIn<T, EncodeVersionFor<O>>;
 
-/** What callTask resolves to: the task's response (sync, or an async variant narrowable on `status`). */
-export type Called<T extends string, O> = ResponseIn<T, VersionFor<O>>;
+/**
+ * What callTask resolves to: the task's response (sync, or an async variant narrowable on
+ * `status`); for 3.0's poll `tasks/get`, the polled task as decodeTaskStatus returns it.
+ */
+export type Called<T extends string, O> = T extends PollMethod ? PolledTask : ResponseIn<T, VersionFor<O>>;
 
 /**
  * What safeCallTask resolves to: the response and the version that judged it, with the request

@@ -7,7 +7,7 @@
  * 3.1's `get_task_status` is; a carrier's own failure is the poll's TaskFailedError.
  */
 import { describe, expect, test } from 'vitest';
-import { decode, decodeTaskStatus, TaskFailedError } from '../../src/index.js';
+import { decode, decodeTaskStatus, encode, TaskFailedError } from '../../src/index.js';
 import { a2a03, a2a10, mcp } from '../fixtures/envelopes.js';
 import { caughtAs } from '../helpers.js';
 
@@ -62,7 +62,11 @@ describe('A2A: a completed get_task_status invocation reports a task still under
     const result = { status: 'working', task_id: 'task_cmb_4821' };
     const answer = a2a10.taskEnvelope('TASK_STATE_COMPLETED', polled('completed', { completed_at: '2026-04-18T09:59:58Z', result }));
     expect(() => decodeTaskStatus(answer, { handle: handle31 })).toThrow(
-      expect.objectContaining({ code: 'MALFORMED_ENVELOPE', path: '/status', message: expect.stringMatching(/envelope status "completed"/) }),
+      expect.objectContaining({
+        code: 'MALFORMED_ENVELOPE',
+        path: '/status',
+        message: expect.stringMatching(/envelope status "completed"/),
+      }),
     );
   });
 });
@@ -98,7 +102,9 @@ describe('3.0 tasks/get in every carrier', () => {
 
   test('another task in a CallToolResult: TASK_MISMATCH before its result is read', () => {
     const answer = mcp.structured({ ...polled('working'), task_id: 'task_other_1' });
-    expect(() => decodeTaskStatus(answer, { handle: handle30 })).toThrow(expect.objectContaining({ code: 'TASK_MISMATCH', path: '/task_id' }));
+    expect(() => decodeTaskStatus(answer, { handle: handle30 })).toThrow(
+      expect.objectContaining({ code: 'TASK_MISMATCH', path: '/task_id' }),
+    );
   });
 
   test('a CallToolResult whose response its schema refuses: MALFORMED_ENVELOPE at the path, judged as the response', () => {
@@ -106,5 +112,28 @@ describe('3.0 tasks/get in every carrier', () => {
     expect(() => decodeTaskStatus(mcp.structured(missing), { version: '3.0' })).toThrow(
       expect.objectContaining({ code: 'MALFORMED_ENVELOPE', path: '/created_at' }),
     );
+  });
+});
+
+describe("3.0's poll request: encode('tasks/get')", () => {
+  test('checked by core/tasks-get-request.json and stamped with the major version it defines', () => {
+    const request = encode('tasks/get', { task_id: 'task_cmb_4821' }, { version: '3.0' });
+    expect(request).toEqual({
+      task: 'tasks/get',
+      version: '3.0.26',
+      release: '3.0',
+      args: { task_id: 'task_cmb_4821', adcp_major_version: 3 },
+    });
+    expect(Object.isFrozen(request.args)).toBe(true);
+  });
+  test('arguments its schema refuses: INVALID_REQUEST at the path, nothing to send', () => {
+    // @ts-expect-error task_id is a string
+    expect(() => encode('tasks/get', { task_id: 42 }, { version: '3.0' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_REQUEST', issues: [expect.objectContaining({ path: '/task_id' })] }),
+    );
+  });
+  test('3.1 polls with get_task_status: tasks/get is no 3.1 request', () => {
+    // @ts-expect-error not a 3.1 task
+    expect(() => encode('tasks/get', { task_id: 't' }, { version: '3.1' })).toThrow(expect.objectContaining({ code: 'UNKNOWN_TASK' }));
   });
 });
