@@ -5,4 +5,7 @@
  */
 export { callTask, safeCallTask } from './call-task.js';
 export type { McpClient } from './call-task.js';
+export { waitForTask } from './wait.js';
+export type { WaitForTask, WaitResult } from '../call/wait.js';
+export type { WaitClock, WaitOptions, WebhookDelivery } from '../call/wait-options.js';
 export type { CallArgs, Called, CallOptions, CallTaskName, SafeCallResult } from '../call/types.js';
