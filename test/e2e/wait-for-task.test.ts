@@ -37,6 +37,7 @@ function virtualClock(hold = false): { clock: WaitClock; sleeps: number[]; now: 
         t += ms;
         return signal.aborted ? Promise.reject(signal.reason) : Promise.resolve();
       }
+      if (signal.aborted) return Promise.reject(signal.reason);
       return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
     },
   };
@@ -202,6 +203,23 @@ describe.each(LANES)('waitForTask over %s', (_, make) => {
     expect(result).toEqual(hook.data);
     // The webhook came during the first poll or the sleep after it: the wait asked no more.
     expect(seller.calls.length).toBeLessThanOrEqual(1);
+  });
+
+  test('a completed delivery without its result wakes the next poll at once, which fetches it', async () => {
+    const seller = await lane(make, (n) => (n === 0 ? working() : completed('3.1.19')));
+    const bare = {
+      format: 'mcp',
+      taskType: 'create_media_buy',
+      taskId: 'task_cmb_4821',
+      operationId: undefined,
+      status: 'completed',
+      data: null,
+      version: '3.1.19',
+    } as const;
+    // The held clock never ends a sleep by itself: only the delivery can.
+    const result = await seller.wait(handle31, { clock: virtualClock(true).clock, webhooks: later([bare]) });
+    expect(result).toMatchObject({ status: 'completed' });
+    expect(seller.calls).toHaveLength(2);
   });
 
   test("a webhook of another task: TASK_MISMATCH; a failed task's webhook: its TaskFailedError", async () => {
