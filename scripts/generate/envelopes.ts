@@ -12,8 +12,21 @@ import type { ExtraModule } from './validators.js';
 /** The webhook envelope's module: its name in the import map (no task name has a `-`). */
 export const WEBHOOK_ENVELOPE = 'mcp-webhook-payload';
 
-/** The 3.0 task-status poll's module, and the JSON-RPC method it answers. */
-export const TASKS_GET = { module: 'tasks-get-response', method: 'tasks/get' } as const;
+/** The 3.0 task-status poll's module, the JSON-RPC method it answers, and the schema of its request. */
+export const TASKS_GET = { module: 'tasks-get-response', method: 'tasks/get', request: 'core/tasks-get-request.json' } as const;
+
+/**
+ * The `$id` of the 3.0 poll's request schema where the version has no `get_task_status` task.
+ *
+ * @param version The AdCP version.
+ * @param manifest Its tasks.
+ * @returns The `$id`, or undefined where `get_task_status` is a task.
+ * @example
+ * tasksGetRequest('3.0.26', manifest); // '/schemas/3.0.26/core/tasks-get-request.json'
+ */
+export function tasksGetRequest(version: string, manifest: Manifest): string | undefined {
+  return manifest.tasks.some((t) => t.name === GET_TASK_STATUS) ? undefined : `/schemas/${version}/${TASKS_GET.request}`;
+}
 
 /** The task that answers a task-status poll where the manifest has it (3.1 on). */
 export const GET_TASK_STATUS = 'get_task_status';
@@ -48,7 +61,9 @@ function envelopeSchema(version: string, rel: string, schemas: ReadonlyMap<strin
 export function envelopeModules(version: string, manifest: Manifest, schemas: ReadonlyMap<string, SchemaFile>): ExtraModule[] {
   const modules: ExtraModule[] = [{ name: WEBHOOK_ENVELOPE, ...envelopeSchema(version, 'core/mcp-webhook-payload.json', schemas) }];
   if (!manifest.tasks.some((t) => t.name === GET_TASK_STATUS)) {
-    modules.push({ name: TASKS_GET.module, ...envelopeSchema(version, 'core/tasks-get-response.json', schemas) });
+    const request = `/schemas/${version}/${TASKS_GET.request}`;
+    if (!schemas.has(request)) throw new Error(`${version}/${TASKS_GET.request}: the poll's request schema is missing`);
+    modules.push({ name: TASKS_GET.module, ...envelopeSchema(version, 'core/tasks-get-response.json', schemas), request });
   }
   for (const { name } of modules) {
     if (manifest.tasks.some((t) => t.name === name)) throw new Error(`${version}: envelope module ${name} clashes with a task`);

@@ -30,7 +30,7 @@ import { loadSchemas, reachable, readManifest, type Manifest } from './load.js';
 import { OUT_DEFAULT, typeModulePath, versionIdent, writeTree } from './output.js';
 import { requestTableModule, rootRequests } from './requests.js';
 import { responsesModule } from './responses.js';
-import { envelopeModules } from './envelopes.js';
+import { envelopeModules, tasksGetRequest } from './envelopes.js';
 import { envelopeModule, importMap, rootEnvelope, rootIndex, rootValidatorMaps, tableModule } from './tables.js';
 import { generateTypes, typeNames } from './types.js';
 import { type Release, releaseOf, validatorModules } from './validators.js';
@@ -68,7 +68,11 @@ async function generateVersion(version: string, out: string): Promise<Generated>
   const root = schemaDir(version);
   const manifest = readManifest(version, root);
   const schemas = loadSchemas(version, root);
-  const roots = manifest.tasks.flatMap((t) => [t.request, t.response, ...Object.values(t.async)]);
+  const pollRequest = tasksGetRequest(version, manifest);
+  const roots = [
+    ...manifest.tasks.flatMap((t) => [t.request, t.response, ...Object.values(t.async)]),
+    ...(pollRequest === undefined ? [] : [pollRequest]),
+  ];
   const files = reachable(schemas, roots);
   const names = typeNames(files);
   const byId = new Map(files.map((f) => [f.id, f]));

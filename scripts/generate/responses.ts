@@ -4,6 +4,7 @@
  */
 import type { Manifest, SchemaFile } from './load.js';
 import { banner, layoutImport, relImport, versionIdent } from './output.js';
+import { TASKS_GET, tasksGetRequest } from './envelopes.js';
 
 /**
  * The `responses.ts` module of a version: what `decode(task, ...)` returns for each task
@@ -19,6 +20,9 @@ import { banner, layoutImport, relImport, versionIdent } from './output.js';
  */
 export function responsesModule(version: string, manifest: Manifest, names: Map<string, string>, byId: Map<string, SchemaFile>): string {
   const ids = new Set<string>();
+  // 3.0's poll request (tasks/get) is no task, but encode() builds it: the one request beside the tasks'.
+  const pollRequest = tasksGetRequest(version, manifest);
+  if (pollRequest !== undefined) ids.add(pollRequest);
   for (const t of manifest.tasks) {
     ids.add(t.request);
     ids.add(t.response);
@@ -48,7 +52,7 @@ ${entries.join('\n')}
 
 /** What \`encode(task, args)\` takes for each AdCP ${version} task: its request schema's type. */
 export interface Requests {
-${manifest.tasks.map((t) => `  ${t.name}: ${names.get(t.request)!};`).join('\n')}
+${manifest.tasks.map((t) => `  ${t.name}: ${names.get(t.request)!};`).join('\n')}${pollRequest === undefined ? '' : `\n  ${JSON.stringify(TASKS_GET.method)}: ${names.get(pollRequest)!};`}
 }
 `;
 }

@@ -7,6 +7,7 @@
 import { GET_TASK_STATUS, TASKS_GET, WEBHOOK_ENVELOPE } from './envelopes.js';
 import type { Json, Manifest, SchemaFile } from './load.js';
 import { banner, layoutImport, versionIdent } from './output.js';
+import { requestFacts } from './requests.js';
 import type { ExtraModule } from './validators.js';
 
 /**
@@ -107,6 +108,15 @@ const ENVELOPE_LISTS = [
   ['webhookRequired', 'core/mcp-webhook-payload.json', 'required', "the MCP webhook envelope's required fields"],
 ] as const;
 
+/** The 3.0 poll's request as encode() reads it: its schema `$id` and the version fields it defines (stamped). */
+function pollRequest(version: string, schemas: ReadonlyMap<string, SchemaFile>): string {
+  const schemaId = `/schemas/${version}/${TASKS_GET.request}`;
+  const file = schemas.get(schemaId);
+  if (file === undefined) throw new Error(`${version}/${TASKS_GET.request}: the poll's request schema is missing`);
+  const { stamps } = requestFacts(file.schema, schemas);
+  return `{ schemaId: ${JSON.stringify(schemaId)}, stamps: ${JSON.stringify(stamps)} }`;
+}
+
 /**
  * The `envelope.ts` module of a version: the enums and required fields of the task envelopes,
  * the statuses with async schemas, and which envelope module checks a webhook and a task-status
@@ -132,7 +142,7 @@ export function envelopeModule(version: string, schemas: ReadonlyMap<string, Sch
   const q = JSON.stringify;
   const poll = manifest.tasks.some((t) => t.name === GET_TASK_STATUS)
     ? `{ method: ${q(GET_TASK_STATUS)}, task: ${q(GET_TASK_STATUS)} }`
-    : `{ method: ${q(TASKS_GET.method)}, module: ${q(TASKS_GET.module)} }`;
+    : `{ method: ${q(TASKS_GET.method)}, module: ${q(TASKS_GET.module)}, request: ${pollRequest(version, schemas)} }`;
   const extra = `/** The validator module (import map key) of the MCP webhook envelope, \`core/mcp-webhook-payload.json\`. */
 export const webhookEnvelope = ${q(WEBHOOK_ENVELOPE)};
 

@@ -147,7 +147,7 @@ interface ValidatorEntry {
  * The entry modules of a release: per task, its response (`response`), its request (`request`,
  * which encode() checks a buyer's arguments against) and async responses by status (`working`,
  * `submitted`, `input_required`), as src/validate/validators.ts reads them; then the envelope
- * modules, each exporting its schema as `response`.
+ * modules, each exporting its schema as `response` (and a poll's request as `request`).
  *
  * @param manifest The release's tasks.
  * @param extra The envelope modules (envelopes.ts).
@@ -161,7 +161,13 @@ function validatorEntries(manifest: Manifest, extra: readonly ExtraModule[]): Va
     for (const [status, id] of Object.entries(task.async)) exports[status.replace('-', '_')] = id;
     return { name: task.name, exports };
   });
-  return [...tasks, ...extra.map(({ name, root }) => ({ name, exports: { response: root } }))];
+  return [
+    ...tasks,
+    ...extra.map(({ name, root, request }) => ({
+      name,
+      exports: request === undefined ? { response: root } : { response: root, request },
+    })),
+  ];
 }
 
 /**
@@ -374,5 +380,7 @@ export function compileReleases(releases: readonly Release[]): { entries: EntryM
 export interface ExtraModule {
   readonly name: string;
   readonly root: string;
+  /** The request schema `$id` it exports as `request` (3.0's `tasks/get` request, which encode() checks). */
+  readonly request?: string | undefined;
   readonly derived?: SchemaFile | undefined;
 }

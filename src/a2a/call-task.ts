@@ -15,7 +15,8 @@ export interface A2aClient {
   sendMessageStream(params: A2aSendRequest, options?: { signal?: AbortSignal }): AsyncIterable<unknown>;
 }
 
-function sendOver(client: A2aClient): Send {
+/** @internal Shared with waitForTask (wait.ts). */
+export function sendOver(client: A2aClient): Send {
   return (request, signal) => client.sendMessage(a2aRequest(request), { signal });
 }
 

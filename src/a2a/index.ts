@@ -6,6 +6,9 @@
  */
 export { callTask, safeCallTask, streamTask } from './call-task.js';
 export type { A2aClient } from './call-task.js';
+export { waitForTask } from './wait.js';
+export type { WaitForTask, WaitResult } from '../call/wait.js';
+export type { WaitClock, WaitOptions, WebhookDelivery } from '../call/wait-options.js';
 export { a2aRequest } from './message.js';
 export type { A2aSendRequest, A2aSdkPart } from './message.js';
 export { foldA2aStream } from './fold-stream.js';

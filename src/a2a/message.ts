@@ -1,10 +1,11 @@
 /**
  * The A2A message that invokes an AdCP task (a2a-guide, "explicit skill invocation"; the A2A
  * examples of a2a-response-format.mdx and webhooks.mdx): one DataPart `{ skill, input }`, the skill
- * named by the task and `input` the encoded arguments, as the @a2a-js/sdk 1.x client takes it
+ * named by the task (3.0's poll `tasks/get`: `tasks_get`, poll-method.ts) and `input` the encoded arguments, as the @a2a-js/sdk 1.x client takes it
  * (its in-memory form: `content.$case`, numeric role), which it sends as A2A 1.0 ProtoJSON.
  */
 import type { EncodedRequest } from '../encode/request.js';
+import { wireName } from '../call/poll-method.js';
 
 /** The SDK's Role.ROLE_USER. */
 const ROLE_USER = 1;
@@ -56,7 +57,7 @@ export function a2aRequest(request: Pick<EncodedRequest, 'task' | 'args'>, conte
       role: ROLE_USER,
       parts: [
         {
-          content: { $case: 'data', value: { skill: request.task, input: request.args } },
+          content: { $case: 'data', value: { skill: wireName(request.task), input: request.args } },
           metadata: undefined,
           filename: '',
           mediaType: 'application/json',

@@ -13,6 +13,7 @@ import { DecodeError, describeThrown, describeValue } from '../errors/errors.js'
 import { DEFAULT_TIMEOUT_MS, timedOut, timeoutOption } from '../bounds/fetch-bounds.js';
 import { type ResponseHead, withObservedFetchBounds } from '../fetch/bounded-fetch.js';
 import { classify } from './classify.js';
+import { decodePoll, isPollMethod } from './poll-method.js';
 import { readRetry, retryDelayMs, type Retry } from './retry.js';
 import type { CallOptions, CallTask, SafeCallTask } from './types.js';
 
@@ -25,7 +26,7 @@ type Ended =
   | { readonly ok: false; readonly error: DecodeError; readonly request: EncodedRequest | undefined };
 
 /** The call's deadline: when it started and how long it may take, retries and waits included. */
-interface Clock {
+export interface Clock {
   readonly started: number;
   readonly timeoutMs: number;
 }
@@ -133,19 +134,18 @@ function encodeOnce(what: Given['what'], codec: Codec): EncodedRequest | DecodeE
 }
 
 /**
- * One attempt: the send within what remains of the deadline; what the client threw classed (an
- * answer to decode, or the attempt's end); the decode; and a check of the deadline and the
- * caller's signal before decoding and after, so that a late answer is a TIMEOUT.
+ * One send within what remains of the clock: what the client threw classed (an answer to decode,
+ * or the attempt's end), and the deadline and the caller's signal checked once it resolved.
+ * Throws only the caller's abort and what cannot be classed.
+ * @internal Shared with waitForTask's polls (wait.ts).
  */
-async function attemptOnce(
+export async function sendOnce(
   request: EncodedRequest,
-  codec: Codec,
   send: Send,
   clock: Clock,
   signal: AbortSignal | undefined,
-): Promise<Ended> {
+): Promise<{ readonly answer: unknown } | { readonly error: DecodeError }> {
   const task = request.task;
-  const context = { task, version: request.version };
   let head: ResponseHead | undefined;
   let answer: unknown;
   try {
@@ -160,14 +160,32 @@ async function attemptOnce(
     );
   } catch (thrown) {
     if (signal?.aborted === true) throw signal.reason;
-    const classed = classify(thrown, head, context);
+    const classed = classify(thrown, head, { task, version: request.version });
     if (classed.kind === 'rethrow') throw thrown;
-    if (classed.kind === 'error') return { ok: false, error: classed.error, request };
+    if (classed.kind === 'error') return { error: classed.error };
     answer = classed.answer;
   }
   const early = late(clock, signal, task);
-  if (early !== undefined) return { ok: false, error: early, request };
-  const outcome = decodeAttempt(undefined, task as TaskName, answer, { ...codec, request });
+  return early === undefined ? { answer } : { error: early };
+}
+
+/**
+ * One attempt: the send (sendOnce); the decode, a poll method's as a poll; and the deadline and
+ * the caller's signal checked after it, so that a late answer is a TIMEOUT.
+ */
+async function attemptOnce(
+  request: EncodedRequest,
+  codec: Codec,
+  send: Send,
+  clock: Clock,
+  signal: AbortSignal | undefined,
+): Promise<Ended> {
+  const sent = await sendOnce(request, send, clock, signal);
+  if ('error' in sent) return { ok: false, error: sent.error, request };
+  const task = request.task;
+  const outcome = isPollMethod(task)
+    ? decodePoll(sent.answer, codec)
+    : decodeAttempt(undefined, task as TaskName, sent.answer, { ...codec, request });
   const after = late(clock, signal, task);
   if (after !== undefined) return { ok: false, error: after, request };
   return outcome instanceof DecodeError ? { ok: false, error: outcome, request } : { ok: true, outcome, request };

@@ -3,6 +3,8 @@
  * arguments it takes in the version it speaks, and what it returns, typed by the task's response.
  */
 import type { DecodeError } from '../errors/errors.js';
+import type { PolledTask } from '../decode/polling.js';
+import type { PollMethod } from './poll-method.js';
 import type { DecodeOptions, ResponseIn, VersionFor } from '../decode/types.js';
 import type { EncodedRequest, Frozen } from '../encode/request.js';
 import type { Encoded, EncodeVersionFor, RequestIn, RequestTask } from '../encode/types.js';
@@ -52,8 +54,11 @@ export type CallArgs<T extends string, O> = Frozen<RequestIn<T, EncodeVersionFor
 /** The options of a call given an encoded request of version `V`: its version is the request's. */
 export type RequestOptions<O, V extends Version> = Omit<O, 'version'> & { readonly version: V };
 
-/** What callTask resolves to: the task's response (sync, or an async variant narrowable on `status`). */
-export type Called<T extends string, O> = ResponseIn<T, VersionFor<O>>;
+/**
+ * What callTask resolves to: the task's response (sync, or an async variant narrowable on
+ * `status`); for 3.0's poll `tasks/get`, the polled task as decodeTaskStatus returns it.
+ */
+export type Called<T extends string, O> = T extends PollMethod ? PolledTask : ResponseIn<T, VersionFor<O>>;
 
 /**
  * What safeCallTask resolves to: the response and the version that judged it, with the request

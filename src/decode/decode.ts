@@ -355,8 +355,9 @@ function refuseInvalid(ctx: Context, j: Judged, standIn: boolean): never {
  * is replaced by its plain snapshot (read once; the caller's object is never returned), a parsed
  * text (already plain, measured by the parse itself) is kept and walked only when out of bounds,
  * for the error; a payload already bounded (part of a snapshot) is kept as it is.
+ * @internal Shared with the 3.0 poll (polling.ts), whose response is no task's payload.
  */
-function checked(ctx: Context, found: Found): Found {
+export function checked(ctx: Context, found: Found): Found {
   const { task, options } = ctx;
   if (found.bounded === true) return found;
   if (found.inProcess) {

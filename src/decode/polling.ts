@@ -11,10 +11,14 @@ import { taskStatusPollByVersion } from '../generated/envelope.js';
 import { hasOwn, isObject, own } from '../json/own.js';
 import { isFailedStatus, isTaskStatus, type TaskStatus } from '../schema/statuses.js';
 import { versionOrDefault, type Version } from '../schema/versions.js';
-import { decode, type DecodeOptions } from './decode.js';
+import { checked, decode, type DecodeOptions } from './decode.js';
+import { detectTransport } from '../extract/detect.js';
+import { fromA2aSdk } from '../extract/a2a-sdk.js';
+import { unwrapJsonRpcResult } from '../extract/json-rpc.js';
+import { locatePayload } from './transports.js';
 import { decodeEnclosed, isTaskType, resultTask, type ResultData, type TaskType } from './enclosed.js';
 import { envelopeFault } from './envelope-check.js';
-import { guard } from './failures.js';
+import { guard, type Context } from './failures.js';
 import { resolveOptions, type Resolved } from '../encode/resolve-options.js';
 import { correlate, readHandle, type TaskHandle, type TaskHandleFields } from './task-handle.js';
 
@@ -59,8 +63,9 @@ export const STATUS_CALL = Object.freeze({ task: 'task status' });
 /**
  * Decodes a task-status poll and its result.
  *
- * @param input - For 3.1: what `get_task_status` returned (MCP result, A2A task, or bare payload,
- *   as for decode). For 3.0: the `tasks/get` response (bare, or its JSON-RPC success).
+ * @param input - What the poll returned: for 3.1 `get_task_status`'s answer, for 3.0 `tasks/get`'s
+ *   (the tool `tasks_get`): an MCP result, an A2A task (the @a2a-js/sdk object too), a JSON-RPC
+ *   success, or the bare response.
  * @param options - decode's options; `version` picks 3.1 (`get_task_status`) or 3.0 (`tasks/get`);
  *   `handle`, the polled task's handle, fixes the version and types `data` by its task.
  * @returns The task's id, type, status and typed result; narrow on `taskType` to type `data`.
@@ -126,12 +131,24 @@ function pollVersion(resolved: Resolved, handle: TaskHandle | undefined): Versio
   return version;
 }
 
-/** A `tasks/get` response (bare, or a JSON-RPC success around one) copied, bounded and judged by its generated envelope module. */
+/**
+ * A `tasks/get` response, found where 3.1's `get_task_status` answer is (an MCP CallToolResult of
+ * the tool `tasks_get`, an A2A task or the @a2a-js/sdk object, located as decode() locates an
+ * answer), else bare or in a JSON-RPC success; copied, bounded and judged by its envelope module.
+ */
 function tasksGet(input: unknown, poll: Extract<Poll, { module: string }>, bounds: Resolved, version: Version): Record<string, unknown> {
   const context = { task: poll.method, version };
-  // One read of the caller's value: everything after reads the plain copy.
-  const copy = snapshot(input, bounds, { what: `${poll.method} response`, ...context });
-  const response = isObject(copy) && own(copy, 'jsonrpc') === '2.0' && hasOwn(copy, 'result') ? copy.result : copy;
+  const ctx: Context = { task: poll.method, options: bounds, version };
+  const transport = bounds.transport === 'auto' ? detectTransport(fromA2aSdk(unwrapJsonRpcResult(input), context)) : bounds.transport;
+  let response: unknown;
+  if (transport === 'mcp' || transport === 'a2a') {
+    // The carrier's own failure (isError, a JSON-RPC error, a failed A2A task) is the poll's, as for get_task_status.
+    response = checked(ctx, locatePayload({ ...ctx, options: { ...bounds, transport } }, input)).payload;
+  } else {
+    // One read of the caller's value: everything after reads the plain copy.
+    const copy = snapshot(input, bounds, { what: `${poll.method} response`, ...context });
+    response = isObject(copy) && own(copy, 'jsonrpc') === '2.0' && hasOwn(copy, 'result') ? copy.result : copy;
+  }
   if (!isObject(response)) {
     throw new DecodeError('MALFORMED_ENVELOPE', `expected a ${poll.method} response object; got ${describeValue(response)}`, context);
   }

@@ -1,8 +1,11 @@
 /**
  * The two status layers of an enclosed payload: the status its envelope states (a webhook's or a
  * poll's `status`, an A2A task's state) and the payload's own `status`. The payload's own status
- * picks the schema that judges it; where the two layers contradict each other, the payload is
- * refused, so a result the envelope calls final is never an async payload, or the reverse.
+ * picks the schema that judges it. Where both layers are AdCP's (a webhook or poll envelope and
+ * its `result`) and contradict each other, the payload is refused, so a result the envelope calls
+ * final is never an async payload, or the reverse. An A2A task state is the transport's layer
+ * (a2a-response-format: "they usually align, but they are not aliases"): it says where the
+ * payload is, never what it is, so it contradicts nothing (docs/architecture.md, "Two status layers").
  */
 import { DecodeError, type ErrorContext } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
@@ -31,10 +34,11 @@ function kind(status: string, payload: boolean): string {
 }
 
 /**
- * Whether a payload's own status contradicts the status its envelope states. They agree when both
- * say final (a business rejection: envelope `completed`, payload `rejected`), when both name the
- * same async status, and in the one pairing the A2A profile defines: an AdCP `submitted` payload in
- * a `completed` A2A task (a2a-response-extraction, "Submitted profile mapping").
+ * Whether a payload's own status contradicts the status its AdCP envelope states. They agree when
+ * both say final (a business rejection: envelope `completed`, payload `rejected`) and when both
+ * name the same async status. An A2A task state contradicts no payload: a `get_task_status`
+ * invocation completes while the task it reports is `working`, as a `submitted` answer completes
+ * its A2A task (a2a-response-extraction, "Two status layers").
  *
  * @param stated The envelope's status and its layer.
  * @param own The payload's own `status`, as sent (`undefined` when it has none: no contradiction).
@@ -42,11 +46,10 @@ function kind(status: string, payload: boolean): string {
  * @throws Never.
  * @example
  * contradicts({ status: 'completed', layer: 'envelope' }, 'working'); // true
- * contradicts({ status: 'completed', layer: 'a2a' }, 'submitted'); // false
+ * contradicts({ status: 'completed', layer: 'a2a' }, 'working'); // false: the transport's layer
  */
 export function contradicts(stated: StatedStatus, own: unknown): boolean {
-  if (typeof own !== 'string') return false;
-  if (stated.layer === 'a2a' && stated.status === 'completed' && own === 'submitted') return false;
+  if (typeof own !== 'string' || stated.layer === 'a2a') return false;
   return kind(stated.status, false) !== kind(own, true);
 }
 

@@ -15,11 +15,11 @@ import { locateMcpPayload, textItems, type McpPayloadLocation, type McpRejectedT
 import { readTextItem, type ParsedShape, type TextBudget } from '../json/text.js';
 import { shownText } from '../errors/format.js';
 import { jsonRpcErrorCode, looksLikeJsonRpcError, RESERVED_JSON_RPC_CODES, unwrapJsonRpcResult } from '../extract/json-rpc.js';
-import { hasOwn, isObject, own } from '../json/own.js';
+import { hasOwn, isObject } from '../json/own.js';
 import { isAsyncStatus, isFailedStatus } from '../schema/statuses.js';
 import { failed, payloadError, type Context } from './failures.js';
 import { sellerText } from './seller-text.js';
-import { refuseContradiction, type StatedStatus } from './status-layers.js';
+import type { StatedStatus } from './status-layers.js';
 
 /** A payload found in the input, and how far it can be trusted. */
 export interface Found {
@@ -214,11 +214,9 @@ function a2aPayload(ctx: Context, input: unknown): Found {
   switch (location.kind) {
     case 'payload': {
       const what = location.source === 'artifact' ? 'A2A artifact DataPart data' : 'A2A status message DataPart data';
-      if (isFailedStatus(location.state)) {
-        // Read once, and only for the two layers' agreement: the payload is the caller's object.
-        refuseContradiction({ status: location.state, layer: 'a2a' }, own(location.value, 'status'), what, opts);
+      // A failed transport state ends the call whatever the payload says of itself: it is read for its error only.
+      if (isFailedStatus(location.state))
         throw ended(ctx, input, location.state, unusable === undefined ? payloadError(location.value, ctx) : undefined, unusable);
-      }
       return { payload: location.value, inProcess: true, what, state: { status: location.state, layer: 'a2a' } };
     }
     case 'wrapper':

@@ -7,6 +7,7 @@ import type { Bounds } from '../bounds/bounds.js';
 import { snapshot } from '../bounds/snapshot.js';
 import { DecodeError, describeValue } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
+import { taskStatusPollByVersion } from '../generated/envelope.js';
 import { requestTablesByVersion } from '../generated/requests.js';
 import { releaseOf, type Version } from '../schema/versions.js';
 import { fastValidator, listIssues } from '../validate/validators.js';
@@ -20,6 +21,15 @@ interface RequestRow {
   readonly schemaId: string;
   readonly stamps: readonly string[];
   readonly idempotencyKey?: 'required' | 'optional';
+  /** The validator module that checks it, where it is not the task's own (3.0's `tasks/get`: the poll's envelope module). */
+  readonly module?: string;
+}
+
+/** 3.0's poll request, `tasks/get`: no task of the manifest, but what a buyer sends to poll one (the generated poll table). */
+function pollRow(version: Version, task: string): RequestRow | undefined {
+  const poll = taskStatusPollByVersion[version];
+  if (!('request' in poll) || task !== poll.method) return undefined;
+  return { ...poll.request, module: poll.module };
 }
 
 /**
@@ -31,7 +41,7 @@ function rowOf(version: Version, task: unknown): RequestRow {
   const table: Readonly<Record<string, RequestRow>> = requestTablesByVersion[version];
   if (typeof task !== 'string') throw new DecodeError('UNKNOWN_TASK', `expected a task name string; got ${describeValue(task)}`);
   // Own keys only: 'constructor' is not a task because Object.prototype has it.
-  const row = Object.hasOwn(table, task) ? table[task] : undefined;
+  const row = Object.hasOwn(table, task) ? table[task] : pollRow(version, task);
   if (row === undefined)
     throw new DecodeError('UNKNOWN_TASK', `"${shownText(task, 64)}" is not an AdCP ${version} task; see tasks(version) for the list`, {
       task,
@@ -63,14 +73,15 @@ export function checkedRequest(version: Version, task: unknown, args: unknown, b
     throw dataRefusal(error, name, version);
   }
   stamp(request, row.stamps, version, name);
-  const validate = fastValidator(version, name, 'request');
+  const module = row.module ?? name;
+  const validate = fastValidator(version, module, 'request');
   if (validate === undefined)
     throw new DecodeError('INTERNAL', `adcp-decode has no request validator for ${name} in ${version}: regenerate with npm run generate`, {
       task: name,
       version,
     });
   if (!validate(request)) {
-    const listing = listIssues(version, name, 'request', request);
+    const listing = listIssues(version, module, 'request', request);
     if (listing.issues.length === 0)
       throw new DecodeError(
         'INTERNAL',

@@ -7,6 +7,7 @@
 import { callTaskOver, safeCallTaskOver, type Send } from '../call/run.js';
 import type { CallTask, SafeCallTask } from '../call/types.js';
 import type { EncodedRequest } from '../encode/request.js';
+import { wireName } from '../call/poll-method.js';
 
 /**
  * The MCP client callTask needs: `callTool` as the official SDK's `Client` has it (1.x), with the
@@ -20,9 +21,10 @@ export interface McpClient {
   ): Promise<unknown>;
 }
 
-function sendOver(client: McpClient): Send {
+/** @internal Shared with waitForTask (wait.ts). */
+export function sendOver(client: McpClient): Send {
   return (request: EncodedRequest, signal, timeout) =>
-    client.callTool({ name: request.task, arguments: request.args }, undefined, { signal, timeout });
+    client.callTool({ name: wireName(request.task), arguments: request.args }, undefined, { signal, timeout });
 }
 
 /**

@@ -8,3 +8,6 @@ export type { McpClient } from './call-task.js';
 export type { CallArgs, Called, CallOptions, CallTaskName, RequestOptions, RetryOptions, SafeCallResult } from '../call/types.js';
 export { TransportError } from '../call/transport-error.js';
 export type { HttpRefusal, TransportBlame } from '../call/transport-error.js';
+export { waitForTask } from './wait.js';
+export type { WaitForTask, WaitResult } from '../call/wait.js';
+export type { WaitClock, WaitOptions, WebhookDelivery } from '../call/wait-options.js';

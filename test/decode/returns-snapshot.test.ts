@@ -389,12 +389,37 @@ const a2aCall =
       },
     }));
 
+/** waitForTask over a client whose poll answers the task completed with the seller's result (decodeTaskStatus's cases). */
+const waitCall =
+  (transport: 'MCP' | 'A2A'): Caller =>
+  (fn, pinned) =>
+    SELLER_DATA.decodeTaskStatus!(fn, pinned)
+      // A handle is of a task: a reporting webhook's type (media_buy_delivery) is none, so no wait has one.
+      .filter((c) => !JSON.stringify(c.input).includes('"task_type":"media_buy_delivery"'))
+      .map((c) => ({
+        ...c,
+        run: async () => {
+          const input = c.input;
+          const client =
+            transport === 'MCP'
+              ? { callTool: async () => input }
+              : { sendMessage: async () => input, sendMessageStream: async function* () {} };
+          const polled = isObject(input) ? (isObject(input.structuredContent) ? input.structuredContent : input.result) : undefined;
+          const type = isObject(polled) ? polled.task_type : undefined;
+          const version = isObject(input) && isObject(input.structuredContent) ? '3.1.19' : '3.0.26';
+          const handle = { task: type, taskId: 'task_cmb_4821', version };
+          return [await (fn as (client: unknown, handle: unknown) => Promise<unknown>)(client, handle)];
+        },
+      }));
+
 const CALLS: Readonly<Record<string, Caller>> = {
   'adcp-decode/mcp:callTask': mcpCall(false),
   'adcp-decode/mcp:safeCallTask': mcpCall(true),
   'adcp-decode/a2a:callTask': a2aCall('call'),
   'adcp-decode/a2a:safeCallTask': a2aCall('safe'),
   'adcp-decode/a2a:streamTask': a2aCall('stream'),
+  'adcp-decode/mcp:waitForTask': waitCall('MCP'),
+  'adcp-decode/a2a:waitForTask': waitCall('A2A'),
   foldA2aStream: (fn) =>
     callAnswers('A2A').map((a) => {
       const task = isObject(a.input) && isObject(a.input.task) ? a.input.task : a.input;

@@ -1,12 +1,12 @@
 /**
- * Envelope and result disagree (issue 19, item 10): the result's own status picks the schema that
- * judges it, and a contradiction with the status its envelope states is refused, alike for MCP
- * webhooks, 3.1 and 3.0 polls, A2A webhooks and A2A answers to decode(). The rule, from the spec:
- * both layers may say "final" differently (a business rejection: envelope `completed`, result
- * `rejected`, a2a-response-extraction "Two status layers"); an async status names its own schema,
- * so a final envelope with an async result, an async envelope with a final result, and two
- * different async statuses contradict each other; the one pairing the A2A profile defines, an
- * AdCP `submitted` result in a `completed` A2A task, does not.
+ * Envelope and result disagree (issue 19, item 10; issue 27, item 1): the result's own status picks
+ * the schema that judges it, and where both statuses are AdCP's (MCP webhooks, 3.1 and 3.0 polls)
+ * a contradiction is refused. The rule, from the spec: both layers may say "final" differently (a
+ * business rejection: envelope `completed`, result `rejected`, a2a-response-extraction "Two status
+ * layers"); an async status names its own schema, so a final envelope with an async result, an
+ * async envelope with a final result, and two different async statuses contradict each other.
+ * An A2A task state is the transport's layer, "not an alias" of the DataPart's status: it
+ * contradicts nothing (A2A webhooks, A2A answers to decode()), and a failed one ends the call.
  */
 import { describe, expect, test } from 'vitest';
 import { decode } from '../../src/decode/decode.js';
@@ -44,21 +44,21 @@ function result(own: string | undefined): Json {
  * AdCP envelope (MCP webhook, poll) and under an A2A task state.
  */
 const TABLE: ReadonlyArray<readonly [string, string | undefined, Verdict, Verdict | null]> = [
-  ['completed', 'working', 'refused', 'refused'],
-  ['completed', 'input-required', 'refused', 'refused'],
+  ['completed', 'working', 'refused', 'decoded'],
+  ['completed', 'input-required', 'refused', 'decoded'],
   ['completed', 'submitted', 'refused', 'decoded'],
   ['completed', 'completed', 'decoded', 'decoded'],
   ['completed', 'rejected', 'decoded', 'decoded'],
   ['completed', undefined, 'decoded', 'decoded'],
   ['working', 'working', 'decoded', 'decoded'],
   ['working', undefined, 'decoded', 'decoded'],
-  ['working', 'completed', 'refused', 'refused'],
-  ['working', 'input-required', 'refused', 'refused'],
+  ['working', 'completed', 'refused', 'decoded'],
+  ['working', 'input-required', 'refused', 'decoded'],
   ['input-required', 'input-required', 'decoded', 'decoded'],
-  ['input-required', 'working', 'refused', 'refused'],
+  ['input-required', 'working', 'refused', 'decoded'],
   ['submitted', 'submitted', 'decoded', 'decoded'],
-  ['submitted', 'completed', 'refused', 'refused'],
-  ['failed', 'working', 'refused', 'refused'],
+  ['submitted', 'completed', 'refused', 'decoded'],
+  ['failed', 'working', 'refused', 'failed'],
   ['failed', 'failed', 'failed', 'failed'],
   ['failed', 'completed', 'failed', 'failed'],
   ['canceled', undefined, 'failed', null],
@@ -157,13 +157,12 @@ describe('the two status layers: the table, through every path', () => {
     );
   });
 
-  test('every pair of task statuses has a verdict, and it is symmetric but for the A2A profile pairing', () => {
+  test('every pair of task statuses has a verdict, symmetric under an AdCP envelope; an A2A state contradicts none', () => {
     for (const stated of TASK_STATUSES) {
       for (const own of TASK_STATUSES) {
         const envelope = contradicts({ status: stated, layer: 'envelope' }, own);
         expect(contradicts({ status: own, layer: 'envelope' }, stated), `${stated}/${own}`).toBe(envelope);
-        const profile = stated === 'completed' && own === 'submitted';
-        expect(contradicts({ status: stated, layer: 'a2a' }, own), `${stated}/${own} over A2A`).toBe(profile ? false : envelope);
+        expect(contradicts({ status: stated, layer: 'a2a' }, own), `${stated}/${own} over A2A`).toBe(false);
       }
       expect(contradicts({ status: stated, layer: 'envelope' }, undefined)).toBe(false);
     }

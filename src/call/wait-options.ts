@@ -1,0 +1,187 @@
+/**
+ * waitForTask's options, read once and checked (a wrong one is `INVALID_OPTION` before anything is
+ * sent), and its schedule: error-handling.mdx's backoff (the first interval, doubling, ±25% jitter,
+ * capped), a seller's `retry_after` in its place, the clock and sleep injectable.
+ */
+import type { PolledTask } from '../decode/polling.js';
+import { DecodeError, describeThrown } from '../errors/errors.js';
+import { optionError } from '../errors/option-error.js';
+import { resolveOptions } from '../encode/resolve-options.js';
+import type { DecodeOptions } from '../decode/types.js';
+
+/** decode's bounds and recovery table option, which judge each poll. */
+type PollBounds = Pick<DecodeOptions, 'maxBytes' | 'maxDepth' | 'maxNodes' | 'unknownRecovery'>;
+
+/** The clock and the sleep a wait runs on (tests give a virtual one). */
+export interface WaitClock {
+  /** Milliseconds, monotonic. */
+  now(): number;
+  /** Resolves after `ms`, or rejects with `signal.reason` once `signal` aborts. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+/**
+ * A webhook delivery, as createWebhookReceiver's `receive()` resolves (a `ReceivedWebhook`) or
+ * decodeWebhook returns: the members a wait reads.
+ */
+export interface WebhookDelivery {
+  readonly format: 'mcp' | 'a2a';
+  readonly taskType: string;
+  readonly taskId: string | undefined;
+  readonly operationId: string | undefined;
+  readonly status: string;
+  readonly data: unknown;
+  readonly version: string;
+}
+
+/** Options of waitForTask. */
+export interface WaitOptions extends PollBounds {
+  /** The first interval between polls, in ms (default 2,000); it doubles, with ±25% jitter. */
+  readonly intervalMs?: number | undefined;
+  /** The longest interval, in ms (default 60,000). */
+  readonly maxIntervalMs?: number | undefined;
+  /** The whole wait's deadline, in ms (default 3,600,000): past it a `LimitError` `TIMEOUT`. */
+  readonly timeoutMs?: number | undefined;
+  /** Each poll's deadline, in ms (default 60,000, callTask's), within the wait's. */
+  readonly pollTimeoutMs?: number | undefined;
+  /** Transient poll failures in a row (a dropped connection, a poll timed out, a `transient` error) before the last is thrown; default 5. */
+  readonly maxFailures?: number | undefined;
+  /** Your own abort: the wait stops and rejects with the signal's reason, as is. */
+  readonly signal?: AbortSignal | undefined;
+  /** Called with each interim poll (`working` with its progress, `input-required`, `submitted`, ...). */
+  readonly onStatus?: ((polled: PolledTask) => void) | undefined;
+  /**
+   * The MCP tool or A2A skill the poll is invoked by; default the handle's release's:
+   * `get_task_status` (3.1), `tasks_get` (3.0, as the official SDK's sellers name `tasks/get`).
+   */
+  readonly method?: string | undefined;
+  /**
+   * The deliveries of this task's webhooks (what the receiver resolves, and the
+   * WebhookTaskFailedError it throws, in order): the first final one ends the wait; polls go on
+   * as the fallback. Its iterator is `return()`ed when the wait ends.
+   */
+  readonly webhooks?: AsyncIterable<WebhookDelivery | Error> | undefined;
+  /** The clock and sleep (default: `performance.now` and `setTimeout`). */
+  readonly clock?: WaitClock | undefined;
+  /** A number in [0, 1) for the jitter (default `Math.random`). */
+  readonly random?: (() => number) | undefined;
+}
+
+/** The options as the wait runs with them. */
+export interface WaitSettings {
+  readonly intervalMs: number;
+  readonly maxIntervalMs: number;
+  readonly timeoutMs: number;
+  readonly pollTimeoutMs: number;
+  readonly maxFailures: number;
+  readonly signal: AbortSignal | undefined;
+  readonly onStatus: ((polled: PolledTask) => void) | undefined;
+  readonly method: string | undefined;
+  readonly webhooks: AsyncIterable<WebhookDelivery | Error> | undefined;
+  readonly clock: WaitClock;
+  readonly random: () => number;
+  readonly bounds: PollBounds;
+}
+
+const WHO = 'waitForTask';
+
+/** The default clock: real time. */
+const REAL_CLOCK: WaitClock = {
+  now: () => performance.now(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      };
+      const timer = setTimeout(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      signal.addEventListener('abort', onAbort, { once: true });
+    }),
+};
+
+function duration(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  // At least 1 ms: an interval of 0 would be a tight loop on a seller that answers `working` forever.
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 1) throw optionError(WHO, name, 'a number of ms, at least 1', value);
+  return value;
+}
+
+function optionalFunction<F>(name: string, value: unknown): F | undefined {
+  if (value !== undefined && typeof value !== 'function') throw optionError(WHO, name, 'a function', value);
+  return value as F | undefined;
+}
+
+/** decode's options checked now, as decode() checks them, so that a wrong one fails before the first poll is sent. */
+function checkedBounds(bounds: PollBounds): PollBounds {
+  resolveOptions(undefined, bounds, { task: WHO });
+  return bounds;
+}
+
+/**
+ * Reads waitForTask's options once.
+ *
+ * @param options - The caller's options.
+ * @returns The settings.
+ * @throws {DecodeError} `INVALID_OPTION` for an option that is wrong, or options that cannot be read.
+ * @example
+ * const settings = readWaitOptions({ intervalMs: 500 });
+ */
+export function readWaitOptions(options: WaitOptions | undefined): WaitSettings {
+  try {
+    const o = options ?? {};
+    const intervalMs = duration('intervalMs', o.intervalMs, 2_000);
+    const maxIntervalMs = duration('maxIntervalMs', o.maxIntervalMs, Math.max(60_000, intervalMs));
+    if (maxIntervalMs < intervalMs) throw optionError(WHO, 'maxIntervalMs', `at least intervalMs (${intervalMs})`, maxIntervalMs);
+    const { maxFailures = 5, signal, method, webhooks, clock = REAL_CLOCK, maxBytes, maxDepth, maxNodes, unknownRecovery } = o;
+    if (!Number.isInteger(maxFailures) || maxFailures < 1) throw optionError(WHO, 'maxFailures', 'a positive integer', maxFailures);
+    if (signal !== undefined && !(signal instanceof AbortSignal)) throw optionError(WHO, 'signal', 'an AbortSignal', signal);
+    if (method !== undefined && (typeof method !== 'string' || method.length === 0))
+      throw optionError(WHO, 'method', 'a tool or skill name', method);
+    if (webhooks !== undefined && typeof (webhooks as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] !== 'function')
+      throw optionError(WHO, 'webhooks', 'an AsyncIterable of deliveries', webhooks);
+    if (typeof clock?.now !== 'function' || typeof clock.sleep !== 'function')
+      throw optionError(WHO, 'clock', '{ now(), sleep(ms, signal) }', clock);
+    return {
+      intervalMs,
+      maxIntervalMs,
+      timeoutMs: duration('timeoutMs', o.timeoutMs, 3_600_000),
+      pollTimeoutMs: duration('pollTimeoutMs', o.pollTimeoutMs, 60_000),
+      maxFailures,
+      signal,
+      onStatus: optionalFunction('onStatus', o.onStatus),
+      method,
+      webhooks,
+      clock,
+      random: optionalFunction<() => number>('random', o.random) ?? Math.random,
+      bounds: checkedBounds({ maxBytes, maxDepth, maxNodes, unknownRecovery }),
+    };
+  } catch (cause) {
+    if (cause instanceof DecodeError) throw cause;
+    throw new DecodeError('INVALID_OPTION', `${WHO}'s options could not be read: ${describeThrown(cause)} thrown`, { cause });
+  }
+}
+
+/**
+ * The wait before the next poll: the seller's `retry_after` when it gave one (already whole
+ * seconds in [1, 3600]), else the first interval doubled per poll so far, ±25%, capped.
+ *
+ * @param settings - The wait's settings.
+ * @param polls - Polls sent so far (at least 1).
+ * @param retryAfterSeconds - The seller's `retry_after`, classified.
+ * @returns Milliseconds.
+ * @example
+ * nextDelay(settings, 1, undefined); // about 2,000
+ */
+export function nextDelay(settings: WaitSettings, polls: number, retryAfterSeconds: number | undefined): number {
+  if (retryAfterSeconds !== undefined) return retryAfterSeconds * 1000;
+  const base = Math.min(settings.maxIntervalMs, settings.intervalMs * 2 ** Math.min(polls - 1, 40));
+  const drawn = settings.random();
+  // A caller's random outside [0, 1) (or NaN) is held to it, so the wait stays within ±25%.
+  const unit = Number.isFinite(drawn) ? Math.min(Math.max(drawn, 0), 1) : 0.5;
+  const jitter = 1 + (unit * 0.5 - 0.25);
+  return Math.min(settings.maxIntervalMs, Math.max(1, base * jitter));
+}

@@ -1,0 +1,122 @@
+/**
+ * The webhook side of a wait (error-handling.mdx, "polling for webhooks"): deliveries of the
+ * handle's task read as they come, each correlated to the handle; the first final one settles the
+ * wait (its result, or the task's failure), one that says `completed` without a result wakes the
+ * next poll, and the others are left to the poll.
+ */
+import { correlate, type TaskHandle } from '../decode/task-handle.js';
+import { DecodeError, describeValue } from '../errors/errors.js';
+import { TaskFailedError } from '../extract/task-failed.js';
+import { isObject, own } from '../json/own.js';
+import { isTaskStatus } from '../schema/statuses.js';
+import type { WebhookDelivery } from './wait-options.js';
+
+/** How the webhook side ended the wait: the final result, or what to throw. */
+export type Settled = { readonly ok: true; readonly data: unknown } | { readonly ok: false; readonly error: unknown };
+
+/** The webhook side of one wait. */
+export interface WebhookRace {
+  /** What ended the wait, once something did. */
+  settled(): Settled | undefined;
+  /** Stops reading (the iterator's `return()`). */
+  close(): void;
+}
+
+/** What a WebhookTaskFailedError says of its webhook (the members read here; webhooks/ is not imported). */
+interface FailedDelivery {
+  readonly webhook: {
+    readonly format: string;
+    readonly taskType: string;
+    readonly taskId: string | undefined;
+    readonly operationId: string | undefined;
+  };
+}
+
+/** The task an A2A delivery is of: its payload's `task_id` (the A2A task id is the transport's). */
+function namedTaskId(format: string, taskId: string | undefined, data: unknown): unknown {
+  return format === 'a2a' ? (isObject(data) ? own(data, 'task_id') : undefined) : taskId;
+}
+
+/**
+ * One delivery read: a failure of this task ends the wait with it, a final result with it;
+ * `'wake'` for `completed` without a result (the poll fetches it), `undefined` for the rest.
+ *
+ * @throws {TaskMismatchError} `TASK_MISMATCH` for another task's delivery.
+ * @throws {DecodeError} `INVALID_INPUT` for what is no delivery, or one judged by another version than the handle's.
+ */
+function readDelivery(handle: TaskHandle, value: unknown): Settled | 'wake' | undefined {
+  if (value instanceof TaskFailedError && 'webhook' in value) {
+    const { webhook } = value as TaskFailedError & FailedDelivery;
+    correlate(
+      handle,
+      { taskType: webhook.taskType, taskId: webhook.format === 'a2a' ? undefined : webhook.taskId, operationId: webhook.operationId },
+      'webhook',
+    );
+    return { ok: false, error: value };
+  }
+  if (!isObject(value) || typeof own(value, 'taskType') !== 'string' || typeof own(value, 'status') !== 'string')
+    throw new DecodeError(
+      'INVALID_INPUT',
+      `waitForTask's webhooks yielded ${describeValue(value)}; expected a delivery the webhook receiver returned, or the WebhookTaskFailedError it threw`,
+      { task: handle.task, version: handle.version },
+    );
+  const hook = value as unknown as WebhookDelivery;
+  correlate(
+    handle,
+    { taskType: hook.taskType, taskId: namedTaskId(hook.format, hook.taskId, hook.data), operationId: hook.operationId },
+    'webhook',
+  );
+  if (hook.version !== handle.version)
+    throw new DecodeError(
+      'INVALID_INPUT',
+      `a webhook of task "${handle.taskId}" was judged by AdCP ${String(hook.version)}, its handle by ${handle.version}: give the receiver the handle (option handles) or its version`,
+      { task: handle.task, version: handle.version },
+    );
+  // Over A2A the delivery's own status is the AdCP one (the A2A state is the transport's).
+  const ownStatus = isObject(hook.data) ? own(hook.data, 'status') : undefined;
+  const status = hook.format === 'a2a' && isTaskStatus(ownStatus) ? ownStatus : hook.status;
+  if (status !== 'completed') return undefined;
+  return hook.data === null || hook.data === undefined ? 'wake' : { ok: true, data: hook.data };
+}
+
+/**
+ * Starts reading a wait's webhooks.
+ *
+ * @param source - The deliveries, or undefined (no webhook side).
+ * @param handle - The task's handle.
+ * @param wake - Called with false when the wait must poll now, with true once the race settled it.
+ * @returns The race.
+ * @throws Never (what the source throws settles the wait with it).
+ * @example
+ * const race = raceWebhooks(settings.webhooks, handle, (final) => (final ? done : wake).abort());
+ */
+export function raceWebhooks(source: AsyncIterable<unknown> | undefined, handle: TaskHandle, wake: (final: boolean) => void): WebhookRace {
+  let settled: Settled | undefined;
+  if (source === undefined) return { settled: () => undefined, close: () => undefined };
+  let iterator: AsyncIterator<unknown> | undefined;
+  const read = async (): Promise<void> => {
+    iterator = source[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done === true || settled !== undefined) return;
+      const end = readDelivery(handle, next.value);
+      if (end === 'wake') wake(false);
+      else if (end !== undefined) {
+        settled = end;
+        wake(true);
+        return;
+      }
+    }
+  };
+  read().catch((error: unknown) => {
+    settled ??= { ok: false, error };
+    wake(true);
+  });
+  return {
+    settled: () => settled,
+    close: () => {
+      settled ??= { ok: false, error: undefined };
+      void iterator?.return?.()?.catch?.(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,232 @@
+/**
+ * waitForTask, whatever the transport: the handle's task polled (3.1 `get_task_status`, 3.0
+ * `tasks/get`) until it is final, on error-handling.mdx's backoff, within a deadline, with a
+ * bounded number of transient poll failures and, when given, its webhooks racing the polls. The
+ * transports (mcp/, a2a/) supply only the send, as for callTask.
+ */
+import { decodeTaskStatus, type PolledTask, type PolledTaskFor } from '../decode/polling.js';
+import { readHandle, type TaskHandle, type TaskHandleFields } from '../decode/task-handle.js';
+import { attempt as encodeAttempt } from '../encode/encode.js';
+import { newIdempotencyKey } from '../encode/idempotency.js';
+import type { EncodedRequest } from '../encode/request.js';
+import { resolveOptions } from '../encode/resolve-options.js';
+import { DecodeError, LimitError } from '../errors/errors.js';
+import { shownText } from '../errors/format.js';
+import { TaskFailedError } from '../extract/task-failed.js';
+import { taskStatusPollByVersion } from '../generated/envelope.js';
+import { requestTablesByVersion } from '../generated/requests.js';
+import type { Version } from '../schema/versions.js';
+import { type Send, sendOnce } from './run.js';
+import { TransportError } from './transport-error.js';
+import { nextDelay, readWaitOptions, type WaitOptions, type WaitSettings } from './wait-options.js';
+import { raceWebhooks, type Settled, type WebhookRace } from './wait-webhooks.js';
+
+/** What waitForTask resolves to for a handle of type `H`: the task's final result, typed by its task and version. */
+export type WaitResult<H> = NonNullable<PolledTaskFor<H>['data']>;
+
+/** waitForTask over a transport's client `C`. */
+export type WaitForTask<C> = <const H extends TaskHandleFields>(client: C, handle: H, options?: WaitOptions) => Promise<WaitResult<H>>;
+
+/** One poll's end: the polled task, a transient failure (the thrown value, the seller's `retry_after`), or the wait ended meanwhile. */
+type Polled =
+  | { readonly polled: PolledTask }
+  | { readonly failure: unknown; readonly retryAfterSeconds: number | undefined }
+  | { readonly ended: Settled };
+
+/** One wait: the handle, its poll request's task and the settings, the deadline, and the signal that stops a sleep or a poll. */
+interface Wait {
+  readonly handle: TaskHandle;
+  readonly method: string;
+  readonly settings: WaitSettings;
+  readonly deadline: number;
+  readonly startedAt: number;
+  readonly race: WebhookRace;
+  /** Aborted to cut a sleep short (a webhook came); renewed after. */
+  wake: AbortController;
+  /** Aborted when the webhooks settle the wait: it cuts a poll short too. */
+  readonly done: AbortController;
+}
+
+/**
+ * The poll request of a handle's task: its release's poll (`get_task_status` with its result,
+ * or `tasks/get`), checked by encode, with a fresh `idempotency_key` where the schema defines one
+ * (security.mdx, "Polling / state re-read": a poll is a re-read, never a replay).
+ */
+function pollRequest(handle: TaskHandle, name: string | undefined): EncodedRequest {
+  const version = handle.version as Version;
+  const { method } = taskStatusPollByVersion[version];
+  const table: Readonly<Record<string, { readonly schemaId: string; readonly idempotencyKey?: string }>> = requestTablesByVersion[version];
+  const keyed = Object.hasOwn(table, method) && table[method]?.idempotencyKey !== undefined;
+  const args = {
+    task_id: handle.taskId,
+    ...(method === 'get_task_status' ? { include_result: true } : {}),
+    ...(keyed ? { idempotency_key: newIdempotencyKey() } : {}),
+  };
+  const request = encodeAttempt(() => resolveOptions(undefined, { version }), method, args);
+  if (request instanceof DecodeError) throw request;
+  return name === undefined ? request : Object.freeze({ ...request, task: name });
+}
+
+/** A wait past its deadline: TIMEOUT, saying how long it ran and where the task was. */
+function timeout(wait: Wait, polls: number, last: PolledTask | undefined): LimitError {
+  const { handle, settings } = wait;
+  return new LimitError(
+    'TIMEOUT',
+    `expected ${handle.task} task "${shownText(handle.taskId, 64)}" to end within ${settings.timeoutMs} ms; it was still ${last?.status ?? 'unanswered'} after ${polls} poll${polls === 1 ? '' : 's'}`,
+    { unit: 'ms', limit: settings.timeoutMs, actual: Math.ceil(settings.clock.now() - wait.startedAt) },
+    { task: handle.task, version: handle.version },
+  );
+}
+
+/** The signal a sleep (`wake` too) or a poll runs under: the caller's, and the webhooks' end. */
+function signalOf(wait: Wait, sleep: boolean): AbortSignal {
+  const { signal } = wait.settings;
+  const own = sleep ? [wait.wake.signal, wait.done.signal] : [wait.done.signal];
+  return AbortSignal.any(signal === undefined ? own : [signal, ...own]);
+}
+
+/** What ends the wait now: the caller's abort, or what the webhooks settled. */
+function stopped(wait: Wait): Settled | undefined {
+  const { signal } = wait.settings;
+  if (signal?.aborted === true) return { ok: false, error: signal.reason };
+  return wait.race.settled();
+}
+
+/**
+ * A poll's failure that is transient (error-handling.mdx): the connection or a 5xx (a transient
+ * TransportError), the poll's deadline, the poll's own `transient` error; with the seller's `retry_after`.
+ */
+function transient(wait: Wait, thrown: unknown): Polled | undefined {
+  if (thrown instanceof LimitError) return thrown.code === 'TIMEOUT' ? { failure: thrown, retryAfterSeconds: undefined } : undefined;
+  if (thrown instanceof TransportError || thrown instanceof TaskFailedError) {
+    // A TaskFailedError is the poll's own failure only when its task is the poll's, never the polled task's.
+    if (thrown instanceof TaskFailedError && thrown.task !== wait.method) return undefined;
+    if (thrown.recovery.recovery !== 'transient') return undefined;
+    return { failure: thrown, retryAfterSeconds: thrown.recovery.retryAfterSeconds };
+  }
+  return undefined;
+}
+
+/** A poll that ended without an answer: the wait's end meanwhile, a transient failure, or the error thrown. */
+function failed(wait: Wait, error: unknown): Polled {
+  const ended = stopped(wait);
+  if (ended !== undefined) return { ended };
+  const failure = transient(wait, error);
+  if (failure === undefined) throw error;
+  return failure;
+}
+
+/** One poll: sent within its deadline and the wait's, what the client threw classed as callTask classes it, its answer decoded for the handle. */
+async function pollOnce(wait: Wait, send: Send): Promise<Polled> {
+  const { handle, settings } = wait;
+  const request = pollRequest(handle, settings.method);
+  const timeoutMs = Math.max(1, Math.min(settings.pollTimeoutMs, wait.deadline - settings.clock.now()));
+  let sent: Awaited<ReturnType<typeof sendOnce>>;
+  try {
+    sent = await sendOnce(request, send, { started: performance.now(), timeoutMs }, signalOf(wait, false));
+  } catch (thrown) {
+    // The caller's abort, the webhooks' end, or what no one can class.
+    const ended = stopped(wait);
+    if (ended !== undefined) return { ended };
+    throw thrown;
+  }
+  if ('error' in sent) return failed(wait, sent.error);
+  try {
+    return { polled: decodeTaskStatus(sent.answer, { ...settings.bounds, handle }) };
+  } catch (error) {
+    return failed(wait, error);
+  }
+}
+
+/** The final result of a completed poll; a completed task without its result is the seller's fault (3.1's `include_result` was asked). */
+function resultOf(wait: Wait, polled: PolledTask): unknown {
+  if (polled.data !== null) return polled.data;
+  throw new DecodeError(
+    'NO_PAYLOAD',
+    `expected the result of completed ${wait.handle.task} task "${shownText(wait.handle.taskId, 64)}" in the ${wait.method} response; it carried none`,
+    { task: wait.method, version: wait.handle.version, path: '/result' },
+  );
+}
+
+/** Sleeps until the next poll, or to the deadline (then TIMEOUT); a webhook cuts it short. */
+async function pause(wait: Wait, delay: number, polls: number, last: PolledTask | undefined): Promise<void> {
+  const { clock } = wait.settings;
+  const left = wait.deadline - clock.now();
+  try {
+    await clock.sleep(Math.min(delay, Math.max(left, 0)), signalOf(wait, true));
+  } catch (reason) {
+    if (!wait.wake.signal.aborted && !wait.done.signal.aborted) throw reason;
+    wait.wake = new AbortController();
+    return;
+  }
+  if (delay >= left) throw timeout(wait, polls, last);
+}
+
+/**
+ * Polls a handle's task until it is final, and its result.
+ *
+ * @param send - The transport's send over the caller's client.
+ * @param handleValue - The task's handle (taskHandle(), or its stored fields).
+ * @param options - See {@link WaitOptions}.
+ * @returns The task's final result, as decodeTaskStatus types it.
+ * @throws {TaskFailedError} The task failed, was rejected or canceled (from a poll or a webhook).
+ * @throws {TaskMismatchError} `TASK_MISMATCH`: a poll or webhook answered for another task.
+ * @throws {LimitError} `TIMEOUT` at `timeoutMs`.
+ * @throws The caller's abort reason, as is; after `maxFailures` transient failures in a row, the last.
+ * @example
+ * export const waitForTask: WaitForTask<McpClient> = (client, handle, options) => waitOver(sendOver(client), handle, options);
+ */
+export async function waitOver(send: Send, handleValue: unknown, options: WaitOptions | undefined): Promise<never> {
+  const settings = readWaitOptions(options);
+  const handle = readHandle(handleValue, 'handle', { task: 'waitForTask' });
+  settings.signal?.throwIfAborted();
+  const startedAt = settings.clock.now();
+  const done = new AbortController();
+  const wait: Wait = {
+    handle,
+    method: taskStatusPollByVersion[handle.version as Version].method,
+    settings,
+    deadline: startedAt + settings.timeoutMs,
+    startedAt,
+    race: raceWebhooks(settings.webhooks, handle, (final) => (final ? done.abort() : wait.wake.abort())),
+    wake: new AbortController(),
+    done,
+  };
+  try {
+    return (await loop(wait, send)) as never;
+  } finally {
+    wait.race.close();
+  }
+}
+
+async function loop(wait: Wait, send: Send): Promise<unknown> {
+  let polls = 0;
+  let failures = 0;
+  let last: PolledTask | undefined;
+  for (;;) {
+    const outcome = await pollOnce(wait, send);
+    polls += 1;
+    if ('ended' in outcome) return settle(outcome.ended);
+    const end = stopped(wait);
+    if (end !== undefined) return settle(end);
+    let retryAfter: number | undefined;
+    if ('polled' in outcome) {
+      failures = 0;
+      last = outcome.polled;
+      if (last.status === 'completed') return resultOf(wait, last);
+      wait.settings.onStatus?.(last);
+    } else {
+      failures += 1;
+      if (failures >= wait.settings.maxFailures) throw outcome.failure;
+      retryAfter = outcome.retryAfterSeconds;
+    }
+    await pause(wait, nextDelay(wait.settings, polls, retryAfter), polls, last);
+    const woken = stopped(wait);
+    if (woken !== undefined) return settle(woken);
+  }
+}
+
+function settle(end: Settled): unknown {
+  if (end.ok) return end.data;
+  throw end.error;
+}

@@ -1,0 +1,296 @@
+/**
+ * waitForTask (adcp-decode/mcp and adcp-decode/a2a, issue 29 items 1-2) end to end, over a real
+ * MCP seller and a real A2A seller on 127.0.0.1, each answering its polls by a script: the task
+ * followed to its typed result; a seller that answers `working` forever (the wait ends at its
+ * deadline after a bounded number of polls), one that answers for another task (TASK_MISMATCH),
+ * one that drops the connection (bounded transient failures), one that rate-limits with
+ * `retry_after` (honoured); its webhooks ending the wait before the polls do. The clock is
+ * virtual: no test waits in real time, and every sleep the wait asked for is recorded.
+ */
+import { afterEach, describe, expect, expectTypeOf, test } from 'vitest';
+import { callTask as a2aCall, waitForTask as a2aWait } from '../../src/a2a/index.js';
+import { callTask as mcpCall, TransportError, waitForTask as mcpWait, type WaitClock, type WaitOptions } from '../../src/mcp/index.js';
+import { type decode, LimitError, TaskFailedError, TaskMismatchError } from '../../src/index.js';
+import { decodeWebhook } from '../../src/webhooks/decode-webhook.js';
+import { payload } from '../fixtures/payloads.js';
+import { pollResponse, serveA2aPollSeller, serveMcpPollSeller, type PollAnswer, type PollCall } from '../fixtures/poll-sellers.js';
+
+type Json = Record<string, unknown>;
+
+const handle31 = { task: 'create_media_buy', taskId: 'task_cmb_4821', version: '3.1.19' } as const;
+const handle30 = { task: 'create_media_buy', taskId: 'task_cmb_4821', version: '3.0.26' } as const;
+const completed = (version: '3.1.19' | '3.0.26'): PollAnswer => ({
+  payload: pollResponse('completed', { completed_at: '2026-04-18T10:04:00Z', result: payload(`${version}/create_media_buy.valid`) }),
+});
+const working = (percentage = 40): PollAnswer => ({ payload: pollResponse('working', { progress: { percentage } }) });
+const rateLimited: PollAnswer = { adcpError: { code: 'RATE_LIMITED', message: 'Slow down.', recovery: 'transient', retry_after: 7 } };
+
+/** A virtual clock: each sleep advances it at once (or, with `hold`, waits for its signal), and is recorded. */
+function virtualClock(hold = false): { clock: WaitClock; sleeps: number[]; now: () => number } {
+  let t = 0;
+  const sleeps: number[] = [];
+  const clock: WaitClock = {
+    now: () => t,
+    sleep: (ms, signal) => {
+      sleeps.push(ms);
+      if (!hold) {
+        t += ms;
+        return signal.aborted ? Promise.reject(signal.reason) : Promise.resolve();
+      }
+      if (signal.aborted) return Promise.reject(signal.reason);
+      return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+    },
+  };
+  return { clock, sleeps, now: () => t };
+}
+
+/** A scripted seller over one transport, and waitForTask over a client of it. */
+interface Lane {
+  wait(handle: typeof handle31 | typeof handle30, options?: WaitOptions): Promise<unknown>;
+  /** callTask over the same client. */
+  call(task: 'get_task_status' | 'tasks/get'): Promise<unknown>;
+  readonly calls: PollCall[];
+  close(): Promise<void>;
+}
+
+const LANES: ReadonlyArray<readonly [string, (script: (n: number) => PollAnswer) => Promise<Lane>]> = [
+  [
+    'MCP',
+    async (script) => {
+      const seller = await serveMcpPollSeller(script);
+      return {
+        wait: (h, o) => mcpWait(seller.client, h, o),
+        call: (task) =>
+          task === 'tasks/get'
+            ? mcpCall(seller.client, 'tasks/get', { task_id: 'task_cmb_4821' }, { version: '3.0' })
+            : mcpCall(seller.client, 'get_task_status', { task_id: 'task_cmb_4821' }, { version: '3.1' }),
+        calls: seller.calls,
+        close: seller.close,
+      };
+    },
+  ],
+  [
+    'A2A',
+    async (script) => {
+      const seller = await serveA2aPollSeller(script);
+      const client = await seller.agent.client();
+      return {
+        wait: (h, o) => a2aWait(client, h, o),
+        call: (task) =>
+          task === 'tasks/get'
+            ? a2aCall(client, 'tasks/get', { task_id: 'task_cmb_4821' }, { version: '3.0' })
+            : a2aCall(client, 'get_task_status', { task_id: 'task_cmb_4821' }, { version: '3.1' }),
+        calls: seller.calls,
+        close: seller.close,
+      };
+    },
+  ],
+];
+
+let open: Lane | undefined;
+afterEach(async () => {
+  await open?.close();
+  open = undefined;
+});
+async function lane(make: (script: (n: number) => PollAnswer) => Promise<Lane>, script: (n: number) => PollAnswer): Promise<Lane> {
+  open = await make(script);
+  return open;
+}
+
+describe.each(LANES)('waitForTask over %s', (_, make) => {
+  test('submitted, working, completed: the typed result, interim answers surfaced, the backoff doubling', async () => {
+    const seller = await lane(make, (n) =>
+      n === 0
+        ? { payload: pollResponse('submitted') }
+        : n === 1
+          ? { payload: pollResponse('input-required') }
+          : n < 3
+            ? working(40)
+            : completed('3.1.19'),
+    );
+    const { clock, sleeps } = virtualClock();
+    const seen: string[] = [];
+    const result = await seller.wait(handle31, { clock, random: () => 0.5, onStatus: (p) => seen.push(p.status) });
+    expect(result).toMatchObject({ media_buy_id: payload('3.1.19/create_media_buy.valid').media_buy_id });
+    expect(seen).toEqual(['submitted', 'input-required', 'working']);
+    expect(sleeps).toEqual([2000, 4000, 8000]);
+    expect(seller.calls.map((c) => c.name)).toEqual(Array(4).fill('get_task_status'));
+    expect(seller.calls[0]?.args).toMatchObject({ task_id: 'task_cmb_4821', include_result: true });
+  });
+
+  test('the result is typed by the handle: its task and version, as decode types its response', () => {
+    type Result = Awaited<ReturnType<typeof mcpWait<typeof handle31>>>;
+    expectTypeOf<Result>().toEqualTypeOf<ReturnType<typeof decode<'create_media_buy', { version: '3.1' }>>>();
+    expectTypeOf<Awaited<ReturnType<typeof a2aWait<typeof handle30>>>>().toEqualTypeOf<
+      ReturnType<typeof decode<'create_media_buy', { version: '3.0' }>>
+    >();
+  });
+
+  test('a seller answering working forever: TIMEOUT at timeoutMs, after a bounded number of polls', async () => {
+    const seller = await lane(make, () => working());
+    const { clock, now } = virtualClock();
+    const error = await seller.wait(handle31, { clock, timeoutMs: 600_000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LimitError);
+    expect(error).toMatchObject({ code: 'TIMEOUT', limit: 600_000, task: 'create_media_buy' });
+    expect(now()).toBe(600_000);
+    // 2 s doubling to 60 s (±25%): at most 5 growing intervals, then one a minute or so.
+    expect(seller.calls.length).toBeGreaterThanOrEqual(8);
+    expect(seller.calls.length).toBeLessThanOrEqual(20);
+  });
+
+  test('a seller answering for another task: TASK_MISMATCH, on the first poll', async () => {
+    const seller = await lane(make, () => ({ payload: pollResponse('working', {}, 'task_someone_else') }));
+    const error = await seller.wait(handle31, { clock: virtualClock().clock }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TaskMismatchError);
+    expect(error).toMatchObject({ code: 'TASK_MISMATCH', path: '/task_id' });
+    expect(seller.calls).toHaveLength(1);
+  });
+
+  test('a dropped connection is transient: the wait goes on, then completes', async () => {
+    const seller = await lane(make, (n) => (n < 2 ? 'drop' : completed('3.1.19')));
+    const result = await seller.wait(handle31, { clock: virtualClock().clock });
+    expect(result).toMatchObject({ status: 'completed' });
+    expect(seller.calls).toHaveLength(3);
+  });
+
+  test('a connection that always drops: the last failure, a TransportError blaming the network, after maxFailures polls', async () => {
+    const seller = await lane(make, () => 'drop');
+    const error = await seller.wait(handle31, { clock: virtualClock().clock, maxFailures: 3 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error).toMatchObject({ code: 'TRANSPORT_FAILED', blame: 'network', recovery: { recovery: 'transient' } });
+    expect(seller.calls).toHaveLength(3);
+  });
+
+  test("a rate-limited poll waits the seller's retry_after, then goes on", async () => {
+    const seller = await lane(make, (n) => (n < 2 ? rateLimited : completed('3.1.19')));
+    const { clock, sleeps } = virtualClock();
+    await expect(seller.wait(handle31, { clock })).resolves.toMatchObject({ status: 'completed' });
+    expect(sleeps).toEqual([7000, 7000]);
+  });
+
+  test('a failed task: TaskFailedError with its error, not the poll blamed', async () => {
+    const seller = await lane(make, () => ({
+      payload: pollResponse('failed', { error: { code: 'BUDGET_TOO_LOW', message: 'below floor' } }),
+    }));
+    const error = await seller.wait(handle31, { clock: virtualClock().clock }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TaskFailedError);
+    expect((error as TaskFailedError).adcpError?.code).toBe('BUDGET_TOO_LOW');
+  });
+
+  test('3.0: tasks/get, invoked as tasks_get, judged by 3.0.26', async () => {
+    const seller = await lane(make, (n) => (n === 0 ? working() : completed('3.0.26')));
+    const result = await seller.wait(handle30, { clock: virtualClock().clock });
+    expect(result).toMatchObject({ media_buy_id: payload('3.0.26/create_media_buy.valid').media_buy_id });
+    expect(seller.calls.map((c) => c.name)).toEqual(['tasks_get', 'tasks_get']);
+    expect(seller.calls[0]?.args).toEqual({ task_id: 'task_cmb_4821', adcp_major_version: 3 });
+  });
+
+  test('your abort: rejected with its reason, as is, and no further poll', async () => {
+    const seller = await lane(make, () => working());
+    const controller = new AbortController();
+    const reason = new Error('buyer gave up');
+    const error = await seller
+      .wait(handle31, { clock: virtualClock().clock, signal: controller.signal, onStatus: () => controller.abort(reason) })
+      .catch((e: unknown) => e);
+    expect(error).toBe(reason);
+    expect(seller.calls).toHaveLength(1);
+  });
+
+  test('a completed webhook ends the wait while the polls still say working', async () => {
+    const seller = await lane(make, () => working());
+    const hook = decodeWebhook(mcpHook('completed', payload('3.1.19/create_media_buy.valid')), { handle: handle31 });
+    const result = await seller.wait(handle31, { clock: virtualClock(true).clock, webhooks: later([hook]) });
+    expect(result).toEqual(hook.data);
+    // The webhook came during the first poll or the sleep after it: the wait asked no more.
+    expect(seller.calls.length).toBeLessThanOrEqual(1);
+  });
+
+  test('a completed delivery without its result wakes the next poll at once, which fetches it', async () => {
+    const seller = await lane(make, (n) => (n === 0 ? working() : completed('3.1.19')));
+    const bare = {
+      format: 'mcp',
+      taskType: 'create_media_buy',
+      taskId: 'task_cmb_4821',
+      operationId: undefined,
+      status: 'completed',
+      data: null,
+      version: '3.1.19',
+    } as const;
+    // The held clock never ends a sleep by itself: only the delivery can.
+    const result = await seller.wait(handle31, { clock: virtualClock(true).clock, webhooks: later([bare]) });
+    expect(result).toMatchObject({ status: 'completed' });
+    expect(seller.calls).toHaveLength(2);
+  });
+
+  test("a webhook of another task: TASK_MISMATCH; a failed task's webhook: its TaskFailedError", async () => {
+    const seller = await lane(make, () => working());
+    const other = decodeWebhook({ ...mcpHook('working', { status: 'working', task_id: 'task_x' }), task_id: 'task_x' });
+    const mismatch = await seller.wait(handle31, { clock: virtualClock(true).clock, webhooks: later([other]) }).catch((e: unknown) => e);
+    expect(mismatch).toMatchObject({ code: 'TASK_MISMATCH', path: '/task_id' });
+    let failure: unknown;
+    try {
+      decodeWebhook(mcpHook('failed', { errors: [{ code: 'POLICY_VIOLATION', message: 'refused' }] }), { handle: handle31 });
+    } catch (error) {
+      failure = error;
+    }
+    const failed = await seller
+      .wait(handle31, { clock: virtualClock(true).clock, webhooks: later([failure as Error]) })
+      .catch((e: unknown) => e);
+    expect(failed).toBe(failure);
+    expect(failed).toBeInstanceOf(TaskFailedError);
+  });
+});
+
+describe.each(LANES)('callTask polls over %s (issue 27, items 1-2)', (_, make) => {
+  test('get_task_status, the task still working: decoded (over A2A the invocation completed)', async () => {
+    const seller = await lane(make, () => working(60));
+    await expect(seller.call('get_task_status')).resolves.toMatchObject({ status: 'working', task_id: 'task_cmb_4821' });
+    expect(seller.calls.map((c) => c.name)).toEqual(['get_task_status']);
+  });
+  test('tasks/get for 3.0: sent as tasks_get, resolved to the polled task', async () => {
+    const seller = await lane(make, () => working(60));
+    await expect(seller.call('tasks/get')).resolves.toMatchObject({
+      taskId: 'task_cmb_4821',
+      taskType: 'create_media_buy',
+      status: 'working',
+      version: '3.0.26',
+    });
+    expect(seller.calls).toEqual([{ name: 'tasks_get', args: { task_id: 'task_cmb_4821', adcp_major_version: 3 } }]);
+  });
+});
+
+describe('waitForTask options', () => {
+  test.each([
+    [{ intervalMs: 0 }, 'intervalMs'],
+    [{ maxIntervalMs: 10, intervalMs: 100 }, 'maxIntervalMs'],
+    [{ maxFailures: 0 }, 'maxFailures'],
+    [{ webhooks: [] as never }, 'webhooks'],
+    [{ maxDepth: -1 }, 'maxDepth'],
+  ])('%o: INVALID_OPTION naming %s, before anything is sent', async (options, name) => {
+    const seller = await lane(LANES[0]![1], () => working());
+    const error = await seller.wait(handle31, options as WaitOptions).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'INVALID_OPTION', message: expect.stringContaining(name) });
+    expect(seller.calls).toHaveLength(0);
+  });
+});
+
+/** The MCP webhook body of the handle's task. */
+function mcpHook(status: string, result: Json): Json {
+  return {
+    idempotency_key: 'whk_01J9Z6Q2V8W4X7Y3B5C1D9E2F0',
+    operation_id: 'op_7d1e',
+    task_id: 'task_cmb_4821',
+    task_type: 'create_media_buy',
+    status,
+    timestamp: '2026-04-18T10:04:00Z',
+    result,
+  };
+}
+
+/** Deliveries that arrive after the wait has started polling (a macrotask later). */
+async function* later<T>(items: readonly T[]): AsyncGenerator<T> {
+  for (const item of items) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    yield item;
+  }
+}
