@@ -4,7 +4,7 @@
  * request schema in the version the options speak; the result is the task's response in the
  * version(s) decode judges by, with no cast anywhere.
  */
-import type { Client as A2aSdkClient } from '@a2a-js/sdk/client';
+import type { Client as A2aSdkClient } from '@a2a-js/sdk-v1/client';
 import type { Client as McpSdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { expectTypeOf } from 'vitest';
 import * as a2a from '../../src/a2a/index.js';
