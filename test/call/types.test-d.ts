@@ -58,3 +58,12 @@ if (safe.success) {
 
 // The A2A message is a request the SDK client takes.
 expectTypeOf(a2a.a2aRequest({ task: 'get_products', args: brief })).toExtend<Parameters<A2aSdkClient['sendMessage']>[0]>();
+
+// The @a2a-js/sdk 0.3.x clients (the major @adcp/sdk 6.x needs), as they are, through a2aV03Client.
+declare const v03Client: import('@a2a-js/sdk/client').Client;
+declare const v03Legacy: import('@a2a-js/sdk/client').A2AClient;
+const asV03: a2a.A2aV03Client[] = [v03Client, v03Legacy];
+expectTypeOf(await a2a.callTask(a2a.a2aV03Client(asV03[0]!), 'get_products', brief, { version: '3.0' })).toEqualTypeOf<
+  Decoded<'get_products', { version: '3.0' }>
+>();
+expectTypeOf(await v03Client.sendMessage(a2a.a2aV03Request({ task: 'get_products', args: brief }))).not.toBeAny();

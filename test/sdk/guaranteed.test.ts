@@ -11,10 +11,10 @@ import { decodeTaskStatus, decoderFor, newIdempotencyKey } from '../../src/index
 import { createWebhookReceiver } from '../../src/webhooks/index.js';
 import { type Buyer, connectBuyer, type Transport } from './buyer.js';
 import { asRequest, type HookEndpoint, startHookEndpoint } from './hooks.js';
-import { type Recorder, type ReferenceSeller, startReferenceSeller } from './sellers.js';
+import { actualServerModule, example, type Recorder, type ReferenceSeller, startReferenceSeller } from './sellers.js';
 
 const recorder = vi.hoisted((): Recorder => ({ served: [], webhookKey: undefined }));
-vi.mock('@adcp/sdk/server', async (importOriginal) => (await import('./sellers.js')).serverModule(await importOriginal(), recorder));
+vi.mock('@adcp/sdk/server', async (importOriginal) => (await import('./sellers.js')).serverModule(await importOriginal<never>(), recorder));
 
 const KEYID = 'sdk-lane-webhook-1';
 let publicJwk: Record<string, unknown>;
@@ -26,12 +26,14 @@ beforeAll(async () => {
   // The SDK's emitter takes only a key marked webhook-signing (its verifier refuses request-signing ones).
   const marks = { kid: KEYID, alg: 'EdDSA', use: 'sig', key_ops: ['verify'], adcp_use: 'webhook-signing' };
   publicJwk = { ...(await exportJWK(publicKey)), ...marks };
-  recorder.webhookKey = { keyid: KEYID, alg: 'ed25519', privateKey: { ...(await exportJWK(privateKey)), ...marks, key_ops: ['sign'] } as never };
+  recorder.webhookKey = {
+    keyid: KEYID,
+    alg: 'ed25519',
+    privateKey: { ...(await exportJWK(privateKey)), ...marks, key_ops: ['sign'] } as never,
+  };
   hooks = await startHookEndpoint();
-  const real = await vi.importActual<typeof import('@adcp/sdk/server')>('@adcp/sdk/server');
-  seller = await startReferenceSeller(real, recorder, 'sales-guaranteed', () =>
-    import('../../node_modules/@adcp/sdk/examples/hello_seller_adapter_guaranteed.ts'),
-  );
+  const path = example('hello_seller_adapter_guaranteed');
+  seller = await startReferenceSeller(await actualServerModule(), recorder, 'sales-guaranteed', () => import(path));
 }, 30_000);
 afterAll(async () => {
   await seller?.close();
@@ -131,10 +133,15 @@ describe.each<Transport>(['mcp', 'a2a'])('a submitted create_media_buy over %s, 
   });
 
   test('the bought media buy: get_media_buys, update_media_buy, get_media_buy_delivery, sync_creatives', async () => {
-    const mediaBuyId = String((await completion()).data.media_buy_id);
+    const mediaBuyId = String(((await completion()).data as { media_buy_id?: unknown }).media_buy_id);
     const listed = await buyer.call('get_media_buys', { account, media_buy_ids: [mediaBuyId] });
     expect(listed.media_buys).toEqual([expect.objectContaining({ media_buy_id: mediaBuyId })]);
-    const updated = await buyer.call('update_media_buy', { idempotency_key: newIdempotencyKey(), account, media_buy_id: mediaBuyId, paused: false });
+    const updated = await buyer.call('update_media_buy', {
+      idempotency_key: newIdempotencyKey(),
+      account,
+      media_buy_id: mediaBuyId,
+      paused: false,
+    });
     expect(updated).toMatchObject({ media_buy_id: mediaBuyId });
     const delivery = await buyer.call('get_media_buy_delivery', { account, media_buy_ids: [mediaBuyId] });
     expect(delivery.media_buy_deliveries).toEqual(expect.any(Array));
@@ -146,7 +153,15 @@ describe.each<Transport>(['mcp', 'a2a'])('a submitted create_media_buy over %s, 
           creative_id: `cr-${transport}-1`,
           name: 'Spring DOOH 30s',
           format_id: { agent_url: new URL(seller.mcpUrl).origin, id: 'video_30s' },
-          assets: { video: { asset_type: 'video', url: 'https://cdn.acmeoutdoor.example/spring-30s.mp4', width: 1920, height: 1080, duration_ms: 30_000 } },
+          assets: {
+            video: {
+              asset_type: 'video',
+              url: 'https://cdn.acmeoutdoor.example/spring-30s.mp4',
+              width: 1920,
+              height: 1080,
+              duration_ms: 30_000,
+            },
+          },
         },
       ],
     });

@@ -11,6 +11,7 @@ import { createServer } from 'node:net';
 import { bootMockServer } from '@adcp/sdk/mock-server';
 import type * as SdkServer from '@adcp/sdk/server';
 import express from 'express';
+import { vi } from 'vitest';
 
 type ServerModule = typeof SdkServer;
 type Factory = Parameters<ServerModule['serve']>[0];
@@ -37,7 +38,7 @@ export function serverModule(real: ServerModule, recorder: Recorder): ServerModu
         ...config,
         webhooks: { signerKey: recorder.webhookKey },
         allowPrivateWebhookUrls: true, // the buyer's webhook endpoint is on 127.0.0.1
-      } as never)) as ServerModule['createAdcpServerFromPlatform'],
+      } as never)) as unknown as ServerModule['createAdcpServerFromPlatform'],
   };
 }
 
@@ -69,6 +70,16 @@ async function listening(server: HttpServer): Promise<void> {
 function closeServer(server: HttpServer): Promise<void> {
   server.closeAllConnections();
   return new Promise((resolve) => server.close(() => resolve()));
+}
+
+/** The SDK's server module itself (the test file's mock of it is serverModule's). */
+export async function actualServerModule(): Promise<ServerModule> {
+  return (await vi.importActual('@adcp/sdk/server')) as ServerModule;
+}
+
+/** An example of the SDK's package (its examples/ are shipped but not exported), as an import path. */
+export function example(name: string): string {
+  return `../../node_modules/@adcp/sdk/examples/${name}.ts`;
 }
 
 /** The bearer token the examples accept (their ADCP_AUTH_TOKEN default). */
