@@ -36,7 +36,7 @@ export function serverModule(real: ServerModule, recorder: Recorder): ServerModu
     createAdcpServerFromPlatform: ((platform: never, config: Record<string, unknown>) =>
       real.createAdcpServerFromPlatform(platform, {
         ...config,
-        webhooks: { signerKey: recorder.webhookKey },
+        ...(recorder.webhookKey === undefined ? {} : { webhooks: { signerKey: recorder.webhookKey } }),
         allowPrivateWebhookUrls: true, // the buyer's webhook endpoint is on 127.0.0.1
       } as never)) as unknown as ServerModule['createAdcpServerFromPlatform'],
   };
