@@ -4,7 +4,7 @@
  * and over the SDK's A2A mount: get_adcp_capabilities → decoderFor → get_signals → activate_signal.
  */
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { decoderFor, newIdempotencyKey, safeDecode } from '../../src/index.js';
+import { decoderFor, newIdempotencyKey, SchemaMismatchError, safeDecode } from '../../src/index.js';
 import { type Buyer, connectBuyer, type Transport } from './buyer.js';
 import { actualServerModule, example, type Recorder, type ReferenceSeller, startReferenceSeller } from './sellers.js';
 
@@ -34,7 +34,9 @@ describe.each<Transport>(['mcp', 'a2a'])('the signals reference seller over %s',
     const capabilities = await buyer.raw('get_adcp_capabilities', {});
     const refused = safeDecode('get_adcp_capabilities', capabilities, { version: '3.0' });
     expect(refused.success).toBe(false);
-    if (!refused.success) expect(refused.error.issues.map((issue) => issue.path)).toContain('/compliance_testing/scenarios');
+    expect(refused.success ? undefined : refused.error).toBeInstanceOf(SchemaMismatchError);
+    if (!refused.success && refused.error instanceof SchemaMismatchError)
+      expect(refused.error.issues.map((issue) => issue.path)).toContain('/compliance_testing/scenarios');
   });
 
   test('decoderFor still negotiates 3.0 from its version members (the full check is beside the decoder)', async () => {
