@@ -70,6 +70,17 @@ describe.each<Transport>(['mcp', 'a2a'])('the guaranteed reference seller over %
   });
 });
 
+test("over A2A, get_adcp_capabilities is left off the agent card's skills, yet it answers when invoked", async () => {
+  // versioning.mdx: a seller whose A2A skill list lacks get_adcp_capabilities is a pre-v3 one, which a
+  // buyer SHOULD treat as v2. The SDK's A2A adapter (6.11) lists every tool but this one, so a buyer
+  // reading its card would take this 3.0 seller for v2; adcp-decode reads no card, and invokes the
+  // skill as the a2a-guide defines (the tests above decode its answer).
+  const card = (await (await fetch(`${seller.a2aUrl}/.well-known/agent-card.json`)).json()) as { skills: Array<{ id: string }> };
+  const skills = card.skills.map((skill) => skill.id);
+  expect(skills).toContain('get_products');
+  expect(skills).not.toContain('get_adcp_capabilities');
+});
+
 /** The buyer's receiver, default options: its endpoint and the seller's key (published at onboarding). */
 const receiverOptions = () => ({
   endpoint: hooks.origin,
