@@ -127,10 +127,10 @@ describe.each<Transport>(['mcp', 'a2a'])('a submitted create_media_buy over %s, 
     expect(data.context).toBeUndefined();
   });
 
-  test('its webhook is received by a receiver with default options (a 3.0 delivery is 3.0.26s)', async () => {
+  test('its webhook is received by a receiver with default options (a 3.0 delivery, judged by 3.0)', async () => {
     const delivery = await hooks.next((body) => (body as { task_id?: unknown }).task_id === taskId);
     const hook = await createWebhookReceiver(receiverOptions()).receive(asRequest(hooks.origin, delivery));
-    expect(hook).toMatchObject({ taskType: 'create_media_buy', taskId, status: 'completed', version: '3.0.26' });
+    expect(hook).toMatchObject({ taskType: 'create_media_buy', taskId, status: 'completed', version: expect.stringMatching(/^3\.0\./) });
   });
 
   test('polling tasks_get follows it to completed (decodeTaskStatus, 3.0)', async () => {

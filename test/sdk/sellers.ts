@@ -99,10 +99,15 @@ export async function startReferenceSeller(
 ): Promise<ReferenceSeller> {
   const upstream = await bootMockServer({ specialism, port: await freePort() });
   const port = await freePort();
+  const saved = { UPSTREAM_URL: process.env.UPSTREAM_URL, PORT: process.env.PORT };
   process.env.UPSTREAM_URL = upstream.url;
   process.env.PORT = String(port);
   const before = recorder.served.length;
-  await load();
+  try {
+    await load();
+  } finally {
+    restoreEnv(saved); // the examples read them once, when imported
+  }
   const served = recorder.served[before];
   if (served === undefined) throw new Error(`the ${specialism} example did not call serve()`);
   const mcp = real.serve(served.factory, { ...served.options, port, onListening: () => undefined });
@@ -122,6 +127,13 @@ export async function startReferenceSeller(
 function authorization(req: unknown): unknown {
   const headers = (req as { headers: Headers | Record<string, unknown> }).headers;
   return headers instanceof Headers ? headers.get('authorization') : headers.authorization;
+}
+
+function restoreEnv(saved: Record<string, string | undefined>): void {
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
 }
 
 /** The example's server over the SDK's A2A adapter, bearer-authenticated as its MCP endpoint is. */
