@@ -36,12 +36,13 @@ function streamOver(client: A2aClient): Send {
  *   (adcp-decode/fetch) as its fetch so that bytes are bounded while they arrive.
  * @param task - The AdCP task (the skill), e.g. `'get_products'`.
  * @param args - Its arguments, typed by the task's request schema.
- * @param options - As for the MCP callTask: `version`, the bounds, `timeoutMs` (default 60 s), `signal`.
+ * @param options - As for the MCP callTask: `version`, the bounds, `timeoutMs` (default 60 s), `signal`, `retry`.
  * @returns The seller's payload, typed as the task's response (narrow the async variants on `status`).
  * @throws {RequestError} `INVALID_REQUEST` for arguments the schema refuses (nothing is sent).
- * @throws {DecodeError} What decode throws for the answer (`TASK_FAILED` for a failed task, ...);
- *   {@link LimitError} `TOO_LARGE` / `TIMEOUT` for a bound passed. A refused connection or your own
- *   abort is rethrown as the client threw it.
+ * @throws {DecodeError} What decode throws for the answer (`TASK_FAILED` for a failed task or the
+ *   SDK's JsonRpcTransportError, ...); {@link LimitError} `TOO_LARGE` / `TIMEOUT` for a bound passed;
+ *   `TransportError` for an HTTP refusal (the SDK's Error carrying the body: shown, escaped, cut) or
+ *   a failed connection. Your own abort is rethrown with the signal's reason, as is.
  * @example
  * const response = await callTask(agent, 'get_products', { buying_mode: 'brief', brief: 'CTV, Q3' }, { version: '3.1' });
  */
@@ -59,7 +60,7 @@ export const streamTask: CallTask<A2aClient> = callTaskOver(streamOver);
 
 /**
  * Like {@link callTask}, but resolves to `{ success: true, data, version, request }` or
- * `{ success: false, error }`; with `stream: true`, as {@link streamTask}.
+ * `{ success: false, error, request }`; with `stream: true`, as {@link streamTask}.
  *
  * @example
  * const r = await safeCallTask(agent, 'get_products', args, { version: '3.1' });

@@ -11,4 +11,6 @@ export type { A2aSendRequest, A2aSdkPart } from './message.js';
 export { foldA2aStream } from './fold-stream.js';
 export { a2aV03Client, a2aV03Request } from './v0-3.js';
 export type { A2aV03Client, A2aV03DataPart, A2aV03SendParams } from './v0-3.js';
-export type { CallArgs, Called, CallOptions, CallTaskName, SafeCallResult } from '../call/types.js';
+export type { CallArgs, Called, CallOptions, CallTaskName, RequestOptions, RetryOptions, SafeCallResult } from '../call/types.js';
+export { TransportError } from '../call/transport-error.js';
+export type { HttpRefusal, TransportBlame } from '../call/transport-error.js';

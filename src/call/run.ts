@@ -11,24 +11,36 @@ import type { EncodedRequest } from '../encode/request.js';
 import { resolveOptions } from '../encode/resolve-options.js';
 import { DecodeError, describeThrown, describeValue } from '../errors/errors.js';
 import { DEFAULT_TIMEOUT_MS, timedOut, timeoutOption } from '../bounds/fetch-bounds.js';
-import { withFetchBounds } from '../fetch/bounded-fetch.js';
+import { type ResponseHead, withObservedFetchBounds } from '../fetch/bounded-fetch.js';
+import { classify } from './classify.js';
+import { readRetry, retryDelayMs, type Retry } from './retry.js';
 import type { CallOptions, CallTask, SafeCallTask } from './types.js';
 
 /** What a transport does with the encoded request: send it, and hand back the client's answer. */
 export type Send = (request: EncodedRequest, signal: AbortSignal, timeoutMs: number) => Promise<unknown>;
 
-/**
- * Whether an error the client threw is the seller's answer: a JSON-RPC error the SDK (MCP's or
- * A2A's) built from the response, or the MCP SDK's own request timeout, which decode() tells
- * apart; an Error with an integer `code`. Anything else (a refused connection, the caller's
- * abort) is no answer to decode.
- */
-function isJsonRpcError(thrown: unknown): boolean {
-  return thrown instanceof Error && Number.isInteger((thrown as { code?: unknown }).code);
+/** How one call ended: the decoded answer, or the DecodeError that ends it; with the request sent, if any. */
+type Ended =
+  | { readonly ok: true; readonly outcome: Outcome<TaskName>; readonly request: EncodedRequest }
+  | { readonly ok: false; readonly error: DecodeError; readonly request: EncodedRequest | undefined };
+
+/** The call's deadline: when it started and how long it may take, retries and waits included. */
+interface Clock {
+  readonly started: number;
+  readonly timeoutMs: number;
 }
 
-/** The outcome of one call: the decoded answer and the request sent, or the DecodeError that ends it. */
-type CallOutcome = (Outcome<TaskName> & { readonly request: EncodedRequest }) | DecodeError;
+/** What a call was given: a task and its arguments, or what encode() returned; and the options. */
+interface Given {
+  readonly what: { readonly task: unknown; readonly args: unknown; readonly encoded?: EncodedRequest };
+  readonly options: CallOptions | undefined;
+}
+
+/** The two forms of a call: `(task, args, options?)` and `(request, options?)`. */
+function given(first: unknown, second: unknown, third: unknown): Given {
+  if (typeof first === 'string') return { what: { task: first, args: second }, options: third as CallOptions | undefined };
+  return { what: { task: undefined, args: undefined, encoded: first as EncodedRequest }, options: second as CallOptions | undefined };
+}
 
 /**
  * A transport's callTask: encode, send, decode; the decoded data, or the DecodeError thrown.
@@ -40,65 +52,145 @@ type CallOutcome = (Outcome<TaskName> & { readonly request: EncodedRequest }) | 
  * export const callTask: CallTask<McpClient> = callTaskOver(sendOver);
  */
 export function callTaskOver<C>(sendOver: (client: C) => Send): CallTask<C> {
-  const call = async (client: C, task: string, args: unknown, options?: CallOptions): Promise<unknown> => {
-    const outcome = await runCall(task, args, options, sendOver(client));
-    if (outcome instanceof DecodeError) throw outcome;
-    return outcome.data;
+  const call = async (client: C, first: unknown, second?: unknown, third?: unknown): Promise<unknown> => {
+    const { what, options } = given(first, second, third);
+    const ended = await runCall(what, options, sendOver(client));
+    if (!ended.ok) throw ended.error;
+    return ended.outcome.data;
   };
-  // runCall decodes the answer as `task`'s response in the version `options` speak: the type CallTask states.
+  // runCall decodes the answer as the task's response in the version the options (or the request) speak: the type CallTask states.
   return call as CallTask<C>;
 }
 
 /**
  * A transport's safeCallTask: as {@link callTaskOver}, resolving to `{ success: true, data,
- * version, request }` or `{ success: false, error }`.
+ * version, request }` or `{ success: false, error, request }`.
  *
  * @param sendOver - The transport's send over the caller's client, chosen by the call's options.
  * @returns safeCallTask for that transport's client.
- * @throws Never (the call rejects only with what is no answer).
+ * @throws Never (the call rejects only with the caller's abort and what it cannot class).
  * @example
  * export const safeCallTask: SafeCallTask<McpClient> = safeCallTaskOver(sendOver);
  */
 // biome-ignore lint/complexity/noBannedTypes: `{}`: no options of the transport's own
 export function safeCallTaskOver<C, X = {}>(sendOver: (client: C, options: X | undefined) => Send): SafeCallTask<C, X> {
-  const call = async (client: C, task: string, args: unknown, options?: CallOptions & X): Promise<unknown> => {
-    const outcome = await runCall(task, args, options, sendOver(client, options));
-    return outcome instanceof DecodeError ? { success: false, error: outcome } : { success: true, ...outcome };
+  const call = async (client: C, first: unknown, second?: unknown, third?: unknown): Promise<unknown> => {
+    const { what, options } = given(first, second, third);
+    const ended = await runCall(what, options, sendOver(client, options as X | undefined));
+    return ended.ok
+      ? { success: true, ...ended.outcome, request: ended.request }
+      : { success: false, error: ended.error, request: ended.request };
   };
-  // As above: the data is `task`'s response, the request what encode() returned for `args`.
+  // As above: the data is the task's response, the request what encode() returned for it.
   return call as SafeCallTask<C, X>;
 }
 
 /**
- * Encodes, sends and decodes one call. Throws only what is no answer (the caller's abort, a
- * failure of the connection, as the client threw it); every other end is returned.
+ * Encodes once, then sends and decodes, again on a retryable end while `retry` and the deadline
+ * allow: every attempt sends the same request. Throws only the caller's abort (its reason, as is)
+ * and what it cannot class; every other end is returned.
  */
-async function runCall(task: string, args: unknown, options: CallOptions | undefined, send: Send): Promise<CallOutcome> {
+async function runCall(what: Given['what'], options: CallOptions | undefined, send: Send): Promise<Ended> {
   const read = readCallOptions(options);
-  if (read instanceof DecodeError) return read;
-  const { timeoutMs, signal, ...codec } = read;
-  const request = encodeAttempt(() => resolveOptions(undefined, codec), task, args);
-  if (request instanceof DecodeError) return request;
+  if (read instanceof DecodeError) return { ok: false, error: read, request: undefined };
+  const { timeoutMs, signal, retry, ...codec } = read;
+  signal?.throwIfAborted();
+  const request = encodeOnce(what, codec);
+  if (request instanceof DecodeError) return { ok: false, error: request, request: undefined };
+  const clock: Clock = { started: performance.now(), timeoutMs };
+  for (let attempt = 1; ; attempt++) {
+    const ended = await attemptOnce(request, codec, send, clock, signal);
+    if (ended.ok) return ended;
+    const wait = attempt < retry.attempts ? retryDelayMs(ended.error, attempt) : undefined;
+    // A wait that would end past the deadline is not started: the last end is the call's.
+    if (wait === undefined || performance.now() + wait >= clock.started + clock.timeoutMs) return ended;
+    await retry.sleep(wait, signal ?? NEVER);
+    signal?.throwIfAborted();
+  }
+}
+
+/** A signal that never aborts, for the waits of a call without one. */
+const NEVER = new AbortController().signal;
+
+/** The codec's options: passed on to encode and decode. */
+type Codec = Omit<CallOptions, 'timeoutMs' | 'signal' | 'retry'>;
+
+/** The request to send: `args` encoded, or an encoded request checked again (a hand-built one is checked as encode would). */
+function encodeOnce(what: Given['what'], codec: Codec): EncodedRequest | DecodeError {
+  let { task, args } = what;
+  let version = codec.version;
+  if (what.encoded !== undefined) {
+    try {
+      ({ task, args } = what.encoded);
+      version ??= what.encoded.version as Codec['version'];
+    } catch (cause) {
+      return new DecodeError('INVALID_INPUT', `expected what encode() returned; reading the request threw ${describeThrown(cause)}`, {
+        cause,
+      });
+    }
+  }
+  return encodeAttempt(() => resolveOptions(undefined, { ...codec, version }), task, args);
+}
+
+/**
+ * One attempt: the send within what remains of the deadline; what the client threw classed (an
+ * answer to decode, or the attempt's end); the decode; and a check of the deadline and the
+ * caller's signal before decoding and after, so that a late answer is a TIMEOUT.
+ */
+async function attemptOnce(
+  request: EncodedRequest,
+  codec: Codec,
+  send: Send,
+  clock: Clock,
+  signal: AbortSignal | undefined,
+): Promise<Ended> {
+  const task = request.task;
+  const context = { task, version: request.version };
+  let head: ResponseHead | undefined;
   let answer: unknown;
   try {
-    answer = await bounded((s) => send(request, s, timeoutMs), timeoutMs, signal, task);
+    answer = await bounded(
+      (s, ms) => send(request, s, ms),
+      clock,
+      signal,
+      task,
+      (seen) => {
+        head = seen;
+      },
+    );
   } catch (thrown) {
-    if (!(thrown instanceof DecodeError) && !isJsonRpcError(thrown)) throw thrown;
-    answer = thrown; // decode() returns a DecodeError as it is, and reads the seller's JSON-RPC error
+    if (signal?.aborted === true) throw signal.reason;
+    const classed = classify(thrown, head, context);
+    if (classed.kind === 'rethrow') throw thrown;
+    if (classed.kind === 'error') return { ok: false, error: classed.error, request };
+    answer = classed.answer;
   }
+  const early = late(clock, signal, task);
+  if (early !== undefined) return { ok: false, error: early, request };
   const outcome = decodeAttempt(undefined, task as TaskName, answer, { ...codec, request });
-  return outcome instanceof DecodeError ? outcome : { ...outcome, request };
+  const after = late(clock, signal, task);
+  if (after !== undefined) return { ok: false, error: after, request };
+  return outcome instanceof DecodeError ? { ok: false, error: outcome, request } : { ok: true, outcome, request };
+}
+
+/** The caller's abort, thrown; or the TIMEOUT of a call past its deadline (work that ran on past it, a fold or a decode, included). */
+function late(clock: Clock, signal: AbortSignal | undefined, task: string): DecodeError | undefined {
+  signal?.throwIfAborted();
+  if (performance.now() - clock.started <= clock.timeoutMs) return undefined;
+  return timedOut(`the ${task} answer`, clock.timeoutMs, clock.started);
 }
 
 /** The options read once, split into the codec's (passed on to encode and decode) and the call's own. */
-function readCallOptions(options: CallOptions | undefined): (CallOptions & { timeoutMs: number }) | DecodeError {
-  if (options === undefined) return { timeoutMs: DEFAULT_TIMEOUT_MS };
+function readCallOptions(
+  options: CallOptions | undefined,
+): (Codec & { timeoutMs: number; signal?: AbortSignal | undefined; retry: Retry }) | DecodeError {
+  if (options === undefined) return { timeoutMs: DEFAULT_TIMEOUT_MS, retry: readRetry(undefined) };
   try {
-    const { version, newerRelease, maxBytes, maxDepth, maxNodes, unknownRecovery, timeoutMs, signal } = options;
+    const { version, newerRelease, maxBytes, maxDepth, maxNodes, unknownRecovery, timeoutMs, signal, retry } = options;
     const deadline = timeoutOption(timeoutMs, undefined) ?? DEFAULT_TIMEOUT_MS;
     if (signal !== undefined && !(signal instanceof AbortSignal))
       return new DecodeError('INVALID_OPTION', `option signal must be an AbortSignal; got ${describeValue(signal)}`);
-    return { version, newerRelease, maxBytes, maxDepth, maxNodes, unknownRecovery, timeoutMs: deadline, signal };
+    return { version, newerRelease, maxBytes, maxDepth, maxNodes, unknownRecovery, timeoutMs: deadline, signal, retry: readRetry(retry) };
   } catch (cause) {
     if (cause instanceof DecodeError) return cause;
     return new DecodeError('INVALID_OPTION', `the options could not be read: ${describeThrown(cause)} thrown`, { cause });
@@ -106,18 +198,21 @@ function readCallOptions(options: CallOptions | undefined): (CallOptions & { tim
 }
 
 /**
- * Runs the send inside the call's bounds: every bounded fetch it makes is held to `timeoutMs` and
- * fails the call the moment a bound trips (withFetchBounds), and the call as a whole ends at
- * `timeoutMs` with a TIMEOUT even when the client's fetch is not a bounded one.
+ * Runs the send inside what remains of the call's deadline: every bounded fetch it makes is held
+ * to it and fails the attempt the moment a bound trips (withFetchBounds), the attempt as a whole
+ * ends with a TIMEOUT even when the client's fetch is not a bounded one, and the head of every
+ * refusal a bounded fetch receives is told to `onRefusal`.
  */
 async function bounded<T>(
-  send: (signal: AbortSignal) => Promise<T>,
-  timeoutMs: number,
+  send: (signal: AbortSignal, timeoutMs: number) => Promise<T>,
+  clock: Clock,
   signal: AbortSignal | undefined,
   task: string,
+  onRefusal: (head: ResponseHead) => void,
 ): Promise<T> {
   signal?.throwIfAborted();
-  const started = performance.now();
+  const remaining = Math.ceil(clock.started + clock.timeoutMs - performance.now());
+  if (remaining <= 0) throw timedOut(`the ${task} answer`, clock.timeoutMs, clock.started);
   const deadline = new AbortController();
   let expire: (reason: unknown) => void = () => undefined;
   const expired = new Promise<never>((_, reject) => {
@@ -125,19 +220,23 @@ async function bounded<T>(
   });
   expired.catch(() => undefined);
   const timer = setTimeout(() => {
-    const error = timedOut(`the ${task} answer`, timeoutMs, started);
+    const error = timedOut(`the ${task} answer`, clock.timeoutMs, clock.started);
     expire(error);
     deadline.abort(error);
-  }, timeoutMs);
+  }, remaining);
   // The caller's abort rejects with its reason (a client may not heed the signal); the listener goes
   // with the call, since the caller's signal may outlive many calls and each would leave one behind.
   const onAbort = () => expire(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    return await withFetchBounds({ timeoutMs }, (fetchSignal) => {
-      const signals = signal === undefined ? [fetchSignal, deadline.signal] : [fetchSignal, deadline.signal, signal];
-      return Promise.race([send(AbortSignal.any(signals)), expired]);
-    });
+    return await withObservedFetchBounds(
+      { timeoutMs: remaining },
+      (fetchSignal) => {
+        const signals = signal === undefined ? [fetchSignal, deadline.signal] : [fetchSignal, deadline.signal, signal];
+        return Promise.race([send(AbortSignal.any(signals), remaining), expired]);
+      },
+      onRefusal,
+    );
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);

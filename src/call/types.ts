@@ -4,7 +4,23 @@
  */
 import type { DecodeError } from '../errors/errors.js';
 import type { DecodeOptions, ResponseIn, VersionFor } from '../decode/types.js';
+import type { EncodedRequest, Frozen } from '../encode/request.js';
 import type { Encoded, EncodeVersionFor, RequestIn, RequestTask } from '../encode/types.js';
+import type { Version } from '../schema/versions.js';
+
+/**
+ * Option `retry`: resend the same request (same bytes, same `idempotency_key`) on what the spec
+ * calls retryable, within `attempts` and the call's `timeoutMs`. README, "Retrying a call".
+ */
+export interface RetryOptions {
+  /** How many attempts in all, the first included: an integer from 1 (no retry) to 10. */
+  readonly attempts: number;
+  /**
+   * The wait before a retry (default: a timer): resolve after `ms`, or reject with the signal's
+   * reason when it aborts. For tests, or to run the waits on a scheduler of your own.
+   */
+  readonly sleep?: ((ms: number, signal: AbortSignal) => Promise<void>) | undefined;
+}
 
 /**
  * Options of callTask: the version to speak and judge by, decode's bounds (which bound encode's
@@ -12,20 +28,29 @@ import type { Encoded, EncodeVersionFor, RequestIn, RequestTask } from '../encod
  */
 export interface CallOptions extends Omit<DecodeOptions, 'transport' | 'request'> {
   /**
-   * Deadline for the whole answer, in ms (default 60,000, the MCP SDK's own): the SDK's request
-   * `timeout`, and the deadline of every bounded fetch the call makes (adcp-decode/fetch). Past it
-   * the call fails with a `LimitError` `TIMEOUT`, never the seller's failure.
+   * Deadline for the whole call, retries and their waits included, in ms (default 60,000, the MCP
+   * SDK's own): the SDK's request `timeout` and the deadline of every bounded fetch the call makes
+   * (adcp-decode/fetch) get what remains of it. Past it the call fails with a `LimitError`
+   * `TIMEOUT`, never the seller's failure, even when an answer arrives late.
    */
   readonly timeoutMs?: number | undefined;
   /** Your own abort: the call stops and rejects with the signal's reason, as is. */
   readonly signal?: AbortSignal | undefined;
+  /** Resend the same request on what is retryable: see {@link RetryOptions}. Default: one attempt. */
+  readonly retry?: RetryOptions | undefined;
 }
 
 /** A task callTask can call in the version the options speak. */
 export type CallTaskName<O> = RequestTask<EncodeVersionFor<O>>;
 
-/** What callTask takes for task `T`: the task's request type, in the version the options speak. */
-export type CallArgs<T extends string, O> = RequestIn<T, EncodeVersionFor<O>>;
+/**
+ * What callTask takes for task `T`: the task's request type, in the version the options speak;
+ * read-only members accepted, so a frozen request's `args` (what encode() returned) passes as is.
+ */
+export type CallArgs<T extends string, O> = Frozen<RequestIn<T, EncodeVersionFor<O>>>;
+
+/** The options of a call given an encoded request of version `V`: its version is the request's. */
+export type RequestOptions<O, V extends Version> = Omit<O, 'version'> & { readonly version: V };
 
 /** What callTask resolves to: the task's response (sync, or an async variant narrowable on `status`). */
 export type Called<T extends string, O> = ResponseIn<T, VersionFor<O>>;
@@ -46,7 +71,13 @@ export type SafeCallResult<T extends string, O> =
       /** The newer release the answer announced, judged by `version` in its place. */
       readonly standInFor?: string;
     }
-  | { readonly success: false; readonly error: DecodeError };
+  | {
+      readonly success: false;
+      /** A `TransportError` for an HTTP refusal or a failed connection; a `TaskFailedError` for the seller's own failure; ... */
+      readonly error: DecodeError;
+      /** The request sent (what a retry resends), whatever the end; `undefined` only when nothing was sent (arguments or options refused). */
+      readonly request: Encoded<T, O> | undefined;
+    };
 
 /**
  * The one signature of every callTask variant, over the transport's client `C` and options of its
@@ -54,12 +85,21 @@ export type SafeCallResult<T extends string, O> =
  * by the task's response; `Safe` resolves to a {@link SafeCallResult} instead of throwing. No
  * options speak the default version and decode as 'auto' does, as `CallOptions` with none set.
  */
-type CallSignature<C, X, Safe extends boolean> = <T extends CallTaskName<O>, const O extends CallOptions & X = CallOptions & X>(
-  client: C,
-  task: T,
-  args: CallArgs<T, O>,
-  options?: O,
-) => Promise<Safe extends true ? SafeCallResult<T, O> : Called<T, O>>;
+interface CallSignature<C, X, Safe extends boolean> {
+  <T extends CallTaskName<O>, const O extends CallOptions & X = CallOptions & X>(
+    client: C,
+    task: T,
+    args: CallArgs<T, O>,
+    options?: O,
+  ): Promise<Safe extends true ? SafeCallResult<T, O> : Called<T, O>>;
+  /** What encode() returned, sent as is (checked again): the version is the request's; `options.version`, when given, must agree. */
+  // No default for O: an instantiation expression `typeof callTask<T, O>` names the first form.
+  <T extends string, V extends Version, const O extends CallOptions & X>(
+    client: C,
+    request: EncodedRequest<T, V, Frozen<RequestIn<T, V>>>,
+    options?: O,
+  ): Promise<Safe extends true ? SafeCallResult<T, RequestOptions<O, V>> : Called<T, RequestOptions<O, V>>>;
+}
 
 /** callTask (and A2A's streamTask) over client `C`: resolves to the task's response, or throws. */
 // biome-ignore lint/complexity/noBannedTypes: `{}`: no options of the transport's own

@@ -4,10 +4,11 @@
  * caller's input can run the caller's code when read (so that an exception escaping decode() is
  * blamed on the input or on adcp-decode, never on the seller).
  */
-import { DecodeError, LimitError } from '../errors/errors.js';
 import type { Version } from '../schema/versions.js';
-import { hasOwn } from '../json/own.js';
+import { DecodeError, describeThrown, LimitError } from '../errors/errors.js';
+import { hasOwn, own } from '../json/own.js';
 import { SDK_REQUEST_TIMEOUT } from '../extract/json-rpc.js';
+import { isA2aJsonRpcError, isAbortError, thrownRefusal } from '../extract/thrown.js';
 
 /**
  * The error decode() must throw for an input that is no seller's answer, or undefined for any
@@ -17,6 +18,8 @@ import { SDK_REQUEST_TIMEOUT } from '../extract/json-rpc.js';
  *   unchanged (the caller's object: its `task` stays what it was built with).
  * - A Promise or other thenable: `INVALID_INPUT`, "did you forget await?". A caller bug, which
  *   `MALFORMED_ENVELOPE` (the seller's envelope is broken) would misreport.
+ * - The caller's abort (an `AbortError` / `TimeoutError` DOMException), an HTTP refusal an SDK
+ *   threw, or any other Error with no JSON-RPC code: `INVALID_INPUT`, no seller's answer.
  * - The MCP SDK client's own request timeout: a {@link LimitError} `TIMEOUT`, not `TASK_FAILED`.
  *   Told from a seller's JSON-RPC error -32001 by the exact shape the SDK's Protocol builds: an
  *   Error instance (a raw JSON-RPC response is always the seller's) with own `code` -32001 and
@@ -37,7 +40,9 @@ import { SDK_REQUEST_TIMEOUT } from '../extract/json-rpc.js';
 export function localFault(input: unknown, task: string | undefined, version: Version | undefined): DecodeError | undefined {
   try {
     if (typeof input !== 'object' || input === null) return undefined;
-    if (input instanceof Error) return input instanceof DecodeError ? input : sdkTimeout(input, task, version);
+    if (input instanceof Error)
+      return input instanceof DecodeError ? input : (sdkTimeout(input, task, version) ?? thrownFault(input, task, version));
+    if (isAbortError(input)) return thrownFault(input, task, version);
     const then: unknown = (input as { then?: unknown }).then;
     if (typeof then === 'function') {
       const what = input instanceof Promise ? 'a Promise' : 'a thenable';
@@ -51,6 +56,43 @@ export function localFault(input: unknown, task: string | undefined, version: Ve
     // Reading the input threw: not a local fault; the extractors report the input itself.
   }
   return undefined;
+}
+
+/**
+ * An error a client threw that cannot be a seller's JSON-RPC error: the caller's abort, an HTTP
+ * refusal (a status, not a JSON-RPC code), or any Error without a JSON-RPC code (own integer
+ * `code`, or @a2a-js/sdk's `envelopeCode`): a failed connection, a client bug. INVALID_INPUT:
+ * decode reads answers, and blaming the seller's envelope for one of these would misreport.
+ */
+function thrownFault(error: object, task: string | undefined, version: Version | undefined): DecodeError | undefined {
+  const opts = { task, version, cause: error };
+  const name = describeThrown(error);
+  if (isAbortError(error) || sdkWrappedAbort(error))
+    return new DecodeError(
+      'INVALID_INPUT',
+      `expected the seller's answer; got the caller's own abort (${name}): rethrow it, it is no answer`,
+      opts,
+    );
+  const refusal = thrownRefusal(error);
+  if (refusal !== undefined)
+    return new DecodeError(
+      'INVALID_INPUT',
+      `expected the seller's answer; got an HTTP refusal the client threw (${refusal.status === undefined ? 'an unexpected content type' : `status ${refusal.status}`}), no JSON-RPC error: callTask types it (TransportError)`,
+      opts,
+    );
+  if (Number.isInteger(own(error, 'code')) || isA2aJsonRpcError(error)) return undefined;
+  return new DecodeError(
+    'INVALID_INPUT',
+    `expected the seller's answer; got ${name} thrown on the client's side, with no JSON-RPC error code: no answer to decode`,
+    opts,
+  );
+}
+
+/** The MCP SDK's wrap of an aborted request's reason: McpError -32001 `MCP error -32001: AbortError: …`, no data. */
+function sdkWrappedAbort(error: object): boolean {
+  if (own(error, 'code') !== SDK_REQUEST_TIMEOUT || own(error, 'data') !== undefined) return false;
+  const { message } = error as { message?: unknown };
+  return typeof message === 'string' && /^MCP error -32001: (?:AbortError|TimeoutError)\b/.test(message);
 }
 
 function sdkTimeout(error: Error, task: string | undefined, version: Version | undefined): LimitError | undefined {

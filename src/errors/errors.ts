@@ -39,8 +39,9 @@ export type DecodeErrorCode =
   | 'INVALID_OPTION'
   /**
    * decode() was given something that is no seller's answer and never crossed the wire: a Promise
-   * or other thenable (a forgotten `await`); or taskHandle() a value decode() did not return. A
-   * caller bug, like INVALID_OPTION; the seller is not blamed.
+   * or other thenable (a forgotten `await`), or what a client threw that is no answer (the caller's
+   * abort, an HTTP refusal, an Error without a JSON-RPC code); or taskHandle() a value decode() did
+   * not return. A caller bug, like INVALID_OPTION; the seller is not blamed.
    */
   | 'INVALID_INPUT'
   /**
@@ -93,7 +94,13 @@ export type DecodeErrorCode =
    * names another task than the handle's (`task_type`, `task_id` or `operation_id` differ), so it
    * cannot be this task's; `path` names the field. See {@link TaskMismatchError}.
    */
-  | 'TASK_MISMATCH';
+  | 'TASK_MISMATCH'
+  /**
+   * callTask got no seller answer to decode: the seller refused the request at the HTTP level (a
+   * status, with the `WWW-Authenticate: Signature error` code when seen), or the connection
+   * failed or was dropped; see `TransportError` (adcp-decode/mcp, adcp-decode/a2a).
+   */
+  | 'TRANSPORT_FAILED';
 
 /** AdCP error recovery classes (`adcp_error.recovery`). */
 export type Recovery = 'transient' | 'correctable' | 'terminal';

@@ -3,6 +3,7 @@
  * read, the codes transport-errors.mdx reserves, and the code the MCP SDK raises for its own timeout.
  */
 import { hasOwn, own, isObject } from '../json/own.js';
+import { isA2aJsonRpcError } from './thrown.js';
 
 /** The JSON-RPC code the MCP SDK's Protocol uses for its own request timeout (ErrorCode.RequestTimeout). */
 export const SDK_REQUEST_TIMEOUT = -32001;
@@ -28,13 +29,16 @@ function isCallToolResult(value: Record<string, unknown>): boolean {
   return hasOwn(value, 'content') || hasOwn(value, 'structuredContent') || hasOwn(value, 'isError');
 }
 
-/** The `data` of a JSON-RPC error, whether given the whole response or the error object (McpError). */
+/**
+ * The `data` of a JSON-RPC error, whether given the whole response or the error object (McpError,
+ * or @a2a-js/sdk's JsonRpcTransportError, its code in `envelopeCode`).
+ */
 export function jsonRpcErrorData(value: Record<string, unknown>): { found: boolean; data: unknown } {
   // A CallToolResult is a JSON-RPC *result*; a seller-controlled `error` key inside it is not an error.
   if (isCallToolResult(value) || hasOwn(value, 'result')) return { found: false, data: undefined };
   const error = own(value, 'error');
   if (isObject(error) && typeof own(error, 'code') === 'number') return { found: true, data: own(error, 'data') };
-  if (typeof own(value, 'code') === 'number') return { found: true, data: own(value, 'data') };
+  if (typeof own(value, 'code') === 'number' || isA2aJsonRpcError(value)) return { found: true, data: own(value, 'data') };
   return { found: false, data: undefined };
 }
 
@@ -52,7 +56,7 @@ export function jsonRpcErrorCode(input: unknown): number | undefined {
   try {
     if (!isObject(input) || !jsonRpcErrorData(input).found) return undefined;
     const error = own(input, 'error');
-    const code = isObject(error) ? own(error, 'code') : own(input, 'code');
+    const code = isObject(error) ? own(error, 'code') : isA2aJsonRpcError(input) ? own(input, 'envelopeCode') : own(input, 'code');
     return typeof code === 'number' ? code : undefined;
   } catch {
     return undefined;

@@ -48,10 +48,19 @@ export interface BoundedFetchOptions extends FetchBounds {
   readonly onLimit?: ((violation: BoundsViolation) => void) | undefined;
 }
 
+/** A response's status and the headers a refusal explains itself by, as a bounded fetch in a scope saw them. */
+export interface ResponseHead {
+  readonly status: number;
+  readonly wwwAuthenticate: string | null;
+  readonly retryAfter: string | null;
+}
+
 /** A per-call scope opened by {@link withFetchBounds}. */
 interface Scope {
   readonly bounds: FetchBounds;
   trip(error: DecodeError): void;
+  /** Told of every refusal (a status of 300 or more) a bounded fetch of the scope receives (callTask reads WWW-Authenticate from it). */
+  readonly onRefusal?: ((head: ResponseHead) => void) | undefined;
 }
 
 const scopes = new AsyncLocalStorage<Scope>();
@@ -95,6 +104,7 @@ export function boundedFetch(options: BoundedFetchOptions = {}): BoundedFetch {
     const ex = new Exchange(ledgerFor(call, index, now), call.report, call.callerSignals);
     const sent = withoutBounds(init, call.headers, ex.signal);
     const response = await send(ex, () => underlying(input, sent), now);
+    if (response.status >= 300) tellRefusal(response);
     // Only a fresh GET (not a resumption) can open MCP's standalone listening stream.
     const sse = checkHead(ex, response, now, call.method === 'GET' && !call.lastEventId);
     const body = response.body;
@@ -108,6 +118,18 @@ export function boundedFetch(options: BoundedFetchOptions = {}): BoundedFetch {
     }
     return rewrap(response, countedBody(ex, body));
   };
+}
+
+/** Tells the scope's observer of a refusal's head; what it throws is ignored, as onLimit's is. */
+function tellRefusal(response: Response): void {
+  const onRefusal = scopes.getStore()?.onRefusal;
+  if (onRefusal === undefined) return;
+  try {
+    const { headers } = response;
+    onRefusal({ status: response.status, wwwAuthenticate: headers.get('www-authenticate'), retryAfter: headers.get('retry-after') });
+  } catch {
+    // an observer's fault is not the response's
+  }
 }
 
 /** One call through a bounded fetch: its limits (per call → scope → instance → default), its request's parts, and its report. */
@@ -338,6 +360,19 @@ function parseContentLength(value: string | null): number | undefined {
  * );
  */
 export async function withFetchBounds<T>(bounds: FetchBounds, fn: (signal: AbortSignal) => T | PromiseLike<T>): Promise<T> {
+  return withObservedFetchBounds(bounds, fn, undefined);
+}
+
+/**
+ * {@link withFetchBounds}, telling `onRefusal` the head of every response of 300 or more a bounded
+ * fetch of the scope receives: what the SDKs' errors leave out (`WWW-Authenticate`, `Retry-After`).
+ * @internal callTask's (src/call/run.ts).
+ */
+export async function withObservedFetchBounds<T>(
+  bounds: FetchBounds,
+  fn: (signal: AbortSignal) => T | PromiseLike<T>,
+  onRefusal: ((head: ResponseHead) => void) | undefined,
+): Promise<T> {
   const checked = checkBounds(bounds, 'withFetchBounds');
   // Inside another scope, a field left out here keeps the outer scope's value.
   const outer = scopes.getStore()?.bounds;
@@ -354,6 +389,7 @@ export async function withFetchBounds<T>(bounds: FetchBounds, fn: (signal: Abort
   tripped.catch(noop);
   const scope: Scope = {
     bounds: merged,
+    onRefusal,
     trip(error) {
       if (failure !== undefined) return;
       failure = error;

@@ -36,12 +36,16 @@ function sendOver(client: McpClient): Send {
  * @param task - The AdCP task, e.g. `'get_products'`.
  * @param args - Its arguments, typed by the task's request schema.
  * @param options - `version`, decode's bounds (`maxBytes`, `maxDepth`, `maxNodes`, which bound the
- *   request too), `unknownRecovery`, `newerRelease`, `timeoutMs` (default 60 s), `signal`.
+ *   request too), `unknownRecovery`, `newerRelease`, `timeoutMs` (default 60 s, the whole call),
+ *   `signal`, `retry: { attempts }` (resend the same request on what is retryable).
+ *   Or `callTask(client, request, options?)` with what encode() returned.
  * @returns The seller's payload, typed as the task's response (narrow the async variants on `status`).
  * @throws {RequestError} `INVALID_REQUEST` for arguments the schema refuses (nothing is sent).
  * @throws {DecodeError} What decode throws for the answer (`TASK_FAILED` for an `isError` result or a
  *   JSON-RPC error, `SCHEMA_MISMATCH`, `CONTEXT_MISMATCH`, ...); {@link LimitError} `TOO_LARGE` /
- *   `TIMEOUT` for a bound passed. A refused connection or your own abort is rethrown as the client threw it.
+ *   `TIMEOUT` for a bound passed, or an answer that came past the deadline; `TransportError`
+ *   (`TRANSPORT_FAILED`) for an HTTP refusal or a failed connection. Your own abort is rethrown
+ *   with the signal's reason, as is; what the client throws that is none of these, as it threw it.
  * @example
  * const response = await callTask(client, 'get_products', { buying_mode: 'brief', brief: 'CTV, Q3' }, { version: '3.1' });
  * if (response.status === 'completed') use(response.products);
@@ -50,7 +54,8 @@ export const callTask: CallTask<McpClient> = callTaskOver(sendOver);
 
 /**
  * Like {@link callTask}, but resolves to `{ success: true, data, version, request }` or
- * `{ success: false, error }`; it rejects only with what is no answer (a refused connection, your abort).
+ * `{ success: false, error, request }` (the request sent, whatever the end; a failed connection
+ * included); it rejects only with your abort's reason and what the client throws that it cannot class.
  *
  * @example
  * const r = await safeCallTask(client, 'create_media_buy', plan, { version: '3.1' });

@@ -5,4 +5,6 @@
  */
 export { callTask, safeCallTask } from './call-task.js';
 export type { McpClient } from './call-task.js';
-export type { CallArgs, Called, CallOptions, CallTaskName, SafeCallResult } from '../call/types.js';
+export type { CallArgs, Called, CallOptions, CallTaskName, RequestOptions, RetryOptions, SafeCallResult } from '../call/types.js';
+export { TransportError } from '../call/transport-error.js';
+export type { HttpRefusal, TransportBlame } from '../call/transport-error.js';

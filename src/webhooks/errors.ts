@@ -196,6 +196,8 @@ export const DECODE_ERROR_ANSWER: Readonly<Record<DecodeErrorCode, { readonly st
   INVALID_REQUEST: { status: 500, blame: 'internal' },
   // The request signer's refusal of the buyer's own request: likewise never a delivery's.
   UNSIGNABLE_REQUEST: { status: 500, blame: 'internal' },
+  // callTask's refusal or failed connection on the buyer's own call: never a delivery's; reaching a receiver, a defect.
+  TRANSPORT_FAILED: { status: 500, blame: 'internal' },
   // A WebhookError carries its own answer; a bare DecodeError with this code is none of ours to build.
   WEBHOOK_REJECTED: { status: 500, blame: 'internal' },
 };

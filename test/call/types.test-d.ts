@@ -9,7 +9,7 @@ import type { Client as McpSdkClient } from '@modelcontextprotocol/sdk/client/in
 import { expectTypeOf } from 'vitest';
 import * as a2a from '../../src/a2a/index.js';
 import * as mcp from '../../src/mcp/index.js';
-import type { Decoded, DecodeError, EncodedRequest, v3_1 } from '../../src/index.js';
+import type { Decoded, DecodeError, Encoded, EncodedRequest, v3_1 } from '../../src/index.js';
 
 declare const mcpClient: McpSdkClient;
 declare const a2aClient: A2aSdkClient;
@@ -58,6 +58,27 @@ if (safe.success) {
 
 // The A2A message is a request the SDK client takes.
 expectTypeOf(a2a.a2aRequest({ task: 'get_products', args: brief })).toExtend<Parameters<A2aSdkClient['sendMessage']>[0]>();
+
+// What encode() returned is a call's argument as is: the request form, and its frozen args in the task form.
+declare const encoded: Encoded<'create_media_buy', { version: '3.1' }>;
+expectTypeOf(await mcp.callTask(mcpClient, encoded)).toEqualTypeOf<Decoded<'create_media_buy', { version: '3.1.19' }>>();
+expectTypeOf(await a2a.callTask(a2aClient, encoded.task, encoded.args, { version: '3.1' })).toEqualTypeOf<
+  Decoded<'create_media_buy', { version: '3.1' }>
+>();
+const again = await a2a.safeCallTask(a2aClient, encoded, { retry: { attempts: 3 } });
+// The request comes back whatever the end: on a failure too, for the retry the caller makes.
+if (!again.success) expectTypeOf(again.request).toEqualTypeOf<Encoded<'create_media_buy', { version: '3.1.19' }> | undefined>();
+// @ts-expect-error a hand-built object is not what encode() returned for that task
+await mcp.callTask(mcpClient, { task: 'create_media_buy', version: '3.1.19', release: '3.1', args: { brief: 1 } });
+
+// A pinned import's encode() result is a call's request too.
+declare const pinnedBuy: import('../../src/encode/request.js').PinnedEncoded<
+  '3.1.19',
+  import('../../src/generated/requests.js').RequestsByVersion['3.1.19'],
+  'create_media_buy'
+>;
+const pinnedCall = await mcp.safeCallTask(mcpClient, pinnedBuy, { retry: { attempts: 3 } });
+if (pinnedCall.success) expectTypeOf(pinnedCall.data).toEqualTypeOf<Decoded<'create_media_buy', { version: '3.1.19' }>>();
 
 // The @a2a-js/sdk 0.3.x clients (the major @adcp/sdk 6.x needs), as they are, through a2aV03Client.
 declare const v03Client: import('@a2a-js/sdk/client').Client;

@@ -41,6 +41,7 @@ const NO_SELLER_DATA: Readonly<Record<string, string>> = {
   LimitError: 'an error class',
   SchemaMismatchError: 'an error class',
   TaskFailedError: 'an error class (its adcpError is copied by decode: test/decode/safety.test.ts)',
+  TransportError: 'an error class (its sellerText is shown text, escaped and cut: test/e2e/call-hostile-mcp.test.ts)',
   WebhookError: 'an error class',
   WebhookTaskFailedError: 'an error class',
   JwksError: 'an error class',

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpError, type CallToolRequest } from '@modelcontextprotocol/sdk/types.js';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, test } from 'vitest';
-import { callTask, safeCallTask } from '../../src/mcp/index.js';
+import { callTask, safeCallTask, TransportError } from '../../src/mcp/index.js';
 import { boundedFetch } from '../../src/fetch/index.js';
 import { type decode, DecodeError, LimitError, RequestError, TaskFailedError } from '../../src/index.js';
 import { lowLevelSeller, serveSellers, type ServedSellers } from '../fixtures/mcp-sellers.js';
@@ -174,7 +174,7 @@ describe('callTask over the real MCP SDK', () => {
     await expect(call).rejects.toBe(reason);
   });
 
-  test('a connection that fails is rethrown as the client threw it, not blamed on an answer', async () => {
+  test('a connection that fails is a TransportError (the network, transient), the client error its cause, never an answer', async () => {
     const gone = await serveSellers({ echoing });
     const client = await connect('echoing', gone.base);
     await gone.close();
@@ -183,8 +183,10 @@ describe('callTask over the real MCP SDK', () => {
         () => undefined,
         (e: unknown) => e,
       );
-      expect(error).toBeInstanceOf(Error);
-      expect(error).not.toBeInstanceOf(DecodeError);
+      expect(error).toBeInstanceOf(TransportError);
+      expect(error).toMatchObject({ code: 'TRANSPORT_FAILED', status: undefined, blame: 'network', recovery: { recovery: 'transient' } });
+      expect((error as TransportError).cause).toBeInstanceOf(Error);
+      expect((error as TransportError).cause).not.toBeInstanceOf(DecodeError);
     } finally {
       await client.close();
     }
