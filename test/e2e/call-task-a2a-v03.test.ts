@@ -11,7 +11,7 @@ import { type AgentExecutor, DefaultRequestHandler, InMemoryTaskStore } from '@a
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { a2aV03Client, a2aV03Request, callTask, safeCallTask, streamTask } from '../../src/a2a/index.js';
+import { a2aV03Client, a2aV03Request, callTask, safeCallTask, streamTask, TransportError } from '../../src/a2a/index.js';
 import { encode, TaskFailedError } from '../../src/index.js';
 
 /** A 3.0 brief (the 0.3 clients stand beside @adcp/sdk, whose sellers speak 3.0). */
@@ -145,12 +145,12 @@ describe('a2aV03Client: callTask over the @a2a-js/sdk 0.3 clients', () => {
     }
   });
 
-  test('a refused connection is rethrown as the client threw it, not decoded', async () => {
+  test('a refused connection is no answer: a TransportError, as over the 1.x client', async () => {
     const gone = await A2AClient.fromCardUrl(`${origin}/.well-known/agent-card.json`, {
       fetchImpl: async (input, init) =>
         String(input).endsWith('/a2a') ? Promise.reject(new TypeError('fetch failed')) : fetch(input, init),
     });
-    await expect(callTask(a2aV03Client(gone), 'get_products', PRODUCTS_BRIEF, { version: '3.0' })).rejects.toThrow('fetch failed');
+    await expect(callTask(a2aV03Client(gone), 'get_products', PRODUCTS_BRIEF, { version: '3.0' })).rejects.toBeInstanceOf(TransportError);
   });
 
   test('streamTask folds the 0.3 stream (kind-tagged events) into the completed task', async () => {
