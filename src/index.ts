@@ -39,7 +39,7 @@ export { decodeTaskStatus } from './decode/polling.js';
 export type { PolledTask, PolledTaskFor, PolledTaskOf, TaskStatusOptions } from './decode/polling.js';
 // Task handles: a submitted or working answer's task, to correlate its polls and webhooks.
 export { taskHandle } from './decode/handle-of.js';
-export type { TaskHandle, TaskHandleFields } from './decode/task-handle.js';
+export type { TaskHandle, TaskHandleFields, TaskHandleOptions } from './decode/task-handle.js';
 export { TaskMismatchError } from './errors/errors.js';
 export { decoderFor } from './decode/capabilities.js';
 export type { SellerDecoder } from './decode/capabilities.js';

@@ -16,7 +16,7 @@ import type { DecodeOptions } from './types.js';
 import { DecodeError, type AdcpError, type ErrorContext, type Recovery, type RecoveryClassification } from '../errors/errors.js';
 import type { CommonDecodeOptions } from '../encode/options.js';
 import { decodeTaskStatus, handleOption, STATUS_CALL } from './polling.js';
-import { mintHandle, type TaskHandle, type TaskHandleFields } from './task-handle.js';
+import { mintHandle, type TaskHandle, type TaskHandleFields, type TaskHandleOptions } from './task-handle.js';
 import type { taskTypesByVersion } from '../generated/envelope.js';
 import type { TaskStatus } from '../schema/response-types.js';
 import { classifyRecovery } from '../schema/recovery.js';
@@ -120,9 +120,9 @@ export interface Pinned<V extends string, R, Q = {}> extends PinnedDecoder<V, R,
    *
    * @throws {DecodeError} `INVALID_INPUT` for an answer decoded for another task or by another version, or a copy.
    * @example
-   * const handle = taskHandle('create_media_buy', decode('create_media_buy', result));
+   * const handle = taskHandle('create_media_buy', decode('create_media_buy', result), { agent: sellerAgentUrl });
    */
-  taskHandle<T extends PinnedTask<R>>(task: T, answer: R[T]): TaskHandle<T, V> | undefined;
+  taskHandle<T extends PinnedTask<R>>(task: T, answer: R[T], options?: TaskHandleOptions): TaskHandle<T, V> | undefined;
   /**
    * Classifies an AdCP error by version `V`'s error-code table.
    *
@@ -156,8 +156,8 @@ function pinnedOptions(version: Version, base: DecodeOptions, call: unknown, con
 }
 
 /** A handle of an answer decode() judged by `version`, the pinned version. */
-function pinnedHandle(version: Version, task: string, answer: unknown): TaskHandle | undefined {
-  const handle = mintHandle(task, answer);
+function pinnedHandle(version: Version, task: string, answer: unknown, options?: TaskHandleOptions): TaskHandle | undefined {
+  const handle = mintHandle(task, answer, options);
   if (handle !== undefined && handle.version !== version)
     throw new DecodeError('INVALID_INPUT', `taskHandle of AdCP ${version} was given an answer judged by ${handle.version}`, { task });
   return handle;
@@ -219,7 +219,7 @@ export function pin<V extends string, R, Q = {}>(version: V, validators: Validat
         ...pinnedOptions(bundled, base, options, { ...STATUS_CALL, version: bundled }),
         handle: handleOption(options, STATUS_CALL),
       }) as never,
-    taskHandle: (task, answer) => pinnedHandle(bundled, task, answer) as TaskHandle<typeof task, V> | undefined,
+    taskHandle: (task, answer, options) => pinnedHandle(bundled, task, answer, options) as TaskHandle<typeof task, V> | undefined,
     classifyRecovery: (adcpError, options) => classifyRecovery(adcpError, bundled, options),
     preload: (tasks) => preloadFrom(validators, bundled, tasks),
   };

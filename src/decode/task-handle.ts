@@ -30,6 +30,18 @@ export interface TaskHandleFields<T extends string = string, V extends string = 
   readonly version: V;
   /** The `push_notification_config.operation_id` the request registered, when decode() was given it (option `request`). */
   readonly operationId?: string | undefined;
+  /**
+   * The seller agent the task was sent to: its agent URL, the identity a webhook receiver's key
+   * resolution establishes (`jwks.agent`, your `keys` answer's `agent`, `hmac.agent`). Required by
+   * the receiver's `handles`: a delivery signed by another agent is not this task's.
+   */
+  readonly agent?: string | undefined;
+}
+
+/** Options of taskHandle(): what the answer alone does not say. */
+export interface TaskHandleOptions {
+  /** The seller agent's URL the call went to (see {@link TaskHandleFields.agent}). */
+  readonly agent?: string | undefined;
 }
 
 /**
@@ -46,9 +58,36 @@ export class TaskHandle<T extends string = string, V extends string = string> im
     readonly taskId: string,
     readonly version: V,
     readonly operationId: string | undefined,
+    readonly agent: string | undefined = undefined,
   ) {
     this.release = releaseOf(version) as HandleRelease<V>;
     Object.freeze(this);
+  }
+}
+
+/** A handle's agent, when given: a non-empty string (the seller agent's URL). */
+function agentOf(value: unknown, name: string, context: ErrorContext = NO_CONTEXT): string | undefined {
+  if (value === undefined || (typeof value === 'string' && value.length > 0)) return value;
+  throw optionError(undefined, name, "the seller agent's URL (a non-empty string) when present", value, context);
+}
+
+/**
+ * Whether two agent URLs name the same agent: equal, or equal once parsed (`HTTPS://Seller.example`
+ * is `https://seller.example/`); both are the buyer's own configuration, never a payload's.
+ *
+ * @param a - One agent URL.
+ * @param b - The other.
+ * @returns Whether they are the same agent.
+ * @throws Never.
+ * @example
+ * sameAgent('https://seller.example', 'https://SELLER.example/'); // true
+ */
+export function sameAgent(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return false;
   }
 }
 
@@ -88,15 +127,24 @@ function invalidInput(message: string, task?: string): DecodeError {
  *
  * @param task - The task the answer was decoded for.
  * @param answer - What decode() (or safeDecode's `data`) returned, not a copy.
+ * @param options - The seller agent the call went to (`agent`), recorded in the handle.
  * @returns The handle of a `submitted` or `working` answer carrying a `task_id`; `undefined` for
  *   any other answer (a final one, `input-required`, one without a `task_id`).
  * @throws {DecodeError} `INVALID_INPUT` for an answer decoded for another task, or a
- *   `submitted`/`working` object decode() did not return (a copy: the version that judged it is unknown).
+ *   `submitted`/`working` object decode() did not return (a copy: the version that judged it is unknown);
+ *   `INVALID_OPTION` for an `agent` that is not a non-empty string.
  * @example
- * mintHandle('create_media_buy', decode('create_media_buy', result));
+ * mintHandle('create_media_buy', decode('create_media_buy', result), { agent: 'https://seller.example/mcp' });
  */
-export function mintHandle(task: unknown, answer: unknown): TaskHandle | undefined {
+export function mintHandle(task: unknown, answer: unknown, options?: TaskHandleOptions): TaskHandle | undefined {
   if (typeof task !== 'string') throw invalidInput(`taskHandle expects a task name string; got ${describeValue(task)}`);
+  let agentValue: unknown;
+  try {
+    agentValue = options === undefined || options === null ? undefined : (options as { agent?: unknown }).agent;
+  } catch (cause) {
+    throw new DecodeError('INVALID_OPTION', `option agent could not be read: ${describeThrown(cause)} thrown`, { task, cause });
+  }
+  const agent = agentOf(agentValue, 'agent', { task });
   if (!isObject(answer)) throw invalidInput(`taskHandle expects the answer decode() returned; got ${describeValue(answer)}`, task);
   const handle = answers.get(answer);
   if (handle === undefined) {
@@ -116,7 +164,9 @@ export function mintHandle(task: unknown, answer: unknown): TaskHandle | undefin
   if (handle === null) return undefined;
   if (handle.task !== task)
     throw invalidInput(`taskHandle was asked for a ${shownText(task, 64)} handle; the answer was decoded for ${handle.task}`, task);
-  return handle;
+  return agent === undefined
+    ? handle
+    : new TaskHandle<string, string>(handle.task, handle.taskId, handle.version, handle.operationId, agent);
 }
 
 /** A stored version: a bundled one, else the bundled version of its release (a handle outlives a patch upgrade). */
@@ -134,7 +184,7 @@ function storedVersion(value: unknown, name: string, context: ErrorContext): Ver
  * @param context - The call it was given to (decodeTaskStatus's), for the errors.
  * @returns The handle.
  * @throws {DecodeError} `INVALID_OPTION` for anything but a handle's fields (a task of its
- *   version, a non-empty `taskId`, a string `operationId` when present); `UNSUPPORTED_VERSION`
+ *   version, a non-empty `taskId`, a string `operationId` and a non-empty `agent` when present); `UNSUPPORTED_VERSION`
  *   for a release not bundled.
  * @example
  * readHandle({ task: 'create_media_buy', taskId: 'task_9', version: '3.1.19' }, 'handle');
@@ -143,7 +193,7 @@ export function readHandle(value: unknown, name: string, context: ErrorContext =
   if (value instanceof TaskHandle) return value;
   try {
     if (!isObject(value)) throw optionError(undefined, name, 'a task handle (taskHandle(), or its stored fields)', value, context);
-    const { task, taskId, version, operationId } = value;
+    const { task, taskId, version, operationId, agent } = value;
     const bundled = storedVersion(version, name, context);
     if (typeof task !== 'string' || !hasOwn(tablesFor(bundled).schemaIds, task))
       throw optionError(undefined, `${name}.task`, `an AdCP ${bundled} task name`, task, context);
@@ -151,7 +201,7 @@ export function readHandle(value: unknown, name: string, context: ErrorContext =
       throw optionError(undefined, `${name}.taskId`, "the seller's task_id", taskId, context);
     if (operationId !== undefined && typeof operationId !== 'string')
       throw optionError(undefined, `${name}.operationId`, 'a string when present', operationId, context);
-    return new TaskHandle<string, string>(task, taskId, bundled, operationId);
+    return new TaskHandle<string, string>(task, taskId, bundled, operationId, agentOf(agent, `${name}.agent`, context));
   } catch (cause) {
     if (cause instanceof DecodeError) throw cause;
     throw new DecodeError('INVALID_OPTION', `option ${name} could not be read: ${describeThrown(cause)} thrown`, { ...context, cause });

@@ -336,7 +336,11 @@ export class NoCommonVersionError extends errorWithData<{ sellerVersions: readon
 export class TaskMismatchError extends errorWithData<{ expected: string; received: string }>('TASK_MISMATCH') {
   override readonly name = 'TaskMismatchError';
   override readonly code: 'TASK_MISMATCH' = 'TASK_MISMATCH';
-  /** The handle's value of the field `path` names (its task, task id or operation id), shown (escaped, at most 128 characters). */
+  /**
+   * The handle's value of the field `path` names (its task, task id or operation id), shown (escaped,
+   * at most 128 characters); for a webhook signed by another agent than the handle records, the
+   * handle's agent (and `received` the signer's), at `/task_id`.
+   */
   declare readonly expected: string;
   /** The answer's value of that field, shown (escaped, at most 128 characters); a non-string is described (`number`). */
   declare readonly received: string;

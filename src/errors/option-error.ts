@@ -34,3 +34,24 @@ export function optionError(
     context,
   );
 }
+
+/**
+ * The error for an option that holds key material (a private key, an HMAC secret): what it must
+ * be, and only the kind and length of what it is, never a character of it.
+ *
+ * @param who - The function given it, e.g. `createRequestSigner`.
+ * @param name - The option's name.
+ * @param expected - What it must be.
+ * @param got - What it is (never shown).
+ * @returns A DecodeError `INVALID_OPTION`, to throw.
+ * @throws Never.
+ * @example
+ * throw secretOptionError('createRequestSigner', 'key', 'a private JWK', pem);
+ * // createRequestSigner: option key must be a private JWK; got string (43 chars, not shown: key material)
+ */
+export function secretOptionError(who: string, name: string, expected: string, got: unknown): DecodeError {
+  return new DecodeError(
+    'INVALID_OPTION',
+    `${who}: option ${name} must be ${expected}; got ${describeValue(got)} (not shown: key material)`,
+  );
+}

@@ -2,8 +2,9 @@
  * createRequestSigner's options, checked once at creation: a wrong key, keyid, algorithm or
  * window is `INVALID_OPTION` there, never a failure on the first signed request.
  */
-import { optionError } from '../errors/option-error.js';
+import { optionError, secretOptionError } from '../errors/option-error.js';
 import { shownText } from '../errors/format.js';
+import { describeValue } from '../errors/errors.js';
 import { JWK_FOR, SIGNATURE_ALGS, WEBCRYPTO_FOR, type SignatureAlg } from '../http-signature/algorithms.js';
 import { PROFILE_WINDOW } from '../http-signature/window.js';
 
@@ -87,11 +88,16 @@ function checkCryptoKey(key: SigningCryptoKey, alg: SignatureAlg): void {
     throw optionError(WHO, 'key', 'a private key with usage "sign"', `a ${key.type} key with usages [${key.usages.join(', ')}]`);
 }
 
+/** A JWK's `kty` or `crv` as shown: a name of their short form as is, anything else by its kind (it may be key material). */
+function member(value: unknown): string {
+  return typeof value === 'string' && /^[A-Za-z0-9-]{1,10}$/.test(value) ? value : describeValue(value);
+}
+
 /** A JWK must be the private key of the algorithm named, and name the same `kid` if it names one. */
 function checkJwk(jwk: Record<string, unknown>, alg: SignatureAlg, keyid: string): void {
   const want = JWK_FOR[alg];
   if (jwk.kty !== want.kty || jwk.crv !== want.crv)
-    throw optionError(WHO, 'key', `a ${want.kty}/${want.crv} JWK for alg ${alg}`, `a ${String(jwk.kty)}/${String(jwk.crv)} JWK`);
+    throw optionError(WHO, 'key', `a ${want.kty}/${want.crv} JWK for alg ${alg}`, `a ${member(jwk.kty)}/${member(jwk.crv)} JWK`);
   if (jwk.alg !== undefined && jwk.alg !== want.alg) throw optionError(WHO, 'key.alg', `"${want.alg}" for alg ${alg}`, jwk.alg);
   const members = alg === 'ed25519' ? ['x', 'd'] : ['x', 'y', 'd'];
   const missing = members.filter((m) => typeof jwk[m] !== 'string');
@@ -103,7 +109,7 @@ function checkJwk(jwk: Record<string, unknown>, alg: SignatureAlg, keyid: string
 function checkKey(key: unknown, alg: SignatureAlg, keyid: string): SignerSettings['key'] {
   if (typeof key === 'function') return key as SignFunction;
   if (typeof key !== 'object' || key === null || Array.isArray(key))
-    throw optionError(WHO, 'key', 'a WebCrypto private key, a private JWK or a signing function', key);
+    throw secretOptionError(WHO, 'key', 'a WebCrypto private key, a private JWK or a signing function', key);
   if (isCryptoKey(key)) checkCryptoKey(key, alg);
   else checkJwk(key as Record<string, unknown>, alg, keyid);
   return key as SigningCryptoKey | PrivateJwk;
@@ -119,7 +125,8 @@ function checkKey(key: unknown, alg: SignatureAlg, keyid: string): SignerSetting
  * const settings = signerSettings({ key: jwk, keyid: 'buyer-2026', alg: 'ed25519' });
  */
 export function signerSettings(options: RequestSignerOptions): SignerSettings {
-  if (typeof options !== 'object' || options === null) throw optionError(WHO, 'options', 'an object', options);
+  // A key passed in the options' place is key material too.
+  if (typeof options !== 'object' || options === null) throw secretOptionError(WHO, 'options', 'an object', options);
   const { keyid, alg, signatureEncoding = 'base64url', validitySeconds = PROFILE_WINDOW.maxValiditySeconds, now, subtle } = options;
   if (typeof keyid !== 'string' || !KEYID.test(keyid))
     throw optionError(WHO, 'keyid', 'a string of 1 to 256 printable ASCII characters', keyid);

@@ -213,8 +213,14 @@ export function dedupCall(work: () => unknown, ms: number, what: string): Promis
   return call(work, ms, unavailable, 'storeTimeoutMs');
 }
 
-/** What the receiver's `handles` lookup is asked: the delivery's `task_id` and `operation_id` (absent in a 3.0 envelope that omits it). */
+/**
+ * What the receiver's `handles` lookup is asked: the verified sender, and the delivery's `task_id`
+ * and `operation_id` (absent in a 3.0 envelope that omits it). Key your store by `agent` and
+ * `taskId`: two sellers may both name a task `task_1`.
+ */
 export interface HandleIds {
+  /** The signer's agent URL, from key resolution (or `hmac.agent`), never from the payload. */
+  readonly agent: string;
   readonly taskId: string;
   readonly operationId: string | undefined;
 }

@@ -25,6 +25,26 @@ export function positiveInteger(who: string, name: string, value: unknown, fallb
 }
 
 /**
+ * One owner's share of a store's byte budget: a positive safe integer up to the budget, or by
+ * default the fraction `fraction` of it (at least 1 byte).
+ *
+ * @param who - The factory.
+ * @param name - The option's name.
+ * @param value - The option as given.
+ * @param budget - The store's whole budget (its `maxBytes`).
+ * @param fraction - The default share, in (0, 1].
+ * @returns The share, in bytes.
+ * @throws {DecodeError} `INVALID_OPTION`.
+ * @example
+ * const perKeyid = shareOption('createMemoryReplayStore', 'perKeyidMaxBytes', undefined, 64 * 1024 * 1024, 0.1);
+ */
+export function shareOption(who: string, name: string, value: unknown, budget: number, fraction: number): number {
+  const share = positiveInteger(who, name, value, Math.max(1, Math.floor(budget * Math.min(1, fraction))));
+  if (share > budget) throw optionError(who, name, `at most maxBytes (${budget})`, value);
+  return share;
+}
+
+/**
  * A deadline option in milliseconds: a positive integer a timer can hold, or its default.
  *
  * @param who - The factory.

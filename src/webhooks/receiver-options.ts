@@ -12,7 +12,7 @@ import { WEBHOOK_TASK_TYPES } from './envelope.js';
 import { guardHandles, guardKeys, guardNow, guardReplayStore, guardRevocation, type HandleIds, type HandleLookup } from './dependencies.js';
 import type { TaskHandle } from '../decode/task-handle.js';
 import { deadlineMs, optionalFunction, optionalMethods, positiveInteger } from './option-checks.js';
-import { optionError } from '../errors/option-error.js';
+import { optionError, secretOptionError } from '../errors/option-error.js';
 import type { BodyLimits } from './body/request.js';
 import type { DedupOptions, DedupSettings } from './replay/dedup-claim.js';
 import { createMemoryReplayStore, type ReplayStore } from './replay/replay.js';
@@ -102,12 +102,14 @@ export interface WebhookReceiverOptions extends DecodeWebhookOptions {
    */
   readonly dedup?: DedupOptions | undefined;
   /**
-   * The handle of the task a delivery names, looked up by its `task_id` and `operation_id` (your
-   * store of what taskHandle() returned; the lookup is held to `storeTimeoutMs`). With it, every
-   * MCP delivery is correlated: one naming another `task_type`, `task_id` or `operation_id` than
-   * its handle is `TASK_MISMATCH` (400), one whose handle is not known (yet) `webhook_task_unknown`
-   * (503: the sender retries), and the handle's version judges it. A2A push bodies are refused
-   * here: they name the A2A transport task, not an AdCP task.
+   * The handle of the task a delivery names, looked up by the verified sender's `agent`, its
+   * `task_id` and `operation_id` (your store of what `taskHandle(task, answer, { agent })` returned,
+   * keyed by agent and task id; the lookup is held to `storeTimeoutMs`). With it, every MCP
+   * delivery is correlated: one naming another `task_type`, `task_id` or `operation_id` than its
+   * handle, or signed by another agent than the handle records, is `TASK_MISMATCH` (400), one whose
+   * handle is not known (yet) `webhook_task_unknown` (503: the sender retries), a handle that
+   * records no `agent` `webhook_receiver_misconfigured` (500), and the handle's version judges it.
+   * A2A push bodies are refused here: they name the A2A transport task, not an AdCP task.
    */
   readonly handles?: HandleLookup | undefined;
   /** The clock in milliseconds. Default `Date.now`. */
@@ -165,7 +167,7 @@ function hmacSettings(hmac: unknown): ReceiverSettings['hmac'] {
   const secrets =
     typeof secret === 'string' ? [secret] : Array.isArray(secret) && secret.length === 2 ? [...(secret as unknown[])] : undefined;
   if (secrets === undefined || !secrets.every((s) => typeof s === 'string'))
-    throw optionError(WHO, 'hmac.secret', 'a string or [current, previous] strings', secret);
+    throw secretOptionError(WHO, 'hmac.secret', 'a string or [current, previous] strings', secret);
   for (const s of secrets as string[]) building('hmac.secret', () => checkHmacSecret(s));
   if (typeof agent !== 'string' || agent.length === 0) throw optionError(WHO, 'hmac.agent', "the seller agent's URL", agent);
   return { secrets: secrets as string[], agent };

@@ -7,7 +7,7 @@
  * typed and blamed: only a fault of the delivery is answered 4xx (see `webhookResponse`).
  */
 import type { VersionFor } from '../decode/decode.js';
-import { DecodeError, describeThrown } from '../errors/errors.js';
+import { DecodeError, TaskMismatchError, describeThrown } from '../errors/errors.js';
 import { TaskFailedError } from '../extract/task-failed.js';
 import { shownText } from '../errors/format.js';
 import type { Version } from '../schema/versions.js';
@@ -19,7 +19,7 @@ import type { KeyResolver } from './signature/keys.js';
 import { checkContentType, readWebhookRequest, type IncomingWebhook, type ReadRequest } from './body/request.js';
 import { claimDelivery, type DedupClaim } from './replay/dedup-claim.js';
 import { receiverSettings, type ReceiverSettings, type WebhookReceiverOptions } from './receiver-options.js';
-import type { TaskHandle } from '../decode/task-handle.js';
+import { sameAgent, type TaskHandle } from '../decode/task-handle.js';
 import { checkWebhookEnvelope, detectWebhookFormat } from './envelope.js';
 import { isObject, own } from '../json/own.js';
 import { resolveOptions } from '../encode/resolve-options.js';
@@ -121,7 +121,7 @@ async function receiveOne(settings: ReceiverSettings, request: IncomingWebhook):
   // Step 14 (duplicate keys) and the secure parse run only on an authenticated body.
   const parsed = parseWebhookBody(bodyText(read.body), settings.bounds);
   const { dedup } = settings;
-  const handle = settings.handles === undefined ? undefined : await handleOf(settings, parsed.value);
+  const handle = settings.handles === undefined ? undefined : await handleOf(settings, parsed.value, signer.agent);
   const options = handle === undefined ? settings.decodeOptions : { ...settings.decodeOptions, handle };
   let decoded: DecodedWebhook;
   try {
@@ -139,11 +139,11 @@ async function receiveOne(settings: ReceiverSettings, request: IncomingWebhook):
 }
 
 /**
- * The handle of the task a delivery names, by its `task_id` and `operation_id`. A body without a
- * string `task_id` is left for the envelope check to refuse; one whose handle is unknown is
- * refused after the envelope check (its own faults first), as `webhook_task_unknown`.
+ * The handle of the task a delivery names, by its verified sender, `task_id` and `operation_id`. A
+ * body without a string `task_id` is left for the envelope check to refuse; one whose handle is
+ * unknown is refused after the envelope check (its own faults first), as `webhook_task_unknown`.
  */
-async function handleOf(settings: ReceiverSettings, body: unknown): Promise<TaskHandle | undefined> {
+async function handleOf(settings: ReceiverSettings, body: unknown, agent: string): Promise<TaskHandle | undefined> {
   const lookup = settings.handles as NonNullable<ReceiverSettings['handles']>;
   const format = settings.decodeOptions.format ?? detectWebhookFormat(body);
   if (format === 'a2a')
@@ -154,12 +154,33 @@ async function handleOf(settings: ReceiverSettings, body: unknown): Promise<Task
   const taskId = isObject(body) ? own(body, 'task_id') : undefined;
   if (typeof taskId !== 'string') return undefined;
   const operationId = own(body as Record<string, unknown>, 'operation_id');
-  const handle = await lookup({ taskId, operationId: typeof operationId === 'string' ? operationId : undefined });
-  if (handle !== undefined) return handle;
+  const handle = await lookup({ agent, taskId, operationId: typeof operationId === 'string' ? operationId : undefined });
+  if (handle !== undefined) return senderChecked(handle, agent, taskId);
   checkWebhookEnvelope(body, versionOrDefault(resolveOptions(undefined, settings.decodeOptions).version));
   throw new WebhookError(
     'webhook_task_unknown',
-    `no task handle is known for task_id "${shownText(taskId, 64)}"${typeof operationId === 'string' ? ` (operation_id "${shownText(operationId, 64)}")` : ''}; answered 503 so that the sender retries once the task's answer is stored`,
+    `no task handle is known for task_id "${shownText(taskId, 64)}"${typeof operationId === 'string' ? ` (operation_id "${shownText(operationId, 64)}")` : ''} from ${shownText(agent, 80)}; answered 503 so that the sender retries once the task's answer is stored`,
+  );
+}
+
+/**
+ * The handle, when the task is the verified sender's: a handle of another seller's task is the
+ * delivery's fault (TASK_MISMATCH, 400; that seller's handle and later deliveries are untouched),
+ * and one that records no seller cannot be checked, so it is the configuration's (500).
+ */
+function senderChecked(handle: TaskHandle, agent: string, taskId: string): TaskHandle {
+  if (handle.agent === undefined)
+    throw new WebhookError(
+      'webhook_receiver_misconfigured',
+      `the handles lookup answered a handle that records no agent for task_id "${shownText(taskId, 64)}"; mint it with taskHandle(task, answer, { agent }) or store its agent, so that another seller's delivery cannot be correlated to it`,
+    );
+  if (sameAgent(handle.agent, agent)) return handle;
+  const expected = shownText(handle.agent, 128);
+  const received = shownText(agent, 128);
+  throw new TaskMismatchError(
+    `expected the webhook for ${handle.task} task "${shownText(handle.taskId, 64)}" to be signed by "${expected}", the agent its handle records; it was signed by "${received}", so it is not this sender's task (a correlation failure)`,
+    { expected, received },
+    { task: handle.task, version: handle.version, path: '/task_id' },
   );
 }
 

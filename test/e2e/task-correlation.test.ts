@@ -31,6 +31,7 @@ import { lowLevelSeller, serveSellers, type ServedSellers } from '../fixtures/mc
 import { deliver, serveBuyer, type BuyerService } from '../fixtures/webhook-buyer.js';
 import { mediaBuyRequest } from '../encode/requests.js';
 import { caughtAs } from '../helpers.js';
+import { SELLER } from '../webhooks/fixtures.js';
 
 /** The create_media_buy result of a task, once approved. */
 function mediaBuyResult(taskId: string): Record<string, unknown> {
@@ -182,7 +183,8 @@ function planWithWebhook(operationId: string): CreateMediaBuyRequest {
 async function submitted(transport: Transport, operationId: string): Promise<{ handle: TaskHandle<'create_media_buy'>; task: SellerTask }> {
   const answer = await transport.create(planWithWebhook(operationId));
   if (answer.status !== 'submitted') throw new Error(`expected submitted, got ${answer.status}`);
-  const handle = taskHandle('create_media_buy', answer);
+  // The answer does not say which seller sent it; the buyer does: the agent it called, as its receiver names the signer.
+  const handle = taskHandle('create_media_buy', answer, { agent: SELLER });
   if (handle === undefined) throw new Error('expected a handle for a submitted answer with a task_id');
   const task = transport.books.tasks.at(-1) as SellerTask;
   return { handle, task };

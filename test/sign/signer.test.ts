@@ -85,6 +85,28 @@ describe('options are checked at creation', () => {
     });
   }
 
+  test('key material is never shown: a string key, a key in the options’ place, a JWK whose members hold the key (issue 28, item 7)', () => {
+    const secret = privateJwk(ed25519).d as string;
+    const attempts: unknown[] = [
+      { ...valid, key: secret },
+      { ...valid, key: `-----BEGIN PRIVATE KEY-----${secret}` },
+      secret,
+      { ...valid, key: { kty: secret, crv: secret, d: secret } },
+    ];
+    for (const options of attempts) {
+      let error: unknown;
+      try {
+        createRequestSigner(options as RequestSignerOptions);
+      } catch (e) {
+        error = e;
+      }
+      expect((error as DecodeError).code).toBe('INVALID_OPTION');
+      const { message } = error as DecodeError;
+      // Not even a few characters of it: any 8-character run of the secret is absent.
+      for (let i = 0; i + 8 <= secret.length; i++) expect(message).not.toContain(secret.slice(i, i + 8));
+    }
+  });
+
   test('a WebCrypto key: a private signing key of the algorithm is taken, a public or foreign one refused', async () => {
     const pair = (await webcrypto.subtle.generateKey({ name: 'Ed25519' }, false, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
     expect(createRequestSigner({ key: pair.privateKey, keyid: 'k', alg: 'ed25519' }).alg).toBe('ed25519');

@@ -124,7 +124,7 @@ describe('createMemoryDedupStore: the states webhooks.mdx names', () => {
     expect(store.claim({ ...claim('k3', 'fp', 'o'), sender: 'https://other.example/mcp' })).toBe('claimed');
   });
   test('the byte budget: full is refused, never evicted, and it holds what it counts', () => {
-    const store = createMemoryDedupStore({ maxBytes: 8_192 });
+    const store = createMemoryDedupStore({ maxBytes: 8_192, perSenderMaxBytes: 8_192 });
     const claimed: DedupClaimRequest[] = [];
     for (let i = 0; ; i++) {
       const request = claim(`whk_${String(i).padStart(20, '0')}`, 'f'.repeat(43), 'o'.repeat(32));
@@ -132,10 +132,34 @@ describe('createMemoryDedupStore: the states webhooks.mdx names', () => {
       if (state === 'full') break;
       claimed.push(request);
     }
-    const senderBytes = 128 + 2 * SELLER.length;
+    const senderBytes = 2 * 128 + 2 * SELLER.length;
     expect(store.bytesHeld()).toBe(claimed.reduce((sum, r) => sum + dedupEntryBytes(r), senderBytes));
     expect(store.bytesHeld()).toBeLessThanOrEqual(8_192);
     expect(store.claim(claimed[0] as DedupClaimRequest)).toBe('processing');
+  });
+});
+
+describe('one sender cannot fill the dedup store every sender shares (issue 28, item 6)', () => {
+  test('the default store: one sender’s long keys stop at its share (429 rate_abuse), another sender is still claimed', () => {
+    const store = createMemoryDedupStore({ now: clock().now });
+    const request = (sender: string, i: number) => ({
+      ...claim(`whk_${String(i).padStart(8, '0')}${'k'.repeat(240)}`, 'f'.repeat(43), 'o'.repeat(32)),
+      sender,
+    });
+    let claimed = 0;
+    let state = store.claim(request(SELLER, claimed));
+    while (state === 'claimed') state = store.claim(request(SELLER, ++claimed));
+    expect(state).toBe('rate_abuse');
+    // Counted: the sender's bindings and counts fit its share (a tenth of 64 MiB), one more would not.
+    const share = Math.floor((64 * 1024 * 1024) / 10);
+    expect(claimed).toBe(Math.floor((share - (2 * 128 + 2 * SELLER.length)) / dedupEntryBytes(request(SELLER, 0))));
+    for (let s = 0; s < 20; s++) expect(store.claim(request(`https://seller-${s}.example/mcp`, 0))).toBe('claimed');
+  });
+  test('perSenderMaxBytes is checked: a positive safe integer, at most maxBytes', () => {
+    for (const value of [0, 1.5, '10', 2_000_000])
+      expect(() => createMemoryDedupStore({ maxBytes: 1_000_000, perSenderMaxBytes: value as number })).toThrow(
+        expect.objectContaining({ code: 'INVALID_OPTION' }),
+      );
   });
 });
 

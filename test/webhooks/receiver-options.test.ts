@@ -127,6 +127,15 @@ describe('createWebhookReceiver checks every option at creation', () => {
       message: expect.stringContaining('option jwks: createJwksResolver: url must be an http(s) URL'),
     });
   });
+  test('an HMAC secret of the wrong type is never shown, not even a number (issue 28, item 7)', () => {
+    for (const secret of [12_345_678_901_234_567_890, [SECRET, 42], [SECRET, SECRET, SECRET]]) {
+      const error = creationError({ keys: undefined, hmac: { secret: secret as never, agent: SELLER } });
+      expect(error).toMatchObject({ code: 'INVALID_OPTION', message: expect.stringContaining('not shown: key material') });
+      const { message } = error as Error;
+      expect(message).not.toMatch(/12345|\b42\b/);
+      expect(message).not.toContain(SECRET.slice(0, 8));
+    }
+  });
   test('valid values of the same options are accepted', () => {
     const options: WebhookReceiverOptions = {
       endpoint: BUYER_ORIGIN,

@@ -140,3 +140,33 @@ describe('createRedisReplayStore', () => {
     expect(() => createRedisReplayStore({ client, perKeyidCap: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
   });
 });
+
+describe('one keyid cannot fill the Redis store every signer shares (issue 28, item 6)', () => {
+  /** An entry's weight as the store documents it: its aggregate member (keyid, line feed, nonce) plus 256. */
+  const weight = (keyid: string, nonce: string) => keyid.length + 1 + nonce.length + 256;
+  const long = (i: number, length: number) => `${String(i).padStart(8, '0')}${'n'.repeat(length - 8)}`;
+  test('5,900-byte nonces of one keyid stop at its byte share; other keyids are still admitted', async () => {
+    const maxBytes = 1024 * 1024;
+    const store = createRedisReplayStore({ client, prefix: prefix(), maxBytes });
+    let claimed = 0;
+    while ((await store.claim('kid-hostile', long(claimed, 5_900), 360)) === 'claimed') claimed++;
+    // Counted: a tenth of the budget, in whole entries.
+    expect(claimed).toBe(Math.floor(Math.floor(maxBytes / 10) / weight('kid-hostile', long(0, 5_900))));
+    for (let k = 0; k < 9; k++) for (let i = 0; i < 5; i++) expect(await store.claim(`kid-${k}`, long(i, 5_900), 360)).toBe('claimed');
+  });
+  test('the byte budget bounds all keyids together, and expired entries give their bytes back', async () => {
+    const p = prefix();
+    const store = createRedisReplayStore({ client, prefix: p, maxBytes: 40_000, perKeyidMaxBytes: 40_000 });
+    let claimed = 0;
+    while ((await store.claim('kid-a', long(claimed, 1_000), 1)) === 'claimed') claimed++;
+    expect(claimed).toBe(Math.floor(40_000 / weight('kid-a', long(0, 1_000))));
+    expect(Number(await client.sendCommand(['GET', `${p}bytes`]))).toBe(claimed * weight('kid-a', long(0, 1_000)));
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(await store.claim('kid-b', long(0, 1_000), 360)).toBe('claimed');
+    expect(Number(await client.sendCommand(['GET', `${p}bytes`]))).toBe(weight('kid-b', long(0, 1_000)));
+  });
+  test('the byte options are checked', () => {
+    for (const options of [{ maxBytes: 0 }, { maxBytes: 1_000, perKeyidMaxBytes: 2_000 }, { perKeyidMaxBytes: Number.NaN }])
+      expect(() => createRedisReplayStore({ client, ...options })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
+  });
+});

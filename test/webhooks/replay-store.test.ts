@@ -176,7 +176,7 @@ describe('createMemoryReplayStore: bounded in bytes (the spec bounds no nonce or
   /** What the store must count for `entries` live entries of one keyid, tracked once: our own accounting, recomputed. */
   const expectedBytes = (keyid: string, nonces: readonly string[], destination?: string): number =>
     nonces.reduce((sum, nonce) => sum + replayEntryBytes(keyid, nonce, destination), 0) +
-    (nonces.length === 0 ? 0 : MAP_ENTRY_BYTES + 2 * keyid.length) +
+    (nonces.length === 0 ? 0 : 2 * MAP_ENTRY_BYTES + 2 * keyid.length) +
     (nonces.length === 0 ? 0 : MAP_ENTRY_BYTES + 2 * keyid.length + QUEUED_NUMBER_BYTES);
   const sizes = fc.record({
     nonceLength: fc.integer({ min: 22, max: 15_000 }),
@@ -187,7 +187,8 @@ describe('createMemoryReplayStore: bounded in bytes (the spec bounds no nonce or
   test('filled with maximal entries until it refuses: it holds what it counts, never more than maxBytes, and was really full', () => {
     fc.assert(
       fc.property(sizes, ({ nonceLength, keyidLength, scoped, maxBytes }) => {
-        const store = createMemoryReplayStore({ maxBytes, now: () => 1_000 });
+        // One keyid given the whole budget, so that the budget itself is what refuses.
+        const store = createMemoryReplayStore({ maxBytes, perKeyidMaxBytes: maxBytes, now: () => 1_000 });
         const keyid = 'k'.repeat(keyidLength);
         const destination = scoped ? `https://buyer.example/${'p'.repeat(200)}` : undefined;
         const nonces: string[] = [];
@@ -211,12 +212,12 @@ describe('createMemoryReplayStore: bounded in bytes (the spec bounds no nonce or
     );
   });
   test('a 14.7 KB nonce costs its bytes: a signer that sends them is refused at the budget, never grows past it', () => {
-    const store = createMemoryReplayStore({ maxBytes: DEFAULT_REPLAY_MAX_BYTES });
+    const store = createMemoryReplayStore({ maxBytes: DEFAULT_REPLAY_MAX_BYTES, perKeyidMaxBytes: DEFAULT_REPLAY_MAX_BYTES });
     const big = (i: number) => `${String(i).padStart(8, '0')}${'n'.repeat(14_700 - 8)}`;
     let claimed = 0;
     while (store.claim('kid-hostile', big(claimed), 360) === 'claimed') claimed++;
     expect(claimed).toBe(
-      Math.floor((DEFAULT_REPLAY_MAX_BYTES - 2 * (MAP_ENTRY_BYTES + 22) - QUEUED_NUMBER_BYTES) / replayEntryBytes('kid-hostile', big(0))),
+      Math.floor((DEFAULT_REPLAY_MAX_BYTES - 3 * MAP_ENTRY_BYTES - 2 * 22 - QUEUED_NUMBER_BYTES) / replayEntryBytes('kid-hostile', big(0))),
     );
     expect(store.bytesHeld()).toBeLessThanOrEqual(DEFAULT_REPLAY_MAX_BYTES);
     // What is left is less than one more such entry; a profile-sized nonce still fits in it.
@@ -224,7 +225,7 @@ describe('createMemoryReplayStore: bounded in bytes (the spec bounds no nonce or
   });
   test('expired entries give their bytes back', () => {
     const c = clock();
-    const store = createMemoryReplayStore({ maxBytes: 10_000, now: c.now });
+    const store = createMemoryReplayStore({ maxBytes: 10_000, perKeyidMaxBytes: 10_000, now: c.now });
     while (store.claim('kid-a', `n${c.now()}-${Math.random()}`, 1) === 'claimed');
     const full = store.bytesHeld();
     c.advance(1_000);
@@ -232,7 +233,7 @@ describe('createMemoryReplayStore: bounded in bytes (the spec bounds no nonce or
     expect(store.bytesHeld()).toBeLessThan(full);
   });
   test('to make room it forgets new-keyid tracking (an alarm later), never a live entry', () => {
-    const store = createMemoryReplayStore({ maxBytes: 2_000 });
+    const store = createMemoryReplayStore({ maxBytes: 2_000, perKeyidMaxBytes: 2_000 });
     expect(store.claim('kid-a', 'n0', 360)).toBe('claimed');
     let i = 0;
     while (store.claim('kid-b', `nonce-${i}`, 360) === 'claimed') i++;
@@ -241,6 +242,52 @@ describe('createMemoryReplayStore: bounded in bytes (the spec bounds no nonce or
     expect(store.bytesHeld()).toBeLessThanOrEqual(2_000);
     // kid-a's tracking was forgotten to fit kid-b's entries: its next entry counts as a new keyid.
     expect(store.newKeyidAdmissions()).toBe(2);
+  });
+});
+
+describe('one keyid cannot fill the store every signer shares (issue 28, item 6)', () => {
+  const long = (i: number, length: number) => `${String(i).padStart(8, '0')}${'n'.repeat(length - 8)}`;
+  test('the default store: 5,900-byte nonces of one keyid stop at its share, and every other keyid is still admitted', () => {
+    const store = createMemoryReplayStore({ now: () => 1_000 });
+    let claimed = 0;
+    while (store.claim('kid-hostile', long(claimed, 5_900), 360) === 'claimed') claimed++;
+    // Counted: the keyid's entries and its counts fit its share (a tenth of 64 MiB), one more would not.
+    const share = Math.floor(DEFAULT_REPLAY_MAX_BYTES / 10);
+    const perEntry = replayEntryBytes('kid-hostile', long(0, 5_900));
+    const ownerBytes = 2 * MAP_ENTRY_BYTES + 2 * 'kid-hostile'.length;
+    expect(claimed).toBe(Math.floor((share - ownerBytes) / perEntry));
+    expect(store.claim('kid-hostile', long(claimed, 5_900), 360)).toBe('rate_abuse');
+    // Nine tenths are left for everyone else: each of 50 other signers is admitted, again and again.
+    for (let k = 0; k < 50; k++) {
+      expect(store.capReached(`kid-${k}`)).toBe(false);
+      for (let i = 0; i < 20; i++) expect(store.claim(`kid-${k}`, `bm9uY2Utbm9uY2Utbm9uY2U-${i}`, 360)).toBe('claimed');
+    }
+  });
+  test('for any sizes and budgets, a keyid past its share is refused while another still fits', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 22, max: 8_000 }),
+        fc.integer({ min: 1, max: 200 }),
+        fc.integer({ min: 64 * 1024, max: 1 << 20 }),
+        fc.integer({ min: 2, max: 20 }),
+        (nonceLength, keyidLength, maxBytes, parts) => {
+          const perKeyidMaxBytes = Math.floor(maxBytes / parts);
+          const store = createMemoryReplayStore({ maxBytes, perKeyidMaxBytes, now: () => 1_000 });
+          const hostile = 'h'.repeat(keyidLength);
+          let i = 0;
+          while (store.claim(hostile, long(i, nonceLength), 360) === 'claimed') i++;
+          expect(store.bytesHeld()).toBeLessThanOrEqual(perKeyidMaxBytes + MAP_ENTRY_BYTES + 2 * keyidLength + QUEUED_NUMBER_BYTES);
+          expect(store.claim('kid-genuine', 'bm9uY2Utbm9uY2Utbm9uY2U', 360)).toBe('claimed');
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+  test('perKeyidMaxBytes is checked: a positive safe integer, at most maxBytes', () => {
+    for (const value of [0, -1, Number.NaN, '1000', 2_000_000])
+      expect(() => createMemoryReplayStore({ maxBytes: 1_000_000, perKeyidMaxBytes: value as number })).toThrow(
+        expect.objectContaining({ code: 'INVALID_OPTION' }),
+      );
   });
 });
 

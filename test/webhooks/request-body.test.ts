@@ -104,6 +104,8 @@ describe('the body deadline (bodyTimeoutMs)', () => {
 let server: Server;
 let origin = '';
 const outcomes: string[] = [];
+/** Whether the request's socket was destroyed when receive() settled, per request. */
+const cutAtSettle: boolean[] = [];
 beforeAll(async () => {
   // Pinned to this server's origin, known once it listens (requests arrive only after that).
   let rx: WebhookReceiver | undefined;
@@ -111,6 +113,7 @@ beforeAll(async () => {
     const url = new URL(req.url ?? '/', origin);
     const result = await outcome((rx as WebhookReceiver).receive({ method: req.method ?? '', url, headers: req.headers, body: req }));
     outcomes.push(result.ok ? 'ok' : ((result.error as { webhookCode?: string }).webhookCode ?? 'error'));
+    cutAtSettle.push(req.socket.destroyed);
     const { status, headers } = result.ok ? { status: 200, headers: {} } : webhookResponse(result.error);
     if (!res.destroyed) res.writeHead(status, headers).end();
   });
@@ -145,6 +148,24 @@ describe('Node http, the receiver reading the IncomingMessage itself', () => {
     // The connection ended before the body was complete: the receiver stopped reading it.
     expect(sent).toBeLessThan(genuine.body.length);
     if (answer !== '') expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+  });
+});
+
+describe('a sender that stalls mid-body (issue 28, item 7)', () => {
+  test('its socket is destroyed when the deadline fires, not left open until the server’s own timeout', async () => {
+    const port = (server.address() as AddressInfo).port;
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    const head = Object.entries({ ...genuine.headers, 'content-length': String(genuine.body.length) })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    // Ten bytes of the body, then nothing more, ever: a read pending forever.
+    socket.write(`POST /hook HTTP/1.1\r\n${head}\r\n`);
+    socket.write(genuine.body.subarray(0, 10));
+    await new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    expect(outcomes.at(-1)).toBe('webhook_body_timeout');
+    // Destroyed by the receiver before receive() settled: the connection is not the server's to time out.
+    expect(cutAtSettle.at(-1)).toBe(true);
   });
 });
 

@@ -20,7 +20,7 @@ import {
 import { WEBHOOK_TASK_TYPES } from '../../src/webhooks/envelope.js';
 import { mcp } from '../fixtures/envelopes.js';
 import { caughtAs } from '../helpers.js';
-import { completedBody } from './fixtures.js';
+import { completedBody, es256, publicJwks, SELLER } from './fixtures.js';
 import { nowMs, outcome, RECEIVER_BASE, signedRequest } from './outcomes.js';
 
 /** The buyer's side: create_media_buy answered submitted, with the operation id its request registered. */
@@ -33,12 +33,18 @@ const answer = decode(
   mcp.structured({ adcp_version: '3.1', status: 'submitted', task_id: 'task_cmb_4821', message: 'Awaiting sales approval.' }),
   { request },
 );
-const handle = taskHandle('create_media_buy', answer) as TaskHandle<'create_media_buy'>;
+const handle = taskHandle('create_media_buy', answer, { agent: SELLER }) as TaskHandle<'create_media_buy'>;
 
-/** The buyer's store of handles: by task_id, and by operation_id. */
+/** The buyer's store of handles: by sender and task_id, and by sender and operation_id. */
 function store(handles: readonly TaskHandle[]): HandleLookup {
-  return ({ taskId, operationId }) =>
-    handles.find((h) => h.taskId === taskId) ?? handles.find((h) => operationId !== undefined && h.operationId === operationId);
+  const mine = (agent: string) => handles.filter((h) => h.agent === agent);
+  return ({ agent, taskId, operationId }) =>
+    mine(agent).find((h) => h.taskId === taskId) ?? mine(agent).find((h) => operationId !== undefined && h.operationId === operationId);
+}
+
+/** A store that ignores the sender (by task_id alone): the receiver's own check still scopes it. */
+function unscoped(handles: readonly TaskHandle[]): HandleLookup {
+  return ({ taskId }) => handles.find((h) => h.taskId === taskId);
 }
 
 function receiver(extra: Partial<WebhookReceiverOptions> = {}) {
@@ -134,6 +140,89 @@ describe('the receiver correlates deliveries to handles', () => {
     const a2a = JSON.stringify({ id: 'a2a-task-1', contextId: 'c', status: { state: 'working' }, kind: 'task' });
     const result = await outcome(receiver().receive(await signedRequest(a2a)));
     expect(result).toMatchObject({ ok: false, error: { webhookCode: 'webhook_envelope_invalid' }, answer: { status: 400 } });
+  });
+});
+
+describe('correlation is scoped to the verified sender (issue 28, item 5)', () => {
+  const OTHER = 'https://other-seller.example/adcp/mcp';
+  /** Two sellers on one receiver: the Ed25519 key is SELLER's, the ES256 key OTHER's. */
+  const twoSellers = (kid: string) => {
+    const jwk = publicJwks.find((k) => k.kid === kid);
+    return jwk === undefined ? undefined : { jwk, agent: kid === es256.kid ? OTHER : SELLER };
+  };
+  const bySeller = (agent: string, taskId: string, media: string) => {
+    const a = decode(
+      'create_media_buy',
+      mcp.structured({ adcp_version: '3.1', status: 'submitted', task_id: taskId, message: `submitted to ${media}` }),
+    );
+    return taskHandle('create_media_buy', a, { agent }) as TaskHandle<'create_media_buy'>;
+  };
+  const asOther = { key: es256 };
+  test('the lookup is asked with the signer’s agent, from key resolution', async () => {
+    const asked: unknown[] = [];
+    const rx = receiver({
+      keys: twoSellers,
+      handles: (ids) => {
+        asked.push(ids);
+        return store([handle])(ids);
+      },
+    });
+    await rx.receive(await signedRequest(completedBody()));
+    await outcome(rx.receive(await signedRequest(completedBody(), asOther)));
+    expect(asked).toEqual([
+      { agent: SELLER, taskId: 'task_cmb_4821', operationId: 'op_7d1e' },
+      { agent: OTHER, taskId: 'task_cmb_4821', operationId: 'op_7d1e' },
+    ]);
+  });
+  test('seller B’s signed delivery naming seller A’s task_id, with a store keyed by sender: unknown to B (503), A accepted', async () => {
+    const rx = receiver({ keys: twoSellers, handles: store([handle]) });
+    const injected = await outcome(rx.receive(await signedRequest(completedBody(), asOther)));
+    expect(injected).toMatchObject({ ok: false, error: { webhookCode: 'webhook_task_unknown' }, answer: { status: 503 } });
+    expect((await rx.receive(await signedRequest(completedBody()))).handle).toBe(handle);
+  });
+  test('a store that ignores the sender: B’s delivery is TASK_MISMATCH (400, the delivery’s fault), A is not denied', async () => {
+    const rx = receiver({ keys: twoSellers, handles: unscoped([handle]) });
+    const injected = await outcome(rx.receive(await signedRequest(completedBody(), asOther)));
+    expect(injected).toMatchObject({
+      ok: false,
+      error: { code: 'TASK_MISMATCH', path: '/task_id', expected: SELLER, received: OTHER },
+      answer: { status: 400, blame: 'delivery' },
+    });
+    expect((await rx.receive(await signedRequest(completedBody()))).handle).toBe(handle);
+  });
+  test('two sellers whose task_ids collide: each delivery is correlated to its own seller’s task, neither refused', async () => {
+    const mine = bySeller(SELLER, 'task_1', 'A');
+    const theirs = bySeller(OTHER, 'task_1', 'B');
+    const rx = receiver({ keys: twoSellers, handles: store([mine, theirs]) });
+    const body = completedBody({ task_id: 'task_1', operation_id: 'op_shared' });
+    const fromA = await rx.receive(await signedRequest(body));
+    const fromB = await rx.receive(await signedRequest(body, asOther));
+    expect(fromA.handle).toBe(mine);
+    expect(fromB.handle).toBe(theirs);
+    expect([fromA.signer.agent, fromB.signer.agent]).toEqual([SELLER, OTHER]);
+  });
+  test('a handle that records no agent cannot be scoped: 500, the configuration’s, never accepted', async () => {
+    const bare = taskHandle('create_media_buy', answer) as TaskHandle;
+    expect(bare.agent).toBeUndefined();
+    const stored = { task: 'create_media_buy', taskId: 'task_cmb_4821', version: '3.1.19', operationId: 'op_7d1e' };
+    for (const found of [bare, stored]) {
+      const result = await outcome(receiver({ handles: () => found }).receive(await signedRequest(completedBody())));
+      expect(result).toMatchObject({ ok: false, error: { webhookCode: 'webhook_receiver_misconfigured' }, answer: { status: 500 } });
+    }
+  });
+  test('agent URLs compare as URLs; a stored agent is read back; a wrong agent is INVALID_OPTION', async () => {
+    const spelled = taskHandle('create_media_buy', answer, { agent: 'HTTPS://SELLER.example.com/adcp/mcp' }) as TaskHandle;
+    expect((await receiver({ handles: () => spelled }).receive(await signedRequest(completedBody()))).handle).toBe(spelled);
+    const stored = JSON.parse(JSON.stringify(handle)) as TaskHandle;
+    expect((await receiver({ handles: () => stored }).receive(await signedRequest(completedBody()))).handle?.agent).toBe(SELLER);
+    for (const agent of ['', 42, null])
+      expect(caughtAs(DecodeError, () => taskHandle('create_media_buy', answer, { agent: agent as never }))).toMatchObject({
+        code: 'INVALID_OPTION',
+      });
+    const wrongStored = await outcome(
+      receiver({ handles: () => ({ ...stored, agent: 7 }) as never }).receive(await signedRequest(completedBody())),
+    );
+    expect(wrongStored).toMatchObject({ ok: false, error: { webhookCode: 'webhook_receiver_misconfigured' } });
   });
 });
 

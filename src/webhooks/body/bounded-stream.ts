@@ -99,11 +99,18 @@ export function readBoundedStream(stream: ReadableStream<Uint8Array>, bounds: Re
   );
 }
 
+/** A Node stream's `destroy()`, when the iterable has one (Node's `IncomingMessage`, any Readable). */
+function destroyOf(iterable: object): (() => void) | undefined {
+  const destroy: unknown = (iterable as { destroy?: unknown }).destroy;
+  return typeof destroy === 'function' ? () => destroy.call(iterable) : undefined;
+}
+
 /**
  * The bytes of an async iterable of byte chunks (Node's `IncomingMessage`, a generator), at most
- * `bounds.limit` of them, within `bounds.deadline`. Past the deadline or on an error the iterator
- * is returned (Node destroys the request: a dripping sender is cut off); past the size bound it is
- * left alone, so the host server can still send the 413.
+ * `bounds.limit` of them, within `bounds.deadline`. Past the deadline or on an error a Node stream
+ * is destroyed at once (an `IncomingMessage` destroys its socket: a dripping or stalled sender is
+ * cut off then, not at the server's own timeout) and the iterator returned; past the size bound it
+ * is left alone, so the host server can still send the 413.
  *
  * @param iterable - The body.
  * @param bounds - Byte bound, deadline and their errors.
@@ -114,11 +121,20 @@ export function readBoundedStream(stream: ReadableStream<Uint8Array>, bounds: Re
  */
 export function readBoundedIterable(iterable: AsyncIterable<unknown>, bounds: ReadBounds): Promise<Uint8Array> {
   const iterator = iterable[Symbol.asyncIterator]();
+  const destroy = destroyOf(iterable);
   return collect(
     {
       next: () => iterator.next(),
       stop: (tooLarge) => {
-        if (!tooLarge) void Promise.resolve(iterator.return?.()).catch(() => undefined);
+        if (tooLarge) return;
+        // An async iterator's return() waits behind its pending next(): a stalled sender would never
+        // let it run, so the stream itself is destroyed first.
+        try {
+          destroy?.();
+        } catch {
+          // A destroy() that throws leaves the iterator's return() to stop the read.
+        }
+        void Promise.resolve(iterator.return?.()).catch(() => undefined);
       },
     },
     bounds,

@@ -5,7 +5,7 @@
  * form for tests and a single process (the spec calls a memory-only store non-conformant: use
  * `createRedisDedupStore` in production).
  */
-import { positiveInteger } from '../option-checks.js';
+import { positiveInteger, shareOption } from '../option-checks.js';
 import { createOwnerCounts, MAP_ENTRY_BYTES, ownCopy, RECORD_BYTES, stringBytes } from './memory-bytes.js';
 
 /**
@@ -60,6 +60,12 @@ export interface MemoryDedupStoreOptions {
   readonly perSenderCap?: number | undefined;
   /** The memory budget, as the store counts it (see {@link dedupEntryBytes}). Default 64 MiB. */
   readonly maxBytes?: number | undefined;
+  /**
+   * Most bytes one sender's bindings hold, so that one sender cannot fill the budget every other
+   * sender shares: past it, its new keys are `rate_abuse` (429). Default a tenth of `maxBytes`
+   * (6.4 MiB); at most `maxBytes`.
+   */
+  readonly perSenderMaxBytes?: number | undefined;
   /** The clock, in milliseconds. Default `Date.now`. */
   readonly now?: (() => number) | undefined;
 }
@@ -122,12 +128,15 @@ function createBindings() {
     const cut = entryId.lastIndexOf('\n');
     const sender = entryId.slice(0, cut);
     bindings.delete(entryId);
-    held -= size(sender, entryId.slice(cut + 1), b);
-    perSender.remove(sender);
+    const bytes = size(sender, entryId.slice(cut + 1), b);
+    held -= bytes;
+    perSender.remove(sender, bytes);
   };
   return {
     get: (sender: string, key: string) => bindings.get(id(sender, key)),
     count: perSender.count,
+    /** The bytes `sender` holds: its bindings and its counts. */
+    share: perSender.share,
     bytes: (): number => held + perSender.bytes(),
     cost: (r: DedupClaimRequest): number => dedupEntryBytes(r) + perSender.cost(r.sender),
     sweep(t: number): void {
@@ -137,14 +146,17 @@ function createBindings() {
       }
     },
     add(r: DedupClaimRequest, b: Binding): void {
-      perSender.add(r.sender);
+      perSender.add(r.sender, size(r.sender, r.key, b));
       bindings.set(ownCopy(id(r.sender, r.key)), b);
       held += size(r.sender, r.key, b);
     },
-    /** Changes a binding's owner, counting the new token's length. */
+    /** Changes a binding's owner, counting the new token's length (to the sender's share too). */
     reown(r: DedupClaimRequest, b: Binding): void {
-      held += stringBytes(r.owner) - stringBytes(b.owner);
+      const before = size(r.sender, r.key, b);
       b.owner = ownCopy(r.owner);
+      const after = size(r.sender, r.key, b);
+      held += after - before;
+      perSender.resize(r.sender, after - before);
     },
     remove: (sender: string, key: string, b: Binding): void => remove(id(sender, key), b),
     /** Moves a binding to the end of the expiry order. */
@@ -157,7 +169,7 @@ function createBindings() {
 }
 
 /**
- * An in-memory dedup store, bounded per sender and in bytes; a binding is never evicted before its
+ * An in-memory dedup store, bounded per sender (entries and bytes) and in bytes; a binding is never evicted before its
  * retention (a full store answers `full`, the receiver 503). For tests and a single process only:
  * it forgets everything on restart, which webhooks.mdx calls non-conformant.
  *
@@ -171,6 +183,7 @@ export function createMemoryDedupStore(options: MemoryDedupStoreOptions = {}): M
   const who = 'createMemoryDedupStore';
   const perSenderCap = positiveInteger(who, 'perSenderCap', options.perSenderCap, DEFAULT_DEDUP_PER_SENDER_CAP);
   const maxBytes = positiveInteger(who, 'maxBytes', options.maxBytes, DEFAULT_DEDUP_MAX_BYTES);
+  const perSenderBytes = shareOption(who, 'perSenderMaxBytes', options.perSenderMaxBytes, maxBytes, 0.1);
   const now = options.now ?? Date.now;
   const bindings = createBindings();
   return {
@@ -189,6 +202,8 @@ export function createMemoryDedupStore(options: MemoryDedupStoreOptions = {}): M
       }
       if (bindings.count(r.sender) >= perSenderCap) return 'rate_abuse';
       if (bindings.bytes() + bindings.cost(r) > maxBytes) return 'full';
+      // A sender's share is bounded in the store's own unit, so that it cannot fill the budget for all.
+      if (bindings.share(r.sender) + bindings.cost(r) > perSenderBytes) return 'rate_abuse';
       const fingerprint = ownCopy(r.fingerprint);
       bindings.add(r, { fingerprint, owner: ownCopy(r.owner), leaseUntil: t + r.leaseMs, expiresAt: t + r.retentionMs, completed: false });
       return 'claimed';

@@ -47,33 +47,47 @@ export function ownCopy(text: string): string {
 }
 
 /**
- * Live entries counted per owner (a sender, a keyid), and the bytes the counts hold: an owner is
- * held, as a Map entry with its own copy of the name, from its first entry until its last is gone.
+ * Live entries and their bytes counted per owner (a sender, a keyid), and the bytes the counts
+ * hold: an owner is held, as two Map entries keyed by its own copy of the name, from its first
+ * entry until its last is gone. The per-owner bytes are what bounds each owner's share of a store.
  *
  * @returns The counts.
  * @example
  * const perKeyid = createOwnerCounts();
- * perKeyid.add('kid-1'); // perKeyid.bytes() is now 128 + 10
+ * perKeyid.add('kid-1', 200); // perKeyid.bytes() is now 2 × 128 + 10, perKeyid.share('kid-1') 200 + 266
  */
 export function createOwnerCounts() {
   const counts = new Map<string, number>();
+  const weights = new Map<string, number>();
   let held = 0;
-  const ownerBytes = (owner: string): number => MAP_ENTRY_BYTES + stringBytes(owner);
+  const ownerBytes = (owner: string): number => 2 * MAP_ENTRY_BYTES + stringBytes(owner);
   return {
     count: (owner: string): number => counts.get(owner) ?? 0,
+    /** `owner`'s share: the bytes of its live entries, as the store counted each, and of its counts. */
+    share: (owner: string): number => (counts.has(owner) ? (weights.get(owner) ?? 0) + ownerBytes(owner) : 0),
     bytes: (): number => held,
     /** What one more entry of `owner` adds to the counts' bytes. */
     cost: (owner: string): number => (counts.has(owner) ? 0 : ownerBytes(owner)),
-    add(owner: string): void {
+    add(owner: string, entryBytes: number): void {
       const count = counts.get(owner);
+      const key = count === undefined ? ownCopy(owner) : owner;
       if (count === undefined) held += ownerBytes(owner);
-      counts.set(count === undefined ? ownCopy(owner) : owner, (count ?? 0) + 1);
+      counts.set(key, (count ?? 0) + 1);
+      weights.set(key, (weights.get(owner) ?? 0) + entryBytes);
     },
-    remove(owner: string): void {
+    /** An entry of `owner` grew (or shrank) by `delta` bytes. */
+    resize(owner: string, delta: number): void {
+      const weight = weights.get(owner);
+      if (weight !== undefined) weights.set(owner, weight + delta);
+    },
+    remove(owner: string, entryBytes: number): void {
       const count = (counts.get(owner) ?? 1) - 1;
-      if (count > 0) counts.set(owner, count);
-      else {
+      if (count > 0) {
+        counts.set(owner, count);
+        weights.set(owner, (weights.get(owner) ?? entryBytes) - entryBytes);
+      } else {
         counts.delete(owner);
+        weights.delete(owner);
         held -= ownerBytes(owner);
       }
     },

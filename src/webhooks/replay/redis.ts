@@ -5,7 +5,7 @@
  * its TTL, and the new-keyid admission tracked, all atomically on the server's clock. Works with the `redis` client (node-redis 4+)
  * or any client with the same `sendCommand`.
  */
-import { positiveInteger } from '../option-checks.js';
+import { positiveInteger, shareOption } from '../option-checks.js';
 import { REDIS_NOW, redisTarget, type RedisCommandClient } from './redis-client.js';
 import { admissionTracking, type AdmissionTrackingOptions } from './admissions.js';
 import { DEFAULT_AGGREGATE_CAP, DEFAULT_PER_KEYID_CAP, replayKey, type ReplayStore } from './replay.js';
@@ -23,7 +23,18 @@ export interface RedisReplayStoreOptions extends AdmissionTrackingOptions {
   readonly perKeyidCap?: number | undefined;
   /** Most live entries in all. Default 1,000,000 (the spec allows up to 10,000,000 as memory permits). */
   readonly aggregateCap?: number | undefined;
+  /**
+   * The byte budget of all entries, each weighed as its key's length plus 256 bytes
+   * (the spec bounds no nonce's length: without it, 1,000,000 entries of 8 KB nonces would be 8 GB).
+   * Default 256 MiB, which the entry cap binds before for profile-sized nonces.
+   */
+  readonly maxBytes?: number | undefined;
+  /** Most bytes one keyid's entries weigh: one signer's long nonces cannot fill Redis for all. Default a tenth of `maxBytes`. */
+  readonly perKeyidMaxBytes?: number | undefined;
 }
+
+/** The default byte budget of the Redis replay store: 256 MiB. */
+const DEFAULT_REDIS_REPLAY_MAX_BYTES = 256 * 1024 * 1024;
 
 /** KEYS: per-keyid set, aggregate set. ARGV: per-keyid cap, aggregate cap. */
 const CAP_SCRIPT = `${REDIS_NOW}
@@ -36,23 +47,42 @@ const ADMISSIONS_SCRIPT = `${REDIS_NOW}
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[1]))
 return redis.call('ZCARD', KEYS[1])`;
 
+/** Bytes counted per entry besides its key's characters (the nonce key, two set members, their overhead in Redis). */
+const REDIS_ENTRY_BYTES = 256;
+
 /**
- * KEYS: nonce key, per-keyid set, aggregate set, known-keyids set, admissions set.
+ * KEYS: nonce key, per-keyid set, aggregate set, known-keyids set, admissions set, per-keyid
+ * bytes, aggregate bytes.
  * ARGV: ttl seconds, per-keyid cap, aggregate cap, nonce, aggregate member, keyid, admission
- * window ms, keyid memory ms, most known keyids.
+ * window ms, keyid memory ms, most known keyids, per-keyid byte share, byte budget.
  * Returns 'replayed', 'rate_abuse', 'claimed', or 'new:<admissions in window>' for a claim that
- * is a previously-unseen keyid's first entry.
+ * is a previously-unseen keyid's first entry. An entry weighs its aggregate member's length plus
+ * REDIS_ENTRY_BYTES; the expired entries a sweep drops give their weight back.
  */
 const CLAIM_SCRIPT = `${REDIS_NOW}
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+local overhead = ${REDIS_ENTRY_BYTES}
+local function sweep(set, counter, extra)
+  local gone = redis.call('ZRANGEBYSCORE', set, '-inf', now)
+  if #gone == 0 then return end
+  local freed = 0
+  for _, m in ipairs(gone) do freed = freed + #m + extra end
+  redis.call('ZREMRANGEBYSCORE', set, '-inf', now)
+  if redis.call('DECRBY', counter, freed) <= 0 then redis.call('DEL', counter) end
+end
+sweep(KEYS[2], KEYS[6], #ARGV[6] + 1 + overhead)
+sweep(KEYS[3], KEYS[7], overhead)
 if redis.call('EXISTS', KEYS[1]) == 1 then return 'replayed' end
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[2]) or redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[3]) then return 'rate_abuse' end
+local weight = #ARGV[5] + overhead
+if tonumber(redis.call('GET', KEYS[6]) or '0') + weight > tonumber(ARGV[10]) then return 'rate_abuse' end
+if tonumber(redis.call('GET', KEYS[7]) or '0') + weight > tonumber(ARGV[11]) then return 'rate_abuse' end
 local ttl = tonumber(ARGV[1]) * 1000
 redis.call('SET', KEYS[1], '1', 'PX', ttl)
 redis.call('ZADD', KEYS[2], now + ttl, ARGV[4])
 redis.call('ZADD', KEYS[3], now + ttl, ARGV[5])
-for i = 2, 3 do
+redis.call('INCRBY', KEYS[6], weight)
+redis.call('INCRBY', KEYS[7], weight)
+for _, i in ipairs({2, 3, 6, 7}) do
   if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
 end
 local window = tonumber(ARGV[7])
@@ -89,6 +119,8 @@ export function createRedisReplayStore(options: RedisReplayStoreOptions): Replay
   const { client, prefix } = redisTarget(who, options, '{adcp-webhook-replay}:');
   const perKeyidCap = String(positiveInteger(who, 'perKeyidCap', options.perKeyidCap, DEFAULT_PER_KEYID_CAP));
   const aggregateCap = String(positiveInteger(who, 'aggregateCap', options.aggregateCap, DEFAULT_AGGREGATE_CAP));
+  const maxBytes = positiveInteger(who, 'maxBytes', options.maxBytes, DEFAULT_REDIS_REPLAY_MAX_BYTES);
+  const budgets = [String(shareOption(who, 'perKeyidMaxBytes', options.perKeyidMaxBytes, maxBytes, 0.1)), String(maxBytes)];
   const tracking = admissionTracking(options, who);
   const trackingArgs = [String(tracking.windowMs), String(tracking.memoryMs), String(tracking.maxKnown)];
   const keyidSet = (keyid: string): string => `${prefix}k:${keyid}`;
@@ -107,12 +139,14 @@ export function createRedisReplayStore(options: RedisReplayStoreOptions): Replay
       const reply = await client.sendCommand([
         'EVAL',
         CLAIM_SCRIPT,
-        '5',
+        '7',
         `${prefix}n:${key}`,
         keyidSet(keyid),
         all,
         known,
         admissions,
+        `${prefix}kb:${keyid}`,
+        `${prefix}bytes`,
         ttl,
         perKeyidCap,
         aggregateCap,
@@ -120,6 +154,7 @@ export function createRedisReplayStore(options: RedisReplayStoreOptions): Replay
         key,
         keyid,
         ...trackingArgs,
+        ...budgets,
       ]);
       if (reply === 'claimed' || reply === 'replayed' || reply === 'rate_abuse') return reply;
       if (typeof reply === 'string' && reply.startsWith('new:')) {

@@ -4,7 +4,7 @@
  * bytes (the spec bounds neither a nonce's nor a keyid's length, so a signer sets each entry's
  * size), which also tracks the new-keyid admission rate that section makes a MUST.
  */
-import { positiveInteger } from '../option-checks.js';
+import { positiveInteger, shareOption } from '../option-checks.js';
 import { createAdmissionTracker, admissionTracking, type AdmissionTrackingOptions } from './admissions.js';
 import { createOwnerCounts, MAP_ENTRY_BYTES, ownCopy, stringBytes } from './memory-bytes.js';
 
@@ -49,6 +49,12 @@ export interface MemoryReplayStoreOptions extends AdmissionTrackingOptions {
    * entries, per-keyid counts, and the new-keyid tracking. Default 64 MiB.
    */
   readonly maxBytes?: number | undefined;
+  /**
+   * Most bytes one `keyid` holds (its entries and its counts), so that one signer's long nonces
+   * cannot fill the budget every other signer shares: past it, its claims are `rate_abuse`. Default a
+   * tenth of `maxBytes` (6.4 MiB; the spec's per-keyid entry cap is a tenth of its aggregate one too); at most `maxBytes`.
+   */
+  readonly perKeyidMaxBytes?: number | undefined;
   /** The clock, in milliseconds. Default `Date.now`. */
   readonly now?: (() => number) | undefined;
 }
@@ -114,11 +120,13 @@ function createEntries(now: () => number) {
     expiries.delete(key);
     held -= MAP_ENTRY_BYTES + stringBytes(key);
     // A keyid holds no line feed (a header value), so the key's first line is its keyid.
-    perKeyid.remove(key.slice(0, key.indexOf('\n')));
+    perKeyid.remove(key.slice(0, key.indexOf('\n')), MAP_ENTRY_BYTES + stringBytes(key));
   };
   return {
     expiries,
     count: perKeyid.count,
+    /** The bytes `keyid` holds: its entries and its counts. */
+    share: perKeyid.share,
     bytes: (): number => held + perKeyid.bytes(),
     /** What adding `key` of `keyid` would add. */
     cost: (key: string, keyid: string): number => MAP_ENTRY_BYTES + stringBytes(key) + perKeyid.cost(keyid),
@@ -131,7 +139,7 @@ function createEntries(now: () => number) {
     },
     forget,
     add(key: string, keyid: string, expiresAt: number): void {
-      perKeyid.add(keyid);
+      perKeyid.add(keyid, MAP_ENTRY_BYTES + stringBytes(key));
       expiries.set(ownCopy(key), expiresAt);
       held += MAP_ENTRY_BYTES + stringBytes(key);
     },
@@ -140,7 +148,7 @@ function createEntries(now: () => number) {
 
 /**
  * A bounded in-memory replay store for a single-process receiver: entries expire after their TTL,
- * and a full cap (entries per keyid, entries in all, or bytes) refuses new entries (`rate_abuse`)
+ * and a full cap (entries or bytes per keyid, entries or bytes in all) refuses new entries (`rate_abuse`)
  * rather than evicting live ones, which would reopen replay windows under attack. To make room it
  * forgets only new-keyid tracking (a forgotten keyid counts as new again: an alarm, never a
  * replay). Several processes must share a store instead.
@@ -156,10 +164,13 @@ export function createMemoryReplayStore(options: MemoryReplayStoreOptions = {}):
   const perKeyidCap = positiveInteger(who, 'perKeyidCap', options.perKeyidCap, DEFAULT_PER_KEYID_CAP);
   const aggregateCap = positiveInteger(who, 'aggregateCap', options.aggregateCap, DEFAULT_AGGREGATE_CAP);
   const maxBytes = positiveInteger(who, 'maxBytes', options.maxBytes, DEFAULT_REPLAY_MAX_BYTES);
+  const perKeyidBytes = shareOption(who, 'perKeyidMaxBytes', options.perKeyidMaxBytes, maxBytes, 0.1);
   const tracker = createAdmissionTracker(admissionTracking(options, who), options.onNewKeyid);
   const now = options.now ?? Date.now;
   const entries = createEntries(now);
   const countFull = (keyid: string): boolean => entries.count(keyid) >= perKeyidCap || entries.expiries.size >= aggregateCap;
+  /** Whether one more entry `key` would take `keyid` past its byte share. */
+  const shareFull = (key: string, keyid: string): boolean => entries.share(keyid) + entries.cost(key, keyid) > perKeyidBytes;
   /** Whether an entry fits, forgetting new-keyid tracking (never an entry) to make room, and only when that makes it. */
   const room = (key: string, keyid: string, t: number): boolean => {
     tracker.admissionsSince(t);
@@ -174,7 +185,8 @@ export function createMemoryReplayStore(options: MemoryReplayStoreOptions = {}):
     capReached(keyid) {
       entries.sweep();
       // The smallest entry the profile allows: a 22-character nonce (16 bytes, Base64URL).
-      return countFull(keyid) || entries.bytes() + entries.cost(`${keyid}\n${'n'.repeat(22)}`, keyid) > maxBytes;
+      const smallest = `${keyid}\n${'n'.repeat(22)}`;
+      return countFull(keyid) || shareFull(smallest, keyid) || entries.bytes() + entries.cost(smallest, keyid) > maxBytes;
     },
     claim(keyid, nonce, ttlSeconds, destination) {
       entries.sweep();
@@ -185,7 +197,7 @@ export function createMemoryReplayStore(options: MemoryReplayStoreOptions = {}):
         entries.forget(key);
       }
       const t = now();
-      if (countFull(keyid) || !room(key, keyid, t)) return 'rate_abuse';
+      if (countFull(keyid) || shareFull(key, keyid) || !room(key, keyid, t)) return 'rate_abuse';
       entries.add(key, keyid, t + ttlSeconds * 1000);
       tracker.admit(keyid, t);
       return 'claimed';

@@ -13,6 +13,9 @@
 import type { KeyResolver, ResolvedKey, WebhookJwk } from './keys.js';
 import { documentSource, fetchBoundedText, type RemoteDocumentOptions } from '../body/remote-document.js';
 import { shownText } from '../../errors/format.js';
+import { optionError } from '../../errors/option-error.js';
+import { MAX_TIMER_MS } from '../../bounds/fetch-bounds.js';
+import { deadlineMs } from '../option-checks.js';
 
 /** Options of {@link createJwksResolver}. */
 export interface JwksResolverOptions extends RemoteDocumentOptions {
@@ -20,13 +23,14 @@ export interface JwksResolverOptions extends RemoteDocumentOptions {
   readonly url: string | URL;
   /** The signing agent's URL: the identity every key of this JWKS establishes. */
   readonly agent: string;
-  /** Cache lifetime. Default 5 min; at most 30 min (the revocation polling ceiling). */
+  /** Cache lifetime, in ms. Default 5 min; at most 30 min (the revocation polling ceiling): more is `INVALID_OPTION`. */
   readonly cacheTtlMs?: number | undefined;
   /** Least time between two refetches for an unknown `kid`. Default 30 s. */
   readonly refetchCooldownMs?: number | undefined;
   /**
    * How long a failed fetch is remembered: until then, a `kid` the cache cannot answer is refused
-   * as unavailable without a fetch. Default 30 s; at most 60 s (the spec's negative-cache ceiling).
+   * as unavailable without a fetch. Default 30 s; at most 60 s (the spec's negative-cache ceiling):
+   * more is `INVALID_OPTION`.
    */
   readonly negativeCacheMs?: number | undefined;
 }
@@ -56,21 +60,33 @@ function keysOf(text: string): Map<string, WebhookJwk> {
 }
 
 /**
+ * A cache period of the resolver, checked at creation: a NaN, a negative or a string would turn the
+ * cache off (every request a fetch), a value over the spec's ceiling would outlive a revocation.
+ */
+function cacheMs(name: string, value: unknown, fallback: number, ceiling: number): number {
+  const ms = deadlineMs('createJwksResolver', name, value, fallback);
+  if (ms > ceiling) throw optionError('createJwksResolver', name, `at most ${ceiling}`, value);
+  return ms;
+}
+
+/**
  * A key resolver over a JWKS URL.
  *
  * @param options - URL, agent and bounds.
  * @returns The resolver: a key with its agent, `undefined` for an unknown `kid`; it rejects with a
  *   JwksError when the JWKS cannot be fetched or read (the receiver answers 503).
  * @throws {TypeError} For a URL that is not http(s).
- * @throws {DecodeError} `INVALID_OPTION` for `maxBytes` or `timeoutMs` outside the bounded fetch's rule.
+ * @throws {DecodeError} `INVALID_OPTION` for `maxBytes` or `timeoutMs` outside the bounded fetch's rule, or a
+ *   `cacheTtlMs` (at most 30 min), `refetchCooldownMs` or `negativeCacheMs` (at most 60 s) that is not a
+ *   positive integer of milliseconds within its ceiling.
  * @example
  * const keys = createJwksResolver({ url: 'https://seller.example/.well-known/jwks.json', agent: 'https://seller.example/mcp' });
  */
 export function createJwksResolver(options: JwksResolverOptions): KeyResolver {
   const { url, maxBytes, timeoutMs } = documentSource('createJwksResolver', options, JWKS_MAX_BYTES);
-  const ttl = Math.min(options.cacheTtlMs ?? 5 * 60_000, 30 * 60_000);
-  const cooldown = options.refetchCooldownMs ?? 30_000;
-  const negative = Math.min(options.negativeCacheMs ?? 30_000, 60_000);
+  const ttl = cacheMs('cacheTtlMs', options.cacheTtlMs, 5 * 60_000, 30 * 60_000);
+  const cooldown = cacheMs('refetchCooldownMs', options.refetchCooldownMs, 30_000, MAX_TIMER_MS);
+  const negative = cacheMs('negativeCacheMs', options.negativeCacheMs, 30_000, 60_000);
   const now = options.now ?? Date.now;
   let cache: { keys: Map<string, WebhookJwk>; fetchedAt: number } | undefined;
   let failure: { message: string; retryAt: number } | undefined;

@@ -62,20 +62,29 @@ describe('createJwksResolver after a failure', () => {
     expect(await settle(keys(ed25519.kid))).toBe('key');
     expect(server.calls()).toBe(3);
   });
-  test('the period is at most the spec’s 60 s', async () => {
-    let t = 0;
-    const server = endpoint(['503']);
-    const keys = createJwksResolver({
-      url: 'https://seller.example.com/jwks',
-      agent: SELLER,
-      fetch: server.fetch,
-      now: () => t,
-      negativeCacheMs: 3_600_000,
-    });
-    await settle(keys(ed25519.kid));
-    t = 60_000;
-    await settle(keys(ed25519.kid));
-    expect(server.calls()).toBe(2);
+  test('a period over the spec’s 60 s, a TTL over 30 min: INVALID_OPTION at creation, never clamped in silence', () => {
+    const base = { url: 'https://seller.example.com/jwks', agent: SELLER };
+    expect(() => createJwksResolver({ ...base, negativeCacheMs: 3_600_000 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
+    expect(() => createJwksResolver({ ...base, cacheTtlMs: 30 * 60_000 + 1 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
+    expect(() => createJwksResolver({ ...base, negativeCacheMs: 60_000, cacheTtlMs: 30 * 60_000 })).not.toThrow();
+  });
+  test.each(['cacheTtlMs', 'refetchCooldownMs', 'negativeCacheMs'])(
+    '%s that is NaN, negative, zero, fractional or a string: INVALID_OPTION at creation, alone and through the receiver (issue 28, item 7)',
+    (name) => {
+      for (const value of [Number.NaN, -1, 0, 1.5, '30000', null, Number.POSITIVE_INFINITY]) {
+        const options = { url: 'https://seller.example.com/jwks', agent: SELLER, [name]: value } as never;
+        expect(() => createJwksResolver(options)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
+        expect(() => createWebhookReceiver({ endpoint: BUYER_ORIGIN, jwks: options })).toThrow(
+          expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringContaining(`option ${name}`) }),
+        );
+      }
+    },
+  );
+  test('with the defaults, 30 unauthenticated requests for unknown kids fetch once (the cooldown holds)', async () => {
+    const server = endpoint(['ok']);
+    const keys = createJwksResolver({ url: 'https://seller.example.com/jwks', agent: SELLER, fetch: server.fetch, now: () => 0 });
+    for (let i = 0; i < 30; i++) await settle(keys(`forged-${i}`));
+    expect(server.calls()).toBe(1);
   });
   test('for any arrival times and outcomes, fetches ≤ 1 + elapsed ÷ the shorter of cooldown and negative period', async () => {
     await fc.assert(
