@@ -1,5 +1,5 @@
 /**
- * adcp-decode/a2a: one typed call over the @a2a-js/sdk 1.x client, the message that invokes a
+ * adcp-decode/a2a: one typed call over the @a2a-js/sdk 1.x client (or a 0.3.x one through a2aV03Client), the message that invokes a
  * task, and a completed stream folded into its final task. Node only (the call's byte bounds
  * reach the bounded fetch through the async context, as adcp-decode/fetch does); the A2A SDK is a
  * peer the caller brings, never imported here.
@@ -12,6 +12,8 @@ export type { WaitClock, WaitOptions, WebhookDelivery } from '../call/wait-optio
 export { a2aRequest } from './message.js';
 export type { A2aSendRequest, A2aSdkPart } from './message.js';
 export { foldA2aStream } from './fold-stream.js';
+export { a2aV03Client, a2aV03Request } from './v0-3.js';
+export type { A2aV03Client, A2aV03DataPart, A2aV03SendParams } from './v0-3.js';
 export type { CallArgs, Called, CallOptions, CallTaskName, RequestOptions, RetryOptions, SafeCallResult } from '../call/types.js';
 export { TransportError } from '../call/transport-error.js';
 export type { HttpRefusal, TransportBlame } from '../call/transport-error.js';

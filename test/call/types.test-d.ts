@@ -4,7 +4,7 @@
  * request schema in the version the options speak; the result is the task's response in the
  * version(s) decode judges by, with no cast anywhere.
  */
-import type { Client as A2aSdkClient } from '@a2a-js/sdk/client';
+import type { Client as A2aSdkClient } from '@a2a-js/sdk-v1/client';
 import type { Client as McpSdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { expectTypeOf } from 'vitest';
 import * as a2a from '../../src/a2a/index.js';
@@ -79,3 +79,12 @@ declare const pinnedBuy: import('../../src/encode/request.js').PinnedEncoded<
 >;
 const pinnedCall = await mcp.safeCallTask(mcpClient, pinnedBuy, { retry: { attempts: 3 } });
 if (pinnedCall.success) expectTypeOf(pinnedCall.data).toEqualTypeOf<Decoded<'create_media_buy', { version: '3.1.19' }>>();
+
+// The @a2a-js/sdk 0.3.x clients (the major @adcp/sdk 6.x needs), as they are, through a2aV03Client.
+declare const v03Client: import('@a2a-js/sdk/client').Client;
+declare const v03Legacy: import('@a2a-js/sdk/client').A2AClient;
+const asV03: a2a.A2aV03Client[] = [v03Client, v03Legacy];
+expectTypeOf(await a2a.callTask(a2a.a2aV03Client(asV03[0]!), 'get_products', brief, { version: '3.0' })).toEqualTypeOf<
+  Decoded<'get_products', { version: '3.0' }>
+>();
+expectTypeOf(await v03Client.sendMessage(a2a.a2aV03Request({ task: 'get_products', args: brief }))).not.toBeAny();

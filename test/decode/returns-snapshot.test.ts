@@ -85,6 +85,8 @@ const NO_SELLER_DATA: Readonly<Record<string, string>> = {
   dedupEntryBytes: 'a byte count',
   replayEntryBytes: 'a byte count',
   a2aRequest: "the caller's own encoded request as an A2A message, no seller data",
+  a2aV03Request: "the caller's own encoded request as a v0.3 A2A message, no seller data",
+  a2aV03Client: "the caller's 0.3 client adapted for callTask, which decodes what it answers; no seller data of its own",
   createRequestSigner: 'a signer; its signature headers are built by us from the caller’s request',
   withRequestSigning: "a fetch whose Response is the wrapped fetch's, untouched: bytes, which decode() then reads",
   RequestSigningError: 'an error class',

@@ -11,8 +11,8 @@
  * The user message's text picks the scenario: completed, working, failed, streamed.
  */
 import { readFileSync } from 'node:fs';
-import { Message, Role, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
-import type { Client } from '@a2a-js/sdk/client';
+import { Message, Role, StreamResponse, Task, TaskState } from '@a2a-js/sdk-v1';
+import type { Client } from '@a2a-js/sdk-v1/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { decode, safeDecode, TaskFailedError } from '../../src/index.js';
 import { foldA2aStream } from '../../src/a2a/fold-stream.js';

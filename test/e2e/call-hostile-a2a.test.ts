@@ -6,8 +6,8 @@
  * refusal a TransportError with the seller's text escaped and cut; the caller's abort is rethrown
  * as it was; `retry` resends the same invocation.
  */
-import { TaskState } from '@a2a-js/sdk';
-import type { Client } from '@a2a-js/sdk/client';
+import { TaskState } from '@a2a-js/sdk-v1';
+import type { Client } from '@a2a-js/sdk-v1/client';
 import { afterEach, describe, expect, test } from 'vitest';
 import { callTask, safeCallTask, streamTask, TransportError } from '../../src/a2a/index.js';
 import { boundedFetch } from '../../src/fetch/index.js';

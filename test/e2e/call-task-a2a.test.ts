@@ -4,8 +4,8 @@
  * from the message's DataPart, as the a2a-guide defines the invocation, and answers by the brief.
  */
 import { readFileSync } from 'node:fs';
-import { TaskState } from '@a2a-js/sdk';
-import type { Client } from '@a2a-js/sdk/client';
+import { TaskState } from '@a2a-js/sdk-v1';
+import type { Client } from '@a2a-js/sdk-v1/client';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, test } from 'vitest';
 import { callTask, foldA2aStream, safeCallTask, streamTask } from '../../src/a2a/index.js';
 import { boundedFetch } from '../../src/fetch/index.js';

@@ -5,7 +5,7 @@
  * seller's verifier reads it: only the operation the seller requires is signed, and what was
  * signed verifies under the request profile as the seller received it.
  */
-import { TaskState } from '@a2a-js/sdk';
+import { TaskState } from '@a2a-js/sdk-v1';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

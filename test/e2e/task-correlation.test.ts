@@ -8,8 +8,8 @@
  * poll is the `get_task_status` skill, not native GetTask, which observes the A2A transport task
  * (a2a-response-format.mdx: "Native GetTask ... does not replace get_task_status").
  */
-import { TaskState } from '@a2a-js/sdk';
-import type { Client as A2aSdkClient } from '@a2a-js/sdk/client';
+import { TaskState } from '@a2a-js/sdk-v1';
+import type { Client as A2aSdkClient } from '@a2a-js/sdk-v1/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, test } from 'vitest';
