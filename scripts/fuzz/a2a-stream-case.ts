@@ -21,7 +21,19 @@ export interface StreamCase extends CaseRecord {
 
 type Form = '1.0' | '0.3' | 'sdk';
 
-const ARTIFACT_IDS: readonly unknown[] = ['a-0', 'a-1', 'result', '__proto__', 'constructor', 'toString', 'hasOwnProperty', '', 0, '0', null];
+const ARTIFACT_IDS: readonly unknown[] = [
+  'a-0',
+  'a-1',
+  'result',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  '',
+  0,
+  '0',
+  null,
+];
 const TASK_IDS: readonly unknown[] = ['__proto__', 'constructor', '', 'x'.repeat(5_000), 42, null, undefined];
 const STATES_10 = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_INPUT_REQUIRED'];
 const STATES_03 = ['submitted', 'working', 'completed', 'failed', 'input-required'];
@@ -73,7 +85,8 @@ function status(s: Stream, state?: string): Json {
 
 /** One event, in the stream's form (its body with the 1.0 key, or the v0.3 kind). */
 function wrap(s: Stream, kind: 'task' | 'statusUpdate' | 'artifactUpdate' | 'message', body: Json): unknown {
-  if (s.form === '0.3') return { kind: { task: 'task', statusUpdate: 'status-update', artifactUpdate: 'artifact-update', message: 'message' }[kind], ...body };
+  if (s.form === '0.3')
+    return { kind: { task: 'task', statusUpdate: 'status-update', artifactUpdate: 'artifact-update', message: 'message' }[kind], ...body };
   return { [kind]: body };
 }
 
@@ -88,9 +101,30 @@ function artifactEvent(s: Stream, id: unknown, append: unknown): unknown {
 function event(s: Stream): unknown {
   const { rng } = s.ctx;
   return rng.weighted<() => unknown>([
-    [700, () => artifactEvent(s, rng.pick(s.ids), rng.weighted<unknown>([[70, true], [27, false], [3, 'true']]))],
+    [
+      700,
+      () =>
+        artifactEvent(
+          s,
+          rng.pick(s.ids),
+          rng.weighted<unknown>([
+            [70, true],
+            [27, false],
+            [3, 'true'],
+          ]),
+        ),
+    ],
     [180, () => wrap(s, 'statusUpdate', { taskId: rng.chance(0.1) ? '' : s.taskId, contextId: 'c-1', status: status(s) })],
-    [20, () => wrap(s, 'task', { id: s.taskId, contextId: 'c-1', status: status(s), artifacts: [{ artifactId: rng.pick(s.ids), parts: parts(s) }] })],
+    [
+      20,
+      () =>
+        wrap(s, 'task', {
+          id: s.taskId,
+          contextId: 'c-1',
+          status: status(s),
+          artifacts: [{ artifactId: rng.pick(s.ids), parts: parts(s) }],
+        }),
+    ],
     [20, () => wrap(s, 'message', { messageId: 'm-1', role: 'ROLE_AGENT', parts: [{ text: 'later' }] })],
     [2, () => rng.pick<unknown>([42, null, {}, { task: 1 }, { kind: 'nope' }, { task: {}, message: {} }])],
     [2, () => wrap(s, 'statusUpdate', { taskId: 'other-task', contextId: 'c-1', status: status(s) })],
@@ -131,7 +165,9 @@ function buildEvents(s: Stream): unknown[] {
   ]);
   note(ctx, `open:${opening}`, '');
   if (opening === 'task')
-    events.push(wrap(s, 'task', { id: s.taskId, contextId: 'c-1', status: status(s, s.form === '0.3' ? 'submitted' : 'TASK_STATE_SUBMITTED') }));
+    events.push(
+      wrap(s, 'task', { id: s.taskId, contextId: 'c-1', status: status(s, s.form === '0.3' ? 'submitted' : 'TASK_STATE_SUBMITTED') }),
+    );
   const n = opening === 'none' && rng.chance(0.5) ? 0 : count(ctx);
   for (let i = 0; i < n; i++) events.push(event(s));
   if (ctx.profile === 'full' && rng.chance(0.002)) {
@@ -139,13 +175,29 @@ function buildEvents(s: Stream): unknown[] {
     note(ctx, 'parts:over-bound', '2 × 500,001 parts');
     const huge = (): unknown => new Array<unknown>(500_001).fill({ text: 'x' });
     for (const append of [false, true])
-      events.push(wrap(s, 'artifactUpdate', { taskId: s.taskId, contextId: 'c-1', artifact: { artifactId: 'huge', parts: huge() }, append }));
+      events.push(
+        wrap(s, 'artifactUpdate', { taskId: s.taskId, contextId: 'c-1', artifact: { artifactId: 'huge', parts: huge() }, append }),
+      );
     s.parts += 1_000_002;
   }
   if (n > 0 && rng.chance(0.6)) {
     // The answer: a DataPart in a last artifact, then the terminal status.
-    events.push(wrap(s, 'artifactUpdate', { taskId: s.taskId, contextId: 'c-1', artifact: { artifactId: 'result', parts: [{ data: JSON.parse(products!.text) }] }, append: false, lastChunk: true }));
-    events.push(wrap(s, 'statusUpdate', { taskId: s.taskId, contextId: 'c-1', status: status(s, s.form === '0.3' ? 'completed' : 'TASK_STATE_COMPLETED') }));
+    events.push(
+      wrap(s, 'artifactUpdate', {
+        taskId: s.taskId,
+        contextId: 'c-1',
+        artifact: { artifactId: 'result', parts: [{ data: JSON.parse(products!.text) }] },
+        append: false,
+        lastChunk: true,
+      }),
+    );
+    events.push(
+      wrap(s, 'statusUpdate', {
+        taskId: s.taskId,
+        contextId: 'c-1',
+        status: status(s, s.form === '0.3' ? 'completed' : 'TASK_STATE_COMPLETED'),
+      }),
+    );
   }
   return events;
 }
@@ -179,7 +231,16 @@ export function makeStreamCase(seed: number, index: number, profile: Profile = '
   if (form === 'sdk') events = events.map((e) => sdkForm(ctx, e));
   ctx.steps.push(`${events.length} events, ${stream.parts} parts`);
   ctx.classes.add(events.length > 10_000 ? 'events:over-bound' : events.length > 1_000 ? 'events:thousands' : 'events:few');
-  return { seed, index, kind: 'stream', events, parts: stream.parts, steps: ctx.steps, classes: [...ctx.classes], envelope: `a2a-stream ${form}` };
+  return {
+    seed,
+    index,
+    kind: 'stream',
+    events,
+    parts: stream.parts,
+    steps: ctx.steps,
+    classes: [...ctx.classes],
+    envelope: `a2a-stream ${form}`,
+  };
 }
 
 /**
@@ -193,5 +254,12 @@ export function makeStreamCase(seed: number, index: number, profile: Profile = '
  */
 export function streamViewOf(c: StreamCase): CaseView {
   const input = c.events.slice(0, 50).map((e) => JSON.stringify(e)?.slice(0, 2_000));
-  return { task: 'foldA2aStream', options: { events: c.events.length, parts: c.parts }, envelope: c.envelope, classes: c.classes, steps: c.steps, input };
+  return {
+    task: 'foldA2aStream',
+    options: { events: c.events.length, parts: c.parts },
+    envelope: c.envelope,
+    classes: c.classes,
+    steps: c.steps,
+    input,
+  };
 }

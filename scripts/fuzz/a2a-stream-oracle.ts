@@ -38,7 +38,10 @@ function checkSmall(c: StreamCase, fold: ReturnType<typeof attempt>, found: (kin
   if (JSON.stringify(c.events) !== before) found('input-changed', 'the reference fold changed the events (a lane defect)');
   if (ref.code !== fold.code) found('reference-mismatch', `foldA2aStream said ${fold.code}, the reference fold ${ref.code}`);
   else if (fold.value !== undefined && JSON.stringify(fold.value) !== JSON.stringify(ref.value))
-    found('reference-mismatch', `the folded tasks differ: ${JSON.stringify(fold.value).slice(0, 300)} vs ${JSON.stringify(ref.value).slice(0, 300)}`);
+    found(
+      'reference-mismatch',
+      `the folded tasks differ: ${JSON.stringify(fold.value).slice(0, 300)} vs ${JSON.stringify(ref.value).slice(0, 300)}`,
+    );
 }
 
 /**

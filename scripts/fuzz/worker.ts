@@ -34,7 +34,11 @@ if (port !== null) {
             ? makeStreamCase(batch.seed, index, batch.profile)
             : makeCase(batch.seed, index, batch.profile);
       Atomics.store(position, 1, 1); // running
-      const result = !('kind' in c) ? runCase(c, batch.slowMs) : c.kind === 'stream' ? runStreamCase(c, batch.slowMs) : await runWebhookCase(c, batch.slowMs);
+      const result = !('kind' in c)
+        ? runCase(c, batch.slowMs)
+        : c.kind === 'stream'
+          ? runStreamCase(c, batch.slowMs)
+          : await runWebhookCase(c, batch.slowMs);
       tally.cases++;
       tally.ms += result.ms;
       tally.outcomes[result.outcome] = (tally.outcomes[result.outcome] ?? 0) + 1;

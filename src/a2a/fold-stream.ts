@@ -195,18 +195,23 @@ class Fold implements StreamFold {
 
   /** The artifact an update names: as `===` finds it (so never a NaN id). */
   private find(id: unknown): Held | undefined {
-    return id === id ? this.byId.get(id) : undefined;
+    return matchable(id) ? this.byId.get(id) : undefined;
   }
 
   private remember(held: Held): void {
     const id = own(held.artifact, 'artifactId');
-    if (id === id && !this.byId.has(id)) this.byId.set(id, held);
+    if (matchable(id) && !this.byId.has(id)) this.byId.set(id, held);
   }
 
   private charge(count: number, index: number): void {
     this.held += count;
     if (this.held > MAX_HELD) throw tooMuchHeld(this.held, index);
   }
+}
+
+/** Whether an id can name an artifact: `===` never matches NaN, where a Map would. */
+function matchable(id: unknown): boolean {
+  return !(typeof id === 'number' && Number.isNaN(id));
 }
 
 /** `count` elements of `source` pushed onto `target` (read by index: a hole reads as `undefined`, as a spread reads it). */

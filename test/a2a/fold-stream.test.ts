@@ -55,7 +55,11 @@ const text = (i: number) => ({ text: `chunk ${i}` });
 /** Issue 28's stream: one artifact of `n` parts, then `n` empty appends to it. */
 const emptyAppends = (n: number) => [
   task,
-  update('a', Array.from({ length: n }, (_, i) => text(i)), false),
+  update(
+    'a',
+    Array.from({ length: n }, (_, i) => text(i)),
+    false,
+  ),
   ...Array.from({ length: n }, () => update('a', [], true)),
 ];
 /** `n` artifacts, each appended to once: every update names an artifact among `n`. */
@@ -78,7 +82,10 @@ describe('foldA2aStream is linear in the stream (issue 28)', () => {
   });
 
   test('a status update per event replaces the status in place: the last one wins, the task keeps its members', () => {
-    const events = [task, ...Array.from({ length: 50 }, (_, i) => ({ statusUpdate: { taskId: 't1', contextId: 'c1', status: { state: `S${i}` } } }))];
+    const events = [
+      task,
+      ...Array.from({ length: 50 }, (_, i) => ({ statusUpdate: { taskId: 't1', contextId: 'c1', status: { state: `S${i}` } } })),
+    ];
     expect(foldA2aStream(events)).toEqual({ ...task.task, status: { state: 'S49' }, artifacts: [] });
   });
 });
@@ -92,9 +99,17 @@ describe('foldA2aStream folds as A2A states it (the reference fold)', () => {
   const artifact = fc.record({ artifactId: ids, parts }, { requiredKeys: [] });
   const taskId = fc.constantFrom<unknown>('t1', 't1', 't1', '', 't2', undefined);
   const event = fc.oneof(
-    { weight: 6, arbitrary: fc.record({ artifactUpdate: fc.record({ taskId, artifact, append: fc.constantFrom<unknown>(true, false, 'true') }) }) },
+    {
+      weight: 6,
+      arbitrary: fc.record({ artifactUpdate: fc.record({ taskId, artifact, append: fc.constantFrom<unknown>(true, false, 'true') }) }),
+    },
     { weight: 2, arbitrary: fc.record({ statusUpdate: fc.record({ taskId, status: fc.record({ state: fc.constantFrom('A', 'B') }) }) }) },
-    { weight: 1, arbitrary: fc.record({ task: fc.record({ id: taskId, contextId: fc.constant('c'), artifacts: fc.array(artifact, { maxLength: 3 }) }) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        task: fc.record({ id: taskId, contextId: fc.constant('c'), artifacts: fc.array(artifact, { maxLength: 3 }) }),
+      }),
+    },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('artifact-update'), taskId, artifact, append: fc.boolean() }) },
     { weight: 1, arbitrary: fc.constantFrom<unknown>({ message: { role: 'ROLE_AGENT', parts: [] } }, 42, { nope: {} }) },
   );

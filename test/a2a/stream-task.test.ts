@@ -32,7 +32,9 @@ const task = { task: { id: 't1', contextId: 'c1', status: { state: 'TASK_STATE_S
 describe('streamTask bounds the stream while it streams', () => {
   test('the 10,001st event: TOO_MANY_VALUES, nothing more is read, and the stream is cut', async () => {
     const { client, seen } = seller(50_000, (i) => (i === 0 ? task : working));
-    const error: unknown = await streamTask(client, 'get_products', PRODUCTS_BRIEF, { version: '3.1', timeoutMs: 120_000 }).catch((e: unknown) => e);
+    const error: unknown = await streamTask(client, 'get_products', PRODUCTS_BRIEF, { version: '3.1', timeoutMs: 120_000 }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(LimitError);
     expect(error).toMatchObject({ code: 'TOO_MANY_VALUES', unit: 'nodes', limit: 10_000 });
     expect(seen.pulled).toBe(10_001);
@@ -40,8 +42,12 @@ describe('streamTask bounds the stream while it streams', () => {
   });
 
   test('an event the fold refuses ends the call at that event, not at the end of the stream', async () => {
-    const { client, seen } = seller(20_000, (i) => (i === 0 ? task : i === 1 ? { statusUpdate: { ...working.statusUpdate, taskId: 't2' } } : working));
-    const error: unknown = await streamTask(client, 'get_products', PRODUCTS_BRIEF, { version: '3.1', timeoutMs: 120_000 }).catch((e: unknown) => e);
+    const { client, seen } = seller(20_000, (i) =>
+      i === 0 ? task : i === 1 ? { statusUpdate: { ...working.statusUpdate, taskId: 't2' } } : working,
+    );
+    const error: unknown = await streamTask(client, 'get_products', PRODUCTS_BRIEF, { version: '3.1', timeoutMs: 120_000 }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(DecodeError);
     expect(error).toMatchObject({ code: 'MALFORMED_ENVELOPE' });
     expect(seen.pulled).toBe(2);
