@@ -48,6 +48,8 @@ interface Stream {
   readonly taskId: unknown;
   readonly ids: readonly unknown[];
   parts: number;
+  /** No refused event (another task's, none of the four): a long stream then reaches the event bound. */
+  clean: boolean;
 }
 
 function part(s: Stream): unknown {
@@ -126,8 +128,8 @@ function event(s: Stream): unknown {
         }),
     ],
     [20, () => wrap(s, 'message', { messageId: 'm-1', role: 'ROLE_AGENT', parts: [{ text: 'later' }] })],
-    [2, () => rng.pick<unknown>([42, null, {}, { task: 1 }, { kind: 'nope' }, { task: {}, message: {} }])],
-    [2, () => wrap(s, 'statusUpdate', { taskId: 'other-task', contextId: 'c-1', status: status(s) })],
+    [s.clean ? 0 : 2, () => rng.pick<unknown>([42, null, {}, { task: 1 }, { kind: 'nope' }, { task: {}, message: {} }])],
+    [s.clean ? 0 : 2, () => wrap(s, 'statusUpdate', { taskId: 'other-task', contextId: 'c-1', status: status(s) })],
   ])();
 }
 
@@ -169,6 +171,9 @@ function buildEvents(s: Stream): unknown[] {
       wrap(s, 'task', { id: s.taskId, contextId: 'c-1', status: status(s, s.form === '0.3' ? 'submitted' : 'TASK_STATE_SUBMITTED') }),
     );
   const n = opening === 'none' && rng.chance(0.5) ? 0 : count(ctx);
+  // One event in 460 is refused: a stream of thousands would almost never reach the 10,000-event bound.
+  s.clean = n > 1_000 && rng.chance(0.9);
+  if (s.clean) note(ctx, 'events:clean', '');
   for (let i = 0; i < n; i++) events.push(event(s));
   if (ctx.profile === 'full' && rng.chance(0.002)) {
     // Past the fold's 1,000,000 artifacts and parts: two appends of half a million parts each.
@@ -226,7 +231,7 @@ export function makeStreamCase(seed: number, index: number, profile: Profile = '
   const ids = Array.from({ length: 1 + rng.int(4) }, () => (rng.chance(0.05) ? undefined : rng.pick(ARTIFACT_IDS)));
   const hostile = ids.filter((id) => typeof id !== 'string' || !/^(a-\d|result)$/.test(id));
   if (hostile.length > 0) note(ctx, 'artifactId', JSON.stringify(hostile));
-  const stream: Stream = { ctx, form: form === 'sdk' ? '1.0' : form, taskId, ids, parts: 0 };
+  const stream: Stream = { ctx, form: form === 'sdk' ? '1.0' : form, taskId, ids, parts: 0, clean: false };
   let events = buildEvents(stream);
   if (form === 'sdk') events = events.map((e) => sdkForm(ctx, e));
   ctx.steps.push(`${events.length} events, ${stream.parts} parts`);
