@@ -2,8 +2,11 @@
 import { availableParallelism } from 'node:os';
 import type { Profile } from './context.js';
 
-/** `decode`: decode() and the extractors (case.ts); `webhooks`: the receiver and polling (webhook-case.ts). */
-export type Lane = 'decode' | 'webhooks';
+/**
+ * `decode`: decode() and the extractors (case.ts); `webhooks`: the receiver and polling (webhook-case.ts);
+ * `a2a-stream`: foldA2aStream and decode() of what it folds (a2a-stream-case.ts).
+ */
+export type Lane = 'decode' | 'webhooks' | 'a2a-stream';
 
 /** The parsed options. */
 export interface Args {
@@ -77,7 +80,8 @@ export function parseArgs(argv: readonly string[]): Args {
       args.profile = value;
       i++;
     } else if (flag === '--lane') {
-      if (value !== 'decode' && value !== 'webhooks') throw new Error(`--lane expects decode or webhooks, got ${String(value)}`);
+      if (value !== 'decode' && value !== 'webhooks' && value !== 'a2a-stream')
+        throw new Error(`--lane expects decode, webhooks or a2a-stream, got ${String(value)}`);
       args.lane = value;
       i++;
     } else if (flag === '--out') {

@@ -5,10 +5,11 @@
  *   npm run fuzz -- --seed 1 --runs 1000000        a run (default: 10,000 cases, a random seed)
  *   npm run fuzz -- --seed 1 --case 4242           one case, in-process, with every step shown
  *   npm run fuzz -- --lane webhooks --seed 1       the webhook lane: signed deliveries mutated, replays, polls
+ *   npm run fuzz -- --lane a2a-stream --seed 1     the A2A stream lane: event sequences folded (foldA2aStream), then decoded
  *
  * Options: --from N (first case index, 0), --workers N (default: the cores), --batch N (cases per message, 1000), --hang-ms N (a case
  * that runs longer is killed and reported, 10000), --slow-ms N (reported, 2000), --profile full|ci,
- * --out DIR (.fuzz), --max-old-mb N (a worker's heap, 2048), --lane decode|webhooks (decode).
+ * --out DIR (.fuzz), --max-old-mb N (a worker's heap, 2048), --lane decode|webhooks|a2a-stream (decode).
  *
  * Every finding (a crash, safeDecode throwing, an extractor throwing a non-DecodeError, two calls
  * disagreeing, a polluted prototype, a slow case, a hang, a worker out of memory) is written to
@@ -16,6 +17,8 @@
  * command that reproduces it. The summary (DIR/summary-s<seed>.json, and printed) tallies every
  * class of input tried and its outcomes. Exit status 1 when anything but `slow` was found.
  */
+import { makeStreamCase } from './a2a-stream-case.js';
+import { runStreamCase } from './a2a-stream-oracle.js';
 import { type Args, parseArgs } from './args.js';
 import { makeCase } from './case.js';
 import { runCase } from './oracle.js';
@@ -36,6 +39,18 @@ async function runOneWebhook(args: Args, index: number): Promise<number> {
   return result.findings.some((f) => f.kind !== 'slow') ? 1 : 0;
 }
 
+/** One case of the A2A stream lane, in-process, every step shown. */
+function runOneStream(args: Args, index: number): number {
+  const c = makeStreamCase(args.seed, index, args.profile);
+  console.log(`case ${index} of seed ${args.seed}, A2A stream lane (${args.profile}): ${c.envelope}`);
+  for (const step of c.steps) console.log(`  - ${step}`);
+  for (const event of c.events.slice(0, 20)) console.log(`  event ${(JSON.stringify(event) ?? 'undefined').slice(0, 300)}`);
+  const result = runStreamCase(c, args.slowMs);
+  console.log(`  outcome  ${result.outcome} in ${result.ms.toFixed(1)} ms`);
+  for (const f of result.findings) console.log(`  FINDING  ${f.kind}: ${f.detail}`);
+  return result.findings.some((f) => f.kind !== 'slow') ? 1 : 0;
+}
+
 /** One case, in-process, every step shown: how a finding is reproduced and debugged. */
 function runOne(args: Args, index: number): number {
   const c = makeCase(args.seed, index, args.profile);
@@ -50,5 +65,5 @@ function runOne(args: Args, index: number): number {
 }
 
 const args = parseArgs(process.argv.slice(2));
-process.exitCode =
-  args.case === undefined ? await run(args) : args.lane === 'webhooks' ? await runOneWebhook(args, args.case) : runOne(args, args.case);
+const lanes = { decode: runOne, webhooks: runOneWebhook, 'a2a-stream': runOneStream } as const;
+process.exitCode = args.case === undefined ? await run(args) : await lanes[args.lane](args, args.case);

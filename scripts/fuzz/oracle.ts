@@ -32,7 +32,11 @@ type FindingKind =
   | 'genuine-refused'
   /** A delivery's fault answered other than 4xx blaming the delivery. */
   | 'wrong-blame'
-  | 'not-snapshot';
+  | 'not-snapshot'
+  /** The A2A stream lane (a2a-stream-oracle.ts): the fold differs from the naive reference, held past its bounds, or changed its input. */
+  | 'reference-mismatch'
+  | 'unbounded'
+  | 'input-changed';
 
 /** One finding, with the numbers that rebuild its case. */
 export interface Finding {

@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { Args } from './args.js';
 import type { Finding } from './oracle.js';
 import type { Batch, FromWorker } from './protocol.js';
+import { makeStreamCase, streamViewOf } from './a2a-stream-case.js';
 import { Report, reproduce, summarize } from './report.js';
 import { makeWebhookCase } from './webhook-case.js';
 import { laneSeeds, viewOf } from './webhook-lane.js';
@@ -37,7 +38,12 @@ interface Slot {
 export async function run(args: Args): Promise<number> {
   mkdirSync(args.out, { recursive: true });
   const seeds = args.lane === 'webhooks' ? await laneSeeds() : undefined;
-  const report = new Report(args, seeds && ((index) => viewOf(makeWebhookCase(args.seed, index, seeds, args.profile))));
+  const report = new Report(
+    args,
+    args.lane === 'a2a-stream'
+      ? (index) => streamViewOf(makeStreamCase(args.seed, index, args.profile))
+      : seeds && ((index) => viewOf(makeWebhookCase(args.seed, index, seeds, args.profile))),
+  );
   const queue: Array<[number, number]> = [];
   const end = args.from + args.runs;
   for (let from = args.from; from < end; from += args.batch) queue.push([from, Math.min(end, from + args.batch)]);

@@ -23,7 +23,7 @@ import { emptyTally, type Tally } from './protocol.js';
  * reproduce(args, 4242); // 'npm run fuzz -- --seed 1 --case 4242'
  */
 export function reproduce(args: Args, index: number): string {
-  return `npm run fuzz -- --seed ${args.seed} --case ${index}${args.profile === 'ci' ? ' --profile ci' : ''}${args.lane === 'webhooks' ? ' --lane webhooks' : ''}`;
+  return `npm run fuzz -- --seed ${args.seed} --case ${index}${args.profile === 'ci' ? ' --profile ci' : ''}${args.lane === 'decode' ? '' : ` --lane ${args.lane}`}`;
 }
 
 const FILES_PER_KIND = 200;

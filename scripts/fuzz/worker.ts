@@ -5,6 +5,8 @@
  * findings as it goes.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { makeStreamCase } from './a2a-stream-case.js';
+import { runStreamCase } from './a2a-stream-oracle.js';
 import { makeCase } from './case.js';
 import { type Finding, runCase } from './oracle.js';
 import { type Batch, emptyTally, type FromWorker, REPORT_EVERY } from './protocol.js';
@@ -26,9 +28,17 @@ if (port !== null) {
       Atomics.store(position, 0, index);
       Atomics.store(position, 1, 0); // generating
       const c =
-        batch.lane === 'webhooks' ? await webhookCase(batch.seed, index, batch.profile) : makeCase(batch.seed, index, batch.profile);
+        batch.lane === 'webhooks'
+          ? await webhookCase(batch.seed, index, batch.profile)
+          : batch.lane === 'a2a-stream'
+            ? makeStreamCase(batch.seed, index, batch.profile)
+            : makeCase(batch.seed, index, batch.profile);
       Atomics.store(position, 1, 1); // running
-      const result = 'kind' in c ? await runWebhookCase(c, batch.slowMs) : runCase(c, batch.slowMs);
+      const result = !('kind' in c)
+        ? runCase(c, batch.slowMs)
+        : c.kind === 'stream'
+          ? runStreamCase(c, batch.slowMs)
+          : await runWebhookCase(c, batch.slowMs);
       tally.cases++;
       tally.ms += result.ms;
       tally.outcomes[result.outcome] = (tally.outcomes[result.outcome] ?? 0) + 1;

@@ -6,7 +6,7 @@
  */
 import { callTaskOver, safeCallTaskOver, type Send } from '../call/run.js';
 import type { CallTask } from '../call/types.js';
-import { foldA2aStream } from './fold-stream.js';
+import { streamFold } from './fold-stream.js';
 import { a2aRequest, type A2aSendRequest } from './message.js';
 
 /** The A2A client callTask needs: `sendMessage` and `sendMessageStream` as the @a2a-js/sdk 1.x `Client` has them. */
@@ -20,11 +20,19 @@ export function sendOver(client: A2aClient): Send {
   return (request, signal) => client.sendMessage(a2aRequest(request), { signal });
 }
 
+/** Each event folded as it arrives (memory is the fold's, not a list of events); a refused one cuts the stream. */
 function streamOver(client: A2aClient): Send {
   return async (request, signal) => {
-    const events: unknown[] = [];
-    for await (const event of client.sendMessageStream(a2aRequest(request), { signal })) events.push(event);
-    return foldA2aStream(events);
+    const fold = streamFold();
+    const cut = new AbortController();
+    try {
+      const events = client.sendMessageStream(a2aRequest(request), { signal: AbortSignal.any([signal, cut.signal]) });
+      for await (const event of events) fold.push(event);
+    } catch (error) {
+      cut.abort(error);
+      throw error;
+    }
+    return fold.result();
   };
 }
 
@@ -51,8 +59,9 @@ export const callTask: CallTask<A2aClient> = callTaskOver(sendOver);
 
 /**
  * Like {@link callTask}, but streamed (`sendMessageStream`): the stream's events (`task`,
- * `statusUpdate`, `artifactUpdate`) are folded into the final task (foldA2aStream), which is decoded.
- * The deadline and byte bounds cover the whole stream.
+ * `statusUpdate`, `artifactUpdate`) are folded into the final task as they arrive (as foldA2aStream
+ * folds them), which is decoded. The deadline and byte bounds cover the whole stream; an event past
+ * the fold's bounds (10,000 events) is refused while streaming, and the stream is cut.
  *
  * @example
  * const response = await streamTask(agent, 'get_products', { buying_mode: 'brief', brief }, { version: '3.1' });

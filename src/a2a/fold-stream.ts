@@ -5,6 +5,10 @@
  * replaces the state, a status update replaces `status`, an artifact update adds an artifact or,
  * with `append`, adds its parts to the artifact of the same id. No event decodes alone (an artifact
  * update has no state, the last status update no data); the folded task does.
+ *
+ * The fold is linear in the events' size: artifacts are found by id in a Map, appended parts are
+ * pushed in place onto the fold's own array, and the task is copied once, at the end. It folds as
+ * events arrive (streamFold), so a stream is bounded while it is read, not after.
  */
 import { DEFAULT_BOUNDS } from '../bounds/bounds.js';
 import { snapshot } from '../bounds/snapshot.js';
@@ -16,13 +20,8 @@ import { isObject, own } from '../json/own.js';
 /** Most events folded from one stream (each is small; the bytes are the fetch's to bound). */
 const MAX_EVENTS = 10_000;
 
-/** The task as folded so far. */
-interface Folded {
-  task: Record<string, unknown> | undefined;
-  artifacts: Array<Record<string, unknown>>;
-  /** A bare Message the stream answered with instead of a task. */
-  message: Record<string, unknown> | undefined;
-}
+/** Most artifacts and parts the folded task holds: past it the copy would be refused anyway (one node each). */
+const MAX_HELD = DEFAULT_BOUNDS.maxNodes;
 
 type Event = { kind: 'task' | 'statusUpdate' | 'artifactUpdate' | 'message'; value: Record<string, unknown> };
 
@@ -57,53 +56,182 @@ function taskIdOf(event: Event): unknown {
   return event.kind === 'task' ? own(event.value, 'id') : own(event.value, 'taskId');
 }
 
-function apply(folded: Folded, event: Event, index: number): void {
-  const { value } = event;
-  const id = folded.task === undefined ? undefined : own(folded.task, 'id');
-  const named = taskIdOf(event);
-  if (id !== undefined && named !== undefined && named !== '' && named !== id)
-    throw new DecodeError(
-      'MALFORMED_ENVELOPE',
-      `expected every event of the stream to be for task "${shownText(String(id), 64)}"; event ${index} is for ${typeof named === 'string' ? `"${shownText(named, 64)}"` : describeValue(named)}`,
-      { path: `/${index}` },
-    );
-  switch (event.kind) {
-    case 'task': {
-      folded.task = { ...value };
-      const artifacts = own(value, 'artifacts');
-      folded.artifacts = Array.isArray(artifacts) ? artifacts.filter(isObject).map((a) => ({ ...a })) : [];
+/** One artifact of the folded task: its copy, what it is charged, and (once appended to) the parts array the fold owns. */
+interface Held {
+  artifact: Record<string, unknown>;
+  /** 1 for the artifact and its parts' count, as charged against {@link MAX_HELD}. */
+  count: number;
+  parts: unknown[] | undefined;
+}
+
+/** An A2A stream folded event by event: `push` each event as it arrives, `result` once it ended. */
+export interface StreamFold {
+  /**
+   * Folds the next event in.
+   *
+   * @throws {DecodeError} `MALFORMED_ENVELOPE` for an event that is none of the four, or one for another task.
+   * @throws {LimitError} `TOO_MANY_VALUES` (unit `nodes`) past 10,000 events, or past 1,000,000 artifacts and parts held.
+   */
+  push(event: unknown): void;
+  /**
+   * The task folded so far, as a bounded plain copy.
+   *
+   * @throws {DecodeError} `NO_PAYLOAD` when no event brought a task or a message; what snapshot throws.
+   */
+  result(): Record<string, unknown>;
+}
+
+/** The fold's state; every step costs the size of the event it applies (Map lookups, parts pushed once). */
+class Fold implements StreamFold {
+  private task: Record<string, unknown> | undefined;
+  /** A bare Message the stream answered with instead of a task. */
+  private message: Record<string, unknown> | undefined;
+  private artifacts: Held[] = [];
+  /** The first artifact of each id (a Map: an id is seller text, `__proto__` included). */
+  private byId = new Map<unknown, Held>();
+  private held = 0;
+  private events = 0;
+
+  push(raw: unknown): void {
+    if (this.events === MAX_EVENTS) throw tooManyEvents();
+    const index = this.events++;
+    this.apply(eventOf(raw, index), index);
+  }
+
+  result(): Record<string, unknown> {
+    // What leaves is a bounded, prototype-safe copy, as from every function that returns seller data.
+    if (this.task !== undefined) return copied({ ...this.task, artifacts: this.artifacts.map((h) => h.artifact) });
+    if (this.message !== undefined) return copied({ message: this.message });
+    throw new DecodeError('NO_PAYLOAD', 'expected an A2A stream with a task or a message; the stream ended with no event');
+  }
+
+  private apply(event: Event, index: number): void {
+    const { value } = event;
+    const id = this.task === undefined ? undefined : own(this.task, 'id');
+    const named = taskIdOf(event);
+    if (id !== undefined && named !== undefined && named !== '' && named !== id)
+      throw new DecodeError(
+        'MALFORMED_ENVELOPE',
+        `expected every event of the stream to be for task "${shownText(String(id), 64)}"; event ${index} is for ${typeof named === 'string' ? `"${shownText(named, 64)}"` : describeValue(named)}`,
+        { path: `/${index}` },
+      );
+    switch (event.kind) {
+      case 'task':
+        this.task = { ...value };
+        this.setArtifacts(own(value, 'artifacts'), index);
+        return;
+      case 'statusUpdate':
+        // The task is the fold's own copy: replaced in place, not copied per update.
+        this.task ??= { id: named, contextId: own(value, 'contextId') };
+        this.task.status = own(value, 'status');
+        return;
+      case 'artifactUpdate':
+        this.task ??= { id: named, contextId: own(value, 'contextId') };
+        this.addArtifact(own(value, 'artifact'), own(value, 'append') === true, index);
+        return;
+      case 'message':
+        this.message = value;
+        return;
+    }
+  }
+
+  /** A task event's artifacts replace the fold's: its objects, copied, the first of each id found by it. */
+  private setArtifacts(artifacts: unknown, index: number): void {
+    this.artifacts = [];
+    this.byId = new Map();
+    this.held = 0;
+    if (!Array.isArray(artifacts)) return;
+    const length = artifacts.length;
+    // The claimed length is bounded before the loop, so a sparse 2^32 - 1 costs nothing.
+    if (length > MAX_HELD) throw tooMuchHeld(length, index);
+    for (let i = 0; i < length; i++) {
+      const artifact: unknown = artifacts[i];
+      if (!isObject(artifact)) continue;
+      const held = this.hold(artifact, index);
+      this.artifacts.push(held);
+      this.remember(held);
+    }
+  }
+
+  /** An artifact update: a new artifact, the same id replaced, or (append) its parts added to the same id's. */
+  private addArtifact(artifact: unknown, append: boolean, index: number): void {
+    if (!isObject(artifact)) return;
+    const existing = this.find(own(artifact, 'artifactId'));
+    if (existing === undefined) {
+      const held = this.hold(artifact, index);
+      this.artifacts.push(held);
+      this.remember(held);
       return;
     }
-    case 'statusUpdate':
-      folded.task = { ...(folded.task ?? { id: named, contextId: own(value, 'contextId') }), status: own(value, 'status') };
+    if (!append) {
+      this.held -= existing.count;
+      Object.assign(existing, this.hold(artifact, index));
       return;
-    case 'artifactUpdate':
-      folded.task ??= { id: named, contextId: own(value, 'contextId') };
-      addArtifact(folded.artifacts, own(value, 'artifact'), own(value, 'append') === true);
-      return;
-    case 'message':
-      folded.message = value;
-      return;
+    }
+    const added = own(artifact, 'parts');
+    const addedCount = Array.isArray(added) ? added.length : 0;
+    this.charge(addedCount, index);
+    existing.parts ??= this.ownParts(existing);
+    existing.count += addedCount;
+    if (Array.isArray(added)) pushAll(existing.parts, added, addedCount);
+  }
+
+  /** The artifact's parts moved, once, into an array the fold owns and appends to in place. */
+  private ownParts(existing: Held): unknown[] {
+    const before = own(existing.artifact, 'parts');
+    const parts: unknown[] = [];
+    if (Array.isArray(before)) pushAll(parts, before, existing.count - 1);
+    existing.artifact.parts = parts;
+    return parts;
+  }
+
+  /** A copy of an artifact, charged for itself and its parts' count. */
+  private hold(artifact: Record<string, unknown>, index: number): Held {
+    const parts = own(artifact, 'parts');
+    const count = 1 + (Array.isArray(parts) ? parts.length : 0);
+    this.charge(count, index);
+    return { artifact: { ...artifact }, count, parts: undefined };
+  }
+
+  /** The artifact an update names: as `===` finds it (so never a NaN id). */
+  private find(id: unknown): Held | undefined {
+    return matchable(id) ? this.byId.get(id) : undefined;
+  }
+
+  private remember(held: Held): void {
+    const id = own(held.artifact, 'artifactId');
+    if (matchable(id) && !this.byId.has(id)) this.byId.set(id, held);
+  }
+
+  private charge(count: number, index: number): void {
+    this.held += count;
+    if (this.held > MAX_HELD) throw tooMuchHeld(this.held, index);
   }
 }
 
-/** An artifact update: a new artifact, the same id replaced, or (append) its parts added to the same id's. */
-function addArtifact(artifacts: Array<Record<string, unknown>>, artifact: unknown, append: boolean): void {
-  if (!isObject(artifact)) return;
-  const id = own(artifact, 'artifactId');
-  const at = artifacts.findIndex((a) => own(a, 'artifactId') === id);
-  const existing = at === -1 ? undefined : artifacts[at];
-  if (existing === undefined) {
-    artifacts.push({ ...artifact });
-    return;
-  }
-  if (!append) {
-    artifacts[at] = { ...artifact };
-    return;
-  }
-  const before = own(existing, 'parts');
-  const added = own(artifact, 'parts');
-  existing.parts = [...(Array.isArray(before) ? before : []), ...(Array.isArray(added) ? added : [])];
+/** Whether an id can name an artifact: `===` never matches NaN, where a Map would. */
+function matchable(id: unknown): boolean {
+  return !(typeof id === 'number' && Number.isNaN(id));
+}
+
+/** `count` elements of `source` pushed onto `target` (read by index: a hole reads as `undefined`, as a spread reads it). */
+function pushAll(target: unknown[], source: readonly unknown[], count: number): void {
+  for (let i = 0; i < count; i++) target.push(source[i]);
+}
+
+/**
+ * A fold to feed a stream's events as they arrive, so that what a stream holds is bounded by the
+ * fold, never by a list of every event (streamTask folds this way).
+ *
+ * @returns An empty fold.
+ * @throws Never.
+ * @example
+ * const fold = streamFold();
+ * for await (const event of client.sendMessageStream(request)) fold.push(event);
+ * const task = fold.result();
+ */
+export function streamFold(): StreamFold {
+  return new Fold();
 }
 
 /**
@@ -114,25 +242,17 @@ function addArtifact(artifacts: Array<Record<string, unknown>>, artifact: unknow
  * @returns The task (`id`, `contextId`, the last `status`, the `artifacts` built), or `{ message }`
  *   when the stream answered with a Message and no task.
  * @throws {DecodeError} `MALFORMED_ENVELOPE` for an event that is none of the four, or one for
- *   another task; `NO_PAYLOAD` for an empty stream; {@link LimitError} `TOO_DEEP` (unit `nodes`)
- *   past 10,000 events.
+ *   another task; `NO_PAYLOAD` for an empty stream; {@link LimitError} `TOO_MANY_VALUES` (unit
+ *   `nodes`) past 10,000 events, or past 1,000,000 artifacts and parts.
  * @example
  * const events = [];
  * for await (const event of client.sendMessageStream(request)) events.push(event);
  * const response = decode('get_products', foldA2aStream(events));
  */
 export function foldA2aStream(events: Iterable<unknown>): Record<string, unknown> {
-  const folded: Folded = { task: undefined, artifacts: [], message: undefined };
-  let index = 0;
-  for (const raw of events) {
-    if (index === MAX_EVENTS) throw tooManyEvents();
-    apply(folded, eventOf(raw, index), index);
-    index++;
-  }
-  // What leaves is a bounded, prototype-safe copy, as from every function that returns seller data.
-  if (folded.task !== undefined) return copied({ ...folded.task, artifacts: folded.artifacts });
-  if (folded.message !== undefined) return copied({ message: folded.message });
-  throw new DecodeError('NO_PAYLOAD', 'expected an A2A stream with a task or a message; the stream ended with no event');
+  const fold = new Fold();
+  for (const raw of events) fold.push(raw);
+  return fold.result();
 }
 
 function copied(task: Record<string, unknown>): Record<string, unknown> {
@@ -145,4 +265,13 @@ function tooManyEvents(): LimitError {
     limit: MAX_EVENTS,
     actual: MAX_EVENTS + 1,
   });
+}
+
+function tooMuchHeld(held: number, index: number): LimitError {
+  return new LimitError(
+    'TOO_MANY_VALUES',
+    `expected an A2A stream folding into at most ${MAX_HELD} artifacts and parts; event ${index} brings it to ${held}`,
+    { unit: 'nodes', limit: MAX_HELD, actual: held },
+    { path: `/${index}` },
+  );
 }

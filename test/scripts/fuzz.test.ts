@@ -5,6 +5,8 @@
  * command that reproduces it.
  */
 import { describe, expect, test } from 'vitest';
+import { makeStreamCase } from '../../scripts/fuzz/a2a-stream-case.js';
+import { runStreamCase } from '../../scripts/fuzz/a2a-stream-oracle.js';
 import { makeCase } from '../../scripts/fuzz/case.js';
 import { type Finding, runCase } from '../../scripts/fuzz/oracle.js';
 import { seeds } from '../../scripts/fuzz/seeds.js';
@@ -48,5 +50,31 @@ describe('seeded fuzz pass', () => {
     }
     expect(makeCase(SEED, 3).steps).not.toEqual(makeCase(SEED + 1, 3).steps);
     expect(seeds.length).toBeGreaterThan(50);
+  });
+});
+
+describe('seeded fuzz pass of the A2A stream lane', () => {
+  const STREAMS = 500;
+  test(`${STREAMS} streams of seed ${SEED}: the fold throws only DecodeErrors, stays bounded, equals the reference fold`, () => {
+    const findings: Array<Finding & { reproduce: string }> = [];
+    const outcomes = new Map<string, number>();
+    for (let index = 0; index < STREAMS; index++) {
+      const result = runStreamCase(makeStreamCase(SEED, index, 'ci'), Infinity);
+      outcomes.set(result.outcome, (outcomes.get(result.outcome) ?? 0) + 1);
+      for (const f of result.findings)
+        findings.push({ ...f, reproduce: `npm run fuzz -- --seed ${SEED} --case ${index} --profile ci --lane a2a-stream` });
+    }
+    expect(findings).toEqual([]);
+    // Folded and decoded, refused by decode, and refused by the fold.
+    for (const outcome of ['decoded', 'NO_PAYLOAD', 'fold MALFORMED_ENVELOPE', 'fold UNSAFE_JSON'])
+      expect(outcomes.get(outcome) ?? 0, outcome).toBeGreaterThan(0);
+  }, 120_000);
+
+  test('a stream case is a pure function of (seed, index)', () => {
+    for (const index of [0, 1, 17, 499]) {
+      const [a, b] = [makeStreamCase(SEED, index, 'ci'), makeStreamCase(SEED, index, 'ci')];
+      expect(a.steps).toEqual(b.steps);
+      expect(JSON.stringify(a.events)).toBe(JSON.stringify(b.events));
+    }
   });
 });
