@@ -6,7 +6,7 @@
  * task and artifact ids (`__proto__`, `constructor`, numbers, null), empty appends by the
  * thousand, large parts lists and counts around the 10,000-event bound.
  */
-import { StreamResponse } from '@a2a-js/sdk';
+import { StreamResponse } from '@a2a-js/sdk-v1';
 import { type CaseRecord, type CaseView, type Ctx, type Json, note, type Profile, size } from './context.js';
 import { Rng } from './rng.js';
 import { seeds } from './seeds.js';
