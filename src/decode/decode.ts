@@ -16,7 +16,7 @@ import { localFault } from './local-faults.js';
 import { hasOwn } from '../json/own.js';
 import { isAsyncStatus, isTaskStatus, TASK_STATUSES } from '../schema/statuses.js';
 import type { TaskSchemaIds } from '../schema/tables.js';
-import { fastValidator, listIssues, type Variant } from '../validate/validators.js';
+import { fastValidator, listIssues, patchVerdict, type Variant } from '../validate/validators.js';
 import {
   defaultVersion,
   resolveAnnouncedVersion,
@@ -113,12 +113,13 @@ function orThrow<T extends TaskName, O extends DecodeOptions>(outcome: Outcome<T
 /** safeDecode()'s end of an attempt: the data and the version that judged it (and what else it says), or the error. */
 function asResult<T extends TaskName, O extends DecodeOptions>(outcome: Outcome<T> | DecodeError): SafeDecodeResult<T, O> {
   if (outcome instanceof DecodeError) return { success: false, error: outcome };
-  const { data, version, standInFor, replayed } = outcome;
+  const { data, version, standInFor, patch, replayed } = outcome;
   return {
     success: true,
     data,
     version,
     ...(standInFor === undefined ? {} : { standInFor }),
+    ...(patch === undefined ? {} : { patch }),
     ...(replayed === true ? { replayed } : {}),
   } as SafeDecodeResult<T, O>;
 }
@@ -128,6 +129,8 @@ export interface Outcome<T extends TaskName> {
   readonly data: Decoded<T>;
   readonly version: Version;
   readonly standInFor?: string;
+  /** The earlier GA patch of `version`'s release that accepted the payload where `version` refused it. */
+  readonly patch?: string;
   readonly replayed?: true;
 }
 
@@ -201,7 +204,7 @@ export function decodeFound<T extends TaskName>(ctx: Context, located: Found): O
     refuseContradiction(found.state, sent, found.what, { task: ctx.task, version, standInFor: ctx.standInFor });
   const status = sent ?? found.state?.status ?? 'completed';
   const variant: Variant = isAsyncStatus(status) && ids.async[status] !== undefined ? status : 'response';
-  judge(ctx, { version, variant, ids, found, sent, status });
+  const patch = judge(ctx, { version, variant, ids, found, sent, status });
   const replayed = replayedFlag(
     ctx,
     version,
@@ -215,6 +218,7 @@ export function decodeFound<T extends TaskName>(ctx: Context, located: Found): O
     data: found.payload as Decoded<T>,
     version,
     ...(picked.standInFor === undefined ? {} : { standInFor: picked.standInFor }),
+    ...(patch === undefined ? {} : { patch }),
     ...(replayed ? { replayed: true as const } : {}),
   };
 }
@@ -264,10 +268,13 @@ interface Judged {
   readonly status: unknown;
 }
 
-/** Validates a payload as sent against the picked variant, or throws what it is instead. */
-function judge(ctx: Context, j: Judged): void {
+/**
+ * Validates a payload as sent against the picked variant, or throws what it is instead. Returns
+ * the earlier GA patch that accepted it where the bundled patch refused it (the patch fallback).
+ */
+function judge(ctx: Context, j: Judged): string | undefined {
   const { version, variant, ids, found, sent, status } = j;
-  const validate = fastValidator(version, ctx.task, variant, pickedBy(ctx, found), ctx);
+  let validate = fastValidator(version, ctx.task, variant, pickedBy(ctx, found), ctx);
   if (validate === undefined)
     throw new DecodeError(
       'INTERNAL',
@@ -279,7 +286,14 @@ function judge(ctx: Context, j: Judged): void {
   // the seller sent no status is it judged again with the stand-in: the transport state or
   // `completed` (the MCP guide's receiver rule), on a shallow view; the caller gets the payload as sent.
   const standIn = sent === undefined && variant === 'response';
-  if (!validate(found.payload) && !(standIn && validate({ ...found.payload, status }))) refuseInvalid(ctx, j, standIn);
+  const accepts = (v: (data: unknown) => boolean): boolean => v(found.payload) || (standIn && v({ ...found.payload, status }));
+  let patch: string | undefined;
+  if (!accepts(validate)) {
+    // A published GA patch of the release whose schema accepts it: the answer is that patch's (versioning.mdx: patches never change schema).
+    const verdict = patchVerdict(version, ctx.task, variant, accepts, ctx);
+    if (verdict === undefined) refuseInvalid(ctx, j, standIn);
+    ({ patch, validate } = verdict);
+  }
   // Where the schema leaves `status` open (every 3.0 response, 3.1's governance responses), a
   // present status is still the envelope's task status, as the protocol envelope of every
   // version requires and the types promise; a value the schema itself lists passes.
@@ -294,6 +308,7 @@ function judge(ctx: Context, j: Judged): void {
       },
     ]);
   }
+  return patch;
 }
 
 /**
