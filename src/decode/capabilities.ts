@@ -107,7 +107,7 @@ export function decoderFor<const B extends CommonDecodeOptions = {}>(capabilitie
   const adcp = own(data, 'adcp');
   const majors = isObject(adcp) ? own(adcp, 'major_versions') : undefined;
   // The members negotiation needs are unusable: the schema's refusal is the error (without one, the schema checked them).
-  if (mismatch !== undefined && (!isObject(adcp) || !isMajorList(majors))) throw mismatch;
+  if (mismatch !== undefined && (!isObject(adcp) || !isMajorList(majors) || mismatch.issues.some(atVersionMember))) throw mismatch;
   const versionsOf = adcp as Record<string, unknown>;
   const listed = supportedVersions(versionsOf, outcome.version);
   // 3.1 declares the envelope's adcp_version and 3.0 does not, so no one arm types it: read it as unknown.
@@ -138,6 +138,11 @@ export function decoderFor<const B extends CommonDecodeOptions = {}>(capabilitie
           ? { valid: true }
           : { valid: true, patch: outcome.patch },
   };
+}
+
+/** An issue of the members negotiation reads. */
+function atVersionMember(issue: { readonly path: string }): boolean {
+  return /^\/adcp\/(major_versions|supported_versions)(\/|$)/.test(issue.path);
 }
 
 /** `adcp.major_versions` as negotiation reads it: a non-empty array of positive integers. */
