@@ -147,7 +147,13 @@ export function applyFittingExceptions(version: string, file: SchemaFile): void 
     const text = at(file.schema, e.text);
     const list = at(file.schema, e.list);
     const description = isObject(text) ? text.description : undefined;
-    if (typeof description === 'string' && description.includes(e.says) && isObject(list) && Array.isArray(list.enum) && list.type === 'string')
+    if (
+      typeof description === 'string' &&
+      description.includes(e.says) &&
+      isObject(list) &&
+      Array.isArray(list.enum) &&
+      list.type === 'string'
+    )
       delete (list as JsonObject).enum;
   }
 }

@@ -22,7 +22,7 @@ import { stripAnnotations, type ExtraModule, type Release } from './validators.j
 const HISTORY = path.join(SYNCED_DIR, 'patch-history');
 
 /** One patch validator: its module name, the task (or envelope module) and variant it judges, and the patches it stands for, newest first. */
-export interface PatchJudge {
+interface PatchJudge {
   readonly module: string;
   readonly task: string;
   /** The export key: `response`, `working`, `submitted`, `input_required`. */
@@ -69,11 +69,17 @@ function moved(node: Json, from: string, to: string): Json {
 }
 
 /** The bundled schemas with a patch's own files laid over them, under the bundled `$id`s. */
-function patchSchemas(bundled: string, patch: string, rels: readonly string[], schemas: ReadonlyMap<string, SchemaFile>): Map<string, SchemaFile> {
+function patchSchemas(
+  bundled: string,
+  patch: string,
+  rels: readonly string[],
+  schemas: ReadonlyMap<string, SchemaFile>,
+): Map<string, SchemaFile> {
   const out = new Map(schemas);
   for (const rel of rels) {
     const raw: unknown = JSON.parse(readFileSync(path.join(HISTORY, patch, ...rel.split('/')), 'utf8'));
-    if (!isObject(raw) || raw.$id !== `/schemas/${patch}/${rel}`) throw new Error(`generate: patch-history/${patch}/${rel} has not the $id of its path`);
+    if (!isObject(raw) || raw.$id !== `/schemas/${patch}/${rel}`)
+      throw new Error(`generate: patch-history/${patch}/${rel} has not the $id of its path`);
     const id = `/schemas/${bundled}/${rel}`;
     const file: SchemaFile = { id, rel, schema: moved(raw, patch, bundled) as JsonObject };
     applyFittingExceptions(bundled, file);
@@ -86,7 +92,12 @@ function patchSchemas(bundled: string, patch: string, rels: readonly string[], s
  * A patch manifest's response schemas of a task, by export key; undefined when the patch has no
  * such task. The patches published without a manifest (3.0.0 to 3.0.3) are read with the bundled one's.
  */
-function patchResponses(bundled: string, patch: string, task: string, bundledExports: Record<string, string>): Record<string, string> | undefined {
+function patchResponses(
+  bundled: string,
+  patch: string,
+  task: string,
+  bundledExports: Record<string, string>,
+): Record<string, string> | undefined {
   const file = path.join(HISTORY, patch, 'manifest.json');
   if (!existsSync(file)) return bundledExports;
   const manifest = JSON.parse(readFileSync(file, 'utf8')) as { tools?: Record<string, unknown> };
@@ -96,7 +107,8 @@ function patchResponses(bundled: string, patch: string, task: string, bundledExp
   const out: Record<string, string> = { response: `/schemas/${bundled}/${t.response_schema}` };
   for (const rel of Array.isArray(t.async_response_schemas) ? t.async_response_schemas : []) {
     const status = typeof rel === 'string' ? /-async-response-(working|submitted|input-required)\.json$/.exec(rel)?.[1] : undefined;
-    if (status === undefined) throw new Error(`generate: patch-history/${patch}/manifest.json: tools.${task}: cannot tell the status of ${String(rel)}`);
+    if (status === undefined)
+      throw new Error(`generate: patch-history/${patch}/manifest.json: tools.${task}: cannot tell the status of ${String(rel)}`);
     out[status.replace('-', '_')] = `/schemas/${bundled}/${rel as string}`;
   }
   return out;
@@ -138,11 +150,18 @@ export function patchPlan(version: string, manifest: Manifest, schemas: Readonly
     .sort(newestFirst);
   const bundledAll = withEnvelopes(version, manifest, new Map(schemas));
   const bundledKeys = new Map<string, string>();
-  const groups = new Map<string, { judge: { module: string; task: string; variant: string; patches: string[] }; home: string; root: string }>();
+  const groups = new Map<
+    string,
+    { judge: { module: string; task: string; variant: string; patches: string[] }; home: string; root: string }
+  >();
   const composed = new Map<string, Map<string, SchemaFile>>();
   for (const patch of patches) {
     const entry = index.patches[patch]!;
-    const all = withEnvelopes(version, manifest, patchSchemas(version, patch, [...entry.differs_from_bundled, ...entry.absent_from_bundled], schemas));
+    const all = withEnvelopes(
+      version,
+      manifest,
+      patchSchemas(version, patch, [...entry.differs_from_bundled, ...entry.absent_from_bundled], schemas),
+    );
     composed.set(patch, all.schemas);
     for (const [task, bundledExports] of targets(manifest, all.envelopes)) {
       const own = task.includes('-') ? bundledExports : patchResponses(version, patch, task, bundledExports);
@@ -169,7 +188,11 @@ export function patchPlan(version: string, manifest: Manifest, schemas: Readonly
 }
 
 /** A schema map with the envelope modules' derived schemas, and those modules. */
-function withEnvelopes(version: string, manifest: Manifest, schemas: Map<string, SchemaFile>): { schemas: Map<string, SchemaFile>; envelopes: ExtraModule[] } {
+function withEnvelopes(
+  version: string,
+  manifest: Manifest,
+  schemas: Map<string, SchemaFile>,
+): { schemas: Map<string, SchemaFile>; envelopes: ExtraModule[] } {
   const envelopes = envelopeModules(version, manifest, schemas);
   for (const { derived } of envelopes) if (derived !== undefined) schemas.set(derived.id, derived);
   return { schemas, envelopes };
@@ -190,7 +213,17 @@ function planOf(
   }));
   const judges = groups
     .map((g) => g.judge)
-    .sort((a, b) => (a.task === b.task ? (a.variant === b.variant ? newestFirst(a.patches[0]!, b.patches[0]!) : a.variant < b.variant ? -1 : 1) : a.task < b.task ? -1 : 1));
+    .sort((a, b) =>
+      a.task === b.task
+        ? a.variant === b.variant
+          ? newestFirst(a.patches[0]!, b.patches[0]!)
+          : a.variant < b.variant
+            ? -1
+            : 1
+        : a.task < b.task
+          ? -1
+          : 1,
+    );
   return { releases, judges };
 }
 

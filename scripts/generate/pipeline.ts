@@ -176,10 +176,7 @@ export async function generate(out: string = OUT_DEFAULT, force = false): Promis
   rmSync(stampFile, { force: true });
   const generated: Generated[] = [];
   for (const version of versions) generated.push(await generateVersion(version, out));
-  generateValidators(
-    [...generated.map((g) => g.release), ...generated.flatMap((g) => g.plan.releases)],
-    out,
-  );
+  generateValidators([...generated.map((g) => g.release), ...generated.flatMap((g) => g.plan.releases)], out);
   const manifests = new Map(generated.map((g) => [g.report.version, g.manifest]));
   writeFileSync(path.join(out, 'index.ts'), rootIndex(versions));
   writeFileSync(path.join(out, 'validator-maps.ts'), rootValidatorMaps(versions));

@@ -31,7 +31,7 @@ export type ValidatorImports = Readonly<
 >;
 
 /** A validator of earlier GA patches of a bundled release: its module, and the patches whose schema it is, newest first. */
-export interface PatchJudge {
+interface PatchJudge {
   readonly module: string;
   readonly patches: readonly string[];
 }

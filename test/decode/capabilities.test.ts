@@ -189,7 +189,7 @@ describe('negotiation reads the version members only (issue 27, item 3)', () => 
     return rest;
   };
 
-  test("a 3.0.6-style sales seller without account gets its 3.0 decoder; the check says which patch accepted the answer", () => {
+  test('a 3.0.6-style sales seller without account gets its 3.0 decoder; the check says which patch accepted the answer', () => {
     const seller = decoderFor(mcp.structured(sdkSeller()));
     expect(seller).toMatchObject({ version: '3.0.26', release: '3.0', sellerVersions: ['3'], check: { valid: true, patch: '3.0.11' } });
     expect(seller.capabilities).toEqual(sdkSeller());

@@ -84,10 +84,17 @@ describe('the generated table', () => {
 
   test('has a validator for every patch whose capabilities schema differs, none for the patches whose response schemas are the bundled ones', () => {
     const listed = (version: string) =>
-      new Set(Object.values(patchJudgesByVersion[version as keyof typeof patchJudgesByVersion]).flatMap((v) => Object.values(v).flat().flatMap((j) => j.patches)));
+      new Set(
+        Object.values(patchJudgesByVersion[version as keyof typeof patchJudgesByVersion]).flatMap((v) =>
+          Object.values(v)
+            .flat()
+            .flatMap((j) => j.patches),
+        ),
+      );
     const capabilities = new Set(patchJudgesByVersion['3.0.26'].get_adcp_capabilities?.response?.flatMap((j) => j.patches));
     for (const [p, entry] of Object.entries(index.patches)) {
-      if (entry.line === '3.0' && entry.differs_from_bundled.includes('protocol/get-adcp-capabilities-response.json')) expect(capabilities).toContain(p);
+      if (entry.line === '3.0' && entry.differs_from_bundled.includes('protocol/get-adcp-capabilities-response.json'))
+        expect(capabilities).toContain(p);
     }
     // 3.0.25 and 3.1.14 to 3.1.18 differ in two request-side files only.
     expect(listed('3.0.26').has('3.0.25')).toBe(false);

@@ -74,7 +74,12 @@ describe('a receiver with default options', () => {
   test('receives a signed 3.0 delivery without operation_id (no 400: the event is kept)', async () => {
     const receiver = createWebhookReceiver({ endpoint: BUYER_ORIGIN, keys: resolver, now: () => NOW * 1000 });
     const signed = await signWebhook({ key: ed25519, url: HOOK_URL, body: JSON.stringify(delivery30), created: NOW - 5 });
-    const hook = await receiver.receive({ method: 'POST', url: HOOK_URL, headers: { host: 'buyer.example.com', ...signed.headers }, body: signed.body });
+    const hook = await receiver.receive({
+      method: 'POST',
+      url: HOOK_URL,
+      headers: { host: 'buyer.example.com', ...signed.headers },
+      body: signed.body,
+    });
     expect(hook).toMatchObject({ version: '3.0.26', taskId: 'task_cmb_3007', operationId: undefined });
   });
 });
