@@ -290,9 +290,12 @@ test('importing the package loads no validator and no Ajv compiler; decoding loa
   expect(before).toEqual([]);
   expect(after.some((k) => k.endsWith('/validators/get_products.js'))).toBe(true);
   // The refusal tries get_products' patch validators (src/generated/patches.ts) before listing the bundled issues.
-  const fallback = Object.values(patchJudgesByVersion['3.1.19'].get_products ?? {}).flatMap((judges) => judges.map((j) => `/${j.module}.js`));
+  const fallback = Object.values(patchJudgesByVersion['3.1.19'].get_products ?? {}).flatMap((judges) =>
+    judges.map((j) => `/${j.module}.js`),
+  );
   expect(fallback.length).toBeGreaterThan(0);
-  const other = (k: string) => !/\/get_products\.js$|\/get_products\.errors\.js$/.test(k) && !fallback.some((f) => k.endsWith(`/v3_1_19/validators${f}`));
+  const other = (k: string) =>
+    !/\/get_products\.js$|\/get_products\.errors\.js$/.test(k) && !fallback.some((f) => k.endsWith(`/v3_1_19/validators${f}`));
   expect(after.filter((k) => k.includes('/validators/') && other(k))).toEqual([]);
   // Only Ajv's small runtime helpers, never the compiler.
   expect(after.filter((k) => k.includes('/ajv/') && !k.includes('/ajv/dist/runtime/'))).toEqual([]);
