@@ -107,14 +107,24 @@ export function decoderFor<const B extends CommonDecodeOptions = {}>(capabilitie
   const adcp = own(data, 'adcp');
   const majors = isObject(adcp) ? own(adcp, 'major_versions') : undefined;
   // The members negotiation needs are unusable: the schema's refusal is the error (without one, the schema checked them).
-  if (mismatch !== undefined && (!isObject(adcp) || !isMajorList(majors) || mismatch.issues.some(atVersionMember))) throw mismatch;
-  const versionsOf = adcp as Record<string, unknown>;
-  const listed = supportedVersions(versionsOf, outcome.version);
+  if (!isObject(adcp) || !isMajorList(majors) || mismatch?.issues.some(atVersionMember) === true)
+    throw (
+      mismatch ??
+      new DecodeError(
+        'INTERNAL',
+        `adcp-decode's capabilities schema passed an answer without adcp.major_versions: a defect in adcp-decode`,
+        {
+          task: 'get_adcp_capabilities',
+          version: outcome.version,
+        },
+      )
+    );
+  const listed = supportedVersions(adcp, outcome.version);
   // 3.1 declares the envelope's adcp_version and 3.0 does not, so no one arm types it: read it as unknown.
   const stamped = own(data, 'adcp_version');
   const announced = typeof stamped === 'string' ? stamped : undefined;
-  const version = versionForSeller({ supportedVersions: listed, majorVersions: majors as readonly number[], announced });
-  const sellerVersions = (listed ?? (majors as readonly number[]).map(String)).slice(0, 32).map((v) => shownText(v, 32));
+  const version = versionForSeller({ supportedVersions: listed, majorVersions: majors, announced });
+  const sellerVersions = (listed ?? majors.map(String)).slice(0, 32).map((v) => shownText(v, 32));
   if (version === undefined) {
     const bundledReleases = versions.map(releaseOf);
     throw new NoCommonVersionError(
