@@ -259,6 +259,42 @@ function importOrder(places: readonly Place[], home: ReadonlyMap<string, Place>,
   return out;
 }
 
+/**
+ * A module serves one set of releases: what a patch fallback of one release reaches in a module of
+ * the tasks that serves only others moves to a chunk of its own serving both (one per module it
+ * leaves), so that a bundle of one release never holds another's code.
+ */
+function shareAcrossReleases(
+  chunks: Chunk[],
+  entries: readonly EntryModule[],
+  named: ReadonlyMap<string, Named>,
+  patches: readonly number[],
+): void {
+  const home = new Map<string, Chunk>();
+  for (const c of chunks) for (const d of c.decls) home.set(d, c);
+  const moved = new Map<Chunk, Chunk>();
+  for (const [name, users] of usersOf(entries, named, patches, new Set())) {
+    const from = home.get(name);
+    if (from === undefined) continue;
+    const versions = new Set([...users].map((u) => entries[u]!.version));
+    const missing = [...versions].filter((v) => !from.releases.split(',').includes(v));
+    if (missing.length === 0) continue;
+    let to = moved.get(from);
+    if (to === undefined) {
+      const releases = [...new Set([...from.releases.split(','), ...missing])].sort().join(',');
+      to = { decls: [], users: new Set(from.users), bytes: 0, releases };
+      moved.set(from, to);
+      chunks.push(to);
+    }
+    from.decls.splice(from.decls.indexOf(name), 1);
+    from.bytes -= named.get(name)!.code.length;
+    to.decls.push(name);
+    to.bytes += named.get(name)!.code.length;
+  }
+  // A chunk left empty is no module.
+  for (let i = chunks.length - 1; i >= 0; i--) if (chunks[i]!.decls.length === 0 && chunks[i]!.entry === undefined) chunks.splice(i, 1);
+}
+
 /** The modules of the entries `which`: each entry's own, then the chunks they share, merged (declarations `homed` left out). */
 function layout(
   entries: readonly EntryModule[],
@@ -306,6 +342,12 @@ export function validatorFiles(
     moduleCost,
     all.filter((e) => !isPatchEntry(entries[e]!)),
     new Set(),
+  );
+  shareAcrossReleases(
+    tasks,
+    entries,
+    named,
+    all.filter((e) => isPatchEntry(entries[e]!)),
   );
   const homed = new Set(tasks.flatMap((c) => c.decls));
   const merged = [
