@@ -56,6 +56,14 @@ const modes = {
       return !result.success && result.error.code === 'SCHEMA_MISMATCH';
     };
   },
+  // A decode pinned to a release (job.version): its verdict is success, judged by the patch job.patch names (null: the bundled one).
+  async 'ours-version'() {
+    const { safeDecode } = await import(pathToFileURL(job.dist).href);
+    return () => {
+      const result = safeDecode(job.task, envelope, { version: job.version });
+      return result.success && (result.patch ?? null) === job.patch;
+    };
+  },
   // A Node bundle (esbuild, ESM, split per task) as a Lambda ships it: import, preload(), decode.
   async 'ours-bundle'() {
     const { decode, preload } = await import(pathToFileURL(job.bundle).href);

@@ -5,7 +5,7 @@
  *   npm run bench            build, then run everything (under 5 minutes on this 2-core machine)
  *   npx tsx bench/run.ts     run against the current dist/ (npm run compile first)
  *        --quick             fewer rounds and processes (a smoke run; figures are rougher)
- *        --only=a,b          only these sections: cold, uri, text, structured, peers, rejections, hostile, typecheck, webhooks, package, encode, weight
+ *        --only=a,b          only these sections: cold, uri, text, structured, peers, rejections, hostile, typecheck, webhooks, package, encode, weight, patches
  *   BENCH_CLOCK=wall         time the hot loops in wall time instead of CPU time
  *
  * Prints a table and writes bench/results.json (git-ignored): per measurement the median, min,
@@ -38,6 +38,8 @@
  *               and the peers' (@adcp/client, @adcp/sdk: fetched from the registry, or a note).
  *   encode      encode() of a small and a large create_media_buy request against the bare request
  *               validator on the same arguments, stamped (bench/encode.ts).
+ *   patches     fresh processes: import + first decode of a 3.0 capabilities answer the bundled patch refuses
+ *               and an earlier GA patch accepts, against one the bundled patch accepts (bench/patches.ts).
  *   weight      esbuild browser bundles of adcp-decode/3.1 (split and minified; one file), what the
  *               first get_products decode loads in them, and per release its validator code and the
  *               share the other releases ship too (bench/weight.ts).
@@ -82,6 +84,7 @@ import { outputSchema, responseSchemaId, runtimeBundle } from './schemas.js';
 import { typecheckOnce, writeConsumer } from './typecheck.js';
 import { webhookBench } from './webhooks.js';
 import { encodeBench } from './encode.js';
+import { patchBench } from './patches.js';
 import { callTaskBench } from './call-task.js';
 import { weightBench } from './weight.js';
 
@@ -257,6 +260,7 @@ async function main(): Promise<void> {
     if (wanted('webhooks')) measurements.push(...(await webhookBench(QUICK ? { rounds: 7, calls: 100 } : undefined)));
     if (wanted('package')) await packageSizes(tmp);
     if (wanted('encode')) measurements.push(...(await encodeBench(rounds(21))));
+    if (wanted('patches')) measurements.push(...(await patchBench(tmp, QUICK ? 3 : 9)));
     if (wanted('calltask')) measurements.push(...(await callTaskBench(rounds(15))));
     if (wanted('weight')) measurements.push(...(await weightBench(path.join(ROOT, 'dist'), tmp)));
 

@@ -42,7 +42,7 @@ export { taskHandle } from './decode/handle-of.js';
 export type { TaskHandle, TaskHandleFields, TaskHandleOptions } from './decode/task-handle.js';
 export { TaskMismatchError } from './errors/errors.js';
 export { decoderFor } from './decode/capabilities.js';
-export type { SellerDecoder } from './decode/capabilities.js';
+export type { CapabilitiesCheck, SellerDecoder } from './decode/capabilities.js';
 export type { SentRequest } from './encode/sent-request.js';
 export { NoCommonVersionError, VersionMismatchError } from './errors/errors.js';
 export type {

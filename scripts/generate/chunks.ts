@@ -47,12 +47,19 @@ interface Chunk {
   readonly entry?: number;
 }
 
-/** The declarations each entry reaches, and so the entries that reach each declaration. */
-function usersOf(entries: readonly EntryModule[], named: ReadonlyMap<string, Named>): Map<string, Set<number>> {
+/** The declarations the entries `which` reach (but those `homed` already), and so the entries that reach each declaration. */
+function usersOf(
+  entries: readonly EntryModule[],
+  named: ReadonlyMap<string, Named>,
+  which: readonly number[],
+  homed: ReadonlySet<string>,
+): Map<string, Set<number>> {
   const users = new Map<string, Set<number>>();
-  entries.forEach((entry, e) => {
-    const stack = [...entry.exports.values()];
+  for (const e of which) {
+    const stack = [...entries[e]!.exports.values()];
     for (let name = stack.pop(); name !== undefined; name = stack.pop()) {
+      // A declaration placed already (and so everything it uses) is imported from its module.
+      if (homed.has(name)) continue;
       const seen = users.get(name) ?? new Set<number>();
       if (seen.has(e)) continue;
       seen.add(e);
@@ -61,14 +68,19 @@ function usersOf(entries: readonly EntryModule[], named: ReadonlyMap<string, Nam
       if (decl === undefined) throw new Error(`generate: chunks met ${name}, which no module declares`);
       stack.push(...decl.uses);
     }
-  });
+  }
   return users;
 }
 
 /** The first chunks: one per set of entries that reach a declaration. */
-function chunksByUsers(entries: readonly EntryModule[], named: ReadonlyMap<string, Named>): Chunk[] {
+function chunksByUsers(
+  entries: readonly EntryModule[],
+  named: ReadonlyMap<string, Named>,
+  which: readonly number[],
+  homed: ReadonlySet<string>,
+): Chunk[] {
   const bySet = new Map<string, Chunk>();
-  for (const [name, users] of usersOf(entries, named)) {
+  for (const [name, users] of usersOf(entries, named, which, homed)) {
     const key = [...users].sort((a, b) => a - b).join(',');
     let chunk = bySet.get(key);
     if (chunk === undefined) {
@@ -87,6 +99,11 @@ function mergeGain(a: Chunk, b: Chunk, moduleCost: number): number {
   let both = 0;
   for (const u of a.users) if (b.users.has(u)) both++;
   return (a.users.size - both) * b.bytes + (b.users.size - both) * a.bytes - both * moduleCost;
+}
+
+/** A patch fallback's entry module (scripts/generate/patches.ts), loaded only when the bundled validator refuses. */
+function isPatchEntry(entry: EntryModule): boolean {
+  return path.posix.basename(entry.file).startsWith('patch-');
 }
 
 /** What the modules being merged know: the declarations and their homes, the entries' exports. */
@@ -243,6 +260,63 @@ function importOrder(places: readonly Place[], home: ReadonlyMap<string, Place>,
 }
 
 /**
+ * A module serves one set of releases: what a patch fallback of one release reaches in a module of
+ * the tasks that serves only others moves to a chunk of its own serving both (one per module it
+ * leaves), so that a bundle of one release never holds another's code.
+ */
+function shareAcrossReleases(
+  chunks: Chunk[],
+  entries: readonly EntryModule[],
+  named: ReadonlyMap<string, Named>,
+  patches: readonly number[],
+): void {
+  const home = new Map<string, Chunk>();
+  for (const c of chunks) for (const d of c.decls) home.set(d, c);
+  const moved = new Map<Chunk, Chunk>();
+  for (const [name, users] of usersOf(entries, named, patches, new Set())) {
+    const from = home.get(name);
+    if (from === undefined) continue;
+    const versions = new Set([...users].map((u) => entries[u]!.version));
+    const missing = [...versions].filter((v) => !from.releases.split(',').includes(v));
+    if (missing.length === 0) continue;
+    let to = moved.get(from);
+    if (to === undefined) {
+      const releases = [...new Set([...from.releases.split(','), ...missing])].sort().join(',');
+      to = { decls: [], users: new Set(from.users), bytes: 0, releases };
+      moved.set(from, to);
+      chunks.push(to);
+    }
+    from.decls.splice(from.decls.indexOf(name), 1);
+    from.bytes -= named.get(name)!.code.length;
+    to.decls.push(name);
+    to.bytes += named.get(name)!.code.length;
+  }
+  // A chunk left empty is no module.
+  for (let i = chunks.length - 1; i >= 0; i--) if (chunks[i]!.decls.length === 0 && chunks[i]!.entry === undefined) chunks.splice(i, 1);
+}
+
+/** The modules of the entries `which`: each entry's own, then the chunks they share, merged (declarations `homed` left out). */
+function layout(
+  entries: readonly EntryModule[],
+  named: ReadonlyMap<string, Named>,
+  moduleCost: number,
+  which: readonly number[],
+  homed: ReadonlySet<string>,
+): Chunk[] {
+  // Each entry's module starts with what only it reaches.
+  const first = chunksByUsers(entries, named, which, homed);
+  const own = new Map(
+    which.map((e): [number, Chunk] => [e, { decls: [], users: new Set([e]), bytes: 0, releases: entries[e]!.version, entry: e }]),
+  );
+  for (const c of first.filter((c) => c.users.size === 1)) {
+    const module = own.get([...c.users][0]!)!;
+    module.decls.push(...c.decls);
+    module.bytes += c.bytes;
+  }
+  return merge([...own.values(), ...first.filter((c) => c.users.size > 1)], { named, entries }, moduleCost);
+}
+
+/**
  * The validator modules of every release, each declaration written once: the entry modules at
  * their paths, the chunks they share under `chunks/<hash of the text>.js`.
  *
@@ -259,15 +333,33 @@ export function validatorFiles(
   named: ReadonlyMap<string, Named>,
   moduleCost = MODULE_COST,
 ): Map<string, string> {
-  // Each entry's module starts with what only it reaches.
-  const first = chunksByUsers(entries, named);
-  const own = entries.map((entry, e): Chunk => ({ decls: [], users: new Set([e]), bytes: 0, releases: entry.version, entry: e }));
-  for (const c of first.filter((c) => c.users.size === 1)) {
-    const module = own[[...c.users][0]!]!;
-    module.decls.push(...c.decls);
-    module.bytes += c.bytes;
-  }
-  const merged = merge([...own, ...first.filter((c) => c.users.size > 1)], { named, entries }, moduleCost);
+  // The tasks' modules are laid out as if there were no patch fallback; the fallback's modules
+  // then hold what they alone reach, and import the rest from the tasks' modules.
+  const all = entries.map((_, e) => e);
+  const tasks = layout(
+    entries,
+    named,
+    moduleCost,
+    all.filter((e) => !isPatchEntry(entries[e]!)),
+    new Set(),
+  );
+  shareAcrossReleases(
+    tasks,
+    entries,
+    named,
+    all.filter((e) => isPatchEntry(entries[e]!)),
+  );
+  const homed = new Set(tasks.flatMap((c) => c.decls));
+  const merged = [
+    ...tasks,
+    ...layout(
+      entries,
+      named,
+      moduleCost,
+      all.filter((e) => isPatchEntry(entries[e]!)),
+      homed,
+    ),
+  ];
   const places = merged.map(
     (c): Place =>
       c.entry === undefined

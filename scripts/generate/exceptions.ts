@@ -130,3 +130,30 @@ export function applyExceptions(version: string, byId: Map<string, SchemaFile>):
     delete (list as JsonObject).enum;
   }
 }
+
+/**
+ * Applies the bundled version's exceptions that fit an earlier patch's file of the same path (its
+ * text still quotes them, its list still closes), in place; one that does not fit is left out: the
+ * patch's own list then judges (scripts/generate/patches.ts).
+ *
+ * @param version The bundled version whose exceptions apply.
+ * @param file A patch's file, under the bundled `$id`.
+ * @example
+ * applyFittingExceptions('3.0.26', file);
+ */
+export function applyFittingExceptions(version: string, file: SchemaFile): void {
+  for (const e of SCHEMA_EXCEPTIONS) {
+    if (e.version !== version || e.schema !== file.rel) continue;
+    const text = at(file.schema, e.text);
+    const list = at(file.schema, e.list);
+    const description = isObject(text) ? text.description : undefined;
+    if (
+      typeof description === 'string' &&
+      description.includes(e.says) &&
+      isObject(list) &&
+      Array.isArray(list.enum) &&
+      list.type === 'string'
+    )
+      delete (list as JsonObject).enum;
+  }
+}

@@ -31,6 +31,7 @@ import { OUT_DEFAULT, typeModulePath, versionIdent, writeTree } from './output.j
 import { requestTableModule, rootRequests } from './requests.js';
 import { responsesModule } from './responses.js';
 import { envelopeModules, tasksGetRequest } from './envelopes.js';
+import { patchPlan, rootPatches, type PatchPlan } from './patches.js';
 import { envelopeModule, importMap, rootEnvelope, rootIndex, rootValidatorMaps, tableModule } from './tables.js';
 import { generateTypes, typeNames } from './types.js';
 import { type Release, releaseOf, validatorModules } from './validators.js';
@@ -50,6 +51,8 @@ interface Generated {
   readonly report: GenerateReport;
   readonly release: Release;
   readonly manifest: Manifest;
+  /** The validators of its earlier GA patches, where they differ (patches.ts). */
+  readonly plan: PatchPlan;
 }
 
 /**
@@ -79,10 +82,19 @@ async function generateVersion(version: string, out: string): Promise<Generated>
 
   const types = await generateTypes(version, files, names, byId);
   const envelopes = envelopeModules(version, manifest, schemas);
+  const plan = patchPlan(version, manifest, schemas);
   const dir = path.join(out, versionIdent(version));
   rmSync(dir, { recursive: true, force: true });
   writeTree(dir, types);
-  writeTree(dir, importMap(version, manifest, envelopes));
+  writeTree(
+    dir,
+    importMap(
+      version,
+      manifest,
+      envelopes,
+      plan.judges.map((j) => j.module),
+    ),
+  );
   writeTree(
     dir,
     new Map([
@@ -94,11 +106,14 @@ async function generateVersion(version: string, out: string): Promise<Generated>
     ]),
   );
   const ms = Math.round(performance.now() - t0);
-  console.log(`generate: AdCP ${version}: ${manifest.tasks.length} tasks, ${types.size} type modules, ${ms} ms`);
+  console.log(
+    `generate: AdCP ${version}: ${manifest.tasks.length} tasks, ${types.size} type modules, ${plan.judges.length} patch validators, ${ms} ms`,
+  );
   return {
     report: { version, tasks: manifest.tasks.length, typeModules: types.size, ms },
     release: releaseOf(version, manifest, schemas),
     manifest,
+    plan,
   };
 }
 
@@ -165,15 +180,13 @@ export async function generate(out: string = OUT_DEFAULT, force = false): Promis
   rmSync(stampFile, { force: true });
   const generated: Generated[] = [];
   for (const version of versions) generated.push(await generateVersion(version, out));
-  generateValidators(
-    generated.map((g) => g.release),
-    out,
-  );
+  generateValidators([...generated.map((g) => g.release), ...generated.flatMap((g) => g.plan.releases)], out);
   const manifests = new Map(generated.map((g) => [g.report.version, g.manifest]));
   writeFileSync(path.join(out, 'index.ts'), rootIndex(versions));
   writeFileSync(path.join(out, 'validator-maps.ts'), rootValidatorMaps(versions));
   writeFileSync(path.join(out, 'envelope.ts'), rootEnvelope(manifests));
   writeFileSync(path.join(out, 'requests.ts'), rootRequests(versions));
+  writeFileSync(path.join(out, 'patches.ts'), rootPatches(new Map(generated.map((g) => [g.report.version, g.plan]))));
   writeFileSync(stampFile, stamp);
   return generated.map((g) => g.report);
 }

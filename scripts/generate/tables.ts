@@ -70,21 +70,29 @@ export const tables: VersionTables<TaskName> = {
  * @param version The AdCP version.
  * @param manifest Its tasks.
  * @param extra The envelope modules beside them.
+ * @param patches The patch fallback's modules (scripts/generate/patches.ts), verdict only.
  * @returns `validators/index.js` and `validators/index.d.ts`.
  * @example
  * importMap('3.1.19', manifest, envelopes).get('validators/index.js');
  */
-export function importMap(version: string, manifest: Manifest, extra: readonly ExtraModule[] = []): Map<string, string> {
+export function importMap(
+  version: string,
+  manifest: Manifest,
+  extra: readonly ExtraModule[] = [],
+  patches: readonly string[] = [],
+): Map<string, string> {
   const names = [...manifest.tasks.map((t) => t.name), ...extra.map((m) => m.name)];
   const entries = names.map(
     (name) =>
       `  ${/^[a-z_]+$/.test(name) ? name : JSON.stringify(name)}: { fast: () => import('./${name}.js'), listing: () => import('./${name}.errors.js') },`,
   );
+  // A patch fallback's module has a verdict only: a refusal lists the bundled patch's issues.
+  for (const name of [...new Set(patches)].sort()) entries.push(`  ${JSON.stringify(name)}: { fast: () => import('./${name}.js') },`);
   return new Map([
     [
       'validators/index.js',
       `${banner(version)}
-/** Per task: imports of its fast and its error-listing validator modules. */
+/** Per task: imports of its fast and its error-listing validator modules (a patch fallback's: fast only). */
 export const validators = {
 ${entries.join('\n')}
 };

@@ -318,6 +318,8 @@ export function compileRelease(
 /** A release to compile: its version, its entry modules and its schema files. */
 export interface Release {
   readonly version: string;
+  /** The variants to compile; default both (a patch fallback compiles only `fast`: scripts/generate/patches.ts). */
+  readonly kinds?: readonly ModuleKind[];
   readonly entries: readonly ValidatorEntry[];
   readonly schemas: ReadonlyMap<string, SchemaFile>;
 }
@@ -353,9 +355,9 @@ export function compileReleases(releases: readonly Release[]): { entries: EntryM
   const warnings: string[] = [];
   const named = new Map<string, Named>();
   const entries: EntryModule[] = [];
-  for (const { version, entries: list, schemas } of releases) {
+  for (const { version, entries: list, schemas, kinds } of releases) {
     const ids = [...new Set(list.flatMap((e) => Object.values(e.exports)))].sort();
-    for (const kind of ['fast', 'listing'] as const) {
+    for (const kind of kinds ?? (['fast', 'listing'] as const)) {
       const compiled = compileRelease(kind, ids, schemas, warnings);
       for (const [name, decl] of compiled.named) {
         const held = named.get(name);

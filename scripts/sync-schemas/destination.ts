@@ -54,7 +54,7 @@ export async function writeMarker(markerPath: string, lockDigest: string, lock: 
 }
 
 /**
- * Files under out/schemas/<version-like>/ and out/test-vectors/ that the lock does not list.
+ * Files under out/schemas/<version-like>/ and out/test-vectors/, out/patch-history/ that the lock does not list.
  *
  * @param out - The destination.
  * @param lock - The lock.
@@ -86,6 +86,7 @@ export function findStale(out: string, lock: AdcpLock): string[] {
   }
   for (const v of schemaDirs) walk(`schemas/${v}`);
   walk('test-vectors');
+  walk('patch-history');
   return stale.sort(compareCodeUnits);
 }
 

@@ -16,7 +16,7 @@
  *   }
  * Paths are relative to the source root, `/`-separated, every segment matches
  * [A-Za-z0-9_][A-Za-z0-9._-]* (no `..`, no dotfiles), and each is `LICENSE`, under
- * `test-vectors/`, or under `schemas/<v>/` for a `v` in `versions`. The lock lists every file
+ * `test-vectors/` or `patch-history/` (earlier GA patches), or under `schemas/<v>/` for a `v` in `versions`. The lock lists every file
  * under `schemas/<v>/` for each version, every file under `test-vectors/` (recursively) and
  * `LICENSE`; not `docs/`. Dot-entries in the source (`.DS_Store`, ...) are skipped by `--update`.
  *
@@ -80,8 +80,10 @@ function checkLockPath(rel: string, versions: readonly string[]): string | undef
   }
   if (rel === 'LICENSE') return undefined;
   if (segments[0] === 'test-vectors' && segments.length >= 2) return undefined;
+  // The earlier GA patches of the bundled releases (codegen's patch fallback, scripts/generate/patches.ts).
+  if (segments[0] === 'patch-history' && segments.length >= 2) return undefined;
   if (segments[0] === 'schemas' && segments.length >= 3 && versions.includes(segments[1]!)) return undefined;
-  return `must be LICENSE, under test-vectors/, or under schemas/<version>/ for a version in "versions" (${versions.join(', ')})`;
+  return `must be LICENSE, under test-vectors/ or patch-history/, or under schemas/<version>/ for a version in "versions" (${versions.join(', ')})`;
 }
 
 /**
@@ -280,6 +282,7 @@ export async function buildLockFromDirectory(sourceDir: string, versions: readon
   };
   for (const v of versions) walk(`schemas/${v}`, true);
   walk('test-vectors', true);
+  walk('patch-history', false);
   rels.push('LICENSE');
 
   const files = new Map<string, LockEntry>();

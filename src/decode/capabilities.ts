@@ -25,11 +25,22 @@ export interface SellerDecoder<B extends CommonDecodeOptions> extends Decoder<Me
   readonly majorVersion: number;
   /** What the seller listed: `adcp.supported_versions`, else `adcp.major_versions` as text. */
   readonly sellerVersions: readonly string[];
-  /** The capabilities answer, decoded and typed. */
-  readonly capabilities: Decoded<'get_adcp_capabilities'>;
+  /** The capabilities answer, decoded and typed; `undefined` when its schema refused it (see `check`). */
+  readonly capabilities: Decoded<'get_adcp_capabilities'> | undefined;
+  /**
+   * The full schema check of the capabilities answer, beside the decoder: negotiation reads only
+   * the version members (`adcp.major_versions`, `adcp.supported_versions`), so an answer its
+   * schema refuses elsewhere still gets its decoder, and the refusal is here.
+   */
+  readonly check: CapabilitiesCheck;
   // The request side (issue 21, item 2: encode/safeEncode stamped with `release`) attaches here,
   // so that one object per seller holds the pin, the stamp and the bounds.
 }
+
+/** How the capabilities answer fared against its schema: valid (`patch`: the earlier GA patch that accepted it, as for safeDecode), or the refusal. */
+export type CapabilitiesCheck =
+  | { readonly valid: true; readonly patch?: string }
+  | { readonly valid: false; readonly error: SchemaMismatchError };
 
 /** A release-precision version, as capabilities list them (version-envelope.json's pattern). */
 const RELEASE = /^\d+\.\d+(-[a-zA-Z0-9.-]+)?$/;
@@ -72,9 +83,11 @@ function supportedVersions(adcp: Record<string, unknown>, version: Version): str
  * @param capabilities - The seller's answer to `get_adcp_capabilities`, as for decode().
  * @param options - The decoder's options (bounds, transport, unknownRecovery); not `version`, which
  *   the answer decides, nor `request`, which is per call.
- * @returns The seller's decoder, with the version, release and capabilities it was derived from.
+ * @returns The seller's decoder, with the version, release and capabilities it was derived from,
+ *   and `check`, the full schema check of the answer (a refusal there does not withhold the decoder).
  * @throws {NoCommonVersionError} `NO_COMMON_VERSION` when the seller lists no bundled release.
- * @throws {DecodeError} As decode() throws for the capabilities answer; `INVALID_OPTION` for a
+ * @throws {DecodeError} As decode() throws for the capabilities answer, but a schema refusal
+ *   elsewhere than the version members (that one is `check`); `INVALID_OPTION` for a
  *   `version` option or an invalid one.
  * @example
  * const seller = decoderFor(await client.callTool({ name: 'get_adcp_capabilities', arguments: {} }));
@@ -86,12 +99,27 @@ export function decoderFor<const B extends CommonDecodeOptions = {}>(capabilitie
     throw new DecodeError('INVALID_OPTION', `option version must be left out: decoderFor pins the version the seller's capabilities allow`);
   resolveOptions(options, undefined); // every option checked here, request refused as a default
   // An answer announcing no adcp_version is a 3.0 seller's (versioning.mdx): the oldest bundled release judges it.
-  const outcome = attempt(undefined, 'get_adcp_capabilities', capabilities, { ...options, version: 'auto' }, bundledEnd('oldest'));
+  // A schema refusal is kept: negotiation reads the version members only (issue 27: 3.0.26 requires what 3.0.6 did not).
+  const how = { unannounced: bundledEnd('oldest'), keepMismatch: true };
+  const outcome = attempt(undefined, 'get_adcp_capabilities', capabilities, { ...options, version: 'auto' }, how);
   if (outcome instanceof DecodeError) throw outcome;
-  const data = outcome.data;
-  const adcp = data.adcp as Record<string, unknown>;
+  const { data, mismatch } = outcome;
+  const adcp = own(data, 'adcp');
+  const majors = isObject(adcp) ? own(adcp, 'major_versions') : undefined;
+  // The members negotiation needs are unusable: the schema's refusal is the error (without one, the schema checked them).
+  if (!isObject(adcp) || !isMajorList(majors) || mismatch?.issues.some(atVersionMember) === true)
+    throw (
+      mismatch ??
+      new DecodeError(
+        'INTERNAL',
+        `adcp-decode's capabilities schema passed an answer without adcp.major_versions: a defect in adcp-decode`,
+        {
+          task: 'get_adcp_capabilities',
+          version: outcome.version,
+        },
+      )
+    );
   const listed = supportedVersions(adcp, outcome.version);
-  const majors = adcp.major_versions as readonly number[];
   // 3.1 declares the envelope's adcp_version and 3.0 does not, so no one arm types it: read it as unknown.
   const stamped = own(data, 'adcp_version');
   const announced = typeof stamped === 'string' ? stamped : undefined;
@@ -112,6 +140,22 @@ export function decoderFor<const B extends CommonDecodeOptions = {}>(capabilitie
     release: releaseOf(version),
     majorVersion: Number(version.split('.')[0]),
     sellerVersions,
-    capabilities: data,
+    capabilities: mismatch === undefined ? data : undefined,
+    check:
+      mismatch !== undefined
+        ? { valid: false, error: mismatch }
+        : outcome.patch === undefined
+          ? { valid: true }
+          : { valid: true, patch: outcome.patch },
   };
+}
+
+/** An issue of the members negotiation reads. */
+function atVersionMember(issue: { readonly path: string }): boolean {
+  return /^\/adcp\/(major_versions|supported_versions)(\/|$)/.test(issue.path);
+}
+
+/** `adcp.major_versions` as negotiation reads it: a non-empty array of positive integers. */
+function isMajorList(value: unknown): value is readonly number[] {
+  return Array.isArray(value) && value.length > 0 && value.every((m) => Number.isInteger(m) && (m as number) >= 1);
 }

@@ -8,7 +8,7 @@
 import { withinBounds } from '../bounds/bounds.js';
 import { checkTree } from '../bounds/check-tree.js';
 import { snapshot } from '../bounds/snapshot.js';
-import { DecodeError, NO_CONTEXT, type ValidationIssue } from '../errors/errors.js';
+import { DecodeError, NO_CONTEXT, SchemaMismatchError, type ValidationIssue } from '../errors/errors.js';
 import { checkAdcpError } from '../extract/errors.js';
 import { recordVariant } from './final.js';
 import { shownText } from '../errors/format.js';
@@ -16,7 +16,7 @@ import { localFault } from './local-faults.js';
 import { hasOwn } from '../json/own.js';
 import { isAsyncStatus, isTaskStatus, TASK_STATUSES } from '../schema/statuses.js';
 import type { TaskSchemaIds } from '../schema/tables.js';
-import { fastValidator, listIssues, type Variant } from '../validate/validators.js';
+import { fastValidator, listIssues, patchVerdict, type Variant } from '../validate/validators.js';
 import {
   defaultVersion,
   resolveAnnouncedVersion,
@@ -113,12 +113,13 @@ function orThrow<T extends TaskName, O extends DecodeOptions>(outcome: Outcome<T
 /** safeDecode()'s end of an attempt: the data and the version that judged it (and what else it says), or the error. */
 function asResult<T extends TaskName, O extends DecodeOptions>(outcome: Outcome<T> | DecodeError): SafeDecodeResult<T, O> {
   if (outcome instanceof DecodeError) return { success: false, error: outcome };
-  const { data, version, standInFor, replayed } = outcome;
+  const { data, version, standInFor, patch, replayed } = outcome;
   return {
     success: true,
     data,
     version,
     ...(standInFor === undefined ? {} : { standInFor }),
+    ...(patch === undefined ? {} : { patch }),
     ...(replayed === true ? { replayed } : {}),
   } as SafeDecodeResult<T, O>;
 }
@@ -128,34 +129,45 @@ export interface Outcome<T extends TaskName> {
   readonly data: Decoded<T>;
   readonly version: Version;
   readonly standInFor?: string;
+  /** The earlier GA patch of `version`'s release that accepted the payload where `version` refused it. */
+  readonly patch?: string;
+  /** With `keepMismatch`: the schema's refusal of the payload returned all the same (then `data` is unchecked). */
+  readonly mismatch?: SchemaMismatchError;
   readonly replayed?: true;
+}
+
+/** What adcp-decode's own callers (decoderFor) ask of an attempt beyond the options. */
+export interface AttemptHow {
+  /** The version that judges a payload announcing no `adcp_version` under `'auto'`. */
+  readonly unannounced?: Version | undefined;
+  /** A payload its schema refuses is returned all the same, with the refusal as `mismatch` (decoderFor reads only its version members). */
+  readonly keepMismatch?: boolean;
 }
 
 /**
  * One decode as a result: its outcome, or the DecodeError that ends it (only the public wrappers
- * throw). `unannounced`, for adcp-decode's own callers (decoderFor), is the version that judges a
- * payload announcing no `adcp_version` under `'auto'`.
+ * throw). `how` is for adcp-decode's own callers.
  */
 export function attempt<T extends TaskName>(
   base: DecodeOptions | undefined,
   task: T,
   input: unknown,
   options: DecodeOptions | undefined,
-  unannounced?: Version,
+  how: AttemptHow = {},
 ): Outcome<T> | DecodeError {
   let pinned: Version | undefined;
   try {
     // Every error is built with the task; an option's too, before the version is known.
     const resolved = resolveOptions(base, options, typeof task === 'string' ? { task } : NO_CONTEXT);
     pinned = resolved.version === 'auto' ? undefined : resolved.version;
-    return run<T>(task, input, resolved, unannounced);
+    return run<T>(task, input, resolved, how);
   } catch (error) {
     return guard(error, task, input, pinned);
   }
 }
 
 /** The task checked, then the payload located, bounded, picked a schema and validated; every error it throws is built with the call's context. */
-function run<T extends TaskName>(task: T, input: unknown, options: Resolved, unannounced: Version | undefined): Outcome<T> {
+function run<T extends TaskName>(task: T, input: unknown, options: Resolved, how: AttemptHow): Outcome<T> {
   const version = options.version === 'auto' ? undefined : options.version;
   // First: is the input a seller's answer at all (not an earlier DecodeError, a Promise, the SDK's own timeout)?
   const local = localFault(input, typeof task === 'string' ? task : undefined, version);
@@ -177,7 +189,8 @@ function run<T extends TaskName>(task: T, input: unknown, options: Resolved, una
     task,
     options,
     version,
-    unannounced: unannounced ?? (request === undefined ? undefined : stampedVersion(request)),
+    unannounced: how.unannounced ?? (request === undefined ? undefined : stampedVersion(request)),
+    ...(how.keepMismatch === true ? { keepMismatch: true } : {}),
   };
   return decodeFound<T>(ctx, locatePayload(ctx, input));
 }
@@ -201,7 +214,7 @@ export function decodeFound<T extends TaskName>(ctx: Context, located: Found): O
     refuseContradiction(found.state, sent, found.what, { task: ctx.task, version, standInFor: ctx.standInFor });
   const status = sent ?? found.state?.status ?? 'completed';
   const variant: Variant = isAsyncStatus(status) && ids.async[status] !== undefined ? status : 'response';
-  judge(ctx, { version, variant, ids, found, sent, status });
+  const patch = judge(ctx, { version, variant, ids, found, sent, status });
   const replayed = replayedFlag(
     ctx,
     version,
@@ -215,6 +228,8 @@ export function decodeFound<T extends TaskName>(ctx: Context, located: Found): O
     data: found.payload as Decoded<T>,
     version,
     ...(picked.standInFor === undefined ? {} : { standInFor: picked.standInFor }),
+    ...(patch === undefined ? {} : { patch }),
+    ...(ctx.mismatch === undefined ? {} : { mismatch: ctx.mismatch }),
     ...(replayed ? { replayed: true as const } : {}),
   };
 }
@@ -264,10 +279,13 @@ interface Judged {
   readonly status: unknown;
 }
 
-/** Validates a payload as sent against the picked variant, or throws what it is instead. */
-function judge(ctx: Context, j: Judged): void {
+/**
+ * Validates a payload as sent against the picked variant, or throws what it is instead. Returns
+ * the earlier GA patch that accepted it where the bundled patch refused it (the patch fallback).
+ */
+function judge(ctx: Context, j: Judged): string | undefined {
   const { version, variant, ids, found, sent, status } = j;
-  const validate = fastValidator(version, ctx.task, variant, pickedBy(ctx, found), ctx);
+  let validate = fastValidator(version, ctx.task, variant, pickedBy(ctx, found), ctx);
   if (validate === undefined)
     throw new DecodeError(
       'INTERNAL',
@@ -279,7 +297,14 @@ function judge(ctx: Context, j: Judged): void {
   // the seller sent no status is it judged again with the stand-in: the transport state or
   // `completed` (the MCP guide's receiver rule), on a shallow view; the caller gets the payload as sent.
   const standIn = sent === undefined && variant === 'response';
-  if (!validate(found.payload) && !(standIn && validate({ ...found.payload, status }))) refuseInvalid(ctx, j, standIn);
+  const accepts = (v: (data: unknown) => boolean): boolean => v(found.payload) || (standIn && v({ ...found.payload, status }));
+  let patch: string | undefined;
+  if (!accepts(validate)) {
+    // A published GA patch of the release whose schema accepts it: the answer is that patch's (versioning.mdx: patches never change schema).
+    const verdict = patchVerdict(version, ctx.task, variant, accepts, ctx);
+    if (verdict === undefined) return keptRefusal(ctx, j, standIn);
+    ({ patch, validate } = verdict);
+  }
   // Where the schema leaves `status` open (every 3.0 response, 3.1's governance responses), a
   // present status is still the envelope's task status, as the protocol envelope of every
   // version requires and the types promise; a value the schema itself lists passes.
@@ -294,6 +319,7 @@ function judge(ctx: Context, j: Judged): void {
       },
     ]);
   }
+  return patch;
 }
 
 /**
@@ -312,6 +338,17 @@ function replayedFlag(ctx: Context, version: Version, variant: Variant, schemaId
       message: 'must be boolean',
     },
   ]);
+}
+
+/** The refusal of a payload no patch accepts: thrown, or, for decoderFor (`keepMismatch`), kept when it is a schema mismatch. */
+function keptRefusal(ctx: Context, j: Judged, standIn: boolean): undefined {
+  try {
+    refuseInvalid(ctx, j, standIn);
+  } catch (error) {
+    if (ctx.keepMismatch !== true || !(error instanceof SchemaMismatchError)) throw error;
+    ctx.mismatch = error;
+  }
+  return undefined;
 }
 
 /** A payload its schema rejects: the issues listed (SCHEMA_MISMATCH), or what the answer is instead of the response. */

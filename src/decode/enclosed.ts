@@ -89,7 +89,7 @@ export function decodeEnclosed<T extends TaskName, const O extends DecodeOptions
   payload: Record<string, unknown> | undefined,
   how: EnclosedPayload,
   options?: O,
-): { data: Decoded<T, O>; version: Version } {
+): { data: Decoded<T, O>; version: Version; patch?: string } {
   try {
     const resolved = resolveOptions(undefined, options, { task });
     const ctx: Context = { task, options: resolved, version: resolved.version === 'auto' ? undefined : resolved.version };
@@ -103,7 +103,7 @@ export function decodeEnclosed<T extends TaskName, const O extends DecodeOptions
       );
     }
     const found = { payload, inProcess: false, bounded: true, what: how.what, state } as const;
-    return decodeFound(ctx, found) as { data: Decoded<T, O>; version: Version };
+    return decodeFound(ctx, found) as { data: Decoded<T, O>; version: Version; patch?: string };
   } catch (error) {
     throw guard(error, task, payload);
   }

@@ -34,6 +34,10 @@ export interface Context extends ErrorContext {
   readonly unannounced?: Version | undefined;
   /** The newer release the payload announced, once a bundled version was picked to judge it in its place. */
   standInFor?: string;
+  /** decoderFor's: keep a schema mismatch as `mismatch` instead of throwing it. */
+  readonly keepMismatch?: true;
+  /** The mismatch kept. */
+  mismatch?: SchemaMismatchError;
 }
 
 /** Where a failure came from, beyond the seller's error itself. */

@@ -38,6 +38,12 @@ export type DecodeSuccess<T extends TaskName, O extends DecodeOptions = DecodeOp
     readonly data: ResponseIn<T, V>;
     readonly version: V;
     readonly standInFor?: string;
+    /**
+     * The earlier GA patch of the release (e.g. `'3.0.11'`, the newest with that schema) whose
+     * schema accepted the payload where the bundled patch (`version`) refused it; absent when the
+     * bundled patch accepted it. The data is typed by `version` all the same.
+     */
+    readonly patch?: string;
     readonly replayed?: true;
   };
 }[VersionFor<O>];

@@ -25,5 +25,16 @@ export interface VersionTables<T extends string> {
 /** Which module of a task: the fast (first-error) validators or the error-listing ones. */
 export type ValidatorKind = 'fast' | 'listing';
 
-/** A version's generated import map: per task, an import of each of its two validator modules. */
-export type ValidatorImports = Readonly<Record<string, Readonly<Record<ValidatorKind, () => Promise<unknown>>>>>;
+/** A version's generated import map: per task, an import of each of its two validator modules (a patch fallback's module: the fast one only). */
+export type ValidatorImports = Readonly<
+  Record<string, Readonly<{ fast: () => Promise<unknown>; listing?: (() => Promise<unknown>) | undefined }>>
+>;
+
+/** A validator of earlier GA patches of a bundled release: its module, and the patches whose schema it is, newest first. */
+interface PatchJudge {
+  readonly module: string;
+  readonly patches: readonly string[];
+}
+
+/** A version's patch fallback: per task (or envelope module) and variant export key, the patch validators to try in order. */
+export type PatchJudges = Readonly<Record<string, Readonly<Record<string, readonly PatchJudge[]>>>>;

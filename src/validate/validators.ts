@@ -12,6 +12,7 @@ import { DecodeError, describeThrown, describeValue, type ErrorContext, type Val
 import { shownText } from '../errors/format.js';
 import { taskStatusPollByVersion, webhookEnvelopeByVersion } from '../generated/envelope.js';
 import { versionFolders, type Version } from '../generated/index.js';
+import { patchJudgesByVersion } from '../generated/patches.js';
 import { LAYOUT } from '../layout.js';
 import { boundIssues } from './issue-listing.js';
 import type { AsyncStatus } from '../schema/response-types.js';
@@ -161,16 +162,19 @@ export async function preloadFrom(map: ValidatorImports, version: Version, tasks
   const jobs: Array<Promise<void>> = [];
   // The envelope checks (webhook, polled task) come with every preload: a webhook service or a
   // poller that preloads its tasks needs nothing else.
-  for (const task of [...taskList(tasks), ...envelopeModules(version)]) {
+  const named = [...taskList(tasks), ...envelopeModules(version)];
+  // A task's patch fallback comes with it, so that a runtime without a synchronous loader falls back too.
+  for (const task of [...named, ...named.flatMap((t) => patchModules(version, t))]) {
     const imports = Object.hasOwn(map, task) ? map[task] : undefined;
     if (imports === undefined)
       throw new DecodeError('UNKNOWN_TASK', `"${shownText(task, 64)}" is not an AdCP ${version} task`, { version });
     for (const kind of ['fast', 'listing'] as const) {
       const key = `${version}/${task}/${kind}`;
-      if (modules.has(key)) continue;
+      const load = imports[kind];
+      if (modules.has(key) || load === undefined) continue;
       const at: ModuleAt = { version, task, kind };
       jobs.push(
-        imports[kind]().then(
+        load().then(
           (mod) => {
             if (!isModule(mod)) throw unloadable(at, 'it is not a module');
             modules.set(key, mod);
@@ -209,6 +213,48 @@ export function fastValidator(
 ): CompiledValidator | undefined {
   const validate = loadSync({ version, task, kind: 'fast', announced, context })[EXPORT_KEYS[variant]];
   return typeof validate === 'function' ? (validate as CompiledValidator) : undefined;
+}
+
+/** The patch fallback's modules of a task (or envelope module), every variant. */
+function patchModules(version: Version, task: string): string[] {
+  const table = patchJudgesByVersion[version];
+  const variants = Object.hasOwn(table, task) ? table[task] : undefined;
+  return variants === undefined ? [] : Object.values(variants).flatMap((judges) => judges.map((j) => j.module));
+}
+
+/** A patch that accepts a value the bundled validator refused: the newest patch of its schema, and its validator. */
+export interface PatchVerdict {
+  readonly patch: string;
+  readonly validate: CompiledValidator;
+}
+
+/**
+ * The earlier GA patch of `version`'s release whose schema of a task's variant accepts what the
+ * bundled one refused (src/generated/patches.ts, from patch-history/), newest first. Each distinct
+ * patch schema is tried once, so a decode costs at most one validation per distinct schema (five
+ * at most, 3.0's capabilities); its module loads only now, on a refusal.
+ *
+ * @param accepts Runs a validator on the value (and its stand-in), as the bundled one was run.
+ * @param context The call, for the error when a module cannot be loaded.
+ * @returns The patch and its validator, or undefined when none accepts.
+ * @throws {DecodeError} `INTERNAL` when a patch module is not loaded and cannot be.
+ */
+export function patchVerdict(
+  version: Version,
+  task: string,
+  variant: Target,
+  accepts: (validate: CompiledValidator) => boolean,
+  context?: ErrorContext,
+): PatchVerdict | undefined {
+  const table = patchJudgesByVersion[version];
+  const variants = Object.hasOwn(table, task) ? table[task] : undefined;
+  const key = EXPORT_KEYS[variant];
+  const judges = variants !== undefined && Object.hasOwn(variants, key) ? variants[key] : undefined;
+  for (const judge of judges ?? []) {
+    const validate = fastValidator(version, judge.module, variant, undefined, context);
+    if (validate !== undefined && accepts(validate)) return { patch: judge.patches[0] as string, validate };
+  }
+  return undefined;
 }
 
 /** What the error-listing validators found, bounded by src/validate/issue-listing.ts. */

@@ -20,14 +20,14 @@ import {
 import { guard } from '../decode/failures.js';
 import { correlate, readHandle, type TaskHandle, type TaskHandleFields } from '../decode/task-handle.js';
 import { resolveOptions, type Resolved } from '../encode/resolve-options.js';
-import { DecodeError, describeThrown, describeValue } from '../errors/errors.js';
+import { DecodeError, SchemaMismatchError, describeThrown, describeValue } from '../errors/errors.js';
 import { TaskFailedError } from '../extract/task-failed.js';
 import { shownText } from '../errors/format.js';
 import { classifyA2aState, locateA2aPayload, unwrapA2aEnvelope } from '../extract/a2a.js';
 import type { ParsedShape } from '../extract/mcp.js';
 import { isObject, own } from '../json/own.js';
 import { isFailedStatus } from '../schema/statuses.js';
-import { versionOrDefault, type Version } from '../schema/versions.js';
+import { versionOrDefault, versions, type Version } from '../schema/versions.js';
 import { bodyText, bodyTooLarge, parseWebhookBody } from './body/body.js';
 import { checkWebhookEnvelope, detectWebhookFormat, type WebhookFormat, type WebhookStatus, type WebhookTaskType } from './envelope.js';
 import { WebhookError, WebhookTaskFailedError, type WebhookFailure } from './errors.js';
@@ -81,6 +81,8 @@ export interface DecodedWebhookOf<K extends WebhookTaskType, V extends Version =
   readonly data: WebhookData<K, V> | null;
   /** The AdCP version whose schemas judged the body. */
   readonly version: V;
+  /** The earlier GA patch of `version`'s release whose schema accepted the result where `version`'s refused it (as safeDecode's `patch`). */
+  readonly patch?: string;
 }
 
 /**
@@ -169,9 +171,38 @@ export function decodeWebhookValue(
   return decodeMcp(copy, call, signer);
 }
 
-/** An MCP envelope judged by its generated module, then its `result` decoded by task type and status. */
+/**
+ * An MCP delivery judged by the release it is in: the pinned one (the `version` option, the
+ * handle's), else the first bundled release whose envelope and result accept it (the envelope
+ * announces none; a 3.0 envelope has no `operation_id`, which 3.1's requires).
+ */
 function decodeMcp(copy: unknown, call: WebhookCall, signer: WebhookFailure['signer']): DecodedWebhook {
-  const { version } = call;
+  if (call.handle !== undefined || call.options.version !== 'auto') return decodeMcpIn(copy, call, call.version, signer);
+  return firstAccepting(call, (version) => decodeMcpIn(copy, call, version, signer));
+}
+
+/**
+ * A delivery announcing no release, pinned to none: the first bundled release, the default first,
+ * that accepts it. Only a schema's refusal tries the next (at most one try per bundled release);
+ * anything else, the task's reported failure included, is the answer. Refused by every release:
+ * the error of the first release whose envelope accepted it (its result is at fault), else the default's.
+ */
+function firstAccepting(call: WebhookCall, decodeIn: (version: Version) => DecodedWebhook): DecodedWebhook {
+  let refused: { error: unknown; inResult: boolean } | undefined;
+  for (const version of [call.version, ...versions.filter((v) => v !== call.version)]) {
+    try {
+      return decodeIn(version);
+    } catch (error) {
+      const inEnvelope = error instanceof WebhookError && error.webhookCode === 'webhook_envelope_invalid';
+      if (!inEnvelope && !(error instanceof SchemaMismatchError)) throw error;
+      if (refused === undefined || (!inEnvelope && !refused.inResult)) refused = { error, inResult: !inEnvelope };
+    }
+  }
+  throw refused?.error;
+}
+
+/** An MCP envelope judged by `version`'s generated module, then its `result` decoded by task type and status. */
+function decodeMcpIn(copy: unknown, call: WebhookCall, version: Version, signer: WebhookFailure['signer']): DecodedWebhook {
   const envelope = checkWebhookEnvelope(copy, version);
   if (call.handle !== undefined) correlate(call.handle, envelope, 'webhook');
   if (call.taskType !== undefined && call.taskType !== envelope.taskType) {
@@ -187,16 +218,17 @@ function decodeMcp(copy: unknown, call: WebhookCall, signer: WebhookFailure['sig
   // What the webhook says of itself: reported on success and on failure alike.
   const about = { format: 'mcp', taskType, taskId, operationId, idempotencyKey, status } as const;
   let data: unknown = null;
+  let patch: string | undefined;
   // webhooks.mdx, "Status-specific result data": completed and failed carry the task response; the others may carry none.
   if (result !== undefined || status === 'completed' || isFailedStatus(status)) {
     try {
-      data = decodeEnclosed(resultTask(taskType), result, { status, what: 'webhook result' }, { ...call.options, version }).data;
+      ({ data, patch } = decodeEnclosed(resultTask(taskType), result, { status, what: 'webhook result' }, { ...call.options, version }));
     } catch (error) {
       if (!(error instanceof TaskFailedError)) throw error;
       throw new WebhookTaskFailedError(error, { ...about, signer });
     }
   }
-  return { ...about, data, version } as DecodedWebhook;
+  return { ...about, data, version, ...(patch === undefined ? {} : { patch }) } as DecodedWebhook;
 }
 
 /** An A2A Task or status update, decoded as decode() decodes an A2A answer of the registered task type. */
@@ -208,7 +240,13 @@ function decodeA2a(copy: unknown, call: WebhookCall, signer: WebhookFailure['sig
       'option taskType is required for A2A webhook bodies, which do not name their task; pass the task type the push registration was made for',
     );
   }
-  const { version } = call;
+  if (call.handle !== undefined || call.options.version !== 'auto') return decodeA2aIn(copy, call, call.version, signer);
+  return firstAccepting(call, (version) => decodeA2aIn(copy, call, version, signer));
+}
+
+/** An A2A body decoded by `version`, as decode() decodes an A2A answer of the registered task type. */
+function decodeA2aIn(copy: unknown, call: WebhookCall, version: Version, signer: WebhookFailure['signer']): DecodedWebhook {
+  const expected = call.taskType as TaskType;
   const unwrapped = unwrapA2aEnvelope(copy);
   const task = unwrapped.kind === 'object' ? unwrapped.value : undefined;
   const taskStatus = task === undefined ? undefined : own(task, 'status');

@@ -181,3 +181,33 @@ describe('options', () => {
     expect(seller.safeDecode('get_products', big)).toMatchObject({ success: false, error: { code: 'TOO_LARGE' } });
   });
 });
+
+describe('negotiation reads the version members only (issue 27, item 3)', () => {
+  /** A 3.0.6 sales seller (the official SDK's line): media_buy without `account`, which 3.0.26 requires. */
+  const sdkSeller = () => {
+    const { account: _account, ...rest } = capabilities('3.0.26');
+    return rest;
+  };
+
+  test('a 3.0.6-style sales seller without account gets its 3.0 decoder; the check says which patch accepted the answer', () => {
+    const seller = decoderFor(mcp.structured(sdkSeller()));
+    expect(seller).toMatchObject({ version: '3.0.26', release: '3.0', sellerVersions: ['3'], check: { valid: true, patch: '3.0.11' } });
+    expect(seller.capabilities).toEqual(sdkSeller());
+    expect(seller.safeDecode('get_products', mcp.structured(products30()))).toMatchObject({ success: true, version: '3.0.26' });
+  });
+
+  test('an answer its schema refuses outside the version members: the decoder all the same, the refusal beside it', () => {
+    const answer = { ...capabilities('3.0.26'), media_buy: { supported_pricing_models: 'cpm' } };
+    const seller = decoderFor(mcp.structured(answer));
+    expect(seller).toMatchObject({ version: '3.0.26', release: '3.0', capabilities: undefined, check: { valid: false } });
+    if (seller.check.valid) throw new Error('expected the refusal');
+    expect(seller.check.error).toBeInstanceOf(SchemaMismatchError);
+    expect(seller.check.error.issues.map((i) => i.path)).toContain('/media_buy/supported_pricing_models');
+  });
+
+  test('unusable version members are still refused, with the schema’s issues', () => {
+    const answer = { ...capabilities('3.0.26'), adcp: { major_versions: ['three'] } };
+    const error = caughtAs(SchemaMismatchError, () => decoderFor(mcp.structured(answer)));
+    expect(error.issues.some((i) => i.path.startsWith('/adcp'))).toBe(true);
+  });
+});

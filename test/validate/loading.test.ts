@@ -128,6 +128,18 @@ describe('preload()', () => {
     expect(failed.success ? 'accepted' : failed.error.code).toBe('SCHEMA_MISMATCH');
   });
 
+  test("loads the task's patch fallback too: where only preload() loads, an answer an earlier patch accepts is still that patch's", async () => {
+    seen.loader = undefined;
+    await preload('get_adcp_capabilities', '3.0.26');
+    // A 3.0.6 sales seller's capabilities: no `account`, which 3.0.26 requires and 3.0.5 to 3.0.11 do not.
+    const sdk306 = {
+      adcp: { major_versions: [3], idempotency: { supported: true, replay_ttl_seconds: 86400 } },
+      supported_protocols: ['media_buy'],
+      media_buy: { supported_pricing_models: ['cpm'] },
+    };
+    expect(safeDecode('get_adcp_capabilities', mcp(sdk306), { version: '3.0' })).toMatchObject({ success: true, patch: '3.0.11' });
+  });
+
   test('refuses an unknown task or version', async () => {
     await expect(preload('nope')).rejects.toMatchObject({ code: 'UNKNOWN_TASK' });
     // @ts-expect-error not a bundled version
