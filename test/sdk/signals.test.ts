@@ -41,7 +41,8 @@ describe.each<Transport>(['mcp', 'a2a'])('the signals reference seller over %s',
 
   test('decoderFor still negotiates 3.0 from its version members (the full check is beside the decoder)', async () => {
     const decoder = decoderFor(await buyer.raw('get_adcp_capabilities', {}));
-    expect(decoder).toMatchObject({ version: '3.0.26', sellerVersions: ['3.0'] });
+    expect(decoder).toMatchObject({ version: '3.0.26', sellerVersions: ['3'], check: { valid: false } });
+    expect(decoder.check.valid ? undefined : decoder.check.error).toBeInstanceOf(SchemaMismatchError);
   });
 
   test('get_signals, then activate_signal on a platform of the marketplace', async () => {
