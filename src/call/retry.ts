@@ -9,15 +9,15 @@
 import { DecodeError, describeValue, LimitError } from '../errors/errors.js';
 import { TaskFailedError } from '../extract/task-failed.js';
 import type { RetryOptions } from './types.js';
+import { abortableSleep as sleep, backoffMs } from './backoff.js';
 import { TransportError } from './transport-error.js';
 
 /** Most attempts a call may make (the spec's example ceiling is 3; 10 leaves room, never an unbounded loop). */
 const MAX_ATTEMPTS = 10;
 
-/** The backoff's first delay, its cap, and its jitter (error-handling.mdx's "safe default"). */
+/** The backoff's first delay and its cap (error-handling.mdx's "safe default"). */
 const BACKOFF_BASE_MS = 2000;
 const BACKOFF_CAP_MS = 60_000;
-const JITTER = 0.25;
 
 /** The retry policy of one call. */
 export interface Retry {
@@ -80,25 +80,5 @@ export function retryDelayMs(error: DecodeError, retry: number, random: () => nu
   const after = retryableAfter(error);
   if (after === undefined) return undefined;
   if (after !== null) return after * 1000;
-  const base = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (retry - 1));
-  return Math.min(BACKOFF_CAP_MS, Math.round(base * (1 - JITTER + 2 * JITTER * random())));
-}
-
-/** The default wait: a timer, cut short by the caller's abort (rejecting with its reason, as is). */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+  return backoffMs(BACKOFF_BASE_MS, BACKOFF_CAP_MS, retry, random);
 }

@@ -8,6 +8,7 @@ import { DecodeError, describeThrown } from '../errors/errors.js';
 import { optionError } from '../errors/option-error.js';
 import { resolveOptions } from '../encode/resolve-options.js';
 import type { DecodeOptions } from '../decode/types.js';
+import { abortableSleep, backoffMs } from './backoff.js';
 
 /** decode's bounds and recovery table option, which judge each poll. */
 type PollBounds = Pick<DecodeOptions, 'maxBytes' | 'maxDepth' | 'maxNodes' | 'unknownRecovery'>;
@@ -88,19 +89,7 @@ const WHO = 'waitForTask';
 /** The default clock: real time. */
 const REAL_CLOCK: WaitClock = {
   now: () => performance.now(),
-  sleep: (ms, signal) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal.aborted) return reject(signal.reason);
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      };
-      const timer = setTimeout(() => {
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      signal.addEventListener('abort', onAbort, { once: true });
-    }),
+  sleep: abortableSleep,
 };
 
 function duration(name: string, value: unknown, fallback: number): number {
@@ -178,10 +167,5 @@ export function readWaitOptions(options: WaitOptions | undefined): WaitSettings 
  */
 export function nextDelay(settings: WaitSettings, polls: number, retryAfterSeconds: number | undefined): number {
   if (retryAfterSeconds !== undefined) return retryAfterSeconds * 1000;
-  const base = Math.min(settings.maxIntervalMs, settings.intervalMs * 2 ** Math.min(polls - 1, 40));
-  const drawn = settings.random();
-  // A caller's random outside [0, 1) (or NaN) is held to it, so the wait stays within ±25%.
-  const unit = Number.isFinite(drawn) ? Math.min(Math.max(drawn, 0), 1) : 0.5;
-  const jitter = 1 + (unit * 0.5 - 0.25);
-  return Math.min(settings.maxIntervalMs, Math.max(1, base * jitter));
+  return backoffMs(settings.intervalMs, settings.maxIntervalMs, polls, settings.random);
 }
