@@ -23,6 +23,7 @@ function typeScriptBlocks(markdown: string): string[] {
 /** What the examples take as given. */
 const GIVEN = `declare const sellerUrl: string;
 declare const agentUrl: string;
+declare const webhookUrl: string;
 declare const brief: string;
 declare const result: unknown;
 declare const client: import('@modelcontextprotocol/sdk/client/index.js').Client;
