@@ -92,7 +92,8 @@ export async function waitForTaskBench(rounds: number): Promise<Measurement[]> {
     client.reset();
     const before = client.calls;
     const buy = (await arm()) as { media_buy_id?: unknown };
-    if (client.calls - before !== POLLS || typeof buy.media_buy_id !== 'string') throw new Error('bench: a wait arm did not poll as scripted');
+    if (client.calls - before !== POLLS || typeof buy.media_buy_id !== 'string')
+      throw new Error('bench: a wait arm did not poll as scripted');
   }
   const waits = 50;
   const times: number[][] = arms.map(() => []);
