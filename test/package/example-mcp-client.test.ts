@@ -43,7 +43,9 @@ test('the example lists the products, and sends a get_products request encode ac
   expect(run.stdout.trim().split('\n')).toEqual(products.map((p) => `${p.product_id}\t${p.delivery_type}\t${p.name}`));
   expect(received).toHaveLength(1);
   expect(received[0]?.name).toBe('get_products');
-  const checked = safeEncode('get_products', received[0]?.arguments ?? {});
+  // What the seller received is untyped JSON: encode judges it at run time, as it would the example's own call.
+  const sentArgs = JSON.parse(JSON.stringify(received[0]?.arguments ?? {}));
+  const checked = safeEncode('get_products', sentArgs);
   expect(checked.success ? 'accepted' : checked.error.message).toBe('accepted');
 });
 
