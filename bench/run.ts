@@ -5,7 +5,7 @@
  *   npm run bench            build, then run everything (under 5 minutes on this 2-core machine)
  *   npx tsx bench/run.ts     run against the current dist/ (npm run compile first)
  *        --quick             fewer rounds and processes (a smoke run; figures are rougher)
- *        --only=a,b          only these sections: cold, uri, text, structured, peers, rejections, hostile, typecheck, webhooks, package, encode, weight, patches
+ *        --only=a,b          only these sections: cold, uri, text, structured, peers, rejections, hostile, typecheck, webhooks, package, encode, weight, patches, calltask, waitfortask
  *   BENCH_CLOCK=wall         time the hot loops in wall time instead of CPU time
  *
  * Prints a table and writes bench/results.json (git-ignored): per measurement the median, min,
@@ -43,6 +43,8 @@
  *   weight      esbuild browser bundles of adcp-decode/3.1 (split and minified; one file), what the
  *               first get_products decode loads in them, and per release its validator code and the
  *               share the other releases ship too (bench/weight.ts).
+ *   waitfortask waitForTask's own cost per poll (in-process client answering at once, zero-delay
+ *               clock) against a hand-written poll loop over the same client (bench/wait-for-task.ts).
  *
  * To see where the time goes: `npx tsx bench/profile.ts <case>` (node --cpu-prof, summarized).
  * The latest figures and what they mean: docs/benchmarks.md.
@@ -86,6 +88,7 @@ import { webhookBench } from './webhooks.js';
 import { encodeBench } from './encode.js';
 import { patchBench } from './patches.js';
 import { callTaskBench } from './call-task.js';
+import { waitForTaskBench } from './wait-for-task.js';
 import { weightBench } from './weight.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -262,6 +265,7 @@ async function main(): Promise<void> {
     if (wanted('encode')) measurements.push(...(await encodeBench(rounds(21))));
     if (wanted('patches')) measurements.push(...(await patchBench(tmp, QUICK ? 3 : 9)));
     if (wanted('calltask')) measurements.push(...(await callTaskBench(rounds(15))));
+    if (wanted('waitfortask')) measurements.push(...(await waitForTaskBench(rounds(21))));
     if (wanted('weight')) measurements.push(...(await weightBench(path.join(ROOT, 'dist'), tmp)));
 
     const durationMs = performance.now() - started;

@@ -24,7 +24,7 @@ await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: bo
 try {
   let result: unknown;
   try {
-    result = await client.callTool({ name: 'get_products', arguments: { brief } });
+    result = await client.callTool({ name: 'get_products', arguments: { buying_mode: 'brief', brief } });
   } catch (error) {
     // A seller may answer with a JSON-RPC error (McpError) carrying data.adcp_error: decode that too.
     result = error;

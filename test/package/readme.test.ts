@@ -23,6 +23,7 @@ function typeScriptBlocks(markdown: string): string[] {
 /** What the examples take as given. */
 const GIVEN = `declare const sellerUrl: string;
 declare const agentUrl: string;
+declare const webhookUrl: string;
 declare const brief: string;
 declare const result: unknown;
 declare const client: import('@modelcontextprotocol/sdk/client/index.js').Client;
@@ -81,4 +82,13 @@ test('every README TypeScript example compiles (strict, noUncheckedIndexedAccess
   );
   // Errors name the example: example-N.ts is the README's N-th ```ts block.
   expect(out).toBe('');
+});
+
+test('every get_products request the README builds names its buying_mode (both releases require it; encode refuses it without)', () => {
+  const briefs = blocks
+    .flatMap((b) => b.split('\n'))
+    .map((line) => line.replace(/\/\/.*$/, ''))
+    .filter((line) => /[{,]\s*brief\b/.test(line));
+  expect(briefs.length).toBeGreaterThanOrEqual(5);
+  expect(briefs.filter((line) => !/\bbuying_mode: 'brief'/.test(line))).toEqual([]);
 });

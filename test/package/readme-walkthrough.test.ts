@@ -1,0 +1,165 @@
+/**
+ * The README's buyer walk-through (the ```ts block of "A buyer, end to end") runs as a buyer runs
+ * it, taken from README.md so that the two cannot drift: get_adcp_capabilities, decoderFor,
+ * get_products, create_media_buy with its key and `retry`, then waitForTask with the webhook first
+ * and polls as the fallback, against a real MCP seller on 127.0.0.1 (the SDK's low-level Server).
+ * The block's givens (`sellerUrl`, `webhookUrl`, `receiver`) are defined ahead of it: a real
+ * webhook receiver behind Node `http`, mounted on the block's `route`, and the seller signs its
+ * webhook with the test vectors' seller key. Run with tsx; readme.test.ts compiles the same block
+ * strict. Needs a build (the block imports `adcp-decode`, resolved to dist/).
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { REPO_ROOT } from '../../scripts/schema-paths.js';
+import { lowLevelSeller, serveSellers, type ServedSellers } from '../fixtures/mcp-sellers.js';
+import { payload } from '../fixtures/payloads.js';
+import { pollResponse } from '../fixtures/poll-sellers.js';
+import { deliver } from '../fixtures/webhook-buyer.js';
+
+type Json = Record<string, unknown>;
+
+/** The walk-through: the first ```ts block after its heading. */
+const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+const heading = readme.indexOf('\n### A buyer, end to end\n');
+const walk = heading < 0 ? '' : (/^```ts\n([\s\S]*?)^```$/m.exec(readme.slice(heading))?.[1] ?? '');
+
+/** The givens, ahead of the block: the seller's URL, and a webhook receiver served on 127.0.0.1 that hands each request to the block's `route`. */
+const GIVEN = `import { createServer as createHookServer } from 'node:http';
+import { createWebhookReceiver } from 'adcp-decode/webhooks';
+import { resolver } from ${JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'test/webhooks/fixtures.ts')).href)};
+const sellerUrl = process.env.SELLER_URL ?? '';
+const hookServer = createHookServer(async (req, res) => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk);
+  const headers = Object.entries(req.headers).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v] as [string, string]] : []));
+  const answer = await route(new Request(new URL(req.url ?? '/', origin), { method: req.method ?? '', headers, body: Buffer.concat(chunks) }));
+  res.writeHead(answer.status, Object.fromEntries(answer.headers)).end();
+});
+await new Promise<void>((resolve) => hookServer.listen(0, '127.0.0.1', resolve));
+const address = hookServer.address();
+const origin = \`http://127.0.0.1:\${typeof address === 'object' && address !== null ? address.port : 0}\`;
+const webhookUrl = \`\${origin}/adcp/webhook\`;
+const receiver = createWebhookReceiver({ endpoint: origin, keys: resolver, version: '3.1' });
+`;
+
+/** An MCP tool result carrying `structured` (and its text copy); an AdCP error as `isError`. */
+function result(structured: Json, isError = false): CallToolResult {
+  return {
+    ...(isError ? { isError: true } : {}),
+    content: [{ type: 'text', text: JSON.stringify(structured) }],
+    structuredContent: structured,
+  };
+}
+
+const products = JSON.parse(readFileSync(path.join(REPO_ROOT, 'examples/get-products.mcp.json'), 'utf8')).structuredContent as Json;
+const mediaBuy = payload('3.1.19/create_media_buy.valid');
+const TASK_ID = 'task_cmb_88d1e0';
+
+/**
+ * A 3.1 seller: capabilities, products, a buy whose first attempt fails `transient` (retry_after
+ * 1 s) and whose second is `submitted`; its polls answer `working`, and then either its webhook
+ * completes the task (`webhook`) or the next poll does (`poll`, the webhook never comes).
+ */
+function seller(ends: 'webhook' | 'poll', calls: Array<CallToolRequest['params']>, delivered: number[]) {
+  return lowLevelSeller({
+    call: async (params) => {
+      calls.push(params);
+      const buys = calls.filter((c) => c.name === 'create_media_buy');
+      const polls = calls.filter((c) => c.name === 'get_task_status').length;
+      switch (params.name) {
+        case 'get_adcp_capabilities':
+          return result(JSON.parse(readFileSync(path.join(REPO_ROOT, 'test/fixtures/capabilities/seller-3-1.json'), 'utf8')));
+        case 'get_products':
+          return result(products);
+        case 'create_media_buy':
+          if (buys.length === 1)
+            return result(
+              { adcp_error: { code: 'SERVICE_UNAVAILABLE', message: 'Try again.', recovery: 'transient', retry_after: 1 } },
+              true,
+            );
+          return result(payload('3.1.19/create_media_buy.submitted'));
+        case 'get_task_status': {
+          if (ends === 'poll' && polls > 1) return result(pollResponse('completed', { result: mediaBuy }, TASK_ID));
+          if (ends === 'webhook') {
+            // The seller echoes the registration's operation_id and POSTs to its URL, signed.
+            const { url, operation_id } = buys[0]!.arguments!.push_notification_config as { url: string; operation_id: string };
+            const body = { idempotency_key: `whk_${crypto.randomUUID()}`, operation_id, task_id: TASK_ID, task_type: 'create_media_buy' };
+            const hook = { ...body, status: 'completed', timestamp: new Date().toISOString(), result: mediaBuy };
+            setTimeout(() => void deliver(url, hook).then((status) => delivered.push(status)), 50);
+          }
+          return result(pollResponse('working', { progress: { percentage: 40 } }, TASK_ID));
+        }
+        default:
+          throw new Error(`unexpected tool ${params.name}`);
+      }
+    },
+  });
+}
+
+const calls = { webhook: [] as Array<CallToolRequest['params']>, poll: [] as Array<CallToolRequest['params']> };
+const delivered: number[] = [];
+let served: ServedSellers;
+const work = mkdtempSync(path.join(tmpdir(), 'adcp-decode-readme-walk-'));
+
+beforeAll(async () => {
+  served = await serveSellers({ webhook: seller('webhook', calls.webhook, delivered), poll: seller('poll', calls.poll, []) });
+  mkdirSync(path.join(work, 'node_modules'));
+  symlinkSync(REPO_ROOT, path.join(work, 'node_modules', 'adcp-decode'), 'dir');
+  for (const dep of ['@modelcontextprotocol', '@types'])
+    symlinkSync(path.join(REPO_ROOT, 'node_modules', dep), path.join(work, 'node_modules', dep), 'dir');
+  writeFileSync(path.join(work, 'package.json'), JSON.stringify({ name: 'readme-walk', private: true, type: 'module' }));
+  // After the block, the webhook server is closed, so that the process ends when the block is done.
+  writeFileSync(path.join(work, 'walk.ts'), `${GIVEN}${walk}hookServer.closeAllConnections();\nhookServer.close();\n`);
+});
+afterAll(async () => {
+  await served?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** Runs the walk-through against the seller `name`; resolves to what it printed. */
+async function runWalk(name: 'webhook' | 'poll'): Promise<string> {
+  const { stdout } = await new Promise<{ stdout: string }>((resolve, reject) =>
+    execFile(
+      process.execPath,
+      ['--import', path.join(REPO_ROOT, 'node_modules/tsx/dist/esm/index.mjs'), 'walk.ts'],
+      { cwd: work, env: { ...process.env, SELLER_URL: new URL(name, served.base).href }, timeout: 30_000 },
+      (error, out, err) =>
+        error === null ? resolve({ stdout: out }) : reject(new Error(`${error.message}\nstdout: ${out}\nstderr: ${err}`)),
+    ),
+  );
+  return stdout;
+}
+
+/** What each tool call of a run sent, by name, and the create_media_buy attempts. */
+function sent(list: Array<CallToolRequest['params']>) {
+  const buys = list.filter((c) => c.name === 'create_media_buy').map((c) => c.arguments ?? {});
+  return { names: list.map((c) => c.name), buys };
+}
+
+test('the walk-through is one block: capabilities, decoderFor, get_products, create_media_buy with retry, waitForTask with webhooks', () => {
+  for (const step of ['get_adcp_capabilities', 'decoderFor(', "'get_products'", "'create_media_buy'", 'retry:', 'waitForTask(', 'webhooks'])
+    expect(walk).toContain(step);
+});
+
+test('run against a real MCP seller: the buy retried with the same key, the webhook ends the wait after one poll', {
+  timeout: 90_000,
+}, async () => {
+  expect((await runWalk('webhook')).trim()).toBe(String(mediaBuy.media_buy_id));
+  const { names, buys } = sent(calls.webhook);
+  expect(names).toEqual(['get_adcp_capabilities', 'get_products', 'create_media_buy', 'create_media_buy', 'get_task_status']);
+  expect(buys[1]).toEqual(buys[0]);
+  expect(buys[0]).toMatchObject({ adcp_version: '3.1', packages: [{ product_id: 'ctv-prime-time-us' }] });
+  expect(calls.webhook.find((c) => c.name === 'get_products')?.arguments).toMatchObject({ buying_mode: 'brief', adcp_version: '3.1' });
+  expect(delivered).toEqual([204]);
+});
+
+test('run against a seller whose webhook never comes: the polls end the wait', { timeout: 90_000 }, async () => {
+  expect((await runWalk('poll')).trim()).toBe(String(mediaBuy.media_buy_id));
+  const { names } = sent(calls.poll);
+  expect(names.filter((n) => n === 'get_task_status')).toHaveLength(2);
+});
