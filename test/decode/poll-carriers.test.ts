@@ -10,18 +10,11 @@ import { describe, expect, test } from 'vitest';
 import { decode, decodeTaskStatus, encode, TaskFailedError } from '../../src/index.js';
 import { a2a03, a2a10, mcp } from '../fixtures/envelopes.js';
 import { caughtAs } from '../helpers.js';
+import { pollResponse } from '../fixtures/poll-sellers.js';
 
 type Json = Record<string, unknown>;
 
-const polled = (status: string, extra: Json = {}): Json => ({
-  task_id: 'task_cmb_4821',
-  task_type: 'create_media_buy',
-  protocol: 'media-buy',
-  status,
-  created_at: '2026-04-18T09:55:00Z',
-  updated_at: '2026-04-18T09:59:58Z',
-  ...extra,
-});
+const polled = (status: string, extra: Json = {}): Json => pollResponse(status, extra);
 const handle31 = { task: 'create_media_buy', taskId: 'task_cmb_4821', version: '3.1.19' } as const;
 const handle30 = { task: 'create_media_buy', taskId: 'task_cmb_4821', version: '3.0.26' } as const;
 
