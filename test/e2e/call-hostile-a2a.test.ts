@@ -14,7 +14,7 @@ import { boundedFetch } from '../../src/fetch/index.js';
 import { TaskFailedError } from '../../src/index.js';
 import { KEY, mediaBuyRequest, PRODUCTS_BRIEF } from '../encode/requests.js';
 import { dataPart, executor, serveAgent, taskEvents, type Intercept, type ServedAgent } from '../fixtures/a2a-sellers.js';
-import { hasRawControl, HOSTILE_BODY } from '../fixtures/hostile-sellers.js';
+import { ABORTS, hasRawControl, HOSTILE_BODY } from '../fixtures/hostile-sellers.js';
 
 const adcpError = { code: 'RATE_LIMITED', message: 'Too many requests.', recovery: 'transient', retry_after: 5 };
 
@@ -161,18 +161,7 @@ describe('over A2A, retry and abort', () => {
     expect(JSON.stringify(invocation(seen[0]?.params))).toContain(KEY);
   });
 
-  test.each([
-    [
-      'controller.abort()',
-      () => {
-        const c = new AbortController();
-        setTimeout(() => c.abort(), 30);
-        return c.signal;
-      },
-    ],
-    ['AbortSignal.timeout()', () => AbortSignal.timeout(30)],
-    ['an already-aborted signal', () => AbortSignal.abort()],
-  ])("%s: rejects with the signal's reason, sent or streamed", async (_, make) => {
+  test.each(ABORTS)("%s: rejects with the signal's reason, sent or streamed", async (_, make) => {
     const { client } = await hostile(() => 'pass');
     for (const call of [callTask, safeCallTask, streamTask]) {
       const signal = make();

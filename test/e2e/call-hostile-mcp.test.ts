@@ -17,7 +17,7 @@ import { createRequestSigner, withRequestSigning } from '../../src/sign/index.js
 import { createMemoryReplayStore } from '../../src/webhooks/replay/replay.js';
 import { verifyProfileSignature } from '../../src/webhooks/signature/verify.js';
 import { KEY, mediaBuyRequest, PRODUCTS_BRIEF } from '../encode/requests.js';
-import { hasRawControl, HOSTILE_BODY, serveHostileMcp, type Behaviour, type HostileSeller } from '../fixtures/hostile-sellers.js';
+import { ABORTS, hasRawControl, HOSTILE_BODY, serveHostileMcp, type Behaviour, type HostileSeller } from '../fixtures/hostile-sellers.js';
 import { lowLevelSeller } from '../fixtures/mcp-sellers.js';
 import { privateJwk, received as receivedRequest, resolverOf } from '../sign/helpers.js';
 import { ed25519 } from '../webhooks/fixtures.js';
@@ -86,19 +86,7 @@ function recordedSleep(): { waits: number[]; sleep: (ms: number) => Promise<void
 }
 
 describe("the caller's abort is rethrown as it was, never decoded", () => {
-  const aborts: Array<[string, () => AbortSignal]> = [
-    [
-      'controller.abort()',
-      () => {
-        const c = new AbortController();
-        setTimeout(() => c.abort(), 30);
-        return c.signal;
-      },
-    ],
-    ['AbortSignal.timeout()', () => AbortSignal.timeout(30)],
-    ['an already-aborted signal', () => AbortSignal.abort()],
-  ];
-  test.each(aborts)('%s: callTask and safeCallTask reject with the signal reason', async (_, make) => {
+  test.each(ABORTS)('%s: callTask and safeCallTask reject with the signal reason', async (_, make) => {
     const { client, seller: s } = await hostile(never);
     for (const call of [callTask, safeCallTask]) {
       const signal = make();
