@@ -219,7 +219,8 @@ function readCallOptions(
  * Runs the send inside what remains of the call's deadline: every bounded fetch it makes is held
  * to it and fails the attempt the moment a bound trips (withFetchBounds), the attempt as a whole
  * ends with a TIMEOUT even when the client's fetch is not a bounded one, and the head of every
- * refusal a bounded fetch receives is told to `onRefusal`.
+ * refusal a bounded fetch receives is told to `onRefusal`. The deadline and the caller's abort end
+ * the scope itself: one signal per attempt, none combined.
  */
 async function bounded<T>(
   send: (signal: AbortSignal, timeoutMs: number) => Promise<T>,
@@ -231,32 +232,23 @@ async function bounded<T>(
   signal?.throwIfAborted();
   const remaining = Math.ceil(clock.started + clock.timeoutMs - performance.now());
   if (remaining <= 0) throw timedOut(`the ${task} answer`, clock.timeoutMs, clock.started);
-  const deadline = new AbortController();
-  let expire: (reason: unknown) => void = () => undefined;
-  const expired = new Promise<never>((_, reject) => {
-    expire = reject;
-  });
-  expired.catch(() => undefined);
-  const timer = setTimeout(() => {
-    const error = timedOut(`the ${task} answer`, clock.timeoutMs, clock.started);
-    expire(error);
-    deadline.abort(error);
-  }, remaining);
-  // The caller's abort rejects with its reason (a client may not heed the signal); the listener goes
-  // with the call, since the caller's signal may outlive many calls and each would leave one behind.
-  const onAbort = () => expire(signal?.reason);
-  signal?.addEventListener('abort', onAbort, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
   try {
     return await withObservedFetchBounds(
       { timeoutMs: remaining },
-      (fetchSignal) => {
-        const signals = signal === undefined ? [fetchSignal, deadline.signal] : [fetchSignal, deadline.signal, signal];
-        return Promise.race([send(AbortSignal.any(signals), remaining), expired]);
+      (scoped, end) => {
+        timer = setTimeout(() => end(timedOut(`the ${task} answer`, clock.timeoutMs, clock.started)), remaining);
+        // The caller's abort rejects with its reason (a client may not heed the signal); the listener goes
+        // with the call, since the caller's signal may outlive many calls and each would leave one behind.
+        onAbort = () => end(signal?.reason);
+        signal?.addEventListener('abort', onAbort, { once: true });
+        return send(scoped, remaining);
       },
       onRefusal,
     );
   } finally {
     clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
+    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
   }
 }

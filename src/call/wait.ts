@@ -41,10 +41,23 @@ interface Wait {
   readonly deadline: number;
   readonly startedAt: number;
   readonly race: WebhookRace;
+  /** The poll request, when every poll sends the same one (its schema defines no key); else one is encoded per poll. */
+  readonly request: EncodedRequest | undefined;
   /** Aborted to cut a sleep short (a webhook came); renewed after. */
   wake: AbortController;
   /** Aborted when the webhooks settle the wait: it cuts a poll short too. */
   readonly done: AbortController;
+  /** What a poll runs under (the caller's signal and `done`), made once per wait. */
+  readonly pollSignal: AbortSignal;
+  /** What a sleep runs under (the poll's and `wake`), made again only when a webhook wakes the wait. */
+  sleepSignal: AbortSignal;
+}
+
+/** Whether the poll of a release carries an `idempotency_key` (none of the bundled poll schemas defines one today). */
+function keyedPoll(version: Version): boolean {
+  const { method } = taskStatusPollByVersion[version];
+  const table: Readonly<Record<string, { readonly schemaId: string; readonly idempotencyKey?: string }>> = requestTablesByVersion[version];
+  return Object.hasOwn(table, method) && table[method]?.idempotencyKey !== undefined;
 }
 
 /**
@@ -55,16 +68,20 @@ interface Wait {
 function pollRequest(handle: TaskHandle, name: string | undefined): EncodedRequest {
   const version = handle.version as Version;
   const { method } = taskStatusPollByVersion[version];
-  const table: Readonly<Record<string, { readonly schemaId: string; readonly idempotencyKey?: string }>> = requestTablesByVersion[version];
-  const keyed = Object.hasOwn(table, method) && table[method]?.idempotencyKey !== undefined;
   const args = {
     task_id: handle.taskId,
     ...(method === 'get_task_status' ? { include_result: true } : {}),
-    ...(keyed ? { idempotency_key: newIdempotencyKey() } : {}),
+    ...(keyedPoll(version) ? { idempotency_key: newIdempotencyKey() } : {}),
   };
   const request = encodeAttempt(() => resolveOptions(undefined, { version }), method, args);
   if (request instanceof DecodeError) throw request;
   return name === undefined ? request : Object.freeze({ ...request, task: name });
+}
+
+/** One signal of the caller's (when given) and the wait's own. */
+function anyOf(caller: AbortSignal | undefined, own: readonly AbortSignal[]): AbortSignal {
+  if (caller === undefined && own.length === 1) return own[0] as AbortSignal;
+  return AbortSignal.any(caller === undefined ? [...own] : [caller, ...own]);
 }
 
 /** A wait past its deadline: TIMEOUT, saying how long it ran and where the task was. */
@@ -76,13 +93,6 @@ function timeout(wait: Wait, polls: number, last: PolledTask | undefined): Limit
     { unit: 'ms', limit: settings.timeoutMs, actual: Math.ceil(settings.clock.now() - wait.startedAt) },
     { task: handle.task, version: handle.version },
   );
-}
-
-/** The signal a sleep (`wake` too) or a poll runs under: the caller's, and the webhooks' end. */
-function signalOf(wait: Wait, sleep: boolean): AbortSignal {
-  const { signal } = wait.settings;
-  const own = sleep ? [wait.wake.signal, wait.done.signal] : [wait.done.signal];
-  return AbortSignal.any(signal === undefined ? own : [signal, ...own]);
 }
 
 /** What ends the wait now: the caller's abort, or what the webhooks settled. */
@@ -119,11 +129,11 @@ function failed(wait: Wait, error: unknown): Polled {
 /** One poll: sent within its deadline and the wait's, what the client threw classed as callTask classes it, its answer decoded for the handle. */
 async function pollOnce(wait: Wait, send: Send): Promise<Polled> {
   const { handle, settings } = wait;
-  const request = pollRequest(handle, settings.method);
+  const request = wait.request ?? pollRequest(handle, settings.method);
   const timeoutMs = Math.max(1, Math.min(settings.pollTimeoutMs, wait.deadline - settings.clock.now()));
   let sent: Awaited<ReturnType<typeof sendOnce>>;
   try {
-    sent = await sendOnce(request, send, { started: performance.now(), timeoutMs }, signalOf(wait, false));
+    sent = await sendOnce(request, send, { started: performance.now(), timeoutMs }, wait.pollSignal);
   } catch (thrown) {
     // The caller's abort, the webhooks' end, or what no one can class.
     const ended = stopped(wait);
@@ -153,10 +163,11 @@ async function pause(wait: Wait, delay: number, polls: number, last: PolledTask 
   const { clock } = wait.settings;
   const left = wait.deadline - clock.now();
   try {
-    await clock.sleep(Math.min(delay, Math.max(left, 0)), signalOf(wait, true));
+    await clock.sleep(Math.min(delay, Math.max(left, 0)), wait.sleepSignal);
   } catch (reason) {
     if (!wait.wake.signal.aborted && !wait.done.signal.aborted) throw reason;
     wait.wake = new AbortController();
+    wait.sleepSignal = anyOf(wait.pollSignal, [wait.wake.signal]);
     return;
   }
   if (delay >= left) throw timeout(wait, polls, last);
@@ -182,15 +193,23 @@ export async function waitOver(send: Send, handleValue: unknown, options: WaitOp
   settings.signal?.throwIfAborted();
   const startedAt = settings.clock.now();
   const done = new AbortController();
+  const wake = new AbortController();
+  const pollSignal = anyOf(settings.signal, [done.signal]);
+  const version = handle.version as Version;
+  // Encoded before the webhooks are raced: a refused request leaves nothing open.
+  const request = keyedPoll(version) ? undefined : pollRequest(handle, settings.method);
   const wait: Wait = {
     handle,
-    method: taskStatusPollByVersion[handle.version as Version].method,
+    method: taskStatusPollByVersion[version].method,
     settings,
     deadline: startedAt + settings.timeoutMs,
     startedAt,
     race: raceWebhooks(settings.webhooks, handle, (final) => (final ? done.abort() : wait.wake.abort())),
-    wake: new AbortController(),
+    request,
+    wake,
     done,
+    pollSignal,
+    sleepSignal: anyOf(pollSignal, [wake.signal]),
   };
   try {
     return (await loop(wait, send)) as never;

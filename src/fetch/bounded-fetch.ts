@@ -365,12 +365,14 @@ export async function withFetchBounds<T>(bounds: FetchBounds, fn: (signal: Abort
 
 /**
  * {@link withFetchBounds}, telling `onRefusal` the head of every response of 300 or more a bounded
- * fetch of the scope receives: what the SDKs' errors leave out (`WWW-Authenticate`, `Retry-After`).
+ * fetch of the scope receives (what the SDKs' errors leave out: `WWW-Authenticate`, `Retry-After`),
+ * and handing `fn` an `end(reason)` that ends the scope at once as a tripped bound does: the signal
+ * aborted and the call rejected with `reason` (callTask's deadline and the caller's abort, one signal).
  * @internal callTask's (src/call/run.ts).
  */
 export async function withObservedFetchBounds<T>(
   bounds: FetchBounds,
-  fn: (signal: AbortSignal) => T | PromiseLike<T>,
+  fn: (signal: AbortSignal, end: (reason: unknown) => void) => T | PromiseLike<T>,
   onRefusal: ((head: ResponseHead) => void) | undefined,
 ): Promise<T> {
   const checked = checkBounds(bounds, 'withFetchBounds');
@@ -381,28 +383,25 @@ export async function withObservedFetchBounds<T>(
     timeoutMs: checked.timeoutMs ?? outer?.timeoutMs,
   };
   const controller = new AbortController();
-  let failure: DecodeError | undefined;
-  let rejectTripped: (error: DecodeError) => void = noop;
-  const tripped = new Promise<never>((_, reject) => {
-    rejectTripped = reject;
+  let ended: { readonly reason: unknown } | undefined;
+  let reject: (reason: unknown) => void = noop;
+  const tripped = new Promise<never>((_, rejectWith) => {
+    reject = rejectWith;
   });
   tripped.catch(noop);
-  const scope: Scope = {
-    bounds: merged,
-    onRefusal,
-    trip(error) {
-      if (failure !== undefined) return;
-      failure = error;
-      rejectTripped(error);
-      controller.abort(error);
-    },
+  const end = (reason: unknown): void => {
+    if (ended !== undefined) return;
+    ended = { reason };
+    reject(reason);
+    controller.abort(reason);
   };
-  const run = scopes.run(scope, async () => fn(controller.signal));
+  const scope: Scope = { bounds: merged, onRefusal, trip: end };
+  const run = scopes.run(scope, async () => fn(controller.signal, end));
   try {
     return await Promise.race([run, tripped]);
   } catch (error) {
     run.catch(noop);
-    throw failure ?? error;
+    throw ended === undefined ? error : ended.reason;
   }
 }
 
