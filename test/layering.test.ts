@@ -20,6 +20,8 @@ const RANKS: Readonly<Record<string, number>> = {
   layout: 1,
   bounds: 2,
   schema: 2,
+  // The options decode and encode share (read below both).
+  options: 3,
   extract: 3,
   validate: 3,
   encode: 4,

@@ -8,7 +8,7 @@ import { attempt as decodeAttempt, type Outcome } from '../decode/decode.js';
 import type { TaskName } from '../decode/types.js';
 import { attempt as encodeAttempt } from '../encode/encode.js';
 import type { EncodedRequest } from '../encode/request.js';
-import { resolveOptions } from '../encode/resolve-options.js';
+import { resolveOptions } from '../options/resolve-options.js';
 import { DecodeError, describeThrown, describeValue } from '../errors/errors.js';
 import { DEFAULT_TIMEOUT_MS, timedOut, timeoutOption } from '../bounds/fetch-bounds.js';
 import { type ResponseHead, withObservedFetchBounds } from '../fetch/bounded-fetch.js';

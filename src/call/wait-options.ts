@@ -6,7 +6,7 @@
 import type { PolledTask } from '../decode/polling.js';
 import { DecodeError, describeThrown } from '../errors/errors.js';
 import { optionError } from '../errors/option-error.js';
-import { resolveOptions } from '../encode/resolve-options.js';
+import { resolveOptions } from '../options/resolve-options.js';
 import type { DecodeOptions } from '../decode/types.js';
 import { abortableSleep, backoffMs } from './backoff.js';
 

@@ -22,7 +22,7 @@ import { receiverSettings, type ReceiverSettings, type WebhookReceiverOptions } 
 import { sameAgent, type TaskHandle } from '../decode/task-handle.js';
 import { checkWebhookEnvelope, detectWebhookFormat } from './envelope.js';
 import { isObject, own } from '../json/own.js';
-import { resolveOptions } from '../encode/resolve-options.js';
+import { resolveOptions } from '../options/resolve-options.js';
 import { versionOrDefault } from '../schema/versions.js';
 import { verifyWebhookSignature, type WebhookSigner } from './signature/verify.js';
 
