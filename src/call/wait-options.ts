@@ -6,6 +6,7 @@
 import type { PolledTask } from '../decode/polling.js';
 import { DecodeError, describeThrown } from '../errors/errors.js';
 import { optionError } from '../errors/option-error.js';
+import { deadlineMs } from '../errors/option-rules.js';
 import { resolveOptions } from '../options/resolve-options.js';
 import type { DecodeOptions } from '../decode/types.js';
 import { abortableSleep, backoffMs } from './backoff.js';
@@ -92,11 +93,9 @@ const REAL_CLOCK: WaitClock = {
   sleep: abortableSleep,
 };
 
+/** A wait's interval or deadline: the shared deadline rule (at least 1 ms: 0 would be a tight loop on a seller that answers `working` forever). */
 function duration(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  // At least 1 ms: an interval of 0 would be a tight loop on a seller that answers `working` forever.
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 1) throw optionError(WHO, name, 'a number of ms, at least 1', value);
-  return value;
+  return deadlineMs(name, value, { who: WHO }) ?? fallback;
 }
 
 function optionalFunction<F>(name: string, value: unknown): F | undefined {
