@@ -23,7 +23,8 @@ import type { KeyResolver } from './signature/keys.js';
 import { createRevocationList, type RevocationListOptions } from './signature/revocation.js';
 import { DEFAULT_MAX_SIGNATURE_HEADER_BYTES } from './signature/signature-headers.js';
 import { registeredEndpoint, type RegisteredEndpoint } from '../http-signature/target-uri.js';
-import type { ReplayScope, RevocationCheck, WebhookCrypto } from './signature/verify.js';
+import type { ReplayScope, RevocationCheck } from './signature/verify.js';
+import type { WebhookCrypto } from './types.js';
 
 const WHO = 'createWebhookReceiver';
 const OWNER = { who: WHO } as const;
