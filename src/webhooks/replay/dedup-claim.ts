@@ -6,7 +6,7 @@
  * failed), so a failed processing never swallows the sender's retry.
  */
 import { describeValue } from '../../errors/errors.js';
-import { dedupCall } from '../dependencies.js';
+import { dedupCall } from './dedup-call.js';
 import { WebhookError } from '../errors.js';
 import type { DedupClaim, WebhookCrypto } from '../types.js';
 import type { DedupState, DedupStore } from './dedup.js';
