@@ -76,3 +76,17 @@ export function countLimit(name: string, value: unknown, owner: OptionOwner = {}
   if (typeof value === 'number' && value >= 0 && (Number.isSafeInteger(value) || value === Infinity)) return value;
   throw optionError(owner.who, name, COUNT_LIMIT, value, owner.context);
 }
+
+/**
+ * Checks that an option, when set, is a function (a callback: `now`, `keys`, `onStatus`).
+ *
+ * @param who - The function given it.
+ * @param name - The option's name.
+ * @param value - The option as given.
+ * @throws {DecodeError} `INVALID_OPTION`.
+ * @example
+ * optionalFunction('createWebhookReceiver', 'now', options.now);
+ */
+export function optionalFunction(who: string, name: string, value: unknown): void {
+  if (value !== undefined && typeof value !== 'function') throw optionError(who, name, 'a function', value);
+}

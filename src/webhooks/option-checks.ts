@@ -45,20 +45,6 @@ export function shareOption(who: string, name: string, value: unknown, budget: n
 }
 
 /**
- * Checks that an option, when set, is a function.
- *
- * @param who - The factory.
- * @param name - The option's name.
- * @param value - The option as given.
- * @throws {DecodeError} `INVALID_OPTION`.
- * @example
- * optionalFunction('createWebhookReceiver', 'now', options.now);
- */
-export function optionalFunction(who: string, name: string, value: unknown): void {
-  if (value !== undefined && typeof value !== 'function') throw optionError(who, name, 'a function', value);
-}
-
-/**
  * Checks that an object option, when set, has the named methods.
  *
  * @param who - The factory.
