@@ -9,7 +9,7 @@
  */
 export { decode, safeDecode, createDecoder } from './decode/decode.js';
 export type { DecodeOptions, Decoded, DecodeSuccess, Decoder, Merged, ReleaseOf, SafeDecodeResult, TaskName } from './decode/types.js';
-export type { Transport } from './encode/options.js';
+export type { Transport } from './options/options.js';
 export { classifyRecovery } from './schema/recovery.js';
 export { preload } from './validate/preload.js';
 export { extractMcpResponse } from './extract/mcp.js';
@@ -43,7 +43,7 @@ export type { TaskHandle, TaskHandleFields, TaskHandleOptions } from './decode/t
 export { TaskMismatchError } from './errors/errors.js';
 export { decoderFor } from './decode/capabilities.js';
 export type { CapabilitiesCheck, SellerDecoder } from './decode/capabilities.js';
-export type { SentRequest } from './encode/sent-request.js';
+export type { SentRequest } from './options/sent-request.js';
 export { NoCommonVersionError, VersionMismatchError } from './errors/errors.js';
 export type {
   AudienceTooSmallDetails,

@@ -20,6 +20,8 @@ const RANKS: Readonly<Record<string, number>> = {
   layout: 1,
   bounds: 2,
   schema: 2,
+  // The options decode and encode share (read below both).
+  options: 3,
   extract: 3,
   validate: 3,
   encode: 4,
@@ -40,6 +42,38 @@ const RANKS: Readonly<Record<string, number>> = {
 /** Stages that run only under Node, and the one Node-only file of the portable core (chosen by `#validator-loader`). */
 const NODE_STAGES: ReadonlySet<string> = new Set(['fetch', 'cli']);
 const NODE_FILES: ReadonlySet<string> = new Set(['validate/loader/node.ts']);
+
+/** webhooks/' own parts, bottom to top: a file or folder under webhooks/ imports only its own and lower ones. */
+const WEBHOOK_RANKS: Readonly<Record<string, number>> = {
+  types: 0,
+  errors: 1,
+  'option-checks': 1,
+  body: 2,
+  envelope: 2,
+  deadline: 2,
+  replay: 3,
+  signature: 4,
+  dependencies: 5,
+  'decode-webhook': 6,
+  'receiver-options': 7,
+  receiver: 8,
+  index: 9,
+};
+
+/** The part of webhooks/ a file is in (`replay`, `receiver`), ranked by WEBHOOK_RANKS. */
+function webhookPart(file: string): string {
+  const part = (file.split('/')[1] ?? '').replace(/\.ts$/, '');
+  if (WEBHOOK_RANKS[part] === undefined) throw new Error(`layering: webhooks/${part} has no rank; add it to WEBHOOK_RANKS`);
+  return part;
+}
+
+/** The edge inside webhooks/ against its inner ranks, if it is one. */
+function webhookViolation(from: string, to: string): string | undefined {
+  const [a, b] = [webhookPart(from), webhookPart(to)];
+  const [ra, rb] = [WEBHOOK_RANKS[a] as number, WEBHOOK_RANKS[b] as number];
+  if (a === b || rb < ra) return undefined;
+  return `${from} (webhooks/${a}, ${ra}) imports ${to} (webhooks/${b}, ${rb}), a part ${rb === ra ? 'beside' : 'above'} it`;
+}
 
 /** Which stages may import webhooks/: only itself (what it shares with sign/ lives in http-signature/). */
 const WEBHOOK_IMPORTERS: ReadonlySet<string> = new Set(['webhooks']);
@@ -78,6 +112,8 @@ function violations(edges: readonly Edge[]): string[] {
       continue;
     }
     const b = stageOf(to);
+    const inner = a === 'webhooks' && b === 'webhooks' ? webhookViolation(from, to) : undefined;
+    if (inner !== undefined) out.push(inner);
     if (a === b) continue;
     const [ra, rb] = [RANKS[a] as number, RANKS[b] as number];
     if (b === 'webhooks' && !WEBHOOK_IMPORTERS.has(a)) out.push(`${from} imports ${to}: nothing outside webhooks/ imports it`);
@@ -192,6 +228,16 @@ describe('the layering check itself', () => {
     ]);
     expect(violations([{ from: 'index.ts', to: 'webhooks/index.ts' }])).toHaveLength(1);
     expect(violations([{ from: 'http-signature/base.ts', to: 'webhooks/receiver.ts' }])).toHaveLength(1);
+  });
+
+  test("finds an import up webhooks/' inner ranks (the errors -> replay edge that closed the old circle)", () => {
+    expect(violations([{ from: 'webhooks/errors.ts', to: 'webhooks/replay/dedup-claim.ts' }])).toEqual([
+      'webhooks/errors.ts (webhooks/errors, 1) imports webhooks/replay/dedup-claim.ts (webhooks/replay, 3), a part above it',
+    ]);
+    expect(violations([{ from: 'webhooks/replay/dedup-claim.ts', to: 'webhooks/dependencies.ts' }])).toHaveLength(1);
+    expect(violations([{ from: 'webhooks/body/body.ts', to: 'webhooks/envelope.ts' }])).toHaveLength(1);
+    expect(violations([{ from: 'webhooks/receiver.ts', to: 'webhooks/replay/dedup-claim.ts' }])).toEqual([]);
+    expect(violations([{ from: 'webhooks/replay/replay.ts', to: 'webhooks/replay/admissions.ts' }])).toEqual([]);
   });
 
   test('allows what goes down, and Node modules only where Node runs', () => {

@@ -5,8 +5,7 @@
  * in-process array that cost what it stores. The walks that say which bound a value passes, and
  * where, are checkTree (check-tree.ts) and snapshot (snapshot.ts).
  */
-import { LimitError, type DecodeErrorOptions, type ErrorContext } from '../errors/errors.js';
-import { optionError } from '../errors/option-error.js';
+import { LimitError, type DecodeErrorOptions } from '../errors/errors.js';
 
 /** The limits a decode runs under. */
 export interface Bounds {
@@ -20,40 +19,6 @@ export interface Bounds {
 
 /** The defaults: the spec's 4 MiB, a depth no AdCP payload comes near, and a node count a 4 MiB payload cannot honestly reach. */
 export const DEFAULT_BOUNDS: Bounds = { maxBytes: 4 * 1024 * 1024, maxDepth: 64, maxNodes: 1_000_000 };
-
-/**
- * The one rule for a limit a caller sets (`maxBytes`, `maxDepth`, `maxNodes`; decode's options,
- * the extractors', the bounded fetch's): a non-negative safe integer, or `Infinity` to lift it; with
- * `zero: false`, at least 1 (a fetch cannot return an empty body through a zero cap).
- *
- * @param name - The option's name, for the message: `maxBytes`.
- * @param value - What the caller passed; `undefined` is "not set".
- * @param how - `zero`: whether 0 is a limit; `of`: whose option it is, for the message (`boundedFetch`);
- *   `context`: the call it was given to (decode's task), for the error.
- * @returns The limit, or `undefined` when not set (the caller's default applies).
- * @throws {DecodeError} `INVALID_OPTION` for anything else.
- * @example
- * limitOption('maxBytes', 1024, { zero: true }); // 1024
- * limitOption('maxBytes', -1, { zero: true }); // throws INVALID_OPTION: option maxBytes must be a non-negative safe integer or Infinity; got -1
- */
-export function limitOption(
-  name: string,
-  value: unknown,
-  how: { readonly zero: boolean; readonly of?: string; readonly context?: ErrorContext },
-): number | undefined {
-  if (value === undefined) return undefined;
-  const least = how.zero ? 0 : 1;
-  // A safe integer: past 2^53 a count is no longer exact (Infinity says "no limit").
-  if (typeof value === 'number' && value >= least && (Number.isSafeInteger(value) || value === Infinity)) return value;
-  const whose = how.of === undefined ? '' : ` of ${how.of}`;
-  throw optionError(
-    undefined,
-    `${name}${whose}`,
-    `a ${how.zero ? 'non-negative' : 'positive'} safe integer or Infinity`,
-    value,
-    how.context,
-  );
-}
 
 /**
  * The `TOO_LARGE` error for a text already measured (e.g. by the MCP extractor), so that the

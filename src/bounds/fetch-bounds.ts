@@ -2,21 +2,18 @@
  * The limits of a bounded fetch: their types and defaults, where a caller sets them, how they are
  * checked, and the LimitError a response that breaks one fails with.
  */
-import { limitOption } from './bounds.js';
+import { DEFAULT_BOUNDS } from './bounds.js';
 import { LimitError } from '../errors/errors.js';
-import { optionError } from '../errors/option-error.js';
+import { byteLimit, deadlineMs } from '../errors/option-rules.js';
 
 /** Default cap on a response body, in bytes: the spec's recommended client safety limit for one MCP message, 4 MiB (decode's own text limit is its `maxBytes` option). */
-export const DEFAULT_MAX_BYTES = 4_194_304;
+export const DEFAULT_MAX_BYTES = DEFAULT_BOUNDS.maxBytes;
 
 /**
  * The default deadline for a whole response, in ms: 60 s, the same as the MCP SDK's default request
  * timeout, so a call the SDK would still wait for is not cut short. Raise it per call for long tools.
  */
 export const DEFAULT_TIMEOUT_MS = 60_000;
-
-/** Largest delay `setTimeout` honours; longer deadlines are re-armed in steps. */
-export const MAX_TIMER_MS = 2_147_483_647;
 
 /** Limits for a bounded fetch. Absent fields fall back (per call → scope → instance → default). */
 export interface FetchBounds {
@@ -46,31 +43,17 @@ export type BoundedRequestInit = RequestInit & { readonly [FETCH_BOUNDS]?: Fetch
  * @param bounds - The limits, any field absent.
  * @param where - Who was given them, for the message: `boundedFetch`.
  * @returns The two limits, nothing else of the object.
- * @throws {DecodeError} `INVALID_OPTION` when a limit is not positive (maxBytes a safe integer or Infinity, timeoutMs a number up to 2^31 - 1).
+ * @throws {DecodeError} `INVALID_OPTION` when a limit breaks its rule (errors/option-rules.ts: byteLimit, deadlineMs).
  * @example
  * checkBounds({ maxBytes: 1024 }, 'boundedFetch'); // { maxBytes: 1024, timeoutMs: undefined }
  */
 export function checkBounds(bounds: FetchBounds, where: string): FetchBounds {
-  const maxBytes = limitOption('maxBytes', bounds.maxBytes, { zero: false, of: where });
-  return { maxBytes, timeoutMs: timeoutOption(bounds.timeoutMs, where) };
+  return {
+    maxBytes: byteLimit('maxBytes', bounds.maxBytes, { who: where }),
+    timeoutMs: deadlineMs('timeoutMs', bounds.timeoutMs, { who: where }),
+  };
 }
 
-/**
- * The one rule for a deadline a caller sets on a whole response (the bounded fetch's, callTask's):
- * a positive number of ms that a timer can hold.
- *
- * @param value - What the caller passed; `undefined` is "not set".
- * @param where - Whose option it is, for the message (`boundedFetch`); `undefined` for a call's own.
- * @returns The deadline, or `undefined` when not set.
- * @throws {DecodeError} `INVALID_OPTION` for anything else.
- * @example
- * timeoutOption(0, 'boundedFetch'); // throws INVALID_OPTION: option timeoutMs of boundedFetch must be a positive number of ms up to 2147483647; got 0
- */
-export function timeoutOption(value: unknown, where: string | undefined): number | undefined {
-  if (value === undefined || (typeof value === 'number' && value > 0 && value <= MAX_TIMER_MS)) return value;
-  const whose = where === undefined ? '' : ` of ${where}`;
-  throw optionError(undefined, `timeoutMs${whose}`, `a positive number of ms up to ${MAX_TIMER_MS}`, value);
-}
 /** The TOO_LARGE of a body, an event or a stream that passed its byte limit while arriving. */
 export function tooLarge(what: string, limit: number, actual: number): LimitError {
   return new LimitError(

@@ -8,9 +8,10 @@ import { attempt as decodeAttempt, type Outcome } from '../decode/decode.js';
 import type { TaskName } from '../decode/types.js';
 import { attempt as encodeAttempt } from '../encode/encode.js';
 import type { EncodedRequest } from '../encode/request.js';
-import { resolveOptions } from '../encode/resolve-options.js';
+import { resolveOptions } from '../options/resolve-options.js';
 import { DecodeError, describeThrown, describeValue } from '../errors/errors.js';
-import { DEFAULT_TIMEOUT_MS, timedOut, timeoutOption } from '../bounds/fetch-bounds.js';
+import { DEFAULT_TIMEOUT_MS, timedOut } from '../bounds/fetch-bounds.js';
+import { deadlineMs } from '../errors/option-rules.js';
 import { type ResponseHead, withObservedFetchBounds } from '../fetch/bounded-fetch.js';
 import { classify } from './classify.js';
 import { decodePoll, isPollMethod } from './poll-method.js';
@@ -205,7 +206,7 @@ function readCallOptions(
   if (options === undefined) return { timeoutMs: DEFAULT_TIMEOUT_MS, retry: readRetry(undefined) };
   try {
     const { version, newerRelease, maxBytes, maxDepth, maxNodes, unknownRecovery, timeoutMs, signal, retry } = options;
-    const deadline = timeoutOption(timeoutMs, undefined) ?? DEFAULT_TIMEOUT_MS;
+    const deadline = deadlineMs('timeoutMs', timeoutMs) ?? DEFAULT_TIMEOUT_MS;
     if (signal !== undefined && !(signal instanceof AbortSignal))
       return new DecodeError('INVALID_OPTION', `option signal must be an AbortSignal; got ${describeValue(signal)}`);
     return { version, newerRelease, maxBytes, maxDepth, maxNodes, unknownRecovery, timeoutMs: deadline, signal, retry: readRetry(retry) };

@@ -6,7 +6,8 @@
 import type { PolledTask } from '../decode/polling.js';
 import { DecodeError, describeThrown } from '../errors/errors.js';
 import { optionError } from '../errors/option-error.js';
-import { resolveOptions } from '../encode/resolve-options.js';
+import { deadlineMs, optionalFunction } from '../errors/option-rules.js';
+import { resolveOptions } from '../options/resolve-options.js';
 import type { DecodeOptions } from '../decode/types.js';
 import { abortableSleep, backoffMs } from './backoff.js';
 
@@ -92,15 +93,13 @@ const REAL_CLOCK: WaitClock = {
   sleep: abortableSleep,
 };
 
+/** A wait's interval or deadline: the shared deadline rule (at least 1 ms: 0 would be a tight loop on a seller that answers `working` forever). */
 function duration(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  // At least 1 ms: an interval of 0 would be a tight loop on a seller that answers `working` forever.
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 1) throw optionError(WHO, name, 'a number of ms, at least 1', value);
-  return value;
+  return deadlineMs(name, value, { who: WHO }) ?? fallback;
 }
 
-function optionalFunction<F>(name: string, value: unknown): F | undefined {
-  if (value !== undefined && typeof value !== 'function') throw optionError(WHO, name, 'a function', value);
+function callback<F>(name: string, value: unknown): F | undefined {
+  optionalFunction(WHO, name, value);
   return value as F | undefined;
 }
 
@@ -141,11 +140,11 @@ export function readWaitOptions(options: WaitOptions | undefined): WaitSettings 
       pollTimeoutMs: duration('pollTimeoutMs', o.pollTimeoutMs, 60_000),
       maxFailures,
       signal,
-      onStatus: optionalFunction('onStatus', o.onStatus),
+      onStatus: callback('onStatus', o.onStatus),
       method,
       webhooks,
       clock,
-      random: optionalFunction<() => number>('random', o.random) ?? Math.random,
+      random: callback<() => number>('random', o.random) ?? Math.random,
       bounds: checkedBounds({ maxBytes, maxDepth, maxNodes, unknownRecovery }),
     };
   } catch (cause) {

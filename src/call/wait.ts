@@ -9,7 +9,7 @@ import { readHandle, type TaskHandle, type TaskHandleFields } from '../decode/ta
 import { attempt as encodeAttempt } from '../encode/encode.js';
 import { newIdempotencyKey } from '../encode/idempotency.js';
 import type { EncodedRequest } from '../encode/request.js';
-import { resolveOptions } from '../encode/resolve-options.js';
+import { resolveOptions } from '../options/resolve-options.js';
 import { DecodeError, LimitError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { TaskFailedError } from '../extract/task-failed.js';

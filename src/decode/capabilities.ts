@@ -11,8 +11,8 @@ import { shownText } from '../errors/format.js';
 import { hasOwn, isObject, own } from '../json/own.js';
 import { bundledEnd, releaseOf, tablesFor, versionForSeller, versions, type Version } from '../schema/versions.js';
 import { attempt, createDecoder } from './decode.js';
-import type { CommonDecodeOptions } from '../encode/options.js';
-import { resolveOptions } from '../encode/resolve-options.js';
+import type { CommonDecodeOptions } from '../options/options.js';
+import { resolveOptions } from '../options/resolve-options.js';
 import type { Decoded, Decoder, Merged } from './types.js';
 
 /** A seller's decoder, pinned to the release it and adcp-decode both speak. */

@@ -29,14 +29,14 @@ import { describeCallerValue, failed, guard, mismatch, payloadError, type Contex
 import { checkAnswer, checkRequest, stampedVersion } from './request-checks.js';
 import { refuseContradiction } from './status-layers.js';
 import { recordAnswer } from './task-handle.js';
-import { resolveOptions, type Resolved } from '../encode/resolve-options.js';
+import { resolveOptions, type Resolved } from '../options/resolve-options.js';
 import { encoderFor } from '../encode/encode.js';
 import { locatePayload, type Found } from './transports.js';
 import type { Decoded, DecodeOptions, Decoder, Merged, SafeDecodeResult, TaskName } from './types.js';
 
 // The types a caller of decode() names, also importable from here.
 export type { Decoded, DecodeOptions, Decoder, ResponseIn, SafeDecodeResult, TaskName, VersionFor } from './types.js';
-export type { Transport } from '../encode/options.js';
+export type { Transport } from '../options/options.js';
 
 /**
  * Decodes a seller's answer to `task` into its typed response, or throws.

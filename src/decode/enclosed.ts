@@ -12,7 +12,7 @@ import { isFailedStatus } from '../schema/statuses.js';
 import type { Version } from '../schema/versions.js';
 import { decodeFound, type DecodeOptions, type Decoded, type ResponseIn, type TaskName } from './decode.js';
 import { failed, guard, payloadError, type Context } from './failures.js';
-import { resolveOptions } from '../encode/resolve-options.js';
+import { resolveOptions } from '../options/resolve-options.js';
 import { refuseContradiction, type StatedStatus } from './status-layers.js';
 
 /** `enums/task-type.json` per bundled version: the values an envelope's `task_type` may take. */

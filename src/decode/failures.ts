@@ -22,7 +22,7 @@ import { hasOwn, isObject } from '../json/own.js';
 import { classifyRecoveryWith, endStateClassification, recoveryTable, type EndState } from '../schema/recovery.js';
 import type { IssueListing, Variant } from '../validate/validators.js';
 import { defaultVersion, type Version } from '../schema/versions.js';
-import type { Resolved } from '../encode/resolve-options.js';
+import type { Resolved } from '../options/resolve-options.js';
 
 /** Everything known about the call: the context every error is built with, the options. */
 export interface Context extends ErrorContext {

@@ -11,10 +11,10 @@
  * version) when it is not; its `adcp_version` stays in the data for a buyer that wants to refuse it.
  */
 import { decode as decodeAny, safeDecode as safeDecodeAny } from './decode.js';
-import { resolveOptions } from '../encode/resolve-options.js';
+import { resolveOptions } from '../options/resolve-options.js';
 import type { DecodeOptions } from './types.js';
 import { DecodeError, type AdcpError, type ErrorContext, type Recovery, type RecoveryClassification } from '../errors/errors.js';
-import type { CommonDecodeOptions } from '../encode/options.js';
+import type { CommonDecodeOptions } from '../options/options.js';
 import { decodeTaskStatus, handleOption, STATUS_CALL } from './polling.js';
 import { mintHandle, type TaskHandle, type TaskHandleFields, type TaskHandleOptions } from './task-handle.js';
 import type { taskTypesByVersion } from '../generated/envelope.js';

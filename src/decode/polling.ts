@@ -19,7 +19,7 @@ import { locatePayload } from './transports.js';
 import { decodeEnclosed, isTaskType, resultTask, type ResultData, type TaskType } from './enclosed.js';
 import { envelopeFault } from './envelope-check.js';
 import { guard, type Context } from './failures.js';
-import { resolveOptions, type Resolved } from '../encode/resolve-options.js';
+import { resolveOptions, type Resolved } from '../options/resolve-options.js';
 import { correlate, readHandle, type TaskHandle, type TaskHandleFields } from './task-handle.js';
 
 /** A polled task of one task type, judged by version(s) `V`. */

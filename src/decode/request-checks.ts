@@ -18,7 +18,7 @@ import { hasOwn } from '../json/own.js';
 import { releaseOf, versions, type Version } from '../schema/versions.js';
 import type { Context } from './failures.js';
 import { firstDifference } from './first-difference.js';
-import type { CheckedRequest } from '../encode/sent-request.js';
+import type { CheckedRequest } from '../options/sent-request.js';
 
 /** A wire `adcp_version`: major, minor, an optional pre-release tag (version-envelope.json's pattern). */
 const WIRE_VERSION = /^(\d+)\.(\d+)(-[a-zA-Z0-9.-]+)?$/;

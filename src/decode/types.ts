@@ -4,11 +4,11 @@
  */
 import type { DecodeError } from '../errors/errors.js';
 import type { ResponsesByVersion } from '../generated/index.js';
-import type { DecodeOptions, Merged, VersionNamed } from '../encode/version-option.js';
+import type { DecodeOptions, Merged, VersionNamed } from '../options/version-option.js';
 import type { Version } from '../schema/versions.js';
 import type { Encoder } from '../encode/types.js';
 
-export type { DecodeOptions, Merged, ReleaseOf } from '../encode/version-option.js';
+export type { DecodeOptions, Merged, ReleaseOf } from '../options/version-option.js';
 
 /** The bundled version(s) a `version` option can resolve to: with `'auto'` or none, any. */
 export type VersionFor<O> = VersionNamed<O, Version>;

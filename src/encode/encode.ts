@@ -6,7 +6,7 @@
  * as is on a network retry. A refusal is a RequestError (`INVALID_REQUEST`): the caller's to fix.
  */
 import { DecodeError, describeThrown } from '../errors/errors.js';
-import { resolveOptions, type Resolved } from './resolve-options.js';
+import { resolveOptions, type Resolved } from '../options/resolve-options.js';
 import { defaultVersion, type Version } from '../schema/versions.js';
 import { checkedRequest } from './checked-request.js';
 import type { EncodedRequest } from './request.js';

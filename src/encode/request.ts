@@ -4,7 +4,7 @@
  * (the root's typed API is in types.ts).
  */
 import type { DecodeError } from '../errors/errors.js';
-import type { TreeBounds } from './options.js';
+import type { TreeBounds } from '../options/options.js';
 
 /**
  * A value as encode() returns it: deeply read-only, as the value itself is deeply frozen.

@@ -10,7 +10,8 @@
  *   `isError` into a success, the type confusion the spec's guard exists to prevent.
  */
 import { NO_CONTEXT, readInput, type ErrorContext } from '../errors/errors.js';
-import { DEFAULT_BOUNDS, limitOption, storedIndexes } from '../bounds/bounds.js';
+import { DEFAULT_BOUNDS, storedIndexes } from '../bounds/bounds.js';
+import { byteLimit } from '../errors/option-rules.js';
 import { snapshot } from '../bounds/snapshot.js';
 import { readTextItem, type ParsedShape, type TextBudget } from '../json/text.js';
 import { hasOwn, own, isObject } from '../json/own.js';
@@ -116,7 +117,7 @@ function isAdcpErrorOnly(value: Record<string, unknown>): boolean {
  * resolveMaxBytes(undefined); // 4194304
  */
 export function resolveMaxBytes(options: McpExtractOptions | null | undefined, context: ErrorContext = NO_CONTEXT): number {
-  return limitOption('maxBytes', options == null ? undefined : options.maxBytes, { zero: true, context }) ?? DEFAULT_BOUNDS.maxBytes;
+  return byteLimit('maxBytes', options == null ? undefined : options.maxBytes, { context }) ?? DEFAULT_BOUNDS.maxBytes;
 }
 
 function ignoredKind(value: unknown): IgnoredStructuredContent | undefined {

@@ -3,7 +3,8 @@
  * streams that resume it: the deadline, the abort, and every body chunk counted against the bounds.
  */
 import type { DecodeError } from '../errors/errors.js';
-import { MAX_TIMER_MS, timedOut, tooLarge } from '../bounds/fetch-bounds.js';
+import { timedOut, tooLarge } from '../bounds/fetch-bounds.js';
+import { MAX_TIMER_MS } from '../errors/option-rules.js';
 import type { ScannedId, SseScanner } from './sse.js';
 
 /** One request's byte and time budget, shared by the streams that resume it. */

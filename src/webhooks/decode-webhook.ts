@@ -19,7 +19,7 @@ import {
 } from '../decode/enclosed.js';
 import { guard } from '../decode/failures.js';
 import { correlate, readHandle, type TaskHandle, type TaskHandleFields } from '../decode/task-handle.js';
-import { resolveOptions, type Resolved } from '../encode/resolve-options.js';
+import { resolveOptions, type Resolved } from '../options/resolve-options.js';
 import { DecodeError, SchemaMismatchError, describeThrown, describeValue } from '../errors/errors.js';
 import { TaskFailedError } from '../extract/task-failed.js';
 import { shownText } from '../errors/format.js';

@@ -6,60 +6,12 @@
  */
 import { DecodeError, describeThrown, describeValue } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
+import { call } from './deadline.js';
 import { readHandle, type TaskHandle, type TaskHandleFields } from '../decode/task-handle.js';
 import { WebhookError } from './errors.js';
 import type { ReplayClaim, ReplayStore } from './replay/replay.js';
 import type { KeyResolver, ResolvedKey } from './signature/keys.js';
 import type { RevocationCheck, RevocationStatus } from './signature/verify.js';
-
-/**
- * `work()`, or the error `late()` builds once `ms` milliseconds have passed without an answer.
- * A synchronous throw of `work` is a rejection; a late answer is dropped.
- *
- * @param work - The call to bound.
- * @param ms - The deadline.
- * @param late - Builds the error for a call that did not answer in time.
- * @returns What `work` resolved to.
- * @throws What `work` threw, or `late()`.
- * @example
- * const reply = await withDeadline(() => store.claim(keyid, nonce, ttl), 2_000, () => new Error('the store is blocked'));
- */
-async function withDeadline<T>(work: () => T | Promise<T>, ms: number, late: () => Error): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(late()), ms);
-  });
-  try {
-    return await Promise.race([Promise.resolve().then(work), expired]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** A thrown value as one bounded line: its class and message. */
-function thrownLine(error: unknown): string {
-  try {
-    if (error instanceof Error) return `${describeThrown(error)}: ${shownText(String(error.message), 160)}`;
-  } catch {
-    // A Proxy or a throwing getter: its class is all that is said of it.
-  }
-  return describeThrown(error);
-}
-
-/** Runs a dependency call within its deadline; anything but a WebhookError becomes `unavailable(...)`. */
-async function call<T>(
-  work: () => T | Promise<T>,
-  ms: number,
-  unavailable: (why: string, cause?: unknown) => WebhookError,
-  option: string,
-): Promise<T> {
-  try {
-    return await withDeadline(work, ms, () => unavailable(`did not answer within ${ms} ms (${option})`));
-  } catch (error) {
-    if (error instanceof WebhookError) throw error;
-    throw unavailable(`failed (${thrownLine(error)})`, error);
-  }
-}
 
 function misconfigured(message: string): WebhookError {
   return new WebhookError('webhook_receiver_misconfigured', message);
@@ -190,27 +142,6 @@ export function guardNow(now: () => number): () => number {
       throw misconfigured(`the now option must return finite milliseconds; it returned ${describeValue(t)}`);
     return t;
   };
-}
-
-/**
- * Runs one dedup store command within its deadline; a failure is `webhook_dedup_store_unavailable`.
- *
- * @param work - The command.
- * @param ms - The deadline (`storeTimeoutMs`).
- * @param what - The command's name, for the message.
- * @returns Its answer (unchecked: the caller checks the shape).
- * @throws {WebhookError} `webhook_dedup_store_unavailable` (503).
- * @example
- * const state = await dedupCall(() => store.claim(request), 2_000, 'claim');
- */
-export function dedupCall(work: () => unknown, ms: number, what: string): Promise<unknown> {
-  const unavailable = (why: string, cause?: unknown): WebhookError =>
-    new WebhookError(
-      'webhook_dedup_store_unavailable',
-      `the dedup store's ${what} ${why}; the receiver fails closed: check that the store (Redis) is reachable and not blocked (the sender may retry)`,
-      { cause },
-    );
-  return call(work, ms, unavailable, 'storeTimeoutMs');
 }
 
 /**

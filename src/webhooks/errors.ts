@@ -4,7 +4,7 @@
  */
 import { DecodeError, type DecodeErrorCode, type DecodeErrorOptions } from '../errors/errors.js';
 import { TaskFailedError } from '../extract/task-failed.js';
-import type { DedupClaim } from './replay/dedup-claim.js';
+import type { DedupClaim } from './types.js';
 
 /**
  * Why a webhook was refused. The `webhook_signature_*`, `webhook_target_uri_malformed`,

@@ -37,7 +37,6 @@ export type {
   RevocationStatus,
   VerifiableRequest,
   VerifySignatureOptions,
-  WebhookCrypto,
   WebhookSigner,
 } from './signature/verify.js';
 export { createJwksResolver, JwksError, JWKS_MAX_BYTES } from './signature/jwks.js';
@@ -70,7 +69,8 @@ export type {
 } from './replay/dedup.js';
 export { createRedisDedupStore } from './replay/dedup-redis.js';
 export type { RedisDedupStoreOptions } from './replay/dedup-redis.js';
-export type { DedupClaim, DedupOptions } from './replay/dedup-claim.js';
+export type { DedupOptions } from './replay/dedup-claim.js';
+export type { DedupClaim, WebhookCrypto } from './types.js';
 export { canonicalJson, payloadFingerprint } from './replay/fingerprint.js';
 export { hmacSignature, verifyLegacyHmac, checkHmacSecret } from './signature/hmac.js';
 export type { LegacyHmacOptions } from './signature/hmac.js';

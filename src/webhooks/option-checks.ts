@@ -1,9 +1,9 @@
 /**
  * The checks every webhook factory applies to its options at creation: a wrong option is the
- * buyer's configuration fault, reported as `INVALID_OPTION` before any webhook arrives.
+ * buyer's configuration fault, reported as `INVALID_OPTION` before any webhook arrives. Byte bounds
+ * and deadlines follow the shared rules (errors/option-rules.ts); these are the webhook-only kinds.
  */
 import { optionError } from '../errors/option-error.js';
-import { MAX_TIMER_MS } from '../bounds/fetch-bounds.js';
 
 /**
  * A positive safe integer option, or its default when unset.
@@ -42,38 +42,6 @@ export function shareOption(who: string, name: string, value: unknown, budget: n
   const share = positiveInteger(who, name, value, Math.max(1, Math.floor(budget * Math.min(1, fraction))));
   if (share > budget) throw optionError(who, name, `at most maxBytes (${budget})`, value);
   return share;
-}
-
-/**
- * A deadline option in milliseconds: a positive integer a timer can hold, or its default.
- *
- * @param who - The factory.
- * @param name - The option's name.
- * @param value - The option as given.
- * @param fallback - Its default.
- * @returns The value.
- * @throws {DecodeError} `INVALID_OPTION`.
- * @example
- * const bodyTimeoutMs = deadlineMs('createWebhookReceiver', 'bodyTimeoutMs', options.bodyTimeoutMs, 10_000);
- */
-export function deadlineMs(who: string, name: string, value: unknown, fallback: number): number {
-  const ms = positiveInteger(who, name, value, fallback);
-  if (ms > MAX_TIMER_MS) throw optionError(who, name, `at most ${MAX_TIMER_MS} (a timer's longest delay)`, value);
-  return ms;
-}
-
-/**
- * Checks that an option, when set, is a function.
- *
- * @param who - The factory.
- * @param name - The option's name.
- * @param value - The option as given.
- * @throws {DecodeError} `INVALID_OPTION`.
- * @example
- * optionalFunction('createWebhookReceiver', 'now', options.now);
- */
-export function optionalFunction(who: string, name: string, value: unknown): void {
-  if (value !== undefined && typeof value !== 'function') throw optionError(who, name, 'a function', value);
 }
 
 /**

@@ -11,7 +11,8 @@ import { boundsOf, type DecodeWebhookOptions } from './decode-webhook.js';
 import { WEBHOOK_TASK_TYPES } from './envelope.js';
 import { guardHandles, guardKeys, guardNow, guardReplayStore, guardRevocation, type HandleIds, type HandleLookup } from './dependencies.js';
 import type { TaskHandle } from '../decode/task-handle.js';
-import { deadlineMs, optionalFunction, optionalMethods, positiveInteger } from './option-checks.js';
+import { byteLimit, deadlineMs, optionalFunction } from '../errors/option-rules.js';
+import { optionalMethods, positiveInteger } from './option-checks.js';
 import { optionError, secretOptionError } from '../errors/option-error.js';
 import type { BodyLimits } from './body/request.js';
 import type { DedupOptions, DedupSettings } from './replay/dedup-claim.js';
@@ -22,9 +23,11 @@ import type { KeyResolver } from './signature/keys.js';
 import { createRevocationList, type RevocationListOptions } from './signature/revocation.js';
 import { DEFAULT_MAX_SIGNATURE_HEADER_BYTES } from './signature/signature-headers.js';
 import { registeredEndpoint, type RegisteredEndpoint } from '../http-signature/target-uri.js';
-import type { ReplayScope, RevocationCheck, WebhookCrypto } from './signature/verify.js';
+import type { ReplayScope, RevocationCheck } from './signature/verify.js';
+import type { WebhookCrypto } from './types.js';
 
 const WHO = 'createWebhookReceiver';
+const OWNER = { who: WHO } as const;
 
 /** Default body bound (webhooks.mdx: receivers SHOULD enforce 1 MB). */
 export const DEFAULT_WEBHOOK_MAX_BYTES = 1_000_000;
@@ -200,12 +203,8 @@ function checkRoute(options: DecodeWebhookOptions): void {
 function signatureSettings(options: WebhookReceiverOptions): ReceiverSettings['signature'] {
   if (options.hmac !== undefined) return undefined;
   const { endpoint } = options;
-  const maxSignatureHeaderBytes = positiveInteger(
-    WHO,
-    'maxSignatureHeaderBytes',
-    options.maxSignatureHeaderBytes,
-    DEFAULT_MAX_SIGNATURE_HEADER_BYTES,
-  );
+  const maxSignatureHeaderBytes =
+    byteLimit('maxSignatureHeaderBytes', options.maxSignatureHeaderBytes, OWNER) ?? DEFAULT_MAX_SIGNATURE_HEADER_BYTES;
   if (endpoint === undefined)
     throw new DecodeError(
       'INVALID_OPTION',
@@ -322,11 +321,11 @@ export function receiverSettings(options: WebhookReceiverOptions): ReceiverSetti
       'INVALID_OPTION',
       `${WHO}: option handles correlates MCP task webhooks; it cannot serve format 'a2a' (A2A push bodies name the A2A transport task, not an AdCP task_id)`,
     );
-  const maxBytes = positiveInteger(WHO, 'maxBodyBytes', maxBodyBytes, DEFAULT_WEBHOOK_MAX_BYTES);
-  const body = { maxBytes, timeoutMs: deadlineMs(WHO, 'bodyTimeoutMs', bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS) };
-  const storeMs = deadlineMs(WHO, 'storeTimeoutMs', storeTimeoutMs, DEFAULT_STORE_TIMEOUT_MS);
+  const maxBytes = byteLimit('maxBodyBytes', maxBodyBytes, OWNER) ?? DEFAULT_WEBHOOK_MAX_BYTES;
+  const body = { maxBytes, timeoutMs: deadlineMs('bodyTimeoutMs', bodyTimeoutMs, OWNER) ?? DEFAULT_BODY_TIMEOUT_MS };
+  const storeMs = deadlineMs('storeTimeoutMs', storeTimeoutMs, OWNER) ?? DEFAULT_STORE_TIMEOUT_MS;
   const clock = now === undefined ? undefined : guardNow(now);
-  const sources = keySources(options, clock, deadlineMs(WHO, 'keysTimeoutMs', keysTimeoutMs, DEFAULT_KEYS_TIMEOUT_MS));
+  const sources = keySources(options, clock, deadlineMs('keysTimeoutMs', keysTimeoutMs, OWNER) ?? DEFAULT_KEYS_TIMEOUT_MS);
   checkRoute(decodeOptions);
   // The body is never larger than the parse bound either.
   const decodeBounds = boundsOf(decodeOptions);

@@ -17,12 +17,13 @@ import { parseWebhookBody, bodyText } from './body/body.js';
 import { verifyLegacyHmac } from './signature/hmac.js';
 import type { KeyResolver } from './signature/keys.js';
 import { checkContentType, readWebhookRequest, type IncomingWebhook, type ReadRequest } from './body/request.js';
-import { claimDelivery, type DedupClaim } from './replay/dedup-claim.js';
+import { claimDelivery } from './replay/dedup-claim.js';
+import type { DedupClaim } from './types.js';
 import { receiverSettings, type ReceiverSettings, type WebhookReceiverOptions } from './receiver-options.js';
 import { sameAgent, type TaskHandle } from '../decode/task-handle.js';
 import { checkWebhookEnvelope, detectWebhookFormat } from './envelope.js';
 import { isObject, own } from '../json/own.js';
-import { resolveOptions } from '../encode/resolve-options.js';
+import { resolveOptions } from '../options/resolve-options.js';
 import { versionOrDefault } from '../schema/versions.js';
 import { verifyWebhookSignature, type WebhookSigner } from './signature/verify.js';
 

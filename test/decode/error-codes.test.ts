@@ -376,7 +376,7 @@ describe('INVALID_OPTION', () => {
   test('messages', () => {
     const input = mcp.structured(payload('3.1.19/get_products.valid'));
     expect(viaSafe('get_products', input, { maxBytes: -1 }).message).toMatchInlineSnapshot(
-      `"option maxBytes must be a non-negative safe integer or Infinity; got -1"`,
+      `"option maxBytes must be a positive safe integer or Infinity; got -1"`,
     );
     expect(viaSafe('get_products', input, { transport: 'http' } as never).message).toMatchInlineSnapshot(
       `"option transport must be 'auto', 'mcp', 'a2a' or 'payload'; got "http""`,

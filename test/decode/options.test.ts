@@ -274,11 +274,11 @@ describe('TOO_LARGE: the text bound in UTF-8 bytes, before parsing', () => {
     expect(longer.message).toMatchInlineSnapshot(`"content[0].text is at least 4194305 UTF-8 bytes; expected at most 4194304 (maxBytes)"`);
   });
 
-  test('Infinity disables the bound; 0 refuses every text', () => {
+  test('Infinity disables the bound; 0 is no bound but a wrong option (the byte-bound rule)', () => {
     expect(safeDecode('list_accounts', mcp.text(text), { maxBytes: Infinity })).toMatchObject({ success: true });
     expect(safeDecode('list_accounts', mcp.text(text), { maxBytes: 0 })).toMatchObject({
       success: false,
-      error: { code: 'TOO_LARGE', limit: 0 },
+      error: { code: 'INVALID_OPTION' },
     });
   });
 });

@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { createDecoder, decode, safeDecode, type DecodeOptions } from '../../src/decode/decode.js';
 import { firstDifference } from '../../src/decode/first-difference.js';
-import type { SentRequest } from '../../src/encode/sent-request.js';
+import type { SentRequest } from '../../src/options/sent-request.js';
 import { DecodeError, VersionMismatchError } from '../../src/errors/errors.js';
 import * as v31 from '../../src/generated/v3_1_19/pinned.js';
 import { a2a10, mcp } from '../fixtures/envelopes.js';

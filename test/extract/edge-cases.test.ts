@@ -309,9 +309,9 @@ describe('MCP success extraction: size limit in UTF-8 bytes', () => {
     expect(extractMcpResponse({ structuredContent: { s: 'x'.repeat(200) } }, { maxBytes: 10 })).not.toBeNull();
   });
 
-  test('maxBytes Infinity disables the check; 0 rejects every non-empty item', () => {
+  test('maxBytes Infinity disables the check; 1 rejects every item of two bytes or more', () => {
     expect(extractMcpResponse({ content: [json({ a: 1 })] }, { maxBytes: Infinity })).toEqual({ a: 1 });
-    expect(locateMcpPayload({ content: [json({ a: 1 })] }, { maxBytes: 0 })).toMatchObject({
+    expect(locateMcpPayload({ content: [json({ a: 1 })] }, { maxBytes: 1 })).toMatchObject({
       rejected: [{ reason: 'too-large' }],
     });
   });

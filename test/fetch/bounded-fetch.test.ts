@@ -369,11 +369,11 @@ describe('boundedFetch, called directly', () => {
   it('exports the spec defaults', () => {
     expect(DEFAULT_MAX_BYTES).toBe(4_194_304);
     expect(DEFAULT_TIMEOUT_MS).toBe(60_000);
-    // One rule and one error for every limit a caller sets (src/bounds/bounds.ts limitOption).
+    // One rule and one error for every byte bound a caller sets (src/errors/option-rules.ts byteLimit).
     expect(() => boundedFetch({ maxBytes: 0 })).toThrow(
       expect.objectContaining({
         code: 'INVALID_OPTION',
-        message: 'option maxBytes of boundedFetch must be a positive safe integer or Infinity; got 0',
+        message: 'boundedFetch: option maxBytes must be a positive safe integer or Infinity; got 0',
       }) as Error,
     );
     expect(() => boundedFetch({ maxBytes: 1.5 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }) as Error);

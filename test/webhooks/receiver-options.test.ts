@@ -27,6 +27,8 @@ const notPositiveInteger = fc.oneof(
   fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, '10', null, true),
 );
 const notDeadline = fc.oneof(notPositiveInteger, fc.constant(2 ** 31));
+// A byte bound's rule (src/errors/option-rules.ts): Infinity is no limit, and valid.
+const notByteLimit = notPositiveInteger.filter((v) => v !== Number.POSITIVE_INFINITY);
 const store = { capReached: () => false, claim: () => 'claimed' as const, newKeyidAdmissions: () => 0 };
 const dedupStore = createMemoryDedupStore();
 
@@ -65,12 +67,12 @@ const invalid: Record<string, fc.Arbitrary<Partial<Record<keyof WebhookReceiverO
       notObject.filter((v) => typeof v !== 'string'),
     )
     .map((endpoint) => ({ endpoint })),
-  maxSignatureHeaderBytes: notPositiveInteger.map((maxSignatureHeaderBytes) => ({ maxSignatureHeaderBytes })),
+  maxSignatureHeaderBytes: notByteLimit.map((maxSignatureHeaderBytes) => ({ maxSignatureHeaderBytes })),
   replayScope: fc
     .anything()
     .filter((v) => v !== undefined && v !== 'keyid' && v !== 'destination')
     .map((replayScope) => ({ replayScope })),
-  maxBodyBytes: notPositiveInteger.map((maxBodyBytes) => ({ maxBodyBytes })),
+  maxBodyBytes: notByteLimit.map((maxBodyBytes) => ({ maxBodyBytes })),
   bodyTimeoutMs: notDeadline.map((bodyTimeoutMs) => ({ bodyTimeoutMs })),
   storeTimeoutMs: notDeadline.map((storeTimeoutMs) => ({ storeTimeoutMs })),
   keysTimeoutMs: notDeadline.map((keysTimeoutMs) => ({ keysTimeoutMs })),
@@ -118,7 +120,7 @@ describe('createWebhookReceiver checks every option at creation', () => {
   });
   test('the message names the option and what it must be', () => {
     expect(creationError({ endpoint: BUYER_ORIGIN, keys: resolver, storeTimeoutMs: 0 })).toMatchObject({
-      message: 'createWebhookReceiver: option storeTimeoutMs must be a positive safe integer; got 0',
+      message: 'createWebhookReceiver: option storeTimeoutMs must be a positive safe integer of ms up to 2147483647; got 0',
     });
     expect(creationError({ endpoint: BUYER_ORIGIN, keys: resolver, dedup: { store: dedupStore, retentionSeconds: 3600 } })).toMatchObject({
       message: expect.stringContaining('option dedup.retentionSeconds must be at least 86400 (24 h, webhooks.mdx)'),

@@ -6,9 +6,9 @@
  * failed), so a failed processing never swallows the sender's retry.
  */
 import { describeValue } from '../../errors/errors.js';
-import { dedupCall } from '../dependencies.js';
+import { dedupCall } from './dedup-call.js';
 import { WebhookError } from '../errors.js';
-import type { WebhookCrypto } from '../signature/verify.js';
+import type { DedupClaim, WebhookCrypto } from '../types.js';
 import type { DedupState, DedupStore } from './dedup.js';
 import { payloadFingerprint } from './fingerprint.js';
 
@@ -36,28 +36,6 @@ export interface DedupSettings {
   /** The store command deadline (`storeTimeoutMs`). */
   readonly timeoutMs: number;
   readonly subtle: Pick<WebhookCrypto, 'digest'>;
-}
-
-/**
- * A delivery's claim on its `(sender, idempotency_key)`, held by the application. The first of
- * `complete()` and `release()` decides; later calls return its promise.
- */
-export interface DedupClaim {
-  /** The authenticated sender the key is scoped to (the signer's agent). */
-  readonly sender: string;
-  readonly idempotencyKey: string;
-  /** The payload's canonical fingerprint (SHA-256 of its JCS form, Base64URL). */
-  readonly fingerprint: string;
-  /**
-   * Commits the delivery as processed: call it once the side effects are done or durably
-   * enqueued, before answering 2xx. Later identical deliveries are answered 200 for the retention.
-   *
-   * @throws {WebhookError} `webhook_dedup_lease_expired` when processing outlasted the lease and
-   *   another delivery took over; `webhook_dedup_store_unavailable` when the store failed (answer 503).
-   */
-  complete(): Promise<void>;
-  /** Gives the claim up after a failed processing, so the sender's retry processes it again. */
-  release(): Promise<void>;
 }
 
 const REFUSALS: Partial<Record<DedupState, () => WebhookError>> = {

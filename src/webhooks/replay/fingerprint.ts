@@ -3,7 +3,7 @@
  * SHA-256 of the payload's RFC 8785 (JCS) form, so a retry whose member order, whitespace or wire
  * bytes differ has the same fingerprint, and any changed member gives another.
  */
-import type { WebhookCrypto } from '../signature/verify.js';
+import type { WebhookCrypto } from '../types.js';
 
 /** Literal text on the work stack of {@link canonicalJson}. */
 class Text {

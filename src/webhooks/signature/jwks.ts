@@ -14,8 +14,8 @@ import type { KeyResolver, ResolvedKey, WebhookJwk } from './keys.js';
 import { documentSource, fetchBoundedText, type RemoteDocumentOptions } from '../body/remote-document.js';
 import { shownText } from '../../errors/format.js';
 import { optionError } from '../../errors/option-error.js';
-import { MAX_TIMER_MS } from '../../bounds/fetch-bounds.js';
-import { deadlineMs } from '../option-checks.js';
+import { MAX_TIMER_MS } from '../../errors/option-rules.js';
+import { deadlineMs } from '../../errors/option-rules.js';
 
 /** Options of {@link createJwksResolver}. */
 export interface JwksResolverOptions extends RemoteDocumentOptions {
@@ -64,7 +64,7 @@ function keysOf(text: string): Map<string, WebhookJwk> {
  * cache off (every request a fetch), a value over the spec's ceiling would outlive a revocation.
  */
 function cacheMs(name: string, value: unknown, fallback: number, ceiling: number): number {
-  const ms = deadlineMs('createJwksResolver', name, value, fallback);
+  const ms = deadlineMs(name, value, { who: 'createJwksResolver' }) ?? fallback;
   if (ms > ceiling) throw optionError('createJwksResolver', name, `at most ${ceiling}`, value);
   return ms;
 }

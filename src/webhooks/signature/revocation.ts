@@ -20,7 +20,7 @@ import { shownText } from '../../errors/format.js';
 import { JWKS_MAX_BYTES } from './jwks.js';
 import { jwkFitsAlg, verifiesFor, type KeyResolver, type WebhookAlg } from './keys.js';
 import { documentSource, fetchBoundedText, type RemoteDocumentOptions } from '../body/remote-document.js';
-import { positiveInteger } from '../option-checks.js';
+import { deadlineMs } from '../../errors/option-rules.js';
 import type { RevocationCheck, RevocationStatus } from './verify.js';
 
 /** Options of {@link createRevocationList}. */
@@ -191,7 +191,7 @@ function timestamp(value: unknown, name: string): number {
  */
 export function createRevocationList(options: RevocationListOptions): RevocationList {
   const { url, maxBytes, timeoutMs } = documentSource('createRevocationList', options, JWKS_MAX_BYTES);
-  const cooldown = positiveInteger('createRevocationList', 'retryCooldownMs', options.retryCooldownMs, 30_000);
+  const cooldown = deadlineMs('retryCooldownMs', options.retryCooldownMs, { who: 'createRevocationList' }) ?? 30_000;
   let issuer: string;
   try {
     issuer = new URL(options.issuer).origin;

@@ -7,15 +7,8 @@
  * out of contract) is never reported as the sender's.
  */
 import { WebhookError, type WebhookErrorCode } from '../errors.js';
-import {
-  checkKeyPurpose,
-  verifySignature,
-  type Subtle,
-  WEBHOOK_ALGS,
-  type KeyResolver,
-  type ResolvedKey,
-  type WebhookAlg,
-} from './keys.js';
+import type { WebhookCrypto } from '../types.js';
+import { checkKeyPurpose, verifySignature, WEBHOOK_ALGS, type KeyResolver, type ResolvedKey, type WebhookAlg } from './keys.js';
 import type { ReplayClaim, ReplayStore } from '../replay/replay.js';
 import { SignatureBaseError, signatureBase } from '../../http-signature/signature-base.js';
 import {
@@ -58,9 +51,6 @@ export type RevocationStatus = 'valid' | 'revoked' | 'stale';
  * list has not been refreshed within `next_update` + grace.
  */
 export type RevocationCheck = (keyid: string) => RevocationStatus | Promise<RevocationStatus>;
-
-/** The WebCrypto operations the verifier uses; injectable so tests can count them. */
-export type WebhookCrypto = Pick<Subtle, 'digest' | 'verify' | 'importKey' | 'sign'>;
 
 /** A request as the verifier reads it. */
 export interface VerifiableRequest {

@@ -1,8 +1,8 @@
 /**
  * The decode options every decoder takes, whatever its version. They live apart from decode.ts
  * so that a pinned import's declarations reach only its own version's types (decode.ts's reach
- * every bundled version, which would make a consumer's type-check load them all), and in encode/,
- * the lower of the two stages that read them (test/layering.test.ts).
+ * every bundled version, which would make a consumer's type-check load them all), and in options/,
+ * the stage below both decode/ and encode/, which read them (test/layering.test.ts).
  */
 import type { Recovery } from '../errors/errors.js';
 import type { SentRequest } from './sent-request.js';

@@ -2,7 +2,8 @@
  * The options of one decode: the decoder's (createDecoder) and the call's merged, read once each,
  * checked, and resolved to the values decode() runs with.
  */
-import { DEFAULT_BOUNDS, limitOption, type Bounds } from '../bounds/bounds.js';
+import { DEFAULT_BOUNDS, type Bounds } from '../bounds/bounds.js';
+import { byteLimit, countLimit } from '../errors/option-rules.js';
 import { DecodeError, NO_CONTEXT, describeThrown, type ErrorContext, type Recovery } from '../errors/errors.js';
 import { optionError } from '../errors/option-error.js';
 import type { Transport } from './options.js';
@@ -114,9 +115,9 @@ function resolve(base: DecodeOptions | undefined, call: DecodeOptions | undefine
     newerRelease,
     transport,
     unknownRecovery,
-    maxBytes: limitOption('maxBytes', o.maxBytes, { zero: true, context }) ?? DEFAULT_BOUNDS.maxBytes,
-    maxDepth: limitOption('maxDepth', o.maxDepth, { zero: true, context }) ?? DEFAULT_BOUNDS.maxDepth,
-    maxNodes: limitOption('maxNodes', o.maxNodes, { zero: true, context }) ?? DEFAULT_BOUNDS.maxNodes,
+    maxBytes: byteLimit('maxBytes', o.maxBytes, { context }) ?? DEFAULT_BOUNDS.maxBytes,
+    maxDepth: countLimit('maxDepth', o.maxDepth, { context }) ?? DEFAULT_BOUNDS.maxDepth,
+    maxNodes: countLimit('maxNodes', o.maxNodes, { context }) ?? DEFAULT_BOUNDS.maxNodes,
     request: readRequest(o.request, context),
   };
 }
