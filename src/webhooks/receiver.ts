@@ -26,8 +26,6 @@ import { resolveOptions } from '../encode/resolve-options.js';
 import { versionOrDefault } from '../schema/versions.js';
 import { verifyWebhookSignature, type WebhookSigner } from './signature/verify.js';
 
-export { DEFAULT_WEBHOOK_MAX_BYTES } from './receiver-options.js';
-
 /** Who signed a received webhook: an RFC 9421 key, or the legacy HMAC secret. */
 export type ReceivedSigner =
   | WebhookSigner
