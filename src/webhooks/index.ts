@@ -3,14 +3,9 @@
  * HMAC fallback on opt-in, replay stores, revocation lists) and decodeWebhook() for bodies
  * verified elsewhere.
  * Web-standard APIs only (WebCrypto, fetch, streams), so it runs in Node, Workers and browsers.
+ * What a receiver calls, and no more: defaults are documented numbers, building blocks stay inside.
  */
-export { createWebhookReceiver, DEFAULT_WEBHOOK_MAX_BYTES } from './receiver.js';
-export {
-  DEFAULT_BODY_TIMEOUT_MS,
-  DEFAULT_KEYS_TIMEOUT_MS,
-  DEFAULT_STORE_TIMEOUT_MS,
-  MIN_DEDUP_RETENTION_SECONDS,
-} from './receiver-options.js';
+export { createWebhookReceiver } from './receiver.js';
 export type { LegacyHmacConfig, WebhookReceiverOptions } from './receiver-options.js';
 export type { ReceivedSigner, ReceivedWebhook, WebhookReceiver } from './receiver.js';
 export { decodeWebhook } from './decode-webhook.js';
@@ -28,9 +23,9 @@ export type {
 export type { HandleIds, HandleLookup } from './dependencies.js';
 export type { TaskHandle, TaskHandleFields } from '../decode/task-handle.js';
 export { TaskMismatchError } from '../errors/errors.js';
-export { detectWebhookFormat, extractWebhookPayload, validateWebhookEnvelope, WEBHOOK_STATUSES, WEBHOOK_TASK_TYPES } from './envelope.js';
+export { detectWebhookFormat, extractWebhookPayload } from './envelope.js';
 export type { WebhookEnvelope, WebhookFormat, WebhookStatus, WebhookTaskType } from './envelope.js';
-export { verifyWebhookSignature, WEBHOOK_TAG, REQUIRED_COMPONENTS, REQUIRED_PARAMS } from './signature/verify.js';
+export { verifyWebhookSignature } from './signature/verify.js';
 export type {
   ReplayScope,
   RevocationCheck,
@@ -39,17 +34,11 @@ export type {
   VerifySignatureOptions,
   WebhookSigner,
 } from './signature/verify.js';
-export { createJwksResolver, JwksError, JWKS_MAX_BYTES } from './signature/jwks.js';
+// JwksError, RevocationListError and TargetUriError stay inside: the verifier maps each to a WebhookError.
+export { createJwksResolver } from './signature/jwks.js';
 export type { JwksResolverOptions } from './signature/jwks.js';
-export { WEBHOOK_ALGS } from './signature/keys.js';
 export type { KeyResolver, ResolvedKey, WebhookAlg, WebhookJwk } from './signature/keys.js';
-export {
-  createMemoryReplayStore,
-  DEFAULT_PER_KEYID_CAP,
-  DEFAULT_AGGREGATE_CAP,
-  DEFAULT_REPLAY_MAX_BYTES,
-  replayEntryBytes,
-} from './replay/replay.js';
+export { createMemoryReplayStore } from './replay/replay.js';
 export type {
   AdmissionTrackingOptions,
   MemoryReplayStore,
@@ -58,7 +47,7 @@ export type {
   ReplayClaim,
   ReplayStore,
 } from './replay/replay.js';
-export { createMemoryDedupStore, dedupEntryBytes, DEFAULT_DEDUP_MAX_BYTES, DEFAULT_DEDUP_PER_SENDER_CAP } from './replay/dedup.js';
+export { createMemoryDedupStore } from './replay/dedup.js';
 export type {
   DedupClaimRequest,
   DedupSettleRequest,
@@ -71,24 +60,14 @@ export { createRedisDedupStore } from './replay/dedup-redis.js';
 export type { RedisDedupStoreOptions } from './replay/dedup-redis.js';
 export type { DedupOptions } from './replay/dedup-claim.js';
 export type { DedupClaim, WebhookCrypto } from './types.js';
-export { canonicalJson, payloadFingerprint } from './replay/fingerprint.js';
-export { hmacSignature, verifyLegacyHmac, checkHmacSecret } from './signature/hmac.js';
+export { verifyLegacyHmac } from './signature/hmac.js';
 export type { LegacyHmacOptions } from './signature/hmac.js';
-export { canonicalTarget, TargetUriError } from '../http-signature/target-uri.js';
 export type { CanonicalTarget } from '../http-signature/target-uri.js';
-export { findDuplicateKeys, sanitizeKeyName } from './body/duplicate-keys.js';
 export type { DuplicateKeys } from './body/duplicate-keys.js';
-export {
-  WebhookError,
-  WebhookTaskFailedError,
-  webhookResponse,
-  WEBHOOK_HTTP_STATUS,
-  WEBHOOK_BLAME,
-  DECODE_ERROR_ANSWER,
-} from './errors.js';
+export { WebhookError, WebhookTaskFailedError, webhookResponse } from './errors.js';
 export type { WebhookBlame, WebhookErrorCode, WebhookFailure, WebhookResponseInit } from './errors.js';
 export type { HeaderRecord, IncomingWebhook, PlainWebhookRequest, RawBody } from './body/request.js';
-export { createRevocationList, RevocationListError, REVOCATION_LIST_TYP } from './signature/revocation.js';
+export { createRevocationList } from './signature/revocation.js';
 export type { RevocationList, RevocationListOptions } from './signature/revocation.js';
 export { createRedisReplayStore } from './replay/redis.js';
 export type { RedisReplayStoreOptions } from './replay/redis.js';

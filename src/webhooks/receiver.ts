@@ -27,8 +27,6 @@ import { resolveOptions } from '../options/resolve-options.js';
 import { versionOrDefault } from '../schema/versions.js';
 import { verifyWebhookSignature, type WebhookSigner } from './signature/verify.js';
 
-export { DEFAULT_WEBHOOK_MAX_BYTES } from './receiver-options.js';
-
 /** Who signed a received webhook: an RFC 9421 key, or the legacy HMAC secret. */
 export type ReceivedSigner =
   | WebhookSigner

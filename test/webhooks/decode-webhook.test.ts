@@ -11,11 +11,9 @@ import {
   decodeWebhook,
   detectWebhookFormat,
   extractWebhookPayload,
-  validateWebhookEnvelope,
   WebhookError,
-  WEBHOOK_STATUSES,
-  WEBHOOK_TASK_TYPES,
 } from '../../src/webhooks/index.js';
+import { validateWebhookEnvelope, WEBHOOK_STATUSES, WEBHOOK_TASK_TYPES } from '../../src/webhooks/envelope.js';
 import { WEBHOOK_PROTOCOLS, WEBHOOK_REQUIRED } from '../../src/webhooks/envelope.js';
 import { readSchema, readVector } from '../fixtures/vectors.js';
 import { BUYER_ORIGIN, completedBody, ed25519, HOOK_URL, resolver } from './fixtures.js';

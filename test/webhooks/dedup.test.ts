@@ -9,16 +9,15 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
-  canonicalJson,
   createMemoryDedupStore,
   createMemoryReplayStore,
   createWebhookReceiver,
-  dedupEntryBytes,
-  payloadFingerprint,
   WebhookTaskFailedError,
   type DedupClaimRequest,
   type WebhookReceiverOptions,
 } from '../../src/webhooks/index.js';
+import { canonicalJson, payloadFingerprint } from '../../src/webhooks/replay/fingerprint.js';
+import { dedupEntryBytes } from '../../src/webhooks/replay/dedup.js';
 import { completedBody, failedBody, SELLER } from './fixtures.js';
 import { RECEIVER_BASE, NOW, nowMs, outcome, signedRequest } from './outcomes.js';
 

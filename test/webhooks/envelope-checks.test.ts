@@ -16,7 +16,8 @@ import { decodeTaskStatus } from '../../src/decode/polling.js';
 import { DecodeError } from '../../src/errors/errors.js';
 import { versions, type Version } from '../../src/schema/versions.js';
 import { isDateTime } from '../../src/validate/runtime/date-formats.js';
-import { validateWebhookEnvelope, WebhookError, WEBHOOK_TASK_TYPES } from '../../src/webhooks/index.js';
+import { WebhookError } from '../../src/webhooks/index.js';
+import { validateWebhookEnvelope, WEBHOOK_TASK_TYPES } from '../../src/webhooks/envelope.js';
 import { thrown } from '../helpers.js';
 
 type Json = Record<string, unknown>;

@@ -7,15 +7,14 @@
 import { describe, expect, test } from 'vitest';
 import { SchemaMismatchError } from '../../src/errors/errors.js';
 import {
-  checkHmacSecret,
   createJwksResolver,
   createWebhookReceiver,
-  hmacSignature,
   verifyLegacyHmac,
   WebhookError,
   webhookResponse,
   WebhookTaskFailedError,
 } from '../../src/webhooks/index.js';
+import { checkHmacSecret, hmacSignature } from '../../src/webhooks/signature/hmac.js';
 import {
   BUYER_ORIGIN,
   completedBody,

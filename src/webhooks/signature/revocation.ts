@@ -51,7 +51,7 @@ export class RevocationListError extends Error {
 }
 
 /** The `typ` of a signed revocation list. */
-export const REVOCATION_LIST_TYP = 'adcp-gov-revocation+jws';
+const REVOCATION_LIST_TYP = 'adcp-gov-revocation+jws';
 
 /** Polling floor and ceiling (security.mdx), and the grace factor of the fail-closed rule. */
 const FLOOR_MS = 60_000;

@@ -34,14 +34,8 @@ import { DIGEST_ALGORITHMS } from '../../http-signature/content-digest.js';
 import { SIGNATURE_PARAMS, WEBHOOK_PROFILE, type SignatureProfile } from '../../http-signature/profile.js';
 import { requestRefusal } from './request-refusals.js';
 
-/** The `tag` of the webhook profile. */
-export const WEBHOOK_TAG = WEBHOOK_PROFILE.tag;
-
-/** Components every webhook signature must cover (step 6). */
-export const REQUIRED_COMPONENTS = ['@method', '@target-uri', '@authority', 'content-type', 'content-digest'] as const;
-
 /** Signature parameters every webhook signature must carry (step 2). */
-export const REQUIRED_PARAMS = SIGNATURE_PARAMS;
+const REQUIRED_PARAMS = SIGNATURE_PARAMS;
 
 /** A revocation verdict for a `keyid` (step 9). */
 export type RevocationStatus = 'valid' | 'revoked' | 'stale';

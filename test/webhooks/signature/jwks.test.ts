@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { createJwksResolver, createWebhookReceiver, JwksError, WebhookError } from '../../../src/webhooks/index.js';
+import { createJwksResolver, createWebhookReceiver, WebhookError } from '../../../src/webhooks/index.js';
+import { JwksError } from '../../../src/webhooks/signature/jwks.js';
 import { BUYER_ORIGIN, completedBody, ed25519, HOOK_URL, publicJwks, SELLER } from '../fixtures.js';
 import { signWebhook } from '../signer.js';
 
