@@ -32,7 +32,7 @@ import { requestTableModule, rootRequests } from './requests.js';
 import { responsesModule } from './responses.js';
 import { envelopeModules, tasksGetRequest } from './envelopes.js';
 import { patchPlan, rootPatches, type PatchPlan } from './patches.js';
-import { envelopeModule, importMap, rootEnvelope, rootIndex, rootValidatorMaps, tableModule } from './tables.js';
+import { envelopeModule, importMap, rootEnvelope, rootIndex, rootValidatorMaps, rootVersions, tableModule } from './tables.js';
 import { generateTypes, typeNames } from './types.js';
 import { type Release, releaseOf, validatorModules } from './validators.js';
 
@@ -183,6 +183,7 @@ export async function generate(out: string = OUT_DEFAULT, force = false): Promis
   generateValidators([...generated.map((g) => g.release), ...generated.flatMap((g) => g.plan.releases)], out);
   const manifests = new Map(generated.map((g) => [g.report.version, g.manifest]));
   writeFileSync(path.join(out, 'index.ts'), rootIndex(versions));
+  writeFileSync(path.join(out, 'versions.ts'), rootVersions(versions));
   writeFileSync(path.join(out, 'validator-maps.ts'), rootValidatorMaps(versions));
   writeFileSync(path.join(out, 'envelope.ts'), rootEnvelope(manifests));
   writeFileSync(path.join(out, 'requests.ts'), rootRequests(versions));

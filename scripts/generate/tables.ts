@@ -198,8 +198,29 @@ export function rootEnvelope(manifests: ReadonlyMap<string, Manifest>): string {
 }
 
 /**
- * The root `index.ts`: the pinned versions, default first, and each version's tables, module
- * folder and response types (the validator import maps are in {@link rootValidatorMaps}'s module).
+ * The root `versions.ts`: the pinned versions, default first, in a module of their own that
+ * imports nothing, so that a pinned entry's declarations (which name them) reach no release's types.
+ *
+ * @param versions The pinned versions, default first.
+ * @returns The module's text.
+ * @example
+ * rootVersions(['3.1.19', '3.0.26']);
+ */
+export function rootVersions(versions: readonly string[]): string {
+  return `${banner(undefined)}/** The pinned AdCP versions, default first. */
+export const versions = [${versions.map((v) => JSON.stringify(v)).join(', ')}] as const;
+
+/** A pinned AdCP version. */
+export type Version = (typeof versions)[number];
+
+/** The default AdCP version (the lock's \`defaultVersion\`). */
+export const defaultVersion: Version = ${JSON.stringify(versions[0])};
+`;
+}
+
+/**
+ * The root `index.ts`: the pinned versions (from {@link rootVersions}' module), and each version's
+ * tables, module folder and response types (the validator import maps are in {@link rootValidatorMaps}'s module).
  *
  * @param versions The pinned versions, default first.
  * @returns The module's text.
@@ -210,17 +231,11 @@ export function rootIndex(versions: readonly string[]): string {
   const imports = versions.map((v) => `import { tables as ${versionIdent(v)} } from './${versionIdent(v)}/index.js';`);
   const types = versions.map((v) => `import type { Responses as ${versionIdent(v)}Responses } from './${versionIdent(v)}/responses.js';`);
   return `${banner(undefined)}import type { VersionTables } from '${layoutImport('index.ts', 'tables')}';
+import type { Version } from './versions.js';
 ${imports.join('\n')}
 ${types.join('\n')}
 
-/** The pinned AdCP versions, default first. */
-export const versions = [${versions.map((v) => JSON.stringify(v)).join(', ')}] as const;
-
-/** A pinned AdCP version. */
-export type Version = (typeof versions)[number];
-
-/** The default AdCP version (the lock's \`defaultVersion\`). */
-export const defaultVersion: Version = ${JSON.stringify(versions[0])};
+export { defaultVersion, type Version, versions } from './versions.js';
 
 /** The tables of each pinned version. */
 export const tablesByVersion: { readonly [V in Version]: VersionTables<string> } = {

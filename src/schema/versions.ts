@@ -3,7 +3,9 @@
  */
 import { DecodeError, NO_CONTEXT, type ErrorContext } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
-import { defaultVersion, tablesByVersion, versions, type Version } from '../generated/index.js';
+import { tablesByVersion } from '../generated/index.js';
+// From the module that imports nothing: this file's declarations then reach no release's types.
+import { defaultVersion, type Version, versions } from '../generated/versions.js';
 import type { VersionTables } from './tables.js';
 
 export { defaultVersion, versions, type Version };

@@ -283,6 +283,36 @@ decode('nope', result);
     expect(result.code).toBe(0);
   });
 
+  test.each([
+    ['3.1', 'v3_0_26'],
+    ['3.0', 'v3_1_19'],
+  ])('TypeScript: a consumer of adcp-decode/%s reads no declaration file of %s', async (entry, other) => {
+    await installed;
+    const config = {
+      compilerOptions: {
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        target: 'ES2022',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: [],
+      },
+      files: ['pinned-reads.ts'],
+    };
+    writeFileSync(path.join(app, 'tsconfig.pinned-reads.json'), JSON.stringify(config));
+    writeFileSync(
+      path.join(app, 'pinned-reads.ts'),
+      `import { decode } from 'adcp-decode/${entry}';\nexport const ids = (r: unknown) => decode('get_products', r);\n`,
+    );
+    const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    const result = await exec(process.execPath, [tsc, '-p', 'tsconfig.pinned-reads.json', '--listFiles'], { cwd: app });
+    expect(result.code).toBe(0);
+    const read = result.stdout.split('\n').filter((f) => f.includes('/node_modules/adcp-decode/'));
+    expect(read.length).toBeGreaterThan(0);
+    expect(read.filter((f) => f.includes(`/generated/${other}/`))).toEqual([]);
+  });
+
   // A buyer as the issue tracker's users wrote one: MCP result in, typed fields out, no cast, and a
   // declaration file naming what decode returns. Every TypeScript major we support compiles it.
   const BUYER = `import { decode as decodeAny, safeDecode as safeDecodeAny, isFinal as isFinalAny, type v3_0 } from 'adcp-decode';
