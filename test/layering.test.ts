@@ -39,8 +39,11 @@ const RANKS: Readonly<Record<string, number>> = {
   entries: 8,
 };
 
-/** Stages that run only under Node, and the one Node-only file of the portable core (chosen by `#validator-loader`). */
-const NODE_STAGES: ReadonlySet<string> = new Set(['fetch', 'cli']);
+/**
+ * Stages that run only under Node (a `node:` module directly or through what they import: call/, mcp/
+ * and a2a/ run under the bounded fetch), and the one Node-only file of the portable core (chosen by `#validator-loader`).
+ */
+const NODE_STAGES: ReadonlySet<string> = new Set(['fetch', 'call', 'cli', 'mcp', 'a2a']);
 const NODE_FILES: ReadonlySet<string> = new Set(['validate/loader/node.ts']);
 
 /** webhooks/' own parts, bottom to top: a file or folder under webhooks/ imports only its own and lower ones. */
@@ -259,5 +262,103 @@ describe('the layering check itself', () => {
   test('refuses a file it cannot place', () => {
     expect(() => violations([{ from: 'helpers.ts', to: 'errors/errors.ts' }])).toThrow(/sits at src\/'s root/);
     expect(() => violations([{ from: 'misc/x.ts', to: 'errors/errors.ts' }])).toThrow(/not a known stage/);
+  });
+});
+
+/** Items grouped by a key (Map.groupBy is Node 21+; the package supports Node 20). */
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) out.set(key(item), [...(out.get(key(item)) ?? []), item]);
+  return out;
+}
+
+/** The `node:` modules a file reaches through its imports; the conditional loader's Node target is not followed. */
+function nodeReach(start: string, all: readonly Edge[]): Set<string> {
+  const next = groupBy(all, (edge) => edge.from);
+  const [seen, reached, queue] = [new Set([start]), new Set<string>(), [start]];
+  for (let file = queue.pop(); file !== undefined; file = queue.pop())
+    for (const { to, bare } of next.get(file) ?? []) {
+      if (bare === true) {
+        if (to.startsWith('node:')) reached.add(to);
+      } else if (!seen.has(to) && !NODE_FILES.has(to)) queue.push(to), seen.add(to);
+    }
+  return reached;
+}
+
+/** package.json's entries (exports and bin) as `adcp-decode[/sub]` or `adcp-decode (bin)`, each with its source under src/. */
+function packageEntries(): Map<string, string> {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | { default: string }>;
+    bin: Record<string, string>;
+  };
+  const source = (dist: string): string => dist.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts');
+  const out = new Map<string, string>();
+  for (const [key, target] of Object.entries(pkg.exports))
+    if (typeof target !== 'string') out.set(`adcp-decode${key.slice(1)}`, source(target.default));
+  for (const [name, target] of Object.entries(pkg.bin)) out.set(`${name} (bin)`, source(target));
+  return out;
+}
+
+const ARCHITECTURE = readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8');
+
+/** A section of docs/architecture.md, from its `## ` heading to the next. */
+function docSection(heading: string): string {
+  const start = ARCHITECTURE.indexOf(`\n## ${heading}`);
+  if (start < 0) throw new Error(`docs/architecture.md has no section ${heading}`);
+  const end = ARCHITECTURE.indexOf('\n## ', start + 1);
+  return ARCHITECTURE.slice(start, end < 0 ? undefined : end);
+}
+
+/** The entries table of docs/architecture.md: each entry it names, with its runtime column. */
+function documentedEntries(): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const row of docSection('Entries')
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))) {
+    const [names = '', , runtime = ''] = row
+      .split('|')
+      .slice(1)
+      .map((cell) => cell.trim());
+    const bin = names.includes('(bin)') ? ' (bin)' : '';
+    for (const [, name] of names.matchAll(/`([^`]+)`/g)) out.set(`${name}${bin}`, runtime);
+  }
+  return out;
+}
+
+describe('docs/architecture.md against the code', () => {
+  const all = edges();
+
+  test('the Node-only stages are exactly those that reach a node: module', () => {
+    const stages = groupBy(
+      sourceFiles().filter((file) => !NODE_FILES.has(file)),
+      stageOf,
+    );
+    const reaching = [...stages].filter(([, files]) => files.some((file) => nodeReach(file, all).size > 0)).map(([stage]) => stage);
+    expect(reaching.sort()).toEqual([...NODE_STAGES].sort());
+  });
+
+  test('the entries table names every package entry, Node exactly where the entry reaches node:', () => {
+    const computed = new Map([...packageEntries()].map(([name, file]) => [name, nodeReach(file, all).size > 0 ? 'Node' : 'any']));
+    expect(computed.size).toBeGreaterThanOrEqual(9);
+    expect(Object.fromEntries(documentedEntries())).toEqual(Object.fromEntries(computed));
+  });
+
+  test('the build table names every file of scripts/generate/', () => {
+    const build = docSection('Build time');
+    const files = readdirSync(path.join(ROOT, 'scripts/generate')).filter((file) => file.endsWith('.ts'));
+    expect(files.filter((file) => !build.includes(`${file}\``))).toEqual([]);
+  });
+
+  test('finds an entry or a Node reach the doc leaves out', () => {
+    const edge: Edge[] = [
+      { from: 'a.ts', to: 'b.ts' },
+      { from: 'b.ts', to: 'validate/loader/node.ts' },
+      { from: 'b.ts', to: 'c.ts' },
+      { from: 'c.ts', to: 'node:async_hooks', bare: true },
+      { from: 'validate/loader/node.ts', to: 'node:module', bare: true },
+    ];
+    expect([...nodeReach('a.ts', edge)]).toEqual(['node:async_hooks']);
+    expect(nodeReach('validate/loader/node.ts', edge.slice(4)).size).toBe(1);
+    expect(documentedEntries().has('adcp-decode/planted')).toBe(false);
   });
 });
