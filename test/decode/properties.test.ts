@@ -279,7 +279,7 @@ const validOptions = fc.record(
   {
     version: fc.constantFrom('auto', '3.0', '3.1', '3.0.26', '3.1.19'),
     transport: fc.constantFrom('auto', 'mcp', 'a2a', 'payload'),
-    maxBytes: fc.oneof(fc.nat({ max: 5000 }), fc.constant(Infinity)),
+    maxBytes: fc.oneof(fc.integer({ min: 1, max: 5000 }), fc.constant(Infinity)), // 0 is no byte bound (option-rules)
     maxDepth: fc.oneof(fc.nat({ max: 12 }), fc.constant(Infinity)),
     maxNodes: fc.oneof(fc.nat({ max: 500 }), fc.constant(Infinity)),
     unknownRecovery: fc.constantFrom('manifest', 'transient', 'correctable', 'terminal'),
@@ -821,7 +821,7 @@ const a2aInput: fc.Arbitrary<unknown> = fc.oneof(
 describe('the extractors agree with a model of the spec', () => {
   test('MCP success extraction', () => {
     fc.assert(
-      fc.property(mcpEnvelope, fc.oneof(fc.constant(MAX), fc.nat({ max: 60 })), (response, maxBytes) => {
+      fc.property(mcpEnvelope, fc.oneof(fc.constant(MAX), fc.integer({ min: 1, max: 60 })), (response, maxBytes) => {
         const expected = mcpModel(response, maxBytes);
         let got: unknown;
         try {
