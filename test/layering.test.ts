@@ -25,12 +25,11 @@ const RANKS: Readonly<Record<string, number>> = {
   extract: 3,
   validate: 3,
   encode: 4,
-  // What webhooks/ (verifying) and sign/ (signing requests) share: RFC 9421 signatures, RFC 8941 fields.
-  'http-signature': 4,
+  // The RFC 9421 side: its fields and signature base, the request signer, the webhook verifier, the replay and dedup stores.
+  signatures: 4,
   decode: 5,
   fetch: 6,
   webhooks: 6,
-  sign: 6,
   // The typed call over the official clients (Node: it runs under the bounded fetch's context).
   call: 7,
   cli: 7,
@@ -46,39 +45,49 @@ const RANKS: Readonly<Record<string, number>> = {
 const NODE_STAGES: ReadonlySet<string> = new Set(['fetch', 'call', 'cli', 'mcp', 'a2a']);
 const NODE_FILES: ReadonlySet<string> = new Set(['validate/loader/node.ts']);
 
-/** webhooks/' own parts, bottom to top: a file or folder under webhooks/ imports only its own and lower ones. */
-const WEBHOOK_RANKS: Readonly<Record<string, number>> = {
-  types: 0,
-  errors: 1,
-  'option-checks': 1,
-  body: 2,
-  envelope: 2,
-  deadline: 2,
-  replay: 3,
-  signature: 4,
-  dependencies: 5,
-  'decode-webhook': 6,
-  'receiver-options': 7,
-  receiver: 8,
-  index: 9,
+/** The inner parts of a stage, bottom to top: a file or folder in one imports only its own and lower ones. */
+const INNER_RANKS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  webhooks: {
+    errors: 0,
+    body: 1,
+    envelope: 1,
+    dependencies: 2,
+    'decode-webhook': 3,
+    'receiver-options': 4,
+    receiver: 5,
+    index: 6,
+  },
+  signatures: {
+    types: 0,
+    http: 0,
+    'option-checks': 0,
+    'bounded-stream': 0,
+    deadline: 0,
+    'remote-document': 1,
+    replay: 2,
+    verify: 3,
+    sign: 4,
+  },
 };
 
-/** The part of webhooks/ a file is in (`replay`, `receiver`), ranked by WEBHOOK_RANKS. */
-function webhookPart(file: string): string {
-  const part = (file.split('/')[1] ?? '').replace(/\.ts$/, '');
-  if (WEBHOOK_RANKS[part] === undefined) throw new Error(`layering: webhooks/${part} has no rank; add it to WEBHOOK_RANKS`);
-  return part;
+/** The part of a ranked stage a file is in (`webhooks/receiver`, `signatures/replay`), ranked by INNER_RANKS. */
+function innerPart(file: string): [stage: string, part: string, rank: number] {
+  const [stage = '', part = ''] = file.split('/');
+  const name = part.replace(/\.ts$/, '');
+  const rank = INNER_RANKS[stage]?.[name];
+  if (rank === undefined) throw new Error(`layering: ${stage}/${name} has no rank; add it to INNER_RANKS`);
+  return [stage, name, rank];
 }
 
-/** The edge inside webhooks/ against its inner ranks, if it is one. */
-function webhookViolation(from: string, to: string): string | undefined {
-  const [a, b] = [webhookPart(from), webhookPart(to)];
-  const [ra, rb] = [WEBHOOK_RANKS[a] as number, WEBHOOK_RANKS[b] as number];
+/** The edge inside a stage with inner ranks against them, if it is one. */
+function innerViolation(from: string, to: string): string | undefined {
+  const [stage, a, ra] = innerPart(from);
+  const [, b, rb] = innerPart(to);
   if (a === b || rb < ra) return undefined;
-  return `${from} (webhooks/${a}, ${ra}) imports ${to} (webhooks/${b}, ${rb}), a part ${rb === ra ? 'beside' : 'above'} it`;
+  return `${from} (${stage}/${a}, ${ra}) imports ${to} (${stage}/${b}, ${rb}), a part ${rb === ra ? 'beside' : 'above'} it`;
 }
 
-/** Which stages may import webhooks/: only itself (what it shares with sign/ lives in http-signature/). */
+/** Which stages may import webhooks/: only itself (what it shares with the signer lives in signatures/). */
 const WEBHOOK_IMPORTERS: ReadonlySet<string> = new Set(['webhooks']);
 
 /**
@@ -115,7 +124,7 @@ function violations(edges: readonly Edge[]): string[] {
       continue;
     }
     const b = stageOf(to);
-    const inner = a === 'webhooks' && b === 'webhooks' ? webhookViolation(from, to) : undefined;
+    const inner = a === b && INNER_RANKS[a] !== undefined ? innerViolation(from, to) : undefined;
     if (inner !== undefined) out.push(inner);
     if (a === b) continue;
     const [ra, rb] = [RANKS[a] as number, RANKS[b] as number];
@@ -230,28 +239,32 @@ describe('the layering check itself', () => {
       'decode/polling.ts imports webhooks/envelope.ts: nothing outside webhooks/ imports it',
     ]);
     expect(violations([{ from: 'index.ts', to: 'webhooks/index.ts' }])).toHaveLength(1);
-    expect(violations([{ from: 'http-signature/base.ts', to: 'webhooks/receiver.ts' }])).toHaveLength(1);
+    expect(violations([{ from: 'signatures/http/base.ts', to: 'webhooks/receiver.ts' }])).toHaveLength(1);
   });
 
-  test("finds an import up webhooks/' inner ranks (the errors -> replay edge that closed the old circle)", () => {
-    expect(violations([{ from: 'webhooks/errors.ts', to: 'webhooks/replay/dedup-claim.ts' }])).toEqual([
-      'webhooks/errors.ts (webhooks/errors, 1) imports webhooks/replay/dedup-claim.ts (webhooks/replay, 3), a part above it',
+  test("finds an import up a stage's inner ranks (the errors -> replay edge that closed the old circle)", () => {
+    expect(violations([{ from: 'webhooks/errors.ts', to: 'webhooks/receiver.ts' }])).toEqual([
+      'webhooks/errors.ts (webhooks/errors, 0) imports webhooks/receiver.ts (webhooks/receiver, 5), a part above it',
     ]);
-    expect(violations([{ from: 'webhooks/replay/dedup-claim.ts', to: 'webhooks/dependencies.ts' }])).toHaveLength(1);
+    expect(violations([{ from: 'signatures/types.ts', to: 'signatures/replay/dedup-claim.ts' }])).toEqual([
+      'signatures/types.ts (signatures/types, 0) imports signatures/replay/dedup-claim.ts (signatures/replay, 2), a part above it',
+    ]);
+    expect(violations([{ from: 'signatures/replay/dedup-claim.ts', to: 'signatures/verify/verify.ts' }])).toHaveLength(1);
     expect(violations([{ from: 'webhooks/body/body.ts', to: 'webhooks/envelope.ts' }])).toHaveLength(1);
-    expect(violations([{ from: 'webhooks/receiver.ts', to: 'webhooks/replay/dedup-claim.ts' }])).toEqual([]);
-    expect(violations([{ from: 'webhooks/replay/replay.ts', to: 'webhooks/replay/admissions.ts' }])).toEqual([]);
+    expect(violations([{ from: 'webhooks/receiver.ts', to: 'signatures/replay/dedup-claim.ts' }])).toEqual([]);
+    expect(violations([{ from: 'signatures/replay/replay.ts', to: 'signatures/replay/admissions.ts' }])).toEqual([]);
+    expect(() => violations([{ from: 'signatures/misc.ts', to: 'signatures/types.ts' }])).toThrow(/has no rank/);
   });
 
   test('allows what goes down, and Node modules only where Node runs', () => {
     const allowed: Edge[] = [
       { from: 'webhooks/receiver.ts', to: 'decode/decode.ts' },
-      { from: 'webhooks/signature/verify.ts', to: 'http-signature/base.ts' },
+      { from: 'signatures/verify/verify.ts', to: 'signatures/http/base.ts' },
       { from: 'generated/v3_1_19/pinned.ts', to: 'decode/decode.ts' },
       { from: 'generated/v3_1_19/responses.ts', to: 'schema/response-types.ts' },
       { from: 'fetch/exchange.ts', to: 'node:crypto', bare: true },
       { from: 'validate/loader/node.ts', to: 'node:module', bare: true },
-      { from: 'webhooks/replay/redis.ts', to: 'redis', bare: true },
+      { from: 'signatures/replay/redis.ts', to: 'redis', bare: true },
     ];
     expect(violations(allowed)).toEqual([]);
     expect(violations([{ from: 'json/utf8.ts', to: 'node:buffer', bare: true }])).toHaveLength(1);
@@ -272,17 +285,23 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
   return out;
 }
 
-/** The `node:` modules a file reaches through its imports; the conditional loader's Node target is not followed. */
-function nodeReach(start: string, all: readonly Edge[]): Set<string> {
+/** Everything a file reaches through its imports (files and packages); the conditional loader's Node target is not followed. */
+function reach(start: string, all: readonly Edge[]): Set<string> {
   const next = groupBy(all, (edge) => edge.from);
-  const [seen, reached, queue] = [new Set([start]), new Set<string>(), [start]];
+  const [seen, queue] = [new Set([start]), [start]];
   for (let file = queue.pop(); file !== undefined; file = queue.pop())
-    for (const { to, bare } of next.get(file) ?? []) {
-      if (bare === true) {
-        if (to.startsWith('node:')) reached.add(to);
-      } else if (!seen.has(to) && !NODE_FILES.has(to)) queue.push(to), seen.add(to);
-    }
-  return reached;
+    for (const { to, bare } of next.get(file) ?? [])
+      if (!seen.has(to) && !NODE_FILES.has(to)) {
+        seen.add(to);
+        if (bare !== true) queue.push(to);
+      }
+  seen.delete(start);
+  return seen;
+}
+
+/** The `node:` modules a file reaches through its imports. */
+function nodeReach(start: string, all: readonly Edge[]): Set<string> {
+  return new Set([...reach(start, all)].filter((to) => to.startsWith('node:')));
 }
 
 /** package.json's entries (exports and bin) as `adcp-decode[/sub]` or `adcp-decode (bin)`, each with its source under src/. */
@@ -341,6 +360,16 @@ describe('docs/architecture.md against the code', () => {
     const computed = new Map([...packageEntries()].map(([name, file]) => [name, nodeReach(file, all).size > 0 ? 'Node' : 'any']));
     expect(computed.size).toBeGreaterThanOrEqual(9);
     expect(Object.fromEntries(documentedEntries())).toEqual(Object.fromEntries(computed));
+  });
+
+  test('the signing side stands apart: the decoding entries reach nothing of signatures/, adcp-decode/sign nothing of decode/', () => {
+    const entries = packageEntries();
+    const decoding = ['adcp-decode', 'adcp-decode/3.1', 'adcp-decode/3.0', 'adcp-decode/fetch'].map((name) => entries.get(name) ?? name);
+    for (const file of decoding) expect([...reach(file, all)].filter((to) => to.startsWith('signatures/'))).toEqual([]);
+    const signer = [...reach(entries.get('adcp-decode/sign') ?? 'missing', all)];
+    expect(signer.filter((to) => stageOf(to) === 'signatures').length).toBeGreaterThan(5);
+    // Packages too: the signer signs with WebCrypto alone.
+    expect(signer.filter((to) => !to.includes('/') || !['signatures', 'errors', 'json', 'bounds'].includes(stageOf(to)))).toEqual([]);
   });
 
   test('the build table names every file of scripts/generate/', () => {

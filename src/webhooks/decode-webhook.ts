@@ -30,7 +30,8 @@ import { isFailedStatus } from '../schema/statuses.js';
 import { versionOrDefault, versions, type Version } from '../schema/versions.js';
 import { bodyText, bodyTooLarge, parseWebhookBody } from './body/body.js';
 import { checkWebhookEnvelope, detectWebhookFormat, type WebhookFormat, type WebhookStatus, type WebhookTaskType } from './envelope.js';
-import { WebhookError, WebhookTaskFailedError, type WebhookFailure } from './errors.js';
+import { WebhookError } from '../errors/webhook-error.js';
+import { WebhookTaskFailedError, type WebhookFailure } from './errors.js';
 
 /**
  * The decode task whose response schema checks a webhook `result` of a task type: the same name,

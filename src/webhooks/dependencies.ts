@@ -6,12 +6,12 @@
  */
 import { DecodeError, describeThrown, describeValue } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
-import { call } from './deadline.js';
+import { call } from '../signatures/deadline.js';
 import { readHandle, type TaskHandle, type TaskHandleFields } from '../decode/task-handle.js';
-import { WebhookError } from './errors.js';
-import type { ReplayClaim, ReplayStore } from './replay/replay.js';
-import type { KeyResolver, ResolvedKey } from './signature/keys.js';
-import type { RevocationCheck, RevocationStatus } from './signature/verify.js';
+import { WebhookError } from '../errors/webhook-error.js';
+import type { ReplayClaim, ReplayStore } from '../signatures/replay/replay.js';
+import type { KeyResolver, ResolvedKey } from '../signatures/verify/keys.js';
+import type { RevocationCheck, RevocationStatus } from '../signatures/verify/verify.js';
 
 function misconfigured(message: string): WebhookError {
   return new WebhookError('webhook_receiver_misconfigured', message);

@@ -13,7 +13,7 @@ import { protocolsByVersion, webhookEnvelopeByVersion, webhookRequiredByVersion 
 import { isObject, own } from '../json/own.js';
 import { TASK_STATUSES, type TaskStatus } from '../schema/statuses.js';
 import type { Version } from '../schema/versions.js';
-import { WebhookError } from './errors.js';
+import { WebhookError } from '../errors/webhook-error.js';
 
 /** How a webhook body is framed: the AdCP MCP envelope, or an A2A Task / status update. */
 export type WebhookFormat = 'mcp' | 'a2a';

@@ -25,7 +25,7 @@ export type { TaskHandle, TaskHandleFields } from '../decode/task-handle.js';
 export { TaskMismatchError } from '../errors/errors.js';
 export { detectWebhookFormat, extractWebhookPayload } from './envelope.js';
 export type { WebhookEnvelope, WebhookFormat, WebhookStatus, WebhookTaskType } from './envelope.js';
-export { verifyWebhookSignature } from './signature/verify.js';
+export { verifyWebhookSignature } from '../signatures/verify/verify.js';
 export type {
   ReplayScope,
   RevocationCheck,
@@ -33,12 +33,12 @@ export type {
   VerifiableRequest,
   VerifySignatureOptions,
   WebhookSigner,
-} from './signature/verify.js';
+} from '../signatures/verify/verify.js';
 // JwksError, RevocationListError and TargetUriError stay inside: the verifier maps each to a WebhookError.
-export { createJwksResolver } from './signature/jwks.js';
-export type { JwksResolverOptions } from './signature/jwks.js';
-export type { KeyResolver, ResolvedKey, WebhookAlg, WebhookJwk } from './signature/keys.js';
-export { createMemoryReplayStore } from './replay/replay.js';
+export { createJwksResolver } from '../signatures/verify/jwks.js';
+export type { JwksResolverOptions } from '../signatures/verify/jwks.js';
+export type { KeyResolver, ResolvedKey, WebhookAlg, WebhookJwk } from '../signatures/verify/keys.js';
+export { createMemoryReplayStore } from '../signatures/replay/replay.js';
 export type {
   AdmissionTrackingOptions,
   MemoryReplayStore,
@@ -46,8 +46,8 @@ export type {
   NewKeyidAdmission,
   ReplayClaim,
   ReplayStore,
-} from './replay/replay.js';
-export { createMemoryDedupStore } from './replay/dedup.js';
+} from '../signatures/replay/replay.js';
+export { createMemoryDedupStore } from '../signatures/replay/dedup.js';
 export type {
   DedupClaimRequest,
   DedupSettleRequest,
@@ -55,20 +55,22 @@ export type {
   DedupStore,
   MemoryDedupStore,
   MemoryDedupStoreOptions,
-} from './replay/dedup.js';
-export { createRedisDedupStore } from './replay/dedup-redis.js';
-export type { RedisDedupStoreOptions } from './replay/dedup-redis.js';
-export type { DedupOptions } from './replay/dedup-claim.js';
-export type { DedupClaim, WebhookCrypto } from './types.js';
-export { verifyLegacyHmac } from './signature/hmac.js';
-export type { LegacyHmacOptions } from './signature/hmac.js';
-export type { CanonicalTarget } from '../http-signature/target-uri.js';
+} from '../signatures/replay/dedup.js';
+export { createRedisDedupStore } from '../signatures/replay/dedup-redis.js';
+export type { RedisDedupStoreOptions } from '../signatures/replay/dedup-redis.js';
+export type { DedupOptions } from '../signatures/replay/dedup-claim.js';
+export type { DedupClaim, WebhookCrypto } from '../signatures/types.js';
+export { verifyLegacyHmac } from '../signatures/verify/hmac.js';
+export type { LegacyHmacOptions } from '../signatures/verify/hmac.js';
+export type { CanonicalTarget } from '../signatures/http/target-uri.js';
 export type { DuplicateKeys } from './body/duplicate-keys.js';
-export { WebhookError, WebhookTaskFailedError, webhookResponse } from './errors.js';
-export type { WebhookBlame, WebhookErrorCode, WebhookFailure, WebhookResponseInit } from './errors.js';
+export { WebhookError } from '../errors/webhook-error.js';
+export { WebhookTaskFailedError, webhookResponse } from './errors.js';
+export type { WebhookBlame, WebhookErrorCode } from '../errors/webhook-error.js';
+export type { WebhookFailure, WebhookResponseInit } from './errors.js';
 export type { HeaderRecord, IncomingWebhook, PlainWebhookRequest, RawBody } from './body/request.js';
-export { createRevocationList } from './signature/revocation.js';
-export type { RevocationList, RevocationListOptions } from './signature/revocation.js';
-export { createRedisReplayStore } from './replay/redis.js';
-export type { RedisReplayStoreOptions } from './replay/redis.js';
-export type { RedisCommandClient } from './replay/redis-client.js';
+export { createRevocationList } from '../signatures/verify/revocation.js';
+export type { RevocationList, RevocationListOptions } from '../signatures/verify/revocation.js';
+export { createRedisReplayStore } from '../signatures/replay/redis.js';
+export type { RedisReplayStoreOptions } from '../signatures/replay/redis.js';
+export type { RedisCommandClient } from '../signatures/replay/redis-client.js';

@@ -12,20 +12,21 @@ import { TaskFailedError } from '../extract/task-failed.js';
 import { shownText } from '../errors/format.js';
 import type { Version } from '../schema/versions.js';
 import { decodeWebhookValue, type DecodedWebhook } from './decode-webhook.js';
-import { WebhookError, WebhookTaskFailedError } from './errors.js';
+import { WebhookError } from '../errors/webhook-error.js';
+import { WebhookTaskFailedError } from './errors.js';
 import { parseWebhookBody, bodyText } from './body/body.js';
-import { verifyLegacyHmac } from './signature/hmac.js';
-import type { KeyResolver } from './signature/keys.js';
+import { verifyLegacyHmac } from '../signatures/verify/hmac.js';
+import type { KeyResolver } from '../signatures/verify/keys.js';
 import { checkContentType, readWebhookRequest, type IncomingWebhook, type ReadRequest } from './body/request.js';
-import { claimDelivery } from './replay/dedup-claim.js';
-import type { DedupClaim } from './types.js';
+import { claimDelivery } from '../signatures/replay/dedup-claim.js';
+import type { DedupClaim } from '../signatures/types.js';
 import { receiverSettings, type ReceiverSettings, type WebhookReceiverOptions } from './receiver-options.js';
 import { sameAgent, type TaskHandle } from '../decode/task-handle.js';
 import { checkWebhookEnvelope, detectWebhookFormat } from './envelope.js';
 import { isObject, own } from '../json/own.js';
 import { resolveOptions } from '../options/resolve-options.js';
 import { versionOrDefault } from '../schema/versions.js';
-import { verifyWebhookSignature, type WebhookSigner } from './signature/verify.js';
+import { verifyWebhookSignature, type WebhookSigner } from '../signatures/verify/verify.js';
 
 /** Who signed a received webhook: an RFC 9421 key, or the legacy HMAC secret. */
 export type ReceivedSigner =

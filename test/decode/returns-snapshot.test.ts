@@ -31,7 +31,7 @@ const ENTRIES: ReadonlyArray<{ readonly name: string; readonly load: () => Promi
   { name: 'adcp-decode/3.0', load: () => import('../../src/generated/v3_0_26/pinned.js'), version: '3.0.26' },
   { name: 'adcp-decode/mcp', load: () => import('../../src/mcp/index.js') },
   { name: 'adcp-decode/a2a', load: () => import('../../src/a2a/index.js') },
-  { name: 'adcp-decode/sign', load: () => import('../../src/sign/index.js') },
+  { name: 'adcp-decode/sign', load: () => import('../../src/signatures/sign/index.js') },
 ];
 
 /** Exported functions that hand back no seller data, and why. */

@@ -10,16 +10,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { callTask as callA2a } from '../../src/a2a/index.js';
-import { REQUEST_PROFILES } from '../../src/http-signature/profile.js';
+import { REQUEST_PROFILES } from '../../src/signatures/http/profile.js';
 import { callTask as callMcp } from '../../src/mcp/index.js';
-import { createRequestSigner, withRequestSigning, type RequestSigningCapability } from '../../src/sign/index.js';
-import { createMemoryReplayStore } from '../../src/webhooks/replay/replay.js';
-import { verifyProfileSignature } from '../../src/webhooks/signature/verify.js';
+import { createRequestSigner, withRequestSigning, type RequestSigningCapability } from '../../src/signatures/sign/index.js';
+import { createMemoryReplayStore } from '../../src/signatures/replay/replay.js';
+import { verifyProfileSignature } from '../../src/signatures/verify/verify.js';
 import { dataPart, executor, serveAgent, taskEvents, type ServedAgent } from '../fixtures/a2a-sellers.js';
 import { lowLevelSeller, serveSellers, type ServedSellers } from '../fixtures/mcp-sellers.js';
 import { mediaBuyRequest, PRODUCTS_BRIEF } from '../encode/requests.js';
 import { ed25519 } from '../webhooks/fixtures.js';
-import { privateJwk, received, resolverOf } from '../sign/helpers.js';
+import { privateJwk, received, resolverOf } from '../signatures/sign/helpers.js';
 
 /** The seller requires create_media_buy signed, and verifies get_products when present. */
 const capabilities: { request_signing: RequestSigningCapability } = {

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { completedBody, completedResult, ed25519, HOOK_URL, publicJwks, SELLER } from '../webhooks/fixtures.js';
 import { signWebhook } from '../webhooks/signer.js';
-import { privateJwk } from '../sign/helpers.js';
+import { privateJwk } from '../signatures/sign/helpers.js';
 
 const payloadFile = (name: string): Record<string, unknown> =>
   JSON.parse(readFileSync(new URL(`../fixtures/payloads/${name}.json`, import.meta.url), 'utf8')) as Record<string, unknown>;

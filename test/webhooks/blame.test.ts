@@ -19,7 +19,7 @@ import {
   type WebhookErrorCode,
   type WebhookReceiverOptions,
 } from '../../src/webhooks/index.js';
-import { DECODE_ERROR_ANSWER, WEBHOOK_BLAME, WEBHOOK_HTTP_STATUS } from '../../src/webhooks/errors.js';
+import { DECODE_ERROR_ANSWER, WEBHOOK_BLAME, WEBHOOK_HTTP_STATUS } from '../../src/errors/webhook-error.js';
 import { completedBody, completedBodyOfSize, completedResult, failedBody, HOOK_URL } from './fixtures.js';
 import { RECEIVER_BASE, nowMs, outcome, signedRequest, statusFits, NOW, type Outcome, type PlainRequest } from './outcomes.js';
 

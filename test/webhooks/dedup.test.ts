@@ -16,8 +16,8 @@ import {
   type DedupClaimRequest,
   type WebhookReceiverOptions,
 } from '../../src/webhooks/index.js';
-import { canonicalJson, payloadFingerprint } from '../../src/webhooks/replay/fingerprint.js';
-import { dedupEntryBytes } from '../../src/webhooks/replay/dedup.js';
+import { canonicalJson, payloadFingerprint } from '../../src/signatures/replay/fingerprint.js';
+import { dedupEntryBytes } from '../../src/signatures/replay/dedup.js';
 import { completedBody, failedBody, SELLER } from './fixtures.js';
 import { RECEIVER_BASE, NOW, nowMs, outcome, signedRequest } from './outcomes.js';
 

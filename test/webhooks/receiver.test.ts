@@ -14,7 +14,7 @@ import {
   webhookResponse,
   WebhookTaskFailedError,
 } from '../../src/webhooks/index.js';
-import { checkHmacSecret, hmacSignature } from '../../src/webhooks/signature/hmac.js';
+import { checkHmacSecret, hmacSignature } from '../../src/signatures/verify/hmac.js';
 import {
   BUYER_ORIGIN,
   completedBody,

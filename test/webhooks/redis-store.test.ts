@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createClient, type RedisClientType } from 'redis';
-import { createRedisReplayStore } from '../../src/webhooks/replay/redis.js';
+import { createRedisReplayStore } from '../../src/signatures/replay/redis.js';
 import { createWebhookReceiver, WebhookError, type NewKeyidAdmission } from '../../src/webhooks/index.js';
 import { BUYER_ORIGIN, completedBody, ed25519, HOOK_URL, resolver } from './fixtures.js';
 import { signWebhook } from './signer.js';

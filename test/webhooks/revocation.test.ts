@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import { webcrypto } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRevocationList, createWebhookReceiver, WebhookError } from '../../src/webhooks/index.js';
-import { RevocationListError } from '../../src/webhooks/signature/revocation.js';
+import { RevocationListError } from '../../src/signatures/verify/revocation.js';
 import { BUYER_ORIGIN, completedBody, ed25519, es256, HOOK_URL, resolver, testKeys } from './fixtures.js';
 import { signWebhook, type TestKey } from './signer.js';
 

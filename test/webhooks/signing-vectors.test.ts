@@ -5,13 +5,13 @@
  * request-signing @target-uri canonicalization cases and the signature bases the vectors give.
  */
 import { describe, expect, test } from 'vitest';
-import { WebhookError } from '../../src/webhooks/errors.js';
-import type { ResolvedKey, WebhookJwk } from '../../src/webhooks/signature/keys.js';
-import { createMemoryReplayStore, type ReplayStore } from '../../src/webhooks/replay/replay.js';
-import { signatureBase } from '../../src/http-signature/signature-base.js';
-import { parseSignatureHeaders } from '../../src/webhooks/signature/signature-headers.js';
-import { canonicalTarget, TargetUriError } from '../../src/http-signature/target-uri.js';
-import { verifyWebhookSignature, type RevocationCheck, type VerifiableRequest } from '../../src/webhooks/signature/verify.js';
+import { WebhookError } from '../../src/errors/webhook-error.js';
+import type { ResolvedKey, WebhookJwk } from '../../src/signatures/verify/keys.js';
+import { createMemoryReplayStore, type ReplayStore } from '../../src/signatures/replay/replay.js';
+import { signatureBase } from '../../src/signatures/http/signature-base.js';
+import { parseSignatureHeaders } from '../../src/signatures/verify/signature-headers.js';
+import { canonicalTarget, TargetUriError } from '../../src/signatures/http/target-uri.js';
+import { verifyWebhookSignature, type RevocationCheck, type VerifiableRequest } from '../../src/signatures/verify/verify.js';
 import { readVector, readVectorDir } from '../fixtures/vectors.js';
 
 interface SigningVector {
