@@ -15,8 +15,7 @@ export { preload } from './validate/preload.js';
 export { extractMcpResponse } from './extract/mcp.js';
 export { extractA2aResponse } from './extract/a2a.js';
 export { extractMcpError, extractA2aError } from './extract/errors.js';
-export { DecodeError, LimitError, SchemaMismatchError } from './errors/errors.js';
-export { TaskFailedError } from './extract/task-failed.js';
+export { DecodeError, LimitError, SchemaMismatchError, TaskFailedError } from './errors/errors.js';
 export type { AdcpError, DecodeErrorCode, Recovery, RecoveryClassification, ValidationIssue } from './errors/errors.js';
 export { formatIssues } from './errors/format.js';
 export { versions, tasks, defaultVersion } from './schema/versions.js';
@@ -52,7 +51,7 @@ export type {
   KnownSellerError,
   RateLimitedDetails,
   VersionUnsupportedDetails,
-} from './extract/seller-errors.js';
+} from './errors/seller-errors.js';
 // The request half: encode, the idempotency key, and the request types by version.
 export { encode, safeEncode } from './encode/encode.js';
 export { newIdempotencyKey } from './encode/idempotency.js';

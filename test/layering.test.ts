@@ -93,12 +93,14 @@ const WEBHOOK_IMPORTERS: ReadonlySet<string> = new Set(['webhooks']);
 /**
  * The stage of a file under src/ (relative, with `/`). The root API ranks with the entries, as do
  * the generated pinned entries (`generated/<v>/pinned.ts`, they bind the decoder and the encoder to
- * a release); every other generated module is a table, and ranks with schema/.
+ * a release); the version list ranks with errors/; every other generated module is a table, and ranks with schema/.
  */
 function stageOf(file: string): string {
   const parts = file.split('/');
   if (file === 'index.ts') return 'entries';
   if (file === 'layout.ts') return 'layout';
+  // The generated version list imports nothing and types the errors' data (TaskFailedError.known): it ranks with errors/.
+  if (file === 'generated/versions.ts') return 'errors';
   if (parts[0] === 'generated') return /^v[\d_]+\/pinned\.ts$/.test(parts.slice(1).join('/')) ? 'entries' : 'schema';
   if (parts.length === 1) throw new Error(`layering: ${file} sits at src/'s root but is no entry; give it a stage`);
   const stage = parts[0] as string;

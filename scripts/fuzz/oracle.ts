@@ -6,7 +6,7 @@
  */
 import { decode, safeDecode } from '../../src/decode/decode.js';
 import { DecodeError, SchemaMismatchError } from '../../src/errors/errors.js';
-import { TaskFailedError } from '../../src/extract/task-failed.js';
+import { TaskFailedError } from '../../src/errors/errors.js';
 import { extractA2aResponse } from '../../src/extract/a2a.js';
 import { extractA2aError, extractMcpError } from '../../src/extract/errors.js';
 import { extractMcpResponse } from '../../src/extract/mcp.js';

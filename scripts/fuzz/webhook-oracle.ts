@@ -9,7 +9,7 @@
  */
 import { decodeTaskStatus } from '../../src/decode/polling.js';
 import { DecodeError } from '../../src/errors/errors.js';
-import { TaskFailedError } from '../../src/extract/task-failed.js';
+import { TaskFailedError } from '../../src/errors/errors.js';
 import { webhookResponse } from '../../src/webhooks/errors.js';
 import { createMemoryDedupStore } from '../../src/signatures/replay/dedup.js';
 import { createMemoryReplayStore } from '../../src/signatures/replay/replay.js';

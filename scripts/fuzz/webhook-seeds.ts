@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { decodeTaskStatus } from '../../src/decode/polling.js';
 import { isTaskType } from '../../src/decode/enclosed.js';
-import { TaskFailedError } from '../../src/extract/task-failed.js';
+import { TaskFailedError } from '../../src/errors/errors.js';
 import type { Version } from '../../src/schema/versions.js';
 import { createWebhookReceiver } from '../../src/webhooks/receiver.js';
 import { fixtures, type PayloadFixture } from '../../test/fixtures/payloads.js';

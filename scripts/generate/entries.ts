@@ -39,10 +39,17 @@ const REEXPORTS: readonly Reexport[] = [
   { from: 'responseTypes', types: ['AsyncStatus', 'AsyncVariant', 'SyncVariant'] },
   {
     from: 'errors',
-    values: ['DecodeError', 'LimitError', 'RequestError', 'SchemaMismatchError', 'TaskMismatchError', 'VersionMismatchError'],
+    values: [
+      'DecodeError',
+      'LimitError',
+      'RequestError',
+      'SchemaMismatchError',
+      'TaskFailedError',
+      'TaskMismatchError',
+      'VersionMismatchError',
+    ],
     types: ['AdcpError', 'DecodeErrorCode', 'Recovery', 'RecoveryClassification', 'ValidationIssue'],
   },
-  { from: 'taskFailed', values: ['TaskFailedError'] },
   { from: 'format', values: ['formatIssues'] },
   {
     from: 'sellerErrors',

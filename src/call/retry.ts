@@ -7,7 +7,7 @@
  * `correctable` or `terminal` error, never the caller's own (a refused request, an option).
  */
 import { DecodeError, describeValue, LimitError } from '../errors/errors.js';
-import { TaskFailedError } from '../extract/task-failed.js';
+import { TaskFailedError } from '../errors/errors.js';
 import type { RetryOptions } from './types.js';
 import { abortableSleep as sleep, backoffMs } from './backoff.js';
 import { TransportError } from './transport-error.js';

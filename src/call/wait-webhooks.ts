@@ -6,7 +6,7 @@
  */
 import { correlate, type TaskHandle } from '../decode/task-handle.js';
 import { DecodeError, describeValue } from '../errors/errors.js';
-import { TaskFailedError } from '../extract/task-failed.js';
+import { TaskFailedError } from '../errors/errors.js';
 import { isObject, own } from '../json/own.js';
 import { isTaskStatus } from '../schema/statuses.js';
 import type { WebhookDelivery } from './wait-options.js';

@@ -12,7 +12,7 @@ import type { EncodedRequest } from '../encode/request.js';
 import { resolveOptions } from '../options/resolve-options.js';
 import { DecodeError, LimitError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
-import { TaskFailedError } from '../extract/task-failed.js';
+import { TaskFailedError } from '../errors/errors.js';
 import { taskStatusPollByVersion } from '../generated/envelope.js';
 import { requestTablesByVersion } from '../generated/requests.js';
 import type { Version } from '../schema/versions.js';

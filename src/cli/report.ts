@@ -4,7 +4,7 @@
  * sends (a key name, an id, a code, a message) can drive the terminal or forge a line.
  */
 import { type DecodeError, LimitError, SchemaMismatchError } from '../errors/errors.js';
-import { TaskFailedError } from '../extract/task-failed.js';
+import { TaskFailedError } from '../errors/errors.js';
 import { formatIssues, shownPointer, shownText } from '../errors/format.js';
 
 /** Issues printed in human mode; `--json` lists all. */

@@ -13,7 +13,7 @@ import {
   type RecoveryClassification,
   type ValidationIssue,
 } from '../errors/errors.js';
-import { TaskFailedError } from '../extract/task-failed.js';
+import { TaskFailedError } from '../errors/errors.js';
 import { knownSellerError } from '../extract/seller-errors.js';
 import { checkAdcpError } from '../extract/errors.js';
 import { grouped, shownPointer, shownText } from '../errors/format.js';

@@ -5,7 +5,7 @@
  */
 import { textTooLarge } from '../bounds/bounds.js';
 import { DecodeError, describeValue, type AdcpError } from '../errors/errors.js';
-import type { TaskFailedError } from '../extract/task-failed.js';
+import type { TaskFailedError } from '../errors/errors.js';
 import type { EndState } from '../schema/recovery.js';
 import { locateA2aPayload, type A2aPayloadLocation } from '../extract/a2a.js';
 import { fromA2aSdk } from '../extract/a2a-sdk.js';

@@ -3,6 +3,7 @@
  * and AdCP version where known, and data fields; the message is one line that says what was
  * expected and what arrived, and never contains the payload.
  */
+import type { KnownSellerError } from './seller-errors.js';
 
 /** Stable error codes. Compare on these, never on messages. */
 export type DecodeErrorCode =
@@ -450,5 +451,46 @@ export class RequestError extends IssuesError {
   constructor(message: string, data: IssueListing & { fault: RequestFault }, options: DecodeErrorOptions = {}) {
     super('INVALID_REQUEST', message, data, options);
     this.fault = data.fault;
+  }
+}
+
+/** `TASK_FAILED`: the seller answered with an AdCP error. */
+export class TaskFailedError extends DecodeError {
+  override readonly name = 'TaskFailedError';
+  override readonly code: 'TASK_FAILED' = 'TASK_FAILED';
+  /**
+   * The `adcp_error` object as the seller sent it; `undefined` when the seller signalled failure
+   * (`isError`, a JSON-RPC error, a failed A2A task) without a usable `adcp_error`.
+   */
+  readonly adcpError: AdcpError | undefined;
+  /** How to react, per the version's error-code table and policy (or the task state's, without an adcp_error). */
+  readonly recovery: RecoveryClassification;
+  /**
+   * The seller's error when its code is one the spec gives a meaning or data for
+   * (`VERSION_UNSUPPORTED`, `IDEMPOTENCY_CONFLICT`, ...), typed: narrow on `known.code`.
+   * `undefined` for any other code, or without an `adcp_error`.
+   */
+  readonly known: KnownSellerError | undefined;
+  /**
+   * What the seller said in words (the MCP `isError` text, the A2A status or artifact text, the
+   * JSON-RPC error message), shown with `shownText`: escaped, at most 1,000 characters.
+   */
+  readonly sellerText: string | undefined;
+
+  constructor(
+    message: string,
+    data: {
+      adcpError: AdcpError | undefined;
+      recovery: RecoveryClassification;
+      known?: KnownSellerError | undefined;
+      sellerText?: string | undefined;
+    },
+    options: DecodeErrorOptions = {},
+  ) {
+    super('TASK_FAILED', message, options);
+    this.adcpError = data.adcpError;
+    this.recovery = data.recovery;
+    this.known = data.known;
+    this.sellerText = data.sellerText;
   }
 }

@@ -21,7 +21,7 @@ import { guard } from '../decode/failures.js';
 import { correlate, readHandle, type TaskHandle, type TaskHandleFields } from '../decode/task-handle.js';
 import { resolveOptions, type Resolved } from '../options/resolve-options.js';
 import { DecodeError, SchemaMismatchError, describeThrown, describeValue } from '../errors/errors.js';
-import { TaskFailedError } from '../extract/task-failed.js';
+import { TaskFailedError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { classifyA2aState, locateA2aPayload, unwrapA2aEnvelope } from '../extract/a2a.js';
 import type { ParsedShape } from '../extract/mcp.js';

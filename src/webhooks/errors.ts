@@ -4,7 +4,7 @@
  */
 import { DecodeError } from '../errors/errors.js';
 import { DECODE_ERROR_ANSWER, SIGNATURE_CHALLENGE, WebhookError, type WebhookBlame } from '../errors/webhook-error.js';
-import { TaskFailedError } from '../extract/task-failed.js';
+import { TaskFailedError } from '../errors/errors.js';
 import type { DedupClaim } from '../signatures/types.js';
 
 /** What a receiver answers: a status and headers (no body, so nothing internal is echoed), and whose fault it was. */

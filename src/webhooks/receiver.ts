@@ -8,7 +8,7 @@
  */
 import type { VersionFor } from '../decode/decode.js';
 import { DecodeError, TaskMismatchError, describeThrown } from '../errors/errors.js';
-import { TaskFailedError } from '../extract/task-failed.js';
+import { TaskFailedError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import type { Version } from '../schema/versions.js';
 import { decodeWebhookValue, type DecodedWebhook } from './decode-webhook.js';

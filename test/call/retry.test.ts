@@ -10,7 +10,7 @@ import { signatureError, refusalOf } from '../../src/call/refusal.js';
 import { readRetry, retryDelayMs } from '../../src/call/retry.js';
 import { TransportError } from '../../src/call/transport-error.js';
 import { DecodeError, LimitError, RequestError } from '../../src/errors/errors.js';
-import { TaskFailedError } from '../../src/extract/task-failed.js';
+import { TaskFailedError } from '../../src/errors/errors.js';
 import { safeCallTask } from '../../src/mcp/index.js';
 
 const transient = (retryAfterSeconds?: number) =>

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { decode, safeDecode } from '../../src/decode/decode.js';
 import { extractMcpResponse } from '../../src/extract/mcp.js';
 import { DecodeError, LimitError, SchemaMismatchError, type DecodeErrorCode } from '../../src/errors/errors.js';
-import { TaskFailedError } from '../../src/extract/task-failed.js';
+import { TaskFailedError } from '../../src/errors/errors.js';
 import { a2a03, a2a10, jsonRpc, mcp, mcpError } from '../fixtures/envelopes.js';
 import { payload } from '../fixtures/payloads.js';
 import { caughtAs } from '../helpers.js';

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { safeDecode } from '../../src/decode/decode.js';
 import { decodeTaskStatus } from '../../src/decode/polling.js';
-import { TaskFailedError } from '../../src/extract/task-failed.js';
+import { TaskFailedError } from '../../src/errors/errors.js';
 import { tasks, versions } from '../../src/schema/versions.js';
 import { fastValidator } from '../../src/validate/validators.js';
 import { decodeWebhook, WebhookTaskFailedError } from '../../src/webhooks/index.js';

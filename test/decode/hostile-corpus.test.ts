@@ -19,7 +19,7 @@ import { Buffer } from 'node:buffer';
 import { describe, expect, test, vi } from 'vitest';
 import { safeDecode, type DecodeOptions, type TaskName } from '../../src/decode/decode.js';
 import { DecodeError, LimitError, type DecodeErrorCode, type SchemaMismatchError } from '../../src/errors/errors.js';
-import type { TaskFailedError } from '../../src/extract/task-failed.js';
+import type { TaskFailedError } from '../../src/errors/errors.js';
 import { payload } from '../fixtures/payloads.js';
 import { claimedArray, revokedProxy, throwingGetter, throwingProxy } from '../fixtures/hostile-values.js';
 

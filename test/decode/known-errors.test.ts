@@ -8,7 +8,7 @@
 import { describe, expect, test } from 'vitest';
 import { decode, safeDecode } from '../../src/decode/decode.js';
 import type { AdcpError } from '../../src/errors/errors.js';
-import { TaskFailedError } from '../../src/extract/task-failed.js';
+import { TaskFailedError } from '../../src/errors/errors.js';
 import { DETAIL_SHAPES, knownSellerError, type DetailKind } from '../../src/extract/seller-errors.js';
 import { a2a03, jsonRpc, mcp, mcpError } from '../fixtures/envelopes.js';
 import { readSchema } from '../fixtures/vectors.js';

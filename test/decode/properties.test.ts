@@ -18,7 +18,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
 import { decode, safeDecode, type DecodeOptions, type TaskName } from '../../src/decode/decode.js';
 import { DecodeError, SchemaMismatchError } from '../../src/errors/errors.js';
-import { TaskFailedError } from '../../src/extract/task-failed.js';
+import { TaskFailedError } from '../../src/errors/errors.js';
 import { extractA2aResponse } from '../../src/extract/a2a.js';
 import { withinBounds } from '../../src/bounds/bounds.js';
 import { checkTree } from '../../src/bounds/check-tree.js';

@@ -8,7 +8,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { decode, safeDecode, type DecodeOptions } from '../../src/decode/decode.js';
-import { TaskFailedError } from '../../src/extract/task-failed.js';
+import { TaskFailedError } from '../../src/errors/errors.js';
 import { a2a03, a2a10, jsonRpc, mcp, mcpError } from '../fixtures/envelopes.js';
 import { payload } from '../fixtures/payloads.js';
 import { failureOf } from '../helpers.js';

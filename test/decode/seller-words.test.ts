@@ -12,7 +12,7 @@ import { decode } from '../../src/decode/decode.js';
 import { decodeEnclosed } from '../../src/decode/enclosed.js';
 import { MAX_SELLER_TEXT, sellerText } from '../../src/decode/seller-text.js';
 import type { Recovery } from '../../src/errors/errors.js';
-import { TaskFailedError } from '../../src/extract/task-failed.js';
+import { TaskFailedError } from '../../src/errors/errors.js';
 import { shownText } from '../../src/errors/format.js';
 import { END_STATE_RECOVERY } from '../../src/schema/recovery.js';
 import { a2a03, a2a10, jsonRpc, mcpError } from '../fixtures/envelopes.js';

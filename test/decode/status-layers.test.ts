@@ -13,7 +13,7 @@ import { decode } from '../../src/decode/decode.js';
 import { decodeTaskStatus } from '../../src/decode/polling.js';
 import { contradicts } from '../../src/decode/status-layers.js';
 import { DecodeError } from '../../src/errors/errors.js';
-import { TaskFailedError } from '../../src/extract/task-failed.js';
+import { TaskFailedError } from '../../src/errors/errors.js';
 import { TASK_STATUSES } from '../../src/schema/statuses.js';
 import { decodeWebhook } from '../../src/webhooks/decode-webhook.js';
 import { a2a10, mcp } from '../fixtures/envelopes.js';

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { decode, safeDecode } from '../../src/decode/decode.js';
 import { SchemaMismatchError } from '../../src/errors/errors.js';
-import type { TaskFailedError } from '../../src/extract/task-failed.js';
+import type { TaskFailedError } from '../../src/errors/errors.js';
 import { fastValidator } from '../../src/validate/validators.js';
 import { tablesFor, tasks, versions, type Version } from '../../src/schema/versions.js';
 import { a2a03, a2a10, mcp } from '../fixtures/envelopes.js';

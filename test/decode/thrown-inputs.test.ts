@@ -9,7 +9,7 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test } from 'vitest';
 import { decode, safeDecode } from '../../src/decode/decode.js';
-import { TaskFailedError } from '../../src/extract/task-failed.js';
+import { TaskFailedError } from '../../src/errors/errors.js';
 
 /** @a2a-js/sdk 1.x's JsonRpcTransportError, by its shape (the SDK's class is not exported from its client entry). */
 class JsonRpcTransportError extends Error {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { SchemaMismatchError } from '../../src/errors/errors.js';
-import { TaskFailedError } from '../../src/extract/task-failed.js';
+import { TaskFailedError } from '../../src/errors/errors.js';
 import { versions } from '../../src/schema/versions.js';
 import {
   createWebhookReceiver,
