@@ -463,6 +463,29 @@ export function deepText(depth: number): string {
 }
 
 /**
+ * The inputs the rejection benchmark times, each with the code decode must refuse it with: text one
+ * byte over `maxBytes` (ASCII, and UTF-8 whose UTF-16 length is within it), nesting past the depth
+ * bound, and the many-errors form of `payload`.
+ */
+export function rejectionCases(
+  payload: JsonObject,
+  maxBytes: number,
+): Array<{ label: string; text: string; code: 'TOO_LARGE' | 'TOO_DEEP' | 'SCHEMA_MISMATCH' }> {
+  const over = `${maxBytes / 1048576} MiB + 1 B`;
+  const bytes = utf8Bytes(JSON.stringify(payload));
+  return [
+    { label: `${over}, ASCII`, text: `{"p":"${'a'.repeat(maxBytes - 7)}"}`, code: 'TOO_LARGE' },
+    { label: `${over} UTF-8 in 2.1 M UTF-16 units`, text: oversizeText(maxBytes), code: 'TOO_LARGE' },
+    { label: '100,000-deep nesting', text: deepText(100_000), code: 'TOO_DEEP' },
+    {
+      label: `invalid get_products ${(bytes / 1048576).toFixed(0)} MB, many errors`,
+      text: JSON.stringify(invalidGetProducts(payload)),
+      code: 'SCHEMA_MISMATCH',
+    },
+  ];
+}
+
+/**
  * Raw issues, as the error-listing validator would give them, for the worst listing the bounds
  * of src/validate/issue-listing.ts allow: a first issue whose pointer holds a key of `firstKeyChars` `~`
  * (escaped to twice that), then more issues than MAX_ISSUES, each with control characters and

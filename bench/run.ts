@@ -71,13 +71,12 @@ import {
 } from './harness.js';
 import {
   benchPayloads,
-  deepText,
   getProductsResponse,
   invalidGetProducts,
   mcpStructured,
   mcpText,
-  oversizeText,
   quadraticKeysGetProducts,
+  rejectionCases,
   utf8Bytes,
   type Json,
 } from './payloads.js';
@@ -565,13 +564,7 @@ async function peersHot(peers: boolean): Promise<void> {
 function rejections(lib: { safeDecode: SafeDecodeFn }, payload1MB: { [key: string]: Json }): void {
   log('hot: rejections');
   const S = 'rejections (÷ JSON.parse of the same text)';
-  const asciiOversize = `{"p":"${'a'.repeat(MAX_BYTES - 7)}"}`;
-  const cases: Array<{ label: string; text: string; code: string }> = [
-    { label: '4 MiB + 1 B, ASCII', text: asciiOversize, code: 'TOO_LARGE' },
-    { label: '4 MiB + 1 B UTF-8 in 2.1 M UTF-16 units', text: oversizeText(MAX_BYTES), code: 'TOO_LARGE' },
-    { label: '100,000-deep nesting', text: deepText(100_000), code: 'TOO_DEEP' },
-    { label: 'invalid get_products 1 MB, many errors', text: JSON.stringify(invalidGetProducts(payload1MB)), code: 'SCHEMA_MISMATCH' },
-  ];
+  const cases = rejectionCases(payload1MB, MAX_BYTES);
   for (const c of cases) {
     if (c.code === 'TOO_LARGE' && utf8Bytes(c.text) !== MAX_BYTES + 1) throw new Error(`${c.label}: ${utf8Bytes(c.text)} bytes`);
     const input = { content: [{ type: 'text', text: c.text }] };
