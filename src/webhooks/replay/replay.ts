@@ -6,15 +6,8 @@
  */
 import { positiveInteger } from '../option-checks.js';
 import { createAdmissionTracker, admissionTracking, type AdmissionTrackingOptions } from './admissions.js';
-import {
-  createOwnerCounts,
-  type HeldBytes,
-  MAP_ENTRY_BYTES,
-  type MemoryBudgetOptions,
-  memoryBudget,
-  ownCopy,
-  stringBytes,
-} from './memory-bytes.js';
+import type { HeldBytes, MemoryBudgetOptions } from './memory-bytes.js';
+import { createOwnerCounts, MAP_ENTRY_BYTES, memoryBudget, ownCopy, stringBytes } from './memory-bytes.js';
 
 export type { AdmissionTrackingOptions, NewKeyidAdmission } from './admissions.js';
 
