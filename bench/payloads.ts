@@ -51,88 +51,30 @@ interface Publisher {
   readonly currency: string;
 }
 
+/** A catalogue row: the domain's label (under `.example`) and the lists as space-separated words, one publisher a line. */
+function pub(
+  label: string,
+  name: string,
+  properties: string,
+  tags: string,
+  channels: string,
+  timezone: string,
+  currency: string,
+): Publisher {
+  const list = (words: string): string[] => words.split(' ');
+  return { domain: `${label}.example`, name, properties: list(properties), tags: list(tags), channels: list(channels), timezone, currency };
+}
+
 const PUBLISHERS: readonly Publisher[] = [
-  {
-    domain: 'trailheadtv.example',
-    name: 'Trailhead TV',
-    properties: ['trailhead_ctv_app', 'trailhead_web'],
-    tags: ['outdoor', 'adventure'],
-    channels: ['ctv', 'olv'],
-    timezone: 'America/Denver',
-    currency: 'USD',
-  },
-  {
-    domain: 'alpineoutdoors.example',
-    name: 'Alpine Outdoors',
-    properties: ['alpine_web', 'alpine_app'],
-    tags: ['editorial', 'gear_reviews'],
-    channels: ['display', 'olv'],
-    timezone: 'Europe/Zurich',
-    currency: 'CHF',
-  },
-  {
-    domain: 'dailyledger.example',
-    name: 'The Daily Ledger',
-    properties: ['ledger_web', 'ledger_newsletter'],
-    tags: ['news', 'business'],
-    channels: ['display', 'email'],
-    timezone: 'America/New_York',
-    currency: 'USD',
-  },
-  {
-    domain: 'radiocafe.example',
-    name: 'Radio Café',
-    properties: ['radiocafe_stream', 'radiocafe_podcasts'],
-    tags: ['music', 'talk'],
-    channels: ['streaming_audio', 'podcast'],
-    timezone: 'Europe/Paris',
-    currency: 'EUR',
-  },
-  {
-    domain: 'saopaulo-metro.example',
-    name: 'São Paulo Metrô Screens',
-    properties: ['linha_azul', 'linha_verde'],
-    tags: ['transit', 'dooh'],
-    channels: ['dooh'],
-    timezone: 'America/Sao_Paulo',
-    currency: 'BRL',
-  },
-  {
-    domain: 'zuerich-anzeiger.example',
-    name: 'Zürcher Anzeiger',
-    properties: ['anzeiger_web', 'anzeiger_epaper'],
-    tags: ['news', 'regional'],
-    channels: ['display', 'print'],
-    timezone: 'Europe/Zurich',
-    currency: 'CHF',
-  },
-  {
-    domain: 'gamehub.example',
-    name: 'GameHub Network',
-    properties: ['gamehub_web', 'gamehub_mobile'],
-    tags: ['gaming', 'esports'],
-    channels: ['gaming', 'display', 'olv'],
-    timezone: 'America/Los_Angeles',
-    currency: 'USD',
-  },
-  {
-    domain: 'shopmart.example',
-    name: 'ShopMart Retail Media',
-    properties: ['shopmart_web', 'shopmart_app'],
-    tags: ['retail', 'grocery'],
-    channels: ['retail_media', 'display'],
-    timezone: 'America/Chicago',
-    currency: 'USD',
-  },
-  {
-    domain: 'tokyo-life.example',
-    name: '東京ライフ',
-    properties: ['tokyo_life_web'],
-    tags: ['lifestyle'],
-    channels: ['display', 'social'],
-    timezone: 'Asia/Tokyo',
-    currency: 'JPY',
-  },
+  pub('trailheadtv', 'Trailhead TV', 'trailhead_ctv_app trailhead_web', 'outdoor adventure', 'ctv olv', 'America/Denver', 'USD'),
+  pub('alpineoutdoors', 'Alpine Outdoors', 'alpine_web alpine_app', 'editorial gear_reviews', 'display olv', 'Europe/Zurich', 'CHF'),
+  pub('dailyledger', 'The Daily Ledger', 'ledger_web ledger_newsletter', 'news business', 'display email', 'America/New_York', 'USD'),
+  pub('radiocafe', 'Radio Café', 'radiocafe_stream radiocafe_podcasts', 'music talk', 'streaming_audio podcast', 'Europe/Paris', 'EUR'),
+  pub('saopaulo-metro', 'São Paulo Metrô Screens', 'linha_azul linha_verde', 'transit dooh', 'dooh', 'America/Sao_Paulo', 'BRL'),
+  pub('zuerich-anzeiger', 'Zürcher Anzeiger', 'anzeiger_web anzeiger_epaper', 'news regional', 'display print', 'Europe/Zurich', 'CHF'),
+  pub('gamehub', 'GameHub Network', 'gamehub_web gamehub_mobile', 'gaming esports', 'gaming display olv', 'America/Los_Angeles', 'USD'),
+  pub('shopmart', 'ShopMart Retail Media', 'shopmart_web shopmart_app', 'retail grocery', 'retail_media display', 'America/Chicago', 'USD'),
+  pub('tokyo-life', '東京ライフ', 'tokyo_life_web', 'lifestyle', 'display social', 'Asia/Tokyo', 'JPY'),
 ];
 
 const CREATIVE_AGENTS = [
@@ -460,6 +402,29 @@ export function oversizeText(maxBytes: number): string {
 /** `{"a":{"a":...}}`, `depth` objects deep: valid JSON that only a depth bound rejects. */
 export function deepText(depth: number): string {
   return `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
+}
+
+/**
+ * The inputs the rejection benchmark times, each with the code decode must refuse it with: text one
+ * byte over `maxBytes` (ASCII, and UTF-8 whose UTF-16 length is within it), nesting past the depth
+ * bound, and the many-errors form of `payload`.
+ */
+export function rejectionCases(
+  payload: JsonObject,
+  maxBytes: number,
+): Array<{ label: string; text: string; code: 'TOO_LARGE' | 'TOO_DEEP' | 'SCHEMA_MISMATCH' }> {
+  const over = `${maxBytes / 1048576} MiB + 1 B`;
+  const bytes = utf8Bytes(JSON.stringify(payload));
+  return [
+    { label: `${over}, ASCII`, text: `{"p":"${'a'.repeat(maxBytes - 7)}"}`, code: 'TOO_LARGE' },
+    { label: `${over} UTF-8 in 2.1 M UTF-16 units`, text: oversizeText(maxBytes), code: 'TOO_LARGE' },
+    { label: '100,000-deep nesting', text: deepText(100_000), code: 'TOO_DEEP' },
+    {
+      label: `invalid get_products ${(bytes / 1048576).toFixed(0)} MB, many errors`,
+      text: JSON.stringify(invalidGetProducts(payload)),
+      code: 'SCHEMA_MISMATCH',
+    },
+  ];
 }
 
 /**

@@ -71,13 +71,12 @@ import {
 } from './harness.js';
 import {
   benchPayloads,
-  deepText,
   getProductsResponse,
   invalidGetProducts,
   mcpStructured,
   mcpText,
-  oversizeText,
   quadraticKeysGetProducts,
+  rejectionCases,
   utf8Bytes,
   type Json,
 } from './payloads.js';
@@ -370,81 +369,51 @@ async function cold(tmp: string, p: Payload, peers: boolean, validatorFile: (tas
   const since = (key: string) => get(key).map((r) => r.sinceStart);
   const rss = (key: string) => get(key).map((r) => r.rssAfterFirstKb / 1024);
   const ten = (key: string) => get(key).map((r) => r.calls.reduce((a, b) => a + b, 0));
-  const ratio = (a: number[], b: number[]) => median(a) / median(b);
+  /** A row divided by its baseline row's median, with the goal where the issue sets one. */
+  const against = (
+    section: string,
+    name: string,
+    values: number[],
+    base: { readonly name: string; readonly values: number[] },
+    limit?: number,
+    extra: Partial<Measurement> = {},
+    unit: 'ms' | 'MB' = 'ms',
+  ): Measurement => {
+    const r = median(values) / median(base.values);
+    return stat(section, name, values, { baseline: base.name, ratio: r, ...(limit === undefined ? {} : goal(limit, r)), ...extra }, unit);
+  };
   const label = `get_products ${(p.bytes / 1024).toFixed(0)} KB`;
 
   const S1 = `cold start: fresh node, import + first decode of ${label} (÷ run-time Ajv)`;
-  measurements.push(stat(S1, 'run-time Ajv: import, compile, first validation', first('runtime-ajv')));
-  const r1 = ratio(first('ours'), first('runtime-ajv'));
+  const ajvFirst = { name: 'run-time Ajv', values: first('runtime-ajv') };
+  const oursFirst = { name: 'adcp-decode: import + first decode', values: first('ours') };
+  measurements.push(stat(S1, 'run-time Ajv: import, compile, first validation', ajvFirst.values));
+  measurements.push(against(S1, oursFirst.name, oursFirst.values, ajvFirst, 0.063));
   measurements.push(
-    stat(S1, 'adcp-decode: import + first decode', first('ours'), { baseline: 'run-time Ajv', ratio: r1, ...goal(0.063, r1) }),
+    against(S1, 'adcp-decode Node bundle (esbuild, split): import + preload + first decode', first('ours-bundle'), ajvFirst, 0.06),
   );
-  const rb = ratio(first('ours-bundle'), first('runtime-ajv'));
   measurements.push(
-    stat(S1, 'adcp-decode Node bundle (esbuild, split): import + preload + first decode', first('ours-bundle'), {
-      baseline: 'run-time Ajv',
-      ratio: rb,
-      ...goal(0.06, rb),
-    }),
-  );
-  const rf = ratio(first('ours-fail'), first('ours'));
-  measurements.push(
-    stat(S1, 'adcp-decode: import + first failing decode (every product broken)', first('ours-fail'), {
-      baseline: 'adcp-decode: import + first decode',
-      ratio: rf,
-      ...goal(1.5, rf),
+    against(S1, 'adcp-decode: import + first failing decode (every product broken)', first('ours-fail'), oursFirst, 1.5, {
       note: "the fast verdict, then the task's error-listing module loads and lists",
     }),
   );
-  measurements.push(stat(S1, 'run-time Ajv, from process start', since('runtime-ajv')));
-  measurements.push(
-    stat(S1, 'adcp-decode, from process start', since('ours'), {
-      baseline: 'run-time Ajv, from process start',
-      ratio: ratio(since('ours'), since('runtime-ajv')),
-    }),
-  );
-  measurements.push(
-    stat(S1, 'MCP SDK: compile outputSchema (allErrors), first check', first('mcp-sdk'), {
-      baseline: 'run-time Ajv',
-      ratio: ratio(first('mcp-sdk'), first('runtime-ajv')),
-    }),
-  );
-  if (peers)
-    measurements.push(
-      stat(S1, '@adcp/client: import + first validation', first('adcp-client'), {
-        baseline: 'run-time Ajv',
-        ratio: ratio(first('adcp-client'), first('runtime-ajv')),
-      }),
-    );
+  const ajvSince = { name: 'run-time Ajv, from process start', values: since('runtime-ajv') };
+  measurements.push(stat(S1, ajvSince.name, ajvSince.values));
+  measurements.push(against(S1, 'adcp-decode, from process start', since('ours'), ajvSince));
+  measurements.push(against(S1, 'MCP SDK: compile outputSchema (allErrors), first check', first('mcp-sdk'), ajvFirst));
+  if (peers) measurements.push(against(S1, '@adcp/client: import + first validation', first('adcp-client'), ajvFirst));
 
   const S2 = 'memory: peak RSS of the cold-start process after the first decode (÷ run-time Ajv)';
-  measurements.push(stat(S2, 'run-time Ajv', rss('runtime-ajv'), {}, 'MB'));
-  measurements.push(
-    stat(S2, 'adcp-decode', rss('ours'), { baseline: 'run-time Ajv', ratio: ratio(rss('ours'), rss('runtime-ajv')) }, 'MB'),
-  );
-  measurements.push(
-    stat(
-      S2,
-      'MCP SDK outputSchema check',
-      rss('mcp-sdk'),
-      { baseline: 'run-time Ajv', ratio: ratio(rss('mcp-sdk'), rss('runtime-ajv')) },
-      'MB',
-    ),
-  );
-  if (peers)
-    measurements.push(
-      stat(
-        S2,
-        '@adcp/client',
-        rss('adcp-client'),
-        { baseline: 'run-time Ajv', ratio: ratio(rss('adcp-client'), rss('runtime-ajv')) },
-        'MB',
-      ),
-    );
+  const ajvRss = { name: 'run-time Ajv', values: rss('runtime-ajv') };
+  measurements.push(stat(S2, ajvRss.name, ajvRss.values, {}, 'MB'));
+  measurements.push(against(S2, 'adcp-decode', rss('ours'), ajvRss, undefined, {}, 'MB'));
+  measurements.push(against(S2, 'MCP SDK outputSchema check', rss('mcp-sdk'), ajvRss, undefined, {}, 'MB'));
+  if (peers) measurements.push(against(S2, '@adcp/client', rss('adcp-client'), ajvRss, undefined, {}, 'MB'));
 
   const S3 = `first calls: total of the first 10 decodes of ${label} after import, fresh process (÷ floor)`;
-  measurements.push(stat(S3, 'floor: load validator, 10 × (JSON.parse + validate)', ten('floor')));
-  measurements.push(stat(S3, 'adcp-decode: 10 decodes', ten('ours'), { baseline: 'floor', ratio: ratio(ten('ours'), ten('floor')) }));
+  const floorTen = { name: 'floor', values: ten('floor') };
+  measurements.push(stat(S3, 'floor: load validator, 10 × (JSON.parse + validate)', floorTen.values));
+  measurements.push(against(S3, 'adcp-decode: 10 decodes', ten('ours'), floorTen));
   measurements.push(
     stat(
       S3,
@@ -453,12 +422,7 @@ async function cold(tmp: string, p: Payload, peers: boolean, validatorFile: (tas
       { note: 'includes loading the validator module' },
     ),
   );
-  measurements.push(
-    stat(S3, 'run-time Ajv: compile + 10 validations', ten('runtime-ajv'), {
-      baseline: 'floor',
-      ratio: ratio(ten('runtime-ajv'), ten('floor')),
-    }),
-  );
+  measurements.push(against(S3, 'run-time Ajv: compile + 10 validations', ten('runtime-ajv'), floorTen));
 }
 
 /** What a fresh process spends on the `uri` format: ajv-formats' regex (compiled on first use) against isUri's scan (bench/uri-check.mjs). */
@@ -600,13 +564,7 @@ async function peersHot(peers: boolean): Promise<void> {
 function rejections(lib: { safeDecode: SafeDecodeFn }, payload1MB: { [key: string]: Json }): void {
   log('hot: rejections');
   const S = 'rejections (÷ JSON.parse of the same text)';
-  const asciiOversize = `{"p":"${'a'.repeat(MAX_BYTES - 7)}"}`;
-  const cases: Array<{ label: string; text: string; code: string }> = [
-    { label: '4 MiB + 1 B, ASCII', text: asciiOversize, code: 'TOO_LARGE' },
-    { label: '4 MiB + 1 B UTF-8 in 2.1 M UTF-16 units', text: oversizeText(MAX_BYTES), code: 'TOO_LARGE' },
-    { label: '100,000-deep nesting', text: deepText(100_000), code: 'TOO_DEEP' },
-    { label: 'invalid get_products 1 MB, many errors', text: JSON.stringify(invalidGetProducts(payload1MB)), code: 'SCHEMA_MISMATCH' },
-  ];
+  const cases = rejectionCases(payload1MB, MAX_BYTES);
   for (const c of cases) {
     if (c.code === 'TOO_LARGE' && utf8Bytes(c.text) !== MAX_BYTES + 1) throw new Error(`${c.label}: ${utf8Bytes(c.text)} bytes`);
     const input = { content: [{ type: 'text', text: c.text }] };

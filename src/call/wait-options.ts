@@ -69,21 +69,16 @@ export interface WaitOptions extends PollBounds {
   readonly random?: (() => number) | undefined;
 }
 
-/** The options as the wait runs with them. */
-export interface WaitSettings {
-  readonly intervalMs: number;
-  readonly maxIntervalMs: number;
-  readonly timeoutMs: number;
-  readonly pollTimeoutMs: number;
-  readonly maxFailures: number;
-  readonly signal: AbortSignal | undefined;
-  readonly onStatus: ((polled: PolledTask) => void) | undefined;
-  readonly method: string | undefined;
-  readonly webhooks: AsyncIterable<WebhookDelivery | Error> | undefined;
-  readonly clock: WaitClock;
-  readonly random: () => number;
-  readonly bounds: PollBounds;
-}
+/** The options a wait fills in with its defaults when the caller leaves them out. */
+type Defaulted = 'intervalMs' | 'maxIntervalMs' | 'timeoutMs' | 'pollTimeoutMs' | 'maxFailures' | 'clock' | 'random';
+
+/** The options a wait runs with as given, absent ones undefined. */
+type AsGiven = Exclude<keyof WaitOptions, Defaulted | keyof PollBounds>;
+
+/** The options as the wait runs with them: read from WaitOptions, so that a new option has one declaration. */
+export type WaitSettings = { readonly [K in Defaulted]: Exclude<WaitOptions[K], undefined> } & {
+  readonly [K in AsGiven]: WaitOptions[K];
+} & { readonly bounds: PollBounds };
 
 const WHO = 'waitForTask';
 

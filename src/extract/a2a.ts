@@ -11,6 +11,7 @@ import { DEFAULT_BOUNDS, storedIndexes } from '../bounds/bounds.js';
 import { snapshot } from '../bounds/snapshot.js';
 import { DecodeError, NO_CONTEXT, readInput, type ErrorContext } from '../errors/errors.js';
 import { hasOwn, own, isObject } from '../json/own.js';
+import type { FoundPayload } from './found.js';
 
 /** The single-key envelopes unwrapped (once) before extraction: A2A 1.0 `SendMessageResponse` / `StreamResponse` branches. */
 const A2A_ENVELOPE_KEYS = ['task', 'message', 'statusUpdate', 'artifactUpdate'] as const;
@@ -51,20 +52,21 @@ type A2aNoneReason =
   /** A scanned Part sets more than one of `text` / `raw` / `url` / `data` / `file` (A2A 1.0 §4.1.6). */
   | 'malformed-part';
 
+/** Where the A2A algorithm found the payload. */
+interface A2aFoundPayload extends FoundPayload {
+  readonly state: A2aState;
+  /** `status.state` as sent, e.g. `TASK_STATE_COMPLETED`. */
+  readonly rawState: string;
+  readonly source: A2aPayloadSource;
+  /** Index in the source `parts[]` of the chosen DataPart. */
+  readonly partIndex: number;
+  /** Set when a single-key envelope was unwrapped. */
+  readonly envelope?: A2aEnvelopeKey;
+}
+
 /** The outcome of {@link locateA2aPayload}. */
 export type A2aPayloadLocation =
-  | {
-      readonly kind: 'payload';
-      readonly value: Record<string, unknown>;
-      readonly state: A2aState;
-      /** `status.state` as sent, e.g. `TASK_STATE_COMPLETED`. */
-      readonly rawState: string;
-      readonly source: A2aPayloadSource;
-      /** Index in the source `parts[]` of the chosen DataPart. */
-      readonly partIndex: number;
-      /** Set when a single-key envelope was unwrapped. */
-      readonly envelope?: A2aEnvelopeKey;
-    }
+  | A2aFoundPayload
   | {
       /** The authoritative artifact DataPart is a `{ response: {...} }` framework wrapper. */
       readonly kind: 'wrapper';

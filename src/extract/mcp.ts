@@ -15,6 +15,7 @@ import { byteLimit } from '../errors/option-rules.js';
 import { snapshot } from '../bounds/snapshot.js';
 import { readTextItem, type ParsedShape, type TextBudget } from '../json/text.js';
 import { hasOwn, own, isObject } from '../json/own.js';
+import type { FoundPayload } from './found.js';
 
 export type { ParsedShape } from '../json/text.js';
 
@@ -70,25 +71,22 @@ type McpNoneReason =
   /** `content[]` was scanned and no text item yielded a usable object; see `rejected`. */
   | 'no-json-object';
 
+/** The payload found in a text item of `content[]`. */
+interface McpTextPayload extends FoundPayload {
+  readonly source: 'text';
+  /** Index in `content[]` of the item that yielded the payload. */
+  readonly index: number;
+  /** Text items before it that were skipped. */
+  readonly rejected: readonly McpRejectedText[];
+  /** The payload's size, measured while it was checked for prototype keys. */
+  readonly shape: ParsedShape;
+  readonly ignoredStructuredContent?: IgnoredStructuredContent;
+}
+
 /** The outcome of {@link locateMcpPayload}. */
 export type McpPayloadLocation =
-  | {
-      readonly kind: 'payload';
-      readonly value: Record<string, unknown>;
-      readonly source: 'structuredContent';
-    }
-  | {
-      readonly kind: 'payload';
-      readonly value: Record<string, unknown>;
-      readonly source: 'text';
-      /** Index in `content[]` of the item that yielded the payload. */
-      readonly index: number;
-      /** Text items before it that were skipped. */
-      readonly rejected: readonly McpRejectedText[];
-      /** The payload's size, measured while it was checked for prototype keys. */
-      readonly shape: ParsedShape;
-      readonly ignoredStructuredContent?: IgnoredStructuredContent;
-    }
+  | (FoundPayload & { readonly source: 'structuredContent' })
+  | McpTextPayload
   /** `isError` is truthy: the success path does not apply; use the error extractor. */
   | { readonly kind: 'error-flag' }
   | {

@@ -22,6 +22,7 @@ import {
   mcpStructured,
   mcpText,
   oversizeText,
+  rejectionCases,
   utf8Bytes,
 } from '../../bench/payloads.js';
 import { compileFromBundle } from '../../bench/runtime-ajv.mjs';
@@ -92,6 +93,17 @@ describe('rejection inputs', () => {
       expect(parse).not.toHaveBeenCalled();
     } finally {
       parse.mockRestore();
+    }
+  });
+
+  test('every case the rejection benchmark times is refused with the code it names, the oversize ones one byte over', () => {
+    const cases = rejectionCases(payloads['get_products 1MB']!.payload, MAX_BYTES);
+    expect(cases.map((c) => c.code)).toEqual(['TOO_LARGE', 'TOO_LARGE', 'TOO_DEEP', 'SCHEMA_MISMATCH']);
+    for (const c of cases) {
+      if (c.code === 'TOO_LARGE') expect(utf8Bytes(c.text)).toBe(MAX_BYTES + 1);
+      expect(() => JSON.parse(c.text), c.label).not.toThrow();
+      const r = safeDecode('get_products', { content: [{ type: 'text', text: c.text }] });
+      expect(r.success ? 'decoded' : r.error.code, c.label).toBe(c.code);
     }
   });
 

@@ -5,8 +5,9 @@
  * form for tests and a single process (the spec calls a memory-only store non-conformant: use
  * `createRedisDedupStore` in production).
  */
-import { positiveInteger, shareOption } from '../option-checks.js';
-import { createOwnerCounts, MAP_ENTRY_BYTES, ownCopy, RECORD_BYTES, stringBytes } from './memory-bytes.js';
+import { positiveInteger } from '../option-checks.js';
+import type { HeldBytes, MemoryBudgetOptions } from './memory-bytes.js';
+import { createOwnerCounts, MAP_ENTRY_BYTES, memoryBudget, ownCopy, RECORD_BYTES, stringBytes } from './memory-bytes.js';
 
 /**
  * What claiming a delivery found: `claimed` (the caller owns its processing), `processing`
@@ -54,29 +55,23 @@ export interface DedupStore {
   release(request: DedupSettleRequest): boolean | Promise<boolean>;
 }
 
-/** Options of {@link createMemoryDedupStore}. */
-export interface MemoryDedupStoreOptions {
+/** Options of {@link createMemoryDedupStore}; `maxBytes` counts bindings as {@link dedupEntryBytes} does. */
+export interface MemoryDedupStoreOptions extends MemoryBudgetOptions {
   /** Most live bindings per sender (webhooks.mdx: SHOULD bound per sender). Default 1,000,000. */
   readonly perSenderCap?: number | undefined;
-  /** The memory budget, as the store counts it (see {@link dedupEntryBytes}). Default 64 MiB. */
-  readonly maxBytes?: number | undefined;
   /**
    * Most bytes one sender's bindings hold, so that one sender cannot fill the budget every other
    * sender shares: past it, its new keys are `rate_abuse` (429). Default a tenth of `maxBytes`
    * (6.4 MiB); at most `maxBytes`.
    */
   readonly perSenderMaxBytes?: number | undefined;
-  /** The clock, in milliseconds. Default `Date.now`. */
-  readonly now?: (() => number) | undefined;
 }
 
 /** The in-memory dedup store: answers at once, and says how many bytes it holds. */
-export interface MemoryDedupStore extends DedupStore {
+export interface MemoryDedupStore extends DedupStore, HeldBytes {
   claim(request: DedupClaimRequest): DedupState;
   complete(request: DedupSettleRequest): boolean;
   release(request: DedupSettleRequest): boolean;
-  /** The bytes the store counts as held; never above `maxBytes`. */
-  bytesHeld(): number;
 }
 
 /** The default per-sender cap of the dedup stores. */
@@ -182,9 +177,8 @@ function createBindings() {
 export function createMemoryDedupStore(options: MemoryDedupStoreOptions = {}): MemoryDedupStore {
   const who = 'createMemoryDedupStore';
   const perSenderCap = positiveInteger(who, 'perSenderCap', options.perSenderCap, DEFAULT_DEDUP_PER_SENDER_CAP);
-  const maxBytes = positiveInteger(who, 'maxBytes', options.maxBytes, DEFAULT_DEDUP_MAX_BYTES);
-  const perSenderBytes = shareOption(who, 'perSenderMaxBytes', options.perSenderMaxBytes, maxBytes, 0.1);
-  const now = options.now ?? Date.now;
+  const share = { name: 'perSenderMaxBytes', value: options.perSenderMaxBytes };
+  const { maxBytes, ownerMaxBytes: perSenderBytes, now } = memoryBudget(who, options, share, DEFAULT_DEDUP_MAX_BYTES);
   const bindings = createBindings();
   return {
     claim(r) {

@@ -1,7 +1,46 @@
 /**
  * How the in-memory stores count the bytes they hold: an upper bound per Map entry and per string
- * character, and copies of the strings they keep, so that what is counted is what is held.
+ * character, and copies of the strings they keep, so that what is counted is what is held; and the
+ * byte budget they are held to.
  */
+import { positiveInteger, shareOption } from '../option-checks.js';
+
+/** The options every in-memory store shares: its byte budget and its clock. */
+export interface MemoryBudgetOptions {
+  /** The memory budget: most bytes held, as the store counts them. Default 64 MiB. */
+  readonly maxBytes?: number | undefined;
+  /** The clock, in milliseconds. Default `Date.now`. */
+  readonly now?: (() => number) | undefined;
+}
+
+/** What every in-memory store tells of its memory. */
+export interface HeldBytes {
+  /** The bytes the store counts as held; never above `maxBytes`. */
+  bytesHeld(): number;
+}
+
+/**
+ * An in-memory store's budget from its options: the whole, the share one owner (a sender, a keyid)
+ * may hold (default a tenth of it, at most all of it), and the clock.
+ *
+ * @param who - The factory, named in an error.
+ * @param options - The store's options.
+ * @param share - The per-owner share option's name and value.
+ * @param defaultMaxBytes - The budget when `maxBytes` is left out.
+ * @returns The budget, the share and the clock.
+ * @throws {DecodeError} `INVALID_OPTION` for a budget or share that is not a positive safe integer, or a share above the budget.
+ * @example
+ * const { maxBytes, ownerMaxBytes, now } = memoryBudget(who, options, { name: 'perKeyidMaxBytes', value: options.perKeyidMaxBytes }, 64 * 1024 * 1024);
+ */
+export function memoryBudget(
+  who: string,
+  options: MemoryBudgetOptions,
+  share: { readonly name: string; readonly value: unknown },
+  defaultMaxBytes: number,
+): { readonly maxBytes: number; readonly ownerMaxBytes: number; readonly now: () => number } {
+  const maxBytes = positiveInteger(who, 'maxBytes', options.maxBytes, defaultMaxBytes);
+  return { maxBytes, ownerMaxBytes: shareOption(who, share.name, share.value, maxBytes, 0.1), now: options.now ?? Date.now };
+}
 
 /**
  * Bytes counted per Map entry besides its key's characters: the key's string header, a number

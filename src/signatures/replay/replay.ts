@@ -4,9 +4,10 @@
  * bytes (the spec bounds neither a nonce's nor a keyid's length, so a signer sets each entry's
  * size), which also tracks the new-keyid admission rate that section makes a MUST.
  */
-import { positiveInteger, shareOption } from '../option-checks.js';
+import { positiveInteger } from '../option-checks.js';
 import { createAdmissionTracker, admissionTracking, type AdmissionTrackingOptions } from './admissions.js';
-import { createOwnerCounts, MAP_ENTRY_BYTES, ownCopy, stringBytes } from './memory-bytes.js';
+import type { HeldBytes, MemoryBudgetOptions } from './memory-bytes.js';
+import { createOwnerCounts, MAP_ENTRY_BYTES, memoryBudget, ownCopy, stringBytes } from './memory-bytes.js';
 
 export type { AdmissionTrackingOptions, NewKeyidAdmission } from './admissions.js';
 
@@ -38,34 +39,28 @@ export interface ReplayStore {
   newKeyidAdmissions(): number | Promise<number>;
 }
 
-/** Options of {@link createMemoryReplayStore}. */
-export interface MemoryReplayStoreOptions extends AdmissionTrackingOptions {
+/**
+ * Options of {@link createMemoryReplayStore}; `maxBytes` counts entries as {@link replayEntryBytes} does,
+ * and the per-keyid counts and the new-keyid tracking.
+ */
+export interface MemoryReplayStoreOptions extends AdmissionTrackingOptions, MemoryBudgetOptions {
   /** Most live entries per `keyid`. Default 100,000 (the spec's recommended per-keyid cap). */
   readonly perKeyidCap?: number | undefined;
   /** Most live entries in all (the spec recommends min(memory budget, 10,000,000)). Default 1,000,000. */
   readonly aggregateCap?: number | undefined;
-  /**
-   * The memory budget: most bytes held, as the store counts them (see {@link replayEntryBytes}):
-   * entries, per-keyid counts, and the new-keyid tracking. Default 64 MiB.
-   */
-  readonly maxBytes?: number | undefined;
   /**
    * Most bytes one `keyid` holds (its entries and its counts), so that one signer's long nonces
    * cannot fill the budget every other signer shares: past it, its claims are `rate_abuse`. Default a
    * tenth of `maxBytes` (6.4 MiB; the spec's per-keyid entry cap is a tenth of its aggregate one too); at most `maxBytes`.
    */
   readonly perKeyidMaxBytes?: number | undefined;
-  /** The clock, in milliseconds. Default `Date.now`. */
-  readonly now?: (() => number) | undefined;
 }
 
 /** The in-memory replay store: answers at once, and says how many bytes it holds. */
-export interface MemoryReplayStore extends ReplayStore {
+export interface MemoryReplayStore extends ReplayStore, HeldBytes {
   capReached(keyid: string): boolean;
   claim(keyid: string, nonce: string, ttlSeconds: number, destination?: string): ReplayClaim;
   newKeyidAdmissions(): number;
-  /** The bytes the store counts as held; never above `maxBytes`. */
-  bytesHeld(): number;
 }
 
 /** The spec's recommended per-keyid cap for webhook replay caches. */
@@ -163,10 +158,9 @@ export function createMemoryReplayStore(options: MemoryReplayStoreOptions = {}):
   const who = 'createMemoryReplayStore';
   const perKeyidCap = positiveInteger(who, 'perKeyidCap', options.perKeyidCap, DEFAULT_PER_KEYID_CAP);
   const aggregateCap = positiveInteger(who, 'aggregateCap', options.aggregateCap, DEFAULT_AGGREGATE_CAP);
-  const maxBytes = positiveInteger(who, 'maxBytes', options.maxBytes, DEFAULT_REPLAY_MAX_BYTES);
-  const perKeyidBytes = shareOption(who, 'perKeyidMaxBytes', options.perKeyidMaxBytes, maxBytes, 0.1);
+  const share = { name: 'perKeyidMaxBytes', value: options.perKeyidMaxBytes };
+  const { maxBytes, ownerMaxBytes: perKeyidBytes, now } = memoryBudget(who, options, share, DEFAULT_REPLAY_MAX_BYTES);
   const tracker = createAdmissionTracker(admissionTracking(options, who), options.onNewKeyid);
-  const now = options.now ?? Date.now;
   const entries = createEntries(now);
   const countFull = (keyid: string): boolean => entries.count(keyid) >= perKeyidCap || entries.expiries.size >= aggregateCap;
   /** Whether one more entry `key` would take `keyid` past its byte share. */
