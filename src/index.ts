@@ -44,14 +44,8 @@ export { decoderFor } from './decode/capabilities.js';
 export type { CapabilitiesCheck, SellerDecoder } from './decode/capabilities.js';
 export type { SentRequest } from './options/sent-request.js';
 export { NoCommonVersionError, VersionMismatchError } from './errors/errors.js';
-export type {
-  AudienceTooSmallDetails,
-  BudgetTooLowDetails,
-  ConflictDetails,
-  KnownSellerError,
-  RateLimitedDetails,
-  VersionUnsupportedDetails,
-} from './errors/seller-errors.js';
+// The seller errors' types, all public: KnownSellerError and its details.
+export type * from './errors/seller-errors.js';
 // The request half: encode, the idempotency key, and the request types by version.
 export { encode, safeEncode } from './encode/encode.js';
 export { newIdempotencyKey } from './encode/idempotency.js';
