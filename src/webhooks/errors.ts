@@ -1,10 +1,11 @@
 /**
  * The typed refusal of a webhook: the spec's `webhook_*` code (security.mdx, "Webhook error
- * taxonomy"), the HTTP status to answer, and the response a receiver sends back.
+ * taxonomy"), the HTTP status to answer, and the response a receiver sends back (for a refusal,
+ * or for an outcome `receive()` resolved).
  */
 import { DecodeError, type DecodeErrorCode, type DecodeErrorOptions } from '../errors/errors.js';
 import { TaskFailedError } from '../extract/task-failed.js';
-import type { DedupClaim } from './types.js';
+import { isObject, own } from '../json/own.js';
 
 /**
  * Why a webhook was refused. The `webhook_signature_*`, `webhook_target_uri_malformed`,
@@ -53,8 +54,6 @@ export type WebhookErrorCode =
   | 'webhook_envelope_invalid'
   /** The request's body is not its raw bytes (a framework parsed it, e.g. `express.json()`): fix the route. */
   | 'webhook_body_not_raw'
-  /** The same `idempotency_key` from the same sender, already processed: answer 2xx (webhooks.mdx). */
-  | 'webhook_duplicate'
   /** The same delivery is being processed by another call right now: 503 until it completes (webhooks.mdx). */
   | 'webhook_duplicate_in_progress'
   /** The same `idempotency_key` with a different payload: 409, the first binding kept (webhooks.mdx). */
@@ -78,8 +77,8 @@ export type WebhookErrorCode =
  * class that tells the sender its delivery is bad). `configuration`: the buyer's setup (500, the
  * message says what to fix). `dependency`: something the receiver relies on failed or was late
  * (503, a retry can succeed). `internal`: a defect of adcp-decode or of the runtime (500). `none`:
- * no fault (a delivered failed task or a completed duplicate, 200; an identical delivery still in
- * progress, or a task whose handle is not known yet, 503).
+ * no fault (every outcome `receive()` resolves, and decodeWebhook's failed task, 200; an identical
+ * delivery still in progress, or a task whose handle is not known yet, 503).
  */
 export type WebhookBlame = 'delivery' | 'configuration' | 'dependency' | 'internal' | 'none';
 
@@ -112,7 +111,6 @@ export const WEBHOOK_HTTP_STATUS: Readonly<Record<WebhookErrorCode, number>> = {
   webhook_envelope_invalid: 400,
   webhook_body_not_raw: 500,
   webhook_receiver_misconfigured: 500,
-  webhook_duplicate: 200,
   webhook_duplicate_in_progress: 503,
   webhook_idempotency_conflict: 409,
   webhook_dedup_rate_abuse: 429,
@@ -151,7 +149,6 @@ export const WEBHOOK_BLAME: Readonly<Record<WebhookErrorCode, WebhookBlame>> = {
   webhook_envelope_invalid: 'delivery',
   webhook_body_not_raw: 'configuration',
   webhook_receiver_misconfigured: 'configuration',
-  webhook_duplicate: 'none',
   webhook_duplicate_in_progress: 'none',
   webhook_idempotency_conflict: 'delivery',
   webhook_dedup_rate_abuse: 'delivery',
@@ -261,28 +258,35 @@ export interface WebhookResponseInit {
   readonly blame: WebhookBlame;
 }
 
+/** The kinds of outcome `receive()` resolves (receiver.ts's `WebhookOutcome`; named here, below the receiver). */
+const OUTCOME_KINDS: ReadonlySet<unknown> = new Set(['delivered', 'task-failed', 'duplicate']);
+
 /**
- * The HTTP answer for what `receive()` threw, by whose fault it is: 4xx only for a fault of the
- * delivery (with `WWW-Authenticate: Signature error="<code>"` for the spec's signature codes),
- * 200 for a delivered webhook that reports a failed task or a completed duplicate, 503 for a
+ * The HTTP answer for what `receive()` resolved or threw. An outcome (`delivered`, `task-failed`,
+ * `duplicate`) is acknowledged 200 (for a delivery, once its side effects and its `dedup` claim
+ * are settled). A refusal is answered by whose fault it is: 4xx only for a fault of the delivery
+ * (with `WWW-Authenticate: Signature error="<code>"` for the spec's signature codes), 503 for a
  * dependency that failed or was late (and an identical delivery still in progress), 500 for the
  * buyer's configuration and for a defect of adcp-decode or anything that is not a DecodeError.
  *
- * @param error - What `receive()` threw.
+ * @param answered - What `receive()` resolved (a `WebhookOutcome`) or threw.
  * @returns The status and headers to send, without a body, and the blame.
  * @throws Never.
  * @example
  * catch (e) { const { status, headers } = webhookResponse(e); res.writeHead(status, headers).end(); }
  */
-export function webhookResponse(error: unknown): WebhookResponseInit {
-  if (error instanceof WebhookError) {
-    const headers: Record<string, string> = SIGNATURE_CHALLENGE.has(error.webhookCode)
-      ? { 'www-authenticate': `Signature error="${error.webhookCode}"` }
+export function webhookResponse(answered: unknown): WebhookResponseInit {
+  // An Error is never an outcome, whatever members it carries.
+  if (isObject(answered) && !(answered instanceof Error) && OUTCOME_KINDS.has(own(answered, 'kind')))
+    return { status: 200, headers: {}, blame: 'none' };
+  if (answered instanceof WebhookError) {
+    const headers: Record<string, string> = SIGNATURE_CHALLENGE.has(answered.webhookCode)
+      ? { 'www-authenticate': `Signature error="${answered.webhookCode}"` }
       : {};
-    return { status: error.httpStatus, headers, blame: error.blame };
+    return { status: answered.httpStatus, headers, blame: answered.blame };
   }
-  if (error instanceof TaskFailedError) return { status: 200, headers: {}, blame: 'none' };
-  if (error instanceof DecodeError) return { ...DECODE_ERROR_ANSWER[error.code], headers: {} };
+  if (answered instanceof TaskFailedError) return { status: 200, headers: {}, blame: 'none' };
+  if (answered instanceof DecodeError) return { ...DECODE_ERROR_ANSWER[answered.code], headers: {} };
   return { status: 500, headers: {}, blame: 'internal' };
 }
 
@@ -300,8 +304,8 @@ export interface WebhookFailure {
 
 /**
  * A webhook that was delivered intact and reports that its task failed (`adcp_error`, or a
- * failed/rejected/canceled status): a TaskFailedError that also carries the envelope, so the
- * receiver can record the failure under its `idempotency_key` and answer 2xx.
+ * failed/rejected/canceled status): a TaskFailedError that also carries the envelope. decodeWebhook
+ * throws it; a receiver resolves it as the `error` of a `task-failed` outcome.
  *
  * @example
  * catch (e) { if (e instanceof WebhookTaskFailedError) await recordFailure(e.webhook.taskId, e.adcpError); }
@@ -309,19 +313,13 @@ export interface WebhookFailure {
 export class WebhookTaskFailedError extends TaskFailedError {
   /** The webhook's envelope fields and signer. */
   readonly webhook: WebhookFailure;
-  /**
-   * Set by a receiver with `dedup`: this delivery's claim on its `idempotency_key`. Call
-   * `complete()` once the failure is durably recorded, `release()` if recording it failed.
-   */
-  readonly dedup: DedupClaim | undefined;
 
-  constructor(failure: TaskFailedError, webhook: WebhookFailure, dedup?: DedupClaim) {
+  constructor(failure: TaskFailedError, webhook: WebhookFailure) {
     super(
       failure.message,
       { adcpError: failure.adcpError, recovery: failure.recovery, known: failure.known, sellerText: failure.sellerText },
       { task: failure.task, version: failure.version, path: failure.path, cause: failure },
     );
     this.webhook = webhook;
-    this.dedup = dedup;
   }
 }
