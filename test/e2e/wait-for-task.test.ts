@@ -244,6 +244,11 @@ describe.each(LANES)('waitForTask over %s', (_, make) => {
       .catch((e: unknown) => e);
     expect(failed).toBe(failure);
     expect(failed).toBeInstanceOf(TaskFailedError);
+    // What no receiver resolves (a decoded webhook without its kind, the error itself) is the buyer's plumbing.
+    for (const value of [other, failure])
+      await expect(seller.wait(handle31, { clock: virtualClock(true).clock, webhooks: later([value as never]) })).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+      });
   });
 });
 

@@ -122,6 +122,25 @@ describe('createWebhookReceiver (RFC 9421)', () => {
     });
     expect(webhookResponse(outcome)).toEqual({ status: 200, headers: {}, blame: 'none' });
   });
+  test('a refusal still throws, typed, with its code: only what is no delivery leaves receive() as a throw', async () => {
+    const r = await signedRequest(completedBody());
+    const forged = { ...r, body: new TextEncoder().encode(completedBody({ message: 'forged' })) };
+    const error = await receiver()
+      .receive(forged)
+      .then(
+        (outcome) => outcome.kind,
+        (e: unknown) => e,
+      );
+    expect(error).toBeInstanceOf(WebhookError);
+    expect(error).toMatchObject({ webhookCode: 'webhook_signature_digest_mismatch', httpStatus: 401, blame: 'delivery' });
+  });
+  test('webhookResponse answers every outcome 200, and an Error that carries a kind is no outcome', async () => {
+    const delivered = await receiver().receive(await signedRequest(completedBody()));
+    expect(webhookResponse(delivered)).toEqual({ status: 200, headers: {}, blame: 'none' });
+    const impostor = Object.assign(new Error('not an outcome'), { kind: 'delivered' });
+    expect(webhookResponse(impostor)).toEqual({ status: 500, headers: {}, blame: 'internal' });
+    expect(webhookResponse({ kind: 'something-else' })).toEqual({ status: 500, headers: {}, blame: 'internal' });
+  });
   test('working: the progress result', async () => {
     const hook = await receiver().receive(await signedRequest(workingBody()));
     expect(hook).toMatchObject({ kind: 'delivered', status: 'working', data: { percentage: 60, current_step: 'trafficking' } });
