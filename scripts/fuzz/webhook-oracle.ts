@@ -1,5 +1,5 @@
 /**
- * The webhook lane's oracle. A delivery: `receive()` resolves (or reports a delivered failed task)
+ * The webhook lane's oracle. A delivery: `receive()` resolves (a delivery or a delivered failed task)
  * for a genuine delivery, and refuses every forged one and every mutation of a signed byte; every
  * refusal is a typed DecodeError, never INTERNAL, and `webhookResponse()` answers a 4xx blaming the
  * delivery (never a 5xx blaming the receiver for a sender's bytes); of a delivery handed twice to
@@ -13,6 +13,7 @@ import { TaskFailedError } from '../../src/errors/errors.js';
 import { webhookResponse } from '../../src/webhooks/errors.js';
 import { createMemoryDedupStore } from '../../src/signatures/replay/dedup.js';
 import { createMemoryReplayStore } from '../../src/signatures/replay/replay.js';
+import type { WebhookOutcome } from '../../src/webhooks/receiver.js';
 import type { Req } from './mutate-delivery.js';
 import { type CaseResult, describeThrown, type Finding, pollutionSinceStart } from './oracle.js';
 import type { DeliveryCase, PollCase, WebhookCase } from './webhook-case.js';
@@ -30,13 +31,14 @@ interface Attempt {
   readonly detail: string;
 }
 
-async function attempt(receive: (r: Req) => Promise<unknown>, req: Req, found: Found): Promise<Attempt> {
+async function attempt(receive: (r: Req) => Promise<WebhookOutcome>, req: Req, found: Found): Promise<Attempt> {
   try {
-    await receive(req);
-    return { accepted: true, label: 'accepted', status: 200, blame: 'none', detail: '' };
+    const outcome = await receive(req);
+    // A duplicate is not accepted again: it is counted as the dedup's answer, as when it was thrown.
+    if (outcome.kind === 'duplicate') return { accepted: false, label: 'duplicate', ...webhookResponse(outcome), detail: '' };
+    return { accepted: true, label: outcome.kind === 'task-failed' ? 'task-failed' : 'accepted', ...webhookResponse(outcome), detail: '' };
   } catch (error) {
     const answer = webhookResponse(error);
-    if (error instanceof TaskFailedError) return { accepted: true, label: 'task-failed', ...answer, detail: '' };
     if (!(error instanceof DecodeError)) {
       found('crash', `receive() threw ${describeThrown(error)}`);
       return { accepted: false, label: 'raw', ...answer, detail: describeThrown(error) };
@@ -114,7 +116,7 @@ async function runDelivery(c: DeliveryCase, found: Found): Promise<string> {
     replayStore: createMemoryReplayStore(),
     ...(c.dedup ? { dedup: { store: createMemoryDedupStore() } } : {}),
   });
-  const receive = (r: Req): Promise<unknown> => receiver.receive(r);
+  const receive = (r: Req): Promise<WebhookOutcome> => receiver.receive(r);
   const results = c.concurrent
     ? await Promise.all(c.requests.map((r) => attempt(receive, r, found)))
     : await c.requests.reduce<Promise<Attempt[]>>(

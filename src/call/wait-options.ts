@@ -9,6 +9,7 @@ import { optionError } from '../errors/option-error.js';
 import { deadlineMs, optionalFunction } from '../errors/option-rules.js';
 import { resolveOptions } from '../options/resolve-options.js';
 import type { DecodeOptions } from '../decode/types.js';
+import type { TaskFailedError } from '../errors/errors.js';
 import { abortableSleep, backoffMs } from './backoff.js';
 
 /** decode's bounds and recovery table option, which judge each poll. */
@@ -22,19 +23,23 @@ export interface WaitClock {
   sleep(ms: number, signal: AbortSignal): Promise<void>;
 }
 
-/**
- * A webhook delivery, as createWebhookReceiver's `receive()` resolves (a `ReceivedWebhook`) or
- * decodeWebhook returns: the members a wait reads.
- */
-export interface WebhookDelivery {
+/** The envelope fields a wait correlates a delivery by. */
+interface DeliveryIds {
   readonly format: 'mcp' | 'a2a';
   readonly taskType: string;
   readonly taskId: string | undefined;
   readonly operationId: string | undefined;
-  readonly status: string;
-  readonly data: unknown;
-  readonly version: string;
 }
+
+/**
+ * A webhook outcome, as createWebhookReceiver's `receive()` resolves it (a `WebhookOutcome`): the
+ * members a wait reads. A `delivered` final result ends the wait with it, a `task-failed` one with
+ * its `error`; a `duplicate` is passed over (its first delivery was read already).
+ */
+export type WebhookDelivery =
+  | (DeliveryIds & { readonly kind: 'delivered'; readonly status: string; readonly data: unknown; readonly version: string })
+  | (DeliveryIds & { readonly kind: 'task-failed'; readonly error: TaskFailedError })
+  | { readonly kind: 'duplicate' };
 
 /** Options of waitForTask. */
 export interface WaitOptions extends PollBounds {
@@ -58,11 +63,10 @@ export interface WaitOptions extends PollBounds {
    */
   readonly method?: string | undefined;
   /**
-   * The deliveries of this task's webhooks (what the receiver resolves, and the
-   * WebhookTaskFailedError it throws, in order): the first final one ends the wait; polls go on
-   * as the fallback. Its iterator is `return()`ed when the wait ends.
+   * The outcomes of this task's webhooks, as the receiver resolves them, in order: the first
+   * final one ends the wait; polls go on as the fallback. Its iterator is `return()`ed when the wait ends.
    */
-  readonly webhooks?: AsyncIterable<WebhookDelivery | Error> | undefined;
+  readonly webhooks?: AsyncIterable<WebhookDelivery> | undefined;
   /** The clock and sleep (default: `performance.now` and `setTimeout`). */
   readonly clock?: WaitClock | undefined;
   /** A number in [0, 1) for the jitter (default `Math.random`). */

@@ -1,8 +1,8 @@
 /**
- * The webhook side of a wait (error-handling.mdx, "polling for webhooks"): deliveries of the
- * handle's task read as they come, each correlated to the handle; the first final one settles the
- * wait (its result, or the task's failure), one that says `completed` without a result wakes the
- * next poll, and the others are left to the poll.
+ * The webhook side of a wait (error-handling.mdx, "polling for webhooks"): the receiver's outcomes
+ * for the handle's task read as they come, each correlated to the handle; the first final one
+ * settles the wait (its result, or the task's failure), one that says `completed` without a result
+ * wakes the next poll, a duplicate is passed over, and the others are left to the poll.
  */
 import { correlate, type TaskHandle } from '../decode/task-handle.js';
 import { DecodeError, describeValue } from '../errors/errors.js';
@@ -22,45 +22,49 @@ export interface WebhookRace {
   close(): void;
 }
 
-/** What a WebhookTaskFailedError says of its webhook (the members read here; webhooks/ is not imported). */
-interface FailedDelivery {
-  readonly webhook: {
-    readonly format: string;
-    readonly taskType: string;
-    readonly taskId: string | undefined;
-    readonly operationId: string | undefined;
-  };
-}
+/** The outcome kinds a receiver resolves (webhooks/ is not imported). */
+const KINDS: ReadonlySet<unknown> = new Set(['delivered', 'task-failed', 'duplicate']);
 
 /** The task an A2A delivery is of: its payload's `task_id` (the A2A task id is the transport's). */
 function namedTaskId(format: string, taskId: string | undefined, data: unknown): unknown {
   return format === 'a2a' ? (isObject(data) ? own(data, 'task_id') : undefined) : taskId;
 }
 
+/** The outcome as a wait reads it, or undefined for what no receiver resolves. */
+function outcomeOf(value: unknown): WebhookDelivery | undefined {
+  if (!isObject(value) || value instanceof Error || !KINDS.has(own(value, 'kind'))) return undefined;
+  const kind = own(value, 'kind');
+  if (kind === 'duplicate') return { kind };
+  if (typeof own(value, 'taskType') !== 'string') return undefined;
+  if (kind === 'task-failed') return own(value, 'error') instanceof TaskFailedError ? (value as unknown as WebhookDelivery) : undefined;
+  return typeof own(value, 'status') === 'string' ? (value as unknown as WebhookDelivery) : undefined;
+}
+
 /**
- * One delivery read: a failure of this task ends the wait with it, a final result with it;
+ * One outcome read: a failure of this task ends the wait with it, a final result with it;
  * `'wake'` for `completed` without a result (the poll fetches it), `undefined` for the rest.
  *
  * @throws {TaskMismatchError} `TASK_MISMATCH` for another task's delivery.
- * @throws {DecodeError} `INVALID_INPUT` for what is no delivery, or one judged by another version than the handle's.
+ * @throws {DecodeError} `INVALID_INPUT` for what is no outcome, or one judged by another version than the handle's.
  */
 function readDelivery(handle: TaskHandle, value: unknown): Settled | 'wake' | undefined {
-  if (value instanceof TaskFailedError && 'webhook' in value) {
-    const { webhook } = value as TaskFailedError & FailedDelivery;
-    correlate(
-      handle,
-      { taskType: webhook.taskType, taskId: webhook.format === 'a2a' ? undefined : webhook.taskId, operationId: webhook.operationId },
-      'webhook',
-    );
-    return { ok: false, error: value };
-  }
-  if (!isObject(value) || typeof own(value, 'taskType') !== 'string' || typeof own(value, 'status') !== 'string')
+  const hook = outcomeOf(value);
+  if (hook === undefined)
     throw new DecodeError(
       'INVALID_INPUT',
-      `waitForTask's webhooks yielded ${describeValue(value)}; expected a delivery the webhook receiver returned, or the WebhookTaskFailedError it threw`,
+      `waitForTask's webhooks yielded ${describeValue(value)}; expected an outcome the webhook receiver resolved ({ kind: 'delivered' | 'task-failed' | 'duplicate', ... })`,
       { task: handle.task, version: handle.version },
     );
-  const hook = value as unknown as WebhookDelivery;
+  // Its first delivery was read already; a duplicate says nothing new.
+  if (hook.kind === 'duplicate') return undefined;
+  if (hook.kind === 'task-failed') {
+    correlate(
+      handle,
+      { taskType: hook.taskType, taskId: hook.format === 'a2a' ? undefined : hook.taskId, operationId: hook.operationId },
+      'webhook',
+    );
+    return { ok: false, error: hook.error };
+  }
   correlate(
     handle,
     { taskType: hook.taskType, taskId: namedTaskId(hook.format, hook.taskId, hook.data), operationId: hook.operationId },

@@ -52,8 +52,6 @@ export type WebhookErrorCode =
   | 'webhook_envelope_invalid'
   /** The request's body is not its raw bytes (a framework parsed it, e.g. `express.json()`): fix the route. */
   | 'webhook_body_not_raw'
-  /** The same `idempotency_key` from the same sender, already processed: answer 2xx (webhooks.mdx). */
-  | 'webhook_duplicate'
   /** The same delivery is being processed by another call right now: 503 until it completes (webhooks.mdx). */
   | 'webhook_duplicate_in_progress'
   /** The same `idempotency_key` with a different payload: 409, the first binding kept (webhooks.mdx). */
@@ -77,8 +75,8 @@ export type WebhookErrorCode =
  * class that tells the sender its delivery is bad). `configuration`: the buyer's setup (500, the
  * message says what to fix). `dependency`: something the receiver relies on failed or was late
  * (503, a retry can succeed). `internal`: a defect of adcp-decode or of the runtime (500). `none`:
- * no fault (a delivered failed task or a completed duplicate, 200; an identical delivery still in
- * progress, or a task whose handle is not known yet, 503).
+ * no fault (every outcome `receive()` resolves, and decodeWebhook's failed task, 200; an identical
+ * delivery still in progress, or a task whose handle is not known yet, 503).
  */
 export type WebhookBlame = 'delivery' | 'configuration' | 'dependency' | 'internal' | 'none';
 
@@ -111,7 +109,6 @@ export const WEBHOOK_HTTP_STATUS: Readonly<Record<WebhookErrorCode, number>> = {
   webhook_envelope_invalid: 400,
   webhook_body_not_raw: 500,
   webhook_receiver_misconfigured: 500,
-  webhook_duplicate: 200,
   webhook_duplicate_in_progress: 503,
   webhook_idempotency_conflict: 409,
   webhook_dedup_rate_abuse: 429,
@@ -150,7 +147,6 @@ export const WEBHOOK_BLAME: Readonly<Record<WebhookErrorCode, WebhookBlame>> = {
   webhook_envelope_invalid: 'delivery',
   webhook_body_not_raw: 'configuration',
   webhook_receiver_misconfigured: 'configuration',
-  webhook_duplicate: 'none',
   webhook_duplicate_in_progress: 'none',
   webhook_idempotency_conflict: 'delivery',
   webhook_dedup_rate_abuse: 'delivery',

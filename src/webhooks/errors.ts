@@ -1,11 +1,10 @@
 /**
- * The response a webhook receiver sends back for what `receive()` threw, and the failed task a
- * delivered webhook reports.
+ * The response a webhook receiver sends back, for a refusal or for an outcome `receive()`
+ * resolved, and the failed task a delivered webhook reports.
  */
-import { DecodeError } from '../errors/errors.js';
+import { DecodeError, TaskFailedError } from '../errors/errors.js';
 import { DECODE_ERROR_ANSWER, SIGNATURE_CHALLENGE, WebhookError, type WebhookBlame } from '../errors/webhook-error.js';
-import { TaskFailedError } from '../errors/errors.js';
-import type { DedupClaim } from '../signatures/types.js';
+import { isObject, own } from '../json/own.js';
 
 /** What a receiver answers: a status and headers (no body, so nothing internal is echoed), and whose fault it was. */
 export interface WebhookResponseInit {
@@ -15,28 +14,35 @@ export interface WebhookResponseInit {
   readonly blame: WebhookBlame;
 }
 
+/** The kinds of outcome `receive()` resolves (receiver.ts's `WebhookOutcome`; named here, below the receiver). */
+const OUTCOME_KINDS: ReadonlySet<unknown> = new Set(['delivered', 'task-failed', 'duplicate']);
+
 /**
- * The HTTP answer for what `receive()` threw, by whose fault it is: 4xx only for a fault of the
- * delivery (with `WWW-Authenticate: Signature error="<code>"` for the spec's signature codes),
- * 200 for a delivered webhook that reports a failed task or a completed duplicate, 503 for a
+ * The HTTP answer for what `receive()` resolved or threw. An outcome (`delivered`, `task-failed`,
+ * `duplicate`) is acknowledged 200 (for a delivery, once its side effects and its `dedup` claim
+ * are settled). A refusal is answered by whose fault it is: 4xx only for a fault of the delivery
+ * (with `WWW-Authenticate: Signature error="<code>"` for the spec's signature codes), 503 for a
  * dependency that failed or was late (and an identical delivery still in progress), 500 for the
  * buyer's configuration and for a defect of adcp-decode or anything that is not a DecodeError.
  *
- * @param error - What `receive()` threw.
+ * @param answered - What `receive()` resolved (a `WebhookOutcome`) or threw.
  * @returns The status and headers to send, without a body, and the blame.
  * @throws Never.
  * @example
  * catch (e) { const { status, headers } = webhookResponse(e); res.writeHead(status, headers).end(); }
  */
-export function webhookResponse(error: unknown): WebhookResponseInit {
-  if (error instanceof WebhookError) {
-    const headers: Record<string, string> = SIGNATURE_CHALLENGE.has(error.webhookCode)
-      ? { 'www-authenticate': `Signature error="${error.webhookCode}"` }
+export function webhookResponse(answered: unknown): WebhookResponseInit {
+  // An Error is never an outcome, whatever members it carries.
+  if (isObject(answered) && !(answered instanceof Error) && OUTCOME_KINDS.has(own(answered, 'kind')))
+    return { status: 200, headers: {}, blame: 'none' };
+  if (answered instanceof WebhookError) {
+    const headers: Record<string, string> = SIGNATURE_CHALLENGE.has(answered.webhookCode)
+      ? { 'www-authenticate': `Signature error="${answered.webhookCode}"` }
       : {};
-    return { status: error.httpStatus, headers, blame: error.blame };
+    return { status: answered.httpStatus, headers, blame: answered.blame };
   }
-  if (error instanceof TaskFailedError) return { status: 200, headers: {}, blame: 'none' };
-  if (error instanceof DecodeError) return { ...DECODE_ERROR_ANSWER[error.code], headers: {} };
+  if (answered instanceof TaskFailedError) return { status: 200, headers: {}, blame: 'none' };
+  if (answered instanceof DecodeError) return { ...DECODE_ERROR_ANSWER[answered.code], headers: {} };
   return { status: 500, headers: {}, blame: 'internal' };
 }
 
@@ -54,8 +60,8 @@ export interface WebhookFailure {
 
 /**
  * A webhook that was delivered intact and reports that its task failed (`adcp_error`, or a
- * failed/rejected/canceled status): a TaskFailedError that also carries the envelope, so the
- * receiver can record the failure under its `idempotency_key` and answer 2xx.
+ * failed/rejected/canceled status): a TaskFailedError that also carries the envelope. decodeWebhook
+ * throws it; a receiver resolves it as the `error` of a `task-failed` outcome.
  *
  * @example
  * catch (e) { if (e instanceof WebhookTaskFailedError) await recordFailure(e.webhook.taskId, e.adcpError); }
@@ -63,19 +69,13 @@ export interface WebhookFailure {
 export class WebhookTaskFailedError extends TaskFailedError {
   /** The webhook's envelope fields and signer. */
   readonly webhook: WebhookFailure;
-  /**
-   * Set by a receiver with `dedup`: this delivery's claim on its `idempotency_key`. Call
-   * `complete()` once the failure is durably recorded, `release()` if recording it failed.
-   */
-  readonly dedup: DedupClaim | undefined;
 
-  constructor(failure: TaskFailedError, webhook: WebhookFailure, dedup?: DedupClaim) {
+  constructor(failure: TaskFailedError, webhook: WebhookFailure) {
     super(
       failure.message,
       { adcpError: failure.adcpError, recovery: failure.recovery, known: failure.known, sellerText: failure.sellerText },
       { task: failure.task, version: failure.version, path: failure.path, cause: failure },
     );
     this.webhook = webhook;
-    this.dedup = dedup;
   }
 }

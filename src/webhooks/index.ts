@@ -7,7 +7,14 @@
  */
 export { createWebhookReceiver } from './receiver.js';
 export type { LegacyHmacConfig, WebhookReceiverOptions } from './receiver-options.js';
-export type { ReceivedSigner, ReceivedWebhook, WebhookReceiver } from './receiver.js';
+export type {
+  ReceivedDuplicate,
+  ReceivedSigner,
+  ReceivedTaskFailure,
+  ReceivedWebhook,
+  WebhookOutcome,
+  WebhookReceiver,
+} from './receiver.js';
 export { decodeWebhook } from './decode-webhook.js';
 // A webhook service that imports only this entry preloads its tasks' validators from it (bundles, workers).
 export { preload } from '../validate/preload.js';

@@ -3,17 +3,17 @@
  * (408) and content type (415) before anything is hashed; then the RFC 9421 webhook verifier
  * checklist, or the legacy HMAC scheme when (and only when) a secret was configured; then
  * duplicate keys and the bounded, prototype-safe parse; then the envelope and the result, decoded
- * as decode() would; then, when configured, the `idempotency_key` dedup. Every error it throws is
- * typed and blamed: only a fault of the delivery is answered 4xx (see `webhookResponse`).
+ * as decode() would; then, when configured, the `idempotency_key` dedup. A delivery, a delivered
+ * failure of the task and a completed duplicate are outcomes it resolves; what it throws is a
+ * refusal, typed and blamed: only a fault of the delivery is answered 4xx (see `webhookResponse`).
  */
 import type { VersionFor } from '../decode/decode.js';
 import { DecodeError, TaskMismatchError, describeThrown } from '../errors/errors.js';
-import { TaskFailedError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import type { Version } from '../schema/versions.js';
 import { decodeWebhookValue, type DecodedWebhook } from './decode-webhook.js';
 import { WebhookError } from '../errors/webhook-error.js';
-import { WebhookTaskFailedError } from './errors.js';
+import { WebhookTaskFailedError, type WebhookFailure } from './errors.js';
 import { parseWebhookBody, bodyText } from './body/body.js';
 import { verifyLegacyHmac } from '../signatures/verify/hmac.js';
 import type { KeyResolver } from '../signatures/verify/keys.js';
@@ -35,6 +35,7 @@ export type ReceivedSigner =
 
 /** A received, verified, decoded webhook (judged by version(s) `V`): narrow on `taskType` to type `data`. */
 export type ReceivedWebhook<V extends Version = Version> = DecodedWebhook<V> & {
+  readonly kind: 'delivered';
   readonly signer: ReceivedSigner;
   /**
    * With the `dedup` option, this delivery's claim on its `idempotency_key`: `complete()` it once
@@ -46,18 +47,55 @@ export type ReceivedWebhook<V extends Version = Version> = DecodedWebhook<V> & {
   readonly handle: TaskHandle | undefined;
 };
 
+/** The envelope fields of a delivery, as it says them of itself. */
+type Envelope = Pick<WebhookFailure, 'format' | 'taskType' | 'taskId' | 'operationId' | 'idempotencyKey' | 'status'>;
+
+/**
+ * A verified webhook reporting that its task failed (`adcp_error`, or status `failed` /
+ * `rejected` / `canceled`): delivered intact, so record it and answer 2xx.
+ */
+export interface ReceivedTaskFailure extends Envelope {
+  readonly kind: 'task-failed';
+  /** The task's failure: `adcpError`, `recovery`, `known`, `sellerText`, and `.webhook`, the envelope and signer. */
+  readonly error: WebhookTaskFailedError;
+  readonly signer: ReceivedSigner;
+  /**
+   * With `dedup`, this delivery's claim on its `idempotency_key`: a delivered failure is recorded
+   * once too. `complete()` it once the failure is recorded, `release()` if recording it failed.
+   */
+  readonly dedup: DedupClaim | undefined;
+  /** With the `handles` option, the handle of the task this delivery was correlated to. */
+  readonly handle: TaskHandle | undefined;
+}
+
+/**
+ * With `dedup`: a delivery whose `(signer agent, idempotency_key)` was already processed with
+ * the same payload (a seller's retry). Answer 2xx and process nothing: it carries no data.
+ */
+export interface ReceivedDuplicate extends Envelope {
+  readonly kind: 'duplicate';
+  /** The key of the delivery it repeats (scoped to `signer.agent`). */
+  readonly idempotencyKey: string;
+  readonly signer: ReceivedSigner;
+  /** With the `handles` option, the handle of the task this delivery was correlated to. */
+  readonly handle: TaskHandle | undefined;
+}
+
+/** What `receive()` resolves: narrow on `kind` (`delivered`, `task-failed`, `duplicate`). */
+export type WebhookOutcome<V extends Version = Version> = ReceivedWebhook<V> | ReceivedTaskFailure | ReceivedDuplicate;
+
 /** A configured receiver, whose webhooks are judged by version(s) `V`. */
 export interface WebhookReceiver<V extends Version = Version> {
   /**
    * Verifies and decodes one webhook request.
    *
-   * @throws {WebhookError} The refusal, with `webhookCode`, `httpStatus` and `blame` (see `webhookResponse`);
-   *   with `dedup`, also a completed duplicate (`webhook_duplicate`, answer 200).
-   * @throws {WebhookTaskFailedError} A verified webhook reporting a failed task (answer 2xx).
+   * @returns The outcome: `delivered` (the typed result), `task-failed` (a verified webhook
+   *   reporting a failed task) or, with `dedup`, `duplicate` (already processed); each is answered 2xx.
+   * @throws {WebhookError} The refusal, with `webhookCode`, `httpStatus` and `blame` (see `webhookResponse`).
    * @throws {DecodeError} A verified webhook whose result does not decode (`SCHEMA_MISMATCH`, ...),
    *   or `INTERNAL` for a defect on our side. Nothing else: every throw is typed and blamed.
    */
-  receive(request: IncomingWebhook): Promise<ReceivedWebhook<V>>;
+  receive(request: IncomingWebhook): Promise<WebhookOutcome<V>>;
 }
 
 /** Anything but a DecodeError escaping `receive()` is a defect on our side: INTERNAL, never the sender's. */
@@ -114,7 +152,7 @@ async function authenticate(settings: ReceiverSettings, read: ReadRequest): Prom
 }
 
 /** One delivery through every step; the dedup claim (when configured) comes last, on a decoded payload. */
-async function receiveOne(settings: ReceiverSettings, request: IncomingWebhook): Promise<ReceivedWebhook> {
+async function receiveOne(settings: ReceiverSettings, request: IncomingWebhook): Promise<WebhookOutcome> {
   const read = await readWebhookRequest(request, settings.body);
   checkContentType(read.headers);
   const signer = await authenticate(settings, read);
@@ -123,19 +161,39 @@ async function receiveOne(settings: ReceiverSettings, request: IncomingWebhook):
   const { dedup } = settings;
   const handle = settings.handles === undefined ? undefined : await handleOf(settings, parsed.value, signer.agent);
   const options = handle === undefined ? settings.decodeOptions : { ...settings.decodeOptions, handle };
-  let decoded: DecodedWebhook;
+  let decoded: DecodedWebhook | WebhookTaskFailedError;
   try {
     decoded = decodeWebhookValue(parsed.value, options, parsed.shape, signer);
   } catch (error) {
-    const key = error instanceof WebhookTaskFailedError ? error.webhook.idempotencyKey : undefined;
-    if (dedup === undefined || key === undefined || !(error instanceof WebhookTaskFailedError)) throw error;
-    // A delivered failure is an event too: the application records it once.
-    const claim = await claimDelivery(dedup, signer.agent, key, parsed.value);
-    throw new WebhookTaskFailedError(error.cause instanceof TaskFailedError ? error.cause : error, error.webhook, claim);
+    // A delivered failure is an outcome, not a refusal: it is claimed and resolved like a delivery.
+    if (!(error instanceof WebhookTaskFailedError)) throw error;
+    decoded = error;
   }
-  const key = decoded.idempotencyKey;
-  const claim = dedup === undefined || key === undefined ? undefined : await claimDelivery(dedup, signer.agent, key, parsed.value);
-  return { ...decoded, signer, dedup: claim, handle };
+  const about: Envelope = decoded instanceof WebhookTaskFailedError ? decoded.webhook : decoded;
+  const { format, taskType, taskId, operationId, idempotencyKey, status } = about;
+  let claim: DedupClaim | undefined;
+  if (dedup !== undefined && idempotencyKey !== undefined) {
+    const claimed = await claimDelivery(dedup, signer.agent, idempotencyKey, parsed.value);
+    // Already processed: said as such, with nothing to process again (no data, no claim).
+    if (claimed === 'duplicate')
+      return { kind: 'duplicate', format, taskType, taskId, operationId, idempotencyKey, status, signer, handle };
+    claim = claimed;
+  }
+  if (decoded instanceof WebhookTaskFailedError)
+    return {
+      kind: 'task-failed',
+      format,
+      taskType,
+      taskId,
+      operationId,
+      idempotencyKey,
+      status,
+      error: decoded,
+      signer,
+      dedup: claim,
+      handle,
+    };
+  return { kind: 'delivered', ...decoded, signer, dedup: claim, handle };
 }
 
 /**
@@ -195,7 +253,7 @@ function senderChecked(handle: TaskHandle, agent: string, taskId: string): TaskH
  *   HMAC secret, a bound, a store without its methods, ...), at creation.
  * @example
  * const receiver = createWebhookReceiver({ jwks: { url: sellerJwksUri, agent: sellerAgentUrl }, replayStore });
- * const hook = await receiver.receive(request); // { taskType, taskId, status, data, signer, ... }
+ * const outcome = await receiver.receive(request); // { kind: 'delivered', taskType, taskId, status, data, signer, ... }
  */
 export function createWebhookReceiver<O extends WebhookReceiverOptions>(options: O): WebhookReceiver<VersionFor<O>> {
   const settings = receiverSettings(options);
@@ -203,7 +261,7 @@ export function createWebhookReceiver<O extends WebhookReceiverOptions>(options:
     async receive(request) {
       try {
         // The version option fixed the schemas that judged the body, so its version is in VersionFor<O>.
-        return (await receiveOne(settings, request)) as ReceivedWebhook<VersionFor<O>>;
+        return (await receiveOne(settings, request)) as WebhookOutcome<VersionFor<O>>;
       } catch (error) {
         throw typed(error);
       }

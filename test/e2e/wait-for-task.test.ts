@@ -12,6 +12,7 @@ import { callTask as a2aCall, waitForTask as a2aWait } from '../../src/a2a/index
 import { callTask as mcpCall, TransportError, waitForTask as mcpWait, type WaitClock, type WaitOptions } from '../../src/mcp/index.js';
 import { type decode, LimitError, TaskFailedError, TaskMismatchError } from '../../src/index.js';
 import { decodeWebhook } from '../../src/webhooks/decode-webhook.js';
+import { WebhookTaskFailedError } from '../../src/webhooks/errors.js';
 import { payload } from '../fixtures/payloads.js';
 import { pollResponse, serveA2aPollSeller, serveMcpPollSeller, type PollAnswer, type PollCall } from '../fixtures/poll-sellers.js';
 
@@ -199,7 +200,7 @@ describe.each(LANES)('waitForTask over %s', (_, make) => {
   test('a completed webhook ends the wait while the polls still say working', async () => {
     const seller = await lane(make, () => working());
     const hook = decodeWebhook(mcpHook('completed', payload('3.1.19/create_media_buy.valid')), { handle: handle31 });
-    const result = await seller.wait(handle31, { clock: virtualClock(true).clock, webhooks: later([hook]) });
+    const result = await seller.wait(handle31, { clock: virtualClock(true).clock, webhooks: later([{ kind: 'delivered', ...hook }]) });
     expect(result).toEqual(hook.data);
     // The webhook came during the first poll or the sleep after it: the wait asked no more.
     expect(seller.calls.length).toBeLessThanOrEqual(1);
@@ -208,6 +209,7 @@ describe.each(LANES)('waitForTask over %s', (_, make) => {
   test('a completed delivery without its result wakes the next poll at once, which fetches it', async () => {
     const seller = await lane(make, (n) => (n === 0 ? working() : completed('3.1.19')));
     const bare = {
+      kind: 'delivered',
       format: 'mcp',
       taskType: 'create_media_buy',
       taskId: 'task_cmb_4821',
@@ -222,10 +224,12 @@ describe.each(LANES)('waitForTask over %s', (_, make) => {
     expect(seller.calls).toHaveLength(2);
   });
 
-  test("a webhook of another task: TASK_MISMATCH; a failed task's webhook: its TaskFailedError", async () => {
+  test("a webhook of another task: TASK_MISMATCH; a failed task's webhook: its TaskFailedError; a duplicate: passed over", async () => {
     const seller = await lane(make, () => working());
     const other = decodeWebhook({ ...mcpHook('working', { status: 'working', task_id: 'task_x' }), task_id: 'task_x' });
-    const mismatch = await seller.wait(handle31, { clock: virtualClock(true).clock, webhooks: later([other]) }).catch((e: unknown) => e);
+    const mismatch = await seller
+      .wait(handle31, { clock: virtualClock(true).clock, webhooks: later([{ kind: 'delivered', ...other }]) })
+      .catch((e: unknown) => e);
     expect(mismatch).toMatchObject({ code: 'TASK_MISMATCH', path: '/task_id' });
     let failure: unknown;
     try {
@@ -233,11 +237,18 @@ describe.each(LANES)('waitForTask over %s', (_, make) => {
     } catch (error) {
       failure = error;
     }
+    if (!(failure instanceof WebhookTaskFailedError)) throw new Error('expected the failed webhook to throw WebhookTaskFailedError');
+    const failedOutcome = { kind: 'task-failed', ...failure.webhook, error: failure } as const;
     const failed = await seller
-      .wait(handle31, { clock: virtualClock(true).clock, webhooks: later([failure as Error]) })
+      .wait(handle31, { clock: virtualClock(true).clock, webhooks: later([{ kind: 'duplicate' }, failedOutcome]) })
       .catch((e: unknown) => e);
     expect(failed).toBe(failure);
     expect(failed).toBeInstanceOf(TaskFailedError);
+    // What no receiver resolves (a decoded webhook without its kind, the error itself) is the buyer's plumbing.
+    for (const value of [other, failure])
+      await expect(seller.wait(handle31, { clock: virtualClock(true).clock, webhooks: later([value as never]) })).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+      });
   });
 });
 

@@ -37,7 +37,7 @@ declare const privateJwk: import('adcp-decode/sign').PrivateJwk;
 declare const capabilities: import('adcp-decode/sign').SigningPolicyOptions['capabilities'];
 /** The application's webhook handling: dedup by idempotency_key, side effects, the status to answer. */
 declare function handle(hook: import('adcp-decode/webhooks').ReceivedWebhook): Promise<200 | 409 | 503>;
-declare function recordFailure(error: import('adcp-decode/webhooks').WebhookTaskFailedError): Promise<200 | 409 | 503>;
+declare function recordFailure(failure: import('adcp-decode/webhooks').ReceivedTaskFailure): Promise<200 | 409 | 503>;
 `;
 
 const blocks = typeScriptBlocks(readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8'));

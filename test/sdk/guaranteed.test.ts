@@ -98,7 +98,9 @@ describe.each<Transport>(['mcp', 'a2a'])('a submitted create_media_buy over %s, 
   /** The buy's completion webhook, through a receiver pinned to 3.0 (once). */
   const receivePinned = async () => {
     const delivery = await hooks.next((body) => (body as { task_id?: unknown }).task_id === taskId);
-    return createWebhookReceiver({ ...receiverOptions(), version: '3.0' }).receive(asRequest(hooks.origin, delivery));
+    const outcome = await createWebhookReceiver({ ...receiverOptions(), version: '3.0' }).receive(asRequest(hooks.origin, delivery));
+    if (outcome.kind !== 'delivered') throw new Error(`expected the completion delivered; receive() resolved ${outcome.kind}`);
+    return outcome;
   };
   const completion = () => (pinned ??= receivePinned());
   beforeAll(async () => {
@@ -132,7 +134,13 @@ describe.each<Transport>(['mcp', 'a2a'])('a submitted create_media_buy over %s, 
   test('its webhook is received by a receiver with default options (a 3.0 delivery, judged by 3.0)', async () => {
     const delivery = await hooks.next((body) => (body as { task_id?: unknown }).task_id === taskId);
     const hook = await createWebhookReceiver(receiverOptions()).receive(asRequest(hooks.origin, delivery));
-    expect(hook).toMatchObject({ taskType: 'create_media_buy', taskId, status: 'completed', version: expect.stringMatching(/^3\.0\./) });
+    expect(hook).toMatchObject({
+      kind: 'delivered',
+      taskType: 'create_media_buy',
+      taskId,
+      status: 'completed',
+      version: expect.stringMatching(/^3\.0\./),
+    });
   });
 
   test('polling tasks_get follows it to completed (decodeTaskStatus, 3.0)', async () => {

@@ -78,7 +78,12 @@ describe.each<Transport>(['mcp', 'a2a'])('the non-guaranteed reference seller ov
       (body) => (body as { result?: { media_buy_id?: unknown } }).result?.media_buy_id === buy.media_buy_id,
     );
     const hook = await createWebhookReceiver({ endpoint: hooks.origin, keys, version: '3.0' }).receive(asRequest(hooks.origin, delivery));
-    expect(hook).toMatchObject({ taskType: 'create_media_buy', status: 'completed', taskId: expect.stringMatching(/^sync-/) });
+    expect(hook).toMatchObject({
+      kind: 'delivered',
+      taskType: 'create_media_buy',
+      status: 'completed',
+      taskId: expect.stringMatching(/^sync-/),
+    });
     // Correlating to the buyer's tasks, the receiver refuses it as a task it does not know: 503,
     // blamed on no one, so it is never acted on as the buy's completion.
     const correlating = createWebhookReceiver({ endpoint: hooks.origin, keys, version: '3.0', handles: () => undefined });

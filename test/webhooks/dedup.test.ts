@@ -19,7 +19,7 @@ import {
 import { canonicalJson, payloadFingerprint } from '../../src/signatures/replay/fingerprint.js';
 import { dedupEntryBytes } from '../../src/signatures/replay/dedup.js';
 import { completedBody, failedBody, SELLER } from './fixtures.js';
-import { RECEIVER_BASE, NOW, nowMs, outcome, signedRequest } from './outcomes.js';
+import { RECEIVER_BASE, NOW, delivered, nowMs, outcome, outcomeOf, signedRequest } from './outcomes.js';
 
 const DAY = 86_400_000;
 
@@ -175,61 +175,88 @@ function receiverWith(store = createMemoryDedupStore({ now: nowMs }), extra: Par
 const reordered = JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(completedBody()) as object).reverse()), null, 1);
 
 describe('the receiver applies the dedup after the signature verified', () => {
-  test('a completed delivery, then a retry (fresh signature, reordered members): webhook_duplicate, answered 200', async () => {
+  test('a completed delivery, then a retry (fresh signature, reordered members): resolved as a duplicate, answered 200', async () => {
     const rx = receiverWith();
-    const first = await rx.receive(await signedRequest(completedBody()));
+    const first = await delivered(rx.receive(await signedRequest(completedBody())));
     expect(first.dedup).toMatchObject({ sender: SELLER, idempotencyKey: 'whk_01J9Z6Q2V8W4X7Y3B5C1D9E2F0' });
     await first.dedup?.complete();
     const retry = await outcome(rx.receive(await signedRequest(reordered)));
-    expect(retry.ok ? undefined : retry.answer).toEqual({ status: 200, headers: {}, blame: 'none' });
-    expect(retry.ok ? undefined : retry.error).toMatchObject({ webhookCode: 'webhook_duplicate' });
+    expect(retry.answer).toEqual({ status: 200, headers: {}, blame: 'none' });
+    expect(retry.ok ? retry.hook : retry.error).toEqual({
+      kind: 'duplicate',
+      format: 'mcp',
+      taskType: 'create_media_buy',
+      taskId: 'task_cmb_4821',
+      operationId: 'op_7d1e',
+      idempotencyKey: 'whk_01J9Z6Q2V8W4X7Y3B5C1D9E2F0',
+      status: 'completed',
+      signer: first.signer,
+      handle: undefined,
+    });
+  });
+  test('a duplicate takes no claim of its own: the store is claimed once per delivery and completed once', async () => {
+    const store = createMemoryDedupStore({ now: nowMs });
+    const acts: string[] = [];
+    const counted = {
+      claim: (request: DedupClaimRequest) => (acts.push('claim'), store.claim(request)),
+      complete: (request: Parameters<typeof store.complete>[0]) => (acts.push('complete'), store.complete(request)),
+      release: (request: Parameters<typeof store.release>[0]) => (acts.push('release'), store.release(request)),
+    };
+    const rx = receiverWith(store, { dedup: { store: counted } });
+    await (await delivered(rx.receive(await signedRequest(completedBody())))).dedup?.complete();
+    const retry = outcomeOf('duplicate', await rx.receive(await signedRequest(completedBody())));
+    expect('dedup' in retry).toBe(false);
+    expect(acts).toEqual(['claim', 'complete', 'claim']);
+    // The binding stands: a third delivery is a duplicate still.
+    expect((await rx.receive(await signedRequest(reordered))).kind).toBe('duplicate');
   });
   test('the same key with a different payload: 409 webhook_idempotency_conflict, not processed', async () => {
     const rx = receiverWith();
-    await (await rx.receive(await signedRequest(completedBody()))).dedup?.complete();
+    await (await delivered(rx.receive(await signedRequest(completedBody())))).dedup?.complete();
     const changed = await outcome(rx.receive(await signedRequest(completedBody({ message: 'Media buy created (edited)' }))));
     expect(changed.ok ? undefined : changed.answer).toMatchObject({ status: 409, blame: 'delivery' });
   });
   test('while the first is still processing, an identical delivery is 503 (the sender retries), never a second owner', async () => {
     const rx = receiverWith();
-    const first = await rx.receive(await signedRequest(completedBody()));
+    const first = await delivered(rx.receive(await signedRequest(completedBody())));
     const second = await outcome(rx.receive(await signedRequest(completedBody())));
     expect(second.ok ? undefined : second.error).toMatchObject({ webhookCode: 'webhook_duplicate_in_progress', httpStatus: 503 });
     await first.dedup?.complete();
   });
   test('a processing that failed and released its claim does not swallow the retry', async () => {
     const rx = receiverWith();
-    const first = await rx.receive(await signedRequest(completedBody()));
+    const first = await delivered(rx.receive(await signedRequest(completedBody())));
     await first.dedup?.release();
-    const retry = await rx.receive(await signedRequest(completedBody()));
+    const retry = await delivered(rx.receive(await signedRequest(completedBody())));
     expect(retry.dedup).toBeDefined();
   });
   test('a processor that crashed (no word): the retry takes over once the lease ran out; the late complete() is refused', async () => {
     const c = clock(NOW * 1000);
     const store = createMemoryDedupStore({ now: c.now });
     const rx = receiverWith(store, { dedup: { store, leaseSeconds: 30 } });
-    const crashed = await rx.receive(await signedRequest(completedBody()));
+    const crashed = await delivered(rx.receive(await signedRequest(completedBody())));
     c.advance(30_000);
-    const retry = await rx.receive(await signedRequest(completedBody()));
+    const retry = await delivered(rx.receive(await signedRequest(completedBody())));
     await expect(crashed.dedup?.complete()).rejects.toMatchObject({ webhookCode: 'webhook_dedup_lease_expired', blame: 'configuration' });
     await retry.dedup?.complete();
   });
   test('complete() and release(): the first decides', async () => {
     const rx = receiverWith();
-    const hook = await rx.receive(await signedRequest(completedBody()));
+    const hook = await delivered(rx.receive(await signedRequest(completedBody())));
     await hook.dedup?.complete();
     await hook.dedup?.release();
     const retry = await outcome(rx.receive(await signedRequest(completedBody())));
-    expect(retry.ok ? undefined : retry.answer.status).toBe(200);
+    expect(retry.ok ? retry.hook.kind : retry.error).toBe('duplicate');
+    expect(retry.answer.status).toBe(200);
   });
-  test('a delivered failed task is claimed too: the failure is recorded once', async () => {
+  test('a delivered failed task is claimed too: the failure is recorded once, its retry a duplicate', async () => {
     const rx = receiverWith();
-    const first = await outcome(rx.receive(await signedRequest(failedBody())));
-    const failure = first.ok ? undefined : first.error;
-    expect(failure).toBeInstanceOf(WebhookTaskFailedError);
-    await (failure as WebhookTaskFailedError).dedup?.complete();
-    const retry = await outcome(rx.receive(await signedRequest(failedBody())));
-    expect(retry.ok ? undefined : retry.error).toMatchObject({ webhookCode: 'webhook_duplicate' });
+    const first = outcomeOf('task-failed', await rx.receive(await signedRequest(failedBody())));
+    expect(first.error).toBeInstanceOf(WebhookTaskFailedError);
+    expect(first.dedup).toMatchObject({ sender: SELLER, idempotencyKey: 'whk_01J9Z6Q2V8W4X7Y3B5C1D9E2F1' });
+    await first.dedup?.complete();
+    const retry = outcomeOf('duplicate', await rx.receive(await signedRequest(failedBody())));
+    expect(retry).toMatchObject({ idempotencyKey: 'whk_01J9Z6Q2V8W4X7Y3B5C1D9E2F1', status: 'failed', taskId: 'task_cmb_4821' });
   });
   test('a delivery the receiver refuses claims nothing', async () => {
     const store = createMemoryDedupStore({ now: nowMs });
@@ -240,6 +267,6 @@ describe('the receiver applies the dedup after the signature verified', () => {
   });
   test('without the option there is no claim', async () => {
     const rx = createWebhookReceiver(RECEIVER_BASE);
-    expect((await rx.receive(await signedRequest(completedBody()))).dedup).toBeUndefined();
+    expect((await delivered(rx.receive(await signedRequest(completedBody())))).dedup).toBeUndefined();
   });
 });

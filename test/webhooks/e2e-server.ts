@@ -16,7 +16,6 @@ import {
   createRedisReplayStore,
   createWebhookReceiver,
   webhookResponse,
-  WebhookTaskFailedError,
   type IncomingWebhook,
   type WebhookCrypto,
   type WebhookReceiver,
@@ -84,31 +83,39 @@ async function handle(
   rx: WebhookReceiver,
   request: IncomingWebhook,
 ): Promise<{ status: number; headers: Record<string, string> }> {
+  let outcome: Awaited<ReturnType<WebhookReceiver['receive']>>;
   try {
-    const hook = await rx.receive(request);
-    const data = hook.data as { media_buy_id?: unknown } | null;
-    log.push({
-      server,
-      outcome: 'delivered',
-      status: 200,
-      taskType: hook.taskType,
-      taskId: hook.taskId,
-      mediaBuyId: data?.media_buy_id,
-      agent: hook.signer.agent,
-    });
-    await hook.dedup?.complete();
-    return { status: 200, headers: {} };
+    outcome = await rx.receive(request);
   } catch (error) {
-    if (error instanceof WebhookTaskFailedError) {
-      log.push({ server, outcome: `failed:${error.adcpError?.code}`, status: 200, taskId: error.webhook.taskId });
-      await error.dedup?.complete();
-      return { status: 200, headers: {} };
-    }
     const { status, headers } = webhookResponse(error);
     const code = (error as { webhookCode?: string; code?: string }).webhookCode ?? (error as { code?: string }).code ?? 'unknown';
     log.push({ server, outcome: code, status });
     return { status, headers: { ...headers } };
   }
+  const { status, headers } = webhookResponse(outcome);
+  switch (outcome.kind) {
+    case 'delivered': {
+      const data = outcome.data as { media_buy_id?: unknown } | null;
+      log.push({
+        server,
+        outcome: 'delivered',
+        status,
+        taskType: outcome.taskType,
+        taskId: outcome.taskId,
+        mediaBuyId: data?.media_buy_id,
+        agent: outcome.signer.agent,
+      });
+      await outcome.dedup?.complete();
+      break;
+    }
+    case 'task-failed':
+      log.push({ server, outcome: `failed:${outcome.error.adcpError?.code}`, status, taskId: outcome.taskId });
+      await outcome.dedup?.complete();
+      break;
+    case 'duplicate':
+      log.push({ server, outcome: 'duplicate', status, taskId: outcome.taskId });
+  }
+  return { status, headers: { ...headers } };
 }
 
 function reply(res: ServerResponse, answer: { status: number; headers: Record<string, string> }): void {

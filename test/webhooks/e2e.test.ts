@@ -118,11 +118,11 @@ describe.each(SERVERS)('%s', (name) => {
     const body = JSON.stringify({ ...(JSON.parse(workingBody()) as object), idempotency_key: uniqueKey() });
     expect((await deliver(port(), await sign(port(), body))).response.status).toBe(200);
   });
-  test('a retry of a processed event (a fresh signature): 200 webhook_duplicate, not processed again', async () => {
+  test('a retry of a processed event (a fresh signature): 200, resolved as a duplicate, not processed again', async () => {
     const body = completedBody({ idempotency_key: uniqueKey() });
     await deliver(port(), await sign(port(), body));
     const { response, added } = await deliver(port(), await sign(port(), body));
-    expect([response.status, added.map((e) => e.outcome)]).toEqual([200, ['webhook_duplicate']]);
+    expect([response.status, added.map((e) => e.outcome)]).toEqual([200, ['duplicate']]);
   });
   test('the same key with a changed payload: 409', async () => {
     const key = uniqueKey();
@@ -189,7 +189,7 @@ describe('across endpoints sharing the Redis stores', () => {
     const body = completedBody({ idempotency_key: uniqueKey() });
     const first = await deliver(ports.express, await sign(ports.express, body));
     const retry = await deliver(ports.hono, await sign(ports.hono, body));
-    expect([first.added[0]?.outcome, retry.response.status, retry.added[0]?.outcome]).toEqual(['delivered', 200, 'webhook_duplicate']);
+    expect([first.added[0]?.outcome, retry.response.status, retry.added[0]?.outcome]).toEqual(['delivered', 200, 'duplicate']);
   });
 });
 

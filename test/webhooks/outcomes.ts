@@ -1,5 +1,5 @@
-/** Signed requests at a fixed clock, and what a receiver made of one: the hook, or the error and its answer. */
-import { webhookResponse, type ReceivedWebhook, type WebhookResponseInit } from '../../src/webhooks/index.js';
+/** Signed requests at a fixed clock, and what a receiver made of one: the outcome, or the error, each with its answer. */
+import { webhookResponse, type WebhookOutcome, type WebhookResponseInit } from '../../src/webhooks/index.js';
 import { BUYER_ORIGIN, ed25519, HOOK_URL, resolver } from './fixtures.js';
 import { signWebhook, type SignOptions } from './signer.js';
 
@@ -24,12 +24,23 @@ export async function signedRequest(body: string | Uint8Array, extra: Partial<Si
 }
 
 export type Outcome =
-  | { readonly ok: true; readonly hook: ReceivedWebhook }
+  | { readonly ok: true; readonly hook: WebhookOutcome; readonly answer: WebhookResponseInit }
   | { readonly ok: false; readonly error: unknown; readonly answer: WebhookResponseInit };
 
-export async function outcome(promise: Promise<ReceivedWebhook>): Promise<Outcome> {
+/** The outcome, when it is the one of `kind` the test expects; any other fails the test, saying which it was. */
+export function outcomeOf<K extends WebhookOutcome['kind'], O extends WebhookOutcome>(kind: K, received: O): Extract<O, { kind: K }> {
+  if (received.kind !== kind) throw new Error(`expected a ${kind} outcome; receive() resolved ${received.kind}`);
+  return received as Extract<O, { kind: K }>;
+}
+
+/** The delivery receive() resolved (a `delivered` outcome), or the test fails. */
+export async function delivered<O extends WebhookOutcome>(promise: Promise<O>): Promise<Extract<O, { kind: 'delivered' }>> {
+  return outcomeOf('delivered', await promise);
+}
+
+export async function outcome(promise: Promise<WebhookOutcome>): Promise<Outcome> {
   return promise.then(
-    (hook) => ({ ok: true, hook }) as const,
+    (hook) => ({ ok: true, hook, answer: webhookResponse(hook) }) as const,
     (error: unknown) => ({ ok: false, error, answer: webhookResponse(error) }) as const,
   );
 }

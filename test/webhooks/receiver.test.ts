@@ -82,13 +82,14 @@ describe('createWebhookReceiver (RFC 9421)', () => {
     const hook = await receiver().receive(await signedRequest(completedBody()));
     expect(hook.signer).toEqual({ keyid: 'test-ed25519-webhook-2026', alg: 'ed25519', agent: SELLER });
     expect(hook).toMatchObject({
+      kind: 'delivered',
       taskType: 'create_media_buy',
       taskId: 'task_cmb_4821',
       operationId: 'op_7d1e',
       idempotencyKey: 'whk_01J9Z6Q2V8W4X7Y3B5C1D9E2F0',
       status: 'completed',
     });
-    if (hook.taskType === 'create_media_buy' && hook.data !== null && 'media_buy_id' in hook.data)
+    if (hook.kind === 'delivered' && hook.taskType === 'create_media_buy' && hook.data !== null && 'media_buy_id' in hook.data)
       expect(hook.data.media_buy_id).toBe('mb_4821');
     else throw new Error('expected typed create_media_buy data');
   });
@@ -98,12 +99,19 @@ describe('createWebhookReceiver (RFC 9421)', () => {
       expect(hook.signer.keyid).toBe(key.kid);
     }
   });
-  test('failed with adcp_error: WebhookTaskFailedError carrying the envelope and signer, answered 200', async () => {
-    const error = await receiver()
-      .receive(await signedRequest(failedBody()))
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(WebhookTaskFailedError);
-    const failure = error as WebhookTaskFailedError;
+  test('failed with adcp_error: resolved as a task-failed outcome carrying its error, the envelope and signer, answered 200', async () => {
+    const outcome = await receiver().receive(await signedRequest(failedBody()));
+    if (outcome.kind !== 'task-failed') throw new Error(`expected a task-failed outcome, got ${outcome.kind}`);
+    expect(outcome).toMatchObject({
+      taskType: 'create_media_buy',
+      taskId: 'task_cmb_4821',
+      idempotencyKey: 'whk_01J9Z6Q2V8W4X7Y3B5C1D9E2F1',
+      status: 'failed',
+      signer: { agent: SELLER },
+      dedup: undefined,
+    });
+    const failure = outcome.error;
+    expect(failure).toBeInstanceOf(WebhookTaskFailedError);
     expect(failure.adcpError?.code).toBe('BUDGET_TOO_LOW');
     expect(failure.recovery.recovery).toBe('correctable');
     expect(failure.webhook).toMatchObject({
@@ -112,11 +120,30 @@ describe('createWebhookReceiver (RFC 9421)', () => {
       status: 'failed',
       signer: { agent: SELLER },
     });
-    expect(webhookResponse(error).status).toBe(200);
+    expect(webhookResponse(outcome)).toEqual({ status: 200, headers: {}, blame: 'none' });
+  });
+  test('a refusal still throws, typed, with its code: only what is no delivery leaves receive() as a throw', async () => {
+    const r = await signedRequest(completedBody());
+    const forged = { ...r, body: new TextEncoder().encode(completedBody({ message: 'forged' })) };
+    const error = await receiver()
+      .receive(forged)
+      .then(
+        (outcome) => outcome.kind,
+        (e: unknown) => e,
+      );
+    expect(error).toBeInstanceOf(WebhookError);
+    expect(error).toMatchObject({ webhookCode: 'webhook_signature_digest_mismatch', httpStatus: 401, blame: 'delivery' });
+  });
+  test('webhookResponse answers every outcome 200, and an Error that carries a kind is no outcome', async () => {
+    const delivered = await receiver().receive(await signedRequest(completedBody()));
+    expect(webhookResponse(delivered)).toEqual({ status: 200, headers: {}, blame: 'none' });
+    const impostor = Object.assign(new Error('not an outcome'), { kind: 'delivered' });
+    expect(webhookResponse(impostor)).toEqual({ status: 500, headers: {}, blame: 'internal' });
+    expect(webhookResponse({ kind: 'something-else' })).toEqual({ status: 500, headers: {}, blame: 'internal' });
   });
   test('working: the progress result', async () => {
     const hook = await receiver().receive(await signedRequest(workingBody()));
-    expect(hook).toMatchObject({ status: 'working', data: { percentage: 60, current_step: 'trafficking' } });
+    expect(hook).toMatchObject({ kind: 'delivered', status: 'working', data: { percentage: 60, current_step: 'trafficking' } });
   });
   test('a WHATWG Request is read from its stream', async () => {
     const r = await signedRequest(completedBody());

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createClient, type RedisClientType } from 'redis';
 import { createRedisDedupStore, createWebhookReceiver, type DedupClaimRequest } from '../../src/webhooks/index.js';
 import { completedBody, SELLER } from './fixtures.js';
-import { RECEIVER_BASE, outcome, signedRequest } from './outcomes.js';
+import { RECEIVER_BASE, delivered, outcome, signedRequest } from './outcomes.js';
 import { startRedis, type RedisServer } from './redis-server.js';
 
 let server: RedisServer;
@@ -94,8 +94,9 @@ describe('createRedisDedupStore', () => {
     const store = createRedisDedupStore({ client, prefix: prefix() });
     const a = createWebhookReceiver({ ...RECEIVER_BASE, dedup: { store } });
     const b = createWebhookReceiver({ ...RECEIVER_BASE, dedup: { store } });
-    await (await a.receive(await signedRequest(completedBody()))).dedup?.complete();
+    await (await delivered(a.receive(await signedRequest(completedBody())))).dedup?.complete();
     const retry = await outcome(b.receive(await signedRequest(completedBody())));
-    expect(retry.ok ? undefined : retry.error).toMatchObject({ webhookCode: 'webhook_duplicate', httpStatus: 200 });
+    expect(retry.ok ? retry.hook : retry.error).toMatchObject({ kind: 'duplicate', idempotencyKey: 'whk_01J9Z6Q2V8W4X7Y3B5C1D9E2F0' });
+    expect(retry.answer.status).toBe(200);
   });
 });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createClient, type RedisClientType } from 'redis';
 import { createRedisDedupStore, createRedisReplayStore, createWebhookReceiver, type ReceivedWebhook } from '../../src/webhooks/index.js';
 import { completedBody } from './fixtures.js';
-import { RECEIVER_BASE, outcome, signedRequest, type Outcome } from './outcomes.js';
+import { RECEIVER_BASE, delivered, outcome, signedRequest, type Outcome } from './outcomes.js';
 import { startRedis, type RedisServer } from './redis-server.js';
 
 let replayServer: RedisServer;
@@ -91,7 +91,7 @@ describe('a blocked Redis fails closed at the command deadline', () => {
   });
   test("the application's complete() while the dedup store is blocked: it rejects (answer 503), it does not hang", async () => {
     const rx = receiver();
-    const hook = await rx.receive(await signedRequest(completedBody()));
+    const hook = await delivered(rx.receive(await signedRequest(completedBody())));
     const { result, stateWhenDone } = await whileStopped(dedupServer, () =>
       (hook.dedup as NonNullable<ReceivedWebhook['dedup']>).complete().then(
         () => 'completed',

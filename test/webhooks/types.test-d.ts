@@ -4,7 +4,17 @@
  * no cast; without it, `data` is the union over the bundled versions.
  */
 import { expectTypeOf } from 'vitest';
-import { createWebhookReceiver, decodeWebhook, type DecodedWebhook, type ReceivedWebhook } from '../../src/webhooks/index.js';
+import {
+  createWebhookReceiver,
+  decodeWebhook,
+  type DecodedWebhook,
+  type ReceivedDuplicate,
+  type ReceivedTaskFailure,
+  type ReceivedWebhook,
+  type WebhookOutcome,
+  type WebhookTaskFailedError,
+} from '../../src/webhooks/index.js';
+import type { WebhookDelivery } from '../../src/mcp/index.js';
 import type { Responses as Responses30 } from '../../src/generated/v3_0_26/responses.js';
 import type { Responses as Responses31 } from '../../src/generated/v3_1_19/responses.js';
 
@@ -49,15 +59,29 @@ const receiver30 = createWebhookReceiver({
   version: '3.0',
   keys: (kid) => (kid === 'k' ? undefined : undefined),
 });
-expectTypeOf(receiver30.receive(request)).resolves.toEqualTypeOf<ReceivedWebhook<'3.0.26'>>();
+expectTypeOf(receiver30.receive(request)).resolves.toEqualTypeOf<WebhookOutcome<'3.0.26'>>();
+expectTypeOf<WebhookOutcome<'3.0.26'>>().toEqualTypeOf<ReceivedWebhook<'3.0.26'> | ReceivedTaskFailure | ReceivedDuplicate>();
 void (async () => {
-  const hook = await receiver30.receive(request);
-  expectTypeOf(hook.version).toEqualTypeOf<'3.0.26'>();
-  if (hook.taskType === 'sync_creatives') {
-    expectTypeOf(hook.data).toEqualTypeOf<Responses30['sync_creatives'] | null>();
+  const outcome = await receiver30.receive(request);
+  // Narrowing on kind, with no cast: the delivery types data, the failure its error, the duplicate its key.
+  if (outcome.kind === 'delivered') {
+    expectTypeOf(outcome.version).toEqualTypeOf<'3.0.26'>();
+    if (outcome.taskType === 'sync_creatives') {
+      expectTypeOf(outcome.data).toEqualTypeOf<Responses30['sync_creatives'] | null>();
+    }
+  } else if (outcome.kind === 'task-failed') {
+    expectTypeOf(outcome.error).toEqualTypeOf<WebhookTaskFailedError>();
+    expectTypeOf(outcome.dedup?.complete).toEqualTypeOf<(() => Promise<void>) | undefined>();
+  } else {
+    expectTypeOf(outcome.kind).toEqualTypeOf<'duplicate'>();
+    expectTypeOf(outcome.idempotencyKey).toEqualTypeOf<string>();
+    // @ts-expect-error a duplicate carries no data to process again
+    void outcome.data;
   }
-  expectTypeOf(hook.signer.keyid).toBeString();
+  expectTypeOf(outcome.signer.keyid).toBeString();
 });
 
 const receiverAny = createWebhookReceiver({ endpoint: 'https://buyer.example.com', keys: () => undefined });
-expectTypeOf(receiverAny.receive(request)).resolves.toEqualTypeOf<ReceivedWebhook>();
+expectTypeOf(receiverAny.receive(request)).resolves.toEqualTypeOf<WebhookOutcome>();
+// What receive() resolves is what waitForTask's webhooks read, as it is.
+expectTypeOf<WebhookOutcome>().toExtend<WebhookDelivery>();

@@ -39,7 +39,6 @@ export interface DedupSettings {
 }
 
 const REFUSALS: Partial<Record<DedupState, () => WebhookError>> = {
-  completed: () => new WebhookError('webhook_duplicate', 'this idempotency_key was already processed for this sender; answer 2xx'),
   processing: () =>
     new WebhookError('webhook_duplicate_in_progress', 'the same delivery is being processed now; the sender retries after the 503'),
   conflict: () =>
@@ -86,8 +85,9 @@ function settle(settings: DedupSettings, request: { sender: string; key: string;
  * @param sender - The signer's agent.
  * @param idempotencyKey - The envelope's `idempotency_key`.
  * @param payload - The parsed, authenticated body.
- * @returns The claim, for the application to complete or release.
- * @throws {WebhookError} `webhook_duplicate` (200), `webhook_duplicate_in_progress` (503),
+ * @returns The claim, for the application to complete or release; `'duplicate'` when this
+ *   `(sender, idempotency_key)` was already completed with this payload (answer 2xx, process nothing).
+ * @throws {WebhookError} `webhook_duplicate_in_progress` (503),
  *   `webhook_idempotency_conflict` (409), `webhook_dedup_rate_abuse` (429),
  *   `webhook_dedup_store_unavailable` (503), `webhook_receiver_misconfigured` (500).
  * @example
@@ -98,11 +98,12 @@ export async function claimDelivery(
   sender: string,
   idempotencyKey: string,
   payload: unknown,
-): Promise<DedupClaim> {
+): Promise<DedupClaim | 'duplicate'> {
   const fingerprint = await payloadFingerprint(payload, settings.subtle);
   const owner = ownerToken();
   const request = { sender, key: idempotencyKey, fingerprint, owner, leaseMs: settings.leaseMs, retentionMs: settings.retentionMs };
   const state = await dedupCall(() => settings.store.claim(request), settings.timeoutMs, 'claim');
+  if (state === 'completed') return 'duplicate';
   if (state !== 'claimed') {
     const refusal = typeof state === 'string' && Object.hasOwn(REFUSALS, state) ? REFUSALS[state as DedupState] : undefined;
     if (refusal !== undefined) throw refusal();
