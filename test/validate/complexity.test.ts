@@ -659,9 +659,7 @@ describe('escaping map keys is linear in key length × items (issue 11)', () => 
 
   describe('get_products, the reported case: a valid payload with a long filter_diagnostics key', () => {
     const version = V3_1;
-    const valid = JSON.parse(
-      readFileSync(path.join(payloadFolder(version), 'get_products.valid.json'), 'utf8'),
-    ) as Record<string, unknown>;
+    const valid = JSON.parse(readFileSync(path.join(payloadFolder(version), 'get_products.valid.json'), 'utf8')) as Record<string, unknown>;
     // A key of `~` runs over N strings: each string fails the `object` branch of a oneOf.
     const payload = (n: number) => ({
       ...valid,
