@@ -30,7 +30,7 @@ export async function encodeBench(rounds: number): Promise<Measurement[]> {
   const lib = (await import(pathToFileURL(path.join(ROOT, 'dist', 'index.js')).href)) as { encode: EncodeFn };
   const require = createRequire(import.meta.url);
   // The very module encode() loads (same path, same require cache): the floor calls the same function.
-  const file = path.join(ROOT, 'dist', 'generated', 'v3_1_19', 'validators', 'create_media_buy.js');
+  const file = path.join(ROOT, 'dist', 'generated', 'v3_1', 'validators', 'create_media_buy.js');
   const validate = (require(file) as { request: Validator }).request;
   // From src/: dist/ is bundled, so the walks have no modules of their own there.
   const { snapshot } = await import('../src/bounds/snapshot.js');

@@ -17,9 +17,10 @@ import { hot, type Case } from './harness.js';
 import { benchPayloads, mcpStructured } from './payloads.js';
 import { compileFromBundle } from './runtime-ajv.mjs';
 import { outputSchema, responseSchemaId, runtimeBundle } from './schemas.js';
+import { V3_1 } from '../test/fixtures/versions.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const VERSION = '3.1.19';
+const VERSION = V3_1;
 const [peer = 'mcp-sdk'] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const quick = process.argv.includes('--quick');
 

@@ -10,7 +10,7 @@ const [which, file, seconds = '5'] = process.argv.slice(2);
 const kind = which.split('-')[0];
 const { task, payload } = JSON.parse(readFileSync(file, 'utf8'));
 const { decode } = await import('../dist/index.js');
-const validate = createRequire(import.meta.url)(`../dist/generated/v3_1_19/validators/${task}.js`).response;
+const validate = createRequire(import.meta.url)(`../dist/generated/v3_1/validators/${task}.js`).response;
 const raw = JSON.stringify(payload);
 const text = { content: [{ type: 'text', text: raw }] };
 const structured = { structuredContent: payload, content: [{ type: 'text', text: 'summary' }] };

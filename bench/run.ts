@@ -89,12 +89,13 @@ import { patchBench } from './patches.js';
 import { callTaskBench } from './call-task.js';
 import { waitForTaskBench } from './wait-for-task.js';
 import { weightBench } from './weight.js';
+import { V3_1 } from '../test/fixtures/versions.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST_INDEX = path.join(ROOT, 'dist', 'index.js');
 const PEERS = path.join(ROOT, 'bench', 'peers');
-const VERSION = '3.1.19';
-const FOLDER = 'v3_1_19';
+const VERSION = V3_1;
+const FOLDER = 'v3_1';
 const MAX_BYTES = 4 * 1024 * 1024;
 
 const args = process.argv.slice(2);

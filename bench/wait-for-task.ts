@@ -14,13 +14,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { goal, measure, median, type Measurement } from './harness.js';
 import { payload } from '../test/fixtures/payloads.js';
 import { pollResponse } from '../test/fixtures/poll-sellers.js';
+import { V3_1 } from '../test/fixtures/versions.js';
 
 const SECTION = "waitForTask's own cost per poll, in-process client, zero-delay clock (÷ a hand-written poll loop)";
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Polls per wait: `working` until the last, which completes. */
 const POLLS = 20;
 
-type Handle = { readonly task: 'create_media_buy'; readonly taskId: string; readonly version: '3.1.19' };
+type Handle = { readonly task: 'create_media_buy'; readonly taskId: string; readonly version: V3_1 };
 type Clock = { now(): number; sleep(ms: number, signal: AbortSignal): Promise<void> };
 type Client = { callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown> };
 type WaitFn = (client: Client, handle: Handle, options: object) => Promise<unknown>;
@@ -28,7 +29,7 @@ type DecodeTaskStatusFn = (input: unknown, options: { handle: Handle }) => { sta
 type Polled = { status: string; result?: unknown; task_id: string };
 type CallTaskFn = (client: Client, task: 'get_task_status', args: object, options: object) => Promise<Polled>;
 
-const HANDLE: Handle = { task: 'create_media_buy', taskId: 'task_cmb_4821', version: '3.1.19' };
+const HANDLE: Handle = { task: 'create_media_buy', taskId: 'task_cmb_4821', version: V3_1 };
 /** The zero-delay clock both arms sleep on. */
 const CLOCK: Clock = { now: () => performance.now(), sleep: () => Promise.resolve() };
 
@@ -36,7 +37,7 @@ const CLOCK: Clock = { now: () => performance.now(), sleep: () => Promise.resolv
 function instantClient(): Client & { reset(): void; readonly calls: number } {
   const tool = (structured: Record<string, unknown>) => ({ content: [{ type: 'text', text: 'ok' }], structuredContent: structured });
   const working = tool(pollResponse('working', { progress: { percentage: 40 } }));
-  const completed = tool(pollResponse('completed', { result: payload('3.1.19/create_media_buy.valid') }));
+  const completed = tool(pollResponse('completed', { result: payload('3.1/create_media_buy.valid') }));
   let n = 0;
   let calls = 0;
   return {

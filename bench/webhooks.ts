@@ -77,7 +77,7 @@ async function deliveryRows(lib: Webhooks, size: number, options: Options): Prom
   const section = `webhook: verify + decode a signed ${size / 1000} KB create_media_buy (÷ floor)`;
   const require = createRequire(import.meta.url);
   const validate = (
-    require(path.join(ROOT, 'dist', 'generated', 'v3_1_19', 'validators', 'create_media_buy.js')) as { response: (d: unknown) => boolean }
+    require(path.join(ROOT, 'dist', 'generated', 'v3_1', 'validators', 'create_media_buy.js')) as { response: (d: unknown) => boolean }
   ).response;
   const body = completedBodyOfSize(size);
   const created = Math.floor(Date.now() / 1000);

@@ -16,6 +16,7 @@ import { build as viteBuild, type Rolldown } from 'vite';
 import { LAYOUT } from '../src/layout.js';
 import { versionFolders, versions } from '../src/generated/index.js';
 import { goal, type Measurement, measure } from './harness.js';
+import { V3_1 } from '../test/fixtures/versions.js';
 
 const S = 'weight: the validators where a buyer ships them (exact sizes; goals of issue 20)';
 
@@ -76,7 +77,7 @@ const row = (name: string, unit: 'MB' | 'files', value: number, extra: Partial<M
 
 /** The bundle rows of `adcp-decode/3.1` and what its first get_products decodes load. */
 async function bundleRows(dist: string, tmp: string): Promise<Measurement[]> {
-  const folder = versionFolders['3.1.19'];
+  const folder = versionFolders[V3_1];
   const entry = path.join(dist, LAYOUT.generated, folder, 'pinned.js');
   const split = await bundle(entry, path.join(tmp, 'weight-split'), true);
   const single = await bundle(entry, path.join(tmp, 'weight-single'), false);
@@ -105,7 +106,7 @@ async function bundleRows(dist: string, tmp: string): Promise<Measurement[]> {
     row('  failing (and the listing): loads', 'MB', fail / 1e6, { ...goal(0.8, fail / 1e6), baseline: 'passing', ratio: fail / pass }),
   );
   // Another release's code in the bundle (item 4: adcp-decode/3.1 should ship 3.1 only).
-  const others = versions.filter((v) => v !== '3.1.19').map((v) => `/${versionFolders[v]}/`);
+  const others = versions.filter((v) => v !== V3_1).map((v) => `/${versionFolders[v]}/`);
   let foreign = 0;
   for (const o of Object.values(split.meta.outputs))
     for (const [input, { bytesInOutput }] of Object.entries(o.inputs)) if (others.some((f) => input.includes(f))) foreign += bytesInOutput;
@@ -129,7 +130,7 @@ function viteFiles(result: Awaited<ReturnType<typeof viteBuild>>): Uint8Array[] 
 
 /** Vite's production build of an app whose one module imports `adcp-decode/3.1` (its defaults: split, minified, browser). */
 async function viteRows(dist: string, tmp: string): Promise<Measurement[]> {
-  const entry = path.join(dist, LAYOUT.generated, versionFolders['3.1.19'], 'pinned.js');
+  const entry = path.join(dist, LAYOUT.generated, versionFolders[V3_1], 'pinned.js');
   const result = await viteBuild({
     configFile: false,
     logLevel: 'silent',

@@ -64,5 +64,5 @@ export { RequestError } from './errors/errors.js';
 export type { RequestFault } from './errors/errors.js';
 export type { RequestsByVersion } from './generated/requests.js';
 // Every named type of each bundled version, so that a consumer's declaration emit can name what decode() returns.
-export type * as v3_1 from './generated/v3_1_19/pinned.js';
-export type * as v3_0 from './generated/v3_0_26/pinned.js';
+export type * as v3_1 from './generated/v3_1/pinned.js';
+export type * as v3_0 from './generated/v3_0/pinned.js';

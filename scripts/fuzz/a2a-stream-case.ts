@@ -38,8 +38,8 @@ const TASK_IDS: readonly unknown[] = ['__proto__', 'constructor', '', 'x'.repeat
 const STATES_10 = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_INPUT_REQUIRED'];
 const STATES_03 = ['submitted', 'working', 'completed', 'failed', 'input-required'];
 
-const products = seeds.find((s) => s.id === '3.1.19/get_products.valid');
-if (products === undefined) throw new Error('the A2A stream lane needs the 3.1.19/get_products.valid fixture');
+const products = seeds.find((s) => s.id === '3.1/get_products.valid');
+if (products === undefined) throw new Error('the A2A stream lane needs the 3.1/get_products.valid fixture');
 
 /** What one case builds its events from. */
 interface Stream {

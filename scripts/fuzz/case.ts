@@ -14,6 +14,7 @@ import { mutateText } from './mutate-text.js';
 import { Rng } from './rng.js';
 import { seeds, TASKS } from './seeds.js';
 import { stringify } from './stringify.js';
+import { OLDEST_FIRST, RELEASES } from './versions.js';
 
 /** Options a case passes to decode(); `undefined` most of the time. */
 type CaseOptions = Json | undefined;
@@ -32,7 +33,7 @@ function pickOptions(ctx: Ctx, transport: string | undefined): CaseOptions {
   if (rng.chance(0.15)) options['maxBytes'] = rng.pick([0, 10, 1_000, 100_000, 4 * MiB - 1, Infinity]);
   if (rng.chance(0.1)) options['maxDepth'] = rng.pick([0, 1, 3, 64, 65, 1_000, Infinity]);
   if (rng.chance(0.1)) options['maxNodes'] = rng.pick([0, 1, 50, 10_000, Infinity]);
-  if (rng.chance(0.1)) options['version'] = rng.pick(['3.0', '3.1', '3.0.26', '3.1.19', 'auto', '9.9']);
+  if (rng.chance(0.1)) options['version'] = rng.pick([...RELEASES, ...OLDEST_FIRST, 'auto', '9.9']);
   if (rng.chance(0.05)) options['transport'] = rng.pick(['mcp', 'a2a', 'payload', 'auto', 'smtp']);
   if (rng.chance(0.05)) options['unknownRecovery'] = rng.pick(['terminal', 'transient', 'manifest', 'never']);
   if (Object.keys(options).length === 0) return undefined;

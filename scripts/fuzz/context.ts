@@ -26,7 +26,7 @@ export interface CaseRecord {
   readonly steps: readonly string[];
   /** The mutation classes applied, for the tallies. */
   readonly classes: readonly string[];
-  /** What the case started from: the transport envelope, e.g. `mcp 3.1.19`, `poll 3.0.26`. */
+  /** What the case started from: the transport envelope, e.g. `mcp 3.1.19`, `poll 3.0.26` (the bundled patch). */
   readonly envelope: string;
 }
 

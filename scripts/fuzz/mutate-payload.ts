@@ -1,6 +1,7 @@
 /** The payload mutators: what a broken or hostile seller's payload may look like, as a value. */
 import { type Ctx, get, type Json, MiB, note, set, size, slots } from './context.js';
 import { anyValue, hostileValue, nest } from './values.js';
+import { OLDEST_FIRST, RELEASES } from './versions.js';
 
 /** The payload mutations and their weights. */
 const PAYLOAD_MUTATIONS = [
@@ -177,7 +178,7 @@ export function mutatePayload(ctx: Ctx, root: Json): Json {
       break;
     }
     case 'version': {
-      const value = rng.pick(['3.0', '3.1', '3.0.26', '3.1.19', '3.2', '2.5', '4.0', '', 3.1, null, '3.1 ', '３.１']);
+      const value = rng.pick([...RELEASES, ...OLDEST_FIRST, '3.2', '2.5', '4.0', '', 3.1, null, '3.1 ', '３.１']);
       root['adcp_version'] = value;
       note(ctx, 'payload:version', String(value));
       break;

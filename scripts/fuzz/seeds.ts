@@ -6,7 +6,7 @@ import { fixtures } from '../../test/fixtures/payloads.js';
 
 /** A fixture payload a case starts from. */
 export interface Seed {
-  /** `3.1.19/get_products.valid` */
+  /** `3.1/get_products.valid`: the release folder and the file's name */
   readonly id: string;
   readonly version: string;
   readonly task: string;

@@ -10,6 +10,7 @@ import { mutatePoll } from './mutate-poll.js';
 import { mutateText } from './mutate-text.js';
 import { Rng } from './rng.js';
 import { type Delivery, pollCall, type PollSeed } from './webhook-seeds.js';
+import { releaseOf } from '../../src/schema/versions.js';
 
 /** The lane's seeds, built once per process. */
 export interface LaneSeeds {
@@ -107,7 +108,7 @@ function pollCase(ctx: Ctx, seeds: LaneSeeds): Omit<PollCase, keyof CaseRecord> 
   const [input, options] = pollCall(seed.version, response, how);
   let damaged = false;
   // Now and then the MCP text itself is damaged (the structured content stays as mutated).
-  if (seed.version !== '3.0.26' && how === 'wrapped' && rng.chance(0.15)) {
+  if (releaseOf(seed.version) !== '3.0' && how === 'wrapped' && rng.chance(0.15)) {
     const content = (input as { content: Array<{ text: string }> }).content[0] as { text: string };
     content.text = mutateText(ctx, content.text);
     damaged = true;

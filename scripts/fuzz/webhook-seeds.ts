@@ -9,13 +9,14 @@ import { createHash } from 'node:crypto';
 import { decodeTaskStatus } from '../../src/decode/polling.js';
 import { isTaskType } from '../../src/decode/enclosed.js';
 import { TaskFailedError } from '../../src/errors/errors.js';
-import type { Version } from '../../src/schema/versions.js';
+import { releaseOf, type Version } from '../../src/schema/versions.js';
 import { createWebhookReceiver } from '../../src/webhooks/receiver.js';
 import { fixtures, type PayloadFixture } from '../../test/fixtures/payloads.js';
 import { a2a10 } from '../../test/fixtures/envelopes.js';
 import { BUYER_ORIGIN, ed25519, es256, resolver, testKeys } from '../../test/webhooks/fixtures.js';
 import { signWebhook, type TestKey } from '../../test/webhooks/signer.js';
 import type { Json } from './context.js';
+import { OLDEST_FIRST } from './versions.js';
 import { stringify } from './stringify.js';
 
 /** The signing time of every delivery (seconds); the lane's receivers run at this clock. */
@@ -30,7 +31,7 @@ const responseKey = testKeys.find((k) => k.kid === 'test-response-purpose-2026')
 
 /** One signed delivery, as a receiver is handed it. */
 export interface Delivery {
-  /** `3.1.19/create_media_buy.valid mcp ed25519`, or `forged:<how> ...`. */
+  /** `3.1/create_media_buy.valid mcp ed25519`, or `forged:<how> ...`. */
   readonly id: string;
   readonly version: Version;
   readonly format: 'mcp' | 'a2a';
@@ -52,7 +53,7 @@ export interface PollSeed {
 }
 
 const taskTypeOf = (f: PayloadFixture): string =>
-  f.task === 'get_media_buy_delivery' && f.version !== '3.0.26' ? 'media_buy_delivery' : f.task;
+  f.task === 'get_media_buy_delivery' && releaseOf(f.version) !== '3.0' ? 'media_buy_delivery' : f.task;
 const statusOf = (f: PayloadFixture): string => (f.variant === 'response' ? 'completed' : f.variant);
 const STATE: Readonly<Record<string, string>> = {
   working: 'TASK_STATE_WORKING',
@@ -122,7 +123,7 @@ export function receiverFor(d: Delivery, extra: Record<string, unknown> = {}) {
     endpoint: BUYER_ORIGIN,
     keys: resolver,
     now: () => NOW_MS,
-    version: d.version === '3.0.26' ? '3.0' : '3.1',
+    version: releaseOf(d.version) === '3.0' ? '3.0' : '3.1',
     ...(d.format === 'a2a' ? { taskType: d.taskType as 'create_media_buy' } : {}),
     ...extra,
   });
@@ -190,7 +191,7 @@ export function buildPolls(): PollSeed[] {
     };
     out.push({ id: `${f.id} poll`, version: f.version, response });
   }
-  for (const version of ['3.0.26', '3.1.19'] as const) {
+  for (const version of OLDEST_FIRST) {
     const response = {
       task_id: 'task_failed',
       task_type: 'create_media_buy',
@@ -223,14 +224,14 @@ export function buildPolls(): PollSeed[] {
  * @returns The input and the options.
  * @throws Never.
  * @example
- * decodeTaskStatus(...pollCall('3.1.19', response, 'wrapped'));
+ * decodeTaskStatus(...pollCall(resolveVersion('3.1'), response, 'wrapped'));
  */
 export function pollCall(
   version: Version,
   response: unknown,
   how: 'wrapped' | 'bare',
 ): [unknown, { version: Version; transport?: 'payload' }] {
-  if (version === '3.0.26') return [how === 'bare' ? response : { jsonrpc: '2.0', id: 1, result: response }, { version }];
+  if (releaseOf(version) === '3.0') return [how === 'bare' ? response : { jsonrpc: '2.0', id: 1, result: response }, { version }];
   if (how === 'bare') return [response, { version, transport: 'payload' }];
   // Bounded: a value of 2^60 shared references would never finish serializing (nor would the case).
   const text = stringify(response);

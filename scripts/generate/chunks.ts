@@ -17,7 +17,7 @@ import { banner, layoutImport, versionIdent } from './output.js';
 
 /** An entry module: where it goes, its release, and its exports (export name → content name). */
 export interface EntryModule {
-  /** Its path in the generated folder, e.g. `v3_1_19/validators/get_products.errors.js`. */
+  /** Its path in the generated folder, e.g. `v3_1/validators/get_products.errors.js`. */
   readonly file: string;
   readonly version: string;
   readonly exports: ReadonlyMap<string, string>;
@@ -326,7 +326,7 @@ function layout(
  * @returns Path in the generated folder → text.
  * @throws Error when an entry exports a name no module declares.
  * @example
- * validatorFiles(entries, named).get('v3_1_19/validators/get_products.js');
+ * validatorFiles(entries, named).get('v3_1/validators/get_products.js');
  */
 export function validatorFiles(
   entries: readonly EntryModule[],
@@ -389,9 +389,9 @@ export function validatorFiles(
  * @param version The release.
  * @param entry The entry's name (a task).
  * @param listing True for the listing variant.
- * @returns e.g. `v3_1_19/validators/get_products.errors.js`.
+ * @returns e.g. `v3_1/validators/get_products.errors.js`.
  * @example
- * entryFile('3.1.19', 'get_products', false); // 'v3_1_19/validators/get_products.js'
+ * entryFile('3.1.19', 'get_products', false); // 'v3_1/validators/get_products.js'
  */
 export function entryFile(version: string, entry: string, listing: boolean): string {
   return `${versionIdent(version)}/validators/${entry}${listing ? '.errors' : ''}.js`;

@@ -17,7 +17,7 @@ export const OUT_DEFAULT: string = fileURLToPath(new URL(`../../src/${LAYOUT.gen
 /**
  * The import specifier, from a generated module, of a hand-written module that src/layout.ts names.
  *
- * @param from The generated module's path in the generated folder, e.g. `v3_1_19/pinned.ts`.
+ * @param from The generated module's path in the generated folder, e.g. `v3_1/pinned.ts`.
  * @param target Which module of the layout.
  * @returns A relative specifier, e.g. `../../decode/pinned.js`.
  * @example
@@ -75,15 +75,37 @@ export function typeModulePath(rel: string): string {
 }
 
 /**
- * The folder (and identifier) of a version's generated modules.
+ * The folder (and identifier) of a bundled version's generated modules, named by its release so a
+ * patch bump renames nothing (one patch per release is bundled: {@link assertOnePatchPerRelease}).
  *
  * @param version An AdCP version.
- * @returns e.g. `v3_1_19`.
+ * @returns e.g. `v3_1`.
  * @example
- * versionIdent('3.1.19'); // 'v3_1_19'
+ * versionIdent('3.1.19'); // 'v3_1'
  */
 export function versionIdent(version: string): string {
-  return `v${version.replace(/[^0-9A-Za-z]/g, '_')}`;
+  return `v${version
+    .split('.')
+    .slice(0, 2)
+    .join('.')
+    .replace(/[^0-9A-Za-z]/g, '_')}`;
+}
+
+/**
+ * Refuses a lock that bundles two patches of one release: their folders and identifiers would be one.
+ *
+ * @param versions The bundled versions.
+ * @throws Error naming the two versions.
+ * @example
+ * assertOnePatchPerRelease(['3.1.19', '3.0.26']); // ok
+ */
+export function assertOnePatchPerRelease(versions: readonly string[]): void {
+  const seen = new Map<string, string>();
+  for (const version of versions) {
+    const other = seen.get(versionIdent(version));
+    if (other !== undefined) throw new Error(`the lock bundles ${other} and ${version}, two patches of one release; bundle one`);
+    seen.set(versionIdent(version), version);
+  }
 }
 
 /**

@@ -27,7 +27,7 @@ import { LOCK_PATH, readLockVersions, schemaDir } from '../schema-paths.js';
 import { CHUNKS } from './chunks.js';
 import { pinnedModule } from './entries.js';
 import { loadSchemas, reachable, readManifest, type Manifest } from './load.js';
-import { OUT_DEFAULT, typeModulePath, versionIdent, writeTree } from './output.js';
+import { assertOnePatchPerRelease, OUT_DEFAULT, typeModulePath, versionIdent, writeTree } from './output.js';
 import { requestTableModule, rootRequests } from './requests.js';
 import { responsesModule } from './responses.js';
 import { envelopeModules, tasksGetRequest } from './envelopes.js';
@@ -171,6 +171,7 @@ function inputStamp(): string {
  */
 export async function generate(out: string = OUT_DEFAULT, force = false): Promise<GenerateReport[]> {
   const { versions } = readLockVersions();
+  assertOnePatchPerRelease(versions);
   const stampFile = path.join(out, '.stamp');
   const stamp = inputStamp();
   if (!force && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) {

@@ -334,7 +334,7 @@ export interface Release {
  * @throws Error for an unknown keyword or format, Ajv output a rewrite does not recognise, or two
  *   declarations whose content names clash.
  * @example
- * validatorModules([{ version: '3.1.19', entries, schemas }]).modules.get('v3_1_19/validators/get_products.js');
+ * validatorModules([{ version: '3.1.19', entries, schemas }]).modules.get('v3_1/validators/get_products.js');
  */
 export function validatorModules(releases: readonly Release[]): { modules: Map<string, string>; warnings: number } {
   const { entries, named, warnings } = compileReleases(releases);

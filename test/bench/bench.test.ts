@@ -1,6 +1,6 @@
 /**
  * The benchmark's own correctness (bench/): its payloads are deterministic, near the sizes the
- * table names and valid against 3.1.19; every path it times decodes (or rejects) what it claims;
+ * table names and valid against 3.1; every path it times decodes (or rejects) what it claims;
  * its baselines judge the payloads as the generated validators do. (The fixes its profiles led to
  * are checked where their modules are tested: test/json/text.test.ts, test/bounds/.) No timing is
  * asserted anywhere.
@@ -29,16 +29,17 @@ import { compileFromBundle } from '../../bench/runtime-ajv.mjs';
 import { outputSchema, responseSchemaId, runtimeBundle } from '../../bench/schemas.js';
 import { decode, safeDecode } from '../../src/decode/decode.js';
 import type { DecodeError } from '../../src/errors/errors.js';
+import { V3_1 } from '../fixtures/versions.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAX_BYTES = 4 * 1024 * 1024;
 const payloads = benchPayloads();
 const require = createRequire(import.meta.url);
 const generated = (task: string) =>
-  (require(`../../src/generated/v3_1_19/validators/${task}.js`) as { response: (d: unknown) => boolean }).response;
+  (require(`../../src/generated/v3_1/validators/${task}.js`) as { response: (d: unknown) => boolean }).response;
 type Listing = ((d: unknown) => boolean) & { errors?: Array<{ instancePath: string; keyword: string }> | null };
 /** The error-listing module's validator: the fast module gives the verdict only. */
-const listing = (task: string) => (require(`../../src/generated/v3_1_19/validators/${task}.errors.js`) as { response: Listing }).response;
+const listing = (task: string) => (require(`../../src/generated/v3_1/validators/${task}.errors.js`) as { response: Listing }).response;
 
 describe('payloads', () => {
   test('are deterministic', () => {
@@ -59,10 +60,10 @@ describe('payloads', () => {
     expect(JSON.stringify(payloads['get_products 100KB']!.payload)).toMatch(/[^\x00-\x7f]/);
   });
 
-  test('are valid AdCP 3.1.19 responses, decoded on both MCP paths to the payload (structuredContent: a plain copy)', () => {
+  test(`are valid AdCP ${V3_1} responses, decoded on both MCP paths to the payload (structuredContent: a plain copy)`, () => {
     for (const { task, payload } of Object.values(payloads)) {
       expect(generated(task)(payload)).toBe(true);
-      expect(decode(task, mcpStructured(payload), { version: '3.1.19' })).toEqual(payload);
+      expect(decode(task, mcpStructured(payload), { version: V3_1 })).toEqual(payload);
       expect(decode(task, mcpText(payload))).toEqual(payload);
     }
     expect(Object.keys(payloads)).toEqual(['get_products 2KB', 'get_products 100KB', 'get_products 1MB', 'create_media_buy']);
@@ -118,11 +119,11 @@ describe('rejection inputs', () => {
 describe('baselines judge as the generated validators do', () => {
   test('run-time compiled Ajv (the same options) and the MCP SDK check on the outputSchema', async () => {
     const { AjvJsonSchemaValidator } = await import('@modelcontextprotocol/sdk/validation/ajv');
-    const bundle = runtimeBundle('3.1.19');
+    const bundle = runtimeBundle(V3_1);
     const sdk = new AjvJsonSchemaValidator();
     for (const task of ['get_products', 'create_media_buy'] as const) {
-      const runtime = compileFromBundle(bundle, responseSchemaId('3.1.19', task));
-      const schema = outputSchema('3.1.19', task);
+      const runtime = compileFromBundle(bundle, responseSchemaId(V3_1, task));
+      const schema = outputSchema(V3_1, task);
       expect(JSON.stringify(schema)).not.toMatch(/"\$ref":"\/schemas\//); // self-contained
       const mcp = sdk.getValidator(schema as never);
       const fast = generated(task);
@@ -179,7 +180,7 @@ describe('harness', () => {
           task: 'get_products',
           calls: 2,
           input,
-          validator: path.join(ROOT, 'dist', 'generated', 'v3_1_19', 'validators', 'get_products.js'),
+          validator: path.join(ROOT, 'dist', 'generated', 'v3_1', 'validators', 'get_products.js'),
         },
       ];
       for (const job of jobs) {

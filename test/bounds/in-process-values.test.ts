@@ -23,12 +23,13 @@ import { DecodeError } from '../../src/errors/errors.js';
 import { exoticTrees, tightBounds, Tracked } from '../fixtures/exotic-trees.js';
 import { claimedArray } from '../fixtures/hostile-values.js';
 import { fixtures } from '../fixtures/payloads.js';
+import { V3_1 } from '../fixtures/versions.js';
 
 const SEED = 20_260_430;
 type Json = Record<string, unknown>;
 
 const valid = fixtures.filter((f) => f.valid && f.variant === 'response');
-const accounts = (): Json => fixtures.find((f) => f.id === '3.1.19/list_accounts.valid')!.payload;
+const accounts = (): Json => fixtures.find((f) => f.id === '3.1/list_accounts.valid')!.payload;
 const structured = (payload: unknown): Json => ({ content: [{ type: 'text', text: 'Done.' }], structuredContent: payload });
 const polluting = (): unknown => JSON.parse('{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}');
 
@@ -110,7 +111,7 @@ describe('envelope lists cost what they hold', () => {
                   : { task: { status: { state, message: { parts: list() } } } };
         const result = safeDecode('get_products', input);
         // A working update without a DataPart is the state alone (a2a-response-format: data optional there).
-        if (where === 'message-parts') expect(result).toEqual({ success: true, data: { status: 'working' }, version: '3.1.19' });
+        if (where === 'message-parts') expect(result).toEqual({ success: true, data: { status: 'working' }, version: V3_1 });
         else expect(result.success).toBe(false);
         if (!result.success) expect(result.error).toBeInstanceOf(DecodeError);
         // Every extractor that scans the list (error detection, then the payload) lists its keys and reads its length: a few reads each.

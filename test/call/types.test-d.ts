@@ -10,12 +10,13 @@ import { expectTypeOf } from 'vitest';
 import * as a2a from '../../src/a2a/index.js';
 import * as mcp from '../../src/mcp/index.js';
 import type { Decoded, DecodeError, Encoded, EncodedRequest, v3_1 } from '../../src/index.js';
+import { V3_1 } from '../fixtures/versions.js';
 
 declare const mcpClient: McpSdkClient;
 declare const a2aClient: A2aSdkClient;
 declare const plan: v3_1.CreateMediaBuyRequest;
 const brief = { buying_mode: 'brief', brief: 'CTV in Q3' } as const;
-/** What decode('get_products', result, { version: '3.1' }) returns: the response or an async variant of 3.1.19. */
+/** What decode('get_products', result, { version: '3.1' }) returns: the response or an async variant of 3.1. */
 type Pinned31 = Decoded<'get_products', { version: '3.1' }>;
 
 // The official clients are the parameters, as they are.
@@ -26,7 +27,7 @@ expectTypeOf([asMcp, asA2a]).not.toBeAny();
 // Pinned: in and out in 3.1.
 expectTypeOf(await mcp.callTask(mcpClient, 'get_products', brief, { version: '3.1' })).toEqualTypeOf<Pinned31>();
 expectTypeOf(await a2a.callTask(a2aClient, 'get_products', brief, { version: '3.1' })).toEqualTypeOf<Pinned31>();
-expectTypeOf(await a2a.streamTask(a2aClient, 'get_products', brief, { version: '3.1.19' })).toEqualTypeOf<Pinned31>();
+expectTypeOf(await a2a.streamTask(a2aClient, 'get_products', brief, { version: V3_1 })).toEqualTypeOf<Pinned31>();
 expectTypeOf(await mcp.callTask(mcpClient, 'get_products', brief, { version: '3.0' })).toEqualTypeOf<
   Decoded<'get_products', { version: '3.0' }>
 >();
@@ -52,7 +53,7 @@ await mcp.callTask(mcpClient, 'get_products', brief, { transport: 'payload' });
 const safe = await mcp.safeCallTask(mcpClient, 'get_products', brief, { version: '3.1' });
 if (safe.success) {
   expectTypeOf(safe.data).toEqualTypeOf<Pinned31>();
-  expectTypeOf(safe.request).toExtend<EncodedRequest<'get_products', '3.1.19'>>();
+  expectTypeOf(safe.request).toExtend<EncodedRequest<'get_products', V3_1>>();
   expectTypeOf(safe.request.args.buying_mode).toEqualTypeOf<'brief' | 'wholesale' | 'refine'>();
 } else expectTypeOf(safe.error).toEqualTypeOf<DecodeError>();
 
@@ -61,24 +62,24 @@ expectTypeOf(a2a.a2aRequest({ task: 'get_products', args: brief })).toExtend<Par
 
 // What encode() returned is a call's argument as is: the request form, and its frozen args in the task form.
 declare const encoded: Encoded<'create_media_buy', { version: '3.1' }>;
-expectTypeOf(await mcp.callTask(mcpClient, encoded)).toEqualTypeOf<Decoded<'create_media_buy', { version: '3.1.19' }>>();
+expectTypeOf(await mcp.callTask(mcpClient, encoded)).toEqualTypeOf<Decoded<'create_media_buy', { version: V3_1 }>>();
 expectTypeOf(await a2a.callTask(a2aClient, encoded.task, encoded.args, { version: '3.1' })).toEqualTypeOf<
   Decoded<'create_media_buy', { version: '3.1' }>
 >();
 const again = await a2a.safeCallTask(a2aClient, encoded, { retry: { attempts: 3 } });
 // The request comes back whatever the end: on a failure too, for the retry the caller makes.
-if (!again.success) expectTypeOf(again.request).toEqualTypeOf<Encoded<'create_media_buy', { version: '3.1.19' }> | undefined>();
+if (!again.success) expectTypeOf(again.request).toEqualTypeOf<Encoded<'create_media_buy', { version: V3_1 }> | undefined>();
 // @ts-expect-error a hand-built object is not what encode() returned for that task
-await mcp.callTask(mcpClient, { task: 'create_media_buy', version: '3.1.19', release: '3.1', args: { brief: 1 } });
+await mcp.callTask(mcpClient, { task: 'create_media_buy', version: V3_1, release: '3.1', args: { brief: 1 } });
 
 // A pinned import's encode() result is a call's request too.
 declare const pinnedBuy: import('../../src/encode/request.js').PinnedEncoded<
-  '3.1.19',
-  import('../../src/generated/requests.js').RequestsByVersion['3.1.19'],
+  V3_1,
+  import('../../src/generated/requests.js').RequestsByVersion[V3_1],
   'create_media_buy'
 >;
 const pinnedCall = await mcp.safeCallTask(mcpClient, pinnedBuy, { retry: { attempts: 3 } });
-if (pinnedCall.success) expectTypeOf(pinnedCall.data).toEqualTypeOf<Decoded<'create_media_buy', { version: '3.1.19' }>>();
+if (pinnedCall.success) expectTypeOf(pinnedCall.data).toEqualTypeOf<Decoded<'create_media_buy', { version: V3_1 }>>();
 
 // The @a2a-js/sdk 0.3.x clients (the major @adcp/sdk 6.x needs), as they are, through a2aV03Client.
 declare const v03Client: import('@a2a-js/sdk/client').Client;

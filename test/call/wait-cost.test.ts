@@ -7,9 +7,10 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { waitForTask } from '../../src/mcp/index.js';
 import { payload } from '../fixtures/payloads.js';
 import { pollResponse } from '../fixtures/poll-sellers.js';
+import { V3_1 } from '../fixtures/versions.js';
 
 const POLLS = 12;
-const HANDLE = { task: 'create_media_buy', taskId: 'task_cmb_4821', version: '3.1.19' } as const;
+const HANDLE = { task: 'create_media_buy', taskId: 'task_cmb_4821', version: V3_1 } as const;
 const CLOCK = { now: () => performance.now(), sleep: () => Promise.resolve() };
 
 /** An in-process client: `working` until the last poll, which completes; it records the signals it is handed. */
@@ -24,7 +25,7 @@ function seller() {
       if (options?.signal !== undefined) signals.push(options.signal);
       n += 1;
       return n === POLLS
-        ? tool(pollResponse('completed', { result: payload('3.1.19/create_media_buy.valid') }))
+        ? tool(pollResponse('completed', { result: payload('3.1/create_media_buy.valid') }))
         : tool(pollResponse('working', { progress: { percentage: 40 } }));
     },
   };

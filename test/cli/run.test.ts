@@ -14,6 +14,7 @@ import { DEFAULT_BOUNDS } from '../../src/bounds/bounds.js';
 import { HELP, releases } from '../../src/cli/help.js';
 import { run as runCli } from '../../src/cli/run.js';
 import { defaultVersion, versions } from '../../src/schema/versions.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -64,7 +65,7 @@ describe.concurrent('adcp-decode <task> [file|-]: success (exit 0, one line on s
       {
         "exit": 0,
         "stderr": "",
-        "stdout": "✔ get_products (AdCP 3.1.19, completed): 3 products
+        "stdout": "✔ get_products (AdCP ${V3_1}, completed): 3 products
       ",
       }
     `);
@@ -75,7 +76,7 @@ describe.concurrent('adcp-decode <task> [file|-]: success (exit 0, one line on s
       {
         "exit": 0,
         "stderr": "",
-        "stdout": "✔ get_products (AdCP 3.1.19, completed): 3 products
+        "stdout": "✔ get_products (AdCP ${V3_1}, completed): 3 products
       ",
       }
     `);
@@ -86,7 +87,7 @@ describe.concurrent('adcp-decode <task> [file|-]: success (exit 0, one line on s
       {
         "exit": 0,
         "stderr": "",
-        "stdout": "✔ create_media_buy (AdCP 3.1.19, completed): media_buy_id mb_8f2c41, 2 packages
+        "stdout": "✔ create_media_buy (AdCP ${V3_1}, completed): media_buy_id mb_8f2c41, 2 packages
       ",
       }
     `);
@@ -98,7 +99,7 @@ describe.concurrent('adcp-decode <task> [file|-]: success (exit 0, one line on s
       {
         "exit": 0,
         "stderr": "",
-        "stdout": "✔ get_products (AdCP 3.0.26, working): 40%
+        "stdout": "✔ get_products (AdCP ${V3_0}, working): 40%
       ",
       }
     `);
@@ -113,7 +114,7 @@ describe.concurrent('adcp-decode <task> [file|-]: success (exit 0, one line on s
         "stdout": "{
         "ok": true,
         "task": "get_products",
-        "version": "3.1.19",
+        "version": "${V3_1}",
         "status": "working",
         "summary": "40%",
         "data": {
@@ -132,8 +133,8 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
     expect(await run(['get_products', 'examples/get-products.invalid.mcp.json'])).toMatchInlineSnapshot(`
       {
         "exit": 1,
-        "stderr": "✖ get_products: SCHEMA_MISMATCH (AdCP 3.1.19)
-        get_products response does not match the AdCP 3.1.19 schema (3 issues); first: /products/0/format_ids/0 must be object
+        "stderr": "✖ get_products: SCHEMA_MISMATCH (AdCP ${V3_1})
+        get_products response does not match the AdCP ${V3_1} schema (3 issues); first: /products/0/format_ids/0 must be object
         ✖ must be object
           → at /products/0/format_ids/0
         ✖ must have required property 'pricing_options'
@@ -150,7 +151,7 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
     expect(await run(['get_products', 'examples/get-products.error.mcp.json'])).toMatchInlineSnapshot(`
       {
         "exit": 1,
-        "stderr": "✖ get_products: TASK_FAILED (AdCP 3.1.19)
+        "stderr": "✖ get_products: TASK_FAILED (AdCP ${V3_1})
         get_products failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (transient, retry after 30 s); the seller said "Too many get_products calls for this account; try again shortly."
         adcp_error RATE_LIMITED: Too many get_products calls for this account; try again shortly.
       ",
@@ -183,9 +184,9 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
         "error": {
           "code": "SCHEMA_MISMATCH",
           "name": "SchemaMismatchError",
-          "message": "get_products response does not match the AdCP 3.1.19 schema (3 issues); first: /products/0/format_ids/0 must be object",
-          "version": "3.1.19",
-          "schemaId": "/schemas/3.1.19/media-buy/get-products-response.json",
+          "message": "get_products response does not match the AdCP ${V3_1} schema (3 issues); first: /products/0/format_ids/0 must be object",
+          "version": "${V3_1}",
+          "schemaId": "/schemas/${V3_1}/media-buy/get-products-response.json",
           "issues": [
             {
               "path": "/products/0/format_ids/0",
@@ -193,7 +194,7 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
               "params": {
                 "type": "object"
               },
-              "schemaPath": "/schemas/3.1.19/core/format-id.json/type",
+              "schemaPath": "/schemas/${V3_1}/core/format-id.json/type",
               "message": "must be object"
             },
             {
@@ -214,7 +215,7 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
                   "non_guaranteed"
                 ]
               },
-              "schemaPath": "/schemas/3.1.19/enums/delivery-type.json/enum",
+              "schemaPath": "/schemas/${V3_1}/enums/delivery-type.json/enum",
               "message": "must be equal to one of the allowed values"
             }
           ],
@@ -310,7 +311,7 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
     expect(result).toMatchInlineSnapshot(`
       {
         "exit": 1,
-        "stderr": "✖ get_products: TASK_FAILED (AdCP 3.1.19)
+        "stderr": "✖ get_products: TASK_FAILED (AdCP ${V3_1})
         get_products failed: the seller answered with an AdCP error with error code "RATE_LIMITED" (transient, retry after 30 s); the seller said "Slow down.\\u001b[2J\\u001b]8;;https://evil.example\\u0007click\\u202e"
         adcp_error RATE_LIMITED: Slow down.\\u001b[2J\\u001b]8;;https://evil.example\\u0007click\\u202e
       ",
@@ -332,7 +333,7 @@ describe.concurrent('seller key names, codes and pointers cannot drive the termi
       {
         "exit": 0,
         "stderr": "",
-        "stdout": "✔ list_accounts (AdCP 3.1.19, completed): \\u001b]52;c;aGk=\\u0007_id acc_1\\u2028FORGED LINE, 0 accounts, 1 \\u202elist
+        "stdout": "✔ list_accounts (AdCP ${V3_1}, completed): \\u001b]52;c;aGk=\\u0007_id acc_1\\u2028FORGED LINE, 0 accounts, 1 \\u202elist
       ",
       }
     `);
@@ -359,7 +360,7 @@ describe.concurrent('seller key names, codes and pointers cannot drive the termi
     expect(c1).toMatchInlineSnapshot(`
       {
         "exit": 1,
-        "stderr": "✖ get_products: TASK_FAILED (AdCP 3.1.19)
+        "stderr": "✖ get_products: TASK_FAILED (AdCP ${V3_1})
         get_products failed: the seller answered with an AdCP error with error code "RATE\\u009b2J_LIMITED" (transient)
         adcp_error RATE\\u009b2J_LIMITED
       ",
@@ -412,9 +413,9 @@ describe.concurrent('usage errors (exit 2, one line on stderr, no stack trace)',
       "$ adcp-decode
       adcp-decode: expected a task name, e.g. adcp-decode get_products result.json, or adcp-decode tasks (see --help)
       $ adcp-decode nope x.json
-      adcp-decode: unknown task "nope"; expected an AdCP 3.1.19 or 3.0.26 task (run adcp-decode tasks for the list)
+      adcp-decode: unknown task "nope"; expected an AdCP ${V3_1} or ${V3_0} task (run adcp-decode tasks for the list)
       $ adcp-decode get-products x.json
-      adcp-decode: unknown task "get-products"; expected an AdCP 3.1.19 or 3.0.26 task (did you mean get_products?)
+      adcp-decode: unknown task "get-products"; expected an AdCP ${V3_1} or ${V3_0} task (did you mean get_products?)
       $ adcp-decode get_products missing.json
       adcp-decode: cannot read "missing.json": no such file; expected a saved MCP result, A2A task or payload (JSON), or - for stdin
       $ adcp-decode get_products examples
@@ -424,7 +425,7 @@ describe.concurrent('usage errors (exit 2, one line on stderr, no stack trace)',
       $ adcp-decode get_products x.json --adcp-version
       adcp-decode: --adcp-version expects a value
       $ adcp-decode get_products x.json --adcp-version 9.9
-      adcp-decode: --adcp-version "9.9" is not bundled; expected auto, 3.1.19, 3.0.26, 3.1, 3.0
+      adcp-decode: --adcp-version "9.9" is not bundled; expected auto, ${V3_1}, ${V3_0}, 3.1, 3.0
       $ adcp-decode get_products x.json --max-bytes 4MB
       adcp-decode: --max-bytes expects a whole number of bytes, e.g. 4194304; got "4MB"
       $ adcp-decode get_products x.json --transport grpc
@@ -447,14 +448,14 @@ describe.concurrent('help and tasks', { timeout: 120_000 }, () => {
     const { exit, stdout } = await run(['tasks']);
     expect(exit).toBe(0);
     const lines = stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^AdCP 3\.1\.19: \d+ tasks \(response schema, \[async variants\]\)$/);
+    expect(lines[0]).toMatch(/^AdCP 3\.1\.\d+: \d+ tasks \(response schema, \[async variants\]\)$/);
     expect(lines.filter((l) => /^ {2}(create_media_buy|get_products) /.test(l)).map((l) => l.replace(/ +/g, ' '))).toMatchInlineSnapshot(`
       [
-        " create_media_buy /schemas/3.1.19/media-buy/create-media-buy-response.json [submitted, working, input-required]",
-        " get_products /schemas/3.1.19/media-buy/get-products-response.json [submitted, working, input-required]",
+        " create_media_buy /schemas/${V3_1}/media-buy/create-media-buy-response.json [submitted, working, input-required]",
+        " get_products /schemas/${V3_1}/media-buy/get-products-response.json [submitted, working, input-required]",
       ]
     `);
-    expect(lines.at(-1)).toMatchInlineSnapshot(`"Also bundled: 3.0.26 (--adcp-version)"`);
+    expect(lines.at(-1)).toMatchInlineSnapshot(`"Also bundled: ${V3_0} (--adcp-version)"`);
   });
 
   test('tasks --adcp-version 3.0 --json', async ({ expect }) => {
@@ -464,15 +465,15 @@ describe.concurrent('help and tasks', { timeout: 120_000 }, () => {
       version: string;
       tasks: Array<{ task: string; response: string; async: Record<string, string> }>;
     };
-    expect(listing.version).toBe('3.0.26');
+    expect(listing.version).toBe(V3_0);
     expect(listing.tasks.find((t) => t.task === 'get_products')).toMatchInlineSnapshot(`
       {
         "async": {
-          "input-required": "/schemas/3.0.26/media-buy/get-products-async-response-input-required.json",
-          "submitted": "/schemas/3.0.26/media-buy/get-products-async-response-submitted.json",
-          "working": "/schemas/3.0.26/media-buy/get-products-async-response-working.json",
+          "input-required": "/schemas/${V3_0}/media-buy/get-products-async-response-input-required.json",
+          "submitted": "/schemas/${V3_0}/media-buy/get-products-async-response-submitted.json",
+          "working": "/schemas/${V3_0}/media-buy/get-products-async-response-working.json",
         },
-        "response": "/schemas/3.0.26/media-buy/get-products-response.json",
+        "response": "/schemas/${V3_0}/media-buy/get-products-response.json",
         "task": "get_products",
       }
     `);

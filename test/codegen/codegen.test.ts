@@ -15,6 +15,7 @@ import { tablesByVersion, versionFolders, type Version } from '../../src/generat
 import { patchJudgesByVersion } from '../../src/generated/patches.js';
 import { fastValidator } from '../../src/validate/validators.js';
 import { chunkFiles, closure, declarationsOf, releases } from '../validate/generated-code.js';
+import { V3_1 } from '../fixtures/versions.js';
 
 const run = promisify(execFile);
 const GENERATED = path.join(REPO_ROOT, 'src/generated');
@@ -175,7 +176,7 @@ describe('the validator modules are ES modules a bundler can follow', () => {
       `vErrors = recordError(vErrors, ++errors, instancePath, ${path}, ${keyword}{limit: 1});`;
     for (const [path, keyword] of [
       ['"#/properties/a/minItems"', '"minItems"'],
-      ['"/schemas/3.1.19/enums/channel.json/enum"', '"enum"'],
+      [`"/schemas/${V3_1}/enums/channel.json/enum"`, '"enum"'],
       ['"#/oneOf/0/false schema"', '"false schema"'],
     ] as const)
       expect(rewrite(site(path, `${keyword}, `), 'listing', only)).toBe(site(path, ''));
@@ -192,11 +193,11 @@ describe('the validator modules are ES modules a bundler can follow', () => {
       `function validate${n}(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){const err0 = {instancePath,schemaPath:"${path}",keyword:"enum",params:{}};}`;
     const code = `"use strict";${fn(1, '#/enum')}${fn(2, '#/properties/a/type')}${fn(3, '#/type')}`;
     const leafPaths = new Map([
-      ['validate1', '/schemas/3.1.19/enums/channel.json'],
+      ['validate1', `/schemas/${V3_1}/enums/channel.json`],
       ['validate3', '#/definitions/word'],
     ]);
     expect(rewrite(code, 'listing', only, { leafPaths })).toBe(
-      `"use strict";${fn(1, '/schemas/3.1.19/enums/channel.json/enum')}${fn(2, '#/properties/a/type')}${fn(3, '#/definitions/word/type')}`,
+      `"use strict";${fn(1, `/schemas/${V3_1}/enums/channel.json/enum`)}${fn(2, '#/properties/a/type')}${fn(3, '#/definitions/word/type')}`,
     );
     // A leaf function the code lacks: its map is stale, the build fails.
     expect(() => rewrite(code, 'listing', only, { leafPaths: new Map([...leafPaths, ['validate9', '/x.json']]) })).toThrow(
@@ -290,12 +291,10 @@ test('importing the package loads no validator and no Ajv compiler; decoding loa
   expect(before).toEqual([]);
   expect(after.some((k) => k.endsWith('/validators/get_products.js'))).toBe(true);
   // The refusal tries get_products' patch validators (src/generated/patches.ts) before listing the bundled issues.
-  const fallback = Object.values(patchJudgesByVersion['3.1.19'].get_products ?? {}).flatMap((judges) =>
-    judges.map((j) => `/${j.module}.js`),
-  );
+  const fallback = Object.values(patchJudgesByVersion[V3_1].get_products ?? {}).flatMap((judges) => judges.map((j) => `/${j.module}.js`));
   expect(fallback.length).toBeGreaterThan(0);
   const other = (k: string) =>
-    !/\/get_products\.js$|\/get_products\.errors\.js$/.test(k) && !fallback.some((f) => k.endsWith(`/v3_1_19/validators${f}`));
+    !/\/get_products\.js$|\/get_products\.errors\.js$/.test(k) && !fallback.some((f) => k.endsWith(`/v3_1/validators${f}`));
   expect(after.filter((k) => k.includes('/validators/') && other(k))).toEqual([]);
   // Only Ajv's small runtime helpers, never the compiler.
   expect(after.filter((k) => k.includes('/ajv/') && !k.includes('/ajv/dist/runtime/'))).toEqual([]);

@@ -8,8 +8,9 @@
  */
 import { expectTypeOf } from 'vitest';
 import { isFinal, type Final } from '../../src/index.js';
-import type { Response as Response31, TaskName as TaskName31 } from '../../src/generated/v3_1_19/pinned.js';
-import type { Response as Response30, TaskName as TaskName30 } from '../../src/generated/v3_0_26/pinned.js';
+import type { Response as Response31, TaskName as TaskName31 } from '../../src/generated/v3_1/pinned.js';
+import type { Response as Response30, TaskName as TaskName30 } from '../../src/generated/v3_0/pinned.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 type Pinned31 = { [T in TaskName31]: Response31<T> };
 type Pinned30 = { [T in TaskName30]: Response30<T> };
@@ -196,6 +197,6 @@ const others30: Checks<Pinned30> = {
 
 /** The tasks checked above, per version (compared with the schemas by test/decode/arms.test.ts). */
 export const checked: Readonly<Record<string, readonly string[]>> = {
-  '3.1.19': [...Object.keys(byErrors31), ...Object.keys(byIn), ...Object.keys(others31)],
-  '3.0.26': [...Object.keys(byErrors30), ...Object.keys(byIn), ...Object.keys(others30)],
+  [V3_1]: [...Object.keys(byErrors31), ...Object.keys(byIn), ...Object.keys(others31)],
+  [V3_0]: [...Object.keys(byErrors30), ...Object.keys(byIn), ...Object.keys(others30)],
 };

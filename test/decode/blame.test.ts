@@ -18,6 +18,7 @@ import { a2a10, jsonRpc, mcp } from '../fixtures/envelopes.js';
 import { callSeller, lowLevelSeller, mcpSeller, serveSellers, type ServedSellers } from '../fixtures/mcp-sellers.js';
 import { payload } from '../fixtures/payloads.js';
 import { failureOf } from '../helpers.js';
+import { V3_0 } from '../fixtures/versions.js';
 
 vi.mock('../../src/validate/validators.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../src/validate/validators.js')>();
@@ -74,12 +75,12 @@ describe('a DecodeError handed to decode() is rethrown as it is: the same object
   test('a task already set is kept, as is every other field', () => {
     const error = new DecodeError('UNSUPPORTED_ENCODING', 'response is br-coded', {
       task: 'create_media_buy',
-      version: '3.0.26',
+      version: V3_0,
       path: '/x',
     });
     expect(failure('get_products', error)).toMatchObject({
       task: 'create_media_buy',
-      version: '3.0.26',
+      version: V3_0,
       path: '/x',
       message: 'response is br-coded',
     });
@@ -87,14 +88,14 @@ describe('a DecodeError handed to decode() is rethrown as it is: the same object
 });
 
 describe('a Promise (a forgotten await) is INVALID_INPUT, whatever the transport', () => {
-  const settled = Promise.resolve(mcp.structured(payload('3.1.19/list_accounts.valid')));
+  const settled = Promise.resolve(mcp.structured(payload('3.1/list_accounts.valid')));
   const rejected = Promise.reject(new Error('socket hang up'));
   rejected.catch(() => undefined);
-  const thenable = { then: (resolve: (value: unknown) => void) => resolve(mcp.structured(payload('3.1.19/list_accounts.valid'))) };
+  const thenable = { then: (resolve: (value: unknown) => void) => resolve(mcp.structured(payload('3.1/list_accounts.valid'))) };
   const cases = [
     ['a resolved Promise', settled, 'a Promise'],
     ['a rejected Promise', rejected, 'a Promise'],
-    ["an async function's result", (async () => mcp.structured(payload('3.1.19/list_accounts.valid')))(), 'a Promise'],
+    ["an async function's result", (async () => mcp.structured(payload('3.1/list_accounts.valid')))(), 'a Promise'],
     ['a thenable', thenable, 'a thenable'],
   ] as const;
   test.each(
@@ -210,7 +211,7 @@ describe("the MCP SDK client's own timeout is TIMEOUT; a seller's JSON-RPC error
 });
 
 describe('INTERNAL: our own faults, never the seller’s', () => {
-  const signals = payload('3.1.19/get_signals.valid');
+  const signals = payload('3.1/get_signals.valid');
   test.each([
     ['structuredContent', () => mcp.structured(signals)],
     ['a text item (parsed by us)', () => mcp.text(signals)],
@@ -233,7 +234,7 @@ describe('INTERNAL: our own faults, never the seller’s', () => {
 describe("an exception from the caller's input while we read it stays MALFORMED_ENVELOPE", () => {
   /** A payload whose `accounts` reads fine `reads` times, then throws (past the bounds walk, inside validation). */
   function flaky(reads: number): Record<string, unknown> {
-    const body = payload('3.1.19/list_accounts.valid');
+    const body = payload('3.1/list_accounts.valid');
     const accounts = body['accounts'];
     let left = reads;
     return Object.defineProperty(body, 'accounts', {
@@ -247,7 +248,7 @@ describe("an exception from the caller's input while we read it stays MALFORMED_
   /** The same through a Proxy whose get trap turns hostile after `reads` reads of `accounts`. */
   function flakyProxy(reads: number): object {
     let left = reads;
-    return new Proxy(payload('3.1.19/list_accounts.valid'), {
+    return new Proxy(payload('3.1/list_accounts.valid'), {
       get(target, key, receiver) {
         if (key === 'accounts' && left-- <= 0) throw new RangeError('connection reset');
         return Reflect.get(target, key, receiver) as unknown;
@@ -269,6 +270,6 @@ describe("an exception from the caller's input while we read it stays MALFORMED_
     ['a getter that would turn hostile on a second read', () => mcp.structured(flaky(1))],
     ['a Proxy that would turn hostile on a second read', () => mcp.structured(flakyProxy(1) as Record<string, unknown>)],
   ])('%s is read once: the data is that one read', (_name, make) => {
-    expect(decode('list_accounts', make())).toEqual(payload('3.1.19/list_accounts.valid'));
+    expect(decode('list_accounts', make())).toEqual(payload('3.1/list_accounts.valid'));
   });
 });

@@ -11,6 +11,7 @@ import { TaskFailedError } from '../../src/errors/errors.js';
 import { a2a03, a2a10, jsonRpc, mcp, mcpError } from '../fixtures/envelopes.js';
 import { payload } from '../fixtures/payloads.js';
 import { caughtAs } from '../helpers.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 function caught(fn: () => unknown, { short = true } = {}): DecodeError {
   const e = caughtAs(DecodeError, fn);
@@ -30,21 +31,21 @@ function viaSafe(...args: Parameters<typeof safeDecode>): DecodeError {
 
 describe('UNKNOWN_TASK', () => {
   test('a misspelt task name', () => {
-    const e = caught(() => decode('get_product' as 'get_products', mcp.structured(payload('3.1.19/get_products.valid'))));
+    const e = caught(() => decode('get_product' as 'get_products', mcp.structured(payload('3.1/get_products.valid'))));
     expect(e).toMatchObject({ code: 'UNKNOWN_TASK', task: 'get_product', version: undefined });
-    expect(e.message).toMatchInlineSnapshot(`""get_product" is not an AdCP 3.1.19 or 3.0.26 task; see tasks(version) for the list"`);
+    expect(e.message).toMatchInlineSnapshot(`""get_product" is not an AdCP ${V3_1} or ${V3_0} task; see tasks(version) for the list"`);
   });
 
   test('a 3.1-only task under an explicit 3.0', () => {
     const e = caught(() => decode('list_tasks', mcp.structured({ status: 'completed', tasks: [] }), { version: '3.0' }));
-    expect(e).toMatchObject({ code: 'UNKNOWN_TASK', task: 'list_tasks', version: '3.0.26' });
-    expect(e.message).toMatchInlineSnapshot(`""list_tasks" is not an AdCP 3.0.26 task; see tasks(version) for the list"`);
+    expect(e).toMatchObject({ code: 'UNKNOWN_TASK', task: 'list_tasks', version: V3_0 });
+    expect(e.message).toMatchInlineSnapshot(`""list_tasks" is not an AdCP ${V3_0} task; see tasks(version) for the list"`);
   });
 
   test('a 3.1-only task whose payload announces 3.0', () => {
     const e = caught(() => decode('list_tasks', mcp.structured({ adcp_version: '3.0', status: 'completed', tasks: [] })));
-    expect(e).toMatchObject({ code: 'UNKNOWN_TASK', task: 'list_tasks', version: '3.0.26' });
-    expect(e.message).toMatchInlineSnapshot(`""list_tasks" is not an AdCP 3.0.26 task (the version the payload announced)"`);
+    expect(e).toMatchObject({ code: 'UNKNOWN_TASK', task: 'list_tasks', version: V3_0 });
+    expect(e.message).toMatchInlineSnapshot(`""list_tasks" is not an AdCP ${V3_0} task (the version the payload announced)"`);
   });
 
   test('a task that is not a string', () => {
@@ -56,15 +57,15 @@ describe('UNKNOWN_TASK', () => {
 
 describe('UNSUPPORTED_VERSION', () => {
   test('a version option that is not bundled', () => {
-    const e = caught(() => decode('get_products', mcp.structured(payload('3.1.19/get_products.valid')), { version: '2.5' as '3.1' }));
+    const e = caught(() => decode('get_products', mcp.structured(payload('3.1/get_products.valid')), { version: '2.5' as '3.1' }));
     expect(e).toMatchObject({ code: 'UNSUPPORTED_VERSION', task: 'get_products', version: undefined });
     expect(e.message).toMatchInlineSnapshot(
-      `"requested AdCP version "2.5" is not bundled; expected one of 3.1.19, 3.0.26 or their releases (3.1, 3.0)"`,
+      `"requested AdCP version "2.5" is not bundled; expected one of ${V3_1}, ${V3_0} or their releases (3.1, 3.0)"`,
     );
   });
 
   test('a payload that announces a future major (a newer release of a bundled one is judged: decode-versions.test.ts)', () => {
-    const body = { ...payload('3.1.19/get_media_buys.valid'), adcp_version: '4.0' };
+    const body = { ...payload('3.1/get_media_buys.valid'), adcp_version: '4.0' };
     const e = caught(() => decode('get_media_buys', mcp.structured(body)));
     expect(e).toMatchObject({ code: 'UNSUPPORTED_VERSION', task: 'get_media_buys', version: undefined });
     expect(e.message).toMatchInlineSnapshot(
@@ -85,7 +86,7 @@ describe('NO_PAYLOAD', () => {
   test('a completed A2A task with a text part only', () => {
     const task = a2a10.taskEnvelope('TASK_STATE_COMPLETED');
     const e = caught(() => decode('create_media_buy', task, { version: '3.1' }));
-    expect(e).toMatchObject({ code: 'NO_PAYLOAD', task: 'create_media_buy', version: '3.1.19' });
+    expect(e).toMatchObject({ code: 'NO_PAYLOAD', task: 'create_media_buy', version: V3_1 });
     expect(e.message).toMatchInlineSnapshot(
       `"expected an A2A DataPart holding the create_media_buy payload for state completed; found none"`,
     );
@@ -94,7 +95,7 @@ describe('NO_PAYLOAD', () => {
 
 describe('INVALID_JSON', () => {
   test('a text item cut off mid-stream', () => {
-    const text = JSON.stringify(payload('3.1.19/get_products.valid')).slice(0, 900);
+    const text = JSON.stringify(payload('3.1/get_products.valid')).slice(0, 900);
     const e = caught(() => decode('get_products', mcp.text(text)));
     expect(e).toMatchObject({ code: 'INVALID_JSON', task: 'get_products', version: undefined, path: '/content/0/text' });
     expect(e.message).toMatchInlineSnapshot(
@@ -105,14 +106,14 @@ describe('INVALID_JSON', () => {
 
 describe('UNSAFE_JSON', () => {
   test('a text item with a __proto__ key', () => {
-    const text = JSON.stringify(payload('3.1.19/list_accounts.valid')).replace('"accounts":', '"__proto__":{"isAdmin":true},"accounts":');
+    const text = JSON.stringify(payload('3.1/list_accounts.valid')).replace('"accounts":', '"__proto__":{"isAdmin":true},"accounts":');
     const e = caught(() => decode('list_accounts', mcp.text(text)));
     expect(e).toMatchObject({ code: 'UNSAFE_JSON', task: 'list_accounts', version: undefined, path: '/content/0/text' });
     // With a requested version, the error carries it.
     expect(caught(() => decode('list_accounts', mcp.text(text), { version: '3.0' }))).toMatchObject({
       code: 'UNSAFE_JSON',
       task: 'list_accounts',
-      version: '3.0.26',
+      version: V3_0,
     });
     expect(e.message).toMatchInlineSnapshot(
       `"expected JSON without __proto__ or constructor.prototype keys at /content/0/text, but found one"`,
@@ -120,7 +121,7 @@ describe('UNSAFE_JSON', () => {
   });
 
   test('structuredContent with constructor.prototype', () => {
-    const body = { ...payload('3.1.19/get_media_buys.valid'), context: JSON.parse('{"constructor":{"prototype":{"polluted":true}}}') };
+    const body = { ...payload('3.1/get_media_buys.valid'), context: JSON.parse('{"constructor":{"prototype":{"polluted":true}}}') };
     const e = caught(() => decode('get_media_buys', mcp.structured(body)));
     expect(e).toMatchObject({ code: 'UNSAFE_JSON', task: 'get_media_buys', version: undefined, path: '/context/constructor' });
     expect(e.message).toMatchInlineSnapshot(
@@ -140,7 +141,7 @@ describe('UNSAFE_JSON', () => {
 
 describe('TOO_LARGE', () => {
   test('a text item one UTF-8 byte over maxBytes (non-ASCII text)', () => {
-    const text = JSON.stringify({ ...payload('3.1.19/get_products.valid'), message: 'Trouvé 2 produits — été 2026' });
+    const text = JSON.stringify({ ...payload('3.1/get_products.valid'), message: 'Trouvé 2 produits — été 2026' });
     const bytes = Buffer.byteLength(text, 'utf8');
     const e = caught(() => decode('get_products', mcp.text(text), { maxBytes: bytes - 1 }));
     expect(e).toBeInstanceOf(LimitError);
@@ -159,16 +160,16 @@ describe('TOO_LARGE', () => {
   });
 
   test('structuredContent holding more string bytes than maxBytes', () => {
-    const body = { ...payload('3.1.19/get_products.valid'), message: 'x'.repeat(2048) };
+    const body = { ...payload('3.1/get_products.valid'), message: 'x'.repeat(2048) };
     const e = caught(() => decode('get_products', mcp.structured(body), { maxBytes: 2048, version: '3.1' }));
-    expect(e).toMatchObject({ code: 'TOO_LARGE', task: 'get_products', version: '3.1.19', unit: 'bytes', limit: 2048, path: '/message' });
+    expect(e).toMatchObject({ code: 'TOO_LARGE', task: 'get_products', version: V3_1, unit: 'bytes', limit: 2048, path: '/message' });
     expect((e as LimitError).actual).toBeGreaterThan(2048);
   });
 });
 
 describe('TOO_DEEP', () => {
   test('nesting deeper than maxDepth', () => {
-    const body = payload('3.1.19/get_media_buys.valid');
+    const body = payload('3.1/get_media_buys.valid');
     let ext: Record<string, unknown> = {};
     body['ext'] = ext;
     for (let i = 0; i < 80; i++) ext = (ext['n'] = {}) as Record<string, unknown>;
@@ -194,7 +195,7 @@ describe('TOO_DEEP', () => {
   });
 
   test('a seller key does not leak into the TOO_DEEP message: the pointer is shown escaped and shortened', () => {
-    const body = payload('3.1.19/get_media_buys.valid');
+    const body = payload('3.1/get_media_buys.valid');
     let ext: Record<string, unknown> = {};
     body['ext'] = ext;
     const key = `k${'x'.repeat(200)}\nline`;
@@ -210,7 +211,7 @@ describe('TOO_DEEP', () => {
 
 describe('TOO_MANY_VALUES', () => {
   test('more values than maxNodes', () => {
-    const e = caught(() => decode('get_products', mcp.structured(payload('3.1.19/get_products.valid')), { maxNodes: 40 }));
+    const e = caught(() => decode('get_products', mcp.structured(payload('3.1/get_products.valid')), { maxNodes: 40 }));
     expect(e).toMatchObject({ code: 'TOO_MANY_VALUES', task: 'get_products', version: undefined, unit: 'nodes', limit: 40, actual: 43 });
     expect(e.message).toMatchInlineSnapshot(
       `"structuredContent has more than 40 values (maxNodes); counting stopped at /products/0/reporting_capabilities"`,
@@ -222,28 +223,28 @@ describe('MALFORMED_ENVELOPE', () => {
   test.each([
     ['null', null],
     ['a string', 'completed'],
-    ['an array', [payload('3.1.19/list_accounts.valid')]],
-    ['a bare payload without transport: payload', payload('3.1.19/list_accounts.valid')],
+    ['an array', [payload('3.1/list_accounts.valid')]],
+    ['a bare payload without transport: payload', payload('3.1/list_accounts.valid')],
   ])('%s', (_name, input) => {
     const e = caught(() => decode('list_accounts', input));
     expect(e).toMatchObject({ code: 'MALFORMED_ENVELOPE', task: 'list_accounts', version: undefined });
   });
 
   test('the message for a bare payload', () => {
-    expect(caught(() => decode('list_accounts', payload('3.1.19/list_accounts.valid'))).message).toMatchInlineSnapshot(
+    expect(caught(() => decode('list_accounts', payload('3.1/list_accounts.valid'))).message).toMatchInlineSnapshot(
       `"expected an MCP CallToolResult, a JSON-RPC error, or an A2A task, event or envelope; got object (pass transport: 'payload' for a bare payload)"`,
     );
   });
 
   test('an A2A task in a state A2A does not define', () => {
-    const e = caught(() => decode('get_signals', a2a10.task('TASK_STATE_PAUSED', payload('3.1.19/get_signals.valid'))));
+    const e = caught(() => decode('get_signals', a2a10.task('TASK_STATE_PAUSED', payload('3.1/get_signals.valid'))));
     expect(e).toMatchObject({ code: 'MALFORMED_ENVELOPE', task: 'get_signals', version: undefined });
     expect(e.message).toMatchInlineSnapshot(`"expected a known A2A task state; got "TASK_STATE_PAUSED""`);
   });
 
   test('an A2A part with both text and data', () => {
     const task = a2a10.task('TASK_STATE_COMPLETED');
-    (task['artifacts'] as Array<{ parts: unknown[] }>)[0]!.parts.push({ text: 'summary', data: payload('3.1.19/get_signals.valid') });
+    (task['artifacts'] as Array<{ parts: unknown[] }>)[0]!.parts.push({ text: 'summary', data: payload('3.1/get_signals.valid') });
     const e = caught(() => decode('get_signals', { task }));
     expect(e).toMatchObject({ code: 'MALFORMED_ENVELOPE', task: 'get_signals', version: undefined, path: '/task/artifacts/0/parts/1' });
     expect(e.message).toMatchInlineSnapshot(
@@ -252,7 +253,7 @@ describe('MALFORMED_ENVELOPE', () => {
   });
 
   test('structuredContent holding a Date (not JSON data)', () => {
-    const body = { ...payload('3.1.19/get_media_buys.valid'), timestamp: new Date('2026-03-04T16:02:44Z') };
+    const body = { ...payload('3.1/get_media_buys.valid'), timestamp: new Date('2026-03-04T16:02:44Z') };
     const e = caught(() => decode('get_media_buys', mcp.structured(body)));
     expect(e).toMatchObject({ code: 'MALFORMED_ENVELOPE', task: 'get_media_buys', version: undefined, path: '/timestamp' });
     expect(e.message).toMatchInlineSnapshot(
@@ -267,15 +268,15 @@ describe('MALFORMED_ENVELOPE', () => {
         throw new Error('socket closed');
       },
     });
-    const e = caught(() => decode('get_media_buys', input, { version: '3.1.19' }));
-    expect(e).toMatchObject({ code: 'MALFORMED_ENVELOPE', task: 'get_media_buys', version: '3.1.19', path: '/structuredContent' });
+    const e = caught(() => decode('get_media_buys', input, { version: V3_1 }));
+    expect(e).toMatchObject({ code: 'MALFORMED_ENVELOPE', task: 'get_media_buys', version: V3_1, path: '/structuredContent' });
     expect(e.message).toMatchInlineSnapshot(`"expected readable input at /structuredContent, but reading it threw Error"`);
   });
 });
 
 describe('WRAPPER_DETECTED', () => {
   test('a framework { response } wrapper in the final artifact', () => {
-    const e = caught(() => decode('get_products', a2a03.task('completed', { response: payload('3.1.19/get_products.valid') })));
+    const e = caught(() => decode('get_products', a2a03.task('completed', { response: payload('3.1/get_products.valid') })));
     expect(e).toMatchObject({ code: 'WRAPPER_DETECTED', task: 'get_products', version: undefined, path: '/artifacts/0/parts/1/data' });
     expect(e.message).toMatchInlineSnapshot(
       `"expected the AdCP payload itself as the final DataPart's data; artifacts[0].parts[1] wraps it in a { response: ... } framework wrapper"`,
@@ -284,7 +285,7 @@ describe('WRAPPER_DETECTED', () => {
 
   test('is also caught inside a { task } envelope', () => {
     const e = caught(() =>
-      decode('get_products', a2a10.taskEnvelope('TASK_STATE_COMPLETED', { response: payload('3.1.19/get_products.valid') })),
+      decode('get_products', a2a10.taskEnvelope('TASK_STATE_COMPLETED', { response: payload('3.1/get_products.valid') })),
     );
     expect(e).toMatchObject({ code: 'WRAPPER_DETECTED', task: 'get_products', version: undefined, path: '/task/artifacts/0/parts/1/data' });
   });
@@ -292,14 +293,14 @@ describe('WRAPPER_DETECTED', () => {
 
 describe('SCHEMA_MISMATCH', () => {
   test('a 3.1 get_products without cache_scope', () => {
-    const e = caught(() => decode('get_products', mcp.structured(payload('3.1.19/get_products.invalid-missing-cache-scope'))));
+    const e = caught(() => decode('get_products', mcp.structured(payload('3.1/get_products.invalid-missing-cache-scope'))));
     expect(e).toBeInstanceOf(SchemaMismatchError);
     const m = e as SchemaMismatchError;
     expect(m).toMatchObject({
       code: 'SCHEMA_MISMATCH',
       task: 'get_products',
-      version: '3.1.19',
-      schemaId: '/schemas/3.1.19/media-buy/get-products-response.json',
+      version: V3_1,
+      schemaId: `/schemas/${V3_1}/media-buy/get-products-response.json`,
     });
     expect(m.issues[0]).toEqual({
       path: '',
@@ -309,7 +310,7 @@ describe('SCHEMA_MISMATCH', () => {
       message: "must have required property 'cache_scope'",
     });
     expect(m.message).toMatchInlineSnapshot(
-      `"get_products response does not match the AdCP 3.1.19 schema (3 issues); first: (root) must have required property 'cache_scope'"`,
+      `"get_products response does not match the AdCP ${V3_1} schema (3 issues); first: (root) must have required property 'cache_scope'"`,
     );
   });
 
@@ -317,10 +318,10 @@ describe('SCHEMA_MISMATCH', () => {
     const e = caught(() =>
       decode(
         'get_media_buy_delivery',
-        a2a10.taskEnvelope('TASK_STATE_COMPLETED', payload('3.0.26/get_media_buy_delivery.invalid-currency-symbol')),
+        a2a10.taskEnvelope('TASK_STATE_COMPLETED', payload('3.0/get_media_buy_delivery.invalid-currency-symbol')),
       ),
     );
-    expect(e).toMatchObject({ code: 'SCHEMA_MISMATCH', task: 'get_media_buy_delivery', version: '3.0.26' });
+    expect(e).toMatchObject({ code: 'SCHEMA_MISMATCH', task: 'get_media_buy_delivery', version: V3_0 });
     expect((e as SchemaMismatchError).issues).toEqual([
       {
         path: '/currency',
@@ -331,7 +332,7 @@ describe('SCHEMA_MISMATCH', () => {
       },
     ]);
     expect(e.message).toMatchInlineSnapshot(
-      `"get_media_buy_delivery response does not match the AdCP 3.0.26 schema (1 issue); first: /currency must match pattern "^[A-Z]{3}$""`,
+      `"get_media_buy_delivery response does not match the AdCP ${V3_0} schema (1 issue); first: /currency must match pattern "^[A-Z]{3}$""`,
     );
   });
 });
@@ -350,7 +351,7 @@ describe('TASK_FAILED', () => {
     expect(e).toMatchObject({
       code: 'TASK_FAILED',
       task: 'create_media_buy',
-      version: '3.1.19',
+      version: V3_1,
       adcpError: { code: 'RATE_LIMITED', message: 'Too many requests', retry_after: 12, recovery: 'transient' },
       recovery: { recovery: 'transient', retryAfterSeconds: 12 },
     });
@@ -369,12 +370,12 @@ describe('INVALID_OPTION', () => {
     ["unknownRecovery: 'retry'", { unknownRecovery: 'retry' }],
     ['version: 3.1 (a number)', { version: 3.1 }],
   ])('%s', (_name, options) => {
-    const e = viaSafe('get_products', mcp.structured(payload('3.1.19/get_products.valid')), options as never);
+    const e = viaSafe('get_products', mcp.structured(payload('3.1/get_products.valid')), options as never);
     expect(e.code).toBe('INVALID_OPTION');
   });
 
   test('messages', () => {
-    const input = mcp.structured(payload('3.1.19/get_products.valid'));
+    const input = mcp.structured(payload('3.1/get_products.valid'));
     expect(viaSafe('get_products', input, { maxBytes: -1 }).message).toMatchInlineSnapshot(
       `"option maxBytes must be a positive safe integer or Infinity; got -1"`,
     );

@@ -86,7 +86,7 @@ describe('an errors-only answer, for every task of every version', () => {
 
   test('a response with its members and warnings that fails for another reason stays SCHEMA_MISMATCH', () => {
     const broken = {
-      ...payload('3.1.19/get_products.valid'),
+      ...payload('3.1/get_products.valid'),
       products: 'none',
       errors: [{ code: 'PARTIAL_RESULTS', message: 'one feed timed out' }],
     };

@@ -32,7 +32,7 @@ test.each(valid.map((f) => [f.id, f] as const))('%s: an extra top-level member i
 });
 
 test('extras nested in a declared member are read the same way', () => {
-  const f = fixtures.find((x) => x.id === '3.1.19/get_products.valid')!;
+  const f = fixtures.find((x) => x.id === '3.1/get_products.valid')!;
   const products = (f.payload.products as Array<Record<string, unknown>>).map((p) => ({ ...p, x_vendor_score: 0.8 }));
   const data = decode('get_products', mcp.structured({ ...f.payload, products }), { version: '3.1' });
   if (!isFinal(data)) throw new Error('expected the final response');
@@ -44,7 +44,7 @@ afterEach(() => {
 });
 
 test('extra() reads own members only: a polluted prototype is not an extra', () => {
-  const f = fixtures.find((x) => x.id === '3.1.19/get_products.valid')!;
+  const f = fixtures.find((x) => x.id === '3.1/get_products.valid')!;
   const data = decode('get_products', mcp.structured(f.payload), { version: '3.1' });
   (Object.prototype as Record<string, unknown>).x_polluted = 'from the prototype';
   expect(extra(data, 'x_polluted')).toBeUndefined();

@@ -41,7 +41,7 @@ interface Case {
 const MiB = 1024 * 1024;
 /** OSC 52: a terminal that honours it puts the base64 payload (`hi`) on the clipboard. */
 const OSC52 = '\u001b]52;c;aGk=\u0007';
-const base = (): Json => payload('3.1.19/list_accounts.valid');
+const base = (): Json => payload('3.1/list_accounts.valid');
 const text = (t: unknown): Json => ({ content: [{ type: 'text', text: t }] });
 const structured = (p: unknown): Json => ({ content: [{ type: 'text', text: 'Done.' }], structuredContent: p });
 const a2a = (data: unknown, state = 'TASK_STATE_COMPLETED'): Json => ({
@@ -783,7 +783,7 @@ const cases: Record<string, readonly Case[]> = {
       name: 'a valid get_products with a 2 MiB `~/` map key over 260,000 items (quadratic pointer escaping)',
       task: 'get_products',
       input: () => {
-        const p = payload('3.1.19/get_products.valid');
+        const p = payload('3.1/get_products.valid');
         p['filter_diagnostics'] = { excluded_by: { ['~/'.repeat(MiB)]: { count: 1, values: Array.from({ length: 260_000 }, () => 'a') } } };
         return text(JSON.stringify(p));
       },
@@ -793,7 +793,7 @@ const cases: Record<string, readonly Case[]> = {
       name: 'a 512 KiB map key over 30,000 bad items (an issue listing as a memory bomb)',
       task: 'get_products',
       input: () => {
-        const p = payload('3.1.19/get_products.valid');
+        const p = payload('3.1/get_products.valid');
         p['filter_diagnostics'] = {
           excluded_by: { ['~'.repeat(512 * 1024)]: { count: 1, values: Array.from({ length: 30_000 }, () => 1) } },
         };
@@ -810,7 +810,7 @@ const cases: Record<string, readonly Case[]> = {
       name: 'bidi, C1, line-separator and zero-width characters in map keys',
       task: 'get_products',
       input: () => {
-        const p = payload('3.1.19/get_products.valid');
+        const p = payload('3.1/get_products.valid');
         p['filter_diagnostics'] = { excluded_by: { '\u202e\u009b\u2028\u200b': { count: -1 } } };
         return structured(p);
       },
@@ -884,7 +884,7 @@ const cases: Record<string, readonly Case[]> = {
       name: 'a 3.0 error-only answer whose arm forbids status (valid as sent)',
       task: 'acquire_rights',
       input: () =>
-        structured(JSON.parse(readFileSync(new URL('../fixtures/no-status/3.0.26/acquire_rights.errors.json', import.meta.url), 'utf8'))),
+        structured(JSON.parse(readFileSync(new URL('../fixtures/no-status/3.0/acquire_rights.errors.json', import.meta.url), 'utf8'))),
       code: 'decoded',
     },
     {
@@ -910,7 +910,7 @@ const cases: Record<string, readonly Case[]> = {
       task: 'get_products',
       input: () =>
         structured({
-          ...payload('3.1.19/get_products.valid'),
+          ...payload('3.1/get_products.valid'),
           filter_diagnostics: { semantics: 'only', excluded_by: { 'evil\u202e': { notes: 'x' } } },
         }),
       code: 'SCHEMA_MISMATCH',

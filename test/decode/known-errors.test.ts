@@ -15,6 +15,7 @@ import { readSchema } from '../fixtures/vectors.js';
 import { caughtAs } from '../helpers.js';
 import { decodeWebhook } from '../../src/webhooks/decode-webhook.js';
 import { WebhookTaskFailedError } from '../../src/webhooks/errors.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 type Json = Record<string, unknown>;
 
@@ -31,12 +32,12 @@ describe('a table per code', () => {
         message: 'adcp_version 4.0 is not supported',
         details: { adcp_version: '4.0', supported_versions: ['3.0', '3.1'], supported_majors: [3], build_version: '3.1.4+summit.212' },
       },
-      { code: 'VERSION_UNSUPPORTED', details: { supported_versions: ['3.0', '3.1'] }, commonVersion: '3.1.19' },
+      { code: 'VERSION_UNSUPPORTED', details: { supported_versions: ['3.0', '3.1'] }, commonVersion: V3_1 },
     ],
     [
       'VERSION_UNSUPPORTED with its data under `data` (versioning.mdx)',
       { code: 'VERSION_UNSUPPORTED', message: 'no', data: { supported_versions: ['3.0'] } },
-      { code: 'VERSION_UNSUPPORTED', details: { supported_versions: ['3.0'] }, commonVersion: '3.0.26' },
+      { code: 'VERSION_UNSUPPORTED', details: { supported_versions: ['3.0'] }, commonVersion: V3_0 },
     ],
     [
       'VERSION_UNSUPPORTED listing no bundled release',
@@ -122,7 +123,7 @@ describe('on the TaskFailedError, whichever way the error arrives', () => {
     ['a failed A2A task', () => a2a03.task('failed', { adcp_error: versionUnsupported })],
   ])('%s', (_name, input) => {
     const e = caughtAs(TaskFailedError, () => decode('get_products', input()));
-    expect(e.known).toEqual({ code: 'VERSION_UNSUPPORTED', details: versionUnsupported.details, commonVersion: '3.1.19' });
+    expect(e.known).toEqual({ code: 'VERSION_UNSUPPORTED', details: versionUnsupported.details, commonVersion: V3_1 });
     expect(e.recovery).toEqual({ recovery: 'correctable' });
   });
 
@@ -177,14 +178,14 @@ describe('the shapes are the synced schemas’ own', () => {
     return member.type as DetailKind;
   }
 
-  test.each(Object.entries(files))('%s (3.1.19, and 3.0.26 where it has the file)', (code, file) => {
+  test.each(Object.entries(files))(`%s (${V3_1}, and ${V3_0} where it has the file)`, (code, file) => {
     const shape = DETAIL_SHAPES[code as keyof typeof DETAIL_SHAPES];
-    const schema = readSchema<Json>('3.1.19', `error-details/${file}`);
+    const schema = readSchema<Json>(V3_1, `error-details/${file}`);
     const members = { ...(schema.properties as Record<string, Json>) };
     // version-unsupported.json composes version-envelope.json's two members.
-    if (code === 'VERSION_UNSUPPORTED') Object.assign(members, readSchema<Json>('3.1.19', 'core/version-envelope.json').properties);
+    if (code === 'VERSION_UNSUPPORTED') Object.assign(members, readSchema<Json>(V3_1, 'core/version-envelope.json').properties);
     expect(Object.fromEntries(Object.entries(members).map(([name, member]) => [name, kindOf(member)]))).toEqual(shape.members);
     expect(schema.required ?? []).toEqual(shape.required);
-    if (code !== 'VERSION_UNSUPPORTED') expect(readSchema<Json>('3.0.26', `error-details/${file}`).properties).toEqual(schema.properties);
+    if (code !== 'VERSION_UNSUPPORTED') expect(readSchema<Json>(V3_0, `error-details/${file}`).properties).toEqual(schema.properties);
   });
 });

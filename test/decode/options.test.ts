@@ -13,6 +13,7 @@ import { a2a03, a2a10, jsonRpc, mcp, mcpError } from '../fixtures/envelopes.js';
 import { revokedProxy, throwingProxy } from '../fixtures/hostile-values.js';
 import { fixtures, payload } from '../fixtures/payloads.js';
 import { caughtAs } from '../helpers.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 function limit(fn: () => unknown): LimitError {
   return caughtAs(LimitError, fn);
@@ -33,23 +34,23 @@ function depth(value: unknown): number {
 
 describe('createDecoder', () => {
   test('binds defaults; per-call options win', () => {
-    const text = JSON.stringify(payload('3.1.19/get_products.valid'));
+    const text = JSON.stringify(payload('3.1/get_products.valid'));
     const strict = createDecoder({ maxBytes: 1024 });
     expect(strict.safeDecode('get_products', mcp.text(text))).toMatchObject({ success: false, error: { code: 'TOO_LARGE', limit: 1024 } });
-    expect(strict.safeDecode('get_products', mcp.text(text), { maxBytes: 64 * 1024 })).toMatchObject({ success: true, version: '3.1.19' });
+    expect(strict.safeDecode('get_products', mcp.text(text), { maxBytes: 64 * 1024 })).toMatchObject({ success: true, version: V3_1 });
     // A call's option replaces only that option: the bound ones stay.
     const bare = createDecoder({ transport: 'payload', version: '3.0' });
-    expect(bare.decode('get_media_buys', payload('3.0.26/get_media_buys.valid'), { maxDepth: 10 })).toMatchObject({
+    expect(bare.decode('get_media_buys', payload('3.0/get_media_buys.valid'), { maxDepth: 10 })).toMatchObject({
       media_buys: expect.any(Array),
     });
-    expect(bare.safeDecode('get_media_buys', payload('3.0.26/get_media_buys.valid'), { maxDepth: 2 })).toMatchObject({
+    expect(bare.safeDecode('get_media_buys', payload('3.0/get_media_buys.valid'), { maxDepth: 2 })).toMatchObject({
       success: false,
       error: { code: 'TOO_DEEP' },
     });
   });
 
   test("a per-call undefined keeps the decoder's option (a bound is never lifted by accident)", () => {
-    const text = JSON.stringify(payload('3.1.19/get_products.valid'));
+    const text = JSON.stringify(payload('3.1/get_products.valid'));
     const strict = createDecoder({ maxBytes: 1024, version: '3.1' });
     const config: { maxBytes?: number } = {};
     expect(strict.safeDecode('get_products', mcp.text(text), { maxBytes: config.maxBytes })).toMatchObject({
@@ -58,7 +59,7 @@ describe('createDecoder', () => {
     });
     expect(strict.safeDecode('get_products', mcp.text(text), { maxBytes: 8192, version: undefined })).toMatchObject({
       success: true,
-      version: '3.1.19',
+      version: V3_1,
     });
   });
 
@@ -81,7 +82,7 @@ describe('createDecoder', () => {
   test("a decoder's safeDecode never throws, even for a bad per-call option", () => {
     const seller = createDecoder({ version: '3.1' });
     expect(
-      seller.safeDecode('get_products', mcp.structured(payload('3.1.19/get_products.valid')), { maxBytes: '4MB' } as never),
+      seller.safeDecode('get_products', mcp.structured(payload('3.1/get_products.valid')), { maxBytes: '4MB' } as never),
     ).toMatchObject({
       success: false,
       error: { code: 'INVALID_OPTION' },
@@ -92,7 +93,7 @@ describe('createDecoder', () => {
   });
 
   test('transport forces where the payload is read from', () => {
-    const body = payload('3.1.19/list_accounts.valid');
+    const body = payload('3.1/list_accounts.valid');
     // Forced MCP on an A2A task: no CallToolResult fields, no payload.
     expect(safeDecode('list_accounts', a2a03.task('completed', body), { transport: 'mcp' })).toMatchObject({
       success: false,
@@ -121,7 +122,7 @@ describe('safeDecode never throws', () => {
   test('for any JSON-like input and any options', () => {
     const options = fc.record(
       {
-        version: fc.oneof(fc.constantFrom('auto', '3.1', '3.0', '3.1.19', '3.0.26', '9.9'), fc.anything()),
+        version: fc.oneof(fc.constantFrom('auto', '3.1', '3.0', V3_1, V3_0, '9.9'), fc.anything()),
         transport: fc.oneof(fc.constantFrom('auto', 'mcp', 'a2a', 'payload'), fc.anything()),
         maxBytes: fc.oneof(fc.nat(), fc.double(), fc.anything()),
         maxDepth: fc.oneof(fc.nat({ max: 100 }), fc.anything()),
@@ -199,14 +200,14 @@ describe('safeDecode never throws', () => {
       }),
     ],
   ])('INVALID_OPTION for %s', (_name, options) => {
-    const result = safeDecode('get_products', jsonRpc.success(mcp.structured(payload('3.1.19/get_products.valid'))), options as never);
+    const result = safeDecode('get_products', jsonRpc.success(mcp.structured(payload('3.1/get_products.valid'))), options as never);
     expect(result).toMatchObject({ success: false, error: { code: 'INVALID_OPTION' } });
   });
 });
 
 describe('TOO_LARGE: the text bound in UTF-8 bytes, before parsing', () => {
   // 'é' is 2 bytes, '€' 3, '🏔' 4 (a surrogate pair): the bound counts bytes, not UTF-16 units.
-  const text = JSON.stringify({ ...payload('3.1.19/list_accounts.valid'), message: 'Comptes: été, 12 € de frais 🏔' });
+  const text = JSON.stringify({ ...payload('3.1/list_accounts.valid'), message: 'Comptes: été, 12 € de frais 🏔' });
   const bytes = Buffer.byteLength(text, 'utf8');
 
   test('the text is longer in bytes than in UTF-16 units', () => {
@@ -235,7 +236,7 @@ describe('TOO_LARGE: the text bound in UTF-8 bytes, before parsing', () => {
   });
 
   test('an oversized text item is never parsed, truncated, or skipped for a later item that holds a payload', () => {
-    const small = payload('3.1.19/list_accounts.valid');
+    const small = payload('3.1/list_accounts.valid');
     const input = {
       content: [
         { type: 'text', text },
@@ -259,7 +260,7 @@ describe('TOO_LARGE: the text bound in UTF-8 bytes, before parsing', () => {
   });
 
   test('the 4 MiB default: exactly 4,194,304 bytes passes, one more fails', () => {
-    const base = JSON.stringify({ ...payload('3.1.19/list_accounts.valid'), message: '' });
+    const base = JSON.stringify({ ...payload('3.1/list_accounts.valid'), message: '' });
     const pad = 4 * 1024 * 1024 - Buffer.byteLength(base);
     const exact = base.replace('"message":""', `"message":"${'x'.repeat(pad)}"`);
     expect(Buffer.byteLength(exact)).toBe(4 * 1024 * 1024);
@@ -284,7 +285,7 @@ describe('TOO_LARGE: the text bound in UTF-8 bytes, before parsing', () => {
 });
 
 describe('TOO_DEEP and TOO_MANY_VALUES: depth and node count, before validation', () => {
-  const body = payload('3.1.19/get_media_buy_delivery.valid');
+  const body = payload('3.1/get_media_buy_delivery.valid');
   const d = depth(body);
   const n = nodes(body);
 

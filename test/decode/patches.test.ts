@@ -14,13 +14,14 @@ import { fastValidator } from '../../src/validate/validators.js';
 import { SYNCED_DIR } from '../../scripts/schema-paths.js';
 import { mcp } from '../fixtures/envelopes.js';
 import { caughtAs } from '../helpers.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 const index = JSON.parse(readFileSync(path.join(SYNCED_DIR, 'patch-history', 'index.json'), 'utf8')) as {
   bundled: Record<string, string>;
   patches: Record<string, { line: string; differs_from_bundled: string[] }>;
 };
 
-/** A 3.0.6 sales seller's capabilities (the official SDK's line): media_buy without `account`, which 3.0.26 requires. */
+/** A 3.0.6 sales seller's capabilities (the official SDK's line): media_buy without `account`, which 3.0 requires. */
 const sales306 = {
   adcp: { major_versions: [3], idempotency: { supported: true, replay_ttl_seconds: 86400 } },
   supported_protocols: ['media_buy'],
@@ -33,8 +34,8 @@ const sales306 = {
 };
 
 describe('the fixture', () => {
-  test('3.0.26 refuses it (account required for media_buy); the patch history says 3.0.6 differs there', () => {
-    expect(fastValidator('3.0.26', 'get_adcp_capabilities', 'response')?.(sales306)).toBe(false);
+  test(`${V3_0} refuses it (account required for media_buy); the patch history says 3.0.6 differs there`, () => {
+    expect(fastValidator(V3_0, 'get_adcp_capabilities', 'response')?.(sales306)).toBe(false);
     expect(index.patches['3.0.6']?.differs_from_bundled).toContain('protocol/get-adcp-capabilities-response.json');
   });
 });
@@ -42,8 +43,8 @@ describe('the fixture', () => {
 describe('an answer a published patch accepts', () => {
   test("is that patch's: typed by the bundled version, `patch` the newest patch with the schema that accepted it", () => {
     const result = safeDecode('get_adcp_capabilities', mcp.structured(sales306), { version: '3.0' });
-    expect(result).toMatchObject({ success: true, version: '3.0.26', patch: '3.0.11' });
-    const judged = patchJudgesByVersion['3.0.26'].get_adcp_capabilities?.response?.find((j) => j.patches[0] === '3.0.11');
+    expect(result).toMatchObject({ success: true, version: V3_0, patch: '3.0.11' });
+    const judged = patchJudgesByVersion[V3_0].get_adcp_capabilities?.response?.find((j) => j.patches[0] === '3.0.11');
     expect(judged?.patches).toContain('3.0.6');
     expect(decode('get_adcp_capabilities', mcp.structured(sales306), { version: '3.0' })).toEqual(sales306);
   });
@@ -52,15 +53,15 @@ describe('an answer a published patch accepts', () => {
     const withAccount = { ...sales306, account: { supported_billing: ['operator'] } };
     const result = safeDecode('get_adcp_capabilities', mcp.structured(withAccount), { version: '3.0' });
     expect(result.success && 'patch' in result).toBe(false);
-    expect(result).toMatchObject({ success: true, version: '3.0.26' });
+    expect(result).toMatchObject({ success: true, version: V3_0 });
   });
 
   test('an answer no patch accepts is refused with the bundled patch’s issues', () => {
     const broken = { ...sales306, media_buy: { ...sales306.media_buy, supported_pricing_models: 'cpm' } };
     const error = caughtAs(SchemaMismatchError, () => decode('get_adcp_capabilities', mcp.structured(broken), { version: '3.0' }));
-    expect(error).toMatchObject({ code: 'SCHEMA_MISMATCH', version: '3.0.26' });
+    expect(error).toMatchObject({ code: 'SCHEMA_MISMATCH', version: V3_0 });
     expect(error.issues.map((i) => i.path)).toContain('/media_buy/supported_pricing_models');
-    expect(error.schemaId).toBe('/schemas/3.0.26/protocol/get-adcp-capabilities-response.json');
+    expect(error.schemaId).toBe(`/schemas/${V3_0}/protocol/get-adcp-capabilities-response.json`);
   });
 });
 
@@ -91,13 +92,13 @@ describe('the generated table', () => {
             .flatMap((j) => j.patches),
         ),
       );
-    const capabilities = new Set(patchJudgesByVersion['3.0.26'].get_adcp_capabilities?.response?.flatMap((j) => j.patches));
+    const capabilities = new Set(patchJudgesByVersion[V3_0].get_adcp_capabilities?.response?.flatMap((j) => j.patches));
     for (const [p, entry] of Object.entries(index.patches)) {
       if (entry.line === '3.0' && entry.differs_from_bundled.includes('protocol/get-adcp-capabilities-response.json'))
         expect(capabilities).toContain(p);
     }
     // 3.0.25 and 3.1.14 to 3.1.18 differ in two request-side files only.
-    expect(listed('3.0.26').has('3.0.25')).toBe(false);
-    expect(listed('3.1.19').has('3.1.18')).toBe(false);
+    expect(listed(V3_0).has('3.0.25')).toBe(false);
+    expect(listed(V3_1).has('3.1.18')).toBe(false);
   });
 });

@@ -11,12 +11,13 @@ import { decode, decodeTaskStatus, encode, TaskFailedError } from '../../src/ind
 import { a2a03, a2a10, mcp } from '../fixtures/envelopes.js';
 import { caughtAs } from '../helpers.js';
 import { pollResponse } from '../fixtures/poll-sellers.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 type Json = Record<string, unknown>;
 
 const polled = (status: string, extra: Json = {}): Json => pollResponse(status, extra);
-const handle31 = { task: 'create_media_buy', taskId: 'task_cmb_4821', version: '3.1.19' } as const;
-const handle30 = { task: 'create_media_buy', taskId: 'task_cmb_4821', version: '3.0.26' } as const;
+const handle31 = { task: 'create_media_buy', taskId: 'task_cmb_4821', version: V3_1 } as const;
+const handle30 = { task: 'create_media_buy', taskId: 'task_cmb_4821', version: V3_0 } as const;
 
 /** A completed A2A Task as the @a2a-js/sdk 1.x client returns it: numeric state, `$case` parts. */
 function sdkTask(data: Json, state = 3): Json {
@@ -37,7 +38,7 @@ describe('A2A: a completed get_task_status invocation reports a task still under
     ];
     for (const answer of answers) {
       expect(decode('get_task_status', answer)).toMatchObject({ task_id: 'task_cmb_4821', status });
-      expect(decodeTaskStatus(answer, { handle: handle31 })).toMatchObject({ status, data: null, version: '3.1.19' });
+      expect(decodeTaskStatus(answer, { handle: handle31 })).toMatchObject({ status, data: null, version: V3_1 });
     }
   });
 
@@ -75,7 +76,7 @@ describe('3.0 tasks/get in every carrier', () => {
     ['a JSON-RPC success around an MCP result', { jsonrpc: '2.0', id: 4, result: mcp.structured(polled('working')) }],
     ['the bare response', polled('working')],
   ])('%s: working, correlated to the handle', (_, answer) => {
-    expect(decodeTaskStatus(answer, { handle: handle30 })).toMatchObject({ status: 'working', data: null, version: '3.0.26' });
+    expect(decodeTaskStatus(answer, { handle: handle30 })).toMatchObject({ status: 'working', data: null, version: V3_0 });
   });
 
   test('completed with its result, in a CallToolResult: typed by the handle', () => {
@@ -89,7 +90,7 @@ describe('3.0 tasks/get in every carrier', () => {
     const error = caughtAs(TaskFailedError, () =>
       decodeTaskStatus(mcp.error({ code: 'REFERENCE_NOT_FOUND', message: 'no such task' }), { version: '3.0' }),
     );
-    expect(error).toMatchObject({ task: 'tasks/get', version: '3.0.26' });
+    expect(error).toMatchObject({ task: 'tasks/get', version: V3_0 });
     expect(error.adcpError?.code).toBe('REFERENCE_NOT_FOUND');
   });
 
@@ -113,7 +114,7 @@ describe("3.0's poll request: encode('tasks/get')", () => {
     const request = encode('tasks/get', { task_id: 'task_cmb_4821' }, { version: '3.0' });
     expect(request).toEqual({
       task: 'tasks/get',
-      version: '3.0.26',
+      version: V3_0,
       release: '3.0',
       args: { task_id: 'task_cmb_4821', adcp_major_version: 3 },
     });

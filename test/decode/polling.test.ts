@@ -8,6 +8,7 @@ import { isTaskType } from '../../src/decode/enclosed.js';
 import { DecodeError, decodeTaskStatus, SchemaMismatchError, TaskFailedError } from '../../src/index.js';
 import { fixtures } from '../fixtures/payloads.js';
 import { caughtAs } from '../helpers.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 const status = {
   task_id: 'task_cmb_4821',
@@ -28,7 +29,7 @@ const mcp = (payload: unknown) => ({ content: [{ type: 'text', text: JSON.string
 describe('3.1 get_task_status', () => {
   test('completed with include_result: typed create_media_buy data', () => {
     const task = decodeTaskStatus(mcp({ ...status, status: 'completed', completed_at: '2026-04-18T09:59:58Z', result }));
-    expect(task).toMatchObject({ taskId: 'task_cmb_4821', taskType: 'create_media_buy', status: 'completed', version: '3.1.19' });
+    expect(task).toMatchObject({ taskId: 'task_cmb_4821', taskType: 'create_media_buy', status: 'completed', version: V3_1 });
     if (task.taskType !== 'create_media_buy' || task.data === null || !('media_buy_id' in task.data))
       throw new Error('expected typed data');
     expect(task.data.media_buy_id).toBe('mb_4821');
@@ -70,10 +71,10 @@ describe('3.0 tasks/get', () => {
     expect((error as TaskFailedError).recovery.recovery).toBe('transient');
   });
   test('submitted: no data', () => {
-    expect(decodeTaskStatus({ ...status, status: 'submitted' }, { version: '3.0.26' })).toMatchObject({
+    expect(decodeTaskStatus({ ...status, status: 'submitted' }, { version: V3_0 })).toMatchObject({
       status: 'submitted',
       data: null,
-      version: '3.0.26',
+      version: V3_0,
     });
   });
   test('missing required fields: MALFORMED_ENVELOPE with the path', () => {
@@ -89,7 +90,7 @@ describe('3.0 tasks/get', () => {
 describe("a poll without the task's status is the seller's fault (fuzz finding, webhook lane)", () => {
   // decode() judges an answer without `status` with a stand-in; a poll's status is the task's own.
   const enclosable = fixtures.filter(
-    (f) => f.valid && f.version === '3.1.19' && isTaskType(f.task === 'get_media_buy_delivery' ? 'media_buy_delivery' : f.task, f.version),
+    (f) => f.valid && f.version === V3_1 && isTaskType(f.task === 'get_media_buy_delivery' ? 'media_buy_delivery' : f.task, f.version),
   );
   test('every 3.1 status response without status, bare or in an MCP result: MALFORMED_ENVELOPE at /status, never INTERNAL', () => {
     fc.assert(

@@ -27,6 +27,7 @@ import { parseJsonText } from '../../src/json/text.js';
 import { anyValue, revokedProxy, throwingGetter, throwingProxy } from '../fixtures/hostile-values.js';
 import { deepMerge } from '../helpers.js';
 import { fixtures, type PayloadFixture } from '../fixtures/payloads.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 /** One seed for every property here, so a failure reproduces exactly; fast-check prints the path. */
 const SEED = 20_260_430;
@@ -230,7 +231,7 @@ const options: fc.Arbitrary<unknown> = fc.oneof(
   fc.constant(undefined),
   fc.record(
     {
-      version: fc.oneof(fc.constantFrom('auto', '3.1', '3.0', '3.1.19', '3.0.26', '2.5'), anyValue),
+      version: fc.oneof(fc.constantFrom('auto', '3.1', '3.0', V3_1, V3_0, '2.5'), anyValue),
       transport: fc.oneof(fc.constantFrom('auto', 'mcp', 'a2a', 'payload'), anyValue),
       maxBytes: fc.oneof(fc.nat({ max: 5000 }), fc.constant(Infinity), anyValue),
       maxDepth: fc.oneof(fc.nat({ max: 70 }), fc.constant(Infinity), anyValue),
@@ -277,7 +278,7 @@ describe('totality', () => {
 /** Options decode() accepts: a pin of either release (or none), any transport, bounds tight enough to trip. */
 const validOptions = fc.record(
   {
-    version: fc.constantFrom('auto', '3.0', '3.1', '3.0.26', '3.1.19'),
+    version: fc.constantFrom('auto', '3.0', '3.1', V3_0, V3_1),
     transport: fc.constantFrom('auto', 'mcp', 'a2a', 'payload'),
     maxBytes: fc.oneof(fc.integer({ min: 1, max: 5000 }), fc.constant(Infinity)), // 0 is no byte bound (option-rules)
     maxDepth: fc.oneof(fc.nat({ max: 12 }), fc.constant(Infinity)),
@@ -290,7 +291,7 @@ const validOptions = fc.record(
 /** The bundled version a valid `version` option pins, or undefined under 'auto'. */
 function pinned(version: string | undefined): string | undefined {
   if (version === undefined || version === 'auto') return undefined;
-  return version.split('.').length === 3 ? version : version === '3.0' ? '3.0.26' : '3.1.19';
+  return version.split('.').length === 3 ? version : version === '3.0' ? V3_0 : V3_1;
 }
 
 /** Task names a caller may pass: the fixtures' tasks, another release's, prototype names, anything. */
@@ -341,7 +342,7 @@ describe("every error carries the call's task, and its version where one was pin
   test('a payload announcing a newer release: what judged it says which release it stood in for', () => {
     fc.assert(
       fc.property(
-        mutatedPayload.filter(({ fixture }) => fixture.version === '3.1.19'),
+        mutatedPayload.filter(({ fixture }) => fixture.version === V3_1),
         fc.constantFrom('3.2', '3.7', '3.10'),
         fc.constantFrom('structured', 'text', 'payload'),
         ({ fixture, payload }, release, carrier) => {
@@ -357,7 +358,7 @@ describe("every error carries the call's task, and its version where one was pin
             expect(error.task).toBe(fixture.task);
             // Judged after the version was picked: the schema's verdict, the seller's failure.
             if (error.code === 'SCHEMA_MISMATCH' || error.code === 'TASK_FAILED') {
-              expect(error, error.message).toMatchObject({ version: '3.1.19', standInFor: release });
+              expect(error, error.message).toMatchObject({ version: V3_1, standInFor: release });
             }
           }
         },
@@ -442,7 +443,7 @@ describe('the size limit is exact in UTF-8 bytes', () => {
   // 2-, 3- and 4-byte characters, and a lone surrogate (3 bytes: it is sent as U+FFFD).
   const wide = fc.constantFrom('é', 'ß', '€', '中', '😀', '𝄞', '\uD800', '\uDFFF');
   test('limit - 1, limit and limit + 1 around a text whose last characters are multi-byte', () => {
-    const base = JSON.stringify({ ...fixtures.find((f) => f.id === '3.1.19/list_accounts.valid')!.payload, ext: { s: '' } });
+    const base = JSON.stringify({ ...fixtures.find((f) => f.id === '3.1/list_accounts.valid')!.payload, ext: { s: '' } });
     fc.assert(
       fc.property(
         fc.array(wide, { minLength: 1, maxLength: 40 }),

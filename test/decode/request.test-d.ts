@@ -15,8 +15,9 @@ import {
   type Version,
   type VersionUnsupportedDetails,
 } from '../../src/index.js';
-import * as v31 from '../../src/generated/v3_1_19/pinned.js';
+import * as v31 from '../../src/generated/v3_1/pinned.js';
 import type { ResponsesByVersion } from '../../src/generated/index.js';
+import { V3_0, type V3_1 } from '../fixtures/versions.js';
 
 declare const result: unknown;
 declare const failure: TaskFailedError;
@@ -94,10 +95,10 @@ const seller = decoderFor(result, { maxBytes: 1024 * 1024 });
 expectTypeOf(seller.version).toEqualTypeOf<Version>();
 expectTypeOf(seller.release).toEqualTypeOf<string>();
 expectTypeOf(seller.decode('get_media_buys', result)).toEqualTypeOf<
-  ResponsesByVersion['3.1.19']['get_media_buys'] | ResponsesByVersion['3.0.26']['get_media_buys']
+  ResponsesByVersion[V3_1]['get_media_buys'] | ResponsesByVersion[V3_0]['get_media_buys']
 >();
 const fromSeller = seller.safeDecode('get_media_buys', result);
-if (fromSeller.success && fromSeller.version === '3.0.26')
-  expectTypeOf(fromSeller.data).toEqualTypeOf<ResponsesByVersion['3.0.26']['get_media_buys']>();
+if (fromSeller.success && fromSeller.version === V3_0)
+  expectTypeOf(fromSeller.data).toEqualTypeOf<ResponsesByVersion[V3_0]['get_media_buys']>();
 // @ts-expect-error the answer decides the version
 decoderFor(result, { version: '3.1' });

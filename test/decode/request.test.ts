@@ -15,10 +15,11 @@ import { createDecoder, decode, safeDecode, type DecodeOptions } from '../../src
 import { firstDifference } from '../../src/decode/first-difference.js';
 import type { SentRequest } from '../../src/options/sent-request.js';
 import { DecodeError, VersionMismatchError } from '../../src/errors/errors.js';
-import * as v31 from '../../src/generated/v3_1_19/pinned.js';
+import * as v31 from '../../src/generated/v3_1/pinned.js';
 import { a2a10, mcp } from '../fixtures/envelopes.js';
 import { payload } from '../fixtures/payloads.js';
 import { caughtAs, failureOf } from '../helpers.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 type Json = Record<string, unknown>;
 
@@ -32,7 +33,7 @@ function buy(args: Json = {}): SentRequest {
 
 /** The 3.1 create_media_buy answer, with members replaced (`undefined` removes one). */
 function answer(changes: Json = {}): Json {
-  const body: Json = { ...payload('3.1.19/create_media_buy.valid'), ...changes };
+  const body: Json = { ...payload('3.1/create_media_buy.valid'), ...changes };
   for (const [key, value] of Object.entries(changes)) if (value === undefined) delete body[key];
   return body;
 }
@@ -82,7 +83,7 @@ describe('context comes back unchanged', () => {
   });
 
   test('an async answer (submitted) and an A2A answer are checked too', () => {
-    const submitted = { ...payload('3.1.19/create_media_buy.submitted') };
+    const submitted = { ...payload('3.1/create_media_buy.submitted') };
     expect(refused(mcp.structured(submitted), { request: buy() })).toMatchObject({ code: 'CONTEXT_MISMATCH' });
     expect(safeDecode('create_media_buy', mcp.structured({ ...submitted, context: trace }), { request: buy() })).toMatchObject({
       success: true,
@@ -93,11 +94,11 @@ describe('context comes back unchanged', () => {
 
   test('both releases: a 3.0 answer must echo it too', () => {
     const request: SentRequest = { task: 'get_products', args: { adcp_version: '3.0', context: { ui: 'planner' } } };
-    const body = payload('3.0.26/get_products.valid');
+    const body = payload('3.0/get_products.valid');
     expect(failureOf('get_products', mcp.structured(body), { request })).toMatchObject({ code: 'CONTEXT_MISMATCH', version: undefined });
     expect(safeDecode('get_products', mcp.structured({ ...body, context: { ui: 'planner' } }), { request })).toMatchObject({
       success: true,
-      version: '3.0.26',
+      version: V3_0,
     });
   });
 });
@@ -152,8 +153,8 @@ describe('context: the property', () => {
 describe('the served adcp_version against the stamp', () => {
   // [stamped adcp_version, stamped adcp_major_version, served, outcome: a bundled version or an error code]
   test.each([
-    ['3.1', 3, '3.1', '3.1.19'],
-    ['3.1', 3, '3.0', '3.0.26'], // a downshift the spec allows, judged by the release served
+    ['3.1', 3, '3.1', V3_1],
+    ['3.1', 3, '3.0', V3_0], // a downshift the spec allows, judged by the release served
     ['3.1', 3, '3.2', 'VERSION_MISMATCH'], // newer than the pin
     ['3.0', 3, '3.1', 'VERSION_MISMATCH'],
     ['3.1', 3, '4.0', 'VERSION_MISMATCH'], // another major
@@ -162,13 +163,13 @@ describe('the served adcp_version against the stamp', () => {
     ['3.1-beta', 3, '3.1-beta', 'UNSUPPORTED_VERSION'], // allowed, but no pre-release is bundled
     ['3.1', 3, '3.1.2', 'VERSION_MISMATCH'], // no patch on the wire
     ['3.1', 3, 31, 'VERSION_MISMATCH'],
-    [undefined, 3, '3.0', '3.0.26'], // a major-only stamp: any release of it
+    [undefined, 3, '3.0', V3_0], // a major-only stamp: any release of it
     [undefined, 3, '4.1', 'VERSION_MISMATCH'],
-    ['3.1', 3, undefined, '3.1.19'], // a 3.0 seller announces nothing: the stamp judges
-    ['3.0', 3, undefined, '3.0.26'],
-    [undefined, undefined, '3.1', '3.1.19'], // nothing stamped: nothing to compare
+    ['3.1', 3, undefined, V3_1], // a 3.0 seller announces nothing: the stamp judges
+    ['3.0', 3, undefined, V3_0],
+    [undefined, undefined, '3.1', V3_1], // nothing stamped: nothing to compare
   ])('stamped %s (major %s), served %s: %s', (release, major, served, outcome) => {
-    const body = outcome === '3.0.26' ? payload('3.0.26/create_media_buy.valid') : answer();
+    const body = outcome === V3_0 ? payload('3.0/create_media_buy.valid') : answer();
     const request: SentRequest = {
       task: 'create_media_buy',
       args: { ...(release === undefined ? {} : { adcp_version: release }), ...(major === undefined ? {} : { adcp_major_version: major }) },
@@ -190,11 +191,11 @@ describe('the served adcp_version against the stamp', () => {
   });
 
   test('a pinned call: a downshift it cannot judge is UNSUPPORTED_VERSION, not the seller’s fault', () => {
-    const body = { ...payload('3.0.26/create_media_buy.valid'), context: trace };
+    const body = { ...payload('3.0/create_media_buy.valid'), context: trace };
     const e = failureOf('create_media_buy', mcp.structured(body), { version: '3.1', request: buy() });
     expect(e).toMatchObject({ code: 'UNSUPPORTED_VERSION', path: '/adcp_version' });
     expect(e.message).toMatchInlineSnapshot(
-      `"the seller served AdCP "3.0", a downshift from the request's "3.1" that the spec allows, but this call is pinned to 3.1.19: decode with version 'auto', or pin the release the seller speaks (decoderFor)"`,
+      `"the seller served AdCP "3.0", a downshift from the request's "3.1" that the spec allows, but this call is pinned to ${V3_1}: decode with version 'auto', or pin the release the seller speaks (decoderFor)"`,
     );
   });
 });
@@ -217,7 +218,7 @@ describe('the request itself (the caller’s faults: INVALID_OPTION)', () => {
   test('a stamp that is not the pinned release', () => {
     const e = refused(ok, { version: '3.1', request: buy({ adcp_version: '3.0' }) });
     expect(e.message).toMatchInlineSnapshot(
-      `"option request stamps AdCP 3.0, but this call is pinned to 3.1.19: stamp "3.1", or pin the version the request speaks"`,
+      `"option request stamps AdCP 3.0, but this call is pinned to ${V3_1}: stamp "3.1", or pin the version the request speaks"`,
     );
   });
 
@@ -257,7 +258,7 @@ describe('replayed: surfaced, never dropped', () => {
   test('replayed: true is on safeDecode’s success and stays in the data', () => {
     const body = answer({ replayed: true });
     const result = safeDecode('create_media_buy', mcp.structured(body));
-    expect(result).toEqual({ success: true, data: body, version: '3.1.19', replayed: true });
+    expect(result).toEqual({ success: true, data: body, version: V3_1, replayed: true });
     expect(decode('create_media_buy', mcp.structured(body))).toHaveProperty('replayed', true);
   });
 

@@ -18,6 +18,7 @@ import { ed25519, HOOK_URL, resolver } from '../webhooks/fixtures.js';
 import { signWebhook } from '../webhooks/signer.js';
 import { mediaBuyRequest } from '../encode/requests.js';
 import { isObject } from '../../src/json/own.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 type Json = Record<string, unknown>;
 type AnyFunction = (...args: never[]) => unknown;
@@ -27,8 +28,8 @@ const ENTRIES: ReadonlyArray<{ readonly name: string; readonly load: () => Promi
   { name: 'adcp-decode', load: () => import('../../src/index.js') },
   { name: 'adcp-decode/webhooks', load: () => import('../../src/webhooks/index.js') },
   { name: 'adcp-decode/fetch', load: () => import('../../src/fetch/index.js') },
-  { name: 'adcp-decode/3.1', load: () => import('../../src/generated/v3_1_19/pinned.js'), version: '3.1.19' },
-  { name: 'adcp-decode/3.0', load: () => import('../../src/generated/v3_0_26/pinned.js'), version: '3.0.26' },
+  { name: 'adcp-decode/3.1', load: () => import('../../src/generated/v3_1/pinned.js'), version: V3_1 },
+  { name: 'adcp-decode/3.0', load: () => import('../../src/generated/v3_0/pinned.js'), version: V3_0 },
   { name: 'adcp-decode/mcp', load: () => import('../../src/mcp/index.js') },
   { name: 'adcp-decode/a2a', load: () => import('../../src/a2a/index.js') },
   { name: 'adcp-decode/sign', load: () => import('../../src/signatures/sign/index.js') },
@@ -124,7 +125,7 @@ function sellerPayloads(pinned: Version | undefined, filter: (f: PayloadFixture)
 const enclosable = (f: PayloadFixture): boolean =>
   isTaskType(f.task === 'get_media_buy_delivery' ? 'media_buy_delivery' : f.task, f.version);
 const taskTypeOf = (f: PayloadFixture): string =>
-  f.task === 'get_media_buy_delivery' && f.version !== '3.0.26' ? 'media_buy_delivery' : f.task;
+  f.task === 'get_media_buy_delivery' && f.version !== V3_0 ? 'media_buy_delivery' : f.task;
 const statusOf = (f: PayloadFixture): string => (f.variant === 'response' ? 'completed' : f.variant);
 
 const TRANSPORTS: ReadonlyArray<readonly [string, (p: Json) => Json]> = [
@@ -228,7 +229,7 @@ const SELLER_DATA: Readonly<Record<string, Caller>> = {
         result: fixture.payload,
       };
       // 3.1 polls get_task_status (an MCP answer); 3.0 answers tasks/get (a JSON-RPC success).
-      const input = fixture.version === '3.0.26' ? jsonRpc.success(hostile(status, how)) : mcp.structured(hostile(status, how));
+      const input = fixture.version === V3_0 ? jsonRpc.success(hostile(status, how)) : mcp.structured(hostile(status, how));
       return {
         label: `${fixture.id} ${how}`,
         input,
@@ -318,7 +319,7 @@ function argsFor(fixture: PayloadFixture): Json {
 function callAnswers(transport: 'MCP' | 'A2A') {
   // Final and submitted answers: the transports' wrappers carry them in a completed task (a2a-response-format).
   const callable = (f: PayloadFixture) =>
-    f.version === '3.1.19' &&
+    f.version === V3_1 &&
     (f.task === 'get_products' || f.task === 'create_media_buy') &&
     (f.variant === 'response' || f.variant === 'submitted');
   return fc
@@ -389,7 +390,7 @@ const waitCall =
               : { sendMessage: async () => input, sendMessageStream: async function* () {} };
           const polled = isObject(input) ? (isObject(input.structuredContent) ? input.structuredContent : input.result) : undefined;
           const type = isObject(polled) ? polled.task_type : undefined;
-          const version = isObject(input) && isObject(input.structuredContent) ? '3.1.19' : '3.0.26';
+          const version = isObject(input) && isObject(input.structuredContent) ? V3_1 : V3_0;
           const handle = { task: type, taskId: 'task_cmb_4821', version };
           return [await (fn as (client: unknown, handle: unknown) => Promise<unknown>)(client, handle)];
         },

@@ -12,6 +12,7 @@ import { TaskFailedError } from '../../src/errors/errors.js';
 import { a2a03, a2a10, jsonRpc, mcp, mcpError } from '../fixtures/envelopes.js';
 import { payload } from '../fixtures/payloads.js';
 import { failureOf } from '../helpers.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 function failure(task: Parameters<typeof decode>[0], input: unknown, options?: DecodeOptions): TaskFailedError {
   const error = failureOf(task, input, options);
@@ -29,13 +30,13 @@ describe('JSON-RPC errors', () => {
   test('McpError -32029 with data.adcp_error', () => {
     const adcpError = { code: 'RATE_LIMITED', message: 'Too many get_products calls', retry_after: 30, recovery: 'transient' };
     const e = failure('get_products', mcpError(-32029, 'Rate limit exceeded', { adcp_error: adcpError }));
-    expect(e).toMatchObject({ task: 'get_products', version: '3.1.19', recovery: { recovery: 'transient', retryAfterSeconds: 30 } });
+    expect(e).toMatchObject({ task: 'get_products', version: V3_1, recovery: { recovery: 'transient', retryAfterSeconds: 30 } });
     expect(e.adcpError).toEqual(adcpError);
   });
 
   test('McpError without data: no adcp_error, classified by the unknown-code policy', () => {
     const e = failure('get_media_buys', mcpError(-32603, 'Internal error'));
-    expect(e).toMatchObject({ adcpError: undefined, recovery: { recovery: 'transient' }, version: '3.1.19' });
+    expect(e).toMatchObject({ adcpError: undefined, recovery: { recovery: 'transient' }, version: V3_1 });
     expect(e.message).toMatchInlineSnapshot(
       `"get_media_buys failed: the seller answered with JSON-RPC error -32603 with no adcp_error (transient); the seller said "Internal error""`,
     );
@@ -67,8 +68,8 @@ describe('JSON-RPC errors', () => {
   test('a JSON-RPC error under an explicit 3.0 is judged by the 3.0 manifest', () => {
     // AUTH_INVALID is in the 3.1 manifest (terminal) but not in 3.0's: there it is an unknown code.
     const rpc = jsonRpc.error(-32028, 'Unauthorized', { adcp_error: { code: 'AUTH_INVALID' } });
-    expect(failure('list_accounts', rpc)).toMatchObject({ version: '3.1.19', recovery: { recovery: 'terminal' } });
-    expect(failure('list_accounts', rpc, { version: '3.0' })).toMatchObject({ version: '3.0.26', recovery: { recovery: 'transient' } });
+    expect(failure('list_accounts', rpc)).toMatchObject({ version: V3_1, recovery: { recovery: 'terminal' } });
+    expect(failure('list_accounts', rpc, { version: '3.0' })).toMatchObject({ version: V3_0, recovery: { recovery: 'transient' } });
     expect(failure('list_accounts', rpc, { version: '3.0', unknownRecovery: 'terminal' }).recovery).toEqual({ recovery: 'terminal' });
   });
 });
@@ -97,7 +98,7 @@ describe('MCP isError results', () => {
   });
 
   test('isError with a success payload is still a failure (type confusion guard)', () => {
-    const e = failure('get_products', { isError: true, content: [], structuredContent: payload('3.1.19/get_products.valid') });
+    const e = failure('get_products', { isError: true, content: [], structuredContent: payload('3.1/get_products.valid') });
     expect(e).toMatchObject({ adcpError: undefined, recovery: { recovery: 'transient' } });
     expect(e.message).toMatchInlineSnapshot(`"get_products failed: the seller set isError with no adcp_error (transient)"`);
   });
@@ -127,7 +128,7 @@ describe('MCP isError results', () => {
 
 describe("the payload's errors[0] when the envelope has no adcp_error (detection step 6)", () => {
   test('isError with a failed create_media_buy in structuredContent', () => {
-    const body = payload('3.1.19/create_media_buy.errors');
+    const body = payload('3.1/create_media_buy.errors');
     const e = failure('create_media_buy', {
       isError: true,
       content: [{ type: 'text', text: 'Media buy rejected.' }],
@@ -136,7 +137,7 @@ describe("the payload's errors[0] when the envelope has no adcp_error (detection
     expect(e.adcpError).toEqual((body['errors'] as unknown[])[0]); // a plain copy, read once
     // Correctable, as the seller said, not the unknown-code default (transient: retry as is).
     expect(e.recovery).toEqual({ recovery: 'correctable' });
-    expect(e).toMatchObject({ version: '3.1.19' });
+    expect(e).toMatchObject({ version: V3_1 });
     expect(e.message).toMatchInlineSnapshot(
       `"create_media_buy failed: the seller set isError with error code "BUDGET_TOO_LOW" from the payload's errors[0] (correctable); the seller said "Package pkg_ctv_prime_01 budget 5000 USD is below the 25000 USD minimum for this product.""`,
     );
@@ -155,10 +156,10 @@ describe("the payload's errors[0] when the envelope has no adcp_error (detection
   });
 
   test('a failed A2A task whose DataPart has errors[] but no adcp_error', () => {
-    const e = failure('activate_signal', a2a10.taskEnvelope('TASK_STATE_FAILED', payload('3.0.26/activate_signal.errors')), {
+    const e = failure('activate_signal', a2a10.taskEnvelope('TASK_STATE_FAILED', payload('3.0/activate_signal.errors')), {
       version: '3.0',
     });
-    expect(e).toMatchObject({ version: '3.0.26', adcpError: { code: 'SIGNAL_NOT_FOUND' }, recovery: { recovery: 'correctable' } });
+    expect(e).toMatchObject({ version: V3_0, adcpError: { code: 'SIGNAL_NOT_FOUND' }, recovery: { recovery: 'correctable' } });
     expect(e.message).toMatchInlineSnapshot(
       `"activate_signal failed: the A2A task ended in state failed with error code "SIGNAL_NOT_FOUND" from the payload's errors[0] (correctable); the seller said "Segment hhi_parents_5_17_uk is not available to this account.""`,
     );
@@ -180,7 +181,7 @@ describe("the payload's errors[0] when the envelope has no adcp_error (detection
 
   test('errors[] in a successful payload are warnings, not a failure', () => {
     const body = {
-      ...payload('3.1.19/get_products.valid'),
+      ...payload('3.1/get_products.valid'),
       errors: [{ code: 'PRODUCT_EXPIRED', message: 'One product dropped: expired.' }],
     };
     expect(decode('get_products', mcp.structured(body))).toEqual(body);
@@ -231,9 +232,9 @@ describe('A2A failures', () => {
 
 describe('an adcp_error inside the payload', () => {
   test('a completed payload carrying adcp_error (two-layer model)', () => {
-    const body = { ...payload('3.1.19/create_media_buy.errors'), adcp_error: budgetTooLow };
+    const body = { ...payload('3.1/create_media_buy.errors'), adcp_error: budgetTooLow };
     const e = failure('create_media_buy', mcp.structured(body));
-    expect(e).toMatchObject({ adcpError: budgetTooLow, recovery: { recovery: 'correctable' }, version: '3.1.19' });
+    expect(e).toMatchObject({ adcpError: budgetTooLow, recovery: { recovery: 'correctable' }, version: V3_1 });
     expect(e.message).toMatchInlineSnapshot(
       `"create_media_buy failed: the structuredContent carries an adcp_error with error code "BUDGET_TOO_LOW" (correctable); the seller said "Package budget 5000 USD is below the 25000 USD minimum.""`,
     );
@@ -241,12 +242,12 @@ describe('an adcp_error inside the payload', () => {
 
   test('judged by the version the payload announces', () => {
     const body = { adcp_version: '3.0', errors: [budgetTooLow], adcp_error: { code: 'AUTH_INVALID' } };
-    expect(failure('create_media_buy', mcp.structured(body))).toMatchObject({ version: '3.0.26', recovery: { recovery: 'transient' } });
+    expect(failure('create_media_buy', mcp.structured(body))).toMatchObject({ version: V3_0, recovery: { recovery: 'transient' } });
   });
 
   test('reported even when the announced version is not bundled', () => {
     const body = { adcp_version: '4.0', adcp_error: { code: 'VERSION_UNSUPPORTED', message: 'Pin 3.x' } };
-    expect(failure('create_media_buy', mcp.structured(body))).toMatchObject({ version: '3.1.19', recovery: { recovery: 'correctable' } });
+    expect(failure('create_media_buy', mcp.structured(body))).toMatchObject({ version: V3_1, recovery: { recovery: 'correctable' } });
   });
 
   test('with transport: payload', () => {

@@ -27,14 +27,14 @@ type Verdict = 'refused' | 'decoded' | 'failed';
 function result(own: string | undefined): Json {
   const base =
     own === 'working'
-      ? payload('3.1.19/create_media_buy.working')
+      ? payload('3.1/create_media_buy.working')
       : own === 'submitted'
-        ? payload('3.1.19/create_media_buy.submitted')
+        ? payload('3.1/create_media_buy.submitted')
         : own === 'input-required'
-          ? payload('3.1.19/create_media_buy.input-required')
+          ? payload('3.1/create_media_buy.input-required')
           : own === 'rejected' || own === 'failed'
-            ? payload('3.1.19/create_media_buy.errors')
-            : payload('3.1.19/create_media_buy.valid');
+            ? payload('3.1/create_media_buy.errors')
+            : payload('3.1/create_media_buy.valid');
   const { status: _status, ...rest } = base;
   return own === undefined ? rest : { ...rest, status: own };
 }
@@ -137,8 +137,8 @@ describe('the two status layers: the table, through every path', () => {
 
   test('3.0: a status of the result that is no task status (a media-buy status) is a final response of its own', () => {
     // 3.0 create_media_buy's `status` is the media buy's (`pending_creatives`), not the task's.
-    const confirmed = payload('3.0.26/create_media_buy.valid');
-    const working = payload('3.0.26/update_media_buy.working');
+    const confirmed = payload('3.0/create_media_buy.valid');
+    const working = payload('3.0/update_media_buy.working');
     const poll30 = (status: string, type: string, res: Json) => ({ ...poll(status, res), task_type: type });
     const hook30 = (status: string, res: Json) => decodeWebhook(hook(status, res), { version: '3.0' });
     expect(verdictOf(() => decodeTaskStatus(poll30('completed', 'create_media_buy', confirmed), { version: '3.0' }))).toBe('decoded');

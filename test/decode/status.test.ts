@@ -17,6 +17,7 @@ import { a2a03, a2a10, mcp } from '../fixtures/envelopes.js';
 import { armsWithoutStatus } from '../fixtures/minimal-instances.js';
 import { fixtures, payload } from '../fixtures/payloads.js';
 import { caughtAs } from '../helpers.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 function mismatch(fn: () => unknown): SchemaMismatchError {
   return caughtAs(SchemaMismatchError, fn);
@@ -24,12 +25,12 @@ function mismatch(fn: () => unknown): SchemaMismatchError {
 
 describe('async variants are selected by status', () => {
   test.each([
-    ['working', '3.1.19/create_media_buy.working', '/schemas/3.1.19/media-buy/create-media-buy-async-response-working.json'],
-    ['submitted', '3.1.19/create_media_buy.submitted', '/schemas/3.1.19/media-buy/create-media-buy-async-response-submitted.json'],
+    ['working', '3.1/create_media_buy.working', `/schemas/${V3_1}/media-buy/create-media-buy-async-response-working.json`],
+    ['submitted', '3.1/create_media_buy.submitted', `/schemas/${V3_1}/media-buy/create-media-buy-async-response-submitted.json`],
     [
       'input-required',
-      '3.1.19/create_media_buy.input-required',
-      '/schemas/3.1.19/media-buy/create-media-buy-async-response-input-required.json',
+      '3.1/create_media_buy.input-required',
+      `/schemas/${V3_1}/media-buy/create-media-buy-async-response-input-required.json`,
     ],
   ])('%s', (status, id, schemaId) => {
     const body = payload(id);
@@ -43,17 +44,17 @@ describe('async variants are selected by status', () => {
 
   test('a working payload is not held to the final response schema', () => {
     // No media_buy_id, packages or confirmed_at: fine for progress, fatal for a final response.
-    expect(decode('create_media_buy', mcp.structured(payload('3.1.19/create_media_buy.working'))).status).toBe('working');
+    expect(decode('create_media_buy', mcp.structured(payload('3.1/create_media_buy.working'))).status).toBe('working');
     const final = mismatch(() =>
-      decode('create_media_buy', mcp.structured({ ...payload('3.1.19/create_media_buy.working'), status: 'completed' })),
+      decode('create_media_buy', mcp.structured({ ...payload('3.1/create_media_buy.working'), status: 'completed' })),
     );
-    expect(final.schemaId).toBe('/schemas/3.1.19/media-buy/create-media-buy-response.json');
+    expect(final.schemaId).toBe(`/schemas/${V3_1}/media-buy/create-media-buy-response.json`);
   });
 });
 
 describe('A2A: interim first DataPart, final last DataPart', () => {
   test('a working status update uses the first DataPart of status.message', () => {
-    const first = payload('3.1.19/get_signals.working');
+    const first = payload('3.1/get_signals.working');
     const later = { status: 'working', percentage: 90, current_step: 'stale snapshot' };
     expect(decode('get_signals', a2a03.statusUpdate('working', first, later))).toEqual(first);
     expect(decode('get_signals', a2a10.statusUpdate('TASK_STATE_WORKING', first, later))).toEqual(first);
@@ -61,13 +62,13 @@ describe('A2A: interim first DataPart, final last DataPart', () => {
 
   test('a completed task uses the last DataPart of artifacts[0]', () => {
     const progress = { status: 'working', percentage: 25 };
-    const final = payload('3.1.19/get_signals.valid');
+    const final = payload('3.1/get_signals.valid');
     expect(decode('get_signals', a2a03.task('completed', progress, final))).toEqual(final);
     expect(decode('get_signals', a2a10.taskEnvelope('TASK_STATE_COMPLETED', progress, final))).toEqual(final);
   });
 
   test('a completed task with no artifact falls back to the status message', () => {
-    const final = payload('3.1.19/list_accounts.valid');
+    const final = payload('3.1/list_accounts.valid');
     const task = {
       ...a2a10.task('TASK_STATE_COMPLETED'),
       artifacts: [],
@@ -77,7 +78,7 @@ describe('A2A: interim first DataPart, final last DataPart', () => {
   });
 
   test('a final 0.3 status-update event carries the result in its status message', () => {
-    const final = payload('3.1.19/list_accounts.valid');
+    const final = payload('3.1/list_accounts.valid');
     const event = { ...a2a03.statusUpdate('completed', final), final: true };
     expect(decode('list_accounts', event)).toEqual(final);
   });
@@ -87,7 +88,7 @@ describe('A2A: interim first DataPart, final last DataPart', () => {
       artifactUpdate: {
         taskId: 'a2a-task-5c1e9b70',
         contextId: 'a2a-ctx-0f44d2aa',
-        artifact: { artifactId: 'artifact-result-1', parts: [{ data: payload('3.1.19/list_accounts.valid') }] },
+        artifact: { artifactId: 'artifact-result-1', parts: [{ data: payload('3.1/list_accounts.valid') }] },
       },
     };
     expect(safeDecode('list_accounts', update)).toMatchObject({ success: false, error: { code: 'NO_PAYLOAD' } });
@@ -100,16 +101,16 @@ describe('A2A: interim first DataPart, final last DataPart', () => {
     expect('status' in data).toBe(false);
     // The same snapshot with an impossible percentage fails the working schema, not the final one.
     const e = mismatch(() => decode('create_media_buy', a2a10.statusUpdate('TASK_STATE_WORKING', { percentage: 400 })));
-    expect(e.schemaId).toBe('/schemas/3.1.19/media-buy/create-media-buy-async-response-working.json');
+    expect(e.schemaId).toBe(`/schemas/${V3_1}/media-buy/create-media-buy-async-response-working.json`);
     expect(e.issues).toContainEqual(expect.objectContaining({ path: '/percentage', keyword: 'maximum' }));
   });
 
   test("the DataPart's own status wins over the A2A state (two status layers)", () => {
     // The A2A profile: an AdCP `submitted` result travels in a completed A2A task.
-    const submitted = payload('3.1.19/update_media_buy.submitted');
+    const submitted = payload('3.1/update_media_buy.submitted');
     expect(decode('update_media_buy', a2a10.taskEnvelope('TASK_STATE_COMPLETED', submitted))).toEqual(submitted);
     // A business rejection: A2A completed, DataPart status rejected, returned unchanged.
-    const rejected = { ...payload('3.1.19/create_media_buy.errors'), status: 'rejected' };
+    const rejected = { ...payload('3.1/create_media_buy.errors'), status: 'rejected' };
     const data = decode('create_media_buy', a2a03.task('completed', rejected));
     expect(data).toEqual(rejected);
     expect(data.status).toBe('rejected');
@@ -118,7 +119,7 @@ describe('A2A: interim first DataPart, final last DataPart', () => {
 
 describe('a missing status is judged completed and returned unchanged', () => {
   test('MCP structuredContent, 3.1', () => {
-    const body = payload('3.1.19/get_media_buys.valid');
+    const body = payload('3.1/get_media_buys.valid');
     delete body['status'];
     const data = decode('get_media_buys', mcp.structured(body));
     expect(data).toEqual(body);
@@ -126,7 +127,7 @@ describe('a missing status is judged completed and returned unchanged', () => {
   });
 
   test('MCP text, 3.1', () => {
-    const body = payload('3.1.19/get_products.valid');
+    const body = payload('3.1/get_products.valid');
     delete body['status'];
     const data = decode('get_products', mcp.text(body));
     expect(data).toEqual(body);
@@ -134,18 +135,18 @@ describe('a missing status is judged completed and returned unchanged', () => {
   });
 
   test('3.0 payloads, which never carried status', () => {
-    const body = payload('3.0.26/get_media_buy_delivery.valid');
+    const body = payload('3.0/get_media_buy_delivery.valid');
     expect('status' in body).toBe(false);
     expect(decode('get_media_buy_delivery', mcp.structured(body))).toEqual(body);
   });
 
   test('a completed A2A task without a DataPart status', () => {
-    const body = payload('3.0.26/list_accounts.valid');
+    const body = payload('3.0/list_accounts.valid');
     expect(decode('list_accounts', a2a10.taskEnvelope('TASK_STATE_COMPLETED', body))).toEqual(body);
   });
 
   test('the stand-in status never shows up as an issue', () => {
-    const body = payload('3.1.19/get_products.invalid-missing-cache-scope');
+    const body = payload('3.1/get_products.invalid-missing-cache-scope');
     delete body['status'];
     const e = mismatch(() => decode('get_products', mcp.structured(body)));
     expect(e.issues.map((i) => i.path)).not.toContain('/status');
@@ -161,10 +162,10 @@ describe('a missing status is judged completed and returned unchanged', () => {
       expires_at: '2026-03-05T00:00:00Z',
     };
     const e = mismatch(() => decode('check_governance', mcp.structured(body)));
-    expect(e).toMatchObject({ version: '3.0.26' });
+    expect(e).toMatchObject({ version: V3_0 });
     expect(e.issues).toEqual([expect.objectContaining({ path: '', keyword: 'required', params: { missingProperty: 'status' } })]);
     expect(e.message).toMatchInlineSnapshot(
-      `"check_governance response does not match the AdCP 3.0.26 schema (1 issue); first: (root) must have required property 'status'"`,
+      `"check_governance response does not match the AdCP ${V3_0} schema (1 issue); first: (root) must have required property 'status'"`,
     );
     // With its verdict it decodes.
     expect(decode('check_governance', mcp.structured({ ...body, status: 'approved' })).status).toBe('approved');
@@ -173,22 +174,22 @@ describe('a missing status is judged completed and returned unchanged', () => {
 
 describe('an async status for a task without that async schema', () => {
   test('get_media_buys (no async schemas) with status working is judged by its response schema', () => {
-    const body = { ...payload('3.1.19/get_media_buys.valid'), status: 'working' };
+    const body = { ...payload('3.1/get_media_buys.valid'), status: 'working' };
     expect(decode('get_media_buys', mcp.structured(body))).toEqual(body);
     const e = mismatch(() => decode('get_media_buys', mcp.structured({ status: 'working', message: 'Still compiling the report' })));
-    expect(e.schemaId).toBe('/schemas/3.1.19/media-buy/get-media-buys-response.json');
+    expect(e.schemaId).toBe(`/schemas/${V3_1}/media-buy/get-media-buys-response.json`);
     expect(e.issues[0]).toMatchObject({ path: '', keyword: 'required', params: { missingProperty: 'media_buys' } });
     expect(e.message).toMatchInlineSnapshot(
-      `"get_media_buys response does not match the AdCP 3.1.19 schema (1 issue); first: (root) must have required property 'media_buys'"`,
+      `"get_media_buys response does not match the AdCP ${V3_1} schema (1 issue); first: (root) must have required property 'media_buys'"`,
     );
   });
 
   test('get_signals (working and submitted only) with status input-required', () => {
-    expect(tablesFor('3.1.19').schemaIds['get_signals']?.async['input-required']).toBeUndefined();
+    expect(tablesFor(V3_1).schemaIds['get_signals']?.async['input-required']).toBeUndefined();
     const e = mismatch(() =>
       decode('get_signals', a2a10.statusUpdate('TASK_STATE_INPUT_REQUIRED', { status: 'input-required', reason: 'Which countries?' })),
     );
-    expect(e.schemaId).toBe('/schemas/3.1.19/signals/get-signals-response.json');
+    expect(e.schemaId).toBe(`/schemas/${V3_1}/signals/get-signals-response.json`);
   });
 });
 
@@ -203,8 +204,8 @@ describe("where a schema leaves status open, it is the envelope's task status", 
   test.each([...versions])('every %s task status is accepted on a 3.0 response without a status property', (version) => {
     for (const status of taskStatuses(version)) {
       if (status === 'working' || status === 'submitted' || status === 'input-required') continue;
-      const body = { ...payload('3.0.26/get_media_buys.valid'), status };
-      expect(safeDecode('get_media_buys', mcp.structured(body)), status).toMatchObject({ success: true, version: '3.0.26' });
+      const body = { ...payload('3.0/get_media_buys.valid'), status };
+      expect(safeDecode('get_media_buys', mcp.structured(body)), status).toMatchObject({ success: true, version: V3_0 });
     }
   });
 
@@ -214,29 +215,29 @@ describe("where a schema leaves status open, it is the envelope's task status", 
     ['a media-buy status on a report', 'active'],
     ['null', null],
   ])('%s is rejected', (_name, status) => {
-    const body = { ...payload('3.0.26/get_media_buys.valid'), status };
+    const body = { ...payload('3.0/get_media_buys.valid'), status };
     const e = mismatch(() => decode('get_media_buys', mcp.structured(body)));
-    expect(e).toMatchObject({ version: '3.0.26', schemaId: '/schemas/3.0.26/media-buy/get-media-buys-response.json' });
+    expect(e).toMatchObject({ version: V3_0, schemaId: `/schemas/${V3_0}/media-buy/get-media-buys-response.json` });
     expect(e.issues).toEqual([
       {
         path: '/status',
         keyword: 'enum',
-        params: { allowedValues: taskStatuses('3.0.26') },
-        schemaPath: '/schemas/3.0.26/core/protocol-envelope.json#/properties/status',
+        params: { allowedValues: taskStatuses(V3_0) },
+        schemaPath: `/schemas/${V3_0}/core/protocol-envelope.json#/properties/status`,
         message: 'must be equal to one of the allowed values',
       },
     ]);
   });
 
   test('the message', () => {
-    const e = mismatch(() => decode('get_media_buys', mcp.structured({ ...payload('3.0.26/get_media_buys.valid'), status: 42 })));
+    const e = mismatch(() => decode('get_media_buys', mcp.structured({ ...payload('3.0/get_media_buys.valid'), status: 42 })));
     expect(e.message).toMatchInlineSnapshot(
-      `"get_media_buys response does not match the AdCP 3.0.26 schema (1 issue); first: /status must be equal to one of the allowed values"`,
+      `"get_media_buys response does not match the AdCP ${V3_0} schema (1 issue); first: /status must be equal to one of the allowed values"`,
     );
   });
 
   test('a status the schema itself lists passes (3.0 media-buy status, 3.0 governance verdict)', () => {
-    const created = payload('3.0.26/create_media_buy.valid');
+    const created = payload('3.0/create_media_buy.valid');
     expect(created['status']).toBe('pending_creatives');
     expect(decode('create_media_buy', mcp.structured(created))).toEqual(created);
     const verdict = {
@@ -260,7 +261,7 @@ describe("where a schema leaves status open, it is the envelope's task status", 
       expires_at: '2026-03-05T00:00:00Z',
     };
     const e = mismatch(() => decode('check_governance', mcp.structured(body)));
-    expect(e).toMatchObject({ version: '3.1.19' });
+    expect(e).toMatchObject({ version: V3_1 });
     expect(e.issues[0]).toMatchObject({ path: '/status', keyword: 'enum' });
     expect(decode('check_governance', mcp.structured({ ...body, status: 'completed' })).status).toBe('completed');
   });
@@ -343,9 +344,9 @@ describe('a payload valid as sent, without status, is never rejected', () => {
         .map(([v, t]) => `${v} ${t}`);
     const asSent = reached('asSent');
     const eitherWay = new Set([...asSent, ...reached('withStandIn')]);
-    expect(asSent).toEqual(expect.arrayContaining(['3.0.26 acquire_rights', '3.0.26 creative_approval']));
+    expect(asSent).toEqual(expect.arrayContaining([`${V3_0} acquire_rights`, `${V3_0} creative_approval`]));
     // 3.1 requires status in nearly every response: valid as sent is mostly a 3.0 matter.
-    expect(asSent.filter((t) => t.startsWith('3.0.26')).length).toBeGreaterThanOrEqual(54);
+    expect(asSent.filter((t) => t.startsWith(V3_0)).length).toBeGreaterThanOrEqual(54);
     expect(eitherWay.size).toBeGreaterThanOrEqual(115);
   });
 
@@ -354,21 +355,18 @@ describe('a payload valid as sent, without status, is never rejected', () => {
    * test/fixtures/payloads so that the fuzzer's seeded cases, drawn from that folder, stay the same).
    */
   const noStatus = (task: 'acquire_rights' | 'creative_approval'): Record<string, unknown> =>
-    JSON.parse(readFileSync(new URL(`../fixtures/no-status/3.0.26/${task}.errors.json`, import.meta.url), 'utf8')) as Record<
-      string,
-      unknown
-    >;
+    JSON.parse(readFileSync(new URL(`../fixtures/no-status/3.0/${task}.errors.json`, import.meta.url), 'utf8')) as Record<string, unknown>;
 
   test.each([['acquire_rights'], ['creative_approval']] as const)(
-    '3.0.26 %s: an error-only answer of an arm that forbids status',
+    `${V3_0} %s: an error-only answer of an arm that forbids status`,
     (task) => {
       const body = noStatus(task);
       expect('status' in body).toBe(false);
-      const validate = fastValidator('3.0.26', task, 'response')!;
+      const validate = fastValidator(V3_0, task, 'response')!;
       expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
       // With the stand-in status the arm fails: that payload was rejected before.
       expect(validate({ ...body, status: 'completed' })).toBe(false);
-      expect(safeDecode(task, mcp.structured(body))).toEqual({ success: true, data: body, version: '3.0.26' });
+      expect(safeDecode(task, mcp.structured(body))).toEqual({ success: true, data: body, version: V3_0 });
       expect(decode(task, a2a03.task('completed', body))).toEqual(body);
       expect(decode(task, mcp.text(body))).toEqual(body);
     },

@@ -14,8 +14,9 @@ import {
   type Version,
 } from '../../src/index.js';
 import { decodeWebhook } from '../../src/webhooks/index.js';
-import * as v31 from '../../src/generated/v3_1_19/pinned.js';
+import * as v31 from '../../src/generated/v3_1/pinned.js';
 import type { ResponsesByVersion } from '../../src/generated/index.js';
+import type { V3_0, V3_1 } from '../fixtures/versions.js';
 
 declare const result: unknown;
 declare const polled: unknown;
@@ -35,7 +36,7 @@ if (handle !== undefined) {
   const task = decodeTaskStatus(polled, { handle });
   expectTypeOf(task.taskType).toEqualTypeOf<'create_media_buy'>();
   expectTypeOf(task.data).toEqualTypeOf<
-    ResponsesByVersion['3.1.19']['create_media_buy'] | ResponsesByVersion['3.0.26']['create_media_buy'] | null
+    ResponsesByVersion[V3_1]['create_media_buy'] | ResponsesByVersion[V3_0]['create_media_buy'] | null
   >();
 
   // --- decodeWebhook likewise ----------------------------------------------------------------
@@ -48,8 +49,8 @@ if (handle !== undefined) {
 taskHandle('create_media_buy', decode('get_products', result));
 
 // A handle of one version types by that version alone.
-declare const handle31: TaskHandle<'update_media_buy', '3.1.19'>;
-expectTypeOf(decodeTaskStatus(polled, { handle: handle31 }).data).toEqualTypeOf<ResponsesByVersion['3.1.19']['update_media_buy'] | null>();
+declare const handle31: TaskHandle<'update_media_buy', V3_1>;
+expectTypeOf(decodeTaskStatus(polled, { handle: handle31 }).data).toEqualTypeOf<ResponsesByVersion[V3_1]['update_media_buy'] | null>();
 
 // A stored handle read as loose fields: accepted, and the result is the union of every task.
 declare const stored: TaskHandleFields;
@@ -61,12 +62,12 @@ expectTypeOf(decodeTaskStatus(polled)).toEqualTypeOf<PolledTask>();
 // --- a pinned import: typed by its version ------------------------------------------------
 
 const pinnedHandle = v31.taskHandle('create_media_buy', v31.decode('create_media_buy', result));
-expectTypeOf(pinnedHandle).toEqualTypeOf<TaskHandle<'create_media_buy', '3.1.19'> | undefined>();
+expectTypeOf(pinnedHandle).toEqualTypeOf<TaskHandle<'create_media_buy', V3_1> | undefined>();
 if (pinnedHandle !== undefined) {
   const task = v31.decodeTaskStatus(polled, { handle: pinnedHandle });
   expectTypeOf(task.taskType).toEqualTypeOf<'create_media_buy'>();
   expectTypeOf(task.data).toEqualTypeOf<v31.Responses['create_media_buy'] | null>();
 }
-declare const handle30: TaskHandle<'create_media_buy', '3.0.26'>;
+declare const handle30: TaskHandle<'create_media_buy', V3_0>;
 // A 3.0 handle is not a 3.1 pinned import's: it falls back to the untyped overload's union.
 expectTypeOf(v31.decodeTaskStatus(polled, { handle: handle30 })).toEqualTypeOf<v31.PolledTask>();

@@ -15,15 +15,16 @@ import {
   type TaskHandle,
   type TaskHandleFields,
 } from '../../src/index.js';
-import * as v30 from '../../src/generated/v3_0_26/pinned.js';
-import * as v31 from '../../src/generated/v3_1_19/pinned.js';
+import * as v30 from '../../src/generated/v3_0/pinned.js';
+import * as v31 from '../../src/generated/v3_1/pinned.js';
 import { TASK_TYPES } from '../../src/decode/enclosed.js';
 import { fixtures } from '../fixtures/payloads.js';
 import { mcp } from '../fixtures/envelopes.js';
 import { caughtAs } from '../helpers.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
-const submitted31 = fixtures.find((f) => f.id === '3.1.19/create_media_buy.submitted')!;
-const submitted30 = fixtures.find((f) => f.id === '3.0.26/create_media_buy.submitted')!;
+const submitted31 = fixtures.find((f) => f.id === '3.1/create_media_buy.submitted')!;
+const submitted30 = fixtures.find((f) => f.id === '3.0/create_media_buy.submitted')!;
 
 /** The handle of our own 3.1 submitted create_media_buy answer. */
 function handle31(): TaskHandle<'create_media_buy'> {
@@ -64,13 +65,13 @@ describe('taskHandle', () => {
     expect(handle31()).toMatchObject({
       task: 'create_media_buy',
       taskId: 'task_cmb_88d1e0',
-      version: '3.1.19',
+      version: V3_1,
       release: '3.1',
       operationId: undefined,
     });
     const r = safeDecode('create_media_buy', mcp.structured(submitted30.payload), { version: '3.0' });
     if (!r.success) throw r.error;
-    expect(taskHandle('create_media_buy', r.data)).toMatchObject({ taskId: 'task_metro_77f0', version: '3.0.26', release: '3.0' });
+    expect(taskHandle('create_media_buy', r.data)).toMatchObject({ taskId: 'task_metro_77f0', version: V3_0, release: '3.0' });
   });
   test('every submitted or working fixture with a task_id yields its handle; the others none', () => {
     const ongoing = fixtures.filter((f) => f.valid && (f.variant === 'submitted' || f.variant === 'working'));
@@ -84,7 +85,7 @@ describe('taskHandle', () => {
     }
   });
   test('a final answer has none', () => {
-    const f = fixtures.find((x) => x.id === '3.1.19/create_media_buy.valid')!;
+    const f = fixtures.find((x) => x.id === '3.1/create_media_buy.valid')!;
     expect(taskHandle('create_media_buy', decode('create_media_buy', mcp.structured(f.payload)))).toBeUndefined();
   });
   test("the request's push_notification_config.operation_id is the handle's", () => {
@@ -104,11 +105,11 @@ describe('taskHandle', () => {
     const handle = handle31();
     expect(Object.isFrozen(handle)).toBe(true);
     const stored = JSON.parse(JSON.stringify(handle)) as TaskHandleFields;
-    expect(decodeTaskStatus(poll(), { handle: stored })).toMatchObject({ taskId: 'task_cmb_88d1e0', version: '3.1.19' });
+    expect(decodeTaskStatus(poll(), { handle: stored })).toMatchObject({ taskId: 'task_cmb_88d1e0', version: V3_1 });
   });
   test('a pinned import mints handles of its own version only', () => {
     const answer = v31.decode('create_media_buy', mcp.structured(submitted31.payload));
-    expect(v31.taskHandle('create_media_buy', answer)?.version).toBe('3.1.19');
+    expect(v31.taskHandle('create_media_buy', answer)?.version).toBe(V3_1);
     expect(caughtAs(DecodeError, () => v30.taskHandle('create_media_buy', answer as never))).toMatchObject({ code: 'INVALID_INPUT' });
   });
 });
@@ -130,7 +131,7 @@ describe('decodeTaskStatus with a handle', () => {
       created_at: '2026-04-18T09:55:00Z',
       updated_at: '2026-04-18T09:59:58Z',
     };
-    expect(decodeTaskStatus(response, { handle: handle! })).toMatchObject({ version: '3.0.26', data: null });
+    expect(decodeTaskStatus(response, { handle: handle! })).toMatchObject({ version: V3_0, data: null });
     expect(caughtAs(DecodeError, () => decodeTaskStatus(response, { handle: handle!, version: '3.1' }))).toMatchObject({
       code: 'INVALID_OPTION',
     });
@@ -155,7 +156,7 @@ describe('decodeTaskStatus with a handle', () => {
   });
   test('another task_type of the release: TASK_MISMATCH at /task_type, checked before task_id', () => {
     const handle = handle31();
-    const others = TASK_TYPES['3.1.19'].filter((t) => t !== 'create_media_buy');
+    const others = TASK_TYPES[V3_1].filter((t) => t !== 'create_media_buy');
     fc.assert(
       fc.property(fc.constantFrom(...others), fc.boolean(), (taskType, otherId) => {
         const error = caughtAs(TaskMismatchError, () =>
@@ -168,7 +169,7 @@ describe('decodeTaskStatus with a handle', () => {
     );
   });
   test('a stored handle that is none: INVALID_OPTION (or UNSUPPORTED_VERSION for a release not bundled)', () => {
-    const good = { task: 'create_media_buy', taskId: 'task_cmb_88d1e0', version: '3.1.19' };
+    const good = { task: 'create_media_buy', taskId: 'task_cmb_88d1e0', version: V3_1 };
     const bad: ReadonlyArray<readonly [unknown, string]> = [
       [null, 'INVALID_OPTION'],
       [{ ...good, task: 'no_such_task' }, 'INVALID_OPTION'],
@@ -189,7 +190,7 @@ describe('decodeTaskStatus with a handle', () => {
     for (const [handle, code] of bad)
       expect(caughtAs(DecodeError, () => decodeTaskStatus(poll(), { handle: handle as TaskHandleFields }))).toMatchObject({ code });
     // A later patch of a bundled release is that release: a handle outlives an upgrade.
-    expect(decodeTaskStatus(poll(), { handle: { ...good, version: '3.1.7' } }).version).toBe('3.1.19');
+    expect(decodeTaskStatus(poll(), { handle: { ...good, version: '3.1.7' } }).version).toBe(V3_1);
   });
   test('a pinned decodeTaskStatus takes the handle too', () => {
     const handle = v31.taskHandle('create_media_buy', v31.decode('create_media_buy', mcp.structured(submitted31.payload)))!;

@@ -18,14 +18,15 @@ import {
   type PolledTask,
   type TaskFailedError,
 } from '../../src/index.js';
-import * as v30 from '../../src/generated/v3_0_26/pinned.js';
-import * as v31 from '../../src/generated/v3_1_19/pinned.js';
+import * as v30 from '../../src/generated/v3_0/pinned.js';
+import * as v31 from '../../src/generated/v3_1/pinned.js';
 import type { ResponsesByVersion } from '../../src/generated/index.js';
-import type { Product as Product30 } from '../../src/generated/v3_0_26/types/core/product.js';
-import type { Product as Product31 } from '../../src/generated/v3_1_19/types/core/product.js';
-import type { TaskStatus as GeneratedTaskStatus } from '../../src/generated/v3_1_19/types/enums/task-status.js';
-import type { MediaBuyStatus as MediaBuyStatus31 } from '../../src/generated/v3_1_19/types/enums/media-buy-status.js';
+import type { Product as Product30 } from '../../src/generated/v3_0/types/core/product.js';
+import type { Product as Product31 } from '../../src/generated/v3_1/types/core/product.js';
+import type { TaskStatus as GeneratedTaskStatus } from '../../src/generated/v3_1/types/enums/task-status.js';
+import type { MediaBuyStatus as MediaBuyStatus31 } from '../../src/generated/v3_1/types/enums/media-buy-status.js';
 import type { TaskStatus } from '../../src/schema/response-types.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 declare const result: unknown;
 
@@ -55,7 +56,7 @@ decode('get_products', result, { maxBytes: '4MB' });
 
 // A task without async variants: typed at once.
 expectTypeOf(decode('get_media_buys', result).media_buys).toEqualTypeOf<
-  ResponsesByVersion['3.1.19']['get_media_buys']['media_buys'] | ResponsesByVersion['3.0.26']['get_media_buys']['media_buys']
+  ResponsesByVersion[V3_1]['get_media_buys']['media_buys'] | ResponsesByVersion[V3_0]['get_media_buys']['media_buys']
 >();
 expectTypeOf(decode('list_accounts', result, { version: '3.1' }).accounts[0]!.account_id).toEqualTypeOf<string>();
 expectTypeOf(decode('get_products', result)).not.toBeAny();
@@ -82,7 +83,7 @@ if (buy.status === 'working') {
   expectTypeOf(buy.current_step).toEqualTypeOf<string | undefined>();
 } else if (buy.status === 'submitted') {
   expectTypeOf(buy.status).toEqualTypeOf<'submitted'>();
-  const pinnedBuy = decode('create_media_buy', result, { version: '3.1.19' });
+  const pinnedBuy = decode('create_media_buy', result, { version: V3_1 });
   if (pinnedBuy.status === 'submitted') expectTypeOf(pinnedBuy.task_id).toEqualTypeOf<string>();
 } else if (buy.status === 'input-required') {
   expectTypeOf(buy.reason).toEqualTypeOf<'APPROVAL_REQUIRED' | 'BUDGET_EXCEEDS_LIMIT' | undefined>();
@@ -101,10 +102,8 @@ type SyncOf<T extends TaskName, V extends keyof ResponsesByVersion> = Exclude<
   Decoded<T, { version: V }>,
   { status: 'working' | 'submitted' | 'input-required' }
 >;
-expectTypeOf<
-  Extract<NonNullable<SyncOf<'create_media_buy', '3.0.26'>['status']>, 'working' | 'submitted' | 'input-required'>
->().toBeNever();
-expectTypeOf<Extract<NonNullable<SyncOf<'get_products', '3.1.19'>['status']>, 'working' | 'submitted' | 'input-required'>>().toBeNever();
+expectTypeOf<Extract<NonNullable<SyncOf<'create_media_buy', V3_0>['status']>, 'working' | 'submitted' | 'input-required'>>().toBeNever();
+expectTypeOf<Extract<NonNullable<SyncOf<'get_products', V3_1>['status']>, 'working' | 'submitted' | 'input-required'>>().toBeNever();
 
 // Where a schema leaves status open (3.0), the type is the envelope's task status, as decode() enforces.
 expectTypeOf(decode('get_media_buys', result, { version: '3.0' }).status).toEqualTypeOf<TaskStatus | undefined>();
@@ -119,19 +118,19 @@ expectTypeOf<TaskStatus>().toEqualTypeOf<GeneratedTaskStatus>();
 
 const safe = safeDecode('get_media_buys', result);
 if (safe.success) {
-  expectTypeOf(safe.version).toEqualTypeOf<'3.1.19' | '3.0.26'>();
-  if (safe.version === '3.0.26') expectTypeOf(safe.data).toEqualTypeOf<ResponsesByVersion['3.0.26']['get_media_buys']>();
-  else expectTypeOf(safe.data).toEqualTypeOf<ResponsesByVersion['3.1.19']['get_media_buys']>();
+  expectTypeOf(safe.version).toEqualTypeOf<V3_1 | V3_0>();
+  if (safe.version === V3_0) expectTypeOf(safe.data).toEqualTypeOf<ResponsesByVersion[V3_0]['get_media_buys']>();
+  else expectTypeOf(safe.data).toEqualTypeOf<ResponsesByVersion[V3_1]['get_media_buys']>();
 } else {
   expectTypeOf(safe.error.code).toExtend<string>();
 }
 const safePinned = safeDecode('get_media_buys', result, { version: '3.0' });
-if (safePinned.success) expectTypeOf(safePinned.version).toEqualTypeOf<'3.0.26'>();
+if (safePinned.success) expectTypeOf(safePinned.version).toEqualTypeOf<V3_0>();
 
 // --- Version options narrow the result -------------------------------------------------------
 
-expectTypeOf(decode('get_media_buys', result, { version: '3.0.26' })).toEqualTypeOf<ResponsesByVersion['3.0.26']['get_media_buys']>();
-expectTypeOf(decode('get_media_buys', result, { version: '3.1' })).toEqualTypeOf<ResponsesByVersion['3.1.19']['get_media_buys']>();
+expectTypeOf(decode('get_media_buys', result, { version: V3_0 })).toEqualTypeOf<ResponsesByVersion[V3_0]['get_media_buys']>();
+expectTypeOf(decode('get_media_buys', result, { version: '3.1' })).toEqualTypeOf<ResponsesByVersion[V3_1]['get_media_buys']>();
 expectTypeOf(decode('get_media_buys', result, { version: 'auto' })).toEqualTypeOf<Decoded<'get_media_buys'>>();
 // A 3.1-only task pinned to 3.0 has no type (decode() throws UNKNOWN_TASK there).
 expectTypeOf(decode('list_tasks', result, { version: '3.0' })).toBeNever();
@@ -139,10 +138,10 @@ expectTypeOf(decode('list_tasks', result, { version: '3.0' })).toBeNever();
 // --- createDecoder binds options; a call overrides them ---------------------------------------
 
 const seller = createDecoder({ version: '3.0', maxBytes: 1024 * 1024 });
-expectTypeOf(seller.decode('get_media_buys', result)).toEqualTypeOf<ResponsesByVersion['3.0.26']['get_media_buys']>();
-expectTypeOf(seller.decode('get_media_buys', result, { version: '3.1' })).toEqualTypeOf<ResponsesByVersion['3.1.19']['get_media_buys']>();
+expectTypeOf(seller.decode('get_media_buys', result)).toEqualTypeOf<ResponsesByVersion[V3_0]['get_media_buys']>();
+expectTypeOf(seller.decode('get_media_buys', result, { version: '3.1' })).toEqualTypeOf<ResponsesByVersion[V3_1]['get_media_buys']>();
 const sellerSafe = seller.safeDecode('get_media_buys', result);
-if (sellerSafe.success) expectTypeOf(sellerSafe.version).toEqualTypeOf<'3.0.26'>();
+if (sellerSafe.success) expectTypeOf(sellerSafe.version).toEqualTypeOf<V3_0>();
 
 // --- isFinal narrows to the final arms, or to the async variants ------------------------------
 
@@ -159,8 +158,8 @@ if (!isFinal(buys)) expectTypeOf(buys).toBeNever();
 
 // --- Pinned imports: one version, its named types ---------------------------------------------
 
-expectTypeOf(v31.decode('get_products', result)).toEqualTypeOf<ResponsesByVersion['3.1.19']['get_products']>();
-expectTypeOf(v30.decode('get_products', result)).toEqualTypeOf<ResponsesByVersion['3.0.26']['get_products']>();
+expectTypeOf(v31.decode('get_products', result)).toEqualTypeOf<ResponsesByVersion[V3_1]['get_products']>();
+expectTypeOf(v30.decode('get_products', result)).toEqualTypeOf<ResponsesByVersion[V3_0]['get_products']>();
 // @ts-expect-error a pinned decoder takes no version option
 v31.decode('get_products', result, { version: '3.0' });
 // @ts-expect-error list_tasks is not a 3.0 task
@@ -168,11 +167,11 @@ v30.decode('list_tasks', result);
 // @ts-expect-error nor on a pinned decoder
 v30.createDecoder({ maxBytes: 1 }).decode('list_tasks', result);
 const safe31 = v31.safeDecode('get_media_buys', result);
-if (safe31.success) expectTypeOf(safe31.version).toEqualTypeOf<'3.1.19'>();
+if (safe31.success) expectTypeOf(safe31.version).toEqualTypeOf<V3_1>();
 expectTypeOf<v31.Product>().toEqualTypeOf<Product31>();
 expectTypeOf<v30.Product>().toEqualTypeOf<Product30>();
 expectTypeOf<v3_1.Product>().toEqualTypeOf<Product31>();
-expectTypeOf<v31.Response<'get_products'>>().toEqualTypeOf<ResponsesByVersion['3.1.19']['get_products']>();
+expectTypeOf<v31.Response<'get_products'>>().toEqualTypeOf<ResponsesByVersion[V3_1]['get_products']>();
 // A decoded final response is assignable to its task's schema type and arms.
 const created = v31.decode('create_media_buy', result);
 if (isFinal(created)) {
@@ -188,8 +187,8 @@ if (isFinal(created)) {
 // No arm of any task's response, final or async, in either release, has an index signature.
 type OpenArms<U> = U extends unknown ? (string extends keyof U ? U : never) : never;
 type OpenTasks<R> = { [T in keyof R]: [OpenArms<R[T]>] extends [never] ? never : T }[keyof R];
-expectTypeOf<OpenTasks<ResponsesByVersion['3.1.19']>>().toBeNever();
-expectTypeOf<OpenTasks<ResponsesByVersion['3.0.26']>>().toBeNever();
+expectTypeOf<OpenTasks<ResponsesByVersion[V3_1]>>().toBeNever();
+expectTypeOf<OpenTasks<ResponsesByVersion[V3_0]>>().toBeNever();
 // Nor do the declared objects inside them (a Product, a package, an error).
 expectTypeOf<OpenArms<Product31 | Product30 | v31.Package | v30.Package | v31.Error | v30.Error>>().toBeNever();
 

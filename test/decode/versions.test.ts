@@ -13,47 +13,48 @@ import { defaultVersion, tasks, versions } from '../../src/schema/versions.js';
 import { a2a10, mcp } from '../fixtures/envelopes.js';
 import { payload } from '../fixtures/payloads.js';
 import { codeOf } from '../helpers.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 test('the bundled versions, default first', () => {
-  expect(versions).toEqual(['3.1.19', '3.0.26']);
-  expect(defaultVersion).toBe('3.1.19');
+  expect(versions).toEqual([V3_1, V3_0]);
+  expect(defaultVersion).toBe(V3_1);
 });
 
 describe("version: 'auto'", () => {
-  test('a payload announcing "3.1" is judged by 3.1.19', () => {
-    expect(safeDecode('get_products', mcp.structured(payload('3.1.19/get_products.valid')))).toMatchObject({
+  test(`a payload announcing "3.1" is judged by ${V3_1}`, () => {
+    expect(safeDecode('get_products', mcp.structured(payload('3.1/get_products.valid')))).toMatchObject({
       success: true,
-      version: '3.1.19',
+      version: V3_1,
     });
   });
 
-  test('a payload announcing "3.0" is judged by 3.0.26, where cache_scope is not required', () => {
-    const body = payload('3.0.26/get_products.valid');
+  test(`a payload announcing "3.0" is judged by ${V3_0}, where cache_scope is not required`, () => {
+    const body = payload('3.0/get_products.valid');
     expect(body['cache_scope']).toBeUndefined();
     expect(safeDecode('get_products', a2a10.taskEnvelope('TASK_STATE_COMPLETED', body))).toMatchObject({
       success: true,
-      version: '3.0.26',
+      version: V3_0,
       data: body,
     });
   });
 
   test('a payload without adcp_version is judged by the default pin', () => {
-    const body = payload('3.0.26/get_products.valid');
+    const body = payload('3.0/get_products.valid');
     delete body['adcp_version'];
     const result = safeDecode('get_products', mcp.structured(body));
     expect(result.success).toBe(false);
     if (result.success) return;
     expect(result.error).toBeInstanceOf(SchemaMismatchError);
-    expect(result.error).toMatchObject({ version: '3.1.19' });
+    expect(result.error).toMatchObject({ version: V3_1 });
     expect((result.error as SchemaMismatchError).issues).toContainEqual(
       expect.objectContaining({ path: '', params: { missingProperty: 'cache_scope' } }),
     );
   });
 
-  test('a 3.0 error arm, announced, is judged by 3.0.26', () => {
-    expect(safeDecode('activate_signal', mcp.text(payload('3.0.26/activate_signal.errors')))).toMatchObject({
+  test(`a 3.0 error arm, announced, is judged by ${V3_0}`, () => {
+    expect(safeDecode('activate_signal', mcp.text(payload('3.0/activate_signal.errors')))).toMatchObject({
       success: true,
-      version: '3.0.26',
+      version: V3_0,
     });
   });
 
@@ -63,63 +64,63 @@ describe("version: 'auto'", () => {
     ['a pre-release of a newer release (matched exactly, as the spec negotiates)', '3.2-beta.1'],
     ['a release with a leading zero', '3.02'],
     ['a pre-release', '3.1-rc.1'],
-    ['a patch version (not a wire value)', '3.1.19'],
-    ['another patch of a bundled release', '3.0.26'],
+    ['a patch version (not a wire value)', V3_1],
+    ['another patch of a bundled release', V3_0],
     ['a "v" prefix', 'v3.1'],
     ['a bare major', '3'],
   ])('an announced %s is UNSUPPORTED_VERSION', (_name, announced) => {
-    const body = { ...payload('3.1.19/list_accounts.valid'), adcp_version: announced };
+    const body = { ...payload('3.1/list_accounts.valid'), adcp_version: announced };
     const result = safeDecode('list_accounts', mcp.structured(body));
     expect(result).toMatchObject({ success: false, error: { code: 'UNSUPPORTED_VERSION', task: 'list_accounts' } });
   });
 
   test('the messages say what was announced and what is bundled', () => {
     const message = (announced: string) => {
-      const r = safeDecode('list_accounts', mcp.structured({ ...payload('3.1.19/list_accounts.valid'), adcp_version: announced }));
+      const r = safeDecode('list_accounts', mcp.structured({ ...payload('3.1/list_accounts.valid'), adcp_version: announced }));
       return r.success ? '' : r.error.message;
     };
     expect(message('3.1-rc.1')).toMatchInlineSnapshot(
       `"the payload announces AdCP version "3.1-rc.1", a release that is not bundled; expected one of the bundled releases 3.1, 3.0, a newer release of their majors, or a version option"`,
     );
-    expect(message('3.0.26')).toMatchInlineSnapshot(
-      `"the payload announces AdCP version "3.0.26", not a release-precision version; expected one of the bundled releases 3.1, 3.0, a newer release of their majors, or a version option"`,
+    expect(message(V3_0)).toMatchInlineSnapshot(
+      `"the payload announces AdCP version "${V3_0}", not a release-precision version; expected one of the bundled releases 3.1, 3.0, a newer release of their majors, or a version option"`,
     );
   });
 
   test('a non-string adcp_version is left to the default schema, which rejects it', () => {
-    const body = { ...payload('3.1.19/list_accounts.valid'), adcp_version: 3.1 };
+    const body = { ...payload('3.1/list_accounts.valid'), adcp_version: 3.1 };
     const result = safeDecode('list_accounts', mcp.structured(body));
-    expect(result).toMatchObject({ success: false, error: { code: 'SCHEMA_MISMATCH', version: '3.1.19' } });
+    expect(result).toMatchObject({ success: false, error: { code: 'SCHEMA_MISMATCH', version: V3_1 } });
     if (!result.success) expect((result.error as SchemaMismatchError).issues[0]).toMatchObject({ path: '/adcp_version', keyword: 'type' });
   });
 });
 
 describe('an explicit version', () => {
-  test.each([['3.0.26'], ['3.0']] as const)('%s selects 3.0.26', (version) => {
-    expect(safeDecode('get_media_buys', mcp.structured(payload('3.0.26/get_media_buys.valid')), { version })).toMatchObject({
+  test.each([[V3_0], ['3.0']] as const)(`%s selects ${V3_0}`, (version) => {
+    expect(safeDecode('get_media_buys', mcp.structured(payload('3.0/get_media_buys.valid')), { version })).toMatchObject({
       success: true,
-      version: '3.0.26',
+      version: V3_0,
     });
   });
 
-  test.each([['3.1.19'], ['3.1']] as const)('%s selects 3.1.19', (version) => {
-    expect(safeDecode('get_media_buys', mcp.structured(payload('3.1.19/get_media_buys.valid')), { version })).toMatchObject({
+  test.each([[V3_1], ['3.1']] as const)(`%s selects ${V3_1}`, (version) => {
+    expect(safeDecode('get_media_buys', mcp.structured(payload('3.1/get_media_buys.valid')), { version })).toMatchObject({
       success: true,
-      version: '3.1.19',
+      version: V3_1,
     });
   });
 
   test('wins over the announced version', () => {
     // A 3.0 payload forced through 3.1: the 3.1 rules apply (status and cache_scope required).
-    const result = safeDecode('get_products', mcp.structured(payload('3.0.26/get_products.valid')), { version: '3.1' });
-    expect(result).toMatchObject({ success: false, error: { code: 'SCHEMA_MISMATCH', version: '3.1.19' } });
+    const result = safeDecode('get_products', mcp.structured(payload('3.0/get_products.valid')), { version: '3.1' });
+    expect(result).toMatchObject({ success: false, error: { code: 'SCHEMA_MISMATCH', version: V3_1 } });
     // A payload announcing a version that is not bundled decodes under an explicit one.
-    const future = { ...payload('3.1.19/list_accounts.valid'), adcp_version: '3.2' };
-    expect(safeDecode('list_accounts', mcp.structured(future), { version: '3.1.19' })).toMatchObject({ success: true, version: '3.1.19' });
+    const future = { ...payload('3.1/list_accounts.valid'), adcp_version: '3.2' };
+    expect(safeDecode('list_accounts', mcp.structured(future), { version: V3_1 })).toMatchObject({ success: true, version: V3_1 });
   });
 
   test.each([['2.5'], ['3.2'], ['3.1.0'], ['latest'], ['']])('%j is UNSUPPORTED_VERSION', (version) => {
-    expect(codeOf(() => decode('get_products', mcp.structured(payload('3.1.19/get_products.valid')), { version: version as '3.1' }))).toBe(
+    expect(codeOf(() => decode('get_products', mcp.structured(payload('3.1/get_products.valid')), { version: version as '3.1' }))).toBe(
       'UNSUPPORTED_VERSION',
     );
   });
@@ -134,28 +135,28 @@ describe('an explicit version', () => {
 describe('createDecoder binds a version; a call can override it', () => {
   test('bound 3.0, auto per call', () => {
     const seller = createDecoder({ version: '3.0' });
-    const body = payload('3.1.19/get_products.valid');
-    expect(seller.safeDecode('get_products', mcp.structured(body))).toMatchObject({ success: true, version: '3.0.26' });
+    const body = payload('3.1/get_products.valid');
+    expect(seller.safeDecode('get_products', mcp.structured(body))).toMatchObject({ success: true, version: V3_0 });
     expect(seller.safeDecode('get_products', mcp.structured(body), { version: 'auto' })).toMatchObject({
       success: true,
-      version: '3.1.19',
+      version: V3_1,
     });
-    expect(seller.safeDecode('get_products', mcp.structured(body), { version: '3.1.19' })).toMatchObject({
+    expect(seller.safeDecode('get_products', mcp.structured(body), { version: V3_1 })).toMatchObject({
       success: true,
-      version: '3.1.19',
+      version: V3_1,
     });
   });
 
   test('a bound newerRelease applies to every call, and a call can override it', () => {
     const strict = createDecoder({ newerRelease: 'refuse' });
-    const body = { ...payload('3.1.19/list_accounts.valid'), adcp_version: '3.2' };
+    const body = { ...payload('3.1/list_accounts.valid'), adcp_version: '3.2' };
     expect(strict.safeDecode('list_accounts', mcp.structured(body))).toMatchObject({
       success: false,
       error: { code: 'UNSUPPORTED_VERSION' },
     });
     expect(strict.safeDecode('list_accounts', mcp.structured(body), { newerRelease: 'newest' })).toMatchObject({
       success: true,
-      version: '3.1.19',
+      version: V3_1,
       standInFor: '3.2',
     });
   });
@@ -189,7 +190,7 @@ describe('createDecoder checks every option when it is called', () => {
       message = (error as Error).message;
     }
     expect(message).toMatchInlineSnapshot(
-      `"requested AdCP version "9.9" is not bundled; expected one of 3.1.19, 3.0.26 or their releases (3.1, 3.0)"`,
+      `"requested AdCP version "9.9" is not bundled; expected one of ${V3_1}, ${V3_0} or their releases (3.1, 3.0)"`,
     );
   });
 
@@ -198,7 +199,7 @@ describe('createDecoder checks every option when it is called', () => {
       {},
       { version: 'auto' },
       { version: '3.0' },
-      { version: '3.1.19' },
+      { version: V3_1 },
       { newerRelease: 'refuse' },
       { maxBytes: Infinity, transport: 'payload' },
     ] as const) {
@@ -208,18 +209,18 @@ describe('createDecoder checks every option when it is called', () => {
 });
 
 describe('a newer release of a bundled major', () => {
-  const announcing = (release: string): Record<string, unknown> => ({ ...payload('3.1.19/list_accounts.valid'), adcp_version: release });
+  const announcing = (release: string): Record<string, unknown> => ({ ...payload('3.1/list_accounts.valid'), adcp_version: release });
 
-  test.each([['3.2'], ['3.9'], ['3.10'], ['3.999']])('%s is judged by 3.1.19, the newest bundled 3.x, and says so', (release) => {
+  test.each([['3.2'], ['3.9'], ['3.10'], ['3.999']])(`%s is judged by ${V3_1}, the newest bundled 3.x, and says so`, (release) => {
     const body = announcing(release);
     const result = safeDecode('list_accounts', mcp.structured(body));
-    expect(result).toEqual({ success: true, data: body, version: '3.1.19', standInFor: release });
+    expect(result).toEqual({ success: true, data: body, version: V3_1, standInFor: release });
     // decode() returns the payload as sent.
     expect(decode('list_accounts', mcp.structured(body))).toEqual(body);
   });
 
   test('a bundled release is no stand-in: the result has no standInFor', () => {
-    const result = safeDecode('list_accounts', mcp.structured(payload('3.1.19/list_accounts.valid')));
+    const result = safeDecode('list_accounts', mcp.structured(payload('3.1/list_accounts.valid')));
     expect(result.success && Object.keys(result)).toEqual(['success', 'data', 'version']);
   });
 
@@ -227,7 +228,7 @@ describe('a newer release of a bundled major', () => {
     const result = safeDecode('list_accounts', mcp.structured(announcing('3.2')), { newerRelease: 'refuse' });
     expect(result).toMatchObject({ success: false, error: { code: 'UNSUPPORTED_VERSION', task: 'list_accounts', standInFor: undefined } });
     expect(result.success ? '' : result.error.message).toMatchInlineSnapshot(
-      `"the payload announces AdCP version "3.2", newer than the bundled 3.1; refused (newerRelease: 'refuse'; 'newest' judges it with 3.1.19)"`,
+      `"the payload announces AdCP version "3.2", newer than the bundled 3.1; refused (newerRelease: 'refuse'; 'newest' judges it with ${V3_1})"`,
     );
   });
 
@@ -235,16 +236,16 @@ describe('a newer release of a bundled major', () => {
     expect(safeDecode('list_accounts', mcp.structured(announcing('3.2')), { version: '3.0' })).toEqual({
       success: true,
       data: expect.anything(),
-      version: '3.0.26',
+      version: V3_0,
     });
   });
 
   test('a schema mismatch says which release judged it, and in place of which', () => {
     const body = { ...announcing('3.2'), accounts: [{ account_id: 'acc_1' }] };
     const result = safeDecode('list_accounts', mcp.structured(body));
-    expect(result).toMatchObject({ success: false, error: { code: 'SCHEMA_MISMATCH', version: '3.1.19', standInFor: '3.2' } });
+    expect(result).toMatchObject({ success: false, error: { code: 'SCHEMA_MISMATCH', version: V3_1, standInFor: '3.2' } });
     expect(result.success ? '' : result.error.message).toMatchInlineSnapshot(
-      `"list_accounts response does not match the AdCP 3.1.19 schema, judged in place of the announced 3.2 (2 issues); first: /accounts/0 must have required property 'name'"`,
+      `"list_accounts response does not match the AdCP ${V3_1} schema, judged in place of the announced 3.2 (2 issues); first: /accounts/0 must have required property 'name'"`,
     );
   });
 
@@ -254,17 +255,17 @@ describe('a newer release of a bundled major', () => {
     // AUTH_INVALID is terminal in 3.1's table (an unknown, transient, code in 3.0's).
     expect(result).toMatchObject({
       success: false,
-      error: { code: 'TASK_FAILED', version: '3.1.19', standInFor: '3.4', recovery: { recovery: 'terminal' } },
+      error: { code: 'TASK_FAILED', version: V3_1, standInFor: '3.4', recovery: { recovery: 'terminal' } },
     });
   });
 
-  test('a 3.2 payload over A2A, without status, is judged completed by 3.1.19', () => {
+  test(`a 3.2 payload over A2A, without status, is judged completed by ${V3_1}`, () => {
     const body = announcing('3.2');
     delete body['status'];
     expect(safeDecode('list_accounts', a2a10.taskEnvelope('TASK_STATE_COMPLETED', body))).toEqual({
       success: true,
       data: body,
-      version: '3.1.19',
+      version: V3_1,
       standInFor: '3.2',
     });
   });

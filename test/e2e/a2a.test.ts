@@ -17,8 +17,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { decode, safeDecode, TaskFailedError } from '../../src/index.js';
 import { foldA2aStream } from '../../src/a2a/fold-stream.js';
 import { dataPart, executor, serveAgent, taskEvents, textPart, type ServedAgent } from '../fixtures/a2a-sellers.js';
+import { V3_1 } from '../fixtures/versions.js';
 
-/** A valid AdCP 3.1.19 get_products payload with 3 products. */
+/** A valid AdCP 3.1 get_products payload with 3 products. */
 const payload = (
   JSON.parse(readFileSync(new URL('../../examples/get-products.mcp.json', import.meta.url), 'utf8')) as {
     structuredContent: { products: unknown[] };
@@ -138,7 +139,7 @@ describe('A2A JSON-RPC, real SDK client and server', () => {
         "ok": true,
         "products": 3,
         "status": "completed",
-        "version": "3.1.19",
+        "version": "${V3_1}",
       }
     `);
     const data = decode('get_products', task);
@@ -155,7 +156,7 @@ describe('A2A JSON-RPC, real SDK client and server', () => {
         "ok": true,
         "percentage": 40,
         "status": "working",
-        "version": "3.1.19",
+        "version": "${V3_1}",
       }
     `);
     const data = decode('get_products', task);
@@ -208,7 +209,7 @@ describe('A2A JSON-RPC, real SDK client and server', () => {
           "ok": true,
           "percentage": 10,
           "status": "working",
-          "version": "3.1.19",
+          "version": "${V3_1}",
         },
         {
           "code": "NO_PAYLOAD",
@@ -218,7 +219,7 @@ describe('A2A JSON-RPC, real SDK client and server', () => {
           "ok": true,
           "percentage": 80,
           "status": "working",
-          "version": "3.1.19",
+          "version": "${V3_1}",
         },
         {
           "code": "NO_PAYLOAD",
@@ -238,7 +239,7 @@ describe('A2A JSON-RPC, real SDK client and server', () => {
         "ok": true,
         "products": 3,
         "status": "completed",
-        "version": "3.1.19",
+        "version": "${V3_1}",
       }
     `);
   });

@@ -14,8 +14,9 @@ import { boundedFetch } from '../../src/fetch/index.js';
 import { type decode, DecodeError, LimitError, RequestError, TaskFailedError } from '../../src/index.js';
 import { lowLevelSeller, serveSellers, type ServedSellers } from '../fixtures/mcp-sellers.js';
 import { KEY, mediaBuyRequest, PRODUCTS_BRIEF } from '../encode/requests.js';
+import { V3_1 } from '../fixtures/versions.js';
 
-/** A valid AdCP 3.1.19 get_products payload (3 products, adcp_version "3.1"). */
+/** A valid AdCP 3.1 get_products payload (3 products, adcp_version "3.1"). */
 const payload = (
   JSON.parse(readFileSync(new URL('../../examples/get-products.mcp.json', import.meta.url), 'utf8')) as {
     structuredContent: Record<string, unknown> & { products: Array<Record<string, unknown>> };
@@ -118,7 +119,7 @@ describe('callTask over the real MCP SDK', () => {
     const plan = mediaBuyRequest(2);
     const result = await withClient('media-buy', (client) => safeCallTask(client, 'create_media_buy', plan, { version: '3.1' }));
     if (!result.success) throw result.error;
-    expect(result.version).toBe('3.1.19');
+    expect(result.version).toBe(V3_1);
     expect(result.data).toMatchObject({ status: 'submitted', task_id: 'task_cmb_4821' });
     expect(result.request.args.idempotency_key).toBe(KEY);
     expect(Object.isFrozen(result.request.args)).toBe(true);

@@ -11,11 +11,12 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { decode, formatIssues, safeDecode, SchemaMismatchError, TaskFailedError } from '../../src/index.js';
 import { callSeller, lowLevelSeller, mcpSeller, serveSellers, type Seller, type ServedSellers } from '../fixtures/mcp-sellers.js';
+import { V3_1 } from '../fixtures/versions.js';
 
 const example = (name: string): Record<string, unknown> =>
   JSON.parse(readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8')) as Record<string, unknown>;
 
-/** A valid AdCP 3.1.19 get_products payload (3 products) and the summary text sellers send with it. */
+/** A valid AdCP 3.1 get_products payload (3 products) and the summary text sellers send with it. */
 const payload = example('get-products.mcp.json').structuredContent as { products: unknown[] };
 const summary = 'Found 3 products for your brief.';
 /** The same payload with three schema violations. */
@@ -91,7 +92,7 @@ function decoded(input: unknown): Record<string, unknown> {
 }
 
 /** What adcp-decode makes of the valid payload, from structuredContent or from text. */
-const threeProducts = { ok: true, version: '3.1.19', status: 'completed', products: 3 };
+const threeProducts = { ok: true, version: V3_1, status: 'completed', products: 3 };
 /** What adcp-decode makes of the seller's RATE_LIMITED error, in an isError result or a JSON-RPC error. */
 const rateLimited = {
   code: 'TASK_FAILED',
@@ -173,7 +174,7 @@ describe('MCP over Streamable HTTP, real SDK client and server', () => {
         → at /products/1
       ✖ must be equal to one of the allowed values
         → at /products/2/delivery_type",
-        "message": "get_products response does not match the AdCP 3.1.19 schema (3 issues); first: /products/0/format_ids/0 must be object",
+        "message": "get_products response does not match the AdCP ${V3_1} schema (3 issues); first: /products/0/format_ids/0 must be object",
       }
     `);
   });
@@ -225,7 +226,7 @@ describe('MCP over Streamable HTTP, real SDK client and server', () => {
           "code": "SCHEMA_MISMATCH",
           "issues": "✖ must be array
           → at /products",
-          "message": "get_products response does not match the AdCP 3.1.19 schema (1 issue); first: /products must be array",
+          "message": "get_products response does not match the AdCP ${V3_1} schema (1 issue); first: /products must be array",
         }
       `);
     });

@@ -25,13 +25,14 @@ import {
   type PolledTaskOf,
   type TaskHandle,
 } from '../../src/index.js';
-import type { CreateMediaBuyRequest } from '../../src/generated/v3_1_19/pinned.js';
+import type { CreateMediaBuyRequest } from '../../src/generated/v3_1/pinned.js';
 import { dataPart, executor, serveAgent, taskEvents, type ServedAgent } from '../fixtures/a2a-sellers.js';
 import { lowLevelSeller, serveSellers, type ServedSellers } from '../fixtures/mcp-sellers.js';
 import { deliver, serveBuyer, type BuyerService } from '../fixtures/webhook-buyer.js';
 import { mediaBuyRequest } from '../encode/requests.js';
 import { caughtAs } from '../helpers.js';
 import { SELLER } from '../webhooks/fixtures.js';
+import { type V3_0, V3_1 } from '../fixtures/versions.js';
 
 /** The create_media_buy result of a task, once approved. */
 function mediaBuyResult(taskId: string): Record<string, unknown> {
@@ -199,7 +200,7 @@ describe.each(Object.keys(transports) as Array<keyof typeof transports>)('over %
   test('a poll and a signed webhook for the task resolve to its handle, typed by its task', async () => {
     const op = `op_${name.toLowerCase()}_1`;
     const { handle, task } = await submitted(transport, op);
-    expect(fieldsOf(handle)).toEqual({ task: 'create_media_buy', taskId: task.taskId, version: '3.1.19', operationId: op });
+    expect(fieldsOf(handle)).toEqual({ task: 'create_media_buy', taskId: task.taskId, version: V3_1, operationId: op });
 
     // The seller is quick: its first delivery arrives before the buyer stored the handle. 503, so it retries.
     expect(await deliver(task.url, webhookOf(task))).toBe(503);
@@ -207,8 +208,8 @@ describe.each(Object.keys(transports) as Array<keyof typeof transports>)('over %
     buyer.store(handle);
 
     const polled = decodeTaskStatus(await transport.poll(handle.taskId), { handle });
-    expectTypeOf(polled).toEqualTypeOf<PolledTaskOf<'create_media_buy', '3.0.26' | '3.1.19'>>();
-    expect(polled).toMatchObject({ taskId: handle.taskId, taskType: 'create_media_buy', status: 'completed', version: '3.1.19' });
+    expectTypeOf(polled).toEqualTypeOf<PolledTaskOf<'create_media_buy', V3_0 | V3_1>>();
+    expect(polled).toMatchObject({ taskId: handle.taskId, taskType: 'create_media_buy', status: 'completed', version: V3_1 });
     expect(polled.data).toMatchObject({ media_buy_id: `mb_${task.taskId.slice(-4)}` });
 
     expect(await deliver(task.url, webhookOf(task))).toBe(200);

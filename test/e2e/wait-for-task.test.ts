@@ -15,12 +15,13 @@ import { decodeWebhook } from '../../src/webhooks/decode-webhook.js';
 import { WebhookTaskFailedError } from '../../src/webhooks/errors.js';
 import { payload } from '../fixtures/payloads.js';
 import { pollResponse, serveA2aPollSeller, serveMcpPollSeller, type PollAnswer, type PollCall } from '../fixtures/poll-sellers.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 type Json = Record<string, unknown>;
 
-const handle31 = { task: 'create_media_buy', taskId: 'task_cmb_4821', version: '3.1.19' } as const;
-const handle30 = { task: 'create_media_buy', taskId: 'task_cmb_4821', version: '3.0.26' } as const;
-const completed = (version: '3.1.19' | '3.0.26'): PollAnswer => ({
+const handle31 = { task: 'create_media_buy', taskId: 'task_cmb_4821', version: V3_1 } as const;
+const handle30 = { task: 'create_media_buy', taskId: 'task_cmb_4821', version: V3_0 } as const;
+const completed = (version: V3_1 | V3_0): PollAnswer => ({
   payload: pollResponse('completed', { completed_at: '2026-04-18T10:04:00Z', result: payload(`${version}/create_media_buy.valid`) }),
 });
 const working = (percentage = 40): PollAnswer => ({ payload: pollResponse('working', { progress: { percentage } }) });
@@ -107,12 +108,12 @@ describe.each(LANES)('waitForTask over %s', (_, make) => {
           ? { payload: pollResponse('input-required') }
           : n < 3
             ? working(40)
-            : completed('3.1.19'),
+            : completed(V3_1),
     );
     const { clock, sleeps } = virtualClock();
     const seen: string[] = [];
     const result = await seller.wait(handle31, { clock, random: () => 0.5, onStatus: (p) => seen.push(p.status) });
-    expect(result).toMatchObject({ media_buy_id: payload('3.1.19/create_media_buy.valid').media_buy_id });
+    expect(result).toMatchObject({ media_buy_id: payload('3.1/create_media_buy.valid').media_buy_id });
     expect(seen).toEqual(['submitted', 'input-required', 'working']);
     expect(sleeps).toEqual([2000, 4000, 8000]);
     expect(seller.calls.map((c) => c.name)).toEqual(Array(4).fill('get_task_status'));
@@ -148,7 +149,7 @@ describe.each(LANES)('waitForTask over %s', (_, make) => {
   });
 
   test('a dropped connection is transient: the wait goes on, then completes', async () => {
-    const seller = await lane(make, (n) => (n < 2 ? 'drop' : completed('3.1.19')));
+    const seller = await lane(make, (n) => (n < 2 ? 'drop' : completed(V3_1)));
     const result = await seller.wait(handle31, { clock: virtualClock().clock });
     expect(result).toMatchObject({ status: 'completed' });
     expect(seller.calls).toHaveLength(3);
@@ -163,7 +164,7 @@ describe.each(LANES)('waitForTask over %s', (_, make) => {
   });
 
   test("a rate-limited poll waits the seller's retry_after, then goes on", async () => {
-    const seller = await lane(make, (n) => (n < 2 ? rateLimited : completed('3.1.19')));
+    const seller = await lane(make, (n) => (n < 2 ? rateLimited : completed(V3_1)));
     const { clock, sleeps } = virtualClock();
     await expect(seller.wait(handle31, { clock })).resolves.toMatchObject({ status: 'completed' });
     expect(sleeps).toEqual([7000, 7000]);
@@ -178,10 +179,10 @@ describe.each(LANES)('waitForTask over %s', (_, make) => {
     expect((error as TaskFailedError).adcpError?.code).toBe('BUDGET_TOO_LOW');
   });
 
-  test('3.0: tasks/get, invoked as tasks_get, judged by 3.0.26', async () => {
-    const seller = await lane(make, (n) => (n === 0 ? working() : completed('3.0.26')));
+  test(`3.0: tasks/get, invoked as tasks_get, judged by ${V3_0}`, async () => {
+    const seller = await lane(make, (n) => (n === 0 ? working() : completed(V3_0)));
     const result = await seller.wait(handle30, { clock: virtualClock().clock });
-    expect(result).toMatchObject({ media_buy_id: payload('3.0.26/create_media_buy.valid').media_buy_id });
+    expect(result).toMatchObject({ media_buy_id: payload('3.0/create_media_buy.valid').media_buy_id });
     expect(seller.calls.map((c) => c.name)).toEqual(['tasks_get', 'tasks_get']);
     expect(seller.calls[0]?.args).toEqual({ task_id: 'task_cmb_4821', adcp_major_version: 3 });
   });
@@ -199,7 +200,7 @@ describe.each(LANES)('waitForTask over %s', (_, make) => {
 
   test('a completed webhook ends the wait while the polls still say working', async () => {
     const seller = await lane(make, () => working());
-    const hook = decodeWebhook(mcpHook('completed', payload('3.1.19/create_media_buy.valid')), { handle: handle31 });
+    const hook = decodeWebhook(mcpHook('completed', payload('3.1/create_media_buy.valid')), { handle: handle31 });
     const result = await seller.wait(handle31, { clock: virtualClock(true).clock, webhooks: later([{ kind: 'delivered', ...hook }]) });
     expect(result).toEqual(hook.data);
     // The webhook came during the first poll or the sleep after it: the wait asked no more.
@@ -207,7 +208,7 @@ describe.each(LANES)('waitForTask over %s', (_, make) => {
   });
 
   test('a completed delivery without its result wakes the next poll at once, which fetches it', async () => {
-    const seller = await lane(make, (n) => (n === 0 ? working() : completed('3.1.19')));
+    const seller = await lane(make, (n) => (n === 0 ? working() : completed(V3_1)));
     const bare = {
       kind: 'delivered',
       format: 'mcp',
@@ -216,7 +217,7 @@ describe.each(LANES)('waitForTask over %s', (_, make) => {
       operationId: undefined,
       status: 'completed',
       data: null,
-      version: '3.1.19',
+      version: V3_1,
     } as const;
     // The held clock never ends a sleep by itself: only the delivery can.
     const result = await seller.wait(handle31, { clock: virtualClock(true).clock, webhooks: later([bare]) });
@@ -264,7 +265,7 @@ describe.each(LANES)('callTask polls over %s (issue 27, items 1-2)', (_, make) =
       taskId: 'task_cmb_4821',
       taskType: 'create_media_buy',
       status: 'working',
-      version: '3.0.26',
+      version: V3_0,
     });
     expect(seller.calls).toEqual([{ name: 'tasks_get', args: { task_id: 'task_cmb_4821', adcp_major_version: 3 } }]);
   });

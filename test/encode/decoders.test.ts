@@ -4,22 +4,23 @@
  * per-call options win, and a pinned decoder's version cannot be overridden.
  */
 import { describe, expect, test } from 'vitest';
-import * as v30 from '../../src/generated/v3_0_26/pinned.js';
-import * as v31 from '../../src/generated/v3_1_19/pinned.js';
+import * as v30 from '../../src/generated/v3_0/pinned.js';
+import * as v31 from '../../src/generated/v3_1/pinned.js';
 import { createDecoder, DecodeError, RequestError } from '../../src/index.js';
 import { caughtAs } from '../helpers.js';
 import { mediaBuyRequest, PRODUCTS_BRIEF } from './requests.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 describe('root createDecoder', () => {
   test('its version and bounds bind encode', () => {
     const seller = createDecoder({ version: '3.0', maxBytes: 2048 });
-    expect(seller.encode('get_products', { buying_mode: 'wholesale' }).version).toBe('3.0.26');
+    expect(seller.encode('get_products', { buying_mode: 'wholesale' }).version).toBe(V3_0);
     const big = seller.safeEncode('create_media_buy', mediaBuyRequest(20) as never);
     expect(!big.success && big.error instanceof RequestError && big.error.fault).toBe('limit');
     // The same decoder's decode is bound by the same options.
     expect(seller.safeDecode('get_products', { products: [] }, { transport: 'payload' })).toMatchObject({
       success: true,
-      version: '3.0.26',
+      version: V3_0,
     });
   });
 
@@ -27,7 +28,7 @@ describe('root createDecoder', () => {
     const seller = createDecoder({ maxBytes: 2048 });
     expect(seller.encode('create_media_buy', mediaBuyRequest(20), { maxBytes: 1024 * 1024 }).task).toBe('create_media_buy');
     expect(seller.safeEncode('create_media_buy', mediaBuyRequest(20), { maxBytes: undefined }).success).toBe(false);
-    expect(seller.encode('get_products', { buying_mode: 'wholesale' }, { version: '3.0' }).version).toBe('3.0.26');
+    expect(seller.encode('get_products', { buying_mode: 'wholesale' }, { version: '3.0' }).version).toBe(V3_0);
   });
 
   test('a decoder without a version speaks the default version', () => {
@@ -45,7 +46,7 @@ describe('root createDecoder', () => {
 describe('pinned createDecoder', () => {
   test('binds the bounds; the version is the import’s', () => {
     const seller = v31.createDecoder({ maxNodes: 40 });
-    expect(seller.encode('get_products', PRODUCTS_BRIEF).version).toBe('3.1.19');
+    expect(seller.encode('get_products', PRODUCTS_BRIEF).version).toBe(V3_1);
     const r = seller.safeEncode('create_media_buy', mediaBuyRequest(5));
     expect(!r.success && r.error instanceof RequestError && r.error.fault).toBe('limit');
     expect(v30.createDecoder({}).encode('get_products', { buying_mode: 'wholesale' }).release).toBe('3.0');

@@ -11,15 +11,16 @@ import { describe, expect, test } from 'vitest';
 import { requestFacts } from '../../scripts/generate/requests.js';
 import { loadSchemas } from '../../scripts/generate/load.js';
 import { schemaDir } from '../../scripts/schema-paths.js';
-import * as v30 from '../../src/generated/v3_0_26/pinned.js';
-import * as v31 from '../../src/generated/v3_1_19/pinned.js';
+import * as v30 from '../../src/generated/v3_0/pinned.js';
+import * as v31 from '../../src/generated/v3_1/pinned.js';
 import { requestTablesByVersion } from '../../src/generated/requests.js';
 import { encode, RequestError, safeEncode, type Version } from '../../src/index.js';
 import { armCandidates } from '../fixtures/minimal-instances.js';
 import { fastValidator } from '../../src/validate/validators.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-const PINNED = { '3.1.19': v31, '3.0.26': v30 } as const;
+const PINNED = { [V3_1]: v31, [V3_0]: v30 } as const;
 
 function manifestTasks(version: string): Array<[string, string]> {
   const m = JSON.parse(readFileSync(path.join(schemaDir(version), 'manifest.json'), 'utf8')) as {
@@ -102,16 +103,16 @@ describe.each(Object.keys(PINNED) as Version[])('AdCP %s', (version) => {
 test('the version fields each release defines, as the table says (3.0: the major alone; 3.1: both)', () => {
   const stamps = (version: Version, task: string) =>
     (requestTablesByVersion[version] as Record<string, { stamps: readonly string[] }>)[task]!.stamps;
-  expect(stamps('3.1.19', 'create_media_buy')).toEqual(['adcp_version', 'adcp_major_version']);
-  expect(stamps('3.0.26', 'create_media_buy')).toEqual(['adcp_major_version']);
+  expect(stamps(V3_1, 'create_media_buy')).toEqual(['adcp_version', 'adcp_major_version']);
+  expect(stamps(V3_0, 'create_media_buy')).toEqual(['adcp_major_version']);
   // The exceptions, as the schemas have them: no envelope at all, or the major only.
-  expect(stamps('3.0.26', 'comply_test_controller')).toEqual([]);
-  expect(stamps('3.1.19', 'validate_input')).toEqual([]);
-  expect(stamps('3.1.19', 'search_brands')).toEqual(['adcp_major_version']);
+  expect(stamps(V3_0, 'comply_test_controller')).toEqual([]);
+  expect(stamps(V3_1, 'validate_input')).toEqual([]);
+  expect(stamps(V3_1, 'search_brands')).toEqual(['adcp_major_version']);
   const keys = (version: Version, key: string) =>
     Object.entries(requestTablesByVersion[version] as Record<string, { idempotencyKey?: string }>)
       .filter(([, row]) => row.idempotencyKey === key)
       .map(([task]) => task);
-  expect(keys('3.1.19', 'required')).toContain('create_media_buy');
-  expect(keys('3.1.19', 'required')).not.toContain('get_products');
+  expect(keys(V3_1, 'required')).toContain('create_media_buy');
+  expect(keys(V3_1, 'required')).not.toContain('get_products');
 });

@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { RequestError, safeEncode, type Version } from '../../src/index.js';
 import { fastValidator } from '../../src/validate/validators.js';
 import { mediaBuyRequest, PRODUCTS_BRIEF } from './requests.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 type Tree = Record<string, unknown> | unknown[];
 
@@ -54,9 +55,9 @@ const values = fc.oneof(
 const asTree = (request: object): Tree => ({ ...request });
 
 const cases: ReadonlyArray<readonly [string, Tree, Version]> = [
-  ['create_media_buy', asTree(mediaBuyRequest(2)), '3.1.19'],
-  ['create_media_buy', asTree(mediaBuyRequest(2)), '3.0.26'],
-  ['get_products', asTree(PRODUCTS_BRIEF), '3.1.19'],
+  ['create_media_buy', asTree(mediaBuyRequest(2)), V3_1],
+  ['create_media_buy', asTree(mediaBuyRequest(2)), V3_0],
+  ['get_products', asTree(PRODUCTS_BRIEF), V3_1],
 ];
 
 test('encode returns a frozen, JSON-stable, valid request, or refuses with INVALID_REQUEST', () => {
@@ -92,7 +93,7 @@ test('encode returns a frozen, JSON-stable, valid request, or refuses with INVAL
 test('what encode returns is the caller’s data and the stamps, nothing dropped or changed', () => {
   fc.assert(
     fc.property(fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 5 }), (ext) => {
-      const r = safeEncode('get_products', { ...PRODUCTS_BRIEF, ext }, { version: '3.1.19' });
+      const r = safeEncode('get_products', { ...PRODUCTS_BRIEF, ext }, { version: V3_1 });
       if (!r.success) return r.error.code === 'INVALID_REQUEST' && r.error.path?.startsWith('/ext/') === true; // a __proto__ key
       return jsonEqual(r.data.args, { ...PRODUCTS_BRIEF, ext, adcp_version: '3.1', adcp_major_version: 3 });
     }),

@@ -5,11 +5,12 @@
  * was validated; options and task names fail as decode()'s do.
  */
 import { describe, expect, test } from 'vitest';
-import * as v31 from '../../src/generated/v3_1_19/pinned.js';
+import * as v31 from '../../src/generated/v3_1/pinned.js';
 import { DecodeError, encode, formatIssues, LimitError, RequestError, safeEncode } from '../../src/index.js';
 import { MAX_ISSUES } from '../../src/validate/issue-listing.js';
 import { caughtAs } from '../helpers.js';
 import { KEY, mediaBuyPackage, mediaBuyRequest, PRODUCTS_BRIEF } from './requests.js';
+import { V3_1 } from '../fixtures/versions.js';
 
 function refusal(args: unknown, options?: object): RequestError {
   const r = safeEncode('create_media_buy', args as never, options);
@@ -28,13 +29,13 @@ describe('a request its schema refuses', () => {
     expect(error.code).toBe('INVALID_REQUEST');
     expect(error.fault).toBe('schema');
     expect(error.task).toBe('create_media_buy');
-    expect(error.version).toBe('3.1.19');
-    expect(error.schemaId).toBe('/schemas/3.1.19/media-buy/create-media-buy-request.json');
+    expect(error.version).toBe(V3_1);
+    expect(error.schemaId).toBe(`/schemas/${V3_1}/media-buy/create-media-buy-request.json`);
     expect(error.issues.map((i) => i.path)).toEqual(expect.arrayContaining(['/packages/0/budget', '/start_time']));
     expect(error.issuesComplete).toBe(true);
     expect(formatIssues(error)).toContain('→ at /packages/0/budget');
     expect(error.message).toMatch(
-      /^the create_media_buy request does not match the AdCP 3\.1\.19 request schema; first: \/\S+ .+ \(\d+ issues\)$/,
+      /^the create_media_buy request does not match the AdCP 3\.1\.\d+ request schema; first: \/\S+ .+ \(\d+ issues\)$/,
     );
   });
 

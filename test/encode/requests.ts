@@ -1,9 +1,9 @@
 /**
- * Realistic request arguments for the encode tests, typed by the generated AdCP 3.1.19 request
+ * Realistic request arguments for the encode tests, typed by the generated AdCP 3.1 request
  * types (so the fixtures themselves are checked at compile time) and checked against the request
  * schemas by the tests that use them.
  */
-import type { CreateMediaBuyRequest, GetProductsRequest, PackageRequest } from '../../src/generated/v3_1_19/pinned.js';
+import type { CreateMediaBuyRequest, GetProductsRequest, PackageRequest } from '../../src/generated/v3_1/pinned.js';
 
 /** A fixed idempotency key of the schema's pattern, so tests compare bytes. */
 export const KEY = '7c1d3b0e-5f4a-4d8e-9b2c-a1e0f3d5c7b9';

@@ -6,11 +6,12 @@
  */
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
-import * as v30 from '../../src/generated/v3_0_26/pinned.js';
-import * as v31 from '../../src/generated/v3_1_19/pinned.js';
+import * as v30 from '../../src/generated/v3_0/pinned.js';
+import * as v31 from '../../src/generated/v3_1/pinned.js';
 import { createDecoder, encode, RequestError, safeEncode } from '../../src/index.js';
 import { caughtAs } from '../helpers.js';
 import { KEY, mediaBuyRequest, PRODUCTS_BRIEF } from './requests.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 describe('stamps', () => {
   test('3.1 states its release and major, after the caller’s own members', () => {
@@ -41,12 +42,12 @@ describe('stamps', () => {
 
   test('the root speaks the default version unless a version is given; a decoder’s version binds encode', () => {
     expect(encode('get_products', PRODUCTS_BRIEF).args.adcp_version).toBe('3.1');
-    expect(encode('get_products', PRODUCTS_BRIEF, { version: 'auto' }).version).toBe('3.1.19');
+    expect(encode('get_products', PRODUCTS_BRIEF, { version: 'auto' }).version).toBe(V3_1);
     expect(encode('get_products', { buying_mode: 'wholesale' }, { version: '3.0' }).args).toEqual({
       buying_mode: 'wholesale',
       adcp_major_version: 3,
     });
-    expect(createDecoder({ version: '3.0.26' }).encode('get_products', { buying_mode: 'wholesale' }).version).toBe('3.0.26');
+    expect(createDecoder({ version: V3_0 }).encode('get_products', { buying_mode: 'wholesale' }).version).toBe(V3_0);
   });
 });
 
@@ -64,7 +65,7 @@ describe('a stamp the caller set', () => {
 
   test.each([
     ['adcp_version', '3.0', v31],
-    ['adcp_version', '3.1.19', v31],
+    ['adcp_version', V3_1, v31],
     ['adcp_version', '3.1-beta', v31],
     ['adcp_version', 3.1, v31],
     ['adcp_major_version', 2, v31],
@@ -85,12 +86,12 @@ describe('a stamp the caller set', () => {
     const r = safeEncode('get_products', { ...PRODUCTS_BRIEF, adcp_version: '3.0' });
     if (r.success) return expect.fail('encoded');
     expect(r.error.message).toMatchInlineSnapshot(
-      `"the get_products request's adcp_version is "3.0", which contradicts the pinned AdCP 3.1.19: expected "3.1" or leave it out (encode stamps "3.1"); to speak another release, pin it"`,
+      `"the get_products request's adcp_version is "3.0", which contradicts the pinned AdCP ${V3_1}: expected "3.1" or leave it out (encode stamps "3.1"); to speak another release, pin it"`,
     );
     const major = v30.safeEncode('create_media_buy', { ...mediaBuyRequest(1), adcp_major_version: 2 } as never);
     if (major.success) return expect.fail('encoded');
     expect(major.error.message).toMatchInlineSnapshot(
-      `"the create_media_buy request's adcp_major_version is 2, which contradicts the pinned AdCP 3.0.26: expected 3 or leave it out (encode stamps 3); to speak another release, pin it"`,
+      `"the create_media_buy request's adcp_major_version is 2, which contradicts the pinned AdCP ${V3_0}: expected 3 or leave it out (encode stamps 3); to speak another release, pin it"`,
     );
   });
 

@@ -18,8 +18,9 @@ import {
   type v3_0,
   type v3_1,
 } from '../../src/index.js';
-import * as v30 from '../../src/generated/v3_0_26/pinned.js';
-import * as v31 from '../../src/generated/v3_1_19/pinned.js';
+import * as v30 from '../../src/generated/v3_0/pinned.js';
+import * as v31 from '../../src/generated/v3_1/pinned.js';
+import type { V3_0, V3_1 } from '../fixtures/versions.js';
 
 declare const plan: v3_1.CreateMediaBuyRequest;
 const base = {
@@ -58,7 +59,7 @@ v30.encode('check_governance', { plan_id: 'p', caller: 'https://buyer.example', 
 
 const request = encode('create_media_buy', base);
 expectTypeOf(request.task).toEqualTypeOf<'create_media_buy'>();
-expectTypeOf(request.version).toEqualTypeOf<'3.1.19'>();
+expectTypeOf(request.version).toEqualTypeOf<V3_1>();
 expectTypeOf(request.release).toEqualTypeOf<'3.1'>();
 expectTypeOf(request.args).toEqualTypeOf<Frozen<v3_1.CreateMediaBuyRequest>>();
 expectTypeOf(request.args.idempotency_key).toEqualTypeOf<string>();
@@ -68,7 +69,7 @@ request.args.idempotency_key = newIdempotencyKey();
 request.args.packages?.[0] && (request.args.packages[0].budget = 1);
 
 const old = encode('create_media_buy', { ...base, adcp_major_version: 3 }, { version: '3.0' });
-expectTypeOf(old.version).toEqualTypeOf<'3.0.26'>();
+expectTypeOf(old.version).toEqualTypeOf<V3_0>();
 expectTypeOf(old.args).toEqualTypeOf<Frozen<v3_0.CreateMediaBuyRequest>>();
 
 const r = safeEncode('get_products', { buying_mode: 'wholesale' });
@@ -78,11 +79,11 @@ else expectTypeOf(r.error.code).toBeString();
 // --- Decoders and pinned entries bind the version ------------------------------------------
 
 const seller = createDecoder({ version: '3.0' });
-expectTypeOf(seller.encode('get_products', { buying_mode: 'wholesale' }).version).toEqualTypeOf<'3.0.26'>();
+expectTypeOf(seller.encode('get_products', { buying_mode: 'wholesale' }).version).toEqualTypeOf<V3_0>();
 // @ts-expect-error a 3.0 decoder has no get_task_status
 seller.encode('get_task_status', { task_id: 't' });
-expectTypeOf(seller.encode('get_products', { buying_mode: 'wholesale' }, { version: '3.1' }).version).toEqualTypeOf<'3.1.19'>();
-expectTypeOf(createDecoder({}).encode('get_products', { buying_mode: 'wholesale' }).version).toEqualTypeOf<'3.1.19'>();
+expectTypeOf(seller.encode('get_products', { buying_mode: 'wholesale' }, { version: '3.1' }).version).toEqualTypeOf<V3_1>();
+expectTypeOf(createDecoder({}).encode('get_products', { buying_mode: 'wholesale' }).version).toEqualTypeOf<V3_1>();
 
 expectTypeOf(v31.encode('create_media_buy', base)).toEqualTypeOf<v31.EncodedRequest<'create_media_buy'>>();
 expectTypeOf(v31.encode<'create_media_buy'>)
@@ -93,7 +94,7 @@ expectTypeOf(v31.createDecoder({}).safeEncode('get_products', { buying_mode: 'br
 >();
 // @ts-expect-error a pinned encoder takes no version
 v31.encode('get_products', { buying_mode: 'brief' }, { version: '3.0' });
-expectTypeOf<RequestsByVersion['3.1.19']>().toEqualTypeOf<v3_1.Requests>();
+expectTypeOf<RequestsByVersion[V3_1]>().toEqualTypeOf<v3_1.Requests>();
 
 // --- Any encoded request is an EncodedRequest, and its args are what an MCP client sends ------
 

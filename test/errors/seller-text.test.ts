@@ -72,14 +72,14 @@ const scenario: fc.Arbitrary<Scenario> = fc.oneof(
   fc.record({ key: hostileKey, value: hostileKey, list: hostileKey }).map(({ key, value, list }) => ({
     name: 'decoded with hostile *_id keys and lists',
     task: 'list_accounts' as const,
-    input: mcp.structured({ ...payload('3.1.19/list_accounts.valid'), [`${key}_id`]: value, [`${list}s`]: [1, 2] }),
+    input: mcp.structured({ ...payload('3.1/list_accounts.valid'), [`${key}_id`]: value, [`${list}s`]: [1, 2] }),
   })),
   // SCHEMA_MISMATCH: the key is in every issue's path.
   hostileKey.map((key) => ({
     name: 'schema mismatch under a hostile key',
     task: 'get_products' as const,
     input: mcp.structured({
-      ...payload('3.1.19/get_products.valid'),
+      ...payload('3.1/get_products.valid'),
       filter_diagnostics: { semantics: 'only', excluded_by: { [key]: { notes: 1 } } },
     }),
   })),
@@ -104,7 +104,7 @@ const scenario: fc.Arbitrary<Scenario> = fc.oneof(
     name: 'a payload with __proto__ under a hostile key',
     task: 'list_accounts' as const,
     input: mcp.structured({
-      ...payload('3.1.19/list_accounts.valid'),
+      ...payload('3.1/list_accounts.valid'),
       ext: JSON.parse(`{${JSON.stringify(key)}:{"__proto__":{}}}`) as unknown,
     }),
   })),
@@ -116,20 +116,20 @@ const scenario: fc.Arbitrary<Scenario> = fc.oneof(
     return {
       name: 'nesting past maxDepth along hostile keys',
       task: 'list_accounts' as const,
-      input: mcp.structured({ ...payload('3.1.19/list_accounts.valid'), ext: root }),
+      input: mcp.structured({ ...payload('3.1/list_accounts.valid'), ext: root }),
     };
   }),
   // UNSUPPORTED_VERSION: the announced version is quoted.
   hostileText(40).map((version) => ({
     name: 'a hostile adcp_version',
     task: 'list_accounts' as const,
-    input: mcp.structured({ ...payload('3.1.19/list_accounts.valid'), adcp_version: version }),
+    input: mcp.structured({ ...payload('3.1/list_accounts.valid'), adcp_version: version }),
   })),
   // MALFORMED_ENVELOPE: an unknown A2A state is quoted.
   hostileText(60).map((state) => ({
     name: 'a hostile A2A state',
     task: 'list_accounts' as const,
-    input: { task: { id: 't', status: { state }, artifacts: [{ parts: [{ data: payload('3.1.19/list_accounts.valid') }] }] } },
+    input: { task: { id: 't', status: { state }, artifacts: [{ parts: [{ data: payload('3.1/list_accounts.valid') }] }] } },
   })),
 );
 

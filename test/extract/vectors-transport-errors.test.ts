@@ -11,8 +11,8 @@
  * - `expected_action` is the action layer: `retry` = transient, `surface_to_caller` = correctable,
  *   `escalate_to_human` = terminal, `generic_error` = no structured error extracted. These vectors
  *   follow transport-errors.mdx, where an unknown code without `recovery` is terminal, so the
- *   classifier runs with `unknownRecovery: 'terminal'` over the 3.1.19 manifest's code table.
- * - The vectors are newer than the 3.1.19 manifest: `ACCOUNT_MOVED` and `ACCOUNT_IDENTITY_CONFLICT`
+ *   classifier runs with `unknownRecovery: 'terminal'` over the 3.1 manifest's code table.
+ * - The vectors are newer than the 3.1 manifest: `ACCOUNT_MOVED` and `ACCOUNT_IDENTITY_CONFLICT`
  *   are absent from it, yet two vectors expect "the canonical correctable fallback" for them. The
  *   spec text's own code tables (transport-errors.mdx `CODE_RECOVERY`, error-handling.mdx) list both
  *   as `correctable`, and every other entry of `CODE_RECOVERY` agrees with the manifest, so the test
@@ -27,6 +27,7 @@ import type { AdcpError, Recovery } from '../../src/errors/errors.js';
 import { extractA2aError, extractMcpError, locateA2aError, locateMcpError } from '../../src/extract/errors.js';
 import { classifyRecoveryWith, isRecovery, type RecoveryTable } from '../../src/schema/recovery.js';
 import { readSchema, readVector } from '../fixtures/vectors.js';
+import { V3_1 } from '../fixtures/versions.js';
 
 interface TransportVector {
   readonly id: string;
@@ -44,7 +45,7 @@ function loadTable(): RecoveryTable {
   const manifest = readSchema<{
     error_codes: Record<string, { recovery: unknown }>;
     error_code_policy: { default_unknown_recovery: unknown };
-  }>('3.1.19', 'manifest.json');
+  }>(V3_1, 'manifest.json');
   const codes: Record<string, Recovery> = {};
   for (const [code, entry] of Object.entries(manifest.error_codes)) {
     if (!isRecovery(entry.recovery)) throw new Error(`manifest code ${code} has no valid recovery`);
@@ -55,7 +56,7 @@ function loadTable(): RecoveryTable {
   return { codes, defaultUnknownRecovery: fallback };
 }
 
-/** Codes in transport-errors.mdx `CODE_RECOVERY` (and error-handling.mdx) but not in the 3.1.19 manifest. */
+/** Codes in transport-errors.mdx `CODE_RECOVERY` (and error-handling.mdx) but not in the 3.1 manifest. */
 const PAGE_ONLY_CODES: Readonly<Record<string, Recovery>> = {
   ACCOUNT_MOVED: 'correctable',
   ACCOUNT_IDENTITY_CONFLICT: 'correctable',
@@ -78,12 +79,12 @@ describe('transport-error-mapping vectors', () => {
     expect(vectors).toHaveLength(32);
   });
 
-  test('the manifest table is the 3.1.19 one and defaults unknown codes to transient', () => {
+  test(`the manifest table is the ${V3_1} one and defaults unknown codes to transient`, () => {
     expect(manifestTable.codes['RATE_LIMITED']).toBe('transient');
     expect(manifestTable.defaultUnknownRecovery).toBe('transient');
   });
 
-  test('the page-only codes are exactly the ones the 3.1.19 manifest lacks', () => {
+  test(`the page-only codes are exactly the ones the ${V3_1} manifest lacks`, () => {
     for (const code of Object.keys(PAGE_ONLY_CODES)) {
       expect(Object.hasOwn(manifestTable.codes, code)).toBe(false);
       // With the manifest alone they are unknown codes: terminal under the page's rule.

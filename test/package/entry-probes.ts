@@ -11,13 +11,14 @@ import { readFileSync } from 'node:fs';
 import { completedBody, completedResult, ed25519, HOOK_URL, publicJwks, SELLER } from '../webhooks/fixtures.js';
 import { signWebhook } from '../webhooks/signer.js';
 import { privateJwk } from '../signatures/sign/helpers.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 const payloadFile = (name: string): Record<string, unknown> =>
   JSON.parse(readFileSync(new URL(`../fixtures/payloads/${name}.json`, import.meta.url), 'utf8')) as Record<string, unknown>;
 
-const products = payloadFile('3.1.19/get_products.valid');
-const mediaBuys = payloadFile('3.0.26/get_media_buys.valid');
-const signals = payloadFile('3.0.26/get_signals.valid');
+const products = payloadFile('3.1/get_products.valid');
+const mediaBuys = payloadFile('3.0/get_media_buys.valid');
+const signals = payloadFile('3.0/get_signals.valid');
 
 /** A task-status answer (3.1 get_task_status; 3.0 tasks/get) of a create_media_buy still submitted. */
 const polled = {
@@ -121,8 +122,8 @@ export const ENTRY_PROBES: readonly EntryProbe[] = [
     ),
     expected: {
       products: productIds,
-      bad: [true, '3.1.19'],
-      task: ['create_media_buy', 'submitted', '3.1.19'],
+      bad: [true, V3_1],
+      task: ['create_media_buy', 'submitted', V3_1],
       recovery: 'transient',
     },
   },
@@ -140,7 +141,7 @@ export const ENTRY_PROBES: readonly EntryProbe[] = [
     failed,
   }));`,
     ),
-    expected: { mediaBuys: (mediaBuys.media_buys as unknown[]).length, task: '3.0.26', failed: [true, 'BUDGET_TOO_LOW'] },
+    expected: { mediaBuys: (mediaBuys.media_buys as unknown[]).length, task: V3_0, failed: [true, 'BUDGET_TOO_LOW'] },
   },
   {
     entry: 'adcp-decode/webhooks',

@@ -25,6 +25,7 @@ import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { STRICT_BUYER } from '../fixtures/strict-buyer.js';
 import { ENTRY_PROBES, probeInput } from './entry-probes.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 const enabled = process.env.CI !== undefined || process.env.ADCP_PACKAGE_TEST !== '0';
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -186,8 +187,8 @@ console.log(JSON.stringify({
           "podcast-midroll-tech",
         ],
         "versions": [
-          "3.1.19",
-          "3.0.26",
+          "${V3_1}",
+          "${V3_0}",
         ],
       }
     `);
@@ -225,7 +226,7 @@ console.log(JSON.stringify({
       const bin = path.join(app, 'node_modules', '.bin', 'adcp-decode');
       const result = await exec(bin, ['get_media_buys', 'media-buys.json', '--adcp-version', '3.0', '--json'], { cwd: app });
       expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
-      expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, version: '3.0.26' });
+      expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, version: V3_0 });
     });
   });
 
@@ -236,7 +237,7 @@ console.log(JSON.stringify({
       {
         "code": 0,
         "stderr": "",
-        "stdout": "✔ get_products (AdCP 3.1.19, completed): 3 products
+        "stdout": "✔ get_products (AdCP ${V3_1}, completed): 3 products
       ",
       }
     `);
@@ -269,7 +270,7 @@ if (response.status !== 'working' && response.status !== 'submitted' && response
   void ids;
 }
 const r = safeDecode('create_media_buy', result, { version: '3.1' });
-if (r.success) { const v: '3.1.19' = r.version; void v; } else { const e: DecodeError = r.error; void e; }
+if (r.success) { const v: '${V3_1}' = r.version; void v; } else { const e: DecodeError = r.error; void e; }
 const typed: Decoded<'get_products'> = response;
 void typed;
 void TaskFailedError;
@@ -284,8 +285,8 @@ decode('nope', result);
   });
 
   test.each([
-    ['3.1', 'v3_0_26'],
-    ['3.0', 'v3_1_19'],
+    ['3.1', 'v3_0'],
+    ['3.0', 'v3_1'],
   ])('TypeScript: a consumer of adcp-decode/%s reads no declaration file of %s', async (entry, other) => {
     await installed;
     const config = {
@@ -368,7 +369,7 @@ export const media = safeDecode('get_media_buys', await callTool('get_media_buys
 // The root import: 'auto' over both releases, narrowed by the version that judged it.
 export const auto = decodeAny('get_products', await callTool('get_products', {}));
 export const either = safeDecodeAny('get_products', await callTool('get_products', {}));
-if (either.success && either.version === '3.0.26' && isFinalAny(either.data)) {
+if (either.success && either.version === '${V3_0}' && isFinalAny(either.data)) {
   const old: v3_0.Product[] | undefined = either.data.products;
   void old;
 }

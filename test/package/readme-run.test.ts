@@ -22,7 +22,7 @@ const run = promisify(execFile);
 const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
 const first = /^```ts\n([\s\S]*?)^```$/m.exec(readme.slice(readme.indexOf('\n## Usage\n')))?.[1] ?? '';
 
-/** A valid AdCP 3.1.19 get_products payload (3 products). */
+/** A valid AdCP 3.1 get_products payload (3 products). */
 const products = (
   JSON.parse(readFileSync(path.join(REPO_ROOT, 'examples/get-products.mcp.json'), 'utf8')) as {
     structuredContent: Record<string, unknown>;

@@ -57,7 +57,7 @@ function result(structured: Json, isError = false): CallToolResult {
 }
 
 const products = JSON.parse(readFileSync(path.join(REPO_ROOT, 'examples/get-products.mcp.json'), 'utf8')).structuredContent as Json;
-const mediaBuy = payload('3.1.19/create_media_buy.valid');
+const mediaBuy = payload('3.1/create_media_buy.valid');
 const TASK_ID = 'task_cmb_88d1e0';
 
 /**
@@ -82,7 +82,7 @@ function seller(ends: 'webhook' | 'poll', calls: Array<CallToolRequest['params']
               { adcp_error: { code: 'SERVICE_UNAVAILABLE', message: 'Try again.', recovery: 'transient', retry_after: 1 } },
               true,
             );
-          return result(payload('3.1.19/create_media_buy.submitted'));
+          return result(payload('3.1/create_media_buy.submitted'));
         case 'get_task_status': {
           if (ends === 'poll' && polls > 1) return result(pollResponse('completed', { result: mediaBuy }, TASK_ID));
           if (ends === 'webhook') {

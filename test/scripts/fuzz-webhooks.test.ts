@@ -9,6 +9,7 @@ import type { Finding } from '../../scripts/fuzz/oracle.js';
 import { makeWebhookCase } from '../../scripts/fuzz/webhook-case.js';
 import { laneSeeds } from '../../scripts/fuzz/webhook-lane.js';
 import { runWebhookCase } from '../../scripts/fuzz/webhook-oracle.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 const SEED = 1;
 const CASES = 400;
@@ -43,12 +44,12 @@ describe('seeded fuzz pass, webhook lane', () => {
   test('the seeds: every genuine delivery and poll was checked, forged ones too', () => {
     expect(seeds.deliveries.filter((d) => d.forged === undefined).length).toBeGreaterThanOrEqual(20);
     expect(new Set(seeds.deliveries.map((d) => `${d.format} ${d.version}`))).toEqual(
-      new Set(['mcp 3.0.26', 'mcp 3.1.19', 'a2a 3.0.26', 'a2a 3.1.19']),
+      new Set([`mcp ${V3_0}`, `mcp ${V3_1}`, `a2a ${V3_0}`, `a2a ${V3_1}`]),
     );
     expect(new Set(seeds.deliveries.map((d) => d.forged))).toEqual(
       new Set([undefined, 'wrong-purpose', 'request-tag', 'no-digest', 'expired']),
     );
-    expect(new Set(seeds.polls.map((p) => p.version))).toEqual(new Set(['3.0.26', '3.1.19']));
+    expect(new Set(seeds.polls.map((p) => p.version))).toEqual(new Set([V3_0, V3_1]));
   });
 
   test('a case is a pure function of (seed, index)', () => {

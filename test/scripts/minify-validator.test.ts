@@ -12,6 +12,7 @@ import { REPO_ROOT } from '../../scripts/schema-paths.js';
 import { minifyValidator } from '../../scripts/minify-validator.js';
 import { versionFolders } from '../../src/generated/index.js';
 import { fixtures, type PayloadFixture } from '../fixtures/payloads.js';
+import { V3_1 } from '../fixtures/versions.js';
 
 const SRC = path.join(REPO_ROOT, 'src/generated');
 const DIST = path.join(REPO_ROOT, 'dist/generated');
@@ -55,7 +56,7 @@ const EXPORTS: Readonly<Record<PayloadFixture['variant'], string>> = {
 };
 
 describe('minifyValidator', () => {
-  const file = path.join(SRC, versionFolders['3.1.19'], 'validators', 'get_products.errors.js');
+  const file = path.join(SRC, versionFolders[V3_1], 'validators', 'get_products.errors.js');
   const code = readFileSync(file, 'utf8');
 
   test('writes the same bytes for the same module, keeps the banner, and is smaller', () => {

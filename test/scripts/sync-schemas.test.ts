@@ -15,6 +15,7 @@ import { SyncSchemasError } from '../../scripts/sync-schemas/errors.js';
 import { type AdcpLock, buildLockFromDirectory, parseLock, readLock, serializeLock, writeLock } from '../../scripts/sync-schemas/lock.js';
 import { resolveSource } from '../../scripts/sync-schemas/source.js';
 import { type SyncOptions, syncSchemas } from '../../scripts/sync-schemas/sync.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const SHARED = path.resolve(repoRoot, '../shared/adcp');
@@ -72,9 +73,9 @@ function verifyAgainstLock(out: string, l: AdcpLock): string[] {
 /** A small lock with a few files from each root, written to a temp file. */
 const SUBSET = [
   'LICENSE',
-  'schemas/3.0.26/manifest.json',
-  'schemas/3.1.19/core/product.json',
-  'schemas/3.1.19/manifest.json',
+  `schemas/${V3_0}/manifest.json`,
+  `schemas/${V3_1}/core/product.json`,
+  `schemas/${V3_1}/manifest.json`,
   'test-vectors/mcp-response-extraction.json',
   'test-vectors/media-buy/status-as-of.json',
 ];
@@ -176,8 +177,8 @@ describe('the committed lock', () => {
     for (const rel of inShared) if (!lock.files.has(rel)) problems.push(`${rel}: in ../shared/adcp, missing from the lock`);
     expect(problems, `schemas/adcp.lock.json is out of date with ../shared/adcp; fix: ${FIX} (then review the diff)`).toEqual([]);
 
-    expect(lock.defaultVersion).toBe('3.1.19');
-    expect(lock.versions).toEqual(['3.1.19', '3.0.26']);
+    expect(lock.defaultVersion).toBe(V3_1);
+    expect(lock.versions).toEqual([V3_1, V3_0]);
     expect(lock.files.size).toBe(inShared.length);
     expect([...lock.files.keys()].some((rel) => rel.startsWith('docs/'))).toBe(false);
   });
@@ -195,13 +196,13 @@ describe('the committed lock', () => {
 describe('schema-paths', () => {
   it('points into schemas/synced', () => {
     expect(SYNCED_DIR).toBe(path.join(repoRoot, 'schemas', 'synced'));
-    expect(schemaDir('3.1.19')).toBe(path.join(SYNCED_DIR, 'schemas', '3.1.19'));
+    expect(schemaDir(V3_1)).toBe(path.join(SYNCED_DIR, 'schemas', V3_1));
     expect(testVectorPath('mcp-response-extraction')).toBe(path.join(SYNCED_DIR, 'test-vectors', 'mcp-response-extraction.json'));
     expect(testVectorPath('media-buy/status-as-of')).toBe(path.join(SYNCED_DIR, 'test-vectors', 'media-buy', 'status-as-of.json'));
     expect(() => schemaDir('../x')).toThrow(/not an AdCP version/);
     expect(() => testVectorPath('../package')).toThrow(/not a test-vector name/);
     expect(() => testVectorPath('x.json')).toThrow(/not a test-vector name/);
-    expect(readLockVersions()).toEqual({ defaultVersion: '3.1.19', versions: ['3.1.19', '3.0.26'] });
+    expect(readLockVersions()).toEqual({ defaultVersion: V3_1, versions: [V3_1, V3_0] });
   });
 });
 
@@ -216,19 +217,19 @@ describe('sync from a directory', () => {
     expect(verifyAgainstLock(out, lock)).toEqual([]);
     expect(listFiles(out)).toEqual([MARKER_FILE, ...lock.files.keys()].sort());
 
-    const mtime = statSync(path.join(out, 'schemas/3.1.19/core/product.json')).mtimeMs;
+    const mtime = statSync(path.join(out, `schemas/${V3_1}/core/product.json`)).mtimeMs;
     const lines: string[] = [];
     const second = await syncSchemas({ source: SHARED, out, log: (l) => lines.push(l) });
     expect(second).toMatchObject({ upToDate: true, fetched: [], pruned: [], bytes: 0 });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/up to date/);
-    expect(statSync(path.join(out, 'schemas/3.1.19/core/product.json')).mtimeMs).toBe(mtime);
+    expect(statSync(path.join(out, `schemas/${V3_1}/core/product.json`)).mtimeMs).toBe(mtime);
 
     // The no-op needs no source at all (no network, no directory).
     await expect(syncSchemas({ ...quiet, source: path.join(scratch, 'does-not-exist'), out })).resolves.toMatchObject({ upToDate: true });
 
     // Damage: a corrupted file, a deleted file, a stale file in the mirror, an unrelated file.
-    writeFileSync(path.join(out, 'schemas/3.1.19/core/product.json'), '{"tampered":true}');
+    writeFileSync(path.join(out, `schemas/${V3_1}/core/product.json`), '{"tampered":true}');
     rmSync(path.join(out, 'test-vectors/media-buy/status-as-of.json'));
     writeFileSync(path.join(out, 'test-vectors/removed-upstream.json'), '{}');
     mkdirSync(path.join(out, 'schemas/9.9.9/core'), { recursive: true });
@@ -238,7 +239,7 @@ describe('sync from a directory', () => {
     writeFileSync(path.join(out, 'test-vectors/y.json.4242.deadbeef.tmp'), 'left over by a crash');
     utimesSync(path.join(out, 'test-vectors/y.json.4242.deadbeef.tmp'), new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
     const third = await syncSchemas({ ...quiet, source: SHARED, out });
-    expect(third.fetched).toEqual(['schemas/3.1.19/core/product.json', 'test-vectors/media-buy/status-as-of.json']);
+    expect(third.fetched).toEqual([`schemas/${V3_1}/core/product.json`, 'test-vectors/media-buy/status-as-of.json']);
     expect(third.pruned).toEqual([
       'schemas/9.9.9/core/old.json',
       'test-vectors/removed-upstream.json',
@@ -266,33 +267,33 @@ describe('sync from a directory', () => {
     const { lockFile, lock: small } = await subsetLock();
     const source = tempDir('tampered-src');
     for (const rel of small.files.keys()) cpSync(path.join(SHARED, rel), path.join(source, rel));
-    const target = path.join(source, 'schemas/3.1.19/core/product.json');
+    const target = path.join(source, `schemas/${V3_1}/core/product.json`);
     writeFileSync(target, readFileSync(target, 'utf8').replace('"product_id"', '"product_ID"'));
     const out = tempDir('tampered-dir-out');
     const error = await syncError({ source, out, lock: lockFile, concurrency: 1 });
     expect(error.code).toBe('MISMATCH');
-    expect(error.file).toBe('schemas/3.1.19/core/product.json');
-    expect(error.message).toContain('schemas/3.1.19/core/product.json');
+    expect(error.file).toBe(`schemas/${V3_1}/core/product.json`);
+    expect(error.message).toContain(`schemas/${V3_1}/core/product.json`);
     expect(error.message).toContain(lockFile);
-    expect(error.message).toContain(small.files.get('schemas/3.1.19/core/product.json')!.sha256);
+    expect(error.message).toContain(small.files.get(`schemas/${V3_1}/core/product.json`)!.sha256);
     expect(error.message).toContain('--update');
     expect(error.message).toContain('ADCP_SCHEMAS_SOURCE=../shared/adcp');
     expect(error.message).not.toContain('\n');
-    expect(existsSync(path.join(out, 'schemas/3.1.19/core/product.json'))).toBe(false);
+    expect(existsSync(path.join(out, `schemas/${V3_1}/core/product.json`))).toBe(false);
     expect(existsSync(path.join(out, MARKER_FILE))).toBe(false);
     noTempFiles(out);
 
     // Longer than the lock allows: refused after reading one byte past the locked size.
     writeFileSync(
       target,
-      Buffer.concat([readFileSync(path.join(SHARED, 'schemas/3.1.19/core/product.json')), Buffer.alloc(1 << 20, 0x20)]),
+      Buffer.concat([readFileSync(path.join(SHARED, `schemas/${V3_1}/core/product.json`)), Buffer.alloc(1 << 20, 0x20)]),
     );
     const error2 = await syncError({ source, out, lock: lockFile, concurrency: 1 });
     expect(error2.code).toBe('TOO_LARGE');
     expect(error2.message).toMatch(
-      /^schemas\/3\.1\.19\/core\/product\.json from .* is larger than the \d+ bytes .* expects \(the file is \d+ bytes\)/,
+      /^schemas\/3\.1\.\d+\/core\/product\.json from .* is larger than the \d+ bytes .* expects \(the file is \d+ bytes\)/,
     );
-    expect(existsSync(path.join(out, 'schemas/3.1.19/core/product.json'))).toBe(false);
+    expect(existsSync(path.join(out, `schemas/${V3_1}/core/product.json`))).toBe(false);
   });
 
   it('refuses a file missing from the source, naming it', async () => {
@@ -356,7 +357,7 @@ describe('sync over HTTP', () => {
 
   it('aborts a body that runs past the locked size (streamed, not buffered) and one announced too large', async () => {
     const endless = 'test-vectors/mcp-response-extraction.json';
-    const announced = 'schemas/3.1.19/core/product.json';
+    const announced = `schemas/${V3_1}/core/product.json`;
     let endlessClosed = false;
     const hook: Hook = (rel, _hit, res) => {
       if (rel === endless) {
@@ -379,7 +380,7 @@ describe('sync over HTTP', () => {
       return false;
     };
     await withServer(hook, async (server) => {
-      const { lockFile } = await subsetLock([endless, 'schemas/3.0.26/manifest.json', 'schemas/3.1.19/manifest.json']);
+      const { lockFile } = await subsetLock([endless, `schemas/${V3_0}/manifest.json`, `schemas/${V3_1}/manifest.json`]);
       const error = await syncError({ source: server.url, out: tempDir('endless'), lock: lockFile, timeoutMs: 10_000 });
       expect(error.code).toBe('TOO_LARGE');
       expect(error.file).toBe(endless);
@@ -387,7 +388,7 @@ describe('sync over HTTP', () => {
       expect(server.hits.get(endless)).toBe(1);
       await expect.poll(() => endlessClosed).toBe(true);
 
-      const { lockFile: lock2 } = await subsetLock([announced, 'schemas/3.0.26/manifest.json']);
+      const { lockFile: lock2 } = await subsetLock([announced, `schemas/${V3_0}/manifest.json`]);
       const error2 = await syncError({ source: server.url, out: tempDir('announced'), lock: lock2, timeoutMs: 10_000 });
       expect(error2.code).toBe('TOO_LARGE');
       expect(error2.message).toContain('Content-Length 52428800');
@@ -395,7 +396,7 @@ describe('sync over HTTP', () => {
 
       // The per-file cap applies before any request.
       const before = server.totalHits();
-      const { lockFile: lock3 } = await subsetLock(['schemas/3.0.26/manifest.json', 'schemas/3.1.19/manifest.json']);
+      const { lockFile: lock3 } = await subsetLock([`schemas/${V3_0}/manifest.json`, `schemas/${V3_1}/manifest.json`]);
       const error3 = await syncError({ source: server.url, out: tempDir('cap'), lock: lock3, maxFileBytes: 1000 });
       expect(error3.code).toBe('TOO_LARGE');
       expect(error3.message).toMatch(/over the 1000-byte per-file cap/);
@@ -404,8 +405,8 @@ describe('sync over HTTP', () => {
   });
 
   it('times out a hanging server, retrying once, and a body that stalls half-way', async () => {
-    const silent = 'schemas/3.1.19/manifest.json';
-    const stalls = 'schemas/3.0.26/manifest.json';
+    const silent = `schemas/${V3_1}/manifest.json`;
+    const stalls = `schemas/${V3_0}/manifest.json`;
     const hook: Hook = (rel, _hit, res) => {
       if (rel === silent) return true; // never answers
       if (rel === stalls) {
@@ -416,7 +417,7 @@ describe('sync over HTTP', () => {
       return false;
     };
     await withServer(hook, async (server) => {
-      const { lockFile } = await subsetLock([silent, 'schemas/3.0.26/index.json', 'LICENSE']);
+      const { lockFile } = await subsetLock([silent, `schemas/${V3_0}/index.json`, 'LICENSE']);
       const retries: RetryEvent[] = [];
       const error = await syncError({
         source: server.url,
@@ -429,11 +430,11 @@ describe('sync over HTTP', () => {
       });
       expect(error.code).toBe('TIMEOUT');
       expect(error.file).toBe(silent);
-      expect(error.message).toMatch(/^schemas\/3\.1\.19\/manifest\.json: no complete response from .* within 150 ms \(after 2 attempts\)/);
+      expect(error.message).toMatch(/^schemas\/3\.1\.\d+\/manifest\.json: no complete response from .* within 150 ms \(after 2 attempts\)/);
       expect(server.hits.get(silent)).toBe(2);
       expect(retries.map((r) => [r.rel, r.attempt, r.delayMs, r.error.code])).toEqual([[silent, 1, 10, 'TIMEOUT']]);
 
-      const { lockFile: lock2 } = await subsetLock([stalls, 'schemas/3.1.19/core/product.json']);
+      const { lockFile: lock2 } = await subsetLock([stalls, `schemas/${V3_1}/core/product.json`]);
       const error2 = await syncError({ source: server.url, out: tempDir('stall'), lock: lock2, timeoutMs: 150, retries: 0 });
       expect(error2.code).toBe('TIMEOUT');
       expect(error2.file).toBe(stalls);
@@ -442,7 +443,7 @@ describe('sync over HTTP', () => {
   });
 
   it('retries 500s with backoff and succeeds; gives up after the retries; does not retry 404', async () => {
-    const flaky = 'schemas/3.1.19/core/product.json';
+    const flaky = `schemas/${V3_1}/core/product.json`;
     const broken = 'test-vectors/media-buy/status-as-of.json';
     const hook: Hook = (rel, hit, res) => {
       if ((rel === flaky && hit <= 2) || rel === broken) {
@@ -466,7 +467,7 @@ describe('sync over HTTP', () => {
       expect(server.hits.get(flaky)).toBe(3);
       expect(verifyAgainstLock(out, small)).toEqual([]);
 
-      const { lockFile: lock2 } = await subsetLock([broken, 'schemas/3.0.26/manifest.json', 'schemas/3.1.19/manifest.json']);
+      const { lockFile: lock2 } = await subsetLock([broken, `schemas/${V3_0}/manifest.json`, `schemas/${V3_1}/manifest.json`]);
       retries.length = 0;
       const error = await syncError({ source: server.url, out: tempDir('broken'), lock: lock2, retries: 2, retryDelayMs: 5, onRetry });
       expect(error.code).toBe('HTTP');
@@ -484,7 +485,7 @@ describe('sync over HTTP', () => {
       return true;
     };
     await withServer(hook, async (server) => {
-      const { lockFile } = await subsetLock([gone, 'schemas/3.0.26/manifest.json', 'schemas/3.1.19/manifest.json']);
+      const { lockFile } = await subsetLock([gone, `schemas/${V3_0}/manifest.json`, `schemas/${V3_1}/manifest.json`]);
       const out = tempDir('404');
       const error = await syncError({ source: server.url, out, lock: lockFile, retries: 3, retryDelayMs: 1 });
       expect(error.code).toBe('MISSING');
@@ -520,7 +521,7 @@ describe('sources, --update and lock validation', () => {
   it('--update writes a deterministic lock from a directory, then syncs', async () => {
     const source = tempDir('upd-src');
     for (const rel of SUBSET) cpSync(path.join(SHARED, rel), path.join(source, rel));
-    writeFileSync(path.join(source, 'schemas/3.1.19/.DS_Store'), 'junk');
+    writeFileSync(path.join(source, `schemas/${V3_1}/.DS_Store`), 'junk');
     mkdirSync(path.join(source, 'docs'));
     writeFileSync(path.join(source, 'docs/ignored.md'), '# not locked');
     const lockFile = path.join(tempDir('upd-lock'), 'adcp.lock.json');
@@ -529,7 +530,7 @@ describe('sources, --update and lock validation', () => {
     // No lock yet: versions must be given.
     expect((await syncError({ source, out, lock: lockFile, update: true })).code).toBe('BAD_LOCK');
 
-    const first = await syncSchemas({ ...quiet, source, out, lock: lockFile, update: true, versions: ['3.1.19', '3.0.26'] });
+    const first = await syncSchemas({ ...quiet, source, out, lock: lockFile, update: true, versions: [V3_1, V3_0] });
     expect(first.lockChanged).toBe(true);
     const text = readFileSync(lockFile, 'utf8');
     const written = readLock(lockFile);
@@ -544,13 +545,13 @@ describe('sources, --update and lock validation', () => {
     // An upstream change: a new test vector, a changed schema.
     mkdirSync(path.join(source, 'test-vectors/signals'));
     writeFileSync(path.join(source, 'test-vectors/signals/new.json'), '{"new":true}\n');
-    writeFileSync(path.join(source, 'schemas/3.1.19/core/product.json'), '{"changed":true}\n');
+    writeFileSync(path.join(source, `schemas/${V3_1}/core/product.json`), '{"changed":true}\n');
     // A plain sync refuses the change ...
     expect((await syncError({ source, out: tempDir('upd-out2'), lock: lockFile })).code).toBe('MISMATCH');
     // ... --update takes it.
     const third = await syncSchemas({ ...quiet, source, out, lock: lockFile, update: true });
     expect(third.lockChanged).toBe(true);
-    expect(third.fetched).toEqual(['schemas/3.1.19/core/product.json', 'test-vectors/signals/new.json']);
+    expect(third.fetched).toEqual([`schemas/${V3_1}/core/product.json`, 'test-vectors/signals/new.json']);
     expect(readLock(lockFile).files.get('test-vectors/signals/new.json')?.bytes).toBe(13);
 
     // Names that cannot be locked are refused, not skipped.
@@ -561,21 +562,21 @@ describe('sources, --update and lock validation', () => {
 
   it('rejects malformed locks (path traversal, bad hashes, oversize entries, version mix-ups)', () => {
     const entry = { bytes: 2, sha256: 'a'.repeat(64) };
-    const base = { lockfileVersion: 1, defaultVersion: '3.1.19', versions: ['3.1.19'], files: { 'schemas/3.1.19/x.json': entry } };
+    const base = { lockfileVersion: 1, defaultVersion: V3_1, versions: [V3_1], files: { [`schemas/${V3_1}/x.json`]: entry } };
     expect(parseLock(base, 'L').files.size).toBe(1);
     const bad =
       (patch: object): (() => void) =>
       () =>
         parseLock({ ...base, ...patch }, 'L');
-    expect(bad({ files: { ...base.files, 'schemas/3.1.19/../../../etc/passwd': entry } })).toThrow(/L is not a valid lock: file path/);
+    expect(bad({ files: { ...base.files, [`schemas/${V3_1}/../../../etc/passwd`]: entry } })).toThrow(/L is not a valid lock: file path/);
     expect(bad({ files: { ...base.files, '/etc/passwd': entry } })).toThrow(/file path/);
     expect(bad({ files: { ...base.files, 'docs/x.md': entry } })).toThrow(/must be LICENSE, under test-vectors/);
-    expect(bad({ files: { ...base.files, 'schemas/3.0.26/x.json': entry } })).toThrow(/must be LICENSE/);
-    expect(bad({ files: { ...base.files, 'schemas/3.1.19/X.json': entry } })).toThrow(/differ only in case/);
-    expect(bad({ files: { 'schemas/3.1.19/x.json': { bytes: 2, sha256: 'A'.repeat(64) } } })).toThrow(/64 lowercase hex/);
-    expect(bad({ files: { 'schemas/3.1.19/x.json': { bytes: 9 * 1024 * 1024, sha256: 'a'.repeat(64) } } })).toThrow(/per-file cap/);
-    expect(bad({ defaultVersion: '3.0.26' })).toThrow(/defaultVersion/);
-    expect(bad({ versions: ['3.1.19', '3.0.26'] })).toThrow(/no files for version 3\.0\.26/);
+    expect(bad({ files: { ...base.files, [`schemas/${V3_0}/x.json`]: entry } })).toThrow(/must be LICENSE/);
+    expect(bad({ files: { ...base.files, [`schemas/${V3_1}/X.json`]: entry } })).toThrow(/differ only in case/);
+    expect(bad({ files: { [`schemas/${V3_1}/x.json`]: { bytes: 2, sha256: 'A'.repeat(64) } } })).toThrow(/64 lowercase hex/);
+    expect(bad({ files: { [`schemas/${V3_1}/x.json`]: { bytes: 9 * 1024 * 1024, sha256: 'a'.repeat(64) } } })).toThrow(/per-file cap/);
+    expect(bad({ defaultVersion: V3_0 })).toThrow(/defaultVersion/);
+    expect(bad({ versions: [V3_1, V3_0] })).toThrow(/no files for version 3\.0\.\d+/);
     expect(bad({ lockfileVersion: 2 })).toThrow(/lockfileVersion/);
   });
 });

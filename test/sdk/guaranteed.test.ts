@@ -12,6 +12,7 @@ import { createWebhookReceiver } from '../../src/webhooks/index.js';
 import { type Buyer, connectBuyer, type Transport } from './buyer.js';
 import { asRequest, type HookEndpoint, startHookEndpoint } from './hooks.js';
 import { actualServerModule, example, type Recorder, type ReferenceSeller, startReferenceSeller } from './sellers.js';
+import { V3_0 } from '../fixtures/versions.js';
 
 const recorder = vi.hoisted((): Recorder => ({ served: [], webhookKey: undefined }));
 vi.mock('@adcp/sdk/server', async (importOriginal) => (await import('./sellers.js')).serverModule(await importOriginal<never>(), recorder));
@@ -54,8 +55,8 @@ describe.each<Transport>(['mcp', 'a2a'])('the guaranteed reference seller over %
     const capabilities = await buyer.raw('get_adcp_capabilities', {});
     const decoder = decoderFor(capabilities);
     // It announces its major alone (adcp.major_versions [3]); built on 3.0.6, its capabilities lack
-    // the `account` 3.0.26 requires of a media-buy seller, so an earlier 3.0 patch judged them.
-    expect(decoder).toMatchObject({ version: '3.0.26', release: '3.0', sellerVersions: ['3'], check: { valid: true } });
+    // the `account` 3.0 requires of a media-buy seller, so an earlier 3.0 patch judged them.
+    expect(decoder).toMatchObject({ version: V3_0, release: '3.0', sellerVersions: ['3'], check: { valid: true } });
     expect(decoder.check.valid && decoder.check.patch).toMatch(/^3\.0\.\d+$/);
   });
 

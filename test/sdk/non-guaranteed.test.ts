@@ -11,6 +11,7 @@ import { createWebhookReceiver, webhookResponse } from '../../src/webhooks/index
 import { type Buyer, connectBuyer, type Transport } from './buyer.js';
 import { asRequest, type HookEndpoint, startHookEndpoint } from './hooks.js';
 import { actualServerModule, example, type Recorder, type ReferenceSeller, startReferenceSeller } from './sellers.js';
+import { V3_0 } from '../fixtures/versions.js';
 
 const recorder = vi.hoisted((): Recorder => ({ served: [], webhookKey: undefined }));
 vi.mock('@adcp/sdk/server', async (importOriginal) => (await import('./sellers.js')).serverModule(await importOriginal<never>(), recorder));
@@ -50,7 +51,7 @@ describe.each<Transport>(['mcp', 'a2a'])('the non-guaranteed reference seller ov
 
   test('decoderFor reads its get_adcp_capabilities: a 3.0 seller', async () => {
     const decoder = decoderFor(await buyer.raw('get_adcp_capabilities', {}));
-    expect(decoder.version).toBe('3.0.26');
+    expect(decoder.version).toBe(V3_0);
   });
 
   test('a buy that completes at once; the webhook the SDK still posts names a task no answer gave', async () => {

@@ -31,9 +31,11 @@ import { safeDecode, SchemaMismatchError } from '../../src/index.js';
 import { tablesByVersion, versionFolders, versions } from '../../src/generated/index.js';
 import { requestTablesByVersion } from '../../src/generated/requests.js';
 import { mapPayload, mapSites, type Child } from '../fixtures/map-sites.js';
+import { payloadFolder } from '../fixtures/payloads.js';
 import type { CompiledValidator } from '../../src/validate/validators.js';
 import { chunkFiles, closure, entryFiles, reached, releases as releasesOf } from './generated-code.js';
 import { runs, share, UNIT_LANE } from '../helpers.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 const standaloneCode = standaloneModule.default;
 const requireHere = createRequire(import.meta.url);
@@ -373,7 +375,7 @@ describe('the listing stops past LISTING_LIMIT errors', () => {
 });
 
 describe('the generated get_products modules agree with Ajv compiling the same schemas at run time', () => {
-  const version = '3.1.19';
+  const version = V3_1;
   const id = `/schemas/${version}/media-buy/get-products-response.json`;
   const runtime = (allErrors: boolean): CompiledValidator => {
     return runtimeAjv(version, allErrors).getSchema(id) as CompiledValidator;
@@ -381,7 +383,7 @@ describe('the generated get_products modules agree with Ajv compiling the same s
   const folder = path.join(REPO_ROOT, 'src/generated', versionFolders[version], 'validators');
   const generatedFast = validatorOf(requireHere(path.join(folder, 'get_products.js')) as Module, 'response');
   const generatedAll = validatorOf(requireHere(path.join(folder, 'get_products.errors.js')) as Module, 'response');
-  const valid = JSON.parse(readFileSync(path.join(REPO_ROOT, 'test/fixtures/payloads', version, 'get_products.valid.json'), 'utf8')) as {
+  const valid = JSON.parse(readFileSync(path.join(payloadFolder(version), 'get_products.valid.json'), 'utf8')) as {
     products: Record<string, unknown>[];
   };
 
@@ -467,7 +469,7 @@ describe('every generated task module agrees with Ajv compiling the same schemas
     `AdCP %s: every fixture and its mutants${UNIT_LANE ? ' (a quarter of the mutants in this lane)' : ''}`,
     (version) => {
       const ajvs = { fast: runtimeAjv(version, false), all: runtimeAjv(version, true) };
-      const dir = path.join(REPO_ROOT, 'test/fixtures/payloads', version);
+      const dir = payloadFolder(version);
       const folder = path.join(REPO_ROOT, 'src/generated', versionFolders[version], 'validators');
       let cases = 0;
       let errors = 0;
@@ -639,9 +641,9 @@ describe('escaping map keys is linear in key length × items (issue 11)', () => 
       `${version} ${task} ${at}/creatives/0/assignment_errors (^[a-zA-Z0-9_-]+$)`,
     ];
     expect(unreached).toEqual([
-      ...behindResult('3.1.19', 'comply_test_controller', '/params/result'),
-      ...behindResult('3.1.19', 'get_task_status', '/result'),
-      ...behindResult('3.0.26', 'comply_test_controller', '/params/result'),
+      ...behindResult(V3_1, 'comply_test_controller', '/params/result'),
+      ...behindResult(V3_1, 'get_task_status', '/result'),
+      ...behindResult(V3_0, 'comply_test_controller', '/params/result'),
     ]);
     for (const miss of unreached) {
       const tail = miss.replace(/^\S+ \w+ (\/params)?\/result(\/preview)?/, '');
@@ -656,10 +658,8 @@ describe('escaping map keys is linear in key length × items (issue 11)', () => 
   }, 120_000);
 
   describe('get_products, the reported case: a valid payload with a long filter_diagnostics key', () => {
-    const version = '3.1.19';
-    const valid = JSON.parse(
-      readFileSync(path.join(REPO_ROOT, 'test/fixtures/payloads', version, 'get_products.valid.json'), 'utf8'),
-    ) as Record<string, unknown>;
+    const version = V3_1;
+    const valid = JSON.parse(readFileSync(path.join(payloadFolder(version), 'get_products.valid.json'), 'utf8')) as Record<string, unknown>;
     // A key of `~` runs over N strings: each string fails the `object` branch of a oneOf.
     const payload = (n: number) => ({
       ...valid,

@@ -11,6 +11,7 @@ import { worstIssues } from '../../bench/payloads.js';
 import { REPO_ROOT } from '../../scripts/schema-paths.js';
 import { formatIssues, safeDecode, SchemaMismatchError, type ValidationIssue } from '../../src/index.js';
 import { boundIssues, MAX_ISSUES, MAX_LISTING_CHARS, MAX_SEGMENT } from '../../src/validate/issue-listing.js';
+import { V3_1 } from '../fixtures/versions.js';
 
 /** Characters of an issue the budget charges, params as JSON (an upper bound of what is charged). */
 const size = (i: ValidationIssue) =>
@@ -24,10 +25,7 @@ function mismatchOf(result: ReturnType<typeof safeDecode>): SchemaMismatchError 
 }
 
 const valid = () =>
-  JSON.parse(readFileSync(path.join(REPO_ROOT, 'test/fixtures/payloads/3.1.19/get_products.valid.json'), 'utf8')) as Record<
-    string,
-    unknown
-  >;
+  JSON.parse(readFileSync(path.join(REPO_ROOT, 'test/fixtures/payloads/3.1/get_products.valid.json'), 'utf8')) as Record<string, unknown>;
 
 describe('boundIssues', () => {
   const text = fc.oneof(
@@ -109,7 +107,7 @@ describe('decode(): listings past the bounds', () => {
       ...valid(),
       filter_diagnostics: { excluded_by: { [key]: { count: 1, values: Array.from({ length: 30_000 }, () => 1) } } },
     };
-    const error = mismatchOf(safeDecode('get_products', { content: [], structuredContent: payload }, { version: '3.1.19' }));
+    const error = mismatchOf(safeDecode('get_products', { content: [], structuredContent: payload }, { version: V3_1 }));
     expect(error.issuesComplete).toBe(false);
     expect(error.issuesFound).toBe(90_000); // type string, type object and oneOf, per item
     expect(error.issues[0]!.path).toBe(`/filter_diagnostics/excluded_by/${'~0'.repeat(512 * 1024)}/values/0`);

@@ -18,6 +18,7 @@ import * as nodeLoader from '../../src/validate/loader/node.js';
 import { preload } from '../../src/validate/preload.js';
 import type { SyncModuleLoader } from '../../src/validate/validators.js';
 import { payload } from '../fixtures/payloads.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 /** The loader validators.ts sees: the real Node one, or a stand-in set by a test. */
 const seen = vi.hoisted(() => ({ loader: 'node' as 'node' | SyncModuleLoader | undefined, requested: [] as string[] }));
@@ -48,7 +49,7 @@ describe('#validator-loader', () => {
     expect(Object.keys(defaultLoader)).toEqual(Object.keys(nodeLoader));
     expect(defaultLoader.loadModule).toBeUndefined();
     const toRoot = '../'.repeat(LAYOUT.validatorLoaders.split('/').length);
-    const mod = nodeLoader.loadModule?.(`${toRoot}${LAYOUT.generated}/v3_1_19/validators/get_products.js`);
+    const mod = nodeLoader.loadModule?.(`${toRoot}${LAYOUT.generated}/v3_1/validators/get_products.js`);
     expect(typeof (mod as { response?: unknown }).response).toBe('function');
   });
 
@@ -67,9 +68,9 @@ describe('#validator-loader', () => {
   });
 
   test('in Node, decode() loads a task on first use, without preload(), through the loader', () => {
-    const body = payload('3.0.26/get_signals.valid');
+    const body = payload('3.0/get_signals.valid');
     expect(decode('get_signals', mcp(body), { version: '3.0' })).toEqual(body);
-    expect(seen.requested).toEqual([`../../${LAYOUT.generated}/v3_0_26/validators/get_signals.js`]);
+    expect(seen.requested).toEqual([`../../${LAYOUT.generated}/v3_0/validators/get_signals.js`]);
   });
 });
 
@@ -79,40 +80,40 @@ describe('a validator module that is not loaded is INTERNAL, with the fix', () =
       seen.requested.push(specifier);
       throw new Error(`Cannot find module '${specifier}'`);
     };
-    const result = safeDecode('list_accounts', mcp(payload('3.0.26/list_accounts.valid')), { version: '3.0' });
-    expect(seen.requested).toEqual([`../../${LAYOUT.generated}/v3_0_26/validators/list_accounts.js`]);
+    const result = safeDecode('list_accounts', mcp(payload('3.0/list_accounts.valid')), { version: '3.0' });
+    expect(seen.requested).toEqual([`../../${LAYOUT.generated}/v3_0/validators/list_accounts.js`]);
     expect(result.success).toBe(false);
     if (result.success) return;
     expect(result.error).toBeInstanceOf(DecodeError);
-    expect(result.error).toMatchObject({ code: 'INTERNAL', task: 'list_accounts', version: '3.0.26' });
-    expect(result.error.message).toContain('generated/v3_0_26/validators/list_accounts.js (loading it failed)');
+    expect(result.error).toMatchObject({ code: 'INTERNAL', task: 'list_accounts', version: V3_0 });
+    expect(result.error.message).toContain('generated/v3_0/validators/list_accounts.js (loading it failed)');
     expect(result.error.message).not.toMatch(/seller (sent|answered)|\n/);
     expect(result.error.cause).toBeInstanceOf(Error);
   });
 
   test('where the runtime cannot load on first use: preload() with the version, not the seller', () => {
     seen.loader = undefined;
-    const result = safeDecode('create_media_buy', mcp(payload('3.1.19/create_media_buy.valid')), { version: '3.1' });
+    const result = safeDecode('create_media_buy', mcp(payload('3.1/create_media_buy.valid')), { version: '3.1' });
     expect(result.success ? 'decoded' : result.error.code).toBe('INTERNAL');
     if (result.success) return;
-    expect(result.error.message).toContain('adcp-decode has not loaded the AdCP 3.1.19 validators of create_media_buy');
-    expect(result.error.message).toContain('call `await preload("create_media_buy", "3.1.19")` before decoding');
+    expect(result.error.message).toContain(`adcp-decode has not loaded the AdCP ${V3_1} validators of create_media_buy`);
+    expect(result.error.message).toContain(`call \`await preload("create_media_buy", "${V3_1}")\` before decoding`);
     expect(result.error.message).not.toMatch(/announces|\n/);
   });
 
   test("under version 'auto', the release the seller announced and how to preload it, or pin the version", () => {
     seen.loader = undefined;
-    const body = { ...payload('3.0.26/get_media_buys.valid'), adcp_version: '3.0' };
+    const body = { ...payload('3.0/get_media_buys.valid'), adcp_version: '3.0' };
     const result = safeDecode('get_media_buys', mcp(body));
     expect(result.success ? 'decoded' : result.error.code).toBe('INTERNAL');
     if (result.success) return;
-    expect(result.error.version).toBe('3.0.26');
-    expect(result.error.message).toContain(`the seller's answer announces adcp_version "3.0", which version 'auto' judges by AdCP 3.0.26`);
-    expect(result.error.message).toContain('call `await preload("get_media_buys", "3.0.26")` before decoding, or pin the version');
+    expect(result.error.version).toBe(V3_0);
+    expect(result.error.message).toContain(`the seller's answer announces adcp_version "3.0", which version 'auto' judges by AdCP ${V3_0}`);
+    expect(result.error.message).toContain(`call \`await preload("get_media_buys", "${V3_0}")\` before decoding, or pin the version`);
     // A newer release judged by the newest bundled one: the message names both.
-    const newer = safeDecode('get_media_buys', mcp({ ...payload('3.1.19/get_media_buys.valid'), adcp_version: '3.7' }));
+    const newer = safeDecode('get_media_buys', mcp({ ...payload('3.1/get_media_buys.valid'), adcp_version: '3.7' }));
     expect(newer.success ? 'decoded' : newer.error.message).toContain(
-      `announces adcp_version "3.7", which version 'auto' judges by AdCP 3.1.19, whose validators of get_media_buys are not loaded`,
+      `announces adcp_version "3.7", which version 'auto' judges by AdCP ${V3_1}, whose validators of get_media_buys are not loaded`,
     );
   });
 });
@@ -120,8 +121,8 @@ describe('a validator module that is not loaded is INTERNAL, with the fix', () =
 describe('preload()', () => {
   test('loads through the import map, so decode() loads nothing itself', async () => {
     seen.loader = undefined;
-    await preload('get_media_buy_delivery', '3.0.26');
-    const body = payload('3.0.26/get_media_buy_delivery.valid');
+    await preload('get_media_buy_delivery', V3_0);
+    const body = payload('3.0/get_media_buy_delivery.valid');
     expect(decode('get_media_buy_delivery', mcp(body), { version: '3.0' })).toEqual(body);
     // A failure needs the listing module, which preload() loaded too.
     const failed = safeDecode('get_media_buy_delivery', mcp({ ...body, currency: 5 }), { version: '3.0' });
@@ -130,8 +131,8 @@ describe('preload()', () => {
 
   test("loads the task's patch fallback too: where only preload() loads, an answer an earlier patch accepts is still that patch's", async () => {
     seen.loader = undefined;
-    await preload('get_adcp_capabilities', '3.0.26');
-    // A 3.0.6 sales seller's capabilities: no `account`, which 3.0.26 requires and 3.0.5 to 3.0.11 do not.
+    await preload('get_adcp_capabilities', V3_0);
+    // A 3.0.6 sales seller's capabilities: no `account`, which 3.0 requires and 3.0.5 to 3.0.11 do not.
     const sdk306 = {
       adcp: { major_versions: [3], idempotency: { supported: true, replay_ttl_seconds: 86400 } },
       supported_protocols: ['media_buy'],
@@ -145,7 +146,7 @@ describe('preload()', () => {
     // @ts-expect-error not a bundled version
     await expect(preload('get_products', '9.9.9')).rejects.toMatchObject({ code: 'UNSUPPORTED_VERSION' });
     // @ts-expect-error not a version at all
-    await expect(preload('get_products', { toString: () => '3.1.19' })).rejects.toMatchObject({ code: 'UNSUPPORTED_VERSION' });
+    await expect(preload('get_products', { toString: () => V3_1 })).rejects.toMatchObject({ code: 'UNSUPPORTED_VERSION' });
   });
 
   /** Anything a JavaScript caller can pass that is not a task name or an array of them. */

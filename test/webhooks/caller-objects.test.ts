@@ -14,6 +14,7 @@ import { mcp } from '../fixtures/envelopes.js';
 import { revokedProxy, throwingGetter, throwingProxy } from '../fixtures/hostile-values.js';
 import { payload } from '../fixtures/payloads.js';
 import { thrown } from '../helpers.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 type Json = Record<string, unknown>;
 
@@ -24,18 +25,18 @@ const webhook = (): Json => ({
   task_type: 'create_media_buy',
   status: 'completed',
   timestamp: '2026-04-18T10:00:00Z',
-  result: payload('3.1.19/create_media_buy.valid'),
+  result: payload('3.1/create_media_buy.valid'),
 });
 
 const a2aWebhook = (): Json => ({
   task: {
     id: 'task_a2a',
     status: { state: 'TASK_STATE_COMPLETED' },
-    artifacts: [{ artifactId: 'r', parts: [{ text: 'done' }, { data: payload('3.1.19/create_media_buy.valid') }] }],
+    artifacts: [{ artifactId: 'r', parts: [{ text: 'done' }, { data: payload('3.1/create_media_buy.valid') }] }],
   },
 });
 
-const poll = (version: '3.1.19' | '3.0.26'): Json => ({
+const poll = (version: V3_1 | V3_0): Json => ({
   task_id: 'task_cmb_4821',
   task_type: 'create_media_buy',
   protocol: 'media-buy',
@@ -95,14 +96,14 @@ function expectCallerFault(error: unknown, saysReading: boolean): void {
 const CALLS: ReadonlyArray<readonly [string, () => Json, (input: Json) => unknown, boolean]> = [
   ['decodeWebhook(MCP envelope object)', webhook, (input) => decodeWebhook(input), true],
   ['decodeWebhook(A2A task object)', a2aWebhook, (input) => decodeWebhook(input, { taskType: 'create_media_buy' }), true],
-  ['decodeTaskStatus 3.0 (tasks/get)', () => poll('3.0.26'), (input) => decodeTaskStatus(input, { version: '3.0' }), true],
+  ['decodeTaskStatus 3.0 (tasks/get)', () => poll(V3_0), (input) => decodeTaskStatus(input, { version: '3.0' }), true],
   [
     'decodeTaskStatus 3.0 (JSON-RPC)',
-    () => ({ jsonrpc: '2.0', id: 1, result: poll('3.0.26') }),
+    () => ({ jsonrpc: '2.0', id: 1, result: poll(V3_0) }),
     (input) => decodeTaskStatus(input, { version: '3.0' }),
     true,
   ],
-  ['decodeTaskStatus 3.1 (get_task_status)', () => mcp.structured(poll('3.1.19')), (input) => decodeTaskStatus(input), false],
+  ['decodeTaskStatus 3.1 (get_task_status)', () => mcp.structured(poll(V3_1)), (input) => decodeTaskStatus(input), false],
 ];
 
 describe.each(CALLS)('%s', (_name, make, call, saysReading) => {
@@ -140,7 +141,7 @@ describe('options read once, a throwing one a typed INVALID_OPTION', () => {
   });
   test('decodeTaskStatus', () => {
     for (const options of hostileOptions('version', 'maxDepth')) {
-      expect(thrown(() => decodeTaskStatus(poll('3.0.26'), options as never))).toMatchObject({ code: 'INVALID_OPTION' });
+      expect(thrown(() => decodeTaskStatus(poll(V3_0), options as never))).toMatchObject({ code: 'INVALID_OPTION' });
     }
   });
 });

@@ -19,6 +19,7 @@ import { isDateTime } from '../../src/validate/runtime/date-formats.js';
 import { WebhookError } from '../../src/webhooks/index.js';
 import { validateWebhookEnvelope, WEBHOOK_TASK_TYPES } from '../../src/webhooks/envelope.js';
 import { thrown } from '../helpers.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 type Json = Record<string, unknown>;
 
@@ -163,7 +164,7 @@ describe("the date-time rule is the validators' own", () => {
 });
 
 describe("3.0's tasks/get response", () => {
-  const ajv = runtimeCheck('3.0.26', 'tasks-get-response');
+  const ajv = runtimeCheck(V3_0, 'tasks-get-response');
   const base: Json = {
     task_id: 'task_cmb_4821',
     task_type: 'create_media_buy',
@@ -200,7 +201,7 @@ describe("3.0's tasks/get response", () => {
         }
         refused++;
         expect(error, JSON.stringify(body)).toBeInstanceOf(DecodeError);
-        expect(error).toMatchObject({ code: 'MALFORMED_ENVELOPE', task: 'tasks/get', version: '3.0.26', path: expected.path });
+        expect(error).toMatchObject({ code: 'MALFORMED_ENVELOPE', task: 'tasks/get', version: V3_0, path: expected.path });
       }),
       { numRuns: 300 },
     );
@@ -208,8 +209,8 @@ describe("3.0's tasks/get response", () => {
   });
 
   test('3.1 has no tasks/get module: its polls are get_task_status answers', () => {
-    const root = schemaDir('3.1.19');
-    const names = envelopeModules('3.1.19', readManifest('3.1.19', root), loadSchemas('3.1.19', root)).map((m) => m.name);
+    const root = schemaDir(V3_1);
+    const names = envelopeModules(V3_1, readManifest(V3_1, root), loadSchemas(V3_1, root)).map((m) => m.name);
     expect(names).toEqual(['mcp-webhook-payload']);
   });
 });

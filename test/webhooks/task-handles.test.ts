@@ -22,6 +22,7 @@ import { mcp } from '../fixtures/envelopes.js';
 import { caughtAs } from '../helpers.js';
 import { completedBody, es256, publicJwks, SELLER } from './fixtures.js';
 import { nowMs, outcome, RECEIVER_BASE, signedRequest } from './outcomes.js';
+import { V3_1 } from '../fixtures/versions.js';
 
 /** The buyer's side: create_media_buy answered submitted, with the operation id its request registered. */
 const request = {
@@ -60,7 +61,7 @@ describe('the receiver correlates deliveries to handles', () => {
   test('a webhook and a poll of the same task are both correlated to its handle', async () => {
     const hook = await receiver().receive(await signedRequest(completedBody()));
     expect(hook.handle).toBe(handle);
-    expect(hook).toMatchObject({ taskId: 'task_cmb_4821', taskType: 'create_media_buy', version: '3.1.19' });
+    expect(hook).toMatchObject({ taskId: 'task_cmb_4821', taskType: 'create_media_buy', version: V3_1 });
     const polled = decodeTaskStatus(
       mcp.structured({
         task_id: 'task_cmb_4821',
@@ -83,7 +84,7 @@ describe('the receiver correlates deliveries to handles', () => {
     });
   });
   test('any other task_type, or another operation_id: TASK_MISMATCH at its path', async () => {
-    const others = WEBHOOK_TASK_TYPES['3.1.19'].filter((t) => t !== 'create_media_buy');
+    const others = WEBHOOK_TASK_TYPES[V3_1].filter((t) => t !== 'create_media_buy');
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(
@@ -204,7 +205,7 @@ describe('correlation is scoped to the verified sender (issue 28, item 5)', () =
   test('a handle that records no agent cannot be scoped: 500, the configuration’s, never accepted', async () => {
     const bare = taskHandle('create_media_buy', answer) as TaskHandle;
     expect(bare.agent).toBeUndefined();
-    const stored = { task: 'create_media_buy', taskId: 'task_cmb_4821', version: '3.1.19', operationId: 'op_7d1e' };
+    const stored = { task: 'create_media_buy', taskId: 'task_cmb_4821', version: V3_1, operationId: 'op_7d1e' };
     for (const found of [bare, stored]) {
       const result = await outcome(receiver({ handles: () => found }).receive(await signedRequest(completedBody())));
       expect(result).toMatchObject({ ok: false, error: { webhookCode: 'webhook_receiver_misconfigured' }, answer: { status: 500 } });

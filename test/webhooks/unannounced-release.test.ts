@@ -1,8 +1,8 @@
 /**
  * A delivery announcing no release, with no `version` and no `handles`: it is the first bundled
  * release's whose envelope and result accept it (issue 27, item 5). A 3.0 seller's MCP delivery
- * has no `operation_id`, which the 3.1.19 envelope requires: with default options it was answered
- * 400 and the event lost; it is now 3.0.26's. A delivery no bundled release accepts is still a
+ * has no `operation_id`, which the 3.1 envelope requires: with default options it was answered
+ * 400 and the event lost; it is now 3.0's. A delivery no bundled release accepts is still a
  * 4xx, with the error of the release whose envelope accepted it (the result is at fault).
  */
 import { describe, expect, test } from 'vitest';
@@ -12,6 +12,7 @@ import { createWebhookReceiver, decodeWebhook, WebhookError } from '../../src/we
 import { BUYER_ORIGIN, ed25519, HOOK_URL, resolver } from './fixtures.js';
 import { signWebhook } from './signer.js';
 import { caughtAs } from '../helpers.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 const NOW = 1_776_520_800;
 
@@ -36,18 +37,18 @@ const delivery30 = {
 };
 
 describe('the fixture', () => {
-  test('is valid under 3.0.26 (envelope and result) and fails the 3.1.19 envelope on operation_id', () => {
+  test(`is valid under ${V3_0} (envelope and result) and fails the ${V3_1} envelope on operation_id`, () => {
     const { result, ...envelope } = delivery30;
-    expect(fastValidator('3.0.26', 'mcp-webhook-payload', 'response')?.({ ...envelope, result: {} })).toBe(true);
-    expect(fastValidator('3.0.26', 'create_media_buy', 'response')?.(result)).toBe(true);
-    expect(fastValidator('3.1.19', 'mcp-webhook-payload', 'response')?.({ ...envelope, result: {} })).toBe(false);
+    expect(fastValidator(V3_0, 'mcp-webhook-payload', 'response')?.({ ...envelope, result: {} })).toBe(true);
+    expect(fastValidator(V3_0, 'create_media_buy', 'response')?.(result)).toBe(true);
+    expect(fastValidator(V3_1, 'mcp-webhook-payload', 'response')?.({ ...envelope, result: {} })).toBe(false);
   });
 });
 
 describe('decodeWebhook with default options', () => {
-  test("a 3.0 delivery without operation_id is 3.0.26's, decoded and typed", () => {
+  test(`a 3.0 delivery without operation_id is ${V3_0}'s, decoded and typed`, () => {
     const hook = decodeWebhook(JSON.stringify(delivery30));
-    expect(hook).toMatchObject({ version: '3.0.26', taskType: 'create_media_buy', operationId: undefined, status: 'completed' });
+    expect(hook).toMatchObject({ version: V3_0, taskType: 'create_media_buy', operationId: undefined, status: 'completed' });
     expect(hook.data).toEqual(delivery30.result);
   });
 
@@ -59,7 +60,7 @@ describe('decodeWebhook with default options', () => {
   test('a delivery no release accepts: the error of the release whose envelope accepted it, about the result', () => {
     const broken = { ...delivery30, result: { ...delivery30.result, packages: 'pkg_ctv_prime' } };
     const error = caughtAs(SchemaMismatchError, () => decodeWebhook(JSON.stringify(broken)));
-    expect(error).toMatchObject({ code: 'SCHEMA_MISMATCH', task: 'create_media_buy', version: '3.0.26' });
+    expect(error).toMatchObject({ code: 'SCHEMA_MISMATCH', task: 'create_media_buy', version: V3_0 });
     expect(error.issues[0]?.path).toBe('/packages');
   });
 
@@ -80,6 +81,6 @@ describe('a receiver with default options', () => {
       headers: { host: 'buyer.example.com', ...signed.headers },
       body: signed.body,
     });
-    expect(hook).toMatchObject({ version: '3.0.26', taskId: 'task_cmb_3007', operationId: undefined });
+    expect(hook).toMatchObject({ version: V3_0, taskId: 'task_cmb_3007', operationId: undefined });
   });
 });
