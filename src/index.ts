@@ -50,16 +50,8 @@ export type * from './errors/seller-errors.js';
 export { encode, safeEncode } from './encode/encode.js';
 export { newIdempotencyKey } from './encode/idempotency.js';
 export type { Encoded, Encoder, EncodeOptions, EncodeVersionFor, RequestIn, RequestTask, SafeEncodeResult } from './encode/types.js';
-export type {
-  EncodeBounds,
-  EncodedRequest,
-  Frozen,
-  PinnedEncoded,
-  PinnedEncodeOptions,
-  PinnedEncodeResult,
-  PinnedEncoder,
-  ReleaseFor,
-} from './encode/request.js';
+// The request types, all public: EncodedRequest, Frozen, the bounds and the pinned encoder's.
+export type * from './encode/request.js';
 export { RequestError } from './errors/errors.js';
 export type { RequestFault } from './errors/errors.js';
 export type { RequestsByVersion } from './generated/requests.js';
