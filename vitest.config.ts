@@ -14,7 +14,37 @@ const DECODE_SUITE = [
   'test/encode/*.test.ts',
 ];
 
-/** What every lane shares, this full gate and the unit lane (vitest.unit.config.ts). */
+/**
+ * What neither the unit nor the slow lane runs, only this full gate: the files that pack, bundle, drive a
+ * browser, regenerate the code or run the scripts and the benchmark (the type tests, *.test-d.ts, are
+ * left out too: `npm run typecheck`). test/scripts/lanes.test.ts checks that every other file is in a lane.
+ */
+export const LEFT_OUT = ['test/package/**', 'test/scripts/**', 'test/bench/**', 'test/codegen/identity.test.ts'];
+
+/**
+ * The slow lane, `npm run test:slow` (vitest.slow.config.ts): the files that took 3 s or more each in the
+ * unit lane on 2 idle cores (docs/benchmarks.md), out of `npm run test:unit`, which runs every other file.
+ */
+export const SLOW = [
+  // Growth and property tests over thousands of generated payloads.
+  'test/validate/complexity.test.ts',
+  // Real sockets on real clocks: each timeout and drip is waited out.
+  'test/fetch/bounded-fetch.test.ts',
+  // Inputs of a million keys and 100,000 levels, built and decoded in full.
+  'test/decode/hostile-corpus.test.ts',
+  // A real redis-server, its caps and TTLs on its own clock.
+  'test/webhooks/redis-store.test.ts',
+  // The very end of a replay window, waited for on the real clock with the memory and Redis stores.
+  'test/webhooks/signature/replay-window.test.ts',
+  // A receiver in a child process behind four servers, body deadlines waited out.
+  'test/webhooks/e2e.test.ts',
+  // A child process importing the package, and every generated file read.
+  'test/codegen/codegen.test.ts',
+  // The official SDK's reference sellers, in-process over MCP and A2A.
+  'test/sdk/**/*.test.ts',
+];
+
+/** What every lane shares, this full gate, the unit lane (vitest.unit.config.ts) and the slow lane. */
 export const SHARED = {
   // `#validator-loader` to the source of the Node loader, as tsconfig.json's `paths` says (validators load on first use).
   resolve: { tsconfigPaths: true },

@@ -1,18 +1,23 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type ViteUserConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { SHARED } from './vitest.config.js';
+import { LEFT_OUT, SHARED, SLOW } from './vitest.config.js';
 
 /**
- * The unit lane, `npm run test:unit`: the node project's tests without the lanes that pack, bundle,
- * drive a browser, regenerate the code or run the scripts and the benchmark, and without the type
- * tests (`npm run typecheck`). `npm test` stays the full gate: every file, each in a fresh module
- * graph. A config of its own because `--exclude` on the command line does not reach a project's.
+ * The unit lane, `npm run test:unit` (and `npm run test:watch`): the node project's tests without the
+ * files vitest.config.ts leaves out (LEFT_OUT) and without its slow ones (SLOW, `npm run test:slow`,
+ * vitest.slow.config.ts, built here by `lane()` too). `npm test` stays the full gate: every file, each in
+ * a fresh module graph. A config of its own because `--exclude` on the command line does not reach a project's.
  */
-const LEFT_OUT = ['test/package/**', 'test/scripts/**', 'test/bench/**', 'test/codegen/identity.test.ts'];
 
 const TEST = new URL('test/', import.meta.url);
+
+/** Every test file, as a path from the repository root. */
+const FILES = readdirSync(TEST, { recursive: true, encoding: 'utf8' })
+  .map((file) => file.replaceAll('\\', '/'))
+  .filter((file) => file.endsWith('.test.ts'))
+  .map((file) => `test/${file}`);
 
 /**
  * Files that need a module graph of their own: a `vi.mock` would replace the module for every file
@@ -20,11 +25,11 @@ const TEST = new URL('test/', import.meta.url);
  */
 const OWN_GRAPH = [
   'test/codegen/codegen.test.ts',
-  ...readdirSync(TEST, { recursive: true, encoding: 'utf8' })
-    .map((file) => file.replaceAll('\\', '/'))
-    .filter((file) => file.endsWith('.test.ts') && /\bvi\.(?:mock|doMock)\(/.test(readFileSync(new URL(file, TEST), 'utf8')))
-    .map((file) => `test/${file}`),
+  ...FILES.filter((file) => /\bvi\.(?:mock|doMock)\(/.test(readFileSync(new URL(file, import.meta.url), 'utf8'))),
 ];
+
+/** The files that share a module graph: every other test file, listed so that a project can leave them out. */
+const SHARED_GRAPH = FILES.filter((file) => !OWN_GRAPH.includes(file));
 
 /**
  * Vitest's order (longest first by the durations it cached, larger files first without them), with
@@ -40,24 +45,35 @@ class OwnGraphFirst extends BaseSequencer {
   }
 }
 
-export default defineConfig({
-  ...SHARED,
-  test: {
-    ...SHARED.test,
-    // Read by test/helpers.ts: the heaviest property tests run a share of their cases here, all of them in npm test.
-    env: { ADCP_TEST_LANE: 'unit' },
-    // One worker more than cores (vitest's default is one fewer: a single worker on 2 cores): several
-    // files spend their time on sockets, child processes and real clocks, and another file can use the CPU meanwhile.
-    maxWorkers: availableParallelism() + 1,
-    sequence: { sequencer: OwnGraphFirst },
-    projects: [
-      {
-        extends: true,
-        // Most of the time of a fresh graph per file went to importing the same modules 80 times over;
-        // here each worker imports them once, and files that need their own graph get one below.
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...LEFT_OUT, ...OWN_GRAPH], isolate: false },
-      },
-      { extends: true, test: { name: 'unit-own-graph', include: OWN_GRAPH, exclude: LEFT_OUT } },
-    ],
-  },
-});
+/**
+ * A lane: the test files `include` matches and neither LEFT_OUT nor `exclude` does, those that can
+ * share a worker's module graph in one project, the others in a project of fresh graphs.
+ *
+ * @param name - The lane's name; its projects are `name` and `name-own-graph`.
+ * @param env - Set in the workers (test/helpers.ts reads ADCP_TEST_LANE).
+ */
+export function lane(name: string, include: string[], exclude: string[], env: Record<string, string> = {}): ViteUserConfig {
+  return defineConfig({
+    ...SHARED,
+    test: {
+      ...SHARED.test,
+      env,
+      // One worker more than cores (vitest's default is one fewer: a single worker on 2 cores): several
+      // files spend their time on sockets, child processes and real clocks, and another file can use the CPU meanwhile.
+      maxWorkers: availableParallelism() + 1,
+      sequence: { sequencer: OwnGraphFirst },
+      projects: [
+        {
+          extends: true,
+          // Most of the time of a fresh graph per file went to importing the same modules 80 times over;
+          // here each worker imports them once, and files that need their own graph get one below.
+          test: { name, include, exclude: [...LEFT_OUT, ...exclude, ...OWN_GRAPH], isolate: false },
+        },
+        { extends: true, test: { name: `${name}-own-graph`, include, exclude: [...LEFT_OUT, ...exclude, ...SHARED_GRAPH] } },
+      ],
+    },
+  });
+}
+
+// Read by test/helpers.ts: the heaviest property tests run a share of their cases here, all of them in npm test.
+export default lane('unit', ['test/**/*.test.ts'], SLOW, { ADCP_TEST_LANE: 'unit' });

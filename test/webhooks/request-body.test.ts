@@ -132,6 +132,8 @@ describe('Node http, the receiver reading the IncomingMessage itself', () => {
   test('a sender that drips its body over a real socket is cut off at the deadline', async () => {
     const port = (server.address() as AddressInfo).port;
     const socket = connect(port, '127.0.0.1');
+    // The receiver may reset the connection under a drip still being written (ECONNRESET): the cut-off this test expects.
+    socket.on('error', () => undefined);
     const head = Object.entries({ ...genuine.headers, 'content-length': String(genuine.body.length), connection: 'close' })
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
