@@ -35,7 +35,7 @@ export const SLOW = [
   // A real redis-server, its caps and TTLs on its own clock.
   'test/webhooks/redis-store.test.ts',
   // The very end of a replay window, waited for on the real clock with the memory and Redis stores.
-  'test/webhooks/signature/replay-window.test.ts',
+  'test/signatures/verify/replay-window.test.ts',
   // A receiver in a child process behind four servers, body deadlines waited out.
   'test/webhooks/e2e.test.ts',
   // A child process importing the package, and every generated file read.
