@@ -13,9 +13,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { goal, measure, median, type Measurement } from './harness.js';
-import { benchPayloads } from './payloads.js';
 import { lowLevelSeller, serveSellers } from '../test/fixtures/mcp-sellers.js';
+import { goal, type Measurement, measure, median } from './harness.js';
+import { benchPayloads } from './payloads.js';
 
 const SECTION = 'callTask over loopback MCP (÷ callTool + decode by hand)';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -10,8 +10,8 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { goal, hot, pairedRatio, summarize, type HotOptions, type Measurement } from './harness.js';
 import { mediaBuyRequest } from '../test/encode/requests.js';
+import { goal, type HotOptions, hot, type Measurement, pairedRatio, summarize } from './harness.js';
 
 const SECTION = 'encode create_media_buy (÷ bare request validator)';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { lastJsonLine, measure, median, run, type Measurement } from './harness.js';
+import { lastJsonLine, type Measurement, measure, median, run } from './harness.js';
 
 const SECTION = 'patch fallback: fresh node, import + first get_adcp_capabilities decode, 3.0 (÷ an answer 3.0.26 accepts)';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -13,11 +13,11 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { hot, type Case } from './harness.js';
+import { V3_1 } from '../test/fixtures/versions.js';
+import { type Case, hot } from './harness.js';
 import { benchPayloads, mcpStructured } from './payloads.js';
 import { compileFromBundle } from './runtime-ajv.mjs';
 import { outputSchema, responseSchemaId, runtimeBundle } from './schemas.js';
-import { V3_1 } from '../test/fixtures/versions.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const VERSION = V3_1;

@@ -54,42 +54,42 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { V3_1 } from '../test/fixtures/versions.js';
+import { callTaskBench } from './call-task.js';
+import { encodeBench } from './encode.js';
 import {
   CLOCK,
   goal,
+  type HotOptions,
+  type HotResult,
   hot,
   lastJsonLine,
+  type Measurement,
   measure,
   median,
   pairedRatio,
   run,
   summarize,
   table,
-  type HotOptions,
-  type HotResult,
-  type Measurement,
 } from './harness.js';
+import { patchBench } from './patches.js';
 import {
   benchPayloads,
   getProductsResponse,
   invalidGetProducts,
+  type Json,
   mcpStructured,
   mcpText,
   quadraticKeysGetProducts,
   rejectionCases,
   utf8Bytes,
-  type Json,
 } from './payloads.js';
 import type { RuntimeValidator } from './runtime-ajv.mjs';
 import { outputSchema, responseSchemaId, runtimeBundle } from './schemas.js';
 import { typecheckOnce, writeConsumer } from './typecheck.js';
-import { webhookBench } from './webhooks.js';
-import { encodeBench } from './encode.js';
-import { patchBench } from './patches.js';
-import { callTaskBench } from './call-task.js';
 import { waitForTaskBench } from './wait-for-task.js';
+import { webhookBench } from './webhooks.js';
 import { weightBench } from './weight.js';
-import { V3_1 } from '../test/fixtures/versions.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST_INDEX = path.join(ROOT, 'dist', 'index.js');

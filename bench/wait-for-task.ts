@@ -11,10 +11,10 @@
  */
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { goal, measure, median, type Measurement } from './harness.js';
 import { payload } from '../test/fixtures/payloads.js';
 import { pollResponse } from '../test/fixtures/poll-sellers.js';
 import { V3_1 } from '../test/fixtures/versions.js';
+import { goal, type Measurement, measure, median } from './harness.js';
 
 const SECTION = "waitForTask's own cost per poll, in-process client, zero-delay clock (÷ a hand-written poll loop)";
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

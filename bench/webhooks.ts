@@ -17,9 +17,9 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { CLOCK, goal, measure, median, type Measurement } from './harness.js';
 import { completedBodyOfSize, ed25519, HOOK_URL, resolver } from '../test/webhooks/fixtures.js';
 import { signWebhook } from '../test/webhooks/signer.js';
+import { CLOCK, goal, type Measurement, measure, median } from './harness.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ORIGIN = new URL(HOOK_URL).origin;

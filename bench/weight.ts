@@ -12,11 +12,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
-import { build as viteBuild, type Rolldown } from 'vite';
-import { LAYOUT } from '../src/layout.js';
+import { type Rolldown, build as viteBuild } from 'vite';
 import { versionFolders, versions } from '../src/generated/index.js';
-import { goal, type Measurement, measure } from './harness.js';
+import { LAYOUT } from '../src/layout.js';
 import { V3_1 } from '../test/fixtures/versions.js';
+import { goal, type Measurement, measure } from './harness.js';
 
 const S = 'weight: the validators where a buyer ships them (exact sizes; goals of issue 20)';
 

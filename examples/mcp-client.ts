@@ -9,8 +9,8 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { decode, DecodeError, formatIssues, TaskFailedError } from '../src/index.js';
 import { boundedFetch } from '../src/fetch/index.js';
+import { DecodeError, decode, formatIssues, TaskFailedError } from '../src/index.js';
 
 const [url, brief = 'Premium video inventory in the US for Q3'] = process.argv.slice(2);
 if (url === undefined || !URL.canParse(url)) {

@@ -7,22 +7,15 @@
  * {@link preload}: src/validate/validators.ts imports `#validator-loader`, which package.json#imports
  * resolves by the runtime's conditions.
  */
-export { decode, safeDecode, createDecoder } from './decode/decode.js';
-export type { DecodeOptions, Decoded, DecodeSuccess, Decoder, Merged, ReleaseOf, SafeDecodeResult, TaskName } from './decode/types.js';
-export type { Transport } from './options/options.js';
-export { classifyRecovery } from './schema/recovery.js';
-export { preload } from './validate/preload.js';
-export { extractMcpResponse } from './extract/mcp.js';
-export { extractA2aResponse } from './extract/a2a.js';
-export { extractMcpError, extractA2aError } from './extract/errors.js';
-export { DecodeError, LimitError, SchemaMismatchError, TaskFailedError } from './errors/errors.js';
-export type { AdcpError, DecodeErrorCode, Recovery, RecoveryClassification, ValidationIssue } from './errors/errors.js';
-export { formatIssues } from './errors/format.js';
-export { versions, tasks, defaultVersion } from './schema/versions.js';
-export type { NewerRelease, Version } from './schema/versions.js';
-export { isFinal } from './decode/final.js';
+
+export type { CapabilitiesCheck, SellerDecoder } from './decode/capabilities.js';
+export { decoderFor } from './decode/capabilities.js';
+export { createDecoder, decode, safeDecode } from './decode/decode.js';
 export { extra } from './decode/extra.js';
 export type { Final } from './decode/final.js';
+export { isFinal } from './decode/final.js';
+// Task handles: a submitted or working answer's task, to correlate its polls and webhooks.
+export { taskHandle } from './decode/handle-of.js';
 export type {
   Pinned,
   PinnedDecoder,
@@ -32,29 +25,42 @@ export type {
   PinnedTask,
   PinnedTaskStatusOptions,
 } from './decode/pinned.js';
-export type { AsyncStatus, AsyncVariant, SyncVariant, TaskStatus } from './schema/response-types.js';
-export type { ResponsesByVersion } from './generated/index.js';
-export { decodeTaskStatus } from './decode/polling.js';
 export type { PolledTask, PolledTaskFor, PolledTaskOf, TaskStatusOptions } from './decode/polling.js';
-// Task handles: a submitted or working answer's task, to correlate its polls and webhooks.
-export { taskHandle } from './decode/handle-of.js';
+export { decodeTaskStatus } from './decode/polling.js';
 export type { TaskHandle, TaskHandleFields, TaskHandleOptions } from './decode/task-handle.js';
-export { TaskMismatchError } from './errors/errors.js';
-export { decoderFor } from './decode/capabilities.js';
-export type { CapabilitiesCheck, SellerDecoder } from './decode/capabilities.js';
-export type { SentRequest } from './options/sent-request.js';
-export { NoCommonVersionError, VersionMismatchError } from './errors/errors.js';
-// The seller errors' types, all public: KnownSellerError and its details.
-export type * from './errors/seller-errors.js';
+export type { Decoded, DecodeOptions, Decoder, DecodeSuccess, Merged, ReleaseOf, SafeDecodeResult, TaskName } from './decode/types.js';
 // The request half: encode, the idempotency key, and the request types by version.
 export { encode, safeEncode } from './encode/encode.js';
 export { newIdempotencyKey } from './encode/idempotency.js';
-export type { Encoded, Encoder, EncodeOptions, EncodeVersionFor, RequestIn, RequestTask, SafeEncodeResult } from './encode/types.js';
 // The request types, all public: EncodedRequest, Frozen, the bounds and the pinned encoder's.
 export type * from './encode/request.js';
-export { RequestError } from './errors/errors.js';
-export type { RequestFault } from './errors/errors.js';
+export type { Encoded, EncodeOptions, Encoder, EncodeVersionFor, RequestIn, RequestTask, SafeEncodeResult } from './encode/types.js';
+export type { AdcpError, DecodeErrorCode, Recovery, RecoveryClassification, RequestFault, ValidationIssue } from './errors/errors.js';
+export {
+  DecodeError,
+  LimitError,
+  NoCommonVersionError,
+  RequestError,
+  SchemaMismatchError,
+  TaskFailedError,
+  TaskMismatchError,
+  VersionMismatchError,
+} from './errors/errors.js';
+export { formatIssues } from './errors/format.js';
+// The seller errors' types, all public: KnownSellerError and its details.
+export type * from './errors/seller-errors.js';
+export { extractA2aResponse } from './extract/a2a.js';
+export { extractA2aError, extractMcpError } from './extract/errors.js';
+export { extractMcpResponse } from './extract/mcp.js';
+export type { ResponsesByVersion } from './generated/index.js';
 export type { RequestsByVersion } from './generated/requests.js';
+export type * as v3_0 from './generated/v3_0/pinned.js';
 // Every named type of each bundled version, so that a consumer's declaration emit can name what decode() returns.
 export type * as v3_1 from './generated/v3_1/pinned.js';
-export type * as v3_0 from './generated/v3_0/pinned.js';
+export type { Transport } from './options/options.js';
+export type { SentRequest } from './options/sent-request.js';
+export { classifyRecovery } from './schema/recovery.js';
+export type { AsyncStatus, AsyncVariant, SyncVariant, TaskStatus } from './schema/response-types.js';
+export type { NewerRelease, Version } from './schema/versions.js';
+export { defaultVersion, tasks, versions } from './schema/versions.js';
+export { preload } from './validate/preload.js';

@@ -3,7 +3,7 @@
  * merge that prototype pollution preys on.
  */
 import { expect } from 'vitest';
-import { decode, safeDecode, type DecodeOptions, type TaskName } from '../src/decode/decode.js';
+import { type DecodeOptions, decode, safeDecode, type TaskName } from '../src/decode/decode.js';
 import { DecodeError } from '../src/errors/errors.js';
 
 /** What `fn` threw, or `undefined` when it returned. */

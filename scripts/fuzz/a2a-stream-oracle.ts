@@ -5,9 +5,10 @@
  * the caller's events as they were; decode() of the folded task throws nothing but DecodeErrors;
  * no prototype is polluted; and the case finishes within the slow bound.
  */
+
+import { foldA2aStream } from '../../src/a2a/fold-stream.js';
 import { decode } from '../../src/decode/decode.js';
 import { DecodeError } from '../../src/errors/errors.js';
-import { foldA2aStream } from '../../src/a2a/fold-stream.js';
 import type { StreamCase } from './a2a-stream-case.js';
 import { referenceFold } from './a2a-stream-reference.js';
 import type { Json } from './context.js';

@@ -23,8 +23,8 @@ import { type Args, parseArgs } from './args.js';
 import { makeCase } from './case.js';
 import { runCase } from './oracle.js';
 import { run } from './pool.js';
-import { runWebhookCase } from './webhook-oracle.js';
 import { viewOf, webhookCase } from './webhook-lane.js';
+import { runWebhookCase } from './webhook-oracle.js';
 
 /** One case of the webhook lane, in-process, every step shown. */
 async function runOneWebhook(args: Args, index: number): Promise<number> {

@@ -5,8 +5,8 @@
  * with a result, an error beside a success, a task type or status the result does not match).
  */
 import { type Json, note } from './context.js';
-import { type Mutation, weightedMutator } from './mutator.js';
 import { mutatePayload } from './mutate-payload.js';
+import { type Mutation, weightedMutator } from './mutator.js';
 
 const STATUSES = [
   'submitted',

@@ -5,8 +5,7 @@
  * it was; and the case finishes within the slow bound (the hang bound is the worker watchdog's).
  */
 import { decode, safeDecode } from '../../src/decode/decode.js';
-import { DecodeError, SchemaMismatchError } from '../../src/errors/errors.js';
-import { TaskFailedError } from '../../src/errors/errors.js';
+import { DecodeError, SchemaMismatchError, TaskFailedError } from '../../src/errors/errors.js';
 import { extractA2aResponse } from '../../src/extract/a2a.js';
 import { extractA2aError, extractMcpError } from '../../src/extract/errors.js';
 import { extractMcpResponse } from '../../src/extract/mcp.js';

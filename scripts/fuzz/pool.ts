@@ -6,10 +6,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { makeStreamCase, streamViewOf } from './a2a-stream-case.js';
 import type { Args } from './args.js';
 import type { Finding } from './oracle.js';
 import type { Batch, FromWorker } from './protocol.js';
-import { makeStreamCase, streamViewOf } from './a2a-stream-case.js';
 import { Report, reproduce, summarize } from './report.js';
 import { makeWebhookCase } from './webhook-case.js';
 import { laneSeeds, viewOf } from './webhook-lane.js';

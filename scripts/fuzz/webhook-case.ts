@@ -4,13 +4,14 @@
  * one, a replay (the same delivery twice to one receiver, in turn or at once, the second maybe
  * reshaped in ways that keep its signed bytes), or a polling answer (mutate-poll.ts).
  */
+
+import { releaseOf } from '../../src/schema/versions.js';
 import { type CaseRecord, type Ctx, type Json, note, type Profile } from './context.js';
 import { cloneReq, type Effect, mutateDelivery, mutateNeutral, type Req } from './mutate-delivery.js';
 import { mutatePoll } from './mutate-poll.js';
 import { mutateText } from './mutate-text.js';
 import { Rng } from './rng.js';
-import { type Delivery, pollCall, type PollSeed } from './webhook-seeds.js';
-import { releaseOf } from '../../src/schema/versions.js';
+import { type Delivery, type PollSeed, pollCall } from './webhook-seeds.js';
 
 /** The lane's seeds, built once per process. */
 export interface LaneSeeds {

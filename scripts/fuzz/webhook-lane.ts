@@ -3,7 +3,7 @@
  * process, a case built from `(seed, index)`, and a case rendered for a finding's file.
  */
 import type { CaseView, Profile } from './context.js';
-import { makeWebhookCase, type LaneSeeds, type WebhookCase } from './webhook-case.js';
+import { type LaneSeeds, makeWebhookCase, type WebhookCase } from './webhook-case.js';
 import { buildDeliveries, buildPolls } from './webhook-seeds.js';
 
 let built: Promise<LaneSeeds> | undefined;

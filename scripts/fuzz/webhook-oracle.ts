@@ -8,11 +8,10 @@
  * DecodeError other than INTERNAL; an unmutated answer decodes. Prototypes stay as they were.
  */
 import { decodeTaskStatus } from '../../src/decode/polling.js';
-import { DecodeError } from '../../src/errors/errors.js';
-import { TaskFailedError } from '../../src/errors/errors.js';
-import { webhookResponse } from '../../src/webhooks/errors.js';
+import { DecodeError, TaskFailedError } from '../../src/errors/errors.js';
 import { createMemoryDedupStore } from '../../src/signatures/replay/dedup.js';
 import { createMemoryReplayStore } from '../../src/signatures/replay/replay.js';
+import { webhookResponse } from '../../src/webhooks/errors.js';
 import type { WebhookOutcome } from '../../src/webhooks/receiver.js';
 import type { Req } from './mutate-delivery.js';
 import { type CaseResult, describeThrown, type Finding, pollutionSinceStart } from './oracle.js';

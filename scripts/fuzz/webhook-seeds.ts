@@ -6,18 +6,18 @@
  * before use: a genuine delivery must be received, a poll decoded, or the lane refuses to start.
  */
 import { createHash } from 'node:crypto';
-import { decodeTaskStatus } from '../../src/decode/polling.js';
 import { isTaskType } from '../../src/decode/enclosed.js';
+import { decodeTaskStatus } from '../../src/decode/polling.js';
 import { TaskFailedError } from '../../src/errors/errors.js';
 import { releaseOf, type Version } from '../../src/schema/versions.js';
 import { createWebhookReceiver } from '../../src/webhooks/receiver.js';
-import { fixtures, type PayloadFixture } from '../../test/fixtures/payloads.js';
 import { a2a10 } from '../../test/fixtures/envelopes.js';
+import { fixtures, type PayloadFixture } from '../../test/fixtures/payloads.js';
 import { BUYER_ORIGIN, ed25519, es256, resolver, testKeys } from '../../test/webhooks/fixtures.js';
 import { signWebhook, type TestKey } from '../../test/webhooks/signer.js';
 import type { Json } from './context.js';
-import { OLDEST_FIRST } from './versions.js';
 import { stringify } from './stringify.js';
+import { OLDEST_FIRST } from './versions.js';
 
 /** The signing time of every delivery (seconds); the lane's receivers run at this clock. */
 const CREATED = 1_776_506_400;

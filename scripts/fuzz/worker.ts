@@ -10,8 +10,8 @@ import { runStreamCase } from './a2a-stream-oracle.js';
 import { makeCase } from './case.js';
 import { type Finding, runCase } from './oracle.js';
 import { type Batch, emptyTally, type FromWorker, REPORT_EVERY } from './protocol.js';
-import { runWebhookCase } from './webhook-oracle.js';
 import { laneSeeds, webhookCase } from './webhook-lane.js';
+import { runWebhookCase } from './webhook-oracle.js';
 
 const port = parentPort;
 if (port !== null) {

@@ -5,9 +5,10 @@
  * named type of the version. One entry on every runtime: validators load on first use where the
  * runtime can (src/validate/loader/), through preload() elsewhere.
  */
+
+import type { LAYOUT } from '../../src/layout.js';
 import type { Manifest } from './load.js';
 import { banner, layoutImport, versionIdent } from './output.js';
-import type { LAYOUT } from '../../src/layout.js';
 
 /** What a pinned entry re-exports as it is from the hand-written code: a module of src/layout.ts and its names. */
 interface Reexport {

@@ -14,9 +14,9 @@ import path from 'node:path';
 import { SYNCED_DIR } from '../schema-paths.js';
 import { envelopeModules } from './envelopes.js';
 import { applyFittingExceptions } from './exceptions.js';
-import { isObject, reachable, type Json, type JsonObject, type Manifest, type SchemaFile } from './load.js';
+import { isObject, type Json, type JsonObject, type Manifest, reachable, type SchemaFile } from './load.js';
 import { banner, layoutImport } from './output.js';
-import { stripAnnotations, type ExtraModule, type Release } from './validators.js';
+import { type ExtraModule, type Release, stripAnnotations } from './validators.js';
 
 /** The folder sync-schemas copies the patch history into. */
 const HISTORY = path.join(SYNCED_DIR, 'patch-history');

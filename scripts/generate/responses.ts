@@ -2,9 +2,10 @@
  * The task → type maps of a version (`responses.ts`): per task, the sync response and its async
  * variants, discriminated by `status`; and the request.
  */
+
+import { TASKS_GET, tasksGetRequest } from './envelopes.js';
 import type { Manifest, SchemaFile } from './load.js';
 import { banner, layoutImport, relImport, versionIdent } from './output.js';
-import { TASKS_GET, tasksGetRequest } from './envelopes.js';
 
 /**
  * The `responses.ts` module of a version: what `decode(task, ...)` returns for each task

@@ -14,11 +14,11 @@ import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 import { type EntryModule, entryFile, validatorFiles } from './chunks.js';
 import { declarations } from './declarations.js';
-import { splitSchemaLiterals } from './schema-literals.js';
 import { envelopeModules } from './envelopes.js';
 import { isObject, type Json, type JsonObject, type Manifest, type SchemaFile } from './load.js';
 import { contentNames, type Named } from './names.js';
 import { type ModuleKind, rewrite } from './rewrites.js';
+import { splitSchemaLiterals } from './schema-literals.js';
 
 // Ajv and ajv-formats are CommonJS with `exports.default`.
 const Ajv = AjvModule.default;

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import ts from 'typescript';
-import { listFiles, readLockVersions, REPO_ROOT, schemaDir } from '../schema-paths.js';
+import { listFiles, REPO_ROOT, readLockVersions, schemaDir } from '../schema-paths.js';
 
 const requireHere = createRequire(import.meta.url);
 

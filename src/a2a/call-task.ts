@@ -4,10 +4,10 @@
  * answer to that request: the task `sendMessage` returns, or (streamTask) the task a stream's
  * events fold into. The SDK is never imported: the client is a parameter, typed by what is used.
  */
-import { callTaskOver, safeCallTaskOver, type Send } from '../call/run.js';
+import { callTaskOver, type Send, safeCallTaskOver } from '../call/run.js';
 import type { CallTask } from '../call/types.js';
 import { streamFold } from './fold-stream.js';
-import { a2aRequest, type A2aSendRequest } from './message.js';
+import { type A2aSendRequest, a2aRequest } from './message.js';
 
 /** The A2A client callTask needs: `sendMessage` and `sendMessageStream` as the @a2a-js/sdk 1.x `Client` has them. */
 export interface A2aClient {

@@ -12,7 +12,7 @@
  */
 import { DEFAULT_BOUNDS } from '../bounds/bounds.js';
 import { snapshot } from '../bounds/snapshot.js';
-import { DecodeError, LimitError, describeValue } from '../errors/errors.js';
+import { DecodeError, describeValue, LimitError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { fromA2aSdk } from '../extract/a2a-sdk.js';
 import { isObject, own } from '../json/own.js';

@@ -4,16 +4,17 @@
  * reach the bounded fetch through the async context, as adcp-decode/fetch does); the A2A SDK is a
  * peer the caller brings, never imported here.
  */
-export { callTask, safeCallTask, streamTask } from './call-task.js';
-export type { A2aClient } from './call-task.js';
-export { waitForTask } from './wait.js';
+
+export type { HttpRefusal, TransportBlame } from '../call/transport-error.js';
+export { TransportError } from '../call/transport-error.js';
+export type { CallArgs, Called, CallOptions, CallTaskName, RequestOptions, RetryOptions, SafeCallResult } from '../call/types.js';
 export type { WaitForTask, WaitResult } from '../call/wait.js';
 export type { WaitClock, WaitOptions, WebhookDelivery } from '../call/wait-options.js';
-export { a2aRequest } from './message.js';
-export type { A2aSendRequest, A2aSdkPart } from './message.js';
+export type { A2aClient } from './call-task.js';
+export { callTask, safeCallTask, streamTask } from './call-task.js';
 export { foldA2aStream } from './fold-stream.js';
-export { a2aV03Client, a2aV03Request } from './v0-3.js';
+export type { A2aSdkPart, A2aSendRequest } from './message.js';
+export { a2aRequest } from './message.js';
 export type { A2aV03Client, A2aV03DataPart, A2aV03SendParams } from './v0-3.js';
-export type { CallArgs, Called, CallOptions, CallTaskName, RequestOptions, RetryOptions, SafeCallResult } from '../call/types.js';
-export { TransportError } from '../call/transport-error.js';
-export type { HttpRefusal, TransportBlame } from '../call/transport-error.js';
+export { a2aV03Client, a2aV03Request } from './v0-3.js';
+export { waitForTask } from './wait.js';

@@ -4,8 +4,9 @@
  * named by the task (3.0's poll `tasks/get`: `tasks_get`, poll-method.ts) and `input` the encoded arguments, as the @a2a-js/sdk 1.x client takes it
  * (its in-memory form: `content.$case`, numeric role), which it sends as A2A 1.0 ProtoJSON.
  */
-import type { EncodedRequest } from '../encode/request.js';
+
 import { wireName } from '../call/poll-method.js';
+import type { EncodedRequest } from '../encode/request.js';
 
 /** The SDK's Role.ROLE_USER. */
 const ROLE_USER = 1;

@@ -6,11 +6,12 @@
  * (ClientFactory) throws the JSON-RPC error inside an Error's `errorResponse`, which is the
  * seller's answer too and is decoded as such. The SDK is never imported.
  */
+
+import type { EncodedRequest } from '../encode/request.js';
 import { looksLikeJsonRpcError } from '../extract/json-rpc.js';
 import { isObject, own } from '../json/own.js';
-import type { EncodedRequest } from '../encode/request.js';
 import type { A2aClient } from './call-task.js';
-import { a2aRequest, type A2aSendRequest } from './message.js';
+import { type A2aSendRequest, a2aRequest } from './message.js';
 
 /** A v0.3 DataPart. */
 export interface A2aV03DataPart {

@@ -3,8 +3,8 @@
  * new `get_task_status` invocation each time (a2a-response-format.mdx; `tasks_get` for 3.0), not
  * by polling the completed A2A task, until it is final (src/call/wait.ts).
  */
-import { waitOver, type WaitForTask } from '../call/wait.js';
-import { sendOver, type A2aClient } from './call-task.js';
+import { type WaitForTask, waitOver } from '../call/wait.js';
+import { type A2aClient, sendOver } from './call-task.js';
 
 /**
  * Waits for a task to end: polls it over A2A (the `get_task_status` skill, 3.0 `tasks_get`) on

@@ -5,7 +5,7 @@
  * in-process array that cost what it stores. The walks that say which bound a value passes, and
  * where, are checkTree (check-tree.ts) and snapshot (snapshot.ts).
  */
-import { LimitError, type DecodeErrorOptions } from '../errors/errors.js';
+import { type DecodeErrorOptions, LimitError } from '../errors/errors.js';
 
 /** The limits a decode runs under. */
 export interface Bounds {

@@ -2,9 +2,10 @@
  * The limits of a bounded fetch: their types and defaults, where a caller sets them, how they are
  * checked, and the LimitError a response that breaks one fails with.
  */
-import { DEFAULT_BOUNDS } from './bounds.js';
+
 import { LimitError } from '../errors/errors.js';
 import { byteLimit, deadlineMs } from '../errors/option-rules.js';
+import { DEFAULT_BOUNDS } from './bounds.js';
 
 /** Default cap on a response body, in bytes: the spec's recommended client safety limit for one MCP message, 4 MiB (decode's own text limit is its `maxBytes` option). */
 export const DEFAULT_MAX_BYTES = DEFAULT_BOUNDS.maxBytes;

@@ -3,7 +3,7 @@
  * not JSON data, a prototype key), the place in the value where it was found, and the DecodeError
  * that says both.
  */
-import { DecodeError, LimitError, type ErrorContext } from '../errors/errors.js';
+import { DecodeError, type ErrorContext, LimitError } from '../errors/errors.js';
 import { shownPointer as shown } from '../errors/format.js';
 import type { Bounds } from './bounds.js';
 

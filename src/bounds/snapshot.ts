@@ -3,12 +3,13 @@
  * A2A `data`, a bare payload, an `adcp_error`), which reads it once into the plain copy decode()
  * validates and returns, checking the bounds, JSON data and prototype keys on the way.
  */
-import type { Bounds } from './bounds.js';
+
 import { DecodeError, describeThrown } from '../errors/errors.js';
 import { shownPointer as shown } from '../errors/format.js';
 import { hasOwn, prototypeKey, prototypeMember } from '../json/own.js';
 import { jsonStringBytes } from '../json/utf8.js';
-import { findingError, placePointer, rootPlace, type Finding, type Place, type WalkOptions } from './findings.js';
+import type { Bounds } from './bounds.js';
+import { type Finding, findingError, type Place, placePointer, rootPlace, type WalkOptions } from './findings.js';
 
 /**
  * Below this depth a cycle is left to the depth bound; from it on, the walk keeps the objects on

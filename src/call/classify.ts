@@ -11,7 +11,7 @@ import { isA2aJsonRpcError, thrownRefusal } from '../extract/thrown.js';
 import { findBoundsError, type ResponseHead } from '../fetch/bounded-fetch.js';
 import { isObject, own } from '../json/own.js';
 import { refusalOf } from './refusal.js';
-import { judgeRefusal, TransportError, type TransportBlame } from './transport-error.js';
+import { judgeRefusal, type TransportBlame, TransportError } from './transport-error.js';
 
 /** What to do with what a client threw. */
 export type Classed =

@@ -6,11 +6,10 @@
  * s), else exponential backoff from 2 s, doubling, ±25% jitter, at most 60 s. Never a
  * `correctable` or `terminal` error, never the caller's own (a refused request, an option).
  */
-import { DecodeError, describeValue, LimitError } from '../errors/errors.js';
-import { TaskFailedError } from '../errors/errors.js';
-import type { RetryOptions } from './types.js';
-import { abortableSleep as sleep, backoffMs } from './backoff.js';
+import { DecodeError, describeValue, LimitError, TaskFailedError } from '../errors/errors.js';
+import { backoffMs, abortableSleep as sleep } from './backoff.js';
 import { TransportError } from './transport-error.js';
+import type { RetryOptions } from './types.js';
 
 /** Most attempts a call may make (the spec's example ceiling is 3; 10 leaves room, never an unbounded loop). */
 const MAX_ATTEMPTS = 10;

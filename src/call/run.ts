@@ -4,18 +4,19 @@
  * the answer to that request. The transports (mcp/, a2a/) supply only the send: callTaskOver and
  * safeCallTaskOver build their exported functions from it.
  */
+
+import { DEFAULT_TIMEOUT_MS, timedOut } from '../bounds/fetch-bounds.js';
 import { attempt as decodeAttempt, type Outcome } from '../decode/decode.js';
 import type { TaskName } from '../decode/types.js';
 import { attempt as encodeAttempt } from '../encode/encode.js';
 import type { EncodedRequest } from '../encode/request.js';
-import { resolveOptions } from '../options/resolve-options.js';
 import { DecodeError, describeThrown, describeValue } from '../errors/errors.js';
-import { DEFAULT_TIMEOUT_MS, timedOut } from '../bounds/fetch-bounds.js';
 import { deadlineMs } from '../errors/option-rules.js';
 import { type ResponseHead, withObservedFetchBounds } from '../fetch/bounded-fetch.js';
+import { resolveOptions } from '../options/resolve-options.js';
 import { classify } from './classify.js';
 import { decodePoll, isPollMethod } from './poll-method.js';
-import { readRetry, retryDelayMs, type Retry } from './retry.js';
+import { type Retry, readRetry, retryDelayMs } from './retry.js';
 import type { CallOptions, CallTask, SafeCallTask } from './types.js';
 
 /** What a transport does with the encoded request: send it, and hand back the client's answer. */

@@ -2,13 +2,14 @@
  * The public types of callTask (adcp-decode/mcp, adcp-decode/a2a): its options, the task and
  * arguments it takes in the version it speaks, and what it returns, typed by the task's response.
  */
-import type { DecodeError } from '../errors/errors.js';
+
 import type { PolledTask } from '../decode/polling.js';
-import type { PollMethod } from './poll-method.js';
 import type { DecodeOptions, ResponseIn, VersionFor } from '../decode/types.js';
 import type { EncodedRequest, Frozen } from '../encode/request.js';
 import type { Encoded, EncodeVersionFor, RequestIn, RequestTask } from '../encode/types.js';
+import type { DecodeError } from '../errors/errors.js';
 import type { Version } from '../schema/versions.js';
+import type { PollMethod } from './poll-method.js';
 
 /**
  * Option `retry`: resend the same request (same bytes, same `idempotency_key`) on what the spec

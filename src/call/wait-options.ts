@@ -4,12 +4,12 @@
  * capped), a seller's `retry_after` in its place, the clock and sleep injectable.
  */
 import type { PolledTask } from '../decode/polling.js';
+import type { DecodeOptions } from '../decode/types.js';
+import type { TaskFailedError } from '../errors/errors.js';
 import { DecodeError, describeThrown } from '../errors/errors.js';
 import { optionError } from '../errors/option-error.js';
 import { deadlineMs, optionalFunction } from '../errors/option-rules.js';
 import { resolveOptions } from '../options/resolve-options.js';
-import type { DecodeOptions } from '../decode/types.js';
-import type { TaskFailedError } from '../errors/errors.js';
 import { abortableSleep, backoffMs } from './backoff.js';
 
 /** decode's bounds and recovery table option, which judge each poll. */

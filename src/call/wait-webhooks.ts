@@ -5,8 +5,7 @@
  * wakes the next poll, a duplicate is passed over, and the others are left to the poll.
  */
 import { correlate, type TaskHandle } from '../decode/task-handle.js';
-import { DecodeError, describeValue } from '../errors/errors.js';
-import { TaskFailedError } from '../errors/errors.js';
+import { DecodeError, describeValue, TaskFailedError } from '../errors/errors.js';
 import { isObject, own } from '../json/own.js';
 import { isTaskStatus } from '../schema/statuses.js';
 import type { WebhookDelivery } from './wait-options.js';

@@ -9,12 +9,11 @@ import { readHandle, type TaskHandle, type TaskHandleFields } from '../decode/ta
 import { attempt as encodeAttempt } from '../encode/encode.js';
 import { newIdempotencyKey } from '../encode/idempotency.js';
 import type { EncodedRequest } from '../encode/request.js';
-import { resolveOptions } from '../options/resolve-options.js';
-import { DecodeError, LimitError } from '../errors/errors.js';
+import { DecodeError, LimitError, TaskFailedError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
-import { TaskFailedError } from '../errors/errors.js';
 import { taskStatusPollByVersion } from '../generated/envelope.js';
 import { requestTablesByVersion } from '../generated/requests.js';
+import { resolveOptions } from '../options/resolve-options.js';
 import type { Version } from '../schema/versions.js';
 import { type Send, sendOnce } from './run.js';
 import { TransportError } from './transport-error.js';

@@ -3,8 +3,7 @@
  * failure, and JSON for `--json`. Seller text is shown with {@link shownText}, so nothing a seller
  * sends (a key name, an id, a code, a message) can drive the terminal or forge a line.
  */
-import { type DecodeError, LimitError, SchemaMismatchError } from '../errors/errors.js';
-import { TaskFailedError } from '../errors/errors.js';
+import { type DecodeError, LimitError, SchemaMismatchError, TaskFailedError } from '../errors/errors.js';
 import { formatIssues, shownPointer, shownText } from '../errors/format.js';
 
 /** Issues printed in human mode; `--json` lists all. */

@@ -22,16 +22,16 @@
 import { readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { safeDecode, type TaskName, type Transport } from '../decode/decode.js';
-import { describeFailure, failureJson, jsonText, successLine, summarize } from './report.js';
 import { DEFAULT_BOUNDS } from '../bounds/bounds.js';
+import { safeDecode, type TaskName, type Transport } from '../decode/decode.js';
 import { DecodeError, LimitError } from '../errors/errors.js';
-import { detectTransport } from '../extract/detect.js';
 import { shownText } from '../errors/format.js';
-import { defaultVersion, resolveVersion, tablesFor, versions, type Version } from '../schema/versions.js';
+import { detectTransport } from '../extract/detect.js';
 import { unwrapJsonRpcResult } from '../extract/json-rpc.js';
 import { parseStrict } from '../json/text.js';
+import { defaultVersion, resolveVersion, tablesFor, type Version, versions } from '../schema/versions.js';
 import { HELP, NAME, releases } from './help.js';
+import { describeFailure, failureJson, jsonText, successLine, summarize } from './report.js';
 
 /** Room above the payload bound for envelope, a text copy of the payload, and escaping. */
 const READ_SLACK_BYTES = 1024 * 1024;

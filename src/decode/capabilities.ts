@@ -6,13 +6,13 @@
  * capabilities answer says which releases the seller speaks; the decoder is pinned to the newest
  * one adcp-decode bundles too, and `release` is the stamp its requests carry.
  */
-import { DecodeError, NoCommonVersionError, SchemaMismatchError, describeValue } from '../errors/errors.js';
+import { DecodeError, describeValue, NoCommonVersionError, SchemaMismatchError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { hasOwn, isObject, own } from '../json/own.js';
-import { bundledEnd, releaseOf, tablesFor, versionForSeller, versions, type Version } from '../schema/versions.js';
-import { attempt, createDecoder } from './decode.js';
 import type { CommonDecodeOptions } from '../options/options.js';
 import { resolveOptions } from '../options/resolve-options.js';
+import { bundledEnd, releaseOf, tablesFor, type Version, versionForSeller, versions } from '../schema/versions.js';
+import { attempt, createDecoder } from './decode.js';
 import type { Decoded, Decoder, Merged } from './types.js';
 
 /** A seller's decoder, pinned to the release it and adcp-decode both speak. */

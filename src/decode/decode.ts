@@ -8,35 +8,35 @@
 import { withinBounds } from '../bounds/bounds.js';
 import { checkTree } from '../bounds/check-tree.js';
 import { snapshot } from '../bounds/snapshot.js';
+import { encoderFor } from '../encode/encode.js';
 import { DecodeError, NO_CONTEXT, SchemaMismatchError, type ValidationIssue } from '../errors/errors.js';
-import { checkAdcpError } from '../extract/errors.js';
-import { recordVariant } from './final.js';
 import { shownText } from '../errors/format.js';
-import { localFault } from './local-faults.js';
+import { checkAdcpError } from '../extract/errors.js';
 import { hasOwn } from '../json/own.js';
+import { type Resolved, resolveOptions } from '../options/resolve-options.js';
 import { isAsyncStatus, isTaskStatus, TASK_STATUSES } from '../schema/statuses.js';
 import type { TaskSchemaIds } from '../schema/tables.js';
-import { fastValidator, listIssues, patchVerdict, type Variant } from '../validate/validators.js';
 import {
+  type AnnouncedResolution,
   defaultVersion,
   resolveAnnouncedVersion,
   tablesFor,
-  versions,
-  type AnnouncedResolution,
   type Version,
+  versions,
 } from '../schema/versions.js';
-import { describeCallerValue, failed, guard, mismatch, payloadError, type Context } from './failures.js';
+import { fastValidator, listIssues, patchVerdict, type Variant } from '../validate/validators.js';
+import { type Context, describeCallerValue, failed, guard, mismatch, payloadError } from './failures.js';
+import { recordVariant } from './final.js';
+import { localFault } from './local-faults.js';
 import { checkAnswer, checkRequest, stampedVersion } from './request-checks.js';
 import { refuseContradiction } from './status-layers.js';
 import { recordAnswer } from './task-handle.js';
-import { resolveOptions, type Resolved } from '../options/resolve-options.js';
-import { encoderFor } from '../encode/encode.js';
-import { locatePayload, type Found } from './transports.js';
+import { type Found, locatePayload } from './transports.js';
 import type { Decoded, DecodeOptions, Decoder, Merged, SafeDecodeResult, TaskName } from './types.js';
 
+export type { Transport } from '../options/options.js';
 // The types a caller of decode() names, also importable from here.
 export type { Decoded, DecodeOptions, Decoder, ResponseIn, SafeDecodeResult, TaskName, VersionFor } from './types.js';
-export type { Transport } from '../options/options.js';
 
 /**
  * Decodes a seller's answer to `task` into its typed response, or throws.

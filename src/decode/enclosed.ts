@@ -8,11 +8,11 @@ import { DecodeError } from '../errors/errors.js';
 import { checkAdcpError } from '../extract/errors.js';
 import { taskTypesByVersion } from '../generated/envelope.js';
 import { hasOwn, own } from '../json/own.js';
+import { resolveOptions } from '../options/resolve-options.js';
 import { isFailedStatus } from '../schema/statuses.js';
 import type { Version } from '../schema/versions.js';
-import { decodeFound, type DecodeOptions, type Decoded, type ResponseIn, type TaskName } from './decode.js';
-import { failed, guard, payloadError, type Context } from './failures.js';
-import { resolveOptions } from '../options/resolve-options.js';
+import { type Decoded, type DecodeOptions, decodeFound, type ResponseIn, type TaskName } from './decode.js';
+import { type Context, failed, guard, payloadError } from './failures.js';
 import { refuseContradiction, type StatedStatus } from './status-layers.js';
 
 /** `enums/task-type.json` per bundled version: the values an envelope's `task_type` may take. */

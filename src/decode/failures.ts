@@ -4,25 +4,25 @@
  * built with the call's context (task, version, stand-in release), down to the last line, guard().
  */
 import {
+  type AdcpError,
   DecodeError,
-  SchemaMismatchError,
   describeThrown,
   describeValue,
-  type AdcpError,
   type ErrorContext,
   type RecoveryClassification,
+  SchemaMismatchError,
+  TaskFailedError,
   type ValidationIssue,
 } from '../errors/errors.js';
-import { TaskFailedError } from '../errors/errors.js';
-import { knownSellerError } from '../extract/seller-errors.js';
-import { checkAdcpError } from '../extract/errors.js';
 import { grouped, shownPointer, shownText } from '../errors/format.js';
-import { inputMayThrow } from './local-faults.js';
+import { checkAdcpError } from '../extract/errors.js';
+import { knownSellerError } from '../extract/seller-errors.js';
 import { hasOwn, isObject } from '../json/own.js';
-import { classifyRecoveryWith, endStateClassification, recoveryTable, type EndState } from '../schema/recovery.js';
-import type { IssueListing, Variant } from '../validate/validators.js';
-import { defaultVersion, type Version } from '../schema/versions.js';
 import type { Resolved } from '../options/resolve-options.js';
+import { classifyRecoveryWith, type EndState, endStateClassification, recoveryTable } from '../schema/recovery.js';
+import { defaultVersion, type Version } from '../schema/versions.js';
+import type { IssueListing, Variant } from '../validate/validators.js';
+import { inputMayThrow } from './local-faults.js';
 
 /** Everything known about the call: the context every error is built with, the options. */
 export interface Context extends ErrorContext {

@@ -3,7 +3,7 @@
  * which variant judged each payload it returns (the schema is picked by `status`, or by the A2A
  * task state when `status` is absent), so isFinal answers what decode() decided, not a guess.
  */
-import { isAsyncStatus, type AsyncStatus } from '../schema/statuses.js';
+import { type AsyncStatus, isAsyncStatus } from '../schema/statuses.js';
 
 /** Payloads decode() returned, and whether the final (sync) response schema judged each. */
 const judged = new WeakMap<object, boolean>();

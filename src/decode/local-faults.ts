@@ -4,11 +4,12 @@
  * caller's input can run the caller's code when read (so that an exception escaping decode() is
  * blamed on the input or on adcp-decode, never on the seller).
  */
-import type { Version } from '../schema/versions.js';
+
 import { DecodeError, describeThrown, LimitError } from '../errors/errors.js';
-import { hasOwn, own } from '../json/own.js';
 import { SDK_REQUEST_TIMEOUT } from '../extract/json-rpc.js';
 import { isA2aJsonRpcError, isAbortError, thrownRefusal } from '../extract/thrown.js';
+import { hasOwn, own } from '../json/own.js';
+import type { Version } from '../schema/versions.js';
 
 /**
  * The error decode() must throw for an input that is no seller's answer, or undefined for any

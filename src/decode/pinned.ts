@@ -10,21 +10,22 @@
  * when it is valid under the pinned schemas and fails with SCHEMA_MISMATCH (naming the pinned
  * version) when it is not; its `adcp_version` stays in the data for a buyer that wants to refuse it.
  */
-import { decode as decodeAny, safeDecode as safeDecodeAny } from './decode.js';
-import { resolveOptions } from '../options/resolve-options.js';
-import type { DecodeOptions } from './types.js';
-import { DecodeError, type AdcpError, type ErrorContext, type Recovery, type RecoveryClassification } from '../errors/errors.js';
-import type { CommonDecodeOptions } from '../options/options.js';
-import { decodeTaskStatus, handleOption, STATUS_CALL } from './polling.js';
-import { mintHandle, type TaskHandle, type TaskHandleFields, type TaskHandleOptions } from './task-handle.js';
-import type { taskTypesByVersion } from '../generated/envelope.js';
-import type { TaskStatus } from '../schema/response-types.js';
-import { classifyRecovery } from '../schema/recovery.js';
-import { resolveVersion, type Version } from '../schema/versions.js';
-import type { ValidatorImports } from '../schema/tables.js';
-import { preloadFrom } from '../validate/validators.js';
+
 import { pinnedEncoder } from '../encode/pinned.js';
 import type { PinnedEncoder } from '../encode/request.js';
+import { type AdcpError, DecodeError, type ErrorContext, type Recovery, type RecoveryClassification } from '../errors/errors.js';
+import type { taskTypesByVersion } from '../generated/envelope.js';
+import type { CommonDecodeOptions } from '../options/options.js';
+import { resolveOptions } from '../options/resolve-options.js';
+import { classifyRecovery } from '../schema/recovery.js';
+import type { TaskStatus } from '../schema/response-types.js';
+import type { ValidatorImports } from '../schema/tables.js';
+import { resolveVersion, type Version } from '../schema/versions.js';
+import { preloadFrom } from '../validate/validators.js';
+import { decode as decodeAny, safeDecode as safeDecodeAny } from './decode.js';
+import { decodeTaskStatus, handleOption, STATUS_CALL } from './polling.js';
+import { mintHandle, type TaskHandle, type TaskHandleFields, type TaskHandleOptions } from './task-handle.js';
+import type { DecodeOptions } from './types.js';
 
 // The exported types below name only the pinned version's response map `R` (never the map of
 // every version), so a consumer of one pinned import type-checks one version's declarations.

@@ -6,21 +6,21 @@
  * result is read, the handle's release judges it, and the result is typed by the handle's task.
  */
 import { snapshot } from '../bounds/snapshot.js';
-import { DecodeError, NO_CONTEXT, describeThrown, describeValue, type ErrorContext } from '../errors/errors.js';
+import { DecodeError, describeThrown, describeValue, type ErrorContext, NO_CONTEXT } from '../errors/errors.js';
+import { fromA2aSdk } from '../extract/a2a-sdk.js';
+import { detectTransport } from '../extract/detect.js';
+import { unwrapJsonRpcResult } from '../extract/json-rpc.js';
 import { taskStatusPollByVersion } from '../generated/envelope.js';
 import { hasOwn, isObject, own } from '../json/own.js';
+import { type Resolved, resolveOptions } from '../options/resolve-options.js';
 import { isFailedStatus, isTaskStatus, type TaskStatus } from '../schema/statuses.js';
-import { versionOrDefault, type Version } from '../schema/versions.js';
-import { checked, decode, type DecodeOptions } from './decode.js';
-import { detectTransport } from '../extract/detect.js';
-import { fromA2aSdk } from '../extract/a2a-sdk.js';
-import { unwrapJsonRpcResult } from '../extract/json-rpc.js';
-import { locatePayload } from './transports.js';
-import { decodeEnclosed, isTaskType, resultTask, type ResultData, type TaskType } from './enclosed.js';
+import { type Version, versionOrDefault } from '../schema/versions.js';
+import { checked, type DecodeOptions, decode } from './decode.js';
+import { decodeEnclosed, isTaskType, type ResultData, resultTask, type TaskType } from './enclosed.js';
 import { envelopeFault } from './envelope-check.js';
-import { guard, type Context } from './failures.js';
-import { resolveOptions, type Resolved } from '../options/resolve-options.js';
+import { type Context, guard } from './failures.js';
 import { correlate, readHandle, type TaskHandle, type TaskHandleFields } from './task-handle.js';
+import { locatePayload } from './transports.js';
 
 /** A polled task of one task type, judged by version(s) `V`. */
 export interface PolledTaskOf<K extends TaskType, V extends Version = Version> {

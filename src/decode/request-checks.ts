@@ -12,13 +12,13 @@
  *   request that sent one must carry it, equal as JSON, and one to a request that sent none
  *   carries none (it would be no echo, and a buyer routing by it would be misled).
  */
-import { DecodeError, VersionMismatchError, describeValue, type ErrorContext } from '../errors/errors.js';
+import { DecodeError, describeValue, type ErrorContext, VersionMismatchError } from '../errors/errors.js';
 import { shownPointer, shownText } from '../errors/format.js';
 import { hasOwn } from '../json/own.js';
-import { releaseOf, versions, type Version } from '../schema/versions.js';
+import type { CheckedRequest } from '../options/sent-request.js';
+import { releaseOf, type Version, versions } from '../schema/versions.js';
 import type { Context } from './failures.js';
 import { firstDifference } from './first-difference.js';
-import type { CheckedRequest } from '../options/sent-request.js';
 
 /** A wire `adcp_version`: major, minor, an optional pre-release tag (version-envelope.json's pattern). */
 const WIRE_VERSION = /^(\d+)\.(\d+)(-[a-zA-Z0-9.-]+)?$/;

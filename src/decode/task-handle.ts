@@ -6,12 +6,12 @@
  * `task_id` or `operation_id` is refused (TASK_MISMATCH): it cannot be this task's answer.
  * This module names no version's response map, so a pinned import's declarations stay its own.
  */
-import { DecodeError, NO_CONTEXT, TaskMismatchError, describeThrown, describeValue, type ErrorContext } from '../errors/errors.js';
+import { DecodeError, describeThrown, describeValue, type ErrorContext, NO_CONTEXT, TaskMismatchError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { optionError } from '../errors/option-error.js';
 import { hasOwn, isObject, own } from '../json/own.js';
-import { releaseOf, resolveVersion, tablesFor, versions, type Version } from '../schema/versions.js';
 import { ONGOING_STATUSES } from '../schema/statuses.js';
+import { releaseOf, resolveVersion, tablesFor, type Version, versions } from '../schema/versions.js';
 
 /** `'3.1'` for `'3.1.19'`; `string` for a version not known at compile time (covariant in `V`, so a handle of one version is a handle of any). */
 export type HandleRelease<V extends string> = V extends `${infer Major}.${infer Minor}.${string}` ? `${Major}.${Minor}` : string;

@@ -4,20 +4,20 @@
  * the answer holds none, the failure or the reason it says instead.
  */
 import { textTooLarge } from '../bounds/bounds.js';
-import { DecodeError, describeValue, type AdcpError } from '../errors/errors.js';
 import type { TaskFailedError } from '../errors/errors.js';
-import type { EndState } from '../schema/recovery.js';
-import { locateA2aPayload, type A2aPayloadLocation } from '../extract/a2a.js';
-import { fromA2aSdk } from '../extract/a2a-sdk.js';
-import { checkAdcpError, locateA2aError, locateMcpError, type AdcpErrorLocation } from '../extract/errors.js';
-import { detectTransport } from '../extract/detect.js';
-import { locateMcpPayload, textItems, type McpPayloadLocation, type McpRejectedText } from '../extract/mcp.js';
-import { readTextItem, type ParsedShape, type TextBudget } from '../json/text.js';
+import { type AdcpError, DecodeError, describeValue } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
+import { type A2aPayloadLocation, locateA2aPayload } from '../extract/a2a.js';
+import { fromA2aSdk } from '../extract/a2a-sdk.js';
+import { detectTransport } from '../extract/detect.js';
+import { type AdcpErrorLocation, checkAdcpError, locateA2aError, locateMcpError } from '../extract/errors.js';
 import { jsonRpcErrorCode, looksLikeJsonRpcError, RESERVED_JSON_RPC_CODES, unwrapJsonRpcResult } from '../extract/json-rpc.js';
+import { locateMcpPayload, type McpPayloadLocation, type McpRejectedText, textItems } from '../extract/mcp.js';
 import { hasOwn, isObject } from '../json/own.js';
+import { type ParsedShape, readTextItem, type TextBudget } from '../json/text.js';
+import type { EndState } from '../schema/recovery.js';
 import { isAsyncStatus, isFailedStatus } from '../schema/statuses.js';
-import { failed, payloadError, type Context } from './failures.js';
+import { type Context, failed, payloadError } from './failures.js';
 import { sellerText } from './seller-text.js';
 import type { StatedStatus } from './status-layers.js';
 

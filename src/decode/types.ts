@@ -2,11 +2,12 @@
  * The public types of decode(), safeDecode() and createDecoder(): their options, what they return
  * for a task in the version(s) the options allow, and the decoder createDecoder() binds.
  */
+
+import type { Encoder } from '../encode/types.js';
 import type { DecodeError } from '../errors/errors.js';
 import type { ResponsesByVersion } from '../generated/index.js';
 import type { DecodeOptions, Merged, VersionNamed } from '../options/version-option.js';
 import type { Version } from '../schema/versions.js';
-import type { Encoder } from '../encode/types.js';
 
 export type { DecodeOptions, Merged, ReleaseOf } from '../options/version-option.js';
 

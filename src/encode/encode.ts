@@ -6,11 +6,11 @@
  * as is on a network retry. A refusal is a RequestError (`INVALID_REQUEST`): the caller's to fix.
  */
 import { DecodeError, describeThrown } from '../errors/errors.js';
-import { resolveOptions, type Resolved } from '../options/resolve-options.js';
+import { type Resolved, resolveOptions } from '../options/resolve-options.js';
 import { defaultVersion, type Version } from '../schema/versions.js';
 import { checkedRequest } from './checked-request.js';
 import type { EncodedRequest } from './request.js';
-import type { Encoded, Encoder, EncodeOptions, EncodeVersionFor, RequestIn, RequestTask, SafeEncodeResult } from './types.js';
+import type { Encoded, EncodeOptions, Encoder, EncodeVersionFor, RequestIn, RequestTask, SafeEncodeResult } from './types.js';
 
 /**
  * Checks a buyer's arguments for `task` against its request schema, stamps the version fields the

@@ -2,7 +2,7 @@
  * The encoder half of a pinned import's decoders (`adcp-decode/3.1`, `adcp-decode/3.0`): encode
  * and safeEncode in the import's version, with the options of the decoder they belong to.
  */
-import { resolveOptions, type Resolved } from '../options/resolve-options.js';
+import { type Resolved, resolveOptions } from '../options/resolve-options.js';
 import type { DecodeOptions } from '../options/version-option.js';
 import { encoderOver } from './encode.js';
 import type { PinnedEncoder } from './request.js';

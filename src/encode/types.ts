@@ -5,8 +5,8 @@
 import type { DecodeError } from '../errors/errors.js';
 import type { Version } from '../generated/index.js';
 import type { DefaultRequestVersion, RequestsByVersion } from '../generated/requests.js';
-import type { EncodeBounds, EncodedRequest, Frozen } from './request.js';
 import type { Merged, ReleaseOf, VersionNamed } from '../options/version-option.js';
+import type { EncodeBounds, EncodedRequest, Frozen } from './request.js';
 
 /** Options of {@link encode} and {@link safeEncode}: the version to speak and the bounds. */
 export interface EncodeOptions extends EncodeBounds {

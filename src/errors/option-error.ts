@@ -3,7 +3,7 @@
  * function it was given to: what it must be, and what it is (a string quoted and cut, a number as
  * is, anything else by its kind, never echoed).
  */
-import { DecodeError, NO_CONTEXT, describeValue, type ErrorContext } from './errors.js';
+import { DecodeError, describeValue, type ErrorContext, NO_CONTEXT } from './errors.js';
 import { shownText } from './format.js';
 
 /**

@@ -6,7 +6,7 @@
  * stream event flags); DataPart `data` values are kept as they are, for decode() to copy and bound.
  * Nothing here imports the SDK: the shapes are recognised structurally.
  */
-import { LimitError, NO_CONTEXT, type ErrorContext } from '../errors/errors.js';
+import { type ErrorContext, LimitError, NO_CONTEXT } from '../errors/errors.js';
 import { isObject, own } from '../json/own.js';
 
 /** The SDK's TaskState enum, by value (a2a.proto's `TaskState`). */

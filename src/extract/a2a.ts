@@ -9,8 +9,8 @@
  */
 import { DEFAULT_BOUNDS, storedIndexes } from '../bounds/bounds.js';
 import { snapshot } from '../bounds/snapshot.js';
-import { DecodeError, NO_CONTEXT, readInput, type ErrorContext } from '../errors/errors.js';
-import { hasOwn, own, isObject } from '../json/own.js';
+import { DecodeError, type ErrorContext, NO_CONTEXT, readInput } from '../errors/errors.js';
+import { hasOwn, isObject, own } from '../json/own.js';
 import type { FoundPayload } from './found.js';
 
 /** The single-key envelopes unwrapped (once) before extraction: A2A 1.0 `SendMessageResponse` / `StreamResponse` branches. */

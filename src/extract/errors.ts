@@ -11,16 +11,17 @@
  * Reading rules: own properties only; an exception while reading the input (getter, Proxy) fails
  * the call with `MALFORMED_ENVELOPE`.
  */
-import type { AdcpError } from '../errors/errors.js';
-import { DecodeError, NO_CONTEXT, readInput, type ErrorContext } from '../errors/errors.js';
-import { resolveMaxBytes, textItems, type McpExtractOptions } from './mcp.js';
-import { isA2aDataPart, unwrapA2aEnvelope } from './a2a.js';
-import { shownPointer } from '../errors/format.js';
-import { storedIndexes, type Bounds } from '../bounds/bounds.js';
+
+import { type Bounds, storedIndexes } from '../bounds/bounds.js';
 import { compactJsonBytes, copyJson } from '../bounds/snapshot.js';
+import type { AdcpError } from '../errors/errors.js';
+import { DecodeError, type ErrorContext, NO_CONTEXT, readInput } from '../errors/errors.js';
+import { shownPointer } from '../errors/format.js';
+import { hasOwn, isObject, own } from '../json/own.js';
 import { readTextItem, type TextBudget } from '../json/text.js';
-import { hasOwn, own, isObject } from '../json/own.js';
+import { isA2aDataPart, unwrapA2aEnvelope } from './a2a.js';
 import { jsonRpcErrorData } from './json-rpc.js';
+import { type McpExtractOptions, resolveMaxBytes, textItems } from './mcp.js';
 
 /** Longest accepted `adcp_error.code`, in UTF-16 code units (the spec's `code.length > 64` check). */
 const MAX_ERROR_CODE_LENGTH = 64;

@@ -2,7 +2,7 @@
  * JSON-RPC 2.0 around a seller's answer: the framing of a success, how an error is recognised and
  * read, the codes transport-errors.mdx reserves, and the code the MCP SDK raises for its own timeout.
  */
-import { hasOwn, own, isObject } from '../json/own.js';
+import { hasOwn, isObject, own } from '../json/own.js';
 import { isA2aJsonRpcError } from './thrown.js';
 
 /** The JSON-RPC code the MCP SDK's Protocol uses for its own request timeout (ErrorCode.RequestTimeout). */

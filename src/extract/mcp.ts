@@ -9,12 +9,13 @@
  *   with `MALFORMED_ENVELOPE`. Treating the value as absent instead could turn an unreadable
  *   `isError` into a success, the type confusion the spec's guard exists to prevent.
  */
-import { NO_CONTEXT, readInput, type ErrorContext } from '../errors/errors.js';
+
 import { DEFAULT_BOUNDS, storedIndexes } from '../bounds/bounds.js';
-import { byteLimit } from '../errors/option-rules.js';
 import { snapshot } from '../bounds/snapshot.js';
-import { readTextItem, type ParsedShape, type TextBudget } from '../json/text.js';
-import { hasOwn, own, isObject } from '../json/own.js';
+import { type ErrorContext, NO_CONTEXT, readInput } from '../errors/errors.js';
+import { byteLimit } from '../errors/option-rules.js';
+import { hasOwn, isObject, own } from '../json/own.js';
+import { type ParsedShape, readTextItem, type TextBudget } from '../json/text.js';
 import type { FoundPayload } from './found.js';
 
 export type { ParsedShape } from '../json/text.js';

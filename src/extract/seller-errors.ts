@@ -9,11 +9,12 @@
  * stays on `adcpError`. Like the response types, the details types are closed: a member they do not
  * name is read with `extra()`.
  */
+
+import type { AdcpError } from '../errors/errors.js';
+import type { KnownSellerError, VersionUnsupportedDetails } from '../errors/seller-errors.js';
 import { hasOwn, isObject, own } from '../json/own.js';
 import { normalizeRetryAfter } from '../schema/recovery.js';
 import { newestListed } from '../schema/versions.js';
-import type { AdcpError } from '../errors/errors.js';
-import type { KnownSellerError, VersionUnsupportedDetails } from '../errors/seller-errors.js';
 
 /** How one `details` member is checked: a JSON type, a pattern's name, or the values of an enum. */
 export type DetailKind =

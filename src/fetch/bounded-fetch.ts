@@ -9,19 +9,19 @@
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { DecodeError, LimitError } from '../errors/errors.js';
-import { shownText } from '../errors/format.js';
-import { EventIdIndex } from './event-ids.js';
-import { Exchange, noop, type Ledger } from './exchange.js';
 import {
+  type BoundedRequestInit,
   checkBounds,
   DEFAULT_MAX_BYTES,
   DEFAULT_TIMEOUT_MS,
   FETCH_BOUNDS,
-  timedOut,
-  type BoundedRequestInit,
   type FetchBounds,
+  timedOut,
 } from '../bounds/fetch-bounds.js';
+import { DecodeError, LimitError } from '../errors/errors.js';
+import { shownText } from '../errors/format.js';
+import { EventIdIndex } from './event-ids.js';
+import { Exchange, type Ledger, noop } from './exchange.js';
 import { SseScanner } from './sse.js';
 
 /** The function {@link boundedFetch} returns; assignable to `typeof fetch` and the MCP SDK's `FetchLike`. */

@@ -2,8 +2,9 @@
  * One request/response through a bounded fetch, and the budget (ledger) it draws on with the
  * streams that resume it: the deadline, the abort, and every body chunk counted against the bounds.
  */
-import type { DecodeError } from '../errors/errors.js';
+
 import { timedOut, tooLarge } from '../bounds/fetch-bounds.js';
+import type { DecodeError } from '../errors/errors.js';
 import { MAX_TIMER_MS } from '../errors/option-rules.js';
 import type { ScannedId, SseScanner } from './sse.js';
 

@@ -4,7 +4,7 @@
  * the text, and the parsed value scanned once for prototype-polluting keys while its shape is
  * measured; and the budget that one scan over many text items (MCP `content[]`) shares.
  */
-import { DecodeError, LimitError, NO_CONTEXT, type ErrorContext } from '../errors/errors.js';
+import { DecodeError, type ErrorContext, LimitError, NO_CONTEXT } from '../errors/errors.js';
 import { shownPointer } from '../errors/format.js';
 import { hasOwn, prototypeMember } from './own.js';
 import { utf8Length } from './utf8.js';

@@ -4,10 +4,11 @@
  * bounds, and the result decoded as the answer to that request. The SDK is never imported: the
  * client is a parameter, typed by the one method used.
  */
-import { callTaskOver, safeCallTaskOver, type Send } from '../call/run.js';
+
+import { wireName } from '../call/poll-method.js';
+import { callTaskOver, type Send, safeCallTaskOver } from '../call/run.js';
 import type { CallTask, SafeCallTask } from '../call/types.js';
 import type { EncodedRequest } from '../encode/request.js';
-import { wireName } from '../call/poll-method.js';
 
 /**
  * The MCP client callTask needs: `callTool` as the official SDK's `Client` has it (1.x), with the

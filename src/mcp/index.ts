@@ -3,11 +3,12 @@
  * reach the bounded fetch through the async context, as adcp-decode/fetch does); the MCP SDK is
  * a peer the caller brings, never imported here.
  */
-export { callTask, safeCallTask } from './call-task.js';
-export type { McpClient } from './call-task.js';
-export type { CallArgs, Called, CallOptions, CallTaskName, RequestOptions, RetryOptions, SafeCallResult } from '../call/types.js';
-export { TransportError } from '../call/transport-error.js';
+
 export type { HttpRefusal, TransportBlame } from '../call/transport-error.js';
-export { waitForTask } from './wait.js';
+export { TransportError } from '../call/transport-error.js';
+export type { CallArgs, Called, CallOptions, CallTaskName, RequestOptions, RetryOptions, SafeCallResult } from '../call/types.js';
 export type { WaitForTask, WaitResult } from '../call/wait.js';
 export type { WaitClock, WaitOptions, WebhookDelivery } from '../call/wait-options.js';
+export type { McpClient } from './call-task.js';
+export { callTask, safeCallTask } from './call-task.js';
+export { waitForTask } from './wait.js';

@@ -2,8 +2,8 @@
  * waitForTask over MCP: the handle's task polled through the caller's MCP client (the tool
  * `get_task_status`, or `tasks_get` for 3.0) until it is final (src/call/wait.ts).
  */
-import { waitOver, type WaitForTask } from '../call/wait.js';
-import { sendOver, type McpClient } from './call-task.js';
+import { type WaitForTask, waitOver } from '../call/wait.js';
+import { type McpClient, sendOver } from './call-task.js';
 
 /**
  * Waits for a task to end: polls it over MCP (3.1 `get_task_status` with its result, 3.0

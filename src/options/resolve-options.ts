@@ -2,14 +2,14 @@
  * The options of one decode: the decoder's (createDecoder) and the call's merged, read once each,
  * checked, and resolved to the values decode() runs with.
  */
-import { DEFAULT_BOUNDS, type Bounds } from '../bounds/bounds.js';
-import { byteLimit, countLimit } from '../errors/option-rules.js';
-import { DecodeError, NO_CONTEXT, describeThrown, type ErrorContext, type Recovery } from '../errors/errors.js';
+import { type Bounds, DEFAULT_BOUNDS } from '../bounds/bounds.js';
+import { DecodeError, describeThrown, type ErrorContext, NO_CONTEXT, type Recovery } from '../errors/errors.js';
 import { optionError } from '../errors/option-error.js';
+import { byteLimit, countLimit } from '../errors/option-rules.js';
+import { type NewerRelease, resolveVersion, type Version } from '../schema/versions.js';
 import type { Transport } from './options.js';
-import { resolveVersion, type NewerRelease, type Version } from '../schema/versions.js';
+import { type CheckedRequest, readRequest } from './sent-request.js';
 import type { DecodeOptions } from './version-option.js';
-import { readRequest, type CheckedRequest } from './sent-request.js';
 
 /** The options a decode runs with: every one present, checked, the version resolved. */
 export interface Resolved extends Bounds {

@@ -5,7 +5,7 @@
  * kept: the task, the `context` as the JSON that was sent, the version stamps, and the
  * `push_notification_config.operation_id` a task handle carries.
  */
-import { DecodeError, NO_CONTEXT, describeThrown, describeValue, type ErrorContext } from '../errors/errors.js';
+import { DecodeError, describeThrown, describeValue, type ErrorContext, NO_CONTEXT } from '../errors/errors.js';
 import { hasOwn, isObject } from '../json/own.js';
 
 /** A request as sent to a seller: the task it calls and the arguments it sent. */

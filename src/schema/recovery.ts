@@ -13,10 +13,10 @@
  *    manifest default.
  */
 import type { AdcpError, Recovery, RecoveryClassification } from '../errors/errors.js';
-import { DecodeError, NO_CONTEXT, describeValue, wrapInputFault, type ErrorContext } from '../errors/errors.js';
+import { DecodeError, describeValue, type ErrorContext, NO_CONTEXT, wrapInputFault } from '../errors/errors.js';
 import { hasOwn, own } from '../json/own.js';
-import { defaultVersion, resolveVersion, tablesFor, type Version } from './versions.js';
 import type { FailedStatus } from './statuses.js';
+import { defaultVersion, resolveVersion, tablesFor, type Version } from './versions.js';
 
 /** Lower bound of a usable `retry_after`, in seconds. */
 const RETRY_AFTER_MIN_SECONDS = 1;

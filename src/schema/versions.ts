@@ -1,14 +1,14 @@
 /**
  * The bundled AdCP versions and how a requested or announced version maps onto one of them.
  */
-import { DecodeError, NO_CONTEXT, type ErrorContext } from '../errors/errors.js';
+import { DecodeError, type ErrorContext, NO_CONTEXT } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { tablesByVersion } from '../generated/index.js';
 // From the module that imports nothing: this file's declarations then reach no release's types.
 import { defaultVersion, type Version, versions } from '../generated/versions.js';
 import type { VersionTables } from './tables.js';
 
-export { defaultVersion, versions, type Version };
+export { defaultVersion, type Version, versions };
 
 /**
  * The task names of a bundled AdCP version.

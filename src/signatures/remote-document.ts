@@ -3,8 +3,9 @@
  * bound checked on the declared length and on every chunk, a deadline over headers and body, no
  * redirects and no content codings (a runtime's fetch would inflate them and hide the raw size).
  */
-import { shownText } from '../errors/format.js';
+
 import { checkBounds } from '../bounds/fetch-bounds.js';
+import { shownText } from '../errors/format.js';
 import { readBoundedStream } from './bounded-stream.js';
 
 /** The bounds of {@link fetchBoundedText}. */

@@ -6,7 +6,7 @@
  */
 import { DecodeError, describeValue } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
-import { defaultVersion, versions, type Version } from '../generated/index.js';
+import { defaultVersion, type Version, versions } from '../generated/index.js';
 import { validatorsByVersion } from '../generated/validator-maps.js';
 import { preloadFrom } from './validators.js';
 

@@ -11,12 +11,12 @@ import { loadModule } from '#validator-loader';
 import { DecodeError, describeThrown, describeValue, type ErrorContext, type ValidationIssue } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { taskStatusPollByVersion, webhookEnvelopeByVersion } from '../generated/envelope.js';
-import { versionFolders, type Version } from '../generated/index.js';
+import { type Version, versionFolders } from '../generated/index.js';
 import { patchJudgesByVersion } from '../generated/patches.js';
 import { LAYOUT } from '../layout.js';
-import { boundIssues } from './issue-listing.js';
 import type { AsyncStatus } from '../schema/response-types.js';
 import type { ValidatorImports, ValidatorKind } from '../schema/tables.js';
+import { boundIssues } from './issue-listing.js';
 
 /** Which schema of a task a payload is checked against. */
 export type Variant = 'response' | AsyncStatus;

@@ -4,34 +4,33 @@
  * bounded first and read once: a caller's object into a plain snapshot, a text measured before
  * anything scans it.
  */
-import { DEFAULT_BOUNDS, withinBounds, type Bounds } from '../bounds/bounds.js';
+import { type Bounds, DEFAULT_BOUNDS, withinBounds } from '../bounds/bounds.js';
 import { checkTree } from '../bounds/check-tree.js';
 import { snapshot } from '../bounds/snapshot.js';
-import { decode, type DecodeOptions, type VersionFor } from '../decode/decode.js';
+import { type DecodeOptions, decode, type VersionFor } from '../decode/decode.js';
 import {
   decodeEnclosed,
   isTaskType,
-  resultTask,
   type ResultData,
   type ResultTask,
+  resultTask,
   type TaskType,
   type TaskTypeIn,
 } from '../decode/enclosed.js';
 import { guard } from '../decode/failures.js';
 import { correlate, readHandle, type TaskHandle, type TaskHandleFields } from '../decode/task-handle.js';
-import { resolveOptions, type Resolved } from '../options/resolve-options.js';
-import { DecodeError, SchemaMismatchError, describeThrown, describeValue } from '../errors/errors.js';
-import { TaskFailedError } from '../errors/errors.js';
+import { DecodeError, describeThrown, describeValue, SchemaMismatchError, TaskFailedError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
+import { WebhookError } from '../errors/webhook-error.js';
 import { classifyA2aState, locateA2aPayload, unwrapA2aEnvelope } from '../extract/a2a.js';
 import type { ParsedShape } from '../extract/mcp.js';
 import { isObject, own } from '../json/own.js';
+import { type Resolved, resolveOptions } from '../options/resolve-options.js';
 import { isFailedStatus } from '../schema/statuses.js';
-import { versionOrDefault, versions, type Version } from '../schema/versions.js';
+import { type Version, versionOrDefault, versions } from '../schema/versions.js';
 import { bodyText, bodyTooLarge, parseWebhookBody } from './body/body.js';
 import { checkWebhookEnvelope, detectWebhookFormat, type WebhookFormat, type WebhookStatus, type WebhookTaskType } from './envelope.js';
-import { WebhookError } from '../errors/webhook-error.js';
-import { WebhookTaskFailedError, type WebhookFailure } from './errors.js';
+import { type WebhookFailure, WebhookTaskFailedError } from './errors.js';
 
 /**
  * The decode task whose response schema checks a webhook `result` of a task type: the same name,

@@ -4,11 +4,12 @@
  * nonsense fails closed as a fault of the receiver's side (5xx), never as the sender's (4xx), and
  * never lets a webhook through.
  */
+
+import { readHandle, type TaskHandle, type TaskHandleFields } from '../decode/task-handle.js';
 import { DecodeError, describeThrown, describeValue } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
-import { call } from '../signatures/deadline.js';
-import { readHandle, type TaskHandle, type TaskHandleFields } from '../decode/task-handle.js';
 import { WebhookError } from '../errors/webhook-error.js';
+import { call } from '../signatures/deadline.js';
 import type { ReplayClaim, ReplayStore } from '../signatures/replay/replay.js';
 import type { KeyResolver, ResolvedKey } from '../signatures/verify/keys.js';
 import type { RevocationCheck, RevocationStatus } from '../signatures/verify/verify.js';

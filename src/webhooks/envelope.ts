@@ -5,15 +5,15 @@
  */
 import { DEFAULT_BOUNDS } from '../bounds/bounds.js';
 import { snapshot } from '../bounds/snapshot.js';
-import { extractA2aResponse, looksLikeA2a } from '../extract/a2a.js';
-import { describeValue } from '../errors/errors.js';
 import { TASK_TYPES, type TaskType } from '../decode/enclosed.js';
 import { envelopeFault } from '../decode/envelope-check.js';
+import { describeValue } from '../errors/errors.js';
+import { WebhookError } from '../errors/webhook-error.js';
+import { extractA2aResponse, looksLikeA2a } from '../extract/a2a.js';
 import { protocolsByVersion, webhookEnvelopeByVersion, webhookRequiredByVersion } from '../generated/envelope.js';
 import { isObject, own } from '../json/own.js';
 import { TASK_STATUSES, type TaskStatus } from '../schema/statuses.js';
 import type { Version } from '../schema/versions.js';
-import { WebhookError } from '../errors/webhook-error.js';
 
 /** How a webhook body is framed: the AdCP MCP envelope, or an A2A Task / status update. */
 export type WebhookFormat = 'mcp' | 'a2a';

@@ -3,7 +3,7 @@
  * resolved, and the failed task a delivered webhook reports.
  */
 import { DecodeError, TaskFailedError } from '../errors/errors.js';
-import { DECODE_ERROR_ANSWER, SIGNATURE_CHALLENGE, WebhookError, type WebhookBlame } from '../errors/webhook-error.js';
+import { DECODE_ERROR_ANSWER, SIGNATURE_CHALLENGE, type WebhookBlame, WebhookError } from '../errors/webhook-error.js';
 import { isObject, own } from '../json/own.js';
 
 /** What a receiver answers: a status and headers (no body, so nothing internal is echoed), and whose fault it was. */

@@ -3,28 +3,29 @@
  * there, never a raw TypeError on the first webhook) and resolved to the settings `receive()`
  * runs with: every dependency held to its deadline and to the shape of its answers.
  */
+
+import type { Bounds } from '../bounds/bounds.js';
+import type { TaskHandle } from '../decode/task-handle.js';
 import { DecodeError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
-import { resolveVersion } from '../schema/versions.js';
-import type { Bounds } from '../bounds/bounds.js';
-import { boundsOf, type DecodeWebhookOptions } from './decode-webhook.js';
-import { WEBHOOK_TASK_TYPES } from './envelope.js';
-import { guardHandles, guardKeys, guardNow, guardReplayStore, guardRevocation, type HandleIds, type HandleLookup } from './dependencies.js';
-import type { TaskHandle } from '../decode/task-handle.js';
-import { byteLimit, deadlineMs, optionalFunction } from '../errors/option-rules.js';
-import { optionalMethods, positiveInteger } from '../signatures/option-checks.js';
 import { optionError, secretOptionError } from '../errors/option-error.js';
-import type { BodyLimits } from './body/request.js';
+import { byteLimit, deadlineMs, optionalFunction } from '../errors/option-rules.js';
+import { resolveVersion } from '../schema/versions.js';
+import { type RegisteredEndpoint, registeredEndpoint } from '../signatures/http/target-uri.js';
+import { optionalMethods, positiveInteger } from '../signatures/option-checks.js';
 import type { DedupOptions, DedupSettings } from '../signatures/replay/dedup-claim.js';
 import { createMemoryReplayStore, type ReplayStore } from '../signatures/replay/replay.js';
+import type { WebhookCrypto } from '../signatures/types.js';
 import { checkHmacSecret } from '../signatures/verify/hmac.js';
 import { createJwksResolver, type JwksResolverOptions } from '../signatures/verify/jwks.js';
 import type { KeyResolver } from '../signatures/verify/keys.js';
 import { createRevocationList, type RevocationListOptions } from '../signatures/verify/revocation.js';
 import { DEFAULT_MAX_SIGNATURE_HEADER_BYTES } from '../signatures/verify/signature-headers.js';
-import { registeredEndpoint, type RegisteredEndpoint } from '../signatures/http/target-uri.js';
 import type { ReplayScope, RevocationCheck } from '../signatures/verify/verify.js';
-import type { WebhookCrypto } from '../signatures/types.js';
+import type { BodyLimits } from './body/request.js';
+import { boundsOf, type DecodeWebhookOptions } from './decode-webhook.js';
+import { guardHandles, guardKeys, guardNow, guardReplayStore, guardRevocation, type HandleIds, type HandleLookup } from './dependencies.js';
+import { WEBHOOK_TASK_TYPES } from './envelope.js';
 
 const WHO = 'createWebhookReceiver';
 const OWNER = { who: WHO } as const;

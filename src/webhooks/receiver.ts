@@ -8,25 +8,25 @@
  * refusal, typed and blamed: only a fault of the delivery is answered 4xx (see `webhookResponse`).
  */
 import type { VersionFor } from '../decode/decode.js';
-import { DecodeError, TaskMismatchError, describeThrown } from '../errors/errors.js';
-import { shownText } from '../errors/format.js';
-import type { Version } from '../schema/versions.js';
-import { decodeWebhookValue, type DecodedWebhook } from './decode-webhook.js';
-import { WebhookError } from '../errors/webhook-error.js';
-import { WebhookTaskFailedError, type WebhookFailure } from './errors.js';
-import { parseWebhookBody, bodyText } from './body/body.js';
-import { verifyLegacyHmac } from '../signatures/verify/hmac.js';
-import type { KeyResolver } from '../signatures/verify/keys.js';
-import { checkContentType, readWebhookRequest, type IncomingWebhook, type ReadRequest } from './body/request.js';
-import { claimDelivery } from '../signatures/replay/dedup-claim.js';
-import type { DedupClaim } from '../signatures/types.js';
-import { receiverSettings, type ReceiverSettings, type WebhookReceiverOptions } from './receiver-options.js';
 import { sameAgent, type TaskHandle } from '../decode/task-handle.js';
-import { checkWebhookEnvelope, detectWebhookFormat } from './envelope.js';
+import { DecodeError, describeThrown, TaskMismatchError } from '../errors/errors.js';
+import { shownText } from '../errors/format.js';
+import { WebhookError } from '../errors/webhook-error.js';
 import { isObject, own } from '../json/own.js';
 import { resolveOptions } from '../options/resolve-options.js';
+import type { Version } from '../schema/versions.js';
 import { versionOrDefault } from '../schema/versions.js';
+import { claimDelivery } from '../signatures/replay/dedup-claim.js';
+import type { DedupClaim } from '../signatures/types.js';
+import { verifyLegacyHmac } from '../signatures/verify/hmac.js';
+import type { KeyResolver } from '../signatures/verify/keys.js';
 import { verifyWebhookSignature, type WebhookSigner } from '../signatures/verify/verify.js';
+import { bodyText, parseWebhookBody } from './body/body.js';
+import { checkContentType, type IncomingWebhook, type ReadRequest, readWebhookRequest } from './body/request.js';
+import { type DecodedWebhook, decodeWebhookValue } from './decode-webhook.js';
+import { checkWebhookEnvelope, detectWebhookFormat } from './envelope.js';
+import { type WebhookFailure, WebhookTaskFailedError } from './errors.js';
+import { type ReceiverSettings, receiverSettings, type WebhookReceiverOptions } from './receiver-options.js';
 
 /** Who signed a received webhook: an RFC 9421 key, or the legacy HMAC secret. */
 export type ReceivedSigner =

@@ -7,9 +7,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { referenceFold } from '../../scripts/fuzz/a2a-stream-reference.js';
 import { foldA2aStream } from '../../src/a2a/fold-stream.js';
 import { DecodeError, LimitError } from '../../src/errors/errors.js';
-import { referenceFold } from '../../scripts/fuzz/a2a-stream-reference.js';
 import { runs } from '../helpers.js';
 
 const ArrayIterator = Object.getPrototypeOf([][Symbol.iterator]()) as { next: (...args: unknown[]) => unknown };

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_BOUNDS, type Bounds } from '../../src/bounds/bounds.js';
+import { type Bounds, DEFAULT_BOUNDS } from '../../src/bounds/bounds.js';
 import { checkTree } from '../../src/bounds/check-tree.js';
 import { snapshot } from '../../src/bounds/snapshot.js';
 import { DecodeError, LimitError } from '../../src/errors/errors.js';

@@ -24,8 +24,8 @@ import { checkTree } from '../../src/bounds/check-tree.js';
 import { snapshot } from '../../src/bounds/snapshot.js';
 import { safeDecode, type TaskName } from '../../src/decode/decode.js';
 import { LimitError } from '../../src/errors/errors.js';
-import { listIssues } from '../../src/validate/validators.js';
 import type { Version } from '../../src/schema/versions.js';
+import { listIssues } from '../../src/validate/validators.js';
 
 const Ajv = AjvModule.default;
 type Schema = Record<string, unknown>;

@@ -16,11 +16,11 @@
 import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_BOUNDS, type Bounds } from '../../src/bounds/bounds.js';
+import { type Bounds, DEFAULT_BOUNDS } from '../../src/bounds/bounds.js';
 import { snapshot } from '../../src/bounds/snapshot.js';
-import { safeDecode, type DecodeOptions } from '../../src/decode/decode.js';
+import { type DecodeOptions, safeDecode } from '../../src/decode/decode.js';
 import { DecodeError } from '../../src/errors/errors.js';
-import { exoticTrees, tightBounds, Tracked } from '../fixtures/exotic-trees.js';
+import { exoticTrees, Tracked, tightBounds } from '../fixtures/exotic-trees.js';
 import { claimedArray } from '../fixtures/hostile-values.js';
 import { fixtures } from '../fixtures/payloads.js';
 import { V3_1 } from '../fixtures/versions.js';

@@ -6,11 +6,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { signatureError, refusalOf } from '../../src/call/refusal.js';
+import { refusalOf, signatureError } from '../../src/call/refusal.js';
 import { readRetry, retryDelayMs } from '../../src/call/retry.js';
 import { TransportError } from '../../src/call/transport-error.js';
-import { DecodeError, LimitError, RequestError } from '../../src/errors/errors.js';
-import { TaskFailedError } from '../../src/errors/errors.js';
+import { DecodeError, LimitError, RequestError, TaskFailedError } from '../../src/errors/errors.js';
 import { safeCallTask } from '../../src/mcp/index.js';
 
 const transient = (retryAfterSeconds?: number) =>

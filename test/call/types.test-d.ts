@@ -8,8 +8,8 @@ import type { Client as A2aSdkClient } from '@a2a-js/sdk-v1/client';
 import type { Client as McpSdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { expectTypeOf } from 'vitest';
 import * as a2a from '../../src/a2a/index.js';
-import * as mcp from '../../src/mcp/index.js';
 import type { Decoded, DecodeError, Encoded, EncodedRequest, v3_1 } from '../../src/index.js';
+import * as mcp from '../../src/mcp/index.js';
 import { V3_1 } from '../fixtures/versions.js';
 
 declare const mcpClient: McpSdkClient;

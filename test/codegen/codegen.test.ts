@@ -9,13 +9,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { REWRITES, rewrite, staticImports } from '../../scripts/generate/rewrites.js';
-import { listFiles, readLockVersions, REPO_ROOT, schemaDir } from '../../scripts/schema-paths.js';
-import { decode, tasks, versions } from '../../src/index.js';
-import { tablesByVersion, versionFolders, type Version } from '../../src/generated/index.js';
+import { listFiles, REPO_ROOT, readLockVersions, schemaDir } from '../../scripts/schema-paths.js';
+import { tablesByVersion, type Version, versionFolders } from '../../src/generated/index.js';
 import { patchJudgesByVersion } from '../../src/generated/patches.js';
+import { decode, tasks, versions } from '../../src/index.js';
 import { fastValidator } from '../../src/validate/validators.js';
-import { chunkFiles, closure, declarationsOf, releases } from '../validate/generated-code.js';
 import { V3_1 } from '../fixtures/versions.js';
+import { chunkFiles, closure, declarationsOf, releases } from '../validate/generated-code.js';
 
 const run = promisify(execFile);
 const GENERATED = path.join(REPO_ROOT, 'src/generated');

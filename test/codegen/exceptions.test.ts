@@ -8,14 +8,14 @@
  */
 import { describe, expect, test } from 'vitest';
 import { applyExceptions, SCHEMA_EXCEPTIONS } from '../../scripts/generate/exceptions.js';
-import { loadSchemas, type JsonObject, type SchemaFile } from '../../scripts/generate/load.js';
+import { type JsonObject, loadSchemas, type SchemaFile } from '../../scripts/generate/load.js';
 import { schemaDir } from '../../scripts/schema-paths.js';
 import { decode } from '../../src/decode/decode.js';
 import { versions } from '../../src/schema/versions.js';
 import { mcp } from '../fixtures/envelopes.js';
 import { readSchema } from '../fixtures/vectors.js';
-import { thrown } from '../helpers.js';
 import { V3_0 } from '../fixtures/versions.js';
+import { thrown } from '../helpers.js';
 
 /** A schema file as loaded, before any exception: a deep copy of the synced file. */
 function raw(version: string, rel: string): SchemaFile {

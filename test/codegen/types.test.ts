@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { REPO_ROOT } from '../../scripts/schema-paths.js';
 import { pinnedNames } from '../../scripts/generate/entries.js';
 import { absentKeys, forbiddenKeys } from '../../scripts/generate/shapes.js';
+import { REPO_ROOT } from '../../scripts/schema-paths.js';
 import { versionFolders } from '../../src/generated/index.js';
 import { versions } from '../../src/index.js';
 

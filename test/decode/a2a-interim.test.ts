@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { decode, safeDecode } from '../../src/decode/decode.js';
 import { isFinal } from '../../src/decode/final.js';
 import { ASYNC_STATUSES } from '../../src/schema/statuses.js';
-import { tasks, versions, type Version } from '../../src/schema/versions.js';
+import { tasks, type Version, versions } from '../../src/schema/versions.js';
 import { fastValidator } from '../../src/validate/validators.js';
 import { decodeWebhook } from '../../src/webhooks/index.js';
 import { a2a03, a2a10 } from '../fixtures/envelopes.js';

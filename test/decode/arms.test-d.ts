@@ -7,9 +7,9 @@
  * test); test/decode/arms.test.ts fails when a oneOf task has no entry here.
  */
 import { expectTypeOf } from 'vitest';
-import { isFinal, type Final } from '../../src/index.js';
-import type { Response as Response31, TaskName as TaskName31 } from '../../src/generated/v3_1/pinned.js';
 import type { Response as Response30, TaskName as TaskName30 } from '../../src/generated/v3_0/pinned.js';
+import type { Response as Response31, TaskName as TaskName31 } from '../../src/generated/v3_1/pinned.js';
+import { type Final, isFinal } from '../../src/index.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 type Pinned31 = { [T in TaskName31]: Response31<T> };

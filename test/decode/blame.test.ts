@@ -11,14 +11,14 @@
  */
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { boundedFetch, withFetchBounds } from '../../src/fetch/bounded-fetch.js';
 import { decode, safeDecode } from '../../src/decode/decode.js';
 import { DecodeError, LimitError } from '../../src/errors/errors.js';
+import { boundedFetch, withFetchBounds } from '../../src/fetch/bounded-fetch.js';
 import { a2a10, jsonRpc, mcp } from '../fixtures/envelopes.js';
-import { callSeller, lowLevelSeller, mcpSeller, serveSellers, type ServedSellers } from '../fixtures/mcp-sellers.js';
+import { callSeller, lowLevelSeller, mcpSeller, type ServedSellers, serveSellers } from '../fixtures/mcp-sellers.js';
 import { payload } from '../fixtures/payloads.js';
-import { failureOf } from '../helpers.js';
 import { V3_0 } from '../fixtures/versions.js';
+import { failureOf } from '../helpers.js';
 
 vi.mock('../../src/validate/validators.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../src/validate/validators.js')>();

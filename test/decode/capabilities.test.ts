@@ -15,8 +15,8 @@ import { versionForSeller } from '../../src/schema/versions.js';
 import { fastValidator } from '../../src/validate/validators.js';
 import { a2a10, mcp } from '../fixtures/envelopes.js';
 import { payload } from '../fixtures/payloads.js';
-import { caughtAs } from '../helpers.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
+import { caughtAs } from '../helpers.js';
 
 type Json = Record<string, unknown>;
 

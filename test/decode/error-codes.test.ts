@@ -5,13 +5,12 @@
  */
 import { describe, expect, test } from 'vitest';
 import { decode, safeDecode } from '../../src/decode/decode.js';
+import { DecodeError, type DecodeErrorCode, LimitError, SchemaMismatchError, TaskFailedError } from '../../src/errors/errors.js';
 import { extractMcpResponse } from '../../src/extract/mcp.js';
-import { DecodeError, LimitError, SchemaMismatchError, type DecodeErrorCode } from '../../src/errors/errors.js';
-import { TaskFailedError } from '../../src/errors/errors.js';
 import { a2a03, a2a10, jsonRpc, mcp, mcpError } from '../fixtures/envelopes.js';
 import { payload } from '../fixtures/payloads.js';
-import { caughtAs } from '../helpers.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
+import { caughtAs } from '../helpers.js';
 
 function caught(fn: () => unknown, { short = true } = {}): DecodeError {
   const e = caughtAs(DecodeError, fn);

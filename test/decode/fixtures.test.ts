@@ -7,8 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { decode, safeDecode } from '../../src/decode/decode.js';
 import { SchemaMismatchError } from '../../src/errors/errors.js';
-import { tablesFor } from '../../src/schema/versions.js';
-import { defaultVersion, versions } from '../../src/schema/versions.js';
+import { defaultVersion, tablesFor, versions } from '../../src/schema/versions.js';
 import { fastValidator } from '../../src/validate/validators.js';
 import { a2a03, a2a10, jsonRpc, mcp } from '../fixtures/envelopes.js';
 import { fixtures, INVALID, type PayloadFixture } from '../fixtures/payloads.js';

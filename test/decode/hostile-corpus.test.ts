@@ -13,15 +13,16 @@
  *   JSON data and is refused (MALFORMED_ENVELOPE) rather than handed back as `null`-to-be.
  * - A circular value is MALFORMED_ENVELOPE (not JSON data), with every bound lifted too.
  */
+
+import { Buffer } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { Buffer } from 'node:buffer';
 import { describe, expect, test, vi } from 'vitest';
-import { safeDecode, type DecodeOptions, type TaskName } from '../../src/decode/decode.js';
-import { DecodeError, LimitError, type DecodeErrorCode, type SchemaMismatchError } from '../../src/errors/errors.js';
+import { type DecodeOptions, safeDecode, type TaskName } from '../../src/decode/decode.js';
 import type { TaskFailedError } from '../../src/errors/errors.js';
-import { payload } from '../fixtures/payloads.js';
+import { DecodeError, type DecodeErrorCode, LimitError, type SchemaMismatchError } from '../../src/errors/errors.js';
 import { claimedArray, revokedProxy, throwingGetter, throwingProxy } from '../fixtures/hostile-values.js';
+import { payload } from '../fixtures/payloads.js';
 
 type Json = Record<string, unknown>;
 type Outcome = DecodeErrorCode | 'decoded';

@@ -9,13 +9,13 @@ import { describe, expect, test } from 'vitest';
 import { decode, safeDecode } from '../../src/decode/decode.js';
 import type { AdcpError } from '../../src/errors/errors.js';
 import { TaskFailedError } from '../../src/errors/errors.js';
-import { DETAIL_SHAPES, knownSellerError, type DetailKind } from '../../src/extract/seller-errors.js';
-import { a2a03, jsonRpc, mcp, mcpError } from '../fixtures/envelopes.js';
-import { readSchema } from '../fixtures/vectors.js';
-import { caughtAs } from '../helpers.js';
+import { DETAIL_SHAPES, type DetailKind, knownSellerError } from '../../src/extract/seller-errors.js';
 import { decodeWebhook } from '../../src/webhooks/decode-webhook.js';
 import { WebhookTaskFailedError } from '../../src/webhooks/errors.js';
+import { a2a03, jsonRpc, mcp, mcpError } from '../fixtures/envelopes.js';
+import { readSchema } from '../fixtures/vectors.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
+import { caughtAs } from '../helpers.js';
 
 type Json = Record<string, unknown>;
 

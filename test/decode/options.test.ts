@@ -12,8 +12,8 @@ import { DecodeError, LimitError } from '../../src/errors/errors.js';
 import { a2a03, a2a10, jsonRpc, mcp, mcpError } from '../fixtures/envelopes.js';
 import { revokedProxy, throwingProxy } from '../fixtures/hostile-values.js';
 import { fixtures, payload } from '../fixtures/payloads.js';
-import { caughtAs } from '../helpers.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
+import { caughtAs } from '../helpers.js';
 
 function limit(fn: () => unknown): LimitError {
   return caughtAs(LimitError, fn);

@@ -7,14 +7,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { SYNCED_DIR } from '../../scripts/schema-paths.js';
 import { decode, safeDecode } from '../../src/decode/decode.js';
 import { SchemaMismatchError } from '../../src/errors/errors.js';
 import { patchJudgesByVersion } from '../../src/generated/patches.js';
 import { fastValidator } from '../../src/validate/validators.js';
-import { SYNCED_DIR } from '../../scripts/schema-paths.js';
 import { mcp } from '../fixtures/envelopes.js';
-import { caughtAs } from '../helpers.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
+import { caughtAs } from '../helpers.js';
 
 const index = JSON.parse(readFileSync(path.join(SYNCED_DIR, 'patch-history', 'index.json'), 'utf8')) as {
   bundled: Record<string, string>;

@@ -12,8 +12,8 @@ import * as root from '../../src/index.js';
 import { decode, isFinal, LimitError, SchemaMismatchError } from '../../src/index.js';
 import { a2a10, mcp } from '../fixtures/envelopes.js';
 import { payload } from '../fixtures/payloads.js';
-import { caughtAs } from '../helpers.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
+import { caughtAs } from '../helpers.js';
 
 describe('a pinned decoder judges by its own version', () => {
   test('a payload of its version decodes; safeDecode names the version', () => {

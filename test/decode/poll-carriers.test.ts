@@ -9,9 +9,9 @@
 import { describe, expect, test } from 'vitest';
 import { decode, decodeTaskStatus, encode, TaskFailedError } from '../../src/index.js';
 import { a2a03, a2a10, mcp } from '../fixtures/envelopes.js';
-import { caughtAs } from '../helpers.js';
 import { pollResponse } from '../fixtures/poll-sellers.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
+import { caughtAs } from '../helpers.js';
 
 type Json = Record<string, unknown>;
 

@@ -7,8 +7,8 @@ import { describe, expect, test } from 'vitest';
 import { isTaskType } from '../../src/decode/enclosed.js';
 import { DecodeError, decodeTaskStatus, SchemaMismatchError, TaskFailedError } from '../../src/index.js';
 import { fixtures } from '../fixtures/payloads.js';
-import { caughtAs } from '../helpers.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
+import { caughtAs } from '../helpers.js';
 
 const status = {
   task_id: 'task_cmb_4821',

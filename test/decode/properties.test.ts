@@ -16,18 +16,17 @@
 import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
-import { decode, safeDecode, type DecodeOptions, type TaskName } from '../../src/decode/decode.js';
-import { DecodeError, SchemaMismatchError } from '../../src/errors/errors.js';
-import { TaskFailedError } from '../../src/errors/errors.js';
-import { extractA2aResponse } from '../../src/extract/a2a.js';
 import { withinBounds } from '../../src/bounds/bounds.js';
 import { checkTree } from '../../src/bounds/check-tree.js';
+import { type DecodeOptions, decode, safeDecode, type TaskName } from '../../src/decode/decode.js';
+import { DecodeError, SchemaMismatchError, TaskFailedError } from '../../src/errors/errors.js';
+import { extractA2aResponse } from '../../src/extract/a2a.js';
 import { extractMcpResponse } from '../../src/extract/mcp.js';
 import { parseJsonText } from '../../src/json/text.js';
 import { anyValue, revokedProxy, throwingGetter, throwingProxy } from '../fixtures/hostile-values.js';
-import { deepMerge } from '../helpers.js';
 import { fixtures, type PayloadFixture } from '../fixtures/payloads.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
+import { deepMerge } from '../helpers.js';
 
 /** One seed for every property here, so a failure reproduces exactly; fast-check prints the path. */
 const SEED = 20_260_430;

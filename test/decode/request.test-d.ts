@@ -5,18 +5,18 @@
  * `replayed: true`; decoderFor returns a decoder whose answers are typed in the bundled versions.
  */
 import { expectTypeOf } from 'vitest';
+import type { ResponsesByVersion } from '../../src/generated/index.js';
+import * as v31 from '../../src/generated/v3_1/pinned.js';
 import {
   decode,
   decoderFor,
-  safeDecode,
-  type TaskFailedError,
   type KnownSellerError,
   type SentRequest,
+  safeDecode,
+  type TaskFailedError,
   type Version,
   type VersionUnsupportedDetails,
 } from '../../src/index.js';
-import * as v31 from '../../src/generated/v3_1/pinned.js';
-import type { ResponsesByVersion } from '../../src/generated/index.js';
 import { V3_0, type V3_1 } from '../fixtures/versions.js';
 
 declare const result: unknown;

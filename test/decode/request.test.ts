@@ -11,15 +11,15 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { createDecoder, decode, safeDecode, type DecodeOptions } from '../../src/decode/decode.js';
+import { createDecoder, type DecodeOptions, decode, safeDecode } from '../../src/decode/decode.js';
 import { firstDifference } from '../../src/decode/first-difference.js';
-import type { SentRequest } from '../../src/options/sent-request.js';
 import { DecodeError, VersionMismatchError } from '../../src/errors/errors.js';
 import * as v31 from '../../src/generated/v3_1/pinned.js';
+import type { SentRequest } from '../../src/options/sent-request.js';
 import { a2a10, mcp } from '../fixtures/envelopes.js';
 import { payload } from '../fixtures/payloads.js';
-import { caughtAs, failureOf } from '../helpers.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
+import { caughtAs, failureOf } from '../helpers.js';
 
 type Json = Record<string, unknown>;
 

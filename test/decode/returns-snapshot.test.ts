@@ -11,14 +11,14 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { isTaskType } from '../../src/decode/enclosed.js';
 import { DecodeError } from '../../src/errors/errors.js';
-import { versions, type Version } from '../../src/schema/versions.js';
+import { isObject } from '../../src/json/own.js';
+import { type Version, versions } from '../../src/schema/versions.js';
+import { mediaBuyRequest } from '../encode/requests.js';
 import { a2a03, a2a10, jsonRpc, mcp } from '../fixtures/envelopes.js';
 import { fixtures, type PayloadFixture } from '../fixtures/payloads.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 import { ed25519, HOOK_URL, resolver } from '../webhooks/fixtures.js';
 import { signWebhook } from '../webhooks/signer.js';
-import { mediaBuyRequest } from '../encode/requests.js';
-import { isObject } from '../../src/json/own.js';
-import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 type Json = Record<string, unknown>;
 type AnyFunction = (...args: never[]) => unknown;

@@ -10,8 +10,8 @@ import type { SchemaMismatchError } from '../../src/errors/errors.js';
 import { formatIssues, shownPointer } from '../../src/errors/format.js';
 import { a2a03, a2a10, mcp } from '../fixtures/envelopes.js';
 import { fixtures, payload } from '../fixtures/payloads.js';
-import { codeOf as code, deepMerge } from '../helpers.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
+import { codeOf as code, deepMerge } from '../helpers.js';
 
 const protoKeys = (): string[] => Object.getOwnPropertyNames(Object.prototype).sort();
 const pristine = protoKeys();

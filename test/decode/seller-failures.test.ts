@@ -7,12 +7,12 @@
  * (transport-errors.mdx detection step 6).
  */
 import { describe, expect, test } from 'vitest';
-import { decode, safeDecode, type DecodeOptions } from '../../src/decode/decode.js';
+import { type DecodeOptions, decode, safeDecode } from '../../src/decode/decode.js';
 import { TaskFailedError } from '../../src/errors/errors.js';
 import { a2a03, a2a10, jsonRpc, mcp, mcpError } from '../fixtures/envelopes.js';
 import { payload } from '../fixtures/payloads.js';
-import { failureOf } from '../helpers.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
+import { failureOf } from '../helpers.js';
 
 function failure(task: Parameters<typeof decode>[0], input: unknown, options?: DecodeOptions): TaskFailedError {
   const error = failureOf(task, input, options);

@@ -9,15 +9,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { decode, safeDecode } from '../../src/decode/decode.js';
-import { SchemaMismatchError } from '../../src/errors/errors.js';
 import type { TaskFailedError } from '../../src/errors/errors.js';
+import { SchemaMismatchError } from '../../src/errors/errors.js';
+import { tablesFor, tasks, type Version, versions } from '../../src/schema/versions.js';
 import { fastValidator } from '../../src/validate/validators.js';
-import { tablesFor, tasks, versions, type Version } from '../../src/schema/versions.js';
 import { a2a03, a2a10, mcp } from '../fixtures/envelopes.js';
 import { armsWithoutStatus } from '../fixtures/minimal-instances.js';
 import { fixtures, payload } from '../fixtures/payloads.js';
-import { caughtAs } from '../helpers.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
+import { caughtAs } from '../helpers.js';
 
 function mismatch(fn: () => unknown): SchemaMismatchError {
   return caughtAs(SchemaMismatchError, fn);

@@ -4,18 +4,18 @@
  * version) without a cast; a stored handle's plain fields are accepted where a handle is.
  */
 import { expectTypeOf } from 'vitest';
+import type { ResponsesByVersion } from '../../src/generated/index.js';
+import * as v31 from '../../src/generated/v3_1/pinned.js';
 import {
   decode,
   decodeTaskStatus,
-  taskHandle,
   type PolledTask,
   type TaskHandle,
   type TaskHandleFields,
+  taskHandle,
   type Version,
 } from '../../src/index.js';
 import { decodeWebhook } from '../../src/webhooks/index.js';
-import * as v31 from '../../src/generated/v3_1/pinned.js';
-import type { ResponsesByVersion } from '../../src/generated/index.js';
 import type { V3_0, V3_1 } from '../fixtures/versions.js';
 
 declare const result: unknown;

@@ -5,23 +5,23 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import {
-  decode,
-  DecodeError,
-  decodeTaskStatus,
-  safeDecode,
-  TaskMismatchError,
-  taskHandle,
-  type TaskHandle,
-  type TaskHandleFields,
-} from '../../src/index.js';
+import { TASK_TYPES } from '../../src/decode/enclosed.js';
 import * as v30 from '../../src/generated/v3_0/pinned.js';
 import * as v31 from '../../src/generated/v3_1/pinned.js';
-import { TASK_TYPES } from '../../src/decode/enclosed.js';
-import { fixtures } from '../fixtures/payloads.js';
+import {
+  DecodeError,
+  decode,
+  decodeTaskStatus,
+  safeDecode,
+  type TaskHandle,
+  type TaskHandleFields,
+  TaskMismatchError,
+  taskHandle,
+} from '../../src/index.js';
 import { mcp } from '../fixtures/envelopes.js';
-import { caughtAs } from '../helpers.js';
+import { fixtures } from '../fixtures/payloads.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
+import { caughtAs } from '../helpers.js';
 
 const submitted31 = fixtures.find((f) => f.id === '3.1/create_media_buy.submitted')!;
 const submitted30 = fixtures.find((f) => f.id === '3.0/create_media_buy.submitted')!;

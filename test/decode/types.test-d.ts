@@ -6,25 +6,25 @@
  * and members the schemas do not name are read through extra().
  */
 import { expectTypeOf } from 'vitest';
+import type { ResponsesByVersion } from '../../src/generated/index.js';
+import * as v30 from '../../src/generated/v3_0/pinned.js';
+import type { Product as Product30 } from '../../src/generated/v3_0/types/core/product.js';
+import * as v31 from '../../src/generated/v3_1/pinned.js';
+import type { Product as Product31 } from '../../src/generated/v3_1/types/core/product.js';
+import type { MediaBuyStatus as MediaBuyStatus31 } from '../../src/generated/v3_1/types/enums/media-buy-status.js';
+import type { TaskStatus as GeneratedTaskStatus } from '../../src/generated/v3_1/types/enums/task-status.js';
 import {
   createDecoder,
+  type Decoded,
   decode,
   extra,
   isFinal,
+  type PolledTask,
   safeDecode,
-  type Decoded,
+  type TaskFailedError,
   type TaskName,
   type v3_1,
-  type PolledTask,
-  type TaskFailedError,
 } from '../../src/index.js';
-import * as v30 from '../../src/generated/v3_0/pinned.js';
-import * as v31 from '../../src/generated/v3_1/pinned.js';
-import type { ResponsesByVersion } from '../../src/generated/index.js';
-import type { Product as Product30 } from '../../src/generated/v3_0/types/core/product.js';
-import type { Product as Product31 } from '../../src/generated/v3_1/types/core/product.js';
-import type { TaskStatus as GeneratedTaskStatus } from '../../src/generated/v3_1/types/enums/task-status.js';
-import type { MediaBuyStatus as MediaBuyStatus31 } from '../../src/generated/v3_1/types/enums/media-buy-status.js';
 import type { TaskStatus } from '../../src/schema/response-types.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
 

@@ -12,8 +12,8 @@ import { SchemaMismatchError } from '../../src/errors/errors.js';
 import { defaultVersion, tasks, versions } from '../../src/schema/versions.js';
 import { a2a10, mcp } from '../fixtures/envelopes.js';
 import { payload } from '../fixtures/payloads.js';
-import { codeOf } from '../helpers.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
+import { codeOf } from '../helpers.js';
 
 test('the bundled versions, default first', () => {
   expect(versions).toEqual([V3_1, V3_0]);

@@ -14,9 +14,9 @@ import { readFileSync } from 'node:fs';
 import { Message, Role, StreamResponse, Task, TaskState } from '@a2a-js/sdk-v1';
 import type { Client } from '@a2a-js/sdk-v1/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { decode, safeDecode, TaskFailedError } from '../../src/index.js';
 import { foldA2aStream } from '../../src/a2a/fold-stream.js';
-import { dataPart, executor, serveAgent, taskEvents, textPart, type ServedAgent } from '../fixtures/a2a-sellers.js';
+import { decode, safeDecode, TaskFailedError } from '../../src/index.js';
+import { dataPart, executor, type ServedAgent, serveAgent, taskEvents, textPart } from '../fixtures/a2a-sellers.js';
 import { V3_1 } from '../fixtures/versions.js';
 
 /** A valid AdCP 3.1 get_products payload with 3 products. */

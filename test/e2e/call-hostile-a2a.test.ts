@@ -13,8 +13,8 @@ import { callTask, safeCallTask, streamTask, TransportError } from '../../src/a2
 import { boundedFetch } from '../../src/fetch/index.js';
 import { TaskFailedError } from '../../src/index.js';
 import { KEY, mediaBuyRequest, PRODUCTS_BRIEF } from '../encode/requests.js';
-import { dataPart, executor, serveAgent, taskEvents, type Intercept, type ServedAgent } from '../fixtures/a2a-sellers.js';
-import { ABORTS, hasRawControl, HOSTILE_BODY } from '../fixtures/hostile-sellers.js';
+import { dataPart, executor, type Intercept, type ServedAgent, serveAgent, taskEvents } from '../fixtures/a2a-sellers.js';
+import { ABORTS, HOSTILE_BODY, hasRawControl } from '../fixtures/hostile-sellers.js';
 
 const adcpError = { code: 'RATE_LIMITED', message: 'Too many requests.', recovery: 'transient', retry_after: 5 };
 

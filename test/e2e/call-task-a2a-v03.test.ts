@@ -6,7 +6,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { AgentCard, Part } from '@a2a-js/sdk';
-import { A2AClient, ClientFactory, type Client } from '@a2a-js/sdk/client';
+import { A2AClient, type Client, ClientFactory } from '@a2a-js/sdk/client';
 import { type AgentExecutor, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import express from 'express';

@@ -11,7 +11,7 @@ import { callTask, foldA2aStream, safeCallTask, streamTask } from '../../src/a2a
 import { boundedFetch } from '../../src/fetch/index.js';
 import { type decode, LimitError, RequestError, TaskFailedError } from '../../src/index.js';
 import { PRODUCTS_BRIEF } from '../encode/requests.js';
-import { dataPart, executor, serveAgent, taskEvents, textPart, type ServedAgent } from '../fixtures/a2a-sellers.js';
+import { dataPart, executor, type ServedAgent, serveAgent, taskEvents, textPart } from '../fixtures/a2a-sellers.js';
 
 const payload = (
   JSON.parse(readFileSync(new URL('../../examples/get-products.mcp.json', import.meta.url), 'utf8')) as {

@@ -4,16 +4,17 @@
  * through a real SDK `Client`. What the seller received, what callTask returned or threw, and who
  * the failure blames.
  */
+
+import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError, type CallToolRequest } from '@modelcontextprotocol/sdk/types.js';
-import { readFileSync } from 'node:fs';
+import { type CallToolRequest, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, test } from 'vitest';
-import { callTask, safeCallTask, TransportError } from '../../src/mcp/index.js';
 import { boundedFetch } from '../../src/fetch/index.js';
-import { type decode, DecodeError, LimitError, RequestError, TaskFailedError } from '../../src/index.js';
-import { lowLevelSeller, serveSellers, type ServedSellers } from '../fixtures/mcp-sellers.js';
+import { DecodeError, type decode, LimitError, RequestError, TaskFailedError } from '../../src/index.js';
+import { callTask, safeCallTask, TransportError } from '../../src/mcp/index.js';
 import { KEY, mediaBuyRequest, PRODUCTS_BRIEF } from '../encode/requests.js';
+import { lowLevelSeller, type ServedSellers, serveSellers } from '../fixtures/mcp-sellers.js';
 import { V3_1 } from '../fixtures/versions.js';
 
 /** A valid AdCP 3.1 get_products payload (3 products, adcp_version "3.1"). */

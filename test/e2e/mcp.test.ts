@@ -9,8 +9,8 @@
 import { readFileSync } from 'node:fs';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { decode, formatIssues, safeDecode, SchemaMismatchError, TaskFailedError } from '../../src/index.js';
-import { callSeller, lowLevelSeller, mcpSeller, serveSellers, type Seller, type ServedSellers } from '../fixtures/mcp-sellers.js';
+import { decode, formatIssues, SchemaMismatchError, safeDecode, TaskFailedError } from '../../src/index.js';
+import { callSeller, lowLevelSeller, mcpSeller, type Seller, type ServedSellers, serveSellers } from '../fixtures/mcp-sellers.js';
 import { V3_1 } from '../fixtures/versions.js';
 
 const example = (name: string): Record<string, unknown> =>

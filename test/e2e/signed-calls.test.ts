@@ -10,16 +10,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { callTask as callA2a } from '../../src/a2a/index.js';
-import { REQUEST_PROFILES } from '../../src/signatures/http/profile.js';
 import { callTask as callMcp } from '../../src/mcp/index.js';
-import { createRequestSigner, withRequestSigning, type RequestSigningCapability } from '../../src/signatures/sign/index.js';
+import { REQUEST_PROFILES } from '../../src/signatures/http/profile.js';
 import { createMemoryReplayStore } from '../../src/signatures/replay/replay.js';
+import { createRequestSigner, type RequestSigningCapability, withRequestSigning } from '../../src/signatures/sign/index.js';
 import { verifyProfileSignature } from '../../src/signatures/verify/verify.js';
-import { dataPart, executor, serveAgent, taskEvents, type ServedAgent } from '../fixtures/a2a-sellers.js';
-import { lowLevelSeller, serveSellers, type ServedSellers } from '../fixtures/mcp-sellers.js';
 import { mediaBuyRequest, PRODUCTS_BRIEF } from '../encode/requests.js';
-import { ed25519 } from '../webhooks/fixtures.js';
+import { dataPart, executor, type ServedAgent, serveAgent, taskEvents } from '../fixtures/a2a-sellers.js';
+import { lowLevelSeller, type ServedSellers, serveSellers } from '../fixtures/mcp-sellers.js';
 import { privateJwk, received, resolverOf } from '../signatures/sign/helpers.js';
+import { ed25519 } from '../webhooks/fixtures.js';
 
 /** The seller requires create_media_buy signed, and verifies get_products when present. */
 const capabilities: { request_signing: RequestSigningCapability } = {

@@ -15,24 +15,24 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, expectTypeOf, test } from 'vitest';
 import { a2aRequest, callTask as callA2a } from '../../src/a2a/index.js';
 import { boundedFetch } from '../../src/fetch/index.js';
-import { callTask as callMcp } from '../../src/mcp/index.js';
+import type { CreateMediaBuyRequest } from '../../src/generated/v3_1/pinned.js';
 import {
   decodeTaskStatus,
   encode,
   newIdempotencyKey,
-  taskHandle,
-  TaskMismatchError,
   type PolledTaskOf,
   type TaskHandle,
+  TaskMismatchError,
+  taskHandle,
 } from '../../src/index.js';
-import type { CreateMediaBuyRequest } from '../../src/generated/v3_1/pinned.js';
-import { dataPart, executor, serveAgent, taskEvents, type ServedAgent } from '../fixtures/a2a-sellers.js';
-import { lowLevelSeller, serveSellers, type ServedSellers } from '../fixtures/mcp-sellers.js';
-import { deliver, serveBuyer, type BuyerService } from '../fixtures/webhook-buyer.js';
+import { callTask as callMcp } from '../../src/mcp/index.js';
 import { mediaBuyRequest } from '../encode/requests.js';
+import { dataPart, executor, type ServedAgent, serveAgent, taskEvents } from '../fixtures/a2a-sellers.js';
+import { lowLevelSeller, type ServedSellers, serveSellers } from '../fixtures/mcp-sellers.js';
+import { type V3_0, V3_1 } from '../fixtures/versions.js';
+import { type BuyerService, deliver, serveBuyer } from '../fixtures/webhook-buyer.js';
 import { caughtAs } from '../helpers.js';
 import { SELLER } from '../webhooks/fixtures.js';
-import { type V3_0, V3_1 } from '../fixtures/versions.js';
 
 /** The create_media_buy result of a task, once approved. */
 function mediaBuyResult(taskId: string): Record<string, unknown> {

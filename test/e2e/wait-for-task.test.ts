@@ -9,12 +9,12 @@
  */
 import { afterEach, describe, expect, expectTypeOf, test } from 'vitest';
 import { callTask as a2aCall, waitForTask as a2aWait } from '../../src/a2a/index.js';
-import { callTask as mcpCall, TransportError, waitForTask as mcpWait, type WaitClock, type WaitOptions } from '../../src/mcp/index.js';
 import { type decode, LimitError, TaskFailedError, TaskMismatchError } from '../../src/index.js';
+import { callTask as mcpCall, waitForTask as mcpWait, TransportError, type WaitClock, type WaitOptions } from '../../src/mcp/index.js';
 import { decodeWebhook } from '../../src/webhooks/decode-webhook.js';
 import { WebhookTaskFailedError } from '../../src/webhooks/errors.js';
 import { payload } from '../fixtures/payloads.js';
-import { pollResponse, serveA2aPollSeller, serveMcpPollSeller, type PollAnswer, type PollCall } from '../fixtures/poll-sellers.js';
+import { type PollAnswer, type PollCall, pollResponse, serveA2aPollSeller, serveMcpPollSeller } from '../fixtures/poll-sellers.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 type Json = Record<string, unknown>;

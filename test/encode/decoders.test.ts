@@ -7,9 +7,9 @@ import { describe, expect, test } from 'vitest';
 import * as v30 from '../../src/generated/v3_0/pinned.js';
 import * as v31 from '../../src/generated/v3_1/pinned.js';
 import { createDecoder, DecodeError, RequestError } from '../../src/index.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 import { caughtAs } from '../helpers.js';
 import { mediaBuyRequest, PRODUCTS_BRIEF } from './requests.js';
-import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 describe('root createDecoder', () => {
   test('its version and bounds bind encode', () => {

@@ -8,15 +8,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { requestFacts } from '../../scripts/generate/requests.js';
 import { loadSchemas } from '../../scripts/generate/load.js';
+import { requestFacts } from '../../scripts/generate/requests.js';
 import { schemaDir } from '../../scripts/schema-paths.js';
+import { requestTablesByVersion } from '../../src/generated/requests.js';
 import * as v30 from '../../src/generated/v3_0/pinned.js';
 import * as v31 from '../../src/generated/v3_1/pinned.js';
-import { requestTablesByVersion } from '../../src/generated/requests.js';
 import { encode, RequestError, safeEncode, type Version } from '../../src/index.js';
-import { armCandidates } from '../fixtures/minimal-instances.js';
 import { fastValidator } from '../../src/validate/validators.js';
+import { armCandidates } from '../fixtures/minimal-instances.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

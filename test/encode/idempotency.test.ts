@@ -5,17 +5,18 @@
  * frozen value, so a network retry that resends it sends the same bytes with the same key, while
  * a re-plan (a new encode) carries the fresh key it was given.
  */
-import { describe, expect, test } from 'vitest';
+
 import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { requestTablesByVersion } from '../../src/generated/requests.js';
 import * as v30 from '../../src/generated/v3_0/pinned.js';
 import * as v31 from '../../src/generated/v3_1/pinned.js';
-import { requestTablesByVersion } from '../../src/generated/requests.js';
 import { encode, newIdempotencyKey, RequestError, safeEncode, type Version } from '../../src/index.js';
 import { fastValidator } from '../../src/validate/validators.js';
 import { armCandidates } from '../fixtures/minimal-instances.js';
+import { V3_1 } from '../fixtures/versions.js';
 import { caughtAs } from '../helpers.js';
 import { KEY, mediaBuyRequest } from './requests.js';
-import { V3_1 } from '../fixtures/versions.js';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

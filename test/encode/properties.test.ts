@@ -4,12 +4,13 @@
  * schema; anything it refuses is a RequestError (`INVALID_REQUEST`), never a bare exception and
  * never an error that blames the seller.
  */
-import { expect, test } from 'vitest';
+
 import fc from 'fast-check';
+import { expect, test } from 'vitest';
 import { RequestError, safeEncode, type Version } from '../../src/index.js';
 import { fastValidator } from '../../src/validate/validators.js';
-import { mediaBuyRequest, PRODUCTS_BRIEF } from './requests.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
+import { mediaBuyRequest, PRODUCTS_BRIEF } from './requests.js';
 
 type Tree = Record<string, unknown> | unknown[];
 

@@ -8,9 +8,9 @@ import { describe, expect, test } from 'vitest';
 import * as v31 from '../../src/generated/v3_1/pinned.js';
 import { DecodeError, encode, formatIssues, LimitError, RequestError, safeEncode } from '../../src/index.js';
 import { MAX_ISSUES } from '../../src/validate/issue-listing.js';
+import { V3_1 } from '../fixtures/versions.js';
 import { caughtAs } from '../helpers.js';
 import { KEY, mediaBuyPackage, mediaBuyRequest, PRODUCTS_BRIEF } from './requests.js';
-import { V3_1 } from '../fixtures/versions.js';
 
 function refusal(args: unknown, options?: object): RequestError {
   const r = safeEncode('create_media_buy', args as never, options);

@@ -4,14 +4,15 @@
  * where the task's request schema defines them, and a caller's stamp that contradicts the pin is
  * refused, never overwritten.
  */
-import { describe, expect, test } from 'vitest';
+
 import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
 import * as v30 from '../../src/generated/v3_0/pinned.js';
 import * as v31 from '../../src/generated/v3_1/pinned.js';
 import { createDecoder, encode, RequestError, safeEncode } from '../../src/index.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 import { caughtAs } from '../helpers.js';
 import { KEY, mediaBuyRequest, PRODUCTS_BRIEF } from './requests.js';
-import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 describe('stamps', () => {
   test('3.1 states its release and major, after the caller’s own members', () => {

@@ -7,19 +7,19 @@
  */
 import type { CallToolRequest } from '@modelcontextprotocol/sdk/types.js';
 import { expectTypeOf } from 'vitest';
+import * as v30 from '../../src/generated/v3_0/pinned.js';
+import * as v31 from '../../src/generated/v3_1/pinned.js';
 import {
   createDecoder,
-  encode,
-  newIdempotencyKey,
-  safeEncode,
   type EncodedRequest,
+  encode,
   type Frozen,
+  newIdempotencyKey,
   type RequestsByVersion,
+  safeEncode,
   type v3_0,
   type v3_1,
 } from '../../src/index.js';
-import * as v30 from '../../src/generated/v3_0/pinned.js';
-import * as v31 from '../../src/generated/v3_1/pinned.js';
 import type { V3_0, V3_1 } from '../fixtures/versions.js';
 
 declare const plan: v3_1.CreateMediaBuyRequest;

@@ -7,11 +7,11 @@ import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import {
   DecodeError,
+  type DecodeErrorOptions,
   LimitError,
   NoCommonVersionError,
   TaskMismatchError,
   VersionMismatchError,
-  type DecodeErrorOptions,
 } from '../../src/errors/errors.js';
 
 const options = fc.record({ task: fc.string(), version: fc.string(), path: fc.string() }, { requiredKeys: [] });

@@ -7,21 +7,21 @@ import { Buffer } from 'node:buffer';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { DecodeError, type AdcpError } from '../../src/errors/errors.js';
+import { DEFAULT_BOUNDS } from '../../src/bounds/bounds.js';
+import { type AdcpError, DecodeError } from '../../src/errors/errors.js';
 import { classifyA2aState, extractA2aResponse, locateA2aPayload, looksLikeA2a, normalizeA2aState } from '../../src/extract/a2a.js';
 import {
+  checkAdcpError,
   extractA2aError,
   extractMcpError,
   locateA2aError,
   locateMcpError,
   validateAdcpError,
-  checkAdcpError,
 } from '../../src/extract/errors.js';
 import { looksLikeJsonRpcError } from '../../src/extract/json-rpc.js';
 import { extractMcpResponse, locateMcpPayload, looksLikeMcp } from '../../src/extract/mcp.js';
 import { measureUtf8 } from '../../src/json/text.js';
 import { classifyRecoveryWith, normalizeRetryAfter, type RecoveryTable } from '../../src/schema/recovery.js';
-import { DEFAULT_BOUNDS } from '../../src/bounds/bounds.js';
 import { anyValue, revokedProxy, throwingGetter, throwingProxy } from '../fixtures/hostile-values.js';
 import { caughtAs, thrown } from '../helpers.js';
 

@@ -18,9 +18,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { boundedFetch, findBoundsError, withFetchBounds, type BoundsViolation } from '../../src/fetch/bounded-fetch.js';
 import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, FETCH_BOUNDS } from '../../src/bounds/fetch-bounds.js';
 import { DecodeError, LimitError } from '../../src/errors/errors.js';
+import { type BoundsViolation, boundedFetch, findBoundsError, withFetchBounds } from '../../src/fetch/bounded-fetch.js';
 import { answerMcp, JSON_HEADERS, SSE_HEADERS } from '../fixtures/hand-rolled-mcp.js';
 import type { LongIdOutcome } from '../fixtures/sse-long-id.js';
 

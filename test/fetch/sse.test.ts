@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { SseScanner, type ScannedId } from '../../src/fetch/sse.js';
+import { type ScannedId, SseScanner } from '../../src/fetch/sse.js';
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 

@@ -5,11 +5,11 @@
  */
 import { describe, expect, test } from 'vitest';
 import { readWaitOptions } from '../../src/call/wait-options.js';
-import { decode } from '../../src/index.js';
 import { DecodeError } from '../../src/errors/errors.js';
 import { MAX_TIMER_MS } from '../../src/errors/option-rules.js';
 import { extractMcpResponse } from '../../src/extract/mcp.js';
 import { boundedFetch } from '../../src/fetch/index.js';
+import { decode } from '../../src/index.js';
 import { createJwksResolver, createRevocationList, createWebhookReceiver } from '../../src/webhooks/index.js';
 import { BUYER_ORIGIN, resolver } from '../webhooks/fixtures.js';
 

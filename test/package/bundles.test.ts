@@ -23,11 +23,11 @@ import { fileURLToPath } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { extractA2aResponse, extractMcpResponse, safeDecode, DecodeError, SchemaMismatchError } from '../../src/index.js';
+import { DecodeError, extractA2aResponse, extractMcpResponse, SchemaMismatchError, safeDecode } from '../../src/index.js';
 import { readVector } from '../fixtures/vectors.js';
+import { V3_1 } from '../fixtures/versions.js';
 import { completedResult } from '../webhooks/fixtures.js';
 import { probeInput } from './entry-probes.js';
-import { V3_1 } from '../fixtures/versions.js';
 
 const enabled = process.env.CI !== undefined || process.env.ADCP_PACKAGE_TEST !== '0';
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -8,10 +8,10 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
+import { privateJwk } from '../signatures/sign/helpers.js';
 import { completedBody, completedResult, ed25519, HOOK_URL, publicJwks, SELLER } from '../webhooks/fixtures.js';
 import { signWebhook } from '../webhooks/signer.js';
-import { privateJwk } from '../signatures/sign/helpers.js';
-import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 const payloadFile = (name: string): Record<string, unknown> =>
   JSON.parse(readFileSync(new URL(`../fixtures/payloads/${name}.json`, import.meta.url), 'utf8')) as Record<string, unknown>;

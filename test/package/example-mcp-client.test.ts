@@ -11,7 +11,7 @@ import type { CallToolRequest } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { REPO_ROOT } from '../../scripts/schema-paths.js';
 import { safeEncode } from '../../src/index.js';
-import { lowLevelSeller, serveSellers, type ServedSellers } from '../fixtures/mcp-sellers.js';
+import { lowLevelSeller, type ServedSellers, serveSellers } from '../fixtures/mcp-sellers.js';
 
 /** A saved seller answer from examples/ (an MCP CallToolResult). */
 const saved = (name: string) => JSON.parse(readFileSync(path.join(REPO_ROOT, 'examples', name), 'utf8'));

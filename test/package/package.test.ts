@@ -15,7 +15,7 @@
  * algorithm is not supported by design; that profile ignores exactly those two resolution kinds and
  * still fails on any problem under `node16` from ESM and `bundler`.
  */
-import { execFile, type ExecFileOptions } from 'node:child_process';
+import { type ExecFileOptions, execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,8 +24,8 @@ import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { STRICT_BUYER } from '../fixtures/strict-buyer.js';
-import { ENTRY_PROBES, probeInput } from './entry-probes.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
+import { ENTRY_PROBES, probeInput } from './entry-probes.js';
 
 const enabled = process.env.CI !== undefined || process.env.ADCP_PACKAGE_TEST !== '0';
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import type { CallToolRequest } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { REPO_ROOT } from '../../scripts/schema-paths.js';
-import { lowLevelSeller, serveSellers, type ServedSellers } from '../fixtures/mcp-sellers.js';
+import { lowLevelSeller, type ServedSellers, serveSellers } from '../fixtures/mcp-sellers.js';
 import { STRICT_BUYER } from '../fixtures/strict-buyer.js';
 
 const run = promisify(execFile);

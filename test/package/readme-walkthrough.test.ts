@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { REPO_ROOT } from '../../scripts/schema-paths.js';
-import { lowLevelSeller, serveSellers, type ServedSellers } from '../fixtures/mcp-sellers.js';
+import { lowLevelSeller, type ServedSellers, serveSellers } from '../fixtures/mcp-sellers.js';
 import { payload } from '../fixtures/payloads.js';
 import { pollResponse } from '../fixtures/poll-sellers.js';
 import { deliver } from '../fixtures/webhook-buyer.js';

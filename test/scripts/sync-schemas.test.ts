@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCK_PATH, SYNCED_DIR, readLockVersions, schemaDir, testVectorPath } from '../../scripts/schema-paths.js';
+import { LOCK_PATH, readLockVersions, SYNCED_DIR, schemaDir, testVectorPath } from '../../scripts/schema-paths.js';
 import { MARKER_FILE } from '../../scripts/sync-schemas/destination.js';
 import type { RetryEvent } from '../../scripts/sync-schemas/download.js';
 import { SyncSchemasError } from '../../scripts/sync-schemas/errors.js';

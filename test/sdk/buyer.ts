@@ -7,7 +7,7 @@
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { a2aV03Client, a2aV03Request, callTask as a2aCallTask } from '../../src/a2a/index.js';
+import { callTask as a2aCallTask, a2aV03Client, a2aV03Request } from '../../src/a2a/index.js';
 import { boundedFetch } from '../../src/fetch/index.js';
 import { callTask as mcpCallTask } from '../../src/mcp/index.js';
 import type { ReferenceSeller } from './sellers.js';

@@ -8,10 +8,10 @@ import { exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { decoderFor, isFinal, newIdempotencyKey } from '../../src/index.js';
 import { createWebhookReceiver, webhookResponse } from '../../src/webhooks/index.js';
+import { V3_0 } from '../fixtures/versions.js';
 import { type Buyer, connectBuyer, type Transport } from './buyer.js';
 import { asRequest, type HookEndpoint, startHookEndpoint } from './hooks.js';
 import { actualServerModule, example, type Recorder, type ReferenceSeller, startReferenceSeller } from './sellers.js';
-import { V3_0 } from '../fixtures/versions.js';
 
 const recorder = vi.hoisted((): Recorder => ({ served: [], webhookKey: undefined }));
 vi.mock('@adcp/sdk/server', async (importOriginal) => (await import('./sellers.js')).serverModule(await importOriginal<never>(), recorder));

@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { decoderFor, newIdempotencyKey, SchemaMismatchError, safeDecode } from '../../src/index.js';
+import { V3_0 } from '../fixtures/versions.js';
 import { type Buyer, connectBuyer, type Transport } from './buyer.js';
 import { actualServerModule, example, type Recorder, type ReferenceSeller, startReferenceSeller } from './sellers.js';
-import { V3_0 } from '../fixtures/versions.js';
 
 const recorder = vi.hoisted((): Recorder => ({ served: [], webhookKey: undefined }));
 vi.mock('@adcp/sdk/server', async (importOriginal) => (await import('./sellers.js')).serverModule(await importOriginal<never>(), recorder));

@@ -14,28 +14,29 @@
  * No timing: the reproductions of the fuzz findings that used to run for 25-70 s are checked for
  * their outcome (the test timeout is the only clock).
  */
-import { createRequire } from 'node:module';
+
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { makeCase } from '../../scripts/fuzz/case.js';
+import { runCase } from '../../scripts/fuzz/oracle.js';
 import { loadSchemas } from '../../scripts/generate/load.js';
 import { rewrite } from '../../scripts/generate/rewrites.js';
 import { createAjv, leafPaths, stripAnnotations } from '../../scripts/generate/validators.js';
-import * as runtime from '../../src/validate/runtime/index.js';
 import { REPO_ROOT, schemaDir } from '../../scripts/schema-paths.js';
-import { makeCase } from '../../scripts/fuzz/case.js';
-import { runCase } from '../../scripts/fuzz/oracle.js';
-import { safeDecode, SchemaMismatchError } from '../../src/index.js';
 import { tablesByVersion, versionFolders, versions } from '../../src/generated/index.js';
 import { requestTablesByVersion } from '../../src/generated/requests.js';
-import { mapPayload, mapSites, type Child } from '../fixtures/map-sites.js';
-import { payloadFolder } from '../fixtures/payloads.js';
+import { SchemaMismatchError, safeDecode } from '../../src/index.js';
+import * as runtime from '../../src/validate/runtime/index.js';
 import type { CompiledValidator } from '../../src/validate/validators.js';
-import { chunkFiles, closure, entryFiles, reached, releases as releasesOf } from './generated-code.js';
-import { runs, share, UNIT_LANE } from '../helpers.js';
+import { type Child, mapPayload, mapSites } from '../fixtures/map-sites.js';
+import { payloadFolder } from '../fixtures/payloads.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
+import { runs, share, UNIT_LANE } from '../helpers.js';
+import { chunkFiles, closure, entryFiles, reached, releases as releasesOf } from './generated-code.js';
 
 const standaloneCode = standaloneModule.default;
 const requireHere = createRequire(import.meta.url);

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../../scripts/schema-paths.js';
-import { versionFolders, versions, type Version } from '../../src/generated/index.js';
+import { type Version, versionFolders, versions } from '../../src/generated/index.js';
 
 export const GENERATED = path.join(REPO_ROOT, 'src/generated');
 const CHUNKS = path.join(GENERATED, 'chunks');

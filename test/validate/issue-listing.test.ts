@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { worstIssues } from '../../bench/payloads.js';
 import { REPO_ROOT } from '../../scripts/schema-paths.js';
-import { formatIssues, safeDecode, SchemaMismatchError, type ValidationIssue } from '../../src/index.js';
+import { formatIssues, SchemaMismatchError, safeDecode, type ValidationIssue } from '../../src/index.js';
 import { boundIssues, MAX_ISSUES, MAX_LISTING_CHARS, MAX_SEGMENT } from '../../src/validate/issue-listing.js';
 import { V3_1 } from '../fixtures/versions.js';
 

@@ -4,8 +4,8 @@
  * ucs2length against `ajv/dist/runtime/ucs2length`, and the listing stop.
  */
 import { createRequire } from 'node:module';
-import deepEqual from 'fast-deep-equal';
 import fc from 'fast-check';
+import deepEqual from 'fast-deep-equal';
 import { describe, expect, test } from 'vitest';
 import {
   LISTING_LIMIT,

@@ -10,6 +10,7 @@
 import fc from 'fast-check';
 import { describe, expect, test, vi } from 'vitest';
 import { DecodeError } from '../../src/errors/errors.js';
+import { DECODE_ERROR_ANSWER, WEBHOOK_BLAME, WEBHOOK_HTTP_STATUS } from '../../src/errors/webhook-error.js';
 import {
   createMemoryDedupStore,
   createMemoryReplayStore,
@@ -19,9 +20,8 @@ import {
   type WebhookErrorCode,
   type WebhookReceiverOptions,
 } from '../../src/webhooks/index.js';
-import { DECODE_ERROR_ANSWER, WEBHOOK_BLAME, WEBHOOK_HTTP_STATUS } from '../../src/errors/webhook-error.js';
 import { completedBody, completedBodyOfSize, completedResult, failedBody, HOOK_URL } from './fixtures.js';
-import { RECEIVER_BASE, nowMs, outcome, signedRequest, statusFits, NOW, type Outcome, type PlainRequest } from './outcomes.js';
+import { NOW, nowMs, type Outcome, outcome, type PlainRequest, RECEIVER_BASE, signedRequest, statusFits } from './outcomes.js';
 
 const defect = vi.hoisted(() => ({ planted: false }));
 vi.mock('../../src/webhooks/body/duplicate-keys.js', async (importOriginal) => {

@@ -8,8 +8,8 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { decodeWebhook } from '../../src/webhooks/index.js';
-import { completedBody } from './fixtures.js';
 import { thrown } from '../helpers.js';
+import { completedBody } from './fixtures.js';
 
 /** Characters handed to the duplicate-key scan; every buffer handed to a UTF-8 decoder. */
 const work = { scanned: 0, decoded: [] as unknown[] };

@@ -13,8 +13,8 @@ import { decodeWebhook, WebhookError } from '../../src/webhooks/index.js';
 import { mcp } from '../fixtures/envelopes.js';
 import { revokedProxy, throwingGetter, throwingProxy } from '../fixtures/hostile-values.js';
 import { payload } from '../fixtures/payloads.js';
-import { thrown } from '../helpers.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
+import { thrown } from '../helpers.js';
 
 type Json = Record<string, unknown>;
 

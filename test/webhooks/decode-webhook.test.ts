@@ -3,9 +3,15 @@
  * vectors, the envelope tables against the synced schemas, and result decoding by task type and status.
  */
 import { describe, expect, test } from 'vitest';
-import { SchemaMismatchError } from '../../src/errors/errors.js';
-import { TaskFailedError } from '../../src/errors/errors.js';
+import { SchemaMismatchError, TaskFailedError } from '../../src/errors/errors.js';
 import { versions } from '../../src/schema/versions.js';
+import {
+  validateWebhookEnvelope,
+  WEBHOOK_PROTOCOLS,
+  WEBHOOK_REQUIRED,
+  WEBHOOK_STATUSES,
+  WEBHOOK_TASK_TYPES,
+} from '../../src/webhooks/envelope.js';
 import {
   createWebhookReceiver,
   decodeWebhook,
@@ -13,13 +19,11 @@ import {
   extractWebhookPayload,
   WebhookError,
 } from '../../src/webhooks/index.js';
-import { validateWebhookEnvelope, WEBHOOK_STATUSES, WEBHOOK_TASK_TYPES } from '../../src/webhooks/envelope.js';
-import { WEBHOOK_PROTOCOLS, WEBHOOK_REQUIRED } from '../../src/webhooks/envelope.js';
 import { readSchema, readVector } from '../fixtures/vectors.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
+import { caughtAs } from '../helpers.js';
 import { BUYER_ORIGIN, completedBody, ed25519, HOOK_URL, resolver } from './fixtures.js';
 import { signWebhook } from './signer.js';
-import { caughtAs } from '../helpers.js';
-import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 interface ExtractionVector {
   id: string;

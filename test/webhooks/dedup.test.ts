@@ -8,18 +8,18 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { dedupEntryBytes } from '../../src/signatures/replay/dedup.js';
+import { canonicalJson, payloadFingerprint } from '../../src/signatures/replay/fingerprint.js';
 import {
   createMemoryDedupStore,
   createMemoryReplayStore,
   createWebhookReceiver,
-  WebhookTaskFailedError,
   type DedupClaimRequest,
   type WebhookReceiverOptions,
+  WebhookTaskFailedError,
 } from '../../src/webhooks/index.js';
-import { canonicalJson, payloadFingerprint } from '../../src/signatures/replay/fingerprint.js';
-import { dedupEntryBytes } from '../../src/signatures/replay/dedup.js';
 import { completedBody, failedBody, SELLER } from './fixtures.js';
-import { RECEIVER_BASE, NOW, delivered, nowMs, outcome, outcomeOf, signedRequest } from './outcomes.js';
+import { delivered, NOW, nowMs, outcome, outcomeOf, RECEIVER_BASE, signedRequest } from './outcomes.js';
 
 const DAY = 86_400_000;
 

@@ -9,6 +9,7 @@ import { expect, test } from 'vitest';
 import { REPO_ROOT } from '../../scripts/schema-paths.js';
 import { DEFAULT_DEDUP_MAX_BYTES } from '../../src/signatures/replay/dedup.js';
 import { DEFAULT_AGGREGATE_CAP, DEFAULT_PER_KEYID_CAP, DEFAULT_REPLAY_MAX_BYTES } from '../../src/signatures/replay/replay.js';
+import { JWKS_MAX_BYTES } from '../../src/signatures/verify/jwks.js';
 import {
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_KEYS_TIMEOUT_MS,
@@ -16,7 +17,6 @@ import {
   DEFAULT_WEBHOOK_MAX_BYTES,
   MIN_DEDUP_RETENTION_SECONDS,
 } from '../../src/webhooks/receiver-options.js';
-import { JWKS_MAX_BYTES } from '../../src/signatures/verify/jwks.js';
 
 const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
 const MiB = 1024 * 1024;

@@ -15,10 +15,10 @@ import {
   createRedisDedupStore,
   createRedisReplayStore,
   createWebhookReceiver,
-  webhookResponse,
   type IncomingWebhook,
   type WebhookCrypto,
   type WebhookReceiver,
+  webhookResponse,
 } from 'adcp-decode/webhooks';
 import express from 'express';
 import { Hono } from 'hono';

@@ -9,15 +9,15 @@
  * body deadline; a paused Redis fails closed (503); a body parsed by `express.json()` is the
  * operator's fault (500).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { completedBody, completedBodyOfSize, ed25519, failedBody, publicJwks, SELLER, workingBody } from './fixtures.js';
-import { startRedis, type RedisServer } from './redis-server.js';
-import { signWebhook, type Signed } from './signer.js';
+import { type RedisServer, startRedis } from './redis-server.js';
+import { type Signed, signWebhook } from './signer.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SERVER = fileURLToPath(new URL('./e2e-server.ts', import.meta.url));

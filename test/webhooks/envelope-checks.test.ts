@@ -14,12 +14,12 @@ import { createAjv, stripAnnotations } from '../../scripts/generate/validators.j
 import { schemaDir } from '../../scripts/schema-paths.js';
 import { decodeTaskStatus } from '../../src/decode/polling.js';
 import { DecodeError } from '../../src/errors/errors.js';
-import { versions, type Version } from '../../src/schema/versions.js';
+import { type Version, versions } from '../../src/schema/versions.js';
 import { isDateTime } from '../../src/validate/runtime/date-formats.js';
-import { WebhookError } from '../../src/webhooks/index.js';
 import { validateWebhookEnvelope, WEBHOOK_TASK_TYPES } from '../../src/webhooks/envelope.js';
-import { thrown } from '../helpers.js';
+import { WebhookError } from '../../src/webhooks/index.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
+import { thrown } from '../helpers.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,8 @@
 /** Realistic webhook bodies for the receiver tests (checked against the 3.1 schemas by decoding them). */
+
+import type { ResolvedKey, WebhookJwk } from '../../src/signatures/verify/keys.js';
 import { readVector } from '../fixtures/vectors.js';
 import type { TestKey } from './signer.js';
-import type { ResolvedKey, WebhookJwk } from '../../src/signatures/verify/keys.js';
 
 export const SELLER = 'https://seller.example.com/adcp/mcp';
 export const HOOK_URL = 'https://buyer.example.com/adcp/webhook/create_media_buy/agent_123/op_7d1e';

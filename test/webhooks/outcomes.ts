@@ -1,7 +1,7 @@
 /** Signed requests at a fixed clock, and what a receiver made of one: the outcome, or the error, each with its answer. */
-import { webhookResponse, type WebhookOutcome, type WebhookResponseInit } from '../../src/webhooks/index.js';
+import { type WebhookOutcome, type WebhookResponseInit, webhookResponse } from '../../src/webhooks/index.js';
 import { BUYER_ORIGIN, ed25519, HOOK_URL, resolver } from './fixtures.js';
-import { signWebhook, type SignOptions } from './signer.js';
+import { type SignOptions, signWebhook } from './signer.js';
 
 /** The clock every receiver of these tests runs at (seconds). */
 export const NOW = 1_776_520_800;

@@ -13,8 +13,8 @@ import {
   createRedisDedupStore,
   createRedisReplayStore,
   createWebhookReceiver,
-  webhookResponse,
   type WebhookReceiverOptions,
+  webhookResponse,
 } from '../../src/webhooks/index.js';
 import { BUYER_ORIGIN, resolver, SELLER } from './fixtures.js';
 

@@ -6,15 +6,17 @@
  */
 import { describe, expect, test } from 'vitest';
 import { SchemaMismatchError } from '../../src/errors/errors.js';
+import { checkHmacSecret, hmacSignature } from '../../src/signatures/verify/hmac.js';
 import {
   createJwksResolver,
   createWebhookReceiver,
   verifyLegacyHmac,
   WebhookError,
-  webhookResponse,
   WebhookTaskFailedError,
+  webhookResponse,
 } from '../../src/webhooks/index.js';
-import { checkHmacSecret, hmacSignature } from '../../src/signatures/verify/hmac.js';
+import { readVector, readVectorDir } from '../fixtures/vectors.js';
+import { countingSubtle } from './counting-subtle.js';
 import {
   BUYER_ORIGIN,
   completedBody,
@@ -30,8 +32,6 @@ import {
   workingBody,
 } from './fixtures.js';
 import { signWebhook } from './signer.js';
-import { countingSubtle } from './counting-subtle.js';
-import { readVector, readVectorDir } from '../fixtures/vectors.js';
 
 const NOW = 1_776_520_800;
 const now = () => NOW * 1000;

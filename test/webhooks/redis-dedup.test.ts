@@ -4,12 +4,13 @@
  * leases taken over after a crash, the per-sender cap, bindings kept at least their retention,
  * and two receivers sharing the store (a retry at a sibling endpoint is a duplicate, 200).
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
 import { createClient, type RedisClientType } from 'redis';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRedisDedupStore, createWebhookReceiver, type DedupClaimRequest } from '../../src/webhooks/index.js';
 import { completedBody, SELLER } from './fixtures.js';
-import { RECEIVER_BASE, delivered, outcome, signedRequest } from './outcomes.js';
-import { startRedis, type RedisServer } from './redis-server.js';
+import { delivered, outcome, RECEIVER_BASE, signedRequest } from './outcomes.js';
+import { type RedisServer, startRedis } from './redis-server.js';
 
 let server: RedisServer;
 let client: RedisClientType;

@@ -1,5 +1,5 @@
 /** Starts a throwaway redis-server on 127.0.0.1 on a free port for a test file, and stops it. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createClient } from 'redis';
 

@@ -4,13 +4,14 @@
  * and aggregate caps refusing rather than evicting, TTLs set from the signature's expiry, and
  * Redis down answered as our fault (503).
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
 import { createClient, type RedisClientType } from 'redis';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRedisReplayStore } from '../../src/signatures/replay/redis.js';
-import { createWebhookReceiver, WebhookError, type NewKeyidAdmission } from '../../src/webhooks/index.js';
+import { createWebhookReceiver, type NewKeyidAdmission, WebhookError } from '../../src/webhooks/index.js';
 import { BUYER_ORIGIN, completedBody, ed25519, HOOK_URL, resolver } from './fixtures.js';
+import { type RedisServer, startRedis } from './redis-server.js';
 import { signWebhook } from './signer.js';
-import { startRedis, type RedisServer } from './redis-server.js';
 
 let server: RedisServer;
 let client: RedisClientType;

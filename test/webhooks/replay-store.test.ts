@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { createMemoryReplayStore, createWebhookReceiver, type NewKeyidAdmission } from '../../src/webhooks/index.js';
-import { DEFAULT_REPLAY_MAX_BYTES, replayEntryBytes } from '../../src/signatures/replay/replay.js';
 import { MAP_ENTRY_BYTES, QUEUED_NUMBER_BYTES } from '../../src/signatures/replay/memory-bytes.js';
+import { DEFAULT_REPLAY_MAX_BYTES, replayEntryBytes } from '../../src/signatures/replay/replay.js';
+import { createMemoryReplayStore, createWebhookReceiver, type NewKeyidAdmission } from '../../src/webhooks/index.js';
 import { BUYER_ORIGIN, completedBody, ed25519, es256, HOOK_URL, resolver } from './fixtures.js';
 import { signWebhook } from './signer.js';
 

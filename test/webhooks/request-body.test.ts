@@ -7,12 +7,12 @@
  * the assertions are about the outcome, never about how long it took.
  */
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createWebhookReceiver, webhookResponse, type WebhookReceiver } from '../../src/webhooks/index.js';
+import { createWebhookReceiver, type WebhookReceiver, webhookResponse } from '../../src/webhooks/index.js';
 import { completedBody, ed25519, HOOK_URL } from './fixtures.js';
-import { RECEIVER_BASE, NOW, outcome, signedRequest } from './outcomes.js';
+import { NOW, outcome, RECEIVER_BASE, signedRequest } from './outcomes.js';
 import { signWebhook } from './signer.js';
 
 const receiver = (bodyTimeoutMs = 10_000): WebhookReceiver => createWebhookReceiver({ ...RECEIVER_BASE, bodyTimeoutMs });

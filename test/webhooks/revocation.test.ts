@@ -5,11 +5,12 @@
  * JWKS bounds (size, deadline, no redirects), and lists that must not be believed (bad signature,
  * wrong typ, issuer, key, an older list, one past its next_update).
  */
-import { createServer, type Server } from 'node:http';
+
 import { webcrypto } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createRevocationList, createWebhookReceiver, WebhookError } from '../../src/webhooks/index.js';
 import { RevocationListError } from '../../src/signatures/verify/revocation.js';
+import { createRevocationList, createWebhookReceiver, WebhookError } from '../../src/webhooks/index.js';
 import { BUYER_ORIGIN, completedBody, ed25519, es256, HOOK_URL, resolver, testKeys } from './fixtures.js';
 import { signWebhook, type TestKey } from './signer.js';
 

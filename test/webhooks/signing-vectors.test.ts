@@ -6,12 +6,12 @@
  */
 import { describe, expect, test } from 'vitest';
 import { WebhookError } from '../../src/errors/webhook-error.js';
-import type { ResolvedKey, WebhookJwk } from '../../src/signatures/verify/keys.js';
-import { createMemoryReplayStore, type ReplayStore } from '../../src/signatures/replay/replay.js';
 import { signatureBase } from '../../src/signatures/http/signature-base.js';
-import { parseSignatureHeaders } from '../../src/signatures/verify/signature-headers.js';
 import { canonicalTarget, TargetUriError } from '../../src/signatures/http/target-uri.js';
-import { verifyWebhookSignature, type RevocationCheck, type VerifiableRequest } from '../../src/signatures/verify/verify.js';
+import { createMemoryReplayStore, type ReplayStore } from '../../src/signatures/replay/replay.js';
+import type { ResolvedKey, WebhookJwk } from '../../src/signatures/verify/keys.js';
+import { parseSignatureHeaders } from '../../src/signatures/verify/signature-headers.js';
+import { type RevocationCheck, type VerifiableRequest, verifyWebhookSignature } from '../../src/signatures/verify/verify.js';
 import { readVector, readVectorDir } from '../fixtures/vectors.js';
 
 interface SigningVector {

@@ -6,12 +6,12 @@
  * and that it came while Redis was stopped (its process state, read from /proc, still `T`).
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createClient, type RedisClientType } from 'redis';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRedisDedupStore, createRedisReplayStore, createWebhookReceiver, type ReceivedWebhook } from '../../src/webhooks/index.js';
 import { completedBody } from './fixtures.js';
-import { RECEIVER_BASE, delivered, outcome, signedRequest, type Outcome } from './outcomes.js';
-import { startRedis, type RedisServer } from './redis-server.js';
+import { delivered, type Outcome, outcome, RECEIVER_BASE, signedRequest } from './outcomes.js';
+import { type RedisServer, startRedis } from './redis-server.js';
 
 let replayServer: RedisServer;
 let dedupServer: RedisServer;

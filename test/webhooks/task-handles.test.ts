@@ -7,22 +7,22 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { decode, decodeTaskStatus, DecodeError, taskHandle, type TaskHandle } from '../../src/index.js';
+import { DecodeError, decode, decodeTaskStatus, type TaskHandle, taskHandle } from '../../src/index.js';
+import { WEBHOOK_TASK_TYPES } from '../../src/webhooks/envelope.js';
 import {
   createMemoryReplayStore,
   createWebhookReceiver,
   decodeWebhook,
+  type HandleLookup,
   TaskMismatchError,
   WebhookError,
-  type HandleLookup,
   type WebhookReceiverOptions,
 } from '../../src/webhooks/index.js';
-import { WEBHOOK_TASK_TYPES } from '../../src/webhooks/envelope.js';
 import { mcp } from '../fixtures/envelopes.js';
+import { V3_1 } from '../fixtures/versions.js';
 import { caughtAs } from '../helpers.js';
 import { completedBody, es256, publicJwks, SELLER } from './fixtures.js';
 import { nowMs, outcome, RECEIVER_BASE, signedRequest } from './outcomes.js';
-import { V3_1 } from '../fixtures/versions.js';
 
 /** The buyer's side: create_media_buy answered submitted, with the operation id its request registered. */
 const request = {

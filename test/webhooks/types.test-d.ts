@@ -4,19 +4,19 @@
  * no cast; without it, `data` is the union over the bundled versions.
  */
 import { expectTypeOf } from 'vitest';
+import type { Responses as Responses30 } from '../../src/generated/v3_0/responses.js';
+import type { Responses as Responses31 } from '../../src/generated/v3_1/responses.js';
+import type { WebhookDelivery } from '../../src/mcp/index.js';
 import {
   createWebhookReceiver,
-  decodeWebhook,
   type DecodedWebhook,
+  decodeWebhook,
   type ReceivedDuplicate,
   type ReceivedTaskFailure,
   type ReceivedWebhook,
   type WebhookOutcome,
   type WebhookTaskFailedError,
 } from '../../src/webhooks/index.js';
-import type { WebhookDelivery } from '../../src/mcp/index.js';
-import type { Responses as Responses30 } from '../../src/generated/v3_0/responses.js';
-import type { Responses as Responses31 } from '../../src/generated/v3_1/responses.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 declare const body: string;

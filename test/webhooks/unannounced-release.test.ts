@@ -9,10 +9,10 @@ import { describe, expect, test } from 'vitest';
 import { SchemaMismatchError } from '../../src/errors/errors.js';
 import { fastValidator } from '../../src/validate/validators.js';
 import { createWebhookReceiver, decodeWebhook, WebhookError } from '../../src/webhooks/index.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
+import { caughtAs } from '../helpers.js';
 import { BUYER_ORIGIN, ed25519, HOOK_URL, resolver } from './fixtures.js';
 import { signWebhook } from './signer.js';
-import { caughtAs } from '../helpers.js';
-import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 const NOW = 1_776_520_800;
 

@@ -4,8 +4,9 @@
  * Shared by every profile and by signers (who build the same base to sign): the refusal is a
  * SignatureBaseError, which each verifier reports under its own code.
  */
-import type { CanonicalTarget } from './target-uri.js';
+
 import { shownText } from '../../errors/format.js';
+import type { CanonicalTarget } from './target-uri.js';
 
 /** What the base is built from: the covered components and the serialized `@signature-params`. */
 export interface SignatureInput {

@@ -1,6 +1,7 @@
 /** The dedup store's commands held to `storeTimeoutMs`; a failure is `webhook_dedup_store_unavailable`. */
-import { call } from '../deadline.js';
+
 import { WebhookError } from '../../errors/webhook-error.js';
+import { call } from '../deadline.js';
 
 /**
  * Runs one dedup store command within its deadline; a failure is `webhook_dedup_store_unavailable`.

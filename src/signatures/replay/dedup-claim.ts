@@ -6,10 +6,10 @@
  * failed), so a failed processing never swallows the sender's retry.
  */
 import { describeValue } from '../../errors/errors.js';
-import { dedupCall } from './dedup-call.js';
 import { WebhookError } from '../../errors/webhook-error.js';
 import type { DedupClaim, WebhookCrypto } from '../types.js';
 import type { DedupState, DedupStore } from './dedup.js';
+import { dedupCall } from './dedup-call.js';
 import { payloadFingerprint } from './fingerprint.js';
 
 /** The receiver's `dedup` option. */

@@ -6,7 +6,7 @@
  */
 import { positiveInteger } from '../option-checks.js';
 import { DEFAULT_DEDUP_PER_SENDER_CAP, type DedupState, type DedupStore } from './dedup.js';
-import { REDIS_NOW, redisTarget, type RedisCommandClient } from './redis-client.js';
+import { REDIS_NOW, type RedisCommandClient, redisTarget } from './redis-client.js';
 
 /** Options of {@link createRedisDedupStore}. */
 export interface RedisDedupStoreOptions {

@@ -2,8 +2,9 @@
  * What the two Redis stores (the replay store, redis.ts; the dedup store, dedup-redis.ts) share:
  * the one client method they use, the options they check alike, and the server's clock in Lua.
  */
-import { optionalMethods } from '../option-checks.js';
+
 import { optionError } from '../../errors/option-error.js';
+import { optionalMethods } from '../option-checks.js';
 
 /** The one client method the stores use: node-redis's `sendCommand`. */
 export interface RedisCommandClient {

@@ -6,9 +6,9 @@
  * or any client with the same `sendCommand`.
  */
 import { positiveInteger, shareOption } from '../option-checks.js';
-import { REDIS_NOW, redisTarget, type RedisCommandClient } from './redis-client.js';
-import { admissionTracking, type AdmissionTrackingOptions } from './admissions.js';
-import { DEFAULT_AGGREGATE_CAP, DEFAULT_PER_KEYID_CAP, replayKey, type ReplayStore } from './replay.js';
+import { type AdmissionTrackingOptions, admissionTracking } from './admissions.js';
+import { REDIS_NOW, type RedisCommandClient, redisTarget } from './redis-client.js';
+import { DEFAULT_AGGREGATE_CAP, DEFAULT_PER_KEYID_CAP, type ReplayStore, replayKey } from './replay.js';
 
 /** Options of {@link createRedisReplayStore}. */
 export interface RedisReplayStoreOptions extends AdmissionTrackingOptions {

@@ -5,7 +5,7 @@
  * size), which also tracks the new-keyid admission rate that section makes a MUST.
  */
 import { positiveInteger } from '../option-checks.js';
-import { createAdmissionTracker, admissionTracking, type AdmissionTrackingOptions } from './admissions.js';
+import { type AdmissionTrackingOptions, admissionTracking, createAdmissionTracker } from './admissions.js';
 import type { HeldBytes, MemoryBudgetOptions } from './memory-bytes.js';
 import { createOwnerCounts, MAP_ENTRY_BYTES, memoryBudget, ownCopy, stringBytes } from './memory-bytes.js';
 

@@ -11,7 +11,7 @@ import { DecodeError, describeValue } from '../../errors/errors.js';
 import { shownText } from '../../errors/format.js';
 import { RequestSigningError } from './errors.js';
 import { invocationsOf } from './invocation.js';
-import { signingPolicy, type SigningDecision, type SigningPolicyOptions } from './policy.js';
+import { type SigningDecision, type SigningPolicyOptions, signingPolicy } from './policy.js';
 import type { RequestSigner } from './signer.js';
 
 /** A function with the signature of `fetch` (assignable to `typeof fetch` and the MCP SDK's `FetchLike`). */

@@ -3,12 +3,13 @@
  * (`tag="adcp/request-signing/v1"`), for sellers that advertise `request_signing`. WebCrypto only,
  * so it runs in Node, Workers and browsers.
  */
-export { createRequestSigner } from './signer.js';
-export type { RequestSigner, SignableRequest, SignatureHeaders } from './signer.js';
-export { withRequestSigning } from './fetch.js';
-export type { SigningFetch } from './fetch.js';
-export type { RequestSigningCapability, SigningPolicyOptions } from './policy.js';
-export { RequestSigningError } from './errors.js';
-export type { RequestSigningBlame, RequestSigningCode } from './errors.js';
-export type { PrivateJwk, RequestSignerOptions, SignFunction, SigningCryptoKey } from './options.js';
+
 export type { SignatureAlg } from '../http/algorithms.js';
+export type { RequestSigningBlame, RequestSigningCode } from './errors.js';
+export { RequestSigningError } from './errors.js';
+export type { SigningFetch } from './fetch.js';
+export { withRequestSigning } from './fetch.js';
+export type { PrivateJwk, RequestSignerOptions, SignFunction, SigningCryptoKey } from './options.js';
+export type { RequestSigningCapability, SigningPolicyOptions } from './policy.js';
+export type { RequestSigner, SignableRequest, SignatureHeaders } from './signer.js';
+export { createRequestSigner } from './signer.js';

@@ -2,10 +2,11 @@
  * createRequestSigner's options, checked once at creation: a wrong key, keyid, algorithm or
  * window is `INVALID_OPTION` there, never a failure on the first signed request.
  */
-import { optionError, secretOptionError } from '../../errors/option-error.js';
-import { shownText } from '../../errors/format.js';
+
 import { describeValue } from '../../errors/errors.js';
-import { JWK_FOR, SIGNATURE_ALGS, WEBCRYPTO_FOR, type SignatureAlg } from '../http/algorithms.js';
+import { shownText } from '../../errors/format.js';
+import { optionError, secretOptionError } from '../../errors/option-error.js';
+import { JWK_FOR, SIGNATURE_ALGS, type SignatureAlg, WEBCRYPTO_FOR } from '../http/algorithms.js';
 import { PROFILE_WINDOW } from '../http/window.js';
 
 const WHO = 'createRequestSigner';

@@ -7,15 +7,15 @@
  */
 import { DecodeError } from '../../errors/errors.js';
 import { shownText } from '../../errors/format.js';
-import { SIGNATURE_BYTES, WEBCRYPTO_FOR, type SignatureAlg } from '../http/algorithms.js';
+import { SIGNATURE_BYTES, type SignatureAlg, WEBCRYPTO_FOR } from '../http/algorithms.js';
 import { base64Encode, base64UrlEncode } from '../http/base64.js';
 import { contentDigest } from '../http/content-digest.js';
-import { REQUEST_PROFILES, SIGNATURE_LABEL, UNDIGESTED_REQUEST_PROFILE, type SignatureProfile } from '../http/profile.js';
+import { REQUEST_PROFILES, SIGNATURE_LABEL, type SignatureProfile, UNDIGESTED_REQUEST_PROFILE } from '../http/profile.js';
 import { SignatureBaseError, signatureBase } from '../http/signature-base.js';
-import { serializeInnerList, type BareItem, type InnerList } from '../http/structured-fields.js';
+import { type BareItem, type InnerList, serializeInnerList } from '../http/structured-fields.js';
 import { canonicalTarget, TargetUriError } from '../http/target-uri.js';
-import { RequestSigningError, type RequestSigningCode } from './errors.js';
-import { signerSettings, type PrivateJwk, type RequestSignerOptions, type SignerSettings, type SigningCryptoKey } from './options.js';
+import { type RequestSigningCode, RequestSigningError } from './errors.js';
+import { type PrivateJwk, type RequestSignerOptions, type SignerSettings, type SigningCryptoKey, signerSettings } from './options.js';
 
 /** A request as the signer reads it. */
 export interface SignableRequest {

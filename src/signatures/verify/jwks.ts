@@ -10,12 +10,12 @@
  * fetch (each call refetches), reads the clock itself, and selects keys by JWS header where this
  * resolver hands the raw JWK (with `adcp_use`) to the verifier's purpose check.
  */
-import type { KeyResolver, ResolvedKey, WebhookJwk } from './keys.js';
-import { documentSource, fetchBoundedText, type RemoteDocumentOptions } from '../remote-document.js';
+
 import { shownText } from '../../errors/format.js';
 import { optionError } from '../../errors/option-error.js';
-import { MAX_TIMER_MS } from '../../errors/option-rules.js';
-import { deadlineMs } from '../../errors/option-rules.js';
+import { deadlineMs, MAX_TIMER_MS } from '../../errors/option-rules.js';
+import { documentSource, fetchBoundedText, type RemoteDocumentOptions } from '../remote-document.js';
+import type { KeyResolver, ResolvedKey, WebhookJwk } from './keys.js';
 
 /** Options of {@link createJwksResolver}. */
 export interface JwksResolverOptions extends RemoteDocumentOptions {

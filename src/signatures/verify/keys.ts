@@ -3,9 +3,10 @@
  * `key_ops`, `adcp_use`; the JWK `alg` against the signature's), and WebCrypto verification of
  * Ed25519 and ECDSA P-256 (IEEE P1363 `r || s`) signatures.
  */
-import { WebhookError } from '../../errors/webhook-error.js';
+
 import { shownText } from '../../errors/format.js';
-import { JWK_FOR, SIGNATURE_ALGS, SIGNATURE_BYTES, WEBCRYPTO_FOR, type SignatureAlg } from '../http/algorithms.js';
+import { WebhookError } from '../../errors/webhook-error.js';
+import { JWK_FOR, SIGNATURE_ALGS, SIGNATURE_BYTES, type SignatureAlg, WEBCRYPTO_FOR } from '../http/algorithms.js';
 import { WEBHOOK_PROFILE } from '../http/profile.js';
 
 /** WebCrypto's SubtleCrypto, typed from the runtime's `crypto` global (Node, browsers, Workers). */

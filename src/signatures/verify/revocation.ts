@@ -8,19 +8,19 @@
  * on WebCrypto like the rest; the key, its purpose and the `typ` are checked here.
  */
 import {
+  type CompactVerifyResult,
   compactVerify,
   errors,
-  flattenedVerify,
-  type CompactVerifyResult,
   type FlattenedJWSInput,
+  flattenedVerify,
   type JWK,
   type JWSHeaderParameters,
 } from 'jose';
 import { shownText } from '../../errors/format.js';
-import { JWKS_MAX_BYTES } from './jwks.js';
-import { jwkFitsAlg, verifiesFor, type KeyResolver, type WebhookAlg } from './keys.js';
-import { documentSource, fetchBoundedText, type RemoteDocumentOptions } from '../remote-document.js';
 import { deadlineMs } from '../../errors/option-rules.js';
+import { documentSource, fetchBoundedText, type RemoteDocumentOptions } from '../remote-document.js';
+import { JWKS_MAX_BYTES } from './jwks.js';
+import { jwkFitsAlg, type KeyResolver, verifiesFor, type WebhookAlg } from './keys.js';
 import type { RevocationCheck, RevocationStatus } from './verify.js';
 
 /** Options of {@link createRevocationList}. */

@@ -4,18 +4,19 @@
  * `Signature` byte sequences are read in the profile's alphabet (webhook v1: unpadded Base64URL),
  * and each field is bounded in length before it is read.
  */
-import { WebhookError } from '../../errors/webhook-error.js';
+
 import { shownText } from '../../errors/format.js';
+import { WebhookError } from '../../errors/webhook-error.js';
+// The label a verifier processes (security.mdx: the label named `sig1`, not the first one).
+import { SIGNATURE_LABEL } from '../http/profile.js';
 import {
-  parseDictionary,
-  serializeInnerList,
-  StructuredFieldError,
   type BinaryAlphabet,
   type Dictionary,
   type Parameters,
+  parseDictionary,
+  StructuredFieldError,
+  serializeInnerList,
 } from '../http/structured-fields.js';
-// The label a verifier processes (security.mdx: the label named `sig1`, not the first one).
-import { SIGNATURE_LABEL } from '../http/profile.js';
 
 /** Default bound on each of `Signature-Input`, `Signature` and `Content-Digest`, in characters. */
 export const DEFAULT_MAX_SIGNATURE_HEADER_BYTES = 8192;

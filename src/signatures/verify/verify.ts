@@ -6,33 +6,34 @@
  * receiver's own parts (a key resolver, revocation check or replay store that throws or answers
  * out of contract) is never reported as the sender's.
  */
+
+import { shownText } from '../../errors/format.js';
 import { WebhookError, type WebhookErrorCode } from '../../errors/webhook-error.js';
-import type { WebhookCrypto } from '../types.js';
-import { checkKeyPurpose, verifySignature, WEBHOOK_ALGS, type KeyResolver, type ResolvedKey, type WebhookAlg } from './keys.js';
-import type { ReplayClaim, ReplayStore } from '../replay/replay.js';
+import { base64UrlDecode } from '../http/base64.js';
+import { DIGEST_ALGORITHMS } from '../http/content-digest.js';
+import { SIGNATURE_PARAMS, type SignatureProfile, WEBHOOK_PROFILE } from '../http/profile.js';
 import { SignatureBaseError, signatureBase } from '../http/signature-base.js';
+import type { RegisteredEndpoint } from '../http/target-uri.js';
 import {
-  checkHeaderSize,
-  DEFAULT_MAX_SIGNATURE_HEADER_BYTES,
-  parseContentDigest,
-  parseSignatureHeaders,
-  type ParsedSignature,
-} from './signature-headers.js';
-import {
+  type CanonicalTarget,
   canonicalHostHeader,
   canonicalTarget,
   pinnedTarget,
   registeredEndpoint,
   TargetUriError,
-  type CanonicalTarget,
 } from '../http/target-uri.js';
-import type { RegisteredEndpoint } from '../http/target-uri.js';
-import { base64UrlDecode } from '../http/base64.js';
-import { shownText } from '../../errors/format.js';
-import { lastAcceptedAt, PROFILE_WINDOW, replayTtlSeconds, windowRefusal, type SignatureTimes } from '../http/window.js';
-import { DIGEST_ALGORITHMS } from '../http/content-digest.js';
-import { SIGNATURE_PARAMS, WEBHOOK_PROFILE, type SignatureProfile } from '../http/profile.js';
+import { lastAcceptedAt, PROFILE_WINDOW, replayTtlSeconds, type SignatureTimes, windowRefusal } from '../http/window.js';
+import type { ReplayClaim, ReplayStore } from '../replay/replay.js';
+import type { WebhookCrypto } from '../types.js';
+import { checkKeyPurpose, type KeyResolver, type ResolvedKey, verifySignature, WEBHOOK_ALGS, type WebhookAlg } from './keys.js';
 import { requestRefusal } from './request-refusals.js';
+import {
+  checkHeaderSize,
+  DEFAULT_MAX_SIGNATURE_HEADER_BYTES,
+  type ParsedSignature,
+  parseContentDigest,
+  parseSignatureHeaders,
+} from './signature-headers.js';
 
 /** Signature parameters every webhook signature must carry (step 2). */
 const REQUIRED_PARAMS = SIGNATURE_PARAMS;

@@ -5,10 +5,10 @@
  */
 import type { Bounds } from '../../bounds/bounds.js';
 import { DecodeError, describeValue } from '../../errors/errors.js';
-import { measureUtf8, parseJsonText, type ParsedShape } from '../../json/text.js';
-import { findDuplicateKeys, MAX_REPORTED_KEYS } from './duplicate-keys.js';
-import { WebhookError } from '../../errors/webhook-error.js';
 import { shownText } from '../../errors/format.js';
+import { WebhookError } from '../../errors/webhook-error.js';
+import { measureUtf8, type ParsedShape, parseJsonText } from '../../json/text.js';
+import { findDuplicateKeys, MAX_REPORTED_KEYS } from './duplicate-keys.js';
 
 /** A parsed webhook body and its measured size. */
 export interface ParsedBody {

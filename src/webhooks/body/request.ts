@@ -4,10 +4,11 @@
  * before it is buffered in full (and long before any digest or parse), a body that does not
  * arrive within its deadline, and a body that is not raw bytes (the operator's route is wrong).
  */
-import { WebhookError } from '../../errors/webhook-error.js';
-import { shownText } from '../../errors/format.js';
+
 import { describeValue } from '../../errors/errors.js';
-import { readBoundedIterable, readBoundedStream, type ReadBounds } from '../../signatures/bounded-stream.js';
+import { shownText } from '../../errors/format.js';
+import { WebhookError } from '../../errors/webhook-error.js';
+import { type ReadBounds, readBoundedIterable, readBoundedStream } from '../../signatures/bounded-stream.js';
 
 /** Header values as Node (`IncomingMessage.headers`), Express or a plain object hold them. */
 export type HeaderRecord = Readonly<Record<string, string | readonly string[] | undefined>>;

@@ -11,16 +11,16 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { DecodeError } from '../../../src/errors/errors.js';
+import { SIGNATURE_CHALLENGE, WEBHOOK_HTTP_STATUS, WebhookError, type WebhookErrorCode } from '../../../src/errors/webhook-error.js';
 import { REQUEST_PROFILES, UNDIGESTED_REQUEST_PROFILE } from '../../../src/signatures/http/profile.js';
+import { createMemoryReplayStore } from '../../../src/signatures/replay/replay.js';
 import {
   createRequestSigner,
-  RequestSigningError,
-  withRequestSigning,
   type RequestSigningCapability,
+  RequestSigningError,
   type SigningPolicyOptions,
+  withRequestSigning,
 } from '../../../src/signatures/sign/index.js';
-import { SIGNATURE_CHALLENGE, WEBHOOK_HTTP_STATUS, WebhookError, type WebhookErrorCode } from '../../../src/errors/webhook-error.js';
-import { createMemoryReplayStore } from '../../../src/signatures/replay/replay.js';
 import { RequestSignatureError, requestRefusal } from '../../../src/signatures/verify/request-refusals.js';
 import { verifyProfileSignature } from '../../../src/signatures/verify/verify.js';
 import { ed25519 } from '../../webhooks/fixtures.js';

@@ -7,12 +7,12 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { REQUEST_PROFILES } from '../../../src/signatures/http/profile.js';
-import { createRequestSigner, withRequestSigning } from '../../../src/signatures/sign/index.js';
 import { WebhookError } from '../../../src/errors/webhook-error.js';
-import { RequestSignatureError } from '../../../src/signatures/verify/request-refusals.js';
+import { REQUEST_PROFILES } from '../../../src/signatures/http/profile.js';
 import { createMemoryReplayStore } from '../../../src/signatures/replay/replay.js';
-import { verifyProfileSignature, verifyWebhookSignature, type VerifiableRequest } from '../../../src/signatures/verify/verify.js';
+import { createRequestSigner, withRequestSigning } from '../../../src/signatures/sign/index.js';
+import { RequestSignatureError } from '../../../src/signatures/verify/request-refusals.js';
+import { type VerifiableRequest, verifyProfileSignature, verifyWebhookSignature } from '../../../src/signatures/verify/verify.js';
 import { ed25519 } from '../../webhooks/fixtures.js';
 import { BUYER_AGENT, capturingFetch, KEYS, privateJwk, received, resolverOf } from './helpers.js';
 

@@ -7,7 +7,7 @@
 import { webcrypto } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { DecodeError } from '../../../src/errors/errors.js';
-import { createRequestSigner, withRequestSigning, type RequestSignerOptions } from '../../../src/signatures/sign/index.js';
+import { createRequestSigner, type RequestSignerOptions, withRequestSigning } from '../../../src/signatures/sign/index.js';
 import { readVector } from '../../fixtures/vectors.js';
 import { ed25519, es256 } from '../../webhooks/fixtures.js';
 import { capturingFetch, privateJwk } from './helpers.js';

@@ -8,15 +8,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import type { KeyResolver } from '../../../src/signatures/verify/keys.js';
 import {
   createMemoryReplayStore,
   createWebhookReceiver,
+  type ReplayStore,
   verifyWebhookSignature,
   WebhookError,
   webhookResponse,
-  type ReplayStore,
 } from '../../../src/webhooks/index.js';
-import type { KeyResolver } from '../../../src/signatures/verify/keys.js';
 import { BUYER_ORIGIN, completedBody, ed25519, HOOK_URL, resolver } from '../../webhooks/fixtures.js';
 import { signWebhook } from '../../webhooks/signer.js';
 

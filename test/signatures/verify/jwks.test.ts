@@ -7,8 +7,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { createJwksResolver, createWebhookReceiver, WebhookError } from '../../../src/webhooks/index.js';
 import { JwksError } from '../../../src/signatures/verify/jwks.js';
+import { createJwksResolver, createWebhookReceiver, WebhookError } from '../../../src/webhooks/index.js';
 import { BUYER_ORIGIN, completedBody, ed25519, HOOK_URL, publicJwks, SELLER } from '../../webhooks/fixtures.js';
 import { signWebhook } from '../../webhooks/signer.js';
 

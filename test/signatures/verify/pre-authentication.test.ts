@@ -8,8 +8,8 @@
  * WebCrypto is stubbed to answer at once, so nothing but the verifier runs while the work is counted.
  */
 import { describe, expect, test } from 'vitest';
-import { createMemoryReplayStore, verifyWebhookSignature, WebhookError, type WebhookCrypto } from '../../../src/webhooks/index.js';
 import { DEFAULT_MAX_SIGNATURE_HEADER_BYTES } from '../../../src/signatures/verify/signature-headers.js';
+import { createMemoryReplayStore, verifyWebhookSignature, type WebhookCrypto, WebhookError } from '../../../src/webhooks/index.js';
 import { BUYER_ORIGIN, completedBody, ed25519, HOOK_URL, resolver } from '../../webhooks/fixtures.js';
 import { signWebhook } from '../../webhooks/signer.js';
 

@@ -10,12 +10,12 @@
 import fc from 'fast-check';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { lastAcceptedAt, PROFILE_WINDOW, replayTtlSeconds, windowRefusal } from '../../../src/signatures/http/window.js';
 import { createRedisReplayStore } from '../../../src/signatures/replay/redis.js';
 import { createMemoryReplayStore, type ReplayStore } from '../../../src/signatures/replay/replay.js';
 import { verifyWebhookSignature } from '../../../src/signatures/verify/verify.js';
-import { lastAcceptedAt, PROFILE_WINDOW, replayTtlSeconds, windowRefusal } from '../../../src/signatures/http/window.js';
 import { BUYER_ORIGIN, completedBody, ed25519, HOOK_URL, resolver } from '../../webhooks/fixtures.js';
-import { startRedis, type RedisServer } from '../../webhooks/redis-server.js';
+import { type RedisServer, startRedis } from '../../webhooks/redis-server.js';
 import { signWebhook } from '../../webhooks/signer.js';
 
 const T0 = 1_776_520_800;

@@ -12,16 +12,16 @@ import fc from 'fast-check';
 import * as sh from 'structured-headers';
 import { describe, expect, test } from 'vitest';
 import { WebhookError } from '../../../src/errors/webhook-error.js';
-import { parseSignatureHeaders } from '../../../src/signatures/verify/signature-headers.js';
 import {
-  parseDictionary,
-  serializeInnerList,
-  StructuredFieldError,
   type BareItem,
   type Dictionary,
   type InnerList,
+  parseDictionary,
+  StructuredFieldError,
+  serializeInnerList,
 } from '../../../src/signatures/http/structured-fields.js';
 import { createMemoryReplayStore } from '../../../src/signatures/replay/replay.js';
+import { parseSignatureHeaders } from '../../../src/signatures/verify/signature-headers.js';
 import { verifyWebhookSignature } from '../../../src/signatures/verify/verify.js';
 import { BUYER_ORIGIN, completedBody, ed25519, HOOK_URL, resolver } from '../../webhooks/fixtures.js';
 import { signWebhook } from '../../webhooks/signer.js';
