@@ -8,12 +8,10 @@
  * resolves by the runtime's conditions.
  */
 
-export type { CapabilitiesCheck, SellerDecoder } from './decode/capabilities.js';
-export { decoderFor } from './decode/capabilities.js';
+export { type CapabilitiesCheck, decoderFor, type SellerDecoder } from './decode/capabilities.js';
 export { createDecoder, decode, safeDecode } from './decode/decode.js';
 export { extra } from './decode/extra.js';
-export type { Final } from './decode/final.js';
-export { isFinal } from './decode/final.js';
+export { type Final, isFinal } from './decode/final.js';
 // Task handles: a submitted or working answer's task, to correlate its polls and webhooks.
 export { taskHandle } from './decode/handle-of.js';
 export type {
@@ -25,8 +23,7 @@ export type {
   PinnedTask,
   PinnedTaskStatusOptions,
 } from './decode/pinned.js';
-export type { PolledTask, PolledTaskFor, PolledTaskOf, TaskStatusOptions } from './decode/polling.js';
-export { decodeTaskStatus } from './decode/polling.js';
+export { decodeTaskStatus, type PolledTask, type PolledTaskFor, type PolledTaskOf, type TaskStatusOptions } from './decode/polling.js';
 export type { TaskHandle, TaskHandleFields, TaskHandleOptions } from './decode/task-handle.js';
 export type { Decoded, DecodeOptions, Decoder, DecodeSuccess, Merged, ReleaseOf, SafeDecodeResult, TaskName } from './decode/types.js';
 // The request half: encode, the idempotency key, and the request types by version.
@@ -35,15 +32,20 @@ export { newIdempotencyKey } from './encode/idempotency.js';
 // The request types, all public: EncodedRequest, Frozen, the bounds and the pinned encoder's.
 export type * from './encode/request.js';
 export type { Encoded, EncodeOptions, Encoder, EncodeVersionFor, RequestIn, RequestTask, SafeEncodeResult } from './encode/types.js';
-export type { AdcpError, DecodeErrorCode, Recovery, RecoveryClassification, RequestFault, ValidationIssue } from './errors/errors.js';
 export {
+  type AdcpError,
   DecodeError,
+  type DecodeErrorCode,
   LimitError,
   NoCommonVersionError,
+  type Recovery,
+  type RecoveryClassification,
   RequestError,
+  type RequestFault,
   SchemaMismatchError,
   TaskFailedError,
   TaskMismatchError,
+  type ValidationIssue,
   VersionMismatchError,
 } from './errors/errors.js';
 export { formatIssues } from './errors/format.js';
@@ -61,6 +63,5 @@ export type { Transport } from './options/options.js';
 export type { SentRequest } from './options/sent-request.js';
 export { classifyRecovery } from './schema/recovery.js';
 export type { AsyncStatus, AsyncVariant, SyncVariant, TaskStatus } from './schema/response-types.js';
-export type { NewerRelease, Version } from './schema/versions.js';
-export { defaultVersion, tasks, versions } from './schema/versions.js';
+export { defaultVersion, type NewerRelease, tasks, type Version, versions } from './schema/versions.js';
 export { preload } from './validate/preload.js';

@@ -5,16 +5,12 @@
  * peer the caller brings, never imported here.
  */
 
-export type { HttpRefusal, TransportBlame } from '../call/transport-error.js';
-export { TransportError } from '../call/transport-error.js';
+export { type HttpRefusal, type TransportBlame, TransportError } from '../call/transport-error.js';
 export type { CallArgs, Called, CallOptions, CallTaskName, RequestOptions, RetryOptions, SafeCallResult } from '../call/types.js';
 export type { WaitForTask, WaitResult } from '../call/wait.js';
 export type { WaitClock, WaitOptions, WebhookDelivery } from '../call/wait-options.js';
-export type { A2aClient } from './call-task.js';
-export { callTask, safeCallTask, streamTask } from './call-task.js';
+export { type A2aClient, callTask, safeCallTask, streamTask } from './call-task.js';
 export { foldA2aStream } from './fold-stream.js';
-export type { A2aSdkPart, A2aSendRequest } from './message.js';
-export { a2aRequest } from './message.js';
-export type { A2aV03Client, A2aV03DataPart, A2aV03SendParams } from './v0-3.js';
-export { a2aV03Client, a2aV03Request } from './v0-3.js';
+export { type A2aSdkPart, type A2aSendRequest, a2aRequest } from './message.js';
+export { type A2aV03Client, type A2aV03DataPart, type A2aV03SendParams, a2aV03Client, a2aV03Request } from './v0-3.js';
 export { waitForTask } from './wait.js';

@@ -4,11 +4,9 @@
  * a peer the caller brings, never imported here.
  */
 
-export type { HttpRefusal, TransportBlame } from '../call/transport-error.js';
-export { TransportError } from '../call/transport-error.js';
+export { type HttpRefusal, type TransportBlame, TransportError } from '../call/transport-error.js';
 export type { CallArgs, Called, CallOptions, CallTaskName, RequestOptions, RetryOptions, SafeCallResult } from '../call/types.js';
 export type { WaitForTask, WaitResult } from '../call/wait.js';
 export type { WaitClock, WaitOptions, WebhookDelivery } from '../call/wait-options.js';
-export type { McpClient } from './call-task.js';
-export { callTask, safeCallTask } from './call-task.js';
+export { callTask, type McpClient, safeCallTask } from './call-task.js';
 export { waitForTask } from './wait.js';

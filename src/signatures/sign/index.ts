@@ -5,11 +5,8 @@
  */
 
 export type { SignatureAlg } from '../http/algorithms.js';
-export type { RequestSigningBlame, RequestSigningCode } from './errors.js';
-export { RequestSigningError } from './errors.js';
-export type { SigningFetch } from './fetch.js';
-export { withRequestSigning } from './fetch.js';
+export { type RequestSigningBlame, type RequestSigningCode, RequestSigningError } from './errors.js';
+export { type SigningFetch, withRequestSigning } from './fetch.js';
 export type { PrivateJwk, RequestSignerOptions, SignFunction, SigningCryptoKey } from './options.js';
 export type { RequestSigningCapability, SigningPolicyOptions } from './policy.js';
-export type { RequestSigner, SignableRequest, SignatureHeaders } from './signer.js';
-export { createRequestSigner } from './signer.js';
+export { createRequestSigner, type RequestSigner, type SignableRequest, type SignatureHeaders } from './signer.js';
