@@ -5,28 +5,20 @@
  * and two receivers sharing the store (a retry at a sibling endpoint is a duplicate, 200).
  */
 
-import { createClient, type RedisClientType } from 'redis';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { RedisClientType } from 'redis';
+import { describe, expect, test } from 'vitest';
 import { createRedisDedupStore, createWebhookReceiver, type DedupClaimRequest } from '../../src/webhooks/index.js';
 import { completedBody, SELLER } from './fixtures.js';
 import { delivered, outcome, RECEIVER_BASE, signedRequest } from './outcomes.js';
-import { type RedisServer, startRedis } from './redis-server.js';
+import { withRedis } from './redis-server.js';
 
-let server: RedisServer;
 let client: RedisClientType;
 let prefixes = 0;
 const prefix = () => `{dedup-test-${++prefixes}}:`;
 const DAY = 86_400_000;
 
-beforeAll(async () => {
-  server = await startRedis();
-  client = createClient({ url: server.url });
-  client.on('error', () => undefined);
-  await client.connect();
-});
-afterAll(async () => {
-  await client?.quit();
-  await server?.stop();
+withRedis((c) => {
+  client = c;
 });
 
 const claim = (key: string, fingerprint: string, owner: string, leaseMs = 60_000): DedupClaimRequest => ({

@@ -1,7 +1,8 @@
 /** Starts a throwaway redis-server on 127.0.0.1 on a free port for a test file, and stops it. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { createClient } from 'redis';
+import { createClient, type RedisClientType } from 'redis';
+import { afterAll, beforeAll } from 'vitest';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -51,4 +52,24 @@ export async function startRedis(): Promise<RedisServer> {
         child.kill('SIGTERM');
       }),
   };
+}
+
+/**
+ * A redis-server and a client connected to it for the calling file or describe block: started
+ * before its tests (the client handed to `use`), the client quit and the server stopped after them.
+ */
+export function withRedis(use: (client: RedisClientType) => void): void {
+  let server: RedisServer | undefined;
+  let client: RedisClientType | undefined;
+  beforeAll(async () => {
+    server = await startRedis();
+    client = createClient({ url: server.url });
+    client.on('error', () => undefined);
+    await client.connect();
+    use(client);
+  });
+  afterAll(async () => {
+    await client?.quit();
+    await server?.stop();
+  });
 }

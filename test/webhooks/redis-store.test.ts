@@ -6,27 +6,19 @@
  */
 
 import { createClient, type RedisClientType } from 'redis';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createRedisReplayStore } from '../../src/signatures/replay/redis.js';
 import { createWebhookReceiver, type NewKeyidAdmission, WebhookError } from '../../src/webhooks/index.js';
 import { BUYER_ORIGIN, completedBody, ed25519, HOOK_URL, resolver } from './fixtures.js';
-import { type RedisServer, startRedis } from './redis-server.js';
+import { startRedis, withRedis } from './redis-server.js';
 import { signWebhook } from './signer.js';
 
-let server: RedisServer;
 let client: RedisClientType;
 let prefixes = 0;
 const prefix = () => `{test-${++prefixes}}:`;
 
-beforeAll(async () => {
-  server = await startRedis();
-  client = createClient({ url: server.url });
-  await client.connect();
-});
-
-afterAll(async () => {
-  await client?.quit();
-  await server?.stop();
+withRedis((c) => {
+  client = c;
 });
 
 describe('createRedisReplayStore', () => {

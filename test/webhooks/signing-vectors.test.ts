@@ -12,7 +12,7 @@ import { createMemoryReplayStore, type ReplayStore } from '../../src/signatures/
 import type { ResolvedKey, WebhookJwk } from '../../src/signatures/verify/keys.js';
 import { parseSignatureHeaders } from '../../src/signatures/verify/signature-headers.js';
 import { type RevocationCheck, type VerifiableRequest, verifyWebhookSignature } from '../../src/signatures/verify/verify.js';
-import { readVector, readVectorDir } from '../fixtures/vectors.js';
+import { canonicalizationCases, readVector, readVectorDir } from '../fixtures/vectors.js';
 
 interface SigningVector {
   name: string;
@@ -136,16 +136,8 @@ describe('webhook-signing negative vectors', () => {
   });
 });
 
-interface CanonicalCase {
-  name: string;
-  input_url: string;
-  expected_target_uri?: string;
-  expected_authority?: string;
-  reject?: boolean;
-}
-
 describe('request-signing/canonicalization.json (@target-uri rules shared by webhooks)', () => {
-  const cases = readVector<{ cases: CanonicalCase[] }>('request-signing/canonicalization.json').cases;
+  const cases = canonicalizationCases();
   for (const c of cases) {
     test(c.name, () => {
       if (c.reject === true) {

@@ -8,19 +8,11 @@ import { webcrypto } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { DecodeError } from '../../../src/errors/errors.js';
 import { createRequestSigner, type RequestSignerOptions, withRequestSigning } from '../../../src/signatures/sign/index.js';
-import { readVector } from '../../fixtures/vectors.js';
+import { canonicalizationCases } from '../../fixtures/vectors.js';
 import { ed25519, es256 } from '../../webhooks/fixtures.js';
 import { capturingFetch, privateJwk } from './helpers.js';
 
-interface CanonicalCase {
-  name: string;
-  input_url: string;
-  expected_target_uri?: string;
-  expected_authority?: string;
-  reject?: boolean;
-}
-
-const cases = readVector<{ cases: CanonicalCase[] }>('request-signing/canonicalization.json').cases;
+const cases = canonicalizationCases();
 const publicKey = webcrypto.subtle.importKey('jwk', { kty: 'OKP', crv: 'Ed25519', x: ed25519.x }, { name: 'Ed25519' }, false, ['verify']);
 const signer = createRequestSigner({ key: privateJwk(ed25519), keyid: ed25519.kid, alg: 'ed25519' });
 

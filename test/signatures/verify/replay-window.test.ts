@@ -8,14 +8,14 @@
  * very end of a window (where 3 replays of 3 used to be accepted).
  */
 import fc from 'fast-check';
-import { createClient, type RedisClientType } from 'redis';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { RedisClientType } from 'redis';
+import { describe, expect, test } from 'vitest';
 import { lastAcceptedAt, PROFILE_WINDOW, replayTtlSeconds, windowRefusal } from '../../../src/signatures/http/window.js';
 import { createRedisReplayStore } from '../../../src/signatures/replay/redis.js';
 import { createMemoryReplayStore, type ReplayStore } from '../../../src/signatures/replay/replay.js';
 import { verifyWebhookSignature } from '../../../src/signatures/verify/verify.js';
 import { BUYER_ORIGIN, completedBody, ed25519, HOOK_URL, resolver } from '../../webhooks/fixtures.js';
-import { type RedisServer, startRedis } from '../../webhooks/redis-server.js';
+import { withRedis } from '../../webhooks/redis-server.js';
 import { signWebhook } from '../../webhooks/signer.js';
 
 const T0 = 1_776_520_800;
@@ -115,16 +115,9 @@ describe('through the verifier, memory store, generated clock', () => {
 });
 
 describe('on the real clock, at the end of a window (the reported case)', () => {
-  let server: RedisServer;
   let client: RedisClientType;
-  beforeAll(async () => {
-    server = await startRedis();
-    client = createClient({ url: server.url });
-    await client.connect();
-  });
-  afterAll(async () => {
-    await client?.quit();
-    await server?.stop();
+  withRedis((c) => {
+    client = c;
   });
 
   /** A signature whose window closes 1.5-2.5 s from now, delivered, then replayed until refused for its window. */
