@@ -279,8 +279,7 @@ export function pinnedModule(
   type PinnedTaskStatusOptions,
   type PinnedTaskType,
 } from '${layoutImport(from, 'pinned')}';
-import type { Responses } from './responses.js';
-import type { Requests } from './responses.js';
+import type { Requests, Responses } from './responses.js';
 import { validators } from './validators/index.js';
 import type { PinnedEncoded, PinnedEncodeOptions, PinnedEncodeResult } from '${layoutImport(from, 'encodeTypes')}';
 

@@ -5,8 +5,7 @@
  */
 import type { PolledTask } from '../decode/polling.js';
 import type { DecodeOptions } from '../decode/types.js';
-import type { TaskFailedError } from '../errors/errors.js';
-import { DecodeError, describeThrown } from '../errors/errors.js';
+import { DecodeError, describeThrown, type TaskFailedError } from '../errors/errors.js';
 import { optionError } from '../errors/option-error.js';
 import { deadlineMs, optionalFunction } from '../errors/option-rules.js';
 import { resolveOptions } from '../options/resolve-options.js';

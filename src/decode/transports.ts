@@ -4,8 +4,7 @@
  * the answer holds none, the failure or the reason it says instead.
  */
 import { textTooLarge } from '../bounds/bounds.js';
-import type { TaskFailedError } from '../errors/errors.js';
-import { type AdcpError, DecodeError, describeValue } from '../errors/errors.js';
+import { type AdcpError, DecodeError, describeValue, type TaskFailedError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { type A2aPayloadLocation, locateA2aPayload } from '../extract/a2a.js';
 import { fromA2aSdk } from '../extract/a2a-sdk.js';

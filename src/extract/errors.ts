@@ -14,8 +14,7 @@
 
 import { type Bounds, storedIndexes } from '../bounds/bounds.js';
 import { compactJsonBytes, copyJson } from '../bounds/snapshot.js';
-import type { AdcpError } from '../errors/errors.js';
-import { DecodeError, type ErrorContext, NO_CONTEXT, readInput } from '../errors/errors.js';
+import { type AdcpError, DecodeError, type ErrorContext, NO_CONTEXT, readInput } from '../errors/errors.js';
 import { shownPointer } from '../errors/format.js';
 import { hasOwn, isObject, own } from '../json/own.js';
 import { readTextItem, type TextBudget } from '../json/text.js';

@@ -12,8 +12,16 @@
  *    it: transport-errors.mdx still says `terminal`, error-handling.mdx (normative, 3.1+) says the
  *    manifest default.
  */
-import type { AdcpError, Recovery, RecoveryClassification } from '../errors/errors.js';
-import { DecodeError, describeValue, type ErrorContext, NO_CONTEXT, wrapInputFault } from '../errors/errors.js';
+import {
+  type AdcpError,
+  DecodeError,
+  describeValue,
+  type ErrorContext,
+  NO_CONTEXT,
+  type Recovery,
+  type RecoveryClassification,
+  wrapInputFault,
+} from '../errors/errors.js';
 import { hasOwn, own } from '../json/own.js';
 import type { FailedStatus } from './statuses.js';
 import { defaultVersion, resolveVersion, tablesFor, type Version } from './versions.js';

@@ -19,8 +19,7 @@ import { readFileSync } from 'node:fs';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test, vi } from 'vitest';
 import { type DecodeOptions, safeDecode, type TaskName } from '../../src/decode/decode.js';
-import type { TaskFailedError } from '../../src/errors/errors.js';
-import { DecodeError, type DecodeErrorCode, LimitError, type SchemaMismatchError } from '../../src/errors/errors.js';
+import { DecodeError, type DecodeErrorCode, LimitError, type SchemaMismatchError, type TaskFailedError } from '../../src/errors/errors.js';
 import { claimedArray, revokedProxy, throwingGetter, throwingProxy } from '../fixtures/hostile-values.js';
 import { payload } from '../fixtures/payloads.js';
 

@@ -7,8 +7,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { decode, safeDecode } from '../../src/decode/decode.js';
-import type { AdcpError } from '../../src/errors/errors.js';
-import { TaskFailedError } from '../../src/errors/errors.js';
+import { type AdcpError, TaskFailedError } from '../../src/errors/errors.js';
 import { DETAIL_SHAPES, type DetailKind, knownSellerError } from '../../src/extract/seller-errors.js';
 import { decodeWebhook } from '../../src/webhooks/decode-webhook.js';
 import { WebhookTaskFailedError } from '../../src/webhooks/errors.js';

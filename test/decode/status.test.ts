@@ -9,8 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { decode, safeDecode } from '../../src/decode/decode.js';
-import type { TaskFailedError } from '../../src/errors/errors.js';
-import { SchemaMismatchError } from '../../src/errors/errors.js';
+import { SchemaMismatchError, type TaskFailedError } from '../../src/errors/errors.js';
 import { tablesFor, tasks, type Version, versions } from '../../src/schema/versions.js';
 import { fastValidator } from '../../src/validate/validators.js';
 import { a2a03, a2a10, mcp } from '../fixtures/envelopes.js';

@@ -6,8 +6,7 @@
  * instead, and signs webhooks with the test's key. Nothing leaves 127.0.0.1.
  */
 import type { Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { bootMockServer } from '@adcp/sdk/mock-server';
 import type * as SdkServer from '@adcp/sdk/server';
 import express from 'express';

@@ -6,8 +6,16 @@
  * `createRedisDedupStore` in production).
  */
 import { positiveInteger } from '../option-checks.js';
-import type { HeldBytes, MemoryBudgetOptions } from './memory-bytes.js';
-import { createOwnerCounts, MAP_ENTRY_BYTES, memoryBudget, ownCopy, RECORD_BYTES, stringBytes } from './memory-bytes.js';
+import {
+  createOwnerCounts,
+  type HeldBytes,
+  MAP_ENTRY_BYTES,
+  type MemoryBudgetOptions,
+  memoryBudget,
+  ownCopy,
+  RECORD_BYTES,
+  stringBytes,
+} from './memory-bytes.js';
 
 /**
  * What claiming a delivery found: `claimed` (the caller owns its processing), `processing`

@@ -6,8 +6,15 @@
  */
 import { positiveInteger } from '../option-checks.js';
 import { type AdmissionTrackingOptions, admissionTracking, createAdmissionTracker } from './admissions.js';
-import type { HeldBytes, MemoryBudgetOptions } from './memory-bytes.js';
-import { createOwnerCounts, MAP_ENTRY_BYTES, memoryBudget, ownCopy, stringBytes } from './memory-bytes.js';
+import {
+  createOwnerCounts,
+  type HeldBytes,
+  MAP_ENTRY_BYTES,
+  type MemoryBudgetOptions,
+  memoryBudget,
+  ownCopy,
+  stringBytes,
+} from './memory-bytes.js';
 
 export type { AdmissionTrackingOptions, NewKeyidAdmission } from './admissions.js';
 
