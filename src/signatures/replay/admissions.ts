@@ -4,7 +4,7 @@
  * memory store's byte bound covers it too.
  */
 import { positiveInteger } from '../option-checks.js';
-import { MAP_ENTRY_BYTES, ownCopy, QUEUED_NUMBER_BYTES, stringBytes } from './memory-bytes.js';
+import { mapEntryBytes, ownCopy, QUEUED_NUMBER_BYTES } from './memory-bytes.js';
 
 /** One admission of a previously-unseen keyid, passed to `onNewKeyid`. */
 export interface NewKeyidAdmission {
@@ -95,7 +95,6 @@ export function createAdmissionTracker(tracking: AdmissionTracking, onNewKeyid: 
   let admissions: number[] = [];
   let head = 0;
   let held = 0;
-  const knownBytes = (keyid: string): number => MAP_ENTRY_BYTES + stringBytes(keyid);
   const drop = (): void => {
     head++;
     held -= QUEUED_NUMBER_BYTES;
@@ -106,7 +105,7 @@ export function createAdmissionTracker(tracking: AdmissionTracking, onNewKeyid: 
   };
   const forget = (keyid: string): void => {
     known.delete(keyid);
-    held -= knownBytes(keyid);
+    held -= mapEntryBytes(keyid);
   };
   const admissionsSince = (t: number): number => {
     while (head < admissions.length && (admissions[head] as number) <= t - tracking.windowMs) drop();
@@ -117,7 +116,7 @@ export function createAdmissionTracker(tracking: AdmissionTracking, onNewKeyid: 
       const last = known.get(keyid);
       if (last !== undefined) forget(keyid);
       known.set(ownCopy(keyid), t);
-      held += knownBytes(keyid);
+      held += mapEntryBytes(keyid);
       for (const [oldest, at] of known) {
         if (known.size <= tracking.maxKnown && at > t - tracking.memoryMs) break;
         forget(oldest);
@@ -131,7 +130,7 @@ export function createAdmissionTracker(tracking: AdmissionTracking, onNewKeyid: 
     admissionsSince,
     admitCost(keyid, t) {
       const last = known.get(keyid);
-      if (last === undefined) return knownBytes(keyid) + QUEUED_NUMBER_BYTES;
+      if (last === undefined) return mapEntryBytes(keyid) + QUEUED_NUMBER_BYTES;
       return last > t - tracking.memoryMs ? 0 : QUEUED_NUMBER_BYTES;
     },
     forgetOldest() {
@@ -141,7 +140,7 @@ export function createAdmissionTracker(tracking: AdmissionTracking, onNewKeyid: 
       }
       return false;
     },
-    floorBytes: (keyid) => (admissions.length - head + 1) * QUEUED_NUMBER_BYTES + knownBytes(keyid),
+    floorBytes: (keyid) => (admissions.length - head + 1) * QUEUED_NUMBER_BYTES + mapEntryBytes(keyid),
     bytes: () => held,
   };
 }

@@ -9,8 +9,8 @@ import { positiveInteger } from '../option-checks.js';
 import {
   createOwnerCounts,
   type HeldBytes,
-  MAP_ENTRY_BYTES,
   type MemoryBudgetOptions,
+  mapEntryBytes,
   memoryBudget,
   ownCopy,
   RECORD_BYTES,
@@ -96,6 +96,9 @@ interface Binding {
   completed: boolean;
 }
 
+/** A binding's Map key: the sender, a line feed, the `idempotency_key`. */
+const bindingId = (sender: string, key: string): string => `${sender}\n${key}`;
+
 /**
  * The bytes the in-memory dedup store counts for one binding: the Map entry and its record, and
  * the characters of its key (sender and `idempotency_key`), fingerprint and owner token.
@@ -107,13 +110,7 @@ interface Binding {
  */
 export function dedupEntryBytes(request: Pick<DedupClaimRequest, 'sender' | 'key' | 'fingerprint' | 'owner'>): number {
   return (
-    MAP_ENTRY_BYTES +
-    RECORD_BYTES +
-    stringBytes(request.sender) +
-    2 +
-    stringBytes(request.key) +
-    stringBytes(request.fingerprint) +
-    stringBytes(request.owner)
+    mapEntryBytes(bindingId(request.sender, request.key)) + RECORD_BYTES + stringBytes(request.fingerprint) + stringBytes(request.owner)
   );
 }
 
@@ -123,7 +120,6 @@ function createBindings() {
   const bindings = new Map<string, Binding>();
   const perSender = createOwnerCounts();
   let held = 0;
-  const id = (sender: string, key: string): string => `${sender}\n${key}`;
   const size = (sender: string, key: string, b: Binding): number =>
     dedupEntryBytes({ sender, key, fingerprint: b.fingerprint, owner: b.owner });
   const remove = (entryId: string, b: Binding): void => {
@@ -136,7 +132,7 @@ function createBindings() {
     perSender.remove(sender, bytes);
   };
   return {
-    get: (sender: string, key: string) => bindings.get(id(sender, key)),
+    get: (sender: string, key: string) => bindings.get(bindingId(sender, key)),
     count: perSender.count,
     /** The bytes `sender` holds: its bindings and its counts. */
     share: perSender.share,
@@ -150,7 +146,7 @@ function createBindings() {
     },
     add(r: DedupClaimRequest, b: Binding): void {
       perSender.add(r.sender, size(r.sender, r.key, b));
-      bindings.set(ownCopy(id(r.sender, r.key)), b);
+      bindings.set(ownCopy(bindingId(r.sender, r.key)), b);
       held += size(r.sender, r.key, b);
     },
     /** Changes a binding's owner, counting the new token's length (to the sender's share too). */
@@ -161,10 +157,10 @@ function createBindings() {
       held += after - before;
       perSender.resize(r.sender, after - before);
     },
-    remove: (sender: string, key: string, b: Binding): void => remove(id(sender, key), b),
+    remove: (sender: string, key: string, b: Binding): void => remove(bindingId(sender, key), b),
     /** Moves a binding to the end of the expiry order. */
     touch(sender: string, key: string, b: Binding): void {
-      const entryId = id(sender, key);
+      const entryId = bindingId(sender, key);
       bindings.delete(entryId);
       bindings.set(ownCopy(entryId), b);
     },

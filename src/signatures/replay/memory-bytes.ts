@@ -69,6 +69,18 @@ export function stringBytes(text: string): number {
   return 2 * text.length;
 }
 
+/**
+ * The bytes counted for one Map entry keyed by `key`: the entry and the key's characters.
+ *
+ * @param key - The entry's key.
+ * @returns `MAP_ENTRY_BYTES` and the key's character bytes.
+ * @example
+ * mapEntryBytes('kid-1'); // 128 + 10
+ */
+export function mapEntryBytes(key: string): number {
+  return MAP_ENTRY_BYTES + stringBytes(key);
+}
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -99,7 +111,7 @@ export function createOwnerCounts() {
   const counts = new Map<string, number>();
   const weights = new Map<string, number>();
   let held = 0;
-  const ownerBytes = (owner: string): number => 2 * MAP_ENTRY_BYTES + stringBytes(owner);
+  const ownerBytes = (owner: string): number => MAP_ENTRY_BYTES + mapEntryBytes(owner);
   return {
     count: (owner: string): number => counts.get(owner) ?? 0,
     /** `owner`'s share: the bytes of its live entries, as the store counted each, and of its counts. */

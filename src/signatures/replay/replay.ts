@@ -6,15 +6,7 @@
  */
 import { positiveInteger } from '../option-checks.js';
 import { type AdmissionTrackingOptions, admissionTracking, createAdmissionTracker } from './admissions.js';
-import {
-  createOwnerCounts,
-  type HeldBytes,
-  MAP_ENTRY_BYTES,
-  type MemoryBudgetOptions,
-  memoryBudget,
-  ownCopy,
-  stringBytes,
-} from './memory-bytes.js';
+import { createOwnerCounts, type HeldBytes, type MemoryBudgetOptions, mapEntryBytes, memoryBudget, ownCopy } from './memory-bytes.js';
 
 export type { AdmissionTrackingOptions, NewKeyidAdmission } from './admissions.js';
 
@@ -108,7 +100,7 @@ export function replayKey(keyid: string, nonce: string, destination?: string): s
  * replayEntryBytes('kid-1', 'bm9uY2Utbm9uY2Utbm9uY2U'); // 128 + 2 × 29
  */
 export function replayEntryBytes(keyid: string, nonce: string, destination?: string): number {
-  return MAP_ENTRY_BYTES + stringBytes(replayKey(keyid, nonce, destination));
+  return mapEntryBytes(replayKey(keyid, nonce, destination));
 }
 
 /** The live entries of the in-memory store, with their per-keyid counts and their bytes. */
@@ -120,9 +112,9 @@ function createEntries(now: () => number) {
   let held = 0;
   const forget = (key: string): void => {
     expiries.delete(key);
-    held -= MAP_ENTRY_BYTES + stringBytes(key);
+    held -= mapEntryBytes(key);
     // A keyid holds no line feed (a header value), so the key's first line is its keyid.
-    perKeyid.remove(key.slice(0, key.indexOf('\n')), MAP_ENTRY_BYTES + stringBytes(key));
+    perKeyid.remove(key.slice(0, key.indexOf('\n')), mapEntryBytes(key));
   };
   return {
     expiries,
@@ -131,7 +123,7 @@ function createEntries(now: () => number) {
     share: perKeyid.share,
     bytes: (): number => held + perKeyid.bytes(),
     /** What adding `key` of `keyid` would add. */
-    cost: (key: string, keyid: string): number => MAP_ENTRY_BYTES + stringBytes(key) + perKeyid.cost(keyid),
+    cost: (key: string, keyid: string): number => mapEntryBytes(key) + perKeyid.cost(keyid),
     sweep(): void {
       const t = now();
       for (const [key, expiresAt] of expiries) {
@@ -141,9 +133,9 @@ function createEntries(now: () => number) {
     },
     forget,
     add(key: string, keyid: string, expiresAt: number): void {
-      perKeyid.add(keyid, MAP_ENTRY_BYTES + stringBytes(key));
+      perKeyid.add(keyid, mapEntryBytes(key));
       expiries.set(ownCopy(key), expiresAt);
-      held += MAP_ENTRY_BYTES + stringBytes(key);
+      held += mapEntryBytes(key);
     },
   };
 }
