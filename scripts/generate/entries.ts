@@ -237,28 +237,17 @@ export function pinnedNames(
 
 /**
  * The pinned entry (`adcp-decode/<major>.<minor>`): {@link BOUND} bound to this version by
- * src/decode/pinned.ts, {@link REEXPORTS}, and every named type of the version.
+ * src/decode/pinned.ts, {@link REEXPORTS}, and every named type of the version (the one
+ * `types.ts` module, whose names {@link pinnedNames} made unique beside these).
  *
  * @param version The AdCP version.
  * @param manifest Its tasks.
- * @param types The type modules (path → text).
- * @param mainOf Type module path → the name of its schema's own type.
  * @returns The text of `pinned.ts`.
- * @throws Error when two modules would export one name (see {@link pinnedNames}).
  * @example
- * pinnedModule('3.1.19', manifest, types, mainOf);
+ * pinnedModule('3.1.19', manifest);
  */
-export function pinnedModule(
-  version: string,
-  manifest: Manifest,
-  types: ReadonlyMap<string, string>,
-  mainOf: ReadonlyMap<string, string>,
-): string {
+export function pinnedModule(version: string, manifest: Manifest): string {
   const release = version.split('.').slice(0, 2).join('.');
-  const exports = [...pinnedNames(types, mainOf)].map(([rel, list]) => {
-    const names = list.map(([n, e]) => (n === e ? n : `${n} as ${e}`)).join(', ');
-    return `export type { ${names} } from './${rel.replace(/\.ts$/, '.js')}';`;
-  });
   const q = JSON.stringify(version);
   const from = `${versionIdent(version)}/pinned.ts`;
   const reexports = REEXPORTS.flatMap(({ from: target, values, types: typeNames }) => {
@@ -327,6 +316,6 @@ const pinned = pin<${q}, Responses, Requests>(${q}, validators);
 
 ${bound.join('\n\n')}
 
-${exports.join('\n')}
+export type * from './types.js';
 `;
 }

@@ -25,7 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LOCK_PATH, readLockVersions, schemaDir } from '../schema-paths.js';
 import { CHUNKS } from './chunks.js';
-import { pinnedModule } from './entries.js';
+import { pinnedModule, pinnedNames } from './entries.js';
 import { envelopeModules, tasksGetRequest } from './envelopes.js';
 import { loadSchemas, type Manifest, reachable, readManifest } from './load.js';
 import { assertOnePatchPerRelease, OUT_DEFAULT, typeModulePath, versionIdent, writeTree } from './output.js';
@@ -33,6 +33,7 @@ import { type PatchPlan, patchPlan, rootPatches } from './patches.js';
 import { requestTableModule, rootRequests } from './requests.js';
 import { responsesModule } from './responses.js';
 import { envelopeModule, importMap, rootEnvelope, rootIndex, rootValidatorMaps, rootVersions, tableModule } from './tables.js';
+import { typesModule } from './type-module.js';
 import { generateTypes, typeNames } from './types.js';
 import { type Release, releaseOf, validatorModules } from './validators.js';
 
@@ -85,7 +86,7 @@ async function generateVersion(version: string, out: string): Promise<Generated>
   const plan = patchPlan(version, manifest, schemas);
   const dir = path.join(out, versionIdent(version));
   rmSync(dir, { recursive: true, force: true });
-  writeTree(dir, types);
+  const exported = pinnedNames(types, new Map(files.map((f) => [typeModulePath(f.rel), names.get(f.id)!])));
   writeTree(
     dir,
     importMap(
@@ -100,9 +101,10 @@ async function generateVersion(version: string, out: string): Promise<Generated>
     new Map([
       ['index.ts', tableModule(version, manifest)],
       ['envelope.ts', envelopeModule(version, schemas, manifest)],
-      ['responses.ts', responsesModule(version, manifest, names, byId)],
+      ['responses.ts', responsesModule(version, manifest, names)],
       ['requests.ts', requestTableModule(version, manifest, schemas)],
-      ['pinned.ts', pinnedModule(version, manifest, types, new Map(files.map((f) => [typeModulePath(f.rel), names.get(f.id)!])))],
+      ['types.ts', typesModule(version, types, exported)],
+      ['pinned.ts', pinnedModule(version, manifest)],
     ]),
   );
   const ms = Math.round(performance.now() - t0);

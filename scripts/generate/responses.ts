@@ -4,8 +4,8 @@
  */
 
 import { TASKS_GET, tasksGetRequest } from './envelopes.js';
-import type { Manifest, SchemaFile } from './load.js';
-import { banner, layoutImport, relImport, versionIdent } from './output.js';
+import type { Manifest } from './load.js';
+import { banner, layoutImport, versionIdent } from './output.js';
 
 /**
  * The `responses.ts` module of a version: what `decode(task, ...)` returns for each task
@@ -14,12 +14,11 @@ import { banner, layoutImport, relImport, versionIdent } from './output.js';
  * @param version The AdCP version.
  * @param manifest Its tasks.
  * @param names `$id` → type name.
- * @param byId `$id` → schema file.
  * @returns The module's text.
  * @example
- * responsesModule('3.1.19', manifest, names, byId);
+ * responsesModule('3.1.19', manifest, names);
  */
-export function responsesModule(version: string, manifest: Manifest, names: Map<string, string>, byId: Map<string, SchemaFile>): string {
+export function responsesModule(version: string, manifest: Manifest, names: Map<string, string>): string {
   const ids = new Set<string>();
   // 3.0's poll request (tasks/get) is no task, but encode() builds it: the one request beside the tasks'.
   const pollRequest = tasksGetRequest(version, manifest);
@@ -29,9 +28,7 @@ export function responsesModule(version: string, manifest: Manifest, names: Map<
     ids.add(t.response);
     for (const id of Object.values(t.async)) ids.add(id);
   }
-  const imports = [...ids]
-    .sort()
-    .map((id) => `import type { ${names.get(id)!} } from './${relImport('x', byId.get(id)!.rel).slice(2).replace(/^/, 'types/')}';`);
+  const imported = [...new Set([...ids].map((id) => names.get(id)!))].sort();
   const entries = manifest.tasks.map((t) => {
     const asyncStatuses = Object.keys(t.async).map((s) => JSON.stringify(s));
     const variants = [
@@ -41,7 +38,9 @@ export function responsesModule(version: string, manifest: Manifest, names: Map<
     return `  ${t.name}: ${variants.join(' | ')};`;
   });
   return `${banner(version)}import type { AsyncVariant, SyncVariant } from '${layoutImport(`${versionIdent(version)}/responses.ts`, 'responseTypes')}';
-${imports.join('\n')}
+import type {
+${imported.map((n) => `  ${n},`).join('\n')}
+} from './types.js';
 
 /**
  * What \`decode(task, ...)\` returns for each AdCP ${version} task: the sync response, or an async

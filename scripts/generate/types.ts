@@ -1,7 +1,8 @@
 /**
  * The TypeScript types: one module per schema file reachable from a task response, written by
  * json-schema-to-typescript; cross-file `$ref`s become imports, so every shared schema
- * (core/product.json, ...) is declared exactly once per version.
+ * (core/product.json, ...) is declared exactly once per version. type-module.ts joins them into
+ * the one module a release ships.
  */
 import path from 'node:path';
 import { compile as compileTypes } from 'json-schema-to-typescript';

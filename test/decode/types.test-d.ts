@@ -8,11 +8,13 @@
 import { expectTypeOf } from 'vitest';
 import type { ResponsesByVersion } from '../../src/generated/index.js';
 import * as v30 from '../../src/generated/v3_0/pinned.js';
-import type { Product as Product30 } from '../../src/generated/v3_0/types/core/product.js';
+import type { Product as Product30 } from '../../src/generated/v3_0/types.js';
 import * as v31 from '../../src/generated/v3_1/pinned.js';
-import type { Product as Product31 } from '../../src/generated/v3_1/types/core/product.js';
-import type { MediaBuyStatus as MediaBuyStatus31 } from '../../src/generated/v3_1/types/enums/media-buy-status.js';
-import type { TaskStatus as GeneratedTaskStatus } from '../../src/generated/v3_1/types/enums/task-status.js';
+import type {
+  TaskStatus as GeneratedTaskStatus,
+  MediaBuyStatus as MediaBuyStatus31,
+  Product as Product31,
+} from '../../src/generated/v3_1/types.js';
 import {
   createDecoder,
   type Decoded,
