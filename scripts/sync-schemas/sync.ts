@@ -76,10 +76,8 @@ export interface SyncOptions {
   readonly log?: ((line: string) => void) | undefined;
 }
 
-/** What a sync did. */
+/** What a sync did: nothing had to change when `fetched` and `pruned` are both empty. */
 export interface SyncResult {
-  /** True when nothing had to be fetched, written or deleted. */
-  readonly upToDate: boolean;
   /** Files the lock lists. */
   readonly total: number;
   /** Files fetched and written in this run (lock-relative paths, sorted). */
@@ -166,7 +164,7 @@ export async function syncSchemas(options: SyncOptions = {}): Promise<SyncResult
     log(
       `sync-schemas: ${outShown} is up to date (${lock.files.size} files, AdCP ${lock.versions.join(', ')}; checked in ${Math.round(ms)} ms)`,
     );
-    return { upToDate: true, total: lock.files.size, fetched: [], pruned: [], bytes: 0, ms, ...lockInfo(lockChanged) };
+    return { total: lock.files.size, fetched: [], pruned: [], bytes: 0, ms, ...lockInfo(lockChanged) };
   }
 
   // 2. Fetch what is missing or different, verify, write.
@@ -221,7 +219,6 @@ export async function syncSchemas(options: SyncOptions = {}): Promise<SyncResult
   if (stale.length > 0) parts.push(`deleted ${stale.length} stale`);
   log(`sync-schemas: ${parts.join(', ')} into ${outShown}, all verified against ${lockShown} (${(ms / 1000).toFixed(1)} s)`);
   return {
-    upToDate: false,
     total: lock.files.size,
     fetched: todo.sort(compareCodeUnits),
     pruned: stale,

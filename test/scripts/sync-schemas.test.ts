@@ -212,7 +212,6 @@ describe('sync from a directory', () => {
     const t = performance.now();
     const first = await syncSchemas({ ...quiet, source: SHARED, out });
     console.log(`full directory sync: ${first.total} files in ${Math.round(performance.now() - t)} ms`);
-    expect(first.upToDate).toBe(false);
     expect(first.fetched.length).toBe(lock.files.size);
     expect(verifyAgainstLock(out, lock)).toEqual([]);
     expect(listFiles(out)).toEqual([MARKER_FILE, ...lock.files.keys()].sort());
@@ -220,13 +219,16 @@ describe('sync from a directory', () => {
     const mtime = statSync(path.join(out, `schemas/${V3_1}/core/product.json`)).mtimeMs;
     const lines: string[] = [];
     const second = await syncSchemas({ source: SHARED, out, log: (l) => lines.push(l) });
-    expect(second).toMatchObject({ upToDate: true, fetched: [], pruned: [], bytes: 0 });
+    expect(second).toMatchObject({ fetched: [], pruned: [], bytes: 0 });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/up to date/);
     expect(statSync(path.join(out, `schemas/${V3_1}/core/product.json`)).mtimeMs).toBe(mtime);
 
     // The no-op needs no source at all (no network, no directory).
-    await expect(syncSchemas({ ...quiet, source: path.join(scratch, 'does-not-exist'), out })).resolves.toMatchObject({ upToDate: true });
+    await expect(syncSchemas({ ...quiet, source: path.join(scratch, 'does-not-exist'), out })).resolves.toMatchObject({
+      fetched: [],
+      pruned: [],
+    });
 
     // Damage: a corrupted file, a deleted file, a stale file in the mirror, an unrelated file.
     writeFileSync(path.join(out, `schemas/${V3_1}/core/product.json`), '{"tampered":true}');
@@ -324,7 +326,7 @@ describe('sync over HTTP', () => {
       expect(listFiles(out)).toEqual([MARKER_FILE, ...lock.files.keys()].sort());
 
       const again = await syncSchemas({ ...quiet, source: server.url, out });
-      expect(again.upToDate).toBe(true);
+      expect(again).toMatchObject({ fetched: [], pruned: [] });
       expect(server.totalHits()).toBe(lock.files.size);
     });
   });
@@ -539,7 +541,7 @@ describe('sources, --update and lock validation', () => {
     expect(verifyAgainstLock(out, written)).toEqual([]);
 
     const second = await syncSchemas({ ...quiet, source, out, lock: lockFile, update: true });
-    expect(second).toMatchObject({ lockChanged: false, upToDate: true });
+    expect(second).toMatchObject({ lockChanged: false, fetched: [], pruned: [] });
     expect(readFileSync(lockFile, 'utf8')).toBe(text);
 
     // An upstream change: a new test vector, a changed schema.
