@@ -155,7 +155,7 @@ test('run against a real MCP seller: the buy retried with the same key, the webh
   expect(buys[1]).toEqual(buys[0]);
   expect(buys[0]).toMatchObject({ adcp_version: '3.1', packages: [{ product_id: 'ctv-prime-time-us' }] });
   expect(calls.webhook.find((c) => c.name === 'get_products')?.arguments).toMatchObject({ buying_mode: 'brief', adcp_version: '3.1' });
-  expect(delivered).toEqual([204]);
+  expect(delivered).toEqual([200]);
 });
 
 test('run against a seller whose webhook never comes: the polls end the wait', { timeout: 90_000 }, async () => {
