@@ -695,7 +695,7 @@ async function typecheck(tmp: string, peers: boolean): Promise<void> {
   measurements.push(m('empty consumer (the floor): peak RSS', rssF, 'MB'));
   if (peers) {
     const [msB, rssB] = [ms(b), mb(b)];
-    // The whole processes, for reference: the floor alone is 0.44-0.50 of @adcp/client's, so a
+    // The whole processes, for reference: the floor alone is 0.44-0.51 of @adcp/client's, so a
     // ratio of 0.5 here would need a package that costs tsc next to nothing.
     measurements.push(m('@adcp/client consumer: time', msB, 'ms'));
     measurements.push(m('adcp-decode consumer: time', msA, 'ms', { baseline: '@adcp/client', ratio: median(msA) / median(msB) }));
