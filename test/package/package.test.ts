@@ -68,11 +68,21 @@ let packed: Packed;
 let installed: Promise<void>;
 let attw: Promise<Exec>;
 
+/** The files package.json#exports and `bin` name: what `npm run compile` writes for a user to import or run. */
+function builtFiles(): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | Record<string, string>>;
+    bin?: Record<string, string>;
+  };
+  const targets = Object.values(pkg.exports).flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target)));
+  return [...targets, ...Object.values(pkg.bin ?? {})].filter((file) => file.startsWith('./dist/'));
+}
+
 beforeAll(async () => {
   if (!enabled) return;
-  if (!['dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'dist/generated/index.js'].every((f) => existsSync(path.join(root, f)))) {
-    await ok(npm, ['run', 'compile'], { cwd: root });
-  }
+  // Compile only when a build is missing (this file run alone): a compile empties dist/ first, under
+  // every other file that reads it. The probe is what the package exports, which a compile writes.
+  if (!builtFiles().every((f) => existsSync(path.join(root, f)))) await ok(npm, ['run', 'compile'], { cwd: root });
   work = mkdtempSync(path.join(tmpdir(), 'adcp-decode-package-'));
   app = path.join(work, 'app');
   const out = await ok(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: root });
