@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -48,7 +49,13 @@ export const SLOW = [
 export const SHARED = {
   // `#validator-loader` to the source of the Node loader, as tsconfig.json's `paths` says (validators load on first use).
   resolve: { tsconfigPaths: true },
-  test: { testTimeout: 30_000, hookTimeout: 60_000 },
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // One worker more than cores (vitest's default is one fewer: a single worker on 2 cores): several
+    // files spend their time on sockets, child processes and real clocks, and another file can use the CPU meanwhile.
+    maxWorkers: availableParallelism() + 1,
+  },
 };
 
 export default defineConfig({

@@ -1,5 +1,4 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { LEFT_OUT, SHARED, SLOW } from './vitest.config.js';
@@ -58,9 +57,6 @@ export function lane(name: string, include: string[], exclude: string[], env: Re
     test: {
       ...SHARED.test,
       env,
-      // One worker more than cores (vitest's default is one fewer: a single worker on 2 cores): several
-      // files spend their time on sockets, child processes and real clocks, and another file can use the CPU meanwhile.
-      maxWorkers: availableParallelism() + 1,
       sequence: { sequencer: OwnGraphFirst },
       projects: [
         {
