@@ -68,12 +68,14 @@ let packed: Packed;
 let installed: Promise<void>;
 let attw: Promise<Exec>;
 
+/** The repository's package.json: its entries and its bin. */
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+  readonly exports: Readonly<Record<string, string | Readonly<Record<string, string>>>>;
+  readonly bin?: Readonly<Record<string, string>>;
+};
+
 /** The files package.json#exports and `bin` name: what `npm run compile` writes for a user to import or run. */
 function builtFiles(): string[] {
-  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
-    exports: Record<string, string | Record<string, string>>;
-    bin?: Record<string, string>;
-  };
   const targets = Object.values(pkg.exports).flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target)));
   return [...targets, ...Object.values(pkg.bin ?? {})].filter((file) => file.startsWith('./dist/'));
 }
@@ -214,7 +216,6 @@ console.log(JSON.stringify({
     });
 
     test('every entry of package.json#exports has a probe, and each probe imports its entry alone', () => {
-      const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
       const entries = Object.keys(pkg.exports)
         .filter((key) => key.endsWith('.json') === false)
         .map((key) => (key === '.' ? 'adcp-decode' : `adcp-decode/${key.slice(2)}`));
