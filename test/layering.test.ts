@@ -53,6 +53,7 @@ const INNER_RANKS: Readonly<Record<string, Readonly<Record<string, number>>>> = 
     envelope: 1,
     dependencies: 2,
     'decode-webhook': 3,
+    deliveries: 3,
     'receiver-options': 4,
     receiver: 5,
     index: 6,

@@ -22,8 +22,10 @@ export interface WaitClock {
   sleep(ms: number, signal: AbortSignal): Promise<void>;
 }
 
-/** The envelope fields a wait correlates a delivery by. */
+/** What a wait ties a delivery by: its verified sender and the envelope fields naming its task. */
 interface DeliveryIds {
+  /** Who signed it, as the receiver verified (`signer.agent`): a delivery of another agent is never this task's. */
+  readonly signer: { readonly agent: string };
   readonly format: 'mcp' | 'a2a';
   readonly taskType: string;
   readonly taskId: string | undefined;
@@ -32,8 +34,9 @@ interface DeliveryIds {
 
 /**
  * A webhook outcome, as createWebhookReceiver's `receive()` resolves it (a `WebhookOutcome`): the
- * members a wait reads. A `delivered` final result ends the wait with it, a `task-failed` one with
- * its `error`; a `duplicate` is passed over (its first delivery was read already).
+ * members a wait reads. Of the outcomes tied to the handle (signed by its agent, naming its
+ * `task_id` or `operation_id`), a `delivered` final result ends the wait with it, a `task-failed`
+ * one with its `error`; every other outcome is passed over.
  */
 export type WebhookDelivery =
   | (DeliveryIds & { readonly kind: 'delivered'; readonly status: string; readonly data: unknown; readonly version: string })
@@ -62,8 +65,10 @@ export interface WaitOptions extends PollBounds {
    */
   readonly method?: string | undefined;
   /**
-   * The outcomes of this task's webhooks, as the receiver resolves them, in order: the first
-   * final one ends the wait; polls go on as the fallback. Its iterator is `return()`ed when the wait ends.
+   * Webhook outcomes as the receiver resolves them (`receiver.deliveries(handle)`, or your own
+   * feed), in order: of those tied to the handle (which must record its `agent`), the first final
+   * one ends the wait; the rest are passed over; polls go on as the fallback. Its iterator is
+   * `return()`ed when the wait ends.
    */
   readonly webhooks?: AsyncIterable<WebhookDelivery> | undefined;
   /** The clock and sleep (default: `performance.now` and `setTimeout`). */

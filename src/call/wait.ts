@@ -11,6 +11,7 @@ import { newIdempotencyKey } from '../encode/idempotency.js';
 import type { EncodedRequest } from '../encode/request.js';
 import { DecodeError, LimitError, TaskFailedError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
+import { optionError } from '../errors/option-error.js';
 import { taskStatusPollByVersion } from '../generated/envelope.js';
 import { requestTablesByVersion } from '../generated/requests.js';
 import { resolveOptions } from '../options/resolve-options.js';
@@ -189,6 +190,15 @@ async function pause(wait: Wait, delay: number, polls: number, last: PolledTask 
 export async function waitOver(send: Send, handleValue: unknown, options: WaitOptions | undefined): Promise<never> {
   const settings = readWaitOptions(options);
   const handle = readHandle(handleValue, 'handle', { task: 'waitForTask' });
+  // Without the agent no delivery can be tied to the task: every one would be passed over, silently.
+  if (settings.webhooks !== undefined && handle.agent === undefined)
+    throw optionError(
+      'waitForTask',
+      'handle.agent',
+      "the seller agent's URL when webhooks is given (taskHandle(task, answer, { agent })), so that only its deliveries are this task's",
+      undefined,
+      { task: 'waitForTask' },
+    );
   settings.signal?.throwIfAborted();
   const startedAt = settings.clock.now();
   const done = new AbortController();

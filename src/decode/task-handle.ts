@@ -82,7 +82,7 @@ function agentOf(value: unknown, name: string, context: ErrorContext = NO_CONTEX
  * @example
  * sameAgent('https://seller.example', 'https://SELLER.example/'); // true
  */
-export function sameAgent(a: string, b: string): boolean {
+function sameAgent(a: string, b: string): boolean {
   if (a === b) return true;
   try {
     return new URL(a).href === new URL(b).href;
@@ -206,6 +206,61 @@ export function readHandle(value: unknown, name: string, context: ErrorContext =
     if (cause instanceof DecodeError) throw cause;
     throw new DecodeError('INVALID_OPTION', `option ${name} could not be read: ${describeThrown(cause)} thrown`, { ...context, cause });
   }
+}
+
+/** What a verified delivery says of itself: who signed it (the receiver's key resolution) and the task it names. */
+export interface SignedDelivery extends NamedTask {
+  /** The verified signer's agent (`outcome.signer.agent`), never a payload's word. */
+  readonly agent: string;
+}
+
+/**
+ * How a delivery stands to a handle: `tied` (its verified sender is the handle's agent and it names
+ * the handle's `task_id`, or its `operation_id`), `other-sender`, `untied` (it names neither), or
+ * `no-agent` (the handle records no agent, so no delivery can be tied to it).
+ */
+export type Tie = 'tied' | 'other-sender' | 'untied' | 'no-agent';
+
+/**
+ * Whether a delivery is the handle's task's: the one rule the webhook receiver (`handles`) and
+ * waitForTask (`webhooks`) both apply; what is tied is then {@link correlate}d field by field.
+ *
+ * @param handle - The task's handle.
+ * @param delivery - The verified sender and what the delivery names.
+ * @returns How it stands to the handle.
+ * @throws Never.
+ * @example
+ * tieOf(handle, { agent: outcome.signer.agent, taskType: outcome.taskType, taskId: outcome.taskId }); // 'tied'
+ */
+export function tieOf(handle: TaskHandle, delivery: SignedDelivery): Tie {
+  if (handle.agent === undefined) return 'no-agent';
+  if (!sameAgent(handle.agent, delivery.agent)) return 'other-sender';
+  if (delivery.taskId === handle.taskId) return 'tied';
+  return handle.operationId !== undefined && delivery.operationId === handle.operationId ? 'tied' : 'untied';
+}
+
+/** A received delivery's fields that name its task (a webhook receiver's outcome). */
+export interface DeliveryNames {
+  readonly format: 'mcp' | 'a2a';
+  readonly taskType: string;
+  readonly taskId: string | undefined;
+  readonly operationId: string | undefined;
+  readonly data?: unknown;
+}
+
+/**
+ * What a delivery names of its task: the envelope's ids; over A2A its result's own `task_id`,
+ * since the A2A task id is the transport's (a2a-response-format.mdx), and a failure's none.
+ *
+ * @param delivery - The outcome's envelope fields (and `data`, for A2A).
+ * @returns The task it names.
+ * @throws Never.
+ * @example
+ * namedBy({ format: 'mcp', taskType: 'create_media_buy', taskId: 'task_1', operationId: undefined });
+ */
+export function namedBy(delivery: DeliveryNames): NamedTask {
+  const { format, taskType, taskId, operationId, data } = delivery;
+  return { taskType, taskId: format === 'a2a' ? (isObject(data) ? own(data, 'task_id') : undefined) : taskId, operationId };
 }
 
 /** What an answer says of the task it belongs to; `undefined` for a field it does not carry. */

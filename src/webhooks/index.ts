@@ -61,6 +61,7 @@ export {
   type WebhookResultTask,
   type WebhookTaskTypeIn,
 } from './decode-webhook.js';
+export type { RecentDeliveriesOptions } from './deliveries.js';
 export type { HandleIds, HandleLookup } from './dependencies.js';
 export {
   detectWebhookFormat,

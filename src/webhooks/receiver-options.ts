@@ -24,6 +24,7 @@ import { DEFAULT_MAX_SIGNATURE_HEADER_BYTES } from '../signatures/verify/signatu
 import type { ReplayScope, RevocationCheck } from '../signatures/verify/verify.js';
 import type { BodyLimits } from './body/request.js';
 import { boundsOf, type DecodeWebhookOptions } from './decode-webhook.js';
+import { type RecentDeliveriesOptions, recentBounds } from './deliveries.js';
 import { guardHandles, guardKeys, guardNow, guardReplayStore, guardRevocation, type HandleIds, type HandleLookup } from './dependencies.js';
 import { WEBHOOK_TASK_TYPES } from './envelope.js';
 
@@ -116,6 +117,11 @@ export interface WebhookReceiverOptions extends DecodeWebhookOptions {
    * A2A push bodies are refused here: they name the A2A transport task, not an AdCP task.
    */
   readonly handles?: HandleLookup | undefined;
+  /**
+   * What is kept of the recent outcomes for `deliveries(handle)`, so that a wait started after its
+   * task's webhook came still reads it: most outcomes (64), their body bytes (8 MiB), their age (10 min).
+   */
+  readonly recent?: RecentDeliveriesOptions | undefined;
   /** The clock in milliseconds. Default `Date.now`. */
   readonly now?: (() => number) | undefined;
   /** WebCrypto. Default `crypto.subtle`. */
@@ -141,6 +147,8 @@ export interface ReceiverSettings {
   readonly decodeOptions: DecodeWebhookOptions;
   /** decode's bounds, `maxBytes` no larger than the body bound. */
   readonly bounds: Bounds;
+  /** What deliveries() keeps of the recent outcomes. */
+  readonly recent: ReturnType<typeof recentBounds>;
 }
 
 /** Runs a factory of another module at creation; a TypeError it throws is the caller's option. */
@@ -313,6 +321,7 @@ export function receiverSettings(options: WebhookReceiverOptions): ReceiverSetti
     keysTimeoutMs,
     dedup,
     handles,
+    recent,
     now,
     subtle,
     ...decodeOptions
@@ -344,5 +353,6 @@ export function receiverSettings(options: WebhookReceiverOptions): ReceiverSetti
     handles: handles === undefined ? undefined : guardHandles(handles, storeMs),
     decodeOptions,
     bounds: { ...decodeBounds, maxBytes: Math.min(decodeBounds.maxBytes, maxBytes) },
+    recent: recentBounds(recent),
   };
 }

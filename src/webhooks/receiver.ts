@@ -8,7 +8,7 @@
  * refusal, typed and blamed: only a fault of the delivery is answered 4xx (see `webhookResponse`).
  */
 import type { VersionFor } from '../decode/decode.js';
-import { sameAgent, type TaskHandle } from '../decode/task-handle.js';
+import { type TaskHandle, type TaskHandleFields, tieOf } from '../decode/task-handle.js';
 import { DecodeError, describeThrown, TaskMismatchError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { WebhookError } from '../errors/webhook-error.js';
@@ -23,6 +23,7 @@ import { verifyWebhookSignature, type WebhookSigner } from '../signatures/verify
 import { bodyText, parseWebhookBody } from './body/body.js';
 import { checkContentType, type IncomingWebhook, type ReadRequest, readWebhookRequest } from './body/request.js';
 import { type DecodedWebhook, decodeWebhookValue } from './decode-webhook.js';
+import { createDeliveryHub, type DeliveryHub } from './deliveries.js';
 import { checkWebhookEnvelope, detectWebhookFormat } from './envelope.js';
 import { type WebhookFailure, WebhookTaskFailedError } from './errors.js';
 import { type ReceiverSettings, receiverSettings, type WebhookReceiverOptions } from './receiver-options.js';
@@ -95,6 +96,18 @@ export interface WebhookReceiver<V extends Version = Version> {
    *   or `INTERNAL` for a defect on our side. Nothing else: every throw is typed and blamed.
    */
   receive(request: IncomingWebhook): Promise<WebhookOutcome<V>>;
+  /**
+   * The outcomes this receiver resolves for one task, for waitForTask's `webhooks`: those tied to
+   * the handle (signed by its `agent`, naming its `task_id` or `operation_id`), the recent ones it
+   * kept first (option `recent`), then each as it comes; `return()` (the wait's end) closes it.
+   *
+   * @param handle - The task's handle; it must record its `agent`.
+   * @returns The outcomes, in order.
+   * @throws {DecodeError} `INVALID_OPTION` for a handle that is not one or records no agent.
+   * @example
+   * const result = await waitForTask(client, handle, { webhooks: receiver.deliveries(handle) });
+   */
+  deliveries(handle: TaskHandleFields): AsyncIterableIterator<WebhookOutcome<V>>;
 }
 
 /** Anything but a DecodeError escaping `receive()` is a defect on our side: INTERNAL, never the sender's. */
@@ -151,8 +164,15 @@ async function authenticate(settings: ReceiverSettings, read: ReadRequest): Prom
 }
 
 /** One delivery through every step; the dedup claim (when configured) comes last, on a decoded payload. */
-async function receiveOne(settings: ReceiverSettings, request: IncomingWebhook): Promise<WebhookOutcome> {
+async function receiveOne(settings: ReceiverSettings, request: IncomingWebhook, hub: DeliveryHub<WebhookOutcome>): Promise<WebhookOutcome> {
   const read = await readWebhookRequest(request, settings.body);
+  const outcome = await outcomeOf(settings, read);
+  hub.publish(outcome, read.body.byteLength);
+  return outcome;
+}
+
+/** A read request's outcome: verified, parsed, decoded and claimed. */
+async function outcomeOf(settings: ReceiverSettings, read: ReadRequest): Promise<WebhookOutcome> {
   checkContentType(read.headers);
   const signer = await authenticate(settings, read);
   // Step 14 (duplicate keys) and the secure parse run only on an authenticated body.
@@ -226,12 +246,14 @@ async function handleOf(settings: ReceiverSettings, body: unknown, agent: string
  * and one that records no seller cannot be checked, so it is the configuration's (500).
  */
 function senderChecked(handle: TaskHandle, agent: string, taskId: string): TaskHandle {
-  if (handle.agent === undefined)
+  const tie = tieOf(handle, { agent, taskType: handle.task, taskId });
+  if (tie === 'no-agent')
     throw new WebhookError(
       'webhook_receiver_misconfigured',
       `the handles lookup answered a handle that records no agent for task_id "${shownText(taskId, 64)}"; mint it with taskHandle(task, answer, { agent }) or store its agent, so that another seller's delivery cannot be correlated to it`,
     );
-  if (sameAgent(handle.agent, agent)) return handle;
+  // A handle of this sender naming another task is left to correlate(), field by field.
+  if (tie !== 'other-sender' || handle.agent === undefined) return handle;
   const expected = shownText(handle.agent, 128);
   const received = shownText(agent, 128);
   throw new TaskMismatchError(
@@ -256,14 +278,16 @@ function senderChecked(handle: TaskHandle, agent: string, taskId: string): TaskH
  */
 export function createWebhookReceiver<O extends WebhookReceiverOptions>(options: O): WebhookReceiver<VersionFor<O>> {
   const settings = receiverSettings(options);
+  // The version option fixed the schemas that judged each body, so every outcome's version is in VersionFor<O>.
+  const hub = createDeliveryHub<WebhookOutcome<VersionFor<O>>>(settings.recent, settings.now ?? Date.now);
   return {
     async receive(request) {
       try {
-        // The version option fixed the schemas that judged the body, so its version is in VersionFor<O>.
-        return (await receiveOne(settings, request)) as WebhookOutcome<VersionFor<O>>;
+        return (await receiveOne(settings, request, hub as DeliveryHub<WebhookOutcome>)) as WebhookOutcome<VersionFor<O>>;
       } catch (error) {
         throw typed(error);
       }
     },
+    deliveries: (handle) => hub.deliveries(handle),
   };
 }

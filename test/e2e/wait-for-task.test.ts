@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, expectTypeOf, test } from 'vitest';
 import { callTask as a2aCall, waitForTask as a2aWait } from '../../src/a2a/index.js';
-import { type decode, LimitError, TaskFailedError, TaskMismatchError } from '../../src/index.js';
+import { type decode, LimitError, TaskFailedError, type TaskHandleFields, TaskMismatchError } from '../../src/index.js';
 import { callTask as mcpCall, waitForTask as mcpWait, TransportError, type WaitClock, type WaitOptions } from '../../src/mcp/index.js';
 import { decodeWebhook } from '../../src/webhooks/decode-webhook.js';
 import { WebhookTaskFailedError } from '../../src/webhooks/errors.js';
@@ -21,6 +21,10 @@ type Json = Record<string, unknown>;
 
 const handle31 = { task: 'create_media_buy', taskId: 'task_cmb_4821', version: V3_1 } as const;
 const handle30 = { task: 'create_media_buy', taskId: 'task_cmb_4821', version: V3_0 } as const;
+/** The seller agent the handle's call went to, as the receiver names a delivery's verified signer. */
+const AGENT = 'https://seller.example.com/adcp/mcp';
+const hooked31 = { ...handle31, agent: AGENT } as const;
+const signer = { keyid: 'test-ed25519-webhook-2026', alg: 'ed25519', agent: AGENT } as const;
 const completed = (version: V3_1 | V3_0): PollAnswer => ({
   payload: pollResponse('completed', { completed_at: '2026-04-18T10:04:00Z', result: payload(`${version}/create_media_buy.valid`) }),
 });
@@ -48,7 +52,7 @@ function virtualClock(hold = false): { clock: WaitClock; sleeps: number[]; now: 
 
 /** A scripted seller over one transport, and waitForTask over a client of it. */
 interface Lane {
-  wait(handle: typeof handle31 | typeof handle30, options?: WaitOptions): Promise<unknown>;
+  wait(handle: TaskHandleFields<'create_media_buy', V3_1 | V3_0>, options?: WaitOptions): Promise<unknown>;
   /** callTask over the same client. */
   call(task: 'get_task_status' | 'tasks/get'): Promise<unknown>;
   readonly calls: PollCall[];
@@ -201,7 +205,10 @@ describe.each(LANES)('waitForTask over %s', (_, make) => {
   test('a completed webhook ends the wait while the polls still say working', async () => {
     const seller = await lane(make, () => working());
     const hook = decodeWebhook(mcpHook('completed', payload('3.1/create_media_buy.valid')), { handle: handle31 });
-    const result = await seller.wait(handle31, { clock: virtualClock(true).clock, webhooks: later([{ kind: 'delivered', ...hook }]) });
+    const result = await seller.wait(hooked31, {
+      clock: virtualClock(true).clock,
+      webhooks: later([{ kind: 'delivered', ...hook, signer }]),
+    });
     expect(result).toEqual(hook.data);
     // The webhook came during the first poll or the sleep after it: the wait asked no more.
     expect(seller.calls.length).toBeLessThanOrEqual(1);
@@ -218,20 +225,53 @@ describe.each(LANES)('waitForTask over %s', (_, make) => {
       status: 'completed',
       data: null,
       version: V3_1,
+      signer,
     } as const;
     // The held clock never ends a sleep by itself: only the delivery can.
-    const result = await seller.wait(handle31, { clock: virtualClock(true).clock, webhooks: later([bare]) });
+    const result = await seller.wait(hooked31, { clock: virtualClock(true).clock, webhooks: later([bare]) });
     expect(result).toMatchObject({ status: 'completed' });
     expect(seller.calls).toHaveLength(2);
   });
 
-  test("a webhook of another task: TASK_MISMATCH; a failed task's webhook: its TaskFailedError; a duplicate: passed over", async () => {
+  test("a webhook of another task: passed over; one naming this task_id with another operation_id: TASK_MISMATCH; a failed task's webhook: its TaskFailedError; a duplicate: passed over", async () => {
     const seller = await lane(make, () => working());
-    const other = decodeWebhook({ ...mcpHook('working', { status: 'working', task_id: 'task_x' }), task_id: 'task_x' });
+    const other = decodeWebhook({
+      ...mcpHook('working', { status: 'working', task_id: 'task_x' }),
+      task_id: 'task_x',
+      operation_id: 'op_x',
+    });
+    const mine = decodeWebhook(mcpHook('completed', payload('3.1/create_media_buy.valid')), { handle: handle31 });
+    const passed = await seller.wait(
+      { ...hooked31, operationId: 'op_7d1e' },
+      {
+        clock: virtualClock(true).clock,
+        webhooks: later([
+          { kind: 'delivered', ...other, signer },
+          // Another seller's genuine delivery naming this task: not this task's.
+          { kind: 'delivered', ...mine, data: { media_buy_id: 'mb_forged' }, signer: { ...signer, agent: 'https://seller-b.example/mcp' } },
+          // An A2A delivery whose result names no task_id cannot be tied to any task.
+          {
+            ...mine,
+            kind: 'delivered',
+            format: 'a2a',
+            taskId: 'a2a-transport-task',
+            operationId: undefined,
+            data: { media_buy_id: 'mb_untied' },
+            signer,
+          },
+          { kind: 'delivered', ...mine, signer },
+        ]),
+      },
+    );
+    expect(passed).toEqual(mine.data);
+    const contradicting = decodeWebhook({ ...mcpHook('completed', payload('3.1/create_media_buy.valid')), operation_id: 'op_other' });
     const mismatch = await seller
-      .wait(handle31, { clock: virtualClock(true).clock, webhooks: later([{ kind: 'delivered', ...other }]) })
+      .wait(
+        { ...hooked31, operationId: 'op_7d1e' },
+        { clock: virtualClock(true).clock, webhooks: later([{ kind: 'delivered', ...contradicting, signer }]) },
+      )
       .catch((e: unknown) => e);
-    expect(mismatch).toMatchObject({ code: 'TASK_MISMATCH', path: '/task_id' });
+    expect(mismatch).toMatchObject({ code: 'TASK_MISMATCH', path: '/operation_id' });
     let failure: unknown;
     try {
       decodeWebhook(mcpHook('failed', { errors: [{ code: 'POLICY_VIOLATION', message: 'refused' }] }), { handle: handle31 });
@@ -239,15 +279,15 @@ describe.each(LANES)('waitForTask over %s', (_, make) => {
       failure = error;
     }
     if (!(failure instanceof WebhookTaskFailedError)) throw new Error('expected the failed webhook to throw WebhookTaskFailedError');
-    const failedOutcome = { kind: 'task-failed', ...failure.webhook, error: failure } as const;
+    const failedOutcome = { kind: 'task-failed', ...failure.webhook, error: failure, signer } as const;
     const failed = await seller
-      .wait(handle31, { clock: virtualClock(true).clock, webhooks: later([{ kind: 'duplicate' }, failedOutcome]) })
+      .wait(hooked31, { clock: virtualClock(true).clock, webhooks: later([{ kind: 'duplicate' }, failedOutcome]) })
       .catch((e: unknown) => e);
     expect(failed).toBe(failure);
     expect(failed).toBeInstanceOf(TaskFailedError);
-    // What no receiver resolves (a decoded webhook without its kind, the error itself) is the buyer's plumbing.
-    for (const value of [other, failure])
-      await expect(seller.wait(handle31, { clock: virtualClock(true).clock, webhooks: later([value as never]) })).rejects.toMatchObject({
+    // What no receiver resolves (a decoded webhook without its kind or its signer, the error itself) is the buyer's plumbing.
+    for (const value of [other, { kind: 'delivered', ...other }, failure])
+      await expect(seller.wait(hooked31, { clock: virtualClock(true).clock, webhooks: later([value as never]) })).rejects.toMatchObject({
         code: 'INVALID_INPUT',
       });
   });
@@ -277,6 +317,7 @@ describe('waitForTask options', () => {
     [{ maxIntervalMs: 10, intervalMs: 100 }, 'maxIntervalMs'],
     [{ maxFailures: 0 }, 'maxFailures'],
     [{ webhooks: [] as never }, 'webhooks'],
+    [{ webhooks: later([]) }, 'handle.agent'],
     [{ maxDepth: -1 }, 'maxDepth'],
   ])('%o: INVALID_OPTION naming %s, before anything is sent', async (options, name) => {
     const seller = await lane(LANES[0]![1], () => working());
