@@ -44,7 +44,8 @@ await new Promise<void>((resolve) => hookServer.listen(0, '127.0.0.1', resolve))
 const address = hookServer.address();
 const origin = \`http://127.0.0.1:\${typeof address === 'object' && address !== null ? address.port : 0}\`;
 const webhookUrl = \`\${origin}/adcp/webhook\`;
-const receiver = createWebhookReceiver({ endpoint: origin, keys: resolver, version: '3.1' });
+// The test vectors' seller key, resolved to the agent the walk-through calls: the signer its handle names.
+const receiver = createWebhookReceiver({ endpoint: origin, keys: (kid) => { const key = resolver(kid); return key && { ...key, agent: sellerUrl }; }, version: '3.1' });
 `;
 
 /** An MCP tool result carrying `structured` (and its text copy); an AdCP error as `isError`. */
