@@ -13,7 +13,7 @@ import type { PollMethod } from './poll-method.js';
 
 /**
  * Option `retry`: resend the same request (same bytes, same `idempotency_key`) on what the spec
- * calls retryable, within `attempts` and the call's `timeoutMs`. README, "Retrying a call".
+ * calls retryable, within `attempts` and the call's `timeoutMs`. docs/calling.md, "Retrying a call".
  */
 export interface RetryOptions {
   /** How many attempts in all, the first included: an integer from 1 (no retry) to 10. */
