@@ -33,24 +33,8 @@ const { getPrototypeOf, getOwnPropertyNames, getOwnPropertySymbols } = Object;
 type Container = Record<string, unknown> | unknown[];
 
 /**
- * A plain copy of an already-parsed (in-process) value, built in one walk that reads each value
- * once: the copy is what decode() validates and returns, so a getter or Proxy that answers
- * differently on a second read has no second read to answer. The same walk checks:
- *
- * - Cost follows content, never a claimed size: an array's `length` is charged against
- *   `maxNodes` and `maxBytes` before anything proportional to it is allocated or read, and a
- *   sparse array (holes) is refused as not JSON data.
- * - Only JSON data passes: plain objects (prototype `Object.prototype` or null) and arrays
- *   (prototype `Array.prototype`: no subclass, no foreign prototype) whose own members are all
- *   enumerable string keys (no symbol keys, no non-enumerable members, no named members on an
- *   array), finite numbers, strings, booleans, null; and no prototype-polluting key
- *   (`prototypeMember`). Getters are not told from data properties (that costs a descriptor per
- *   member): each is called once and its answer is the data.
- * - `maxBytes` counts the UTF-8 bytes of the value's compact JSON (`JSON.stringify(value)`),
- *   the same unit as for text: the walk keeps a lower and an upper bound, and only when the
- *   limit falls between them is the copy measured exactly.
- *
- * Nothing in the copy is shared with the input but strings. Object keys keep their order.
+ * A plain copy of an already-parsed (in-process) value, bounded and checked in the one walk that reads each value once.
+ * What it accepts and how it counts: docs/robustness.md, "The snapshot walk".
  *
  * @param root - The value, e.g. MCP `structuredContent` or A2A DataPart `data`.
  * @param bounds - The bounds to check.

@@ -13,7 +13,7 @@ import type { PollMethod } from './poll-method.js';
 
 /**
  * Option `retry`: resend the same request (same bytes, same `idempotency_key`) on what the spec
- * calls retryable, within `attempts` and the call's `timeoutMs`. README, "Retrying a call".
+ * calls retryable, within `attempts` and the call's `timeoutMs`. docs/calling.md, "Retrying a call".
  */
 export interface RetryOptions {
   /** How many attempts in all, the first included: an integer from 1 (no retry) to 10. */
@@ -64,7 +64,7 @@ export type Called<T extends string, O> = T extends PollMethod ? PolledTask : Re
 /**
  * What safeCallTask resolves to: the response and the version that judged it, with the request
  * that was sent (resend it as is on a network retry; it ties a later poll or webhook to this call).
- * A `submitted` / `working` answer is where a typed task handle attaches (issue 21, item 5).
+ * A `submitted` / `working` answer gives a typed task handle (`taskHandle`).
  */
 export type SafeCallResult<T extends string, O> =
   | {

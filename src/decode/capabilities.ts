@@ -33,8 +33,6 @@ export interface SellerDecoder<B extends CommonDecodeOptions> extends Decoder<Me
    * schema refuses elsewhere still gets its decoder, and the refusal is here.
    */
   readonly check: CapabilitiesCheck;
-  // The request side (issue 21, item 2: encode/safeEncode stamped with `release`) attaches here,
-  // so that one object per seller holds the pin, the stamp and the bounds.
 }
 
 /** How the capabilities answer fared against its schema: valid (`patch`: the earlier GA patch that accepted it, as for safeDecode), or the refusal. */
@@ -99,7 +97,7 @@ export function decoderFor<const B extends CommonDecodeOptions = {}>(capabilitie
     throw new DecodeError('INVALID_OPTION', `option version must be left out: decoderFor pins the version the seller's capabilities allow`);
   resolveOptions(options, undefined); // every option checked here, request refused as a default
   // An answer announcing no adcp_version is a 3.0 seller's (versioning.mdx): the oldest bundled release judges it.
-  // A schema refusal is kept: negotiation reads the version members only (issue 27: 3.0.26 requires what 3.0.6 did not).
+  // A schema refusal is kept: negotiation reads the version members only (3.0.26 requires what 3.0.6 did not).
   const how = { unannounced: bundledEnd('oldest'), keepMismatch: true };
   const outcome = attempt(undefined, 'get_adcp_capabilities', capabilities, { ...options, version: 'auto' }, how);
   if (outcome instanceof DecodeError) throw outcome;

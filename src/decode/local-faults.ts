@@ -12,23 +12,8 @@ import { hasOwn, own } from '../json/own.js';
 import type { Version } from '../schema/versions.js';
 
 /**
- * The error decode() must throw for an input that is no seller's answer, or undefined for any
- * other input (including one that throws when looked at: the extractors report that).
- *
- * - A {@link DecodeError} (boundedFetch's `LimitError`, withFetchBounds' rejection): itself,
- *   unchanged (the caller's object: its `task` stays what it was built with).
- * - A Promise or other thenable: `INVALID_INPUT`, "did you forget await?". A caller bug, which
- *   `MALFORMED_ENVELOPE` (the seller's envelope is broken) would misreport.
- * - The caller's abort (an `AbortError` / `TimeoutError` DOMException), an HTTP refusal an SDK
- *   threw, or any other Error with no JSON-RPC code: `INVALID_INPUT`, no seller's answer.
- * - The MCP SDK client's own request timeout: a {@link LimitError} `TIMEOUT`, not `TASK_FAILED`.
- *   Told from a seller's JSON-RPC error -32001 by the exact shape the SDK's Protocol builds: an
- *   Error instance (a raw JSON-RPC response is always the seller's) with own `code` -32001 and
- *   either the message `MCP error -32001: Request timed out` with `data` exactly `{ timeout }`,
- *   or `MCP error -32001: Maximum total timeout exceeded` with `data` exactly
- *   `{ maxTotalTimeout, totalElapsed }`. The SDK builds a seller's JSON-RPC error into the same
- *   McpError class, so a seller that sends exactly that code, message and data is read as a
- *   timeout; it gains nothing by it, since not answering has the same effect.
+ * The error decode() must throw for an input that is no seller's answer, or undefined for any other input.
+ * Which inputs, and how the SDK's own timeout is told from a seller's: docs/robustness.md, "Inputs that are no seller's answer".
  *
  * @param input - What decode() was given.
  * @param task - The task, for the new errors.

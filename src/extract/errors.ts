@@ -81,19 +81,8 @@ export type AdcpErrorValidation = AdcpErrorVerdict | { readonly ok: false; reado
 const ADCP_ERROR_BOUNDS: Bounds = { maxBytes: Infinity, maxDepth: Infinity, maxNodes: MAX_ADCP_ERROR_BYTES };
 
 /**
- * Applies the spec's `validate()` to a candidate `adcp_error`: a non-array object whose `code` is a
- * string of 1-64 UTF-16 code units and whose `JSON.stringify` is at most 4096 UTF-8 bytes.
- *
- * The spec's sample measures `JSON.stringify(error).length` (UTF-16 units) while its prose says
- * bytes; bytes are used, which is the stricter reading for non-ASCII text.
- *
- * The candidate is read once, into a plain copy ({@link copyJson}, the walk decode() copies
- * payloads with), under a bound that makes the size check itself bounded: at most 4096 values
- * (JSON of 4096 bytes holds fewer), so a value shared many times (`a = [x, x, ...]`,
- * `x = [a, a, ...]`, ...) costs what 4096 values cost, never its gigabytes of JSON. The same walk
- * refuses what is not JSON data and what would let the caller pollute a prototype by merging the
- * error; then the copy's compact JSON is measured (a second walk, over at most 4096 values of our
- * own). What is validated is the copy, and the copy is what is returned.
+ * Applies the spec's `validate()` to a candidate `adcp_error`, on a plain copy read once under a bound: the copy is what is returned.
+ * The rule, its unit and why the copy is bounded: docs/robustness.md, "The seller's adcp_error".
  *
  * @param candidate - The value found under an `adcp_error` key.
  * @param at - JSON Pointer of the candidate in the input, prefixed to an `unsafe` outcome's `path`.

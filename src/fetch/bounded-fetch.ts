@@ -2,8 +2,8 @@
  * A `fetch` that bounds what a seller agent can make the client read, while it arrives: AdCP asks a
  * client to bound the whole MCP message before buffering it, on the JSON and the SSE path, across
  * `Last-Event-ID` resumption, with a deadline, failing with a typed error rather than truncating.
- * What is bounded, the defaults, resumption and how failures surface through the MCP SDK: README,
- * `boundedFetch`; why requests ask for `Accept-Encoding: identity`: Node's fetch inflates a coded
+ * What is bounded, the defaults, resumption and how failures surface through the MCP SDK:
+ * docs/fetch.md; why requests ask for `Accept-Encoding: identity`: Node's fetch inflates a coded
  * body itself and never exposes the raw byte count, so only uncoded bytes can be bounded.
  *
  * @module
@@ -76,7 +76,7 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 /**
  * Creates a fetch that bounds every response it returns: Content-Length pre-check, bytes counted as
  * they arrive, `Accept-Encoding: identity` (raw = decoded bytes), a whole-response deadline, and per-event
- * plus cumulative bounds on SSE carried across `Last-Event-ID` resumption (README, `boundedFetch`).
+ * plus cumulative bounds on SSE carried across `Last-Event-ID` resumption (docs/fetch.md).
  *
  * @param options - Instance limits (`maxBytes`, default 4 MiB; `timeoutMs`, default 60 s), the fetch to
  *   wrap, and an `onLimit` hook. Use one instance per agent: the resumption ledgers live in the instance.

@@ -29,29 +29,20 @@ export function sendOver(client: McpClient): Send {
 }
 
 /**
- * Calls an AdCP task over MCP, typed in and out: `args` are checked against the task's request
- * schema and stamped (encode), sent with `client.callTool` within the call's deadline and byte
- * bounds, and the result decoded as the answer to that request (decode, option `request`).
+ * Calls an AdCP task over MCP, typed in and out: encoded, sent with `client.callTool` within the call's bounds, decoded as its answer.
+ * What a client throws, the retries and the deadline: docs/calling.md, "callTask", and docs/robustness.md, "The call layer".
  *
- * @param client - A connected MCP client (`@modelcontextprotocol/sdk` `Client`). Give its transport
- *   `boundedFetch()` (adcp-decode/fetch) so that bytes are bounded while they arrive; callTask then
- *   fails the call the moment a bound trips, SSE answers included.
- * @param task - The AdCP task, e.g. `'get_products'`.
+ * @param client - A connected MCP `Client`, its transport given `boundedFetch()` so that bytes are bounded while they arrive.
+ * @param task - The AdCP task, e.g. `'get_products'` (or, alone, what encode() returned: `callTask(client, request, options?)`).
  * @param args - Its arguments, typed by the task's request schema.
- * @param options - `version`, decode's bounds (`maxBytes`, `maxDepth`, `maxNodes`, which bound the
- *   request too), `unknownRecovery`, `newerRelease`, `timeoutMs` (default 60 s, the whole call),
- *   `signal`, `retry: { attempts }` (resend the same request on what is retryable).
- *   Or `callTask(client, request, options?)` with what encode() returned.
- * @returns The seller's payload, typed as the task's response (narrow the async variants on `status`).
+ * @param options - decode's options (its bounds bound the request too), `timeoutMs` (60 s, the whole call), `signal`, `retry`.
+ * @returns The seller's payload, typed as the task's response.
  * @throws {RequestError} `INVALID_REQUEST` for arguments the schema refuses (nothing is sent).
- * @throws {DecodeError} What decode throws for the answer (`TASK_FAILED` for an `isError` result or a
- *   JSON-RPC error, `SCHEMA_MISMATCH`, `CONTEXT_MISMATCH`, ...); {@link LimitError} `TOO_LARGE` /
- *   `TIMEOUT` for a bound passed, or an answer that came past the deadline; `TransportError`
- *   (`TRANSPORT_FAILED`) for an HTTP refusal or a failed connection. Your own abort is rethrown
- *   with the signal's reason, as is; what the client throws that is none of these, as it threw it.
+ * @throws {DecodeError} What decode throws for the answer; {@link LimitError} `TOO_LARGE` / `TIMEOUT` for a bound passed;
+ *   `TransportError` for an HTTP refusal or a failed connection. Your own abort is rethrown with its reason, as is.
  * @example
  * const response = await callTask(client, 'get_products', { buying_mode: 'brief', brief: 'CTV, Q3' }, { version: '3.1' });
- * if (response.status === 'completed') use(response.products);
+ * if (isFinal(response)) use(response.products);
  */
 export const callTask: CallTask<McpClient> = callTaskOver(sendOver);
 

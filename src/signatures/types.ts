@@ -1,6 +1,6 @@
 /**
- * The types webhooks/' folders share, at the bottom of webhooks/ so that errors.ts, replay/ and
- * signature/ can name them without importing each other (the import circle review 57bb26d found).
+ * The types that signatures/replay/, signatures/verify/ and webhooks/ share, at the bottom of
+ * signatures/ so that each can name them without importing the others.
  */
 
 /** The WebCrypto operations the verifier uses; injectable so tests can count them. */

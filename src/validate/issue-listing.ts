@@ -1,5 +1,5 @@
 /**
- * Bounds an error listing before it becomes a SchemaMismatchError's `issues` (issue 11): a
+ * Bounds an error listing before it becomes a SchemaMismatchError's `issues`: a
  * 0.6 MB payload (a 512 KiB key over tens of thousands of bad items) made ~90,000 issues whose
  * paths each held the whole key, and printing or serializing them ran out of memory.
  */

@@ -1,6 +1,6 @@
 /**
- * The README's buyer walk-through (the ```ts block of "A buyer, end to end") runs as a buyer runs
- * it, taken from README.md so that the two cannot drift: get_adcp_capabilities, decoderFor,
+ * The buyer walk-through (the ```ts block of "A buyer, end to end" in docs/calling.md) runs as a
+ * buyer runs it, taken from that page so that the two cannot drift: get_adcp_capabilities, decoderFor,
  * get_products, create_media_buy with its key and `retry`, then waitForTask with the webhook first
  * and polls as the fallback, against a real MCP seller on 127.0.0.1 (the SDK's low-level Server).
  * The block's givens (`sellerUrl`, `webhookUrl`, `receiver`) are defined ahead of it: a real
@@ -24,9 +24,9 @@ import { deliver } from '../fixtures/webhook-buyer.js';
 type Json = Record<string, unknown>;
 
 /** The walk-through: the first ```ts block after its heading. */
-const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-const heading = readme.indexOf('\n### A buyer, end to end\n');
-const walk = heading < 0 ? '' : (/^```ts\n([\s\S]*?)^```$/m.exec(readme.slice(heading))?.[1] ?? '');
+const page = readFileSync(path.join(REPO_ROOT, 'docs/calling.md'), 'utf8');
+const heading = page.indexOf('\n## A buyer, end to end\n');
+const walk = heading < 0 ? '' : (/^```ts\n([\s\S]*?)^```$/m.exec(page.slice(heading))?.[1] ?? '');
 
 /** The givens, ahead of the block: the seller's URL, and a webhook receiver served on 127.0.0.1 that hands each request to the block's `route`. */
 const GIVEN = `import { createServer as createHookServer } from 'node:http';

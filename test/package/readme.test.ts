@@ -1,11 +1,11 @@
 /**
- * The README's TypeScript examples compile as shown, strict, against the built package (dist/,
- * reached as `adcp-decode` the way an installed copy is) and the SDKs they import, with no cast.
- * Names an example uses without defining (the seller's URL, a connected client) are declared
- * ambiently in one place below. Needs a build (`npm test` runs one first).
+ * The TypeScript examples of the README and of the reference in docs/ compile as shown, strict,
+ * against the built package (dist/, reached as `adcp-decode` the way an installed copy is) and the
+ * SDKs they import, with no cast. Names an example uses without defining (the seller's URL, a
+ * connected client) are declared ambiently in one place below. Needs a build (`npm test` runs one first).
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -40,19 +40,43 @@ declare function handle(hook: import('adcp-decode/webhooks').ReceivedWebhook): P
 declare function recordFailure(failure: import('adcp-decode/webhooks').ReceivedTaskFailure): Promise<200 | 409 | 503>;
 `;
 
-const blocks = typeScriptBlocks(readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8'));
+/**
+ * The pages whose examples are compiled: the README and every page of docs/ but benchmarks.md, whose
+ * one block is the official SDK's version of the walk-through, counted there and not ours to run.
+ */
+const PAGES = [
+  'README.md',
+  ...readdirSync(path.join(REPO_ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md') && name !== 'benchmarks.md')
+    .sort()
+    .map((name) => `docs/${name}`),
+];
+
+/** Every example, named after its page and place: `docs-calling-3.ts` is the third ```ts block of docs/calling.md. */
+const examples = PAGES.flatMap((page) =>
+  typeScriptBlocks(readFileSync(path.join(REPO_ROOT, page), 'utf8')).map((code, i) => ({
+    name: `${page.replace(/\.md$/, '').replace(/\//g, '-')}-${i + 1}.ts`,
+    code,
+  })),
+);
+const blocks = examples.map((e) => e.code);
 const work = mkdtempSync(path.join(tmpdir(), 'adcp-decode-readme-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-test('the README has TypeScript examples, and none casts', () => {
-  expect(blocks.length).toBeGreaterThanOrEqual(5);
+test('the README is a front door: at most 350 lines, the reference in docs/', () => {
+  expect(readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(350);
+});
+
+test('the README and docs/ have TypeScript examples, and none casts', () => {
+  expect(examples.filter((e) => e.name.startsWith('README-')).length).toBeGreaterThanOrEqual(2);
+  expect(blocks.length).toBeGreaterThanOrEqual(20);
   const code = blocks.flatMap((b) => b.split('\n')).map((line) => line.replace(/\/\/.*$/, ''));
   const casts = code.filter((line) => !/^\s*import\b/.test(line) && /\bas\s+(?!const\b)[\w{[(]/.test(line));
   expect(casts).toEqual([]);
   expect(blocks.filter((b) => /<any>|: any\b|@ts-/.test(b))).toEqual([]);
 });
 
-test('every README TypeScript example compiles (strict, noUncheckedIndexedAccess, exactOptionalPropertyTypes)', {
+test('every TypeScript example of the README and docs/ compiles (strict, noUncheckedIndexedAccess, exactOptionalPropertyTypes)', {
   timeout: 180_000,
 }, async () => {
   const modules = path.join(work, 'node_modules');
@@ -62,10 +86,9 @@ test('every README TypeScript example compiles (strict, noUncheckedIndexedAccess
     symlinkSync(path.join(REPO_ROOT, 'node_modules', dep), path.join(modules, dep), 'dir');
   writeFileSync(path.join(work, 'package.json'), JSON.stringify({ name: 'readme', private: true, type: 'module' }));
   writeFileSync(path.join(work, 'given.d.ts'), GIVEN);
-  const files = blocks.map((block, i) => {
-    const name = `example-${i + 1}.ts`;
+  const files = examples.map(({ name, code }) => {
     // Each example is a module of its own, as a file that imports is.
-    writeFileSync(path.join(work, name), /^\s*(import|export)\b/m.test(block) ? block : `${block}\nexport {};\n`);
+    writeFileSync(path.join(work, name), /^\s*(import|export)\b/m.test(code) ? code : `${code}\nexport {};\n`);
     return name;
   });
   const compilerOptions = {
@@ -80,11 +103,11 @@ test('every README TypeScript example compiles (strict, noUncheckedIndexedAccess
     () => '',
     (error: { stdout?: string }) => String(error.stdout),
   );
-  // Errors name the example: example-N.ts is the README's N-th ```ts block.
+  // Errors name the example: README-N.ts is the README's N-th ```ts block, docs-<page>-N.ts that of docs/<page>.md.
   expect(out).toBe('');
 });
 
-test('every get_products request the README builds names its buying_mode (both releases require it; encode refuses it without)', () => {
+test('every get_products request the README and docs/ build names its buying_mode (both releases require it; encode refuses it without)', () => {
   const briefs = blocks
     .flatMap((b) => b.split('\n'))
     .map((line) => line.replace(/\/\/.*$/, ''))

@@ -1,7 +1,6 @@
 /**
- * The receiver's defaults are documented numbers in the README, not exports: each constant must
- * still be what the README's webhooks section says, so that a changed default fails here until
- * the README says so too.
+ * The receiver's defaults are documented numbers in docs/webhooks.md, not exports: each constant
+ * must still be what that page says, so that a changed default fails here until the page says so too.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,7 +17,7 @@ import {
   MIN_DEDUP_RETENTION_SECONDS,
 } from '../../src/webhooks/receiver-options.js';
 
-const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+const page = readFileSync(path.join(REPO_ROOT, 'docs/webhooks.md'), 'utf8').replace(/\s+/g, ' ');
 const MiB = 1024 * 1024;
 
 test.each([
@@ -32,7 +31,7 @@ test.each([
   ['replay bytes', DEFAULT_REPLAY_MAX_BYTES, 64 * MiB, 'at most 64 MiB as it'],
   ['dedup bytes', DEFAULT_DEDUP_MAX_BYTES, 64 * MiB, '(64 MiB as it counts bytes'],
   ['dedup retention floor', MIN_DEDUP_RETENTION_SECONDS, 86_400, 'a retention beyond 24 h'],
-])('the %s is the number the README documents', (_name, actual, documented, phrase) => {
+])('the %s is the number docs/webhooks.md documents', (_name, actual, documented, phrase) => {
   expect(actual).toBe(documented);
-  expect(readme).toContain(phrase);
+  expect(page).toContain(phrase);
 });

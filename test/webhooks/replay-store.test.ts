@@ -286,12 +286,12 @@ describe('one keyid cannot fill the store every signer shares (issue 28, item 6)
   });
 });
 
-describe("the README's memory figure is the store's own arithmetic", () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+describe("docs/webhooks.md's memory figure is the store's own arithmetic", () => {
+  const page = readFileSync(new URL('../../docs/webhooks.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
   test('budget, per-entry cost and the entries a typical signer fits', () => {
     const typical = replayEntryBytes('k'.repeat(25), 'n'.repeat(22));
     const match = /at most (\d+) MiB as it counts them .*?: (\d+) bytes per entry plus 2 per character .*?that is ([\d,]+) entries/s.exec(
-      readme,
+      page,
     );
     expect(match).not.toBeNull();
     const [, mib, perEntry, entries] = match as RegExpExecArray;
