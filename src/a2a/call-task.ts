@@ -75,6 +75,7 @@ export const streamTask: CallTask<A2aClient> = callTaskOver(streamOver);
  * @example
  * const r = await safeCallTask(agent, 'get_products', args, { version: '3.1' });
  */
-export const safeCallTask = safeCallTaskOver<A2aClient, { readonly stream?: boolean }>((client, options) =>
-  options?.stream === true ? streamOver(client) : sendOver(client),
+export const safeCallTask = safeCallTaskOver<A2aClient, { readonly stream?: boolean }>(
+  (client, options) => (options?.stream === true ? streamOver(client) : sendOver(client)),
+  ['stream'],
 );

@@ -4,10 +4,11 @@
  * and A2A skill `tasks_get`), and where its answer is decoded as a poll, not as a task's response.
  */
 import type { Outcome } from '../decode/decode.js';
-import { decodeTaskStatus, type PolledTask } from '../decode/polling.js';
-import type { DecodeOptions, TaskName } from '../decode/types.js';
+import { type PolledTask, pollResolved } from '../decode/polling.js';
+import type { TaskName } from '../decode/types.js';
 import { DecodeError } from '../errors/errors.js';
 import { taskStatusPollByVersion } from '../generated/envelope.js';
+import type { Resolved } from '../options/resolve-options.js';
 
 /** The poll methods that are no task of their version (3.0's `tasks/get`), from the generated poll table. */
 export type PollMethod = Extract<(typeof taskStatusPollByVersion)[keyof typeof taskStatusPollByVersion], { module: string }>['method'];
@@ -44,17 +45,17 @@ export function isPollMethod(task: string): boolean {
  * result typed by its task type (callTask's data for `tasks/get`).
  *
  * @param answer - The client's answer (or the JSON-RPC error it threw).
- * @param options - decode's options, but the request (a poll is no answer to a task's request).
+ * @param options - decode's options, resolved; their request is left out (a poll is no answer to a task's request).
  * @returns The polled task and the version that judged it, or the DecodeError that ends it.
  * @throws Never.
  * @example
- * const outcome = decodePoll(answer, { version: '3.0' });
+ * const outcome = decodePoll(answer, resolved);
  */
-export function decodePoll(answer: unknown, options: Omit<DecodeOptions, 'request'>): Outcome<TaskName> | DecodeError {
+export function decodePoll(answer: unknown, options: Resolved): Outcome<TaskName> | DecodeError {
   // A bound the call tripped (LimitError) is the call's end, as decode() returns it.
   if (answer instanceof DecodeError) return answer;
   try {
-    const polled: PolledTask = decodeTaskStatus(answer, options);
+    const polled: PolledTask = pollResolved(answer, { ...options, request: undefined }, undefined);
     // callTask's data for a poll method is the polled task (types.ts, Called).
     return { data: polled as never, version: polled.version };
   } catch (error) {

@@ -6,14 +6,17 @@
  */
 
 import { DEFAULT_TIMEOUT_MS, timedOut } from '../bounds/fetch-bounds.js';
-import { attempt as decodeAttempt, type Outcome } from '../decode/decode.js';
+import { decodeResolved, type Outcome } from '../decode/decode.js';
 import type { TaskName } from '../decode/types.js';
 import { attempt as encodeAttempt } from '../encode/encode.js';
 import type { EncodedRequest } from '../encode/request.js';
-import { DecodeError, describeThrown, describeValue } from '../errors/errors.js';
-import { deadlineMs } from '../errors/option-rules.js';
+import { DecodeError, describeThrown } from '../errors/errors.js';
+import { shownText } from '../errors/format.js';
+import { deadlineMs, optionError, unreadableOption } from '../errors/option-rules.js';
 import { type ResponseHead, withObservedFetchBounds } from '../fetch/bounded-fetch.js';
-import { resolveOptions } from '../options/resolve-options.js';
+import { DECODE_OPTION_KEYS, type DecodeOptionKey, type Resolved, resolveOptions } from '../options/resolve-options.js';
+import { readRequest } from '../options/sent-request.js';
+import type { Version } from '../schema/versions.js';
 import { classify } from './classify.js';
 import { decodePoll, isPollMethod } from './poll-method.js';
 import { type Retry, readRetry, retryDelayMs } from './retry.js';
@@ -45,6 +48,15 @@ function given(first: unknown, second: unknown, third: unknown): Given {
   return { what: { task: undefined, args: undefined, encoded: first as EncodedRequest }, options: second as CallOptions | undefined };
 }
 
+/** The options callTask takes of its own; decode's (but `transport` and `request`, the call's to set) are read by resolveOptions. */
+const CALL_OWN_KEYS = ['timeoutMs', 'signal', 'retry'] as const satisfies readonly (keyof CallOptions)[];
+
+/** Every option callTask takes, by name: a type test holds it to `keyof CallOptions`, so a decode option cannot be dropped on the way. */
+export const CALL_OPTION_KEYS = [
+  ...DECODE_OPTION_KEYS.filter((key): key is Exclude<DecodeOptionKey, 'transport' | 'request'> => key !== 'transport' && key !== 'request'),
+  ...CALL_OWN_KEYS,
+] as const;
+
 /**
  * A transport's callTask: encode, send, decode; the decoded data, or the DecodeError thrown.
  *
@@ -57,7 +69,7 @@ function given(first: unknown, second: unknown, third: unknown): Given {
 export function callTaskOver<C>(sendOver: (client: C) => Send): CallTask<C> {
   const call = async (client: C, first: unknown, second?: unknown, third?: unknown): Promise<unknown> => {
     const { what, options } = given(first, second, third);
-    const ended = await runCall(what, options, sendOver(client));
+    const ended = await runCall(what, options, sendOver(client), CALL_OPTION_KEYS);
     if (!ended.ok) throw ended.error;
     return ended.outcome.data;
   };
@@ -70,16 +82,21 @@ export function callTaskOver<C>(sendOver: (client: C) => Send): CallTask<C> {
  * version, request }` or `{ success: false, error, request }`.
  *
  * @param sendOver - The transport's send over the caller's client, chosen by the call's options.
+ * @param ownKeys - The names of the transport's own options (`X`: A2A's `stream`).
  * @returns safeCallTask for that transport's client.
  * @throws Never (the call rejects only with the caller's abort and what it cannot class).
  * @example
  * export const safeCallTask: SafeCallTask<McpClient> = safeCallTaskOver(sendOver);
  */
 // biome-ignore lint/complexity/noBannedTypes: `{}`: no options of the transport's own
-export function safeCallTaskOver<C, X = {}>(sendOver: (client: C, options: X | undefined) => Send): SafeCallTask<C, X> {
+export function safeCallTaskOver<C, X = {}>(
+  sendOver: (client: C, options: X | undefined) => Send,
+  ownKeys: readonly (keyof X & string)[] = [],
+): SafeCallTask<C, X> {
+  const known = [...CALL_OPTION_KEYS, ...ownKeys];
   const call = async (client: C, first: unknown, second?: unknown, third?: unknown): Promise<unknown> => {
     const { what, options } = given(first, second, third);
-    const ended = await runCall(what, options, sendOver(client, options as X | undefined));
+    const ended = await runCall(what, options, sendOver(client, options as X | undefined), known, 'safeCallTask');
     return ended.ok
       ? { success: true, ...ended.outcome, request: ended.request }
       : { success: false, error: ended.error, request: ended.request };
@@ -93,16 +110,24 @@ export function safeCallTaskOver<C, X = {}>(sendOver: (client: C, options: X | u
  * allow: every attempt sends the same request. Throws only the caller's abort (its reason, as is)
  * and what it cannot class; every other end is returned.
  */
-async function runCall(what: Given['what'], options: CallOptions | undefined, send: Send): Promise<Ended> {
-  const read = readCallOptions(options);
+async function runCall(
+  what: Given['what'],
+  options: CallOptions | undefined,
+  send: Send,
+  known: readonly string[],
+  who = 'callTask',
+): Promise<Ended> {
+  const read = readCallOptions(options, known, who);
   if (read instanceof DecodeError) return { ok: false, error: read, request: undefined };
-  const { timeoutMs, signal, retry, ...codec } = read;
+  const { timeoutMs, signal, retry, codec } = read;
   signal?.throwIfAborted();
-  const request = encodeOnce(what, codec);
+  const request = encodeOnce(what, codec, who);
   if (request instanceof DecodeError) return { ok: false, error: request, request: undefined };
+  // The answer is judged as the answer to this request: by the release it was encoded for, unless it announces another.
+  const answered: Resolved = { ...codec, request: readRequest(request, { who }) };
   const clock: Clock = { started: performance.now(), timeoutMs };
   for (let attempt = 1; ; attempt++) {
-    const ended = await attemptOnce(request, codec, send, clock, signal);
+    const ended = await attemptOnce(request, answered, send, clock, signal);
     if (ended.ok) return ended;
     const wait = attempt < retry.attempts ? retryDelayMs(ended.error, attempt) : undefined;
     // A wait that would end past the deadline is not started: the last end is the call's.
@@ -115,24 +140,29 @@ async function runCall(what: Given['what'], options: CallOptions | undefined, se
 /** A signal that never aborts, for the waits of a call without one. */
 const NEVER = new AbortController().signal;
 
-/** The codec's options: passed on to encode and decode. */
-type Codec = Omit<CallOptions, 'timeoutMs' | 'signal' | 'retry'>;
-
-/** The request to send: `args` encoded, or an encoded request checked again (a hand-built one is checked as encode would). */
-function encodeOnce(what: Given['what'], codec: Codec): EncodedRequest | DecodeError {
+/**
+ * The request to send: `args` encoded, or an encoded request checked again (a hand-built one is
+ * checked as encode would), in its own version; a `version` option naming another is the caller's contradiction.
+ */
+function encodeOnce(what: Given['what'], codec: Resolved, who: string): EncodedRequest | DecodeError {
   let { task, args } = what;
-  let version = codec.version;
+  let resolved = codec;
   if (what.encoded !== undefined) {
+    let version: unknown;
     try {
-      ({ task, args } = what.encoded);
-      version ??= what.encoded.version as Codec['version'];
+      ({ task, args, version } = what.encoded);
     } catch (cause) {
       return new DecodeError('INVALID_INPUT', `expected what encode() returned; reading the request threw ${describeThrown(cause)}`, {
         cause,
       });
     }
+    if (typeof version === 'string' && version !== codec.version) {
+      if (codec.version !== 'auto')
+        return optionError(who, 'version', `left out or the request's ${shownText(version, 32)}`, codec.version, { task: String(task) });
+      resolved = { ...codec, version: version as Version };
+    }
   }
-  return encodeAttempt(() => resolveOptions(undefined, { ...codec, version }), task, args);
+  return encodeAttempt(() => resolved, task, args);
 }
 
 /**
@@ -177,7 +207,7 @@ export async function sendOnce(
  */
 async function attemptOnce(
   request: EncodedRequest,
-  codec: Codec,
+  answered: Resolved,
   send: Send,
   clock: Clock,
   signal: AbortSignal | undefined,
@@ -185,9 +215,7 @@ async function attemptOnce(
   const sent = await sendOnce(request, send, clock, signal);
   if ('error' in sent) return { ok: false, error: sent.error, request };
   const task = request.task;
-  const outcome = isPollMethod(task)
-    ? decodePoll(sent.answer, codec)
-    : decodeAttempt(undefined, task as TaskName, sent.answer, { ...codec, request });
+  const outcome = isPollMethod(task) ? decodePoll(sent.answer, answered) : decodeResolved(task as TaskName, sent.answer, answered);
   const after = late(clock, signal, task);
   if (after !== undefined) return { ok: false, error: after, request };
   return outcome instanceof DecodeError ? { ok: false, error: outcome, request } : { ok: true, outcome, request };
@@ -200,20 +228,25 @@ function late(clock: Clock, signal: AbortSignal | undefined, task: string): Deco
   return timedOut(`the ${task} answer`, clock.timeoutMs, clock.started);
 }
 
-/** The options read once, split into the codec's (passed on to encode and decode) and the call's own. */
-function readCallOptions(
-  options: CallOptions | undefined,
-): (Codec & { timeoutMs: number; signal?: AbortSignal | undefined; retry: Retry }) | DecodeError {
-  if (options === undefined) return { timeoutMs: DEFAULT_TIMEOUT_MS, retry: readRetry(undefined) };
+/** The call's options, read once: decode's resolved (the codec, passed on to encode and decode) and the call's own. */
+interface CallSettings {
+  readonly codec: Resolved;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal | undefined;
+  readonly retry: Retry;
+}
+
+function readCallOptions(options: CallOptions | undefined, known: readonly string[], who: string): CallSettings | DecodeError {
+  const owner = { who };
   try {
-    const { version, newerRelease, maxBytes, maxDepth, maxNodes, unknownRecovery, timeoutMs, signal, retry } = options;
-    const deadline = deadlineMs('timeoutMs', timeoutMs) ?? DEFAULT_TIMEOUT_MS;
-    if (signal !== undefined && !(signal instanceof AbortSignal))
-      return new DecodeError('INVALID_OPTION', `option signal must be an AbortSignal; got ${describeValue(signal)}`);
-    return { version, newerRelease, maxBytes, maxDepth, maxNodes, unknownRecovery, timeoutMs: deadline, signal, retry: readRetry(retry) };
+    const codec = resolveOptions(options, owner, { known });
+    if (options === undefined) return { codec, timeoutMs: DEFAULT_TIMEOUT_MS, signal: undefined, retry: readRetry(undefined) };
+    const { timeoutMs, signal, retry } = options;
+    if (signal !== undefined && !(signal instanceof AbortSignal)) return optionError(who, 'signal', 'an AbortSignal', signal);
+    return { codec, timeoutMs: deadlineMs('timeoutMs', timeoutMs, owner) ?? DEFAULT_TIMEOUT_MS, signal, retry: readRetry(retry) };
   } catch (cause) {
     if (cause instanceof DecodeError) return cause;
-    return new DecodeError('INVALID_OPTION', `the options could not be read: ${describeThrown(cause)} thrown`, { cause });
+    return unreadableOption(who, 'options', cause);
   }
 }
 

@@ -5,14 +5,16 @@
  */
 import type { PolledTask } from '../decode/polling.js';
 import type { DecodeOptions } from '../decode/types.js';
-import { DecodeError, describeThrown, type TaskFailedError } from '../errors/errors.js';
-import { optionError } from '../errors/option-error.js';
-import { deadlineMs, optionalFunction } from '../errors/option-rules.js';
-import { resolveOptions } from '../options/resolve-options.js';
+import { DecodeError, type TaskFailedError } from '../errors/errors.js';
+import { deadlineMs, optionalFunction, optionError, unreadableOption } from '../errors/option-rules.js';
+import { DECODE_OPTION_KEYS, type DecodeOptionKey, type Resolved, resolveOptions } from '../options/resolve-options.js';
 import { abortableSleep, backoffMs } from './backoff.js';
 
-/** decode's bounds and recovery table option, which judge each poll. */
-type PollBounds = Pick<DecodeOptions, 'maxBytes' | 'maxDepth' | 'maxNodes' | 'unknownRecovery'>;
+/** The decode options a wait does not take: the handle fixes the version, and a poll's transport and request are its own. */
+type NotForPolls = 'version' | 'newerRelease' | 'transport' | 'request';
+
+/** decode's options that judge each poll: its bounds and recovery table option, and any decode option added later. */
+type PollBounds = Omit<DecodeOptions, NotForPolls>;
 
 /** The clock and the sleep a wait runs on (tests give a virtual one). */
 export interface WaitClock {
@@ -83,10 +85,29 @@ type Defaulted = 'intervalMs' | 'maxIntervalMs' | 'timeoutMs' | 'pollTimeoutMs' 
 /** The options a wait runs with as given, absent ones undefined. */
 type AsGiven = Exclude<keyof WaitOptions, Defaulted | keyof PollBounds>;
 
-/** The options as the wait runs with them: read from WaitOptions, so that a new option has one declaration. */
+/** The options as the wait runs with them: read from WaitOptions, so that a new option has one declaration; decode's resolved once for every poll. */
 export type WaitSettings = { readonly [K in Defaulted]: Exclude<WaitOptions[K], undefined> } & {
   readonly [K in AsGiven]: WaitOptions[K];
-} & { readonly bounds: PollBounds };
+} & { readonly bounds: Resolved };
+
+/** Every option waitForTask takes, by name: its own and decode's it forwards to each poll (a type test holds it to `keyof WaitOptions`). */
+export const WAIT_OPTION_KEYS = [
+  'intervalMs',
+  'maxIntervalMs',
+  'timeoutMs',
+  'pollTimeoutMs',
+  'maxFailures',
+  'signal',
+  'onStatus',
+  'method',
+  'webhooks',
+  'clock',
+  'random',
+  ...DECODE_OPTION_KEYS.filter(
+    (key): key is Exclude<DecodeOptionKey, NotForPolls> =>
+      key !== 'version' && key !== 'newerRelease' && key !== 'transport' && key !== 'request',
+  ),
+] as const satisfies readonly (keyof WaitOptions)[];
 
 const WHO = 'waitForTask';
 
@@ -106,12 +127,6 @@ function callback<F>(name: string, value: unknown): F | undefined {
   return value as F | undefined;
 }
 
-/** decode's options checked now, as decode() checks them, so that a wrong one fails before the first poll is sent. */
-function checkedBounds(bounds: PollBounds): PollBounds {
-  resolveOptions(undefined, bounds, { task: WHO });
-  return bounds;
-}
-
 /**
  * Reads waitForTask's options once.
  *
@@ -127,7 +142,9 @@ export function readWaitOptions(options: WaitOptions | undefined): WaitSettings 
     const intervalMs = duration('intervalMs', o.intervalMs, 2_000);
     const maxIntervalMs = duration('maxIntervalMs', o.maxIntervalMs, Math.max(60_000, intervalMs));
     if (maxIntervalMs < intervalMs) throw optionError(WHO, 'maxIntervalMs', `at least intervalMs (${intervalMs})`, maxIntervalMs);
-    const { maxFailures = 5, signal, method, webhooks, clock = REAL_CLOCK, maxBytes, maxDepth, maxNodes, unknownRecovery } = o;
+    // Unknown names refused and decode's options resolved first: nothing after reads a name the wait ignores.
+    const bounds = resolveOptions(options, { who: WHO, context: { task: WHO } }, { known: WAIT_OPTION_KEYS });
+    const { maxFailures = 5, signal, method, webhooks, clock = REAL_CLOCK } = o;
     if (!Number.isInteger(maxFailures) || maxFailures < 1) throw optionError(WHO, 'maxFailures', 'a positive integer', maxFailures);
     if (signal !== undefined && !(signal instanceof AbortSignal)) throw optionError(WHO, 'signal', 'an AbortSignal', signal);
     if (method !== undefined && (typeof method !== 'string' || method.length === 0))
@@ -148,11 +165,11 @@ export function readWaitOptions(options: WaitOptions | undefined): WaitSettings 
       webhooks,
       clock,
       random: callback<() => number>('random', o.random) ?? Math.random,
-      bounds: checkedBounds({ maxBytes, maxDepth, maxNodes, unknownRecovery }),
+      bounds,
     };
   } catch (cause) {
     if (cause instanceof DecodeError) throw cause;
-    throw new DecodeError('INVALID_OPTION', `${WHO}'s options could not be read: ${describeThrown(cause)} thrown`, { cause });
+    throw unreadableOption(WHO, 'options', cause);
   }
 }
 

@@ -4,17 +4,17 @@
  * bounded number of transient poll failures and, when given, its webhooks racing the polls. The
  * transports (mcp/, a2a/) supply only the send, as for callTask.
  */
-import { decodeTaskStatus, type PolledTask, type PolledTaskFor } from '../decode/polling.js';
+import { type PolledTask, type PolledTaskFor, pollResolved } from '../decode/polling.js';
 import { readHandle, type TaskHandle, type TaskHandleFields } from '../decode/task-handle.js';
 import { attempt as encodeAttempt } from '../encode/encode.js';
 import { newIdempotencyKey } from '../encode/idempotency.js';
 import type { EncodedRequest } from '../encode/request.js';
 import { DecodeError, LimitError, TaskFailedError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
-import { optionError } from '../errors/option-error.js';
+import { optionError } from '../errors/option-rules.js';
 import { taskStatusPollByVersion } from '../generated/envelope.js';
 import { requestTablesByVersion } from '../generated/requests.js';
-import { resolveOptions } from '../options/resolve-options.js';
+import type { Resolved } from '../options/resolve-options.js';
 import type { Version } from '../schema/versions.js';
 import { type Send, sendOnce } from './run.js';
 import { TransportError } from './transport-error.js';
@@ -65,7 +65,7 @@ function keyedPoll(version: Version): boolean {
  * or `tasks/get`), checked by encode, with a fresh `idempotency_key` where the schema defines one
  * (security.mdx, "Polling / state re-read": a poll is a re-read, never a replay).
  */
-function pollRequest(handle: TaskHandle, name: string | undefined): EncodedRequest {
+function pollRequest(handle: TaskHandle, name: string | undefined, bounds: Resolved): EncodedRequest {
   const version = handle.version as Version;
   const { method } = taskStatusPollByVersion[version];
   const args = {
@@ -73,7 +73,7 @@ function pollRequest(handle: TaskHandle, name: string | undefined): EncodedReque
     ...(method === 'get_task_status' ? { include_result: true } : {}),
     ...(keyedPoll(version) ? { idempotency_key: newIdempotencyKey() } : {}),
   };
-  const request = encodeAttempt(() => resolveOptions(undefined, { version }), method, args);
+  const request = encodeAttempt(() => ({ ...bounds, version }), method, args);
   if (request instanceof DecodeError) throw request;
   return name === undefined ? request : Object.freeze({ ...request, task: name });
 }
@@ -129,7 +129,7 @@ function failed(wait: Wait, error: unknown): Polled {
 /** One poll: sent within its deadline and the wait's, what the client threw classed as callTask classes it, its answer decoded for the handle. */
 async function pollOnce(wait: Wait, send: Send): Promise<Polled> {
   const { handle, settings } = wait;
-  const request = wait.request ?? pollRequest(handle, settings.method);
+  const request = wait.request ?? pollRequest(handle, settings.method, settings.bounds);
   const timeoutMs = Math.max(1, Math.min(settings.pollTimeoutMs, wait.deadline - settings.clock.now()));
   let sent: Awaited<ReturnType<typeof sendOnce>>;
   try {
@@ -142,7 +142,7 @@ async function pollOnce(wait: Wait, send: Send): Promise<Polled> {
   }
   if ('error' in sent) return failed(wait, sent.error);
   try {
-    return { polled: decodeTaskStatus(sent.answer, { ...settings.bounds, handle }) };
+    return { polled: pollResolved(sent.answer, settings.bounds, handle) };
   } catch (error) {
     return failed(wait, error);
   }
@@ -189,7 +189,7 @@ async function pause(wait: Wait, delay: number, polls: number, last: PolledTask 
  */
 export async function waitOver(send: Send, handleValue: unknown, options: WaitOptions | undefined): Promise<never> {
   const settings = readWaitOptions(options);
-  const handle = readHandle(handleValue, 'handle', { task: 'waitForTask' });
+  const handle = readHandle(handleValue, 'handle', { who: 'waitForTask', context: { task: 'waitForTask' } });
   // Without the agent no delivery can be tied to the task: every one would be passed over, silently.
   if (settings.webhooks !== undefined && handle.agent === undefined)
     throw optionError(
@@ -206,7 +206,7 @@ export async function waitOver(send: Send, handleValue: unknown, options: WaitOp
   const pollSignal = anyOf(settings.signal, [done.signal]);
   const version = handle.version as Version;
   // Encoded before the webhooks are raced: a refused request leaves nothing open.
-  const request = keyedPoll(version) ? undefined : pollRequest(handle, settings.method);
+  const request = keyedPoll(version) ? undefined : pollRequest(handle, settings.method, settings.bounds);
   const wait: Wait = {
     handle,
     method: taskStatusPollByVersion[version].method,

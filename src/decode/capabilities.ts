@@ -8,11 +8,12 @@
  */
 import { DecodeError, describeValue, NoCommonVersionError, SchemaMismatchError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
+import { optionError } from '../errors/option-rules.js';
 import { hasOwn, isObject, own } from '../json/own.js';
 import type { CommonDecodeOptions } from '../options/options.js';
-import { resolveOptions } from '../options/resolve-options.js';
+import { resolveDefaults } from '../options/resolve-options.js';
 import { bundledEnd, releaseOf, tablesFor, type Version, versionForSeller, versions } from '../schema/versions.js';
-import { attempt, createDecoder } from './decode.js';
+import { decodeResolved, decoderOver } from './decode.js';
 import type { Decoded, Decoder, Merged } from './types.js';
 
 /** A seller's decoder, pinned to the release it and adcp-decode both speak. */
@@ -93,13 +94,15 @@ function supportedVersions(adcp: Record<string, unknown>, version: Version): str
  */
 // biome-ignore lint/complexity/noBannedTypes: `{}` is "no options": Merged<{}, { version }> is { version }
 export function decoderFor<const B extends CommonDecodeOptions = {}>(capabilities: unknown, options?: B): SellerDecoder<B> {
-  if (isObject(options) && hasOwn(options, 'version') && options.version !== undefined)
-    throw new DecodeError('INVALID_OPTION', `option version must be left out: decoderFor pins the version the seller's capabilities allow`);
-  resolveOptions(options, undefined); // every option checked here, request refused as a default
+  const owner = { who: 'decoderFor', context: { task: 'get_adcp_capabilities' } };
+  // Every option checked here, request refused as a default; `version` is the answer's to decide.
+  const defaults = resolveDefaults(options, owner);
+  if (defaults.version !== 'auto')
+    throw optionError(owner.who, 'version', "left out: decoderFor pins the version the seller's capabilities allow", defaults.version);
   // An answer announcing no adcp_version is a 3.0 seller's (versioning.mdx): the oldest bundled release judges it.
   // A schema refusal is kept: negotiation reads the version members only (3.0.26 requires what 3.0.6 did not).
   const how = { unannounced: bundledEnd('oldest'), keepMismatch: true };
-  const outcome = attempt(undefined, 'get_adcp_capabilities', capabilities, { ...options, version: 'auto' }, how);
+  const outcome = decodeResolved('get_adcp_capabilities', capabilities, defaults, how);
   if (outcome instanceof DecodeError) throw outcome;
   const { data, mismatch } = outcome;
   const adcp = own(data, 'adcp');
@@ -131,7 +134,7 @@ export function decoderFor<const B extends CommonDecodeOptions = {}>(capabilitie
       { task: 'get_adcp_capabilities', version: outcome.version },
     );
   }
-  const decoder = createDecoder({ ...options, version } as Merged<B, { readonly version: Version }>);
+  const decoder = decoderOver<Merged<B, { readonly version: Version }>>({ ...defaults, version });
   return {
     ...decoder,
     version,

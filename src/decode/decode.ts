@@ -8,12 +8,12 @@
 import { withinBounds } from '../bounds/bounds.js';
 import { checkTree } from '../bounds/check-tree.js';
 import { snapshot } from '../bounds/snapshot.js';
-import { encoderFor } from '../encode/encode.js';
+import { encoderOver } from '../encode/encode.js';
 import { DecodeError, NO_CONTEXT, SchemaMismatchError, type ValidationIssue } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { checkAdcpError } from '../extract/errors.js';
 import { hasOwn } from '../json/own.js';
-import { type Resolved, resolveOptions } from '../options/resolve-options.js';
+import { type Resolved, resolveDefaults, resolveOptions } from '../options/resolve-options.js';
 import { isAsyncStatus, isTaskStatus, TASK_STATUSES } from '../schema/statuses.js';
 import type { TaskSchemaIds } from '../schema/tables.js';
 import {
@@ -64,7 +64,7 @@ export function decode<T extends TaskName, const O extends DecodeOptions = Decod
   input: unknown,
   options?: O,
 ): Decoded<T, O> {
-  return orThrow<T, O>(attempt<T>(undefined, task, input, options));
+  return orThrow<T, O>(attempt<T>(task, input, { who: 'decode', options }));
 }
 
 /**
@@ -81,7 +81,7 @@ export function safeDecode<T extends TaskName, const O extends DecodeOptions = D
   input: unknown,
   options?: O,
 ): SafeDecodeResult<T, O> {
-  return asResult<T, O>(attempt<T>(undefined, task, input, options));
+  return asResult<T, O>(attempt<T>(task, input, { who: 'safeDecode', options }));
 }
 
 /**
@@ -94,24 +94,41 @@ export function safeDecode<T extends TaskName, const O extends DecodeOptions = D
  * const { media_buys } = seller.decode('get_media_buys', result);
  */
 export function createDecoder<const B extends DecodeOptions>(options: B): Decoder<B> {
-  resolveOptions(options, undefined); // fail fast on a bad default, version values included
+  return decoderOver<B>(resolveDefaults(options, { who: 'createDecoder' }));
+}
+
+/**
+ * A decoder over resolved defaults: createDecoder's, and decoderFor's (the seller's version set).
+ * @internal Shared with decoderFor (capabilities.ts).
+ */
+export function decoderOver<B extends DecodeOptions>(defaults: Resolved): Decoder<B> {
   return {
-    ...encoderFor(options),
+    ...encoderOver<B>(defaults),
     decode: (task, input, call) =>
-      orThrow<typeof task, Merged<B, NonNullable<typeof call>>>(attempt<typeof task>(options, task, input, call)),
+      orThrow<typeof task, Merged<B, NonNullable<typeof call>>>(
+        attempt<typeof task>(task, input, { who: 'decode', options: call, over: defaults }),
+      ),
     safeDecode: (task, input, call) =>
-      asResult<typeof task, Merged<B, NonNullable<typeof call>>>(attempt<typeof task>(options, task, input, call)),
+      asResult<typeof task, Merged<B, NonNullable<typeof call>>>(
+        attempt<typeof task>(task, input, { who: 'safeDecode', options: call, over: defaults }),
+      ),
   };
 }
 
-/** decode()'s end of an attempt: the data, or the error thrown. */
-function orThrow<T extends TaskName, O extends DecodeOptions>(outcome: Outcome<T> | DecodeError): Decoded<T, O> {
+/**
+ * decode()'s end of an attempt: the data, or the error thrown.
+ * @internal Shared with the pinned decoders (pinned.ts).
+ */
+export function orThrow<T extends TaskName, O extends DecodeOptions>(outcome: Outcome<T> | DecodeError): Decoded<T, O> {
   if (outcome instanceof DecodeError) throw outcome;
   return outcome.data as Decoded<T, O>;
 }
 
-/** safeDecode()'s end of an attempt: the data and the version that judged it (and what else it says), or the error. */
-function asResult<T extends TaskName, O extends DecodeOptions>(outcome: Outcome<T> | DecodeError): SafeDecodeResult<T, O> {
+/**
+ * safeDecode()'s end of an attempt: the data and the version that judged it (and what else it says), or the error.
+ * @internal Shared with the pinned decoders (pinned.ts).
+ */
+export function asResult<T extends TaskName, O extends DecodeOptions>(outcome: Outcome<T> | DecodeError): SafeDecodeResult<T, O> {
   if (outcome instanceof DecodeError) return { success: false, error: outcome };
   const { data, version, standInFor, patch, replayed } = outcome;
   return {
@@ -144,25 +161,43 @@ export interface AttemptHow {
   readonly keepMismatch?: boolean;
 }
 
+/** The options of one decode as its public edge took them: who took them, the call's, and a decoder's resolved defaults. */
+interface GivenOptions {
+  readonly who: string;
+  readonly options: unknown;
+  readonly over?: Resolved | undefined;
+}
+
 /**
  * One decode as a result: its outcome, or the DecodeError that ends it (only the public wrappers
- * throw). `how` is for adcp-decode's own callers.
+ * throw); the options resolved here, at the edge, once.
  */
-export function attempt<T extends TaskName>(
-  base: DecodeOptions | undefined,
-  task: T,
-  input: unknown,
-  options: DecodeOptions | undefined,
-  how: AttemptHow = {},
-): Outcome<T> | DecodeError {
-  let pinned: Version | undefined;
+function attempt<T extends TaskName>(task: T, input: unknown, given: GivenOptions, how: AttemptHow = {}): Outcome<T> | DecodeError {
+  let resolved: Resolved;
   try {
     // Every error is built with the task; an option's too, before the version is known.
-    const resolved = resolveOptions(base, options, typeof task === 'string' ? { task } : NO_CONTEXT);
-    pinned = resolved.version === 'auto' ? undefined : resolved.version;
+    const context = typeof task === 'string' ? { task } : NO_CONTEXT;
+    resolved = resolveOptions(given.options, { who: given.who, context }, { over: given.over });
+  } catch (error) {
+    return guard(error, task, input, undefined);
+  }
+  return decodeResolved<T>(task, input, resolved, how);
+}
+
+/**
+ * One decode under options already resolved (by the public edge that took them), as a result.
+ * @internal Shared with callTask (call/run.ts), the pinned decoders and decoderFor.
+ */
+export function decodeResolved<T extends TaskName>(
+  task: T,
+  input: unknown,
+  resolved: Resolved,
+  how: AttemptHow = {},
+): Outcome<T> | DecodeError {
+  try {
     return run<T>(task, input, resolved, how);
   } catch (error) {
-    return guard(error, task, input, pinned);
+    return guard(error, task, input, resolved.version === 'auto' ? undefined : resolved.version);
   }
 }
 

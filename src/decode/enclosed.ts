@@ -8,10 +8,10 @@ import { DecodeError } from '../errors/errors.js';
 import { checkAdcpError } from '../extract/errors.js';
 import { taskTypesByVersion } from '../generated/envelope.js';
 import { hasOwn, own } from '../json/own.js';
-import { resolveOptions } from '../options/resolve-options.js';
+import type { Resolved } from '../options/resolve-options.js';
 import { isFailedStatus } from '../schema/statuses.js';
 import type { Version } from '../schema/versions.js';
-import { type Decoded, type DecodeOptions, decodeFound, type ResponseIn, type TaskName } from './decode.js';
+import { type Decoded, decodeFound, type ResponseIn, type TaskName } from './decode.js';
 import { type Context, failed, guard, payloadError } from './failures.js';
 import { refuseContradiction, type StatedStatus } from './status-layers.js';
 
@@ -77,21 +77,20 @@ export interface EnclosedPayload {
  * @param payload - Part of the caller's bounded copy of the envelope (a snapshot, or a parse
  *   within the bounds), which is not walked again; `undefined` when the envelope carried none.
  * @param how - The envelope's status and how to name the payload.
- * @param options - As for decode(); `transport` is ignored.
+ * @param resolved - The options, resolved by the public edge that took them; `transport` is ignored.
  * @returns The payload typed as the task's response, and the version that judged it.
  * @throws {DecodeError} As decode() does; `NO_PAYLOAD` for a missing payload under a status that
  *   needs one; `MALFORMED_ENVELOPE` when the payload's status contradicts the envelope's.
  * @example
- * decodeEnclosed('create_media_buy', copy.result, { status: copy.status, what: 'webhook result' });
+ * decodeEnclosed('create_media_buy', copy.result, { status: copy.status, what: 'webhook result' }, resolved);
  */
-export function decodeEnclosed<T extends TaskName, const O extends DecodeOptions = DecodeOptions>(
+export function decodeEnclosed<T extends TaskName>(
   task: T,
   payload: Record<string, unknown> | undefined,
   how: EnclosedPayload,
-  options?: O,
-): { data: Decoded<T, O>; version: Version; patch?: string } {
+  resolved: Resolved,
+): { data: Decoded<T>; version: Version; patch?: string } {
   try {
-    const resolved = resolveOptions(undefined, options, { task });
     const ctx: Context = { task, options: resolved, version: resolved.version === 'auto' ? undefined : resolved.version };
     const state: StatedStatus = { status: how.status, layer: 'envelope' };
     if (isFailedStatus(how.status)) failedTask(ctx, payload, how, state);
@@ -103,7 +102,7 @@ export function decodeEnclosed<T extends TaskName, const O extends DecodeOptions
       );
     }
     const found = { payload, inProcess: false, bounded: true, what: how.what, state } as const;
-    return decodeFound(ctx, found) as { data: Decoded<T, O>; version: Version; patch?: string };
+    return decodeFound(ctx, found) as { data: Decoded<T>; version: Version; patch?: string };
   } catch (error) {
     throw guard(error, task, payload);
   }

@@ -11,21 +11,23 @@
  * version) when it is not; its `adcp_version` stays in the data for a buyer that wants to refuse it.
  */
 
+import { ENCODE_OPTION_KEYS } from '../encode/encode.js';
 import { pinnedEncoder } from '../encode/pinned.js';
 import type { PinnedEncoder } from '../encode/request.js';
-import { type AdcpError, DecodeError, type ErrorContext, type Recovery, type RecoveryClassification } from '../errors/errors.js';
+import { type AdcpError, DecodeError, type Recovery, type RecoveryClassification } from '../errors/errors.js';
+import { type OptionOwner, optionError } from '../errors/option-rules.js';
 import type { taskTypesByVersion } from '../generated/envelope.js';
 import type { CommonDecodeOptions } from '../options/options.js';
-import { resolveOptions } from '../options/resolve-options.js';
+import { DEFAULT_OPTIONS, type Resolved, resolveOptions } from '../options/resolve-options.js';
 import { classifyRecovery } from '../schema/recovery.js';
 import type { TaskStatus } from '../schema/response-types.js';
 import type { ValidatorImports } from '../schema/tables.js';
 import { resolveVersion, type Version } from '../schema/versions.js';
 import { preloadFrom } from '../validate/validators.js';
-import { decode as decodeAny, safeDecode as safeDecodeAny } from './decode.js';
-import { decodeTaskStatus, handleOption, STATUS_CALL } from './polling.js';
+import { asResult, decodeResolved, orThrow } from './decode.js';
+import { guard } from './failures.js';
+import { handleOption, pollResolved, STATUS_CALL, TASK_STATUS_OPTION_KEYS } from './polling.js';
 import { mintHandle, type TaskHandle, type TaskHandleFields, type TaskHandleOptions } from './task-handle.js';
-import type { DecodeOptions } from './types.js';
 
 // The exported types below name only the pinned version's response map `R` (never the map of
 // every version), so a consumer of one pinned import type-checks one version's declarations.
@@ -141,19 +143,14 @@ export interface Pinned<V extends string, R, Q = {}> extends PinnedDecoder<V, R,
 }
 
 /**
- * The options of one call: the decoder's and the call's merged and checked as decode() does, with
+ * The options of one call, resolved over the decoder's defaults as decode() resolves them, with
  * the version held to `version` (a JavaScript caller can pass what the types forbid).
  */
-function pinnedOptions(version: Version, base: DecodeOptions, call: unknown, context: ErrorContext = { version }): DecodeOptions {
-  const resolved = resolveOptions(base, call as DecodeOptions | undefined, context);
-  if (resolved.version !== version && (resolved.version === 'auto' || resolveVersion(resolved.version) !== version)) {
-    throw new DecodeError(
-      'INVALID_OPTION',
-      `option version must be left out: this decoder decodes AdCP ${version} only; got ${JSON.stringify(resolved.version.slice(0, 40))}`,
-      context,
-    );
-  }
-  return { ...resolved, version };
+function pinnedOptions(version: Version, over: Resolved, call: unknown, owner: OptionOwner, known?: readonly string[]): Resolved {
+  const resolved = resolveOptions(call, owner, { over, known });
+  if (resolved.version !== version && (resolved.version === 'auto' || resolveVersion(resolved.version) !== version))
+    throw optionError(owner.who, 'version', `left out: this decoder decodes AdCP ${version} only`, resolved.version, owner.context);
+  return resolved.version === version ? resolved : { ...resolved, version };
 }
 
 /** A handle of an answer decode() judged by `version`, the pinned version. */
@@ -164,28 +161,25 @@ function pinnedHandle(version: Version, task: string, answer: unknown, options?:
   return handle;
 }
 
-function bind<V extends string, R, Q>(version: Version, base: DecodeOptions): PinnedDecoder<V, R, Q> {
-  // The common call passes no options: merge and check the decoder's own once, not on every call.
-  let defaults: DecodeOptions | undefined;
+function bind<V extends string, R, Q>(version: Version, defaults: Resolved): PinnedDecoder<V, R, Q> {
   // A call's options are refused with its task and the pinned version, as decode() refuses its own.
-  const optionsOf = (call: unknown, task?: unknown): DecodeOptions => {
-    if (call !== undefined) return pinnedOptions(version, base, call, { version, ...(typeof task === 'string' ? { task } : {}) });
-    defaults ??= pinnedOptions(version, base, undefined);
-    return defaults;
+  const optionsOf = (call: unknown, who: string, task?: unknown, known?: readonly string[]): Resolved =>
+    call === undefined
+      ? defaults
+      : pinnedOptions(version, defaults, call, { who, context: { version, ...(typeof task === 'string' ? { task } : {}) } }, known);
+  const decodeWith = (task: unknown, input: unknown, call: unknown, who: string) => {
+    let resolved: Resolved;
+    try {
+      resolved = optionsOf(call, who, task);
+    } catch (error) {
+      return guard(error, task, input, version);
+    }
+    return decodeResolved(task as never, input, resolved);
   };
   return {
-    ...pinnedEncoder<V, Q>(optionsOf),
-    decode: (task, input, call) => decodeAny(task as never, input, optionsOf(call, task)) as never,
-    safeDecode: (task, input, call) => {
-      let options: DecodeOptions;
-      try {
-        options = optionsOf(call, task);
-      } catch (error) {
-        if (error instanceof DecodeError) return { success: false, error };
-        throw error;
-      }
-      return safeDecodeAny(task as never, input, options) as never;
-    },
+    ...pinnedEncoder<V, Q>((call, who) => optionsOf(call, who, undefined, ENCODE_OPTION_KEYS)),
+    decode: (task, input, call) => orThrow<never, never>(decodeWith(task, input, call, 'decode')),
+    safeDecode: (task, input, call) => asResult<never, never>(decodeWith(task, input, call, 'safeDecode')) as never,
   };
 }
 
@@ -206,20 +200,21 @@ export function pin<V extends string, R, Q = {}>(version: V, validators: Validat
   const bundled = resolveVersion(version);
   if (bundled !== version)
     throw new DecodeError('UNSUPPORTED_VERSION', `pin() takes a bundled version; got ${JSON.stringify(version.slice(0, 40))}`);
-  const base: DecodeOptions = { version: bundled };
+  const base: Resolved = { ...DEFAULT_OPTIONS, version: bundled };
   return {
     ...bind<V, R, Q>(bundled, base),
-    createDecoder: (options) => {
-      // Read and checked once, as decode() would; the snapshot is the decoder's defaults.
-      const defaults = pinnedOptions(bundled, base, options);
-      return bind<V, R, Q>(bundled, defaults);
+    // Read and checked once, as decode() would; the resolved options are the decoder's defaults.
+    createDecoder: (options) =>
+      bind<V, R, Q>(bundled, pinnedOptions(bundled, base, options, { who: 'createDecoder', context: { version: bundled } })),
+    // The status response and its result are judged by `bundled`, whose responses `R` are: typed by them alone.
+    decodeTaskStatus: (input: unknown, options?: PinnedTaskStatusOptions) => {
+      const owner = { who: 'decodeTaskStatus', context: { ...STATUS_CALL, version: bundled } };
+      return pollResolved(
+        input,
+        pinnedOptions(bundled, base, options, owner, TASK_STATUS_OPTION_KEYS),
+        handleOption(options, owner),
+      ) as never;
     },
-    // decodeTaskStatus checked the result by `bundled`, whose responses `R` are: typed by them alone.
-    decodeTaskStatus: (input: unknown, options?: PinnedTaskStatusOptions) =>
-      decodeTaskStatus(input, {
-        ...pinnedOptions(bundled, base, options, { ...STATUS_CALL, version: bundled }),
-        handle: handleOption(options, STATUS_CALL),
-      }) as never,
     taskHandle: (task, answer, options) => pinnedHandle(bundled, task, answer, options) as TaskHandle<typeof task, V> | undefined,
     classifyRecovery: (adcpError, options) => classifyRecovery(adcpError, bundled, options),
     preload: (tasks) => preloadFrom(validators, bundled, tasks),

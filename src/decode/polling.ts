@@ -6,16 +6,17 @@
  * result is read, the handle's release judges it, and the result is typed by the handle's task.
  */
 import { snapshot } from '../bounds/snapshot.js';
-import { DecodeError, describeThrown, describeValue, type ErrorContext, NO_CONTEXT } from '../errors/errors.js';
+import { DecodeError, describeValue } from '../errors/errors.js';
+import { type OptionOwner, optionError, unreadableOption } from '../errors/option-rules.js';
 import { fromA2aSdk } from '../extract/a2a-sdk.js';
 import { detectTransport } from '../extract/detect.js';
 import { unwrapJsonRpcResult } from '../extract/json-rpc.js';
 import { taskStatusPollByVersion } from '../generated/envelope.js';
 import { hasOwn, isObject, own } from '../json/own.js';
-import { type Resolved, resolveOptions } from '../options/resolve-options.js';
+import { DECODE_OPTION_KEYS, type Resolved, resolveOptions } from '../options/resolve-options.js';
 import { isFailedStatus, isTaskStatus, type TaskStatus } from '../schema/statuses.js';
 import { type Version, versionOrDefault } from '../schema/versions.js';
-import { checked, type DecodeOptions, decode } from './decode.js';
+import { checked, type DecodeOptions, decodeResolved, type TaskName } from './decode.js';
 import { decodeEnclosed, isTaskType, type ResultData, resultTask, type TaskType } from './enclosed.js';
 import { envelopeFault } from './envelope-check.js';
 import { type Context, guard } from './failures.js';
@@ -85,37 +86,59 @@ export function decodeTaskStatus<const H extends TaskHandleFields>(
 ): PolledTaskFor<H>;
 export function decodeTaskStatus(input: unknown, options?: TaskStatusOptions): PolledTask;
 export function decodeTaskStatus(input: unknown, options?: TaskStatusOptions): PolledTask {
+  const owner = { who: 'decodeTaskStatus', context: STATUS_CALL };
+  let resolved: Resolved;
+  let handle: TaskHandle | undefined;
+  try {
+    resolved = resolveOptions(options, owner, { known: TASK_STATUS_OPTION_KEYS });
+    handle = handleOption(options, owner);
+  } catch (error) {
+    throw guard(error, STATUS_CALL.task, input);
+  }
+  return pollResolved(input, resolved, handle);
+}
+
+/** The options decodeTaskStatus takes, by name: decode's, and the handle. */
+export const TASK_STATUS_OPTION_KEYS = [...DECODE_OPTION_KEYS, 'handle'] as const satisfies readonly (keyof TaskStatusOptions)[];
+
+/**
+ * Decodes a task-status poll under options already resolved (by the public edge that took them).
+ * @internal Shared with waitForTask's polls (call/wait.ts) and the pinned decoders.
+ */
+export function pollResolved(input: unknown, resolved: Resolved, handle: TaskHandle | undefined): PolledTask {
   let what: string = STATUS_CALL.task;
   try {
-    const resolved = resolveOptions(undefined, options, STATUS_CALL);
-    const handle = handleOption(options, STATUS_CALL);
     const version = pollVersion(resolved, handle);
     const poll: Poll = taskStatusPollByVersion[version];
     what = poll.method;
-    const response =
-      'task' in poll
-        ? (decode(poll.task, input, { ...resolved, version }) as Record<string, unknown>)
-        : tasksGet(input, poll, resolved, version);
+    const response = 'task' in poll ? pollAnswer(poll.task, input, { ...resolved, version }) : tasksGet(input, poll, resolved, version);
     return polled(response, what, { options: resolved, version, handle });
   } catch (error) {
     throw guard(error, what, input);
   }
 }
 
+/** The `get_task_status` answer, decoded as decode() decodes a task's answer. */
+function pollAnswer(task: TaskName, input: unknown, resolved: Resolved): Record<string, unknown> {
+  const outcome = decodeResolved(task, input, resolved);
+  if (outcome instanceof DecodeError) throw outcome;
+  return outcome.data as Record<string, unknown>;
+}
+
 /**
  * Option `handle`, read once.
  * @param options - The call's options.
- * @param context - The call, for the errors.
+ * @param owner - The edge that took them, and its call, for the errors.
  * @internal Shared with the pinned decoders, whose options are resolved before the call.
  */
-export function handleOption(options: TaskStatusOptions | undefined, context: ErrorContext = NO_CONTEXT): TaskHandle | undefined {
+export function handleOption(options: TaskStatusOptions | undefined, owner: OptionOwner): TaskHandle | undefined {
   let value: unknown;
   try {
     value = options?.handle;
   } catch (cause) {
-    throw new DecodeError('INVALID_OPTION', `option handle could not be read: ${describeThrown(cause)} thrown`, { ...context, cause });
+    throw unreadableOption(owner.who, 'handle', cause, owner.context);
   }
-  return value === undefined ? undefined : readHandle(value, 'handle', context);
+  return value === undefined ? undefined : readHandle(value, 'handle', owner);
 }
 
 /** The version a poll is judged by: the handle's (a `version` option must agree), else the option's, else the default. */
@@ -123,9 +146,11 @@ function pollVersion(resolved: Resolved, handle: TaskHandle | undefined): Versio
   if (handle === undefined) return versionOrDefault(resolved.version);
   const version = handle.version as Version;
   if (resolved.version !== 'auto' && resolved.version !== version)
-    throw new DecodeError(
-      'INVALID_OPTION',
-      `option version is ${resolved.version}, but the handle's task was judged by ${version}: leave version out, the handle fixes it`,
+    throw optionError(
+      'decodeTaskStatus',
+      'version',
+      `left out or the handle's ${version} (the handle fixes it)`,
+      resolved.version,
       STATUS_CALL,
     );
   return version;

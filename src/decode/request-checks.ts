@@ -77,6 +77,11 @@ export function checkRequest(task: string, request: CheckedRequest, pinned: Vers
     throw invalid(`option request is a ${shownText(request.task, 64)} request; it cannot be answered by a ${task} answer`, context);
   const stamps = stampsOf(request, context);
   if (pinned === undefined) return;
+  if (request.version !== undefined && request.version !== pinned)
+    throw invalid(
+      `option request was encoded for AdCP ${request.version}, but this call is pinned to ${pinned}: leave version out (the request's judges its answer), or encode the request for ${pinned}`,
+      context,
+    );
   if (
     (stamps.release !== undefined && stamps.release !== releaseOf(pinned)) ||
     (stamps.major !== undefined && stamps.major !== majorOf(pinned))
@@ -89,7 +94,8 @@ export function checkRequest(task: string, request: CheckedRequest, pinned: Vers
 
 /**
  * The version that judges an answer announcing no `adcp_version`, under `version: 'auto'`: the
- * bundled release the request stamped (versioning.mdx: "validate against their own pin").
+ * version the request was encoded in, else the bundled release it stamped (versioning.mdx:
+ * "validate against their own pin"; a 3.0 request stamps only its major).
  *
  * @param request - The request.
  * @returns The bundled version of the stamped release, or `undefined` (no stamp, a release not bundled).
@@ -98,6 +104,7 @@ export function checkRequest(task: string, request: CheckedRequest, pinned: Vers
  * stampedVersion({ task: 'get_products', args: { adcp_version: '3.0' } }); // '3.0.26'
  */
 export function stampedVersion(request: CheckedRequest): Version | undefined {
+  if (request.version !== undefined) return request.version;
   const release = request.args.adcp_version;
   return typeof release === 'string' ? versions.find((v) => releaseOf(v) === release) : undefined;
 }

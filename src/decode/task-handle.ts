@@ -6,9 +6,9 @@
  * `task_id` or `operation_id` is refused (TASK_MISMATCH): it cannot be this task's answer.
  * This module names no version's response map, so a pinned import's declarations stay its own.
  */
-import { DecodeError, describeThrown, describeValue, type ErrorContext, NO_CONTEXT, TaskMismatchError } from '../errors/errors.js';
+import { DecodeError, describeValue, TaskMismatchError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
-import { optionError } from '../errors/option-error.js';
+import { knownOptions, type OptionOwner, optionError, unreadableOption } from '../errors/option-rules.js';
 import { hasOwn, isObject, own } from '../json/own.js';
 import { ONGOING_STATUSES } from '../schema/statuses.js';
 import { releaseOf, resolveVersion, tablesFor, type Version, versions } from '../schema/versions.js';
@@ -44,6 +44,9 @@ export interface TaskHandleOptions {
   readonly agent?: string | undefined;
 }
 
+/** The options taskHandle takes, by name. */
+const TASK_HANDLE_OPTION_KEYS = ['agent'] as const satisfies readonly (keyof TaskHandleOptions)[];
+
 /**
  * A handle on a seller's task: from taskHandle() (a `submitted` or `working` answer that carried a
  * `task_id`), or read from its stored fields. Frozen; its class tells a handle adcp-decode checked
@@ -66,9 +69,9 @@ export class TaskHandle<T extends string = string, V extends string = string> im
 }
 
 /** A handle's agent, when given: a non-empty string (the seller agent's URL). */
-function agentOf(value: unknown, name: string, context: ErrorContext = NO_CONTEXT): string | undefined {
+function agentOf(value: unknown, name: string, owner: OptionOwner): string | undefined {
   if (value === undefined || (typeof value === 'string' && value.length > 0)) return value;
-  throw optionError(undefined, name, "the seller agent's URL (a non-empty string) when present", value, context);
+  throw optionError(owner.who, name, "the seller agent's URL (a non-empty string) when present", value, owner.context);
 }
 
 /**
@@ -138,13 +141,15 @@ function invalidInput(message: string, task?: string): DecodeError {
  */
 export function mintHandle(task: unknown, answer: unknown, options?: TaskHandleOptions): TaskHandle | undefined {
   if (typeof task !== 'string') throw invalidInput(`taskHandle expects a task name string; got ${describeValue(task)}`);
+  const owner = { who: 'taskHandle', context: { task } };
+  knownOptions(owner.who, options, TASK_HANDLE_OPTION_KEYS, owner.context);
   let agentValue: unknown;
   try {
-    agentValue = options === undefined || options === null ? undefined : (options as { agent?: unknown }).agent;
+    agentValue = options?.agent;
   } catch (cause) {
-    throw new DecodeError('INVALID_OPTION', `option agent could not be read: ${describeThrown(cause)} thrown`, { task, cause });
+    throw unreadableOption(owner.who, 'agent', cause, owner.context);
   }
-  const agent = agentOf(agentValue, 'agent', { task });
+  const agent = agentOf(agentValue, 'agent', owner);
   if (!isObject(answer)) throw invalidInput(`taskHandle expects the answer decode() returned; got ${describeValue(answer)}`, task);
   const handle = answers.get(answer);
   if (handle === undefined) {
@@ -170,10 +175,10 @@ export function mintHandle(task: unknown, answer: unknown, options?: TaskHandleO
 }
 
 /** A stored version: a bundled one, else the bundled version of its release (a handle outlives a patch upgrade). */
-function storedVersion(value: unknown, name: string, context: ErrorContext): Version {
-  if (typeof value !== 'string') throw optionError(undefined, `${name}.version`, 'a bundled AdCP version', value, context);
+function storedVersion(value: unknown, name: string, owner: OptionOwner): Version {
+  if (typeof value !== 'string') throw optionError(owner.who, `${name}.version`, 'a bundled AdCP version', value, owner.context);
   const bundled = (versions as readonly string[]).includes(value) ? value : releaseOf(value);
-  return resolveVersion(bundled, context);
+  return resolveVersion(bundled, owner.context);
 }
 
 /**
@@ -181,30 +186,31 @@ function storedVersion(value: unknown, name: string, context: ErrorContext): Ver
  *
  * @param value - The option's value.
  * @param name - The option's name, for messages (`handle`).
- * @param context - The call it was given to (decodeTaskStatus's), for the errors.
+ * @param owner - The edge it was given to (decodeTaskStatus), and its call, for the errors.
  * @returns The handle.
  * @throws {DecodeError} `INVALID_OPTION` for anything but a handle's fields (a task of its
  *   version, a non-empty `taskId`, a string `operationId` and a non-empty `agent` when present); `UNSUPPORTED_VERSION`
  *   for a release not bundled.
  * @example
- * readHandle({ task: 'create_media_buy', taskId: 'task_9', version: '3.1.19' }, 'handle');
+ * readHandle({ task: 'create_media_buy', taskId: 'task_9', version: '3.1.19' }, 'handle', { who: 'waitForTask' });
  */
-export function readHandle(value: unknown, name: string, context: ErrorContext = NO_CONTEXT): TaskHandle {
+export function readHandle(value: unknown, name: string, owner: OptionOwner): TaskHandle {
   if (value instanceof TaskHandle) return value;
+  const { who, context } = owner;
   try {
-    if (!isObject(value)) throw optionError(undefined, name, 'a task handle (taskHandle(), or its stored fields)', value, context);
+    if (!isObject(value)) throw optionError(who, name, 'a task handle (taskHandle(), or its stored fields)', value, context);
     const { task, taskId, version, operationId, agent } = value;
-    const bundled = storedVersion(version, name, context);
+    const bundled = storedVersion(version, name, owner);
     if (typeof task !== 'string' || !hasOwn(tablesFor(bundled).schemaIds, task))
-      throw optionError(undefined, `${name}.task`, `an AdCP ${bundled} task name`, task, context);
+      throw optionError(who, `${name}.task`, `an AdCP ${bundled} task name`, task, context);
     if (typeof taskId !== 'string' || taskId.length === 0)
-      throw optionError(undefined, `${name}.taskId`, "the seller's task_id", taskId, context);
+      throw optionError(who, `${name}.taskId`, "the seller's task_id", taskId, context);
     if (operationId !== undefined && typeof operationId !== 'string')
-      throw optionError(undefined, `${name}.operationId`, 'a string when present', operationId, context);
-    return new TaskHandle<string, string>(task, taskId, bundled, operationId, agentOf(agent, `${name}.agent`, context));
+      throw optionError(who, `${name}.operationId`, 'a string when present', operationId, context);
+    return new TaskHandle<string, string>(task, taskId, bundled, operationId, agentOf(agent, `${name}.agent`, owner));
   } catch (cause) {
     if (cause instanceof DecodeError) throw cause;
-    throw new DecodeError('INVALID_OPTION', `option ${name} could not be read: ${describeThrown(cause)} thrown`, { ...context, cause });
+    throw unreadableOption(who, name, cause, context);
   }
 }
 

@@ -99,7 +99,7 @@ function fromErrorLocation(
 
 function mcpPayload(ctx: Context, input: unknown): Found {
   const { maxBytes } = ctx.options;
-  const error = locateMcpError(input, { maxBytes }, ctx);
+  const error = locateMcpError(input, maxBytes, ctx);
   const failure = fromErrorLocation(ctx, error, input, 'mcp');
   if (failure !== undefined) throw failure;
   if (looksLikeJsonRpcError(input)) {
@@ -114,7 +114,7 @@ function mcpPayload(ctx: Context, input: unknown): Found {
       sellerText: sellerText(input, 'mcp'),
     });
   }
-  const location: McpPayloadLocation = locateMcpPayload(input, { maxBytes }, ctx);
+  const location: McpPayloadLocation = locateMcpPayload(input, maxBytes, ctx);
   switch (location.kind) {
     case 'payload':
       // The spec's algorithm skips an oversized text item and tries the next; decode() refuses

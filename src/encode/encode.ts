@@ -34,7 +34,7 @@ export function encode<T extends RequestTask<EncodeVersionFor<O>>, const O exten
   args: RequestIn<T, EncodeVersionFor<O>>,
   options?: O,
 ): Encoded<T, O> {
-  return orThrow(attempt(() => resolveOptions(undefined, options), task, args)) as Encoded<T, O>;
+  return orThrow(attempt(() => resolveOptions(options, { who: 'encode' }, { known: ENCODE_OPTION_KEYS }), task, args)) as Encoded<T, O>;
 }
 
 /**
@@ -49,41 +49,47 @@ export function safeEncode<T extends RequestTask<EncodeVersionFor<O>>, const O e
   args: RequestIn<T, EncodeVersionFor<O>>,
   options?: O,
 ): SafeEncodeResult<T, O> {
-  return asResult(attempt(() => resolveOptions(undefined, options), task, args)) as SafeEncodeResult<T, O>;
+  return asResult(
+    attempt(() => resolveOptions(options, { who: 'safeEncode' }, { known: ENCODE_OPTION_KEYS }), task, args),
+  ) as SafeEncodeResult<T, O>;
 }
 
+/** The options encode takes, by name (decode's bounds and version; a decoder's other options stay with its decode). */
+export const ENCODE_OPTION_KEYS = ['version', 'maxBytes', 'maxDepth', 'maxNodes'] as const satisfies readonly (keyof EncodeOptions)[];
+
 /**
- * encode and safeEncode with a decoder's options bound (createDecoder: one object per seller
- * agent holds the pin and the bounds for both directions).
+ * encode and safeEncode with a decoder's resolved defaults bound (createDecoder: one object per
+ * seller agent holds the pin and the bounds for both directions); a call's options resolve over them.
  *
- * @param base The decoder's options.
+ * @param defaults The decoder's options, resolved.
  * @returns The encoder half of the decoder.
- * @throws {DecodeError} `INVALID_OPTION`, `UNSUPPORTED_VERSION` for an invalid option in `base`.
+ * @throws Never (the calls return or throw their errors).
  * @example
- * return { decode, safeDecode, ...encoderFor(options) };
+ * return { decode, safeDecode, ...encoderOver(defaults) };
  */
-export function encoderFor<B extends EncodeOptions>(base: B): Encoder<B> {
-  // Read and checked once, here: a call merges its own options over this snapshot, never over `base` again.
-  const defaults = resolveOptions(base, undefined);
-  return encoderOver((call) => (): Resolved => (call === undefined ? defaults : resolveOptions(defaults, call)));
+export function encoderOver<B extends EncodeOptions>(defaults: Resolved): Encoder<B> {
+  return encodersWith(
+    (call, who) => () => (call === undefined ? defaults : resolveOptions(call, { who }, { over: defaults, known: ENCODE_OPTION_KEYS })),
+  );
 }
 
 /**
  * encode and safeEncode over the options each call resolves to: the encoder half of a decoder
- * (encoderFor) and of a pinned decoder (pinnedEncoder), typed by the interface it is returned as.
+ * (encoderOver) and of a pinned decoder (pinnedEncoder), typed by the interface it is returned as.
  *
- * @param resolved The call's options, resolved (merged with the encoder's, checked) when the attempt runs.
+ * @param resolved The call's options, resolved (over the encoder's, checked) when the attempt runs.
  * @returns The two functions.
  * @throws Never (encode throws its errors, safeEncode returns them).
  * @example
- * return encoderOver((call) => () => resolveOptions(defaults, call));
+ * return encodersWith((call, who) => () => resolveOptions(call, { who }, { over: defaults }));
  */
-export function encoderOver(resolved: (call: EncodeOptions | undefined) => () => Resolved) {
+export function encodersWith(resolved: (call: unknown, who: 'encode' | 'safeEncode') => () => Resolved) {
   // `never`: the request is the one encode() checked for `task` in the version `call` speaks, as
   // Encoder and PinnedEncoder type it per task, which these untyped arrows cannot name.
   return {
-    encode: (task: string, args: unknown, call?: EncodeOptions): never => orThrow(attempt(resolved(call), task, args)) as never,
-    safeEncode: (task: string, args: unknown, call?: EncodeOptions): never => asResult(attempt(resolved(call), task, args)) as never,
+    encode: (task: string, args: unknown, call?: EncodeOptions): never => orThrow(attempt(resolved(call, 'encode'), task, args)) as never,
+    safeEncode: (task: string, args: unknown, call?: EncodeOptions): never =>
+      asResult(attempt(resolved(call, 'safeEncode'), task, args)) as never,
   };
 }
 
@@ -115,7 +121,7 @@ function spoken(options: Resolved): Version {
  * @returns The encoded request, or the error.
  * @throws Never.
  * @example
- * const outcome = attempt(() => resolveOptions(undefined, options), task, args);
+ * const outcome = attempt(() => resolveOptions(options, { who: 'encode' }), task, args);
  */
 export function attempt(options: () => Resolved, task: unknown, args: unknown): EncodedRequest | DecodeError {
   try {

@@ -12,7 +12,7 @@
  * the call with `MALFORMED_ENVELOPE`.
  */
 
-import { type Bounds, storedIndexes } from '../bounds/bounds.js';
+import { type Bounds, DEFAULT_BOUNDS, storedIndexes } from '../bounds/bounds.js';
 import { compactJsonBytes, copyJson } from '../bounds/snapshot.js';
 import { type AdcpError, DecodeError, type ErrorContext, NO_CONTEXT, readInput } from '../errors/errors.js';
 import { shownPointer } from '../errors/format.js';
@@ -213,7 +213,7 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }, con
  * a present `adcp_error` was rejected.
  *
  * @param resultOrJsonRpcError - A `CallToolResult`, a JSON-RPC error response, or an `McpError`.
- * @param options - `maxBytes` for each text item (default 4 MiB, UTF-8 bytes).
+ * @param maxBytes - The largest text item, in UTF-8 bytes (resolved by the edge).
  * @param context - The call the input was given to (decode's task and version), for the errors.
  * @returns A {@link AdcpErrorLocation}.
  * @throws {DecodeError} `UNSAFE_JSON` for prototype keys in a text item or in the `adcp_error`;
@@ -221,15 +221,14 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }, con
  *   hold more than 4 × `maxBytes` together.
  * @throws {DecodeError} `INVALID_OPTION` when `maxBytes` is not a non-negative safe integer or `Infinity`.
  * @example
- * locateMcpError({ isError: true, content: [], structuredContent: { adcp_error: { code: 'RATE_LIMITED' } } });
+ * locateMcpError({ isError: true, content: [], structuredContent: { adcp_error: { code: 'RATE_LIMITED' } } }, 4_194_304);
  * // { kind: 'found', error: { code: 'RATE_LIMITED' }, source: 'structuredContent' }
  */
 export function locateMcpError(
   resultOrJsonRpcError: unknown,
-  options?: McpExtractOptions,
+  maxBytes: number = DEFAULT_BOUNDS.maxBytes,
   context: ErrorContext = NO_CONTEXT,
 ): AdcpErrorLocation {
-  const maxBytes = resolveMaxBytes(options, context);
   return readInput((cursor) => mcpLocate(resultOrJsonRpcError, maxBytes, cursor, context), context);
 }
 
@@ -249,7 +248,7 @@ export function locateMcpError(
  * // { code: 'RATE_LIMITED' }
  */
 export function extractMcpError(resultOrJsonRpcError: unknown, options?: McpExtractOptions): AdcpError | null {
-  const location = locateMcpError(resultOrJsonRpcError, options);
+  const location = locateMcpError(resultOrJsonRpcError, resolveMaxBytes('extractMcpError', options));
   return location.kind === 'found' ? location.error : null;
 }
 

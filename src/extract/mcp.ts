@@ -13,7 +13,7 @@
 import { DEFAULT_BOUNDS, storedIndexes } from '../bounds/bounds.js';
 import { snapshot } from '../bounds/snapshot.js';
 import { type ErrorContext, NO_CONTEXT, readInput } from '../errors/errors.js';
-import { byteLimit } from '../errors/option-rules.js';
+import { byteLimit, knownOptions } from '../errors/option-rules.js';
 import { hasOwn, isObject, own } from '../json/own.js';
 import { type ParsedShape, readTextItem, type TextBudget } from '../json/text.js';
 import type { FoundPayload } from './found.js';
@@ -105,18 +105,22 @@ function isAdcpErrorOnly(value: Record<string, unknown>): boolean {
   return keys.length === 1 && keys[0] === 'adcp_error';
 }
 
+/** The options the extractors take, by name. */
+const EXTRACT_OPTION_KEYS = ['maxBytes'] as const satisfies readonly (keyof McpExtractOptions)[];
+
 /**
- * The `maxBytes` of extraction options: decode's default text limit when absent.
+ * The `maxBytes` of an extractor's options, checked at its edge: decode's default text limit when absent.
  *
- * @param options Extraction options, possibly absent.
- * @param context The call they were given to, for the error.
+ * @param who The extractor (`extractMcpResponse`, `extractMcpError`).
+ * @param options Its options, possibly absent.
  * @returns The limit in UTF-8 bytes.
- * @throws {DecodeError} `INVALID_OPTION` when `maxBytes` is not a non-negative safe integer or `Infinity`.
+ * @throws {DecodeError} `INVALID_OPTION` when `maxBytes` is not a positive safe integer or `Infinity`, or an option is unknown.
  * @example
- * resolveMaxBytes(undefined); // 4194304
+ * resolveMaxBytes('extractMcpResponse', undefined); // 4194304
  */
-export function resolveMaxBytes(options: McpExtractOptions | null | undefined, context: ErrorContext = NO_CONTEXT): number {
-  return byteLimit('maxBytes', options == null ? undefined : options.maxBytes, { context }) ?? DEFAULT_BOUNDS.maxBytes;
+export function resolveMaxBytes(who: string, options: McpExtractOptions | undefined): number {
+  knownOptions(who, options, EXTRACT_OPTION_KEYS);
+  return byteLimit('maxBytes', options?.maxBytes, { who }) ?? DEFAULT_BOUNDS.maxBytes;
 }
 
 function ignoredKind(value: unknown): IgnoredStructuredContent | undefined {
@@ -213,7 +217,7 @@ export function* textItems(content: readonly unknown[], cursor: { at: string }):
  * why there is none, so a decoder can raise TOO_LARGE / INVALID_JSON / NO_PAYLOAD instead of `null`.
  *
  * @param result - An MCP `CallToolResult` (anything is accepted).
- * @param options - `maxBytes` for each text item (default 4 MiB, UTF-8 bytes).
+ * @param maxBytes - The largest text item, in UTF-8 bytes (resolved by the edge).
  * @param context - The call the result was given to (decode's task and version), for the errors.
  * @returns A {@link McpPayloadLocation}; a returned payload is the seller's object itself, not a copy.
  * @throws {DecodeError} `UNSAFE_JSON` for a text item holding prototype keys; `MALFORMED_ENVELOPE`
@@ -222,11 +226,14 @@ export function* textItems(content: readonly unknown[], cursor: { at: string }):
  *   4 × `maxBytes` UTF-8 bytes together (see `readTextItem`).
  * @throws {DecodeError} `INVALID_OPTION` when `maxBytes` is not a non-negative safe integer or `Infinity`.
  * @example
- * const loc = locateMcpPayload({ content: [{ type: 'text', text: 'Done.' }] });
+ * const loc = locateMcpPayload({ content: [{ type: 'text', text: 'Done.' }] }, 4_194_304);
  * // { kind: 'none', reason: 'no-json-object', rejected: [{ index: 0, reason: 'not-json', ... }] }
  */
-export function locateMcpPayload(result: unknown, options?: McpExtractOptions, context: ErrorContext = NO_CONTEXT): McpPayloadLocation {
-  const maxBytes = resolveMaxBytes(options, context);
+export function locateMcpPayload(
+  result: unknown,
+  maxBytes: number = DEFAULT_BOUNDS.maxBytes,
+  context: ErrorContext = NO_CONTEXT,
+): McpPayloadLocation {
   return readInput((cursor) => locate(result, maxBytes, cursor, context), context);
 }
 
@@ -246,7 +253,7 @@ export function locateMcpPayload(result: unknown, options?: McpExtractOptions, c
  * extractMcpResponse({ content: [], structuredContent: { products: [] } }); // { products: [] }
  */
 export function extractMcpResponse(result: unknown, options?: McpExtractOptions): Record<string, unknown> | null {
-  const location = locateMcpPayload(result, options);
+  const location = locateMcpPayload(result, resolveMaxBytes('extractMcpResponse', options));
   if (location.kind !== 'payload') return null;
   // A parsed text is already our own object; structuredContent is the caller's, read once into a
   // copy under the default bounds (`maxBytes` bounds each text item, as the spec's algorithm says).

@@ -27,8 +27,16 @@ export function tablesFor(version: Version): VersionTables<string> {
   return tablesByVersion[version];
 }
 
-function isVersion(value: string): value is Version {
-  return (versions as readonly string[]).includes(value);
+/**
+ * Whether a value is a bundled version (`'3.1.19'`, not its release).
+ *
+ * @param value Anything.
+ * @returns True for a bundled version.
+ * @example
+ * isVersion('3.0.26'); // true
+ */
+export function isVersion(value: unknown): value is Version {
+  return (versions as readonly unknown[]).includes(value);
 }
 
 /**

@@ -4,10 +4,10 @@
  * bounded first and read once: a caller's object into a plain snapshot, a text measured before
  * anything scans it.
  */
-import { type Bounds, DEFAULT_BOUNDS, withinBounds } from '../bounds/bounds.js';
+import { type Bounds, withinBounds } from '../bounds/bounds.js';
 import { checkTree } from '../bounds/check-tree.js';
 import { snapshot } from '../bounds/snapshot.js';
-import { type DecodeOptions, decode, type VersionFor } from '../decode/decode.js';
+import { type DecodeOptions, decodeResolved, type VersionFor } from '../decode/decode.js';
 import {
   decodeEnclosed,
   isTaskType,
@@ -19,13 +19,13 @@ import {
 } from '../decode/enclosed.js';
 import { guard } from '../decode/failures.js';
 import { correlate, readHandle, type TaskHandle, type TaskHandleFields } from '../decode/task-handle.js';
-import { DecodeError, describeThrown, describeValue, SchemaMismatchError, TaskFailedError } from '../errors/errors.js';
-import { shownText } from '../errors/format.js';
+import { DecodeError, describeValue, SchemaMismatchError, TaskFailedError } from '../errors/errors.js';
+import { optionError, unreadableOption } from '../errors/option-rules.js';
 import { WebhookError } from '../errors/webhook-error.js';
 import { classifyA2aState, locateA2aPayload, unwrapA2aEnvelope } from '../extract/a2a.js';
 import type { ParsedShape } from '../extract/mcp.js';
 import { isObject, own } from '../json/own.js';
-import { type Resolved, resolveOptions } from '../options/resolve-options.js';
+import { DECODE_OPTION_KEYS, type Resolved, resolveOptions } from '../options/resolve-options.js';
 import { isFailedStatus } from '../schema/statuses.js';
 import { type Version, versionOrDefault, versions } from '../schema/versions.js';
 import { bodyText, bodyTooLarge, parseWebhookBody } from './body/body.js';
@@ -94,7 +94,7 @@ export type DecodedWebhook<V extends Version = Version> = {
 }[V];
 
 /** One webhook decode's options, each read once and checked. */
-interface WebhookCall {
+export interface WebhookCall {
   readonly format: WebhookFormat | undefined;
   readonly taskType: TaskType | undefined;
   readonly options: Resolved;
@@ -103,38 +103,64 @@ interface WebhookCall {
   readonly handle: TaskHandle | undefined;
 }
 
-function optionError(name: string, expected: string, got: unknown): DecodeError {
-  return new DecodeError(
-    'INVALID_OPTION',
-    `option ${name} must be ${expected}; got ${typeof got === 'string' ? `"${shownText(got, 40)}"` : describeValue(got)}`,
-  );
-}
+/** The options decodeWebhook takes, by name: decode's but `transport` (the format is the webhook's), and its own three. */
+export const DECODE_WEBHOOK_OPTION_KEYS = [
+  ...DECODE_OPTION_KEYS.filter((key) => key !== 'transport'),
+  'format',
+  'taskType',
+  'handle',
+] as const satisfies readonly (keyof DecodeWebhookOptions)[];
 
-/** decode()'s options checked as decode() checks them, and the webhook's own three read once. */
-function readCall(options: DecodeWebhookOptions | undefined): WebhookCall {
-  const resolved = resolveOptions(undefined, options);
+/**
+ * decode()'s options resolved and the webhook's own read once, at the edge that took them
+ * (decodeWebhook, or the receiver at its creation).
+ *
+ * @param options - The options as given.
+ * @param who - The edge.
+ * @param known - Every option name the edge takes.
+ * @returns The call.
+ * @throws {DecodeError} `INVALID_OPTION`, `UNSUPPORTED_VERSION`.
+ * @example
+ * const call = readCall(options, 'decodeWebhook', DECODE_WEBHOOK_OPTION_KEYS);
+ */
+export function readCall(options: unknown, who: string, known: readonly string[]): WebhookCall {
+  const resolved = resolveOptions(options, { who }, { known });
   let format: unknown;
   let taskType: unknown;
   let handleValue: unknown;
   try {
-    format = options?.format;
-    taskType = options?.taskType;
-    handleValue = options?.handle;
+    ({ format, taskType, handle: handleValue } = (options ?? {}) as DecodeWebhookOptions);
   } catch (cause) {
-    throw new DecodeError('INVALID_OPTION', `option format, taskType or handle could not be read: ${describeThrown(cause)} thrown`, {
-      cause,
-    });
+    throw unreadableOption(who, 'format, taskType or handle', cause);
   }
-  const handle = handleValue === undefined ? undefined : readHandle(handleValue, 'handle');
-  const version = handle === undefined ? versionOrDefault(resolved.version) : (handle.version as Version);
-  if (handle !== undefined && resolved.version !== 'auto' && resolved.version !== version)
-    throw optionError('version', `left out or the handle's ${version}`, resolved.version);
-  if (format !== undefined && format !== 'mcp' && format !== 'a2a') throw optionError('format', "'mcp' or 'a2a'", format);
-  if (taskType !== undefined && !isTaskType(taskType, version)) throw optionError('taskType', `an AdCP ${version} task type`, taskType);
-  if (handle !== undefined && taskType !== undefined && taskType !== handle.task)
-    throw optionError('taskType', `left out or the handle's ${handle.task}`, taskType);
-  const routed = handle !== undefined && isTaskType(handle.task, version) ? handle.task : taskType;
-  return { format, taskType: routed, options: resolved, version, handle };
+  const handle = handleValue === undefined ? undefined : readHandle(handleValue, 'handle', { who });
+  if (format !== undefined && format !== 'mcp' && format !== 'a2a') throw optionError(who, 'format', "'mcp' or 'a2a'", format);
+  const version = versionOrDefault(resolved.version);
+  if (taskType !== undefined && !isTaskType(taskType, version))
+    throw optionError(who, 'taskType', `an AdCP ${version} task type`, taskType);
+  const call: WebhookCall = { format, taskType: taskType as TaskType | undefined, options: resolved, version, handle: undefined };
+  return handle === undefined ? call : forHandle(call, handle, who);
+}
+
+/**
+ * A call for one task's handle: judged by the handle's version, routed to its task.
+ *
+ * @param call - The call as the edge resolved it.
+ * @param handle - The task's handle.
+ * @param who - The edge, for the errors.
+ * @returns The call with the handle.
+ * @throws {DecodeError} `INVALID_OPTION` for a version or task type the handle contradicts.
+ * @example
+ * const one = forHandle(settings.decode, handle, 'createWebhookReceiver');
+ */
+export function forHandle(call: WebhookCall, handle: TaskHandle, who: string): WebhookCall {
+  const version = handle.version as Version;
+  if (call.options.version !== 'auto' && call.options.version !== version)
+    throw optionError(who, 'version', `left out or the handle's ${version}`, call.options.version);
+  if (call.taskType !== undefined && call.taskType !== handle.task)
+    throw optionError(who, 'taskType', `left out or the handle's ${handle.task}`, call.taskType);
+  const routed = isTaskType(handle.task, version) ? handle.task : call.taskType;
+  return { ...call, taskType: routed, version, handle };
 }
 
 /**
@@ -154,11 +180,10 @@ function boundedBody(body: unknown, shape: ParsedShape | undefined, bounds: Boun
  */
 export function decodeWebhookValue(
   body: unknown,
-  options: DecodeWebhookOptions | undefined,
+  call: WebhookCall,
   shape: ParsedShape | undefined,
   signer?: WebhookFailure['signer'],
 ): DecodedWebhook {
-  const call = readCall(options);
   const copy = boundedBody(body, shape, call.options);
   const format = call.format ?? detectWebhookFormat(copy);
   if (format === 'a2a') return decodeA2a(copy, call, signer);
@@ -267,7 +292,9 @@ function decodeA2aIn(copy: unknown, call: WebhookCall, version: Version, signer:
   if (state?.final === false && location.kind === 'none' && location.reason === 'no-data-part')
     return { ...about, data: null, version } as DecodedWebhook;
   try {
-    const data: unknown = decode(resultTask(expected), copy, { ...call.options, version, transport: 'a2a' });
+    const outcome = decodeResolved(resultTask(expected), copy, { ...call.options, version, transport: 'a2a' });
+    if (outcome instanceof DecodeError) throw outcome;
+    const data: unknown = outcome.data;
     // The A2A Task id is the transport's, not the AdCP task_id (a2a-response-format.mdx); the payload's own is compared.
     if (call.handle !== undefined && isObject(data))
       correlate(call.handle, { taskType: expected, taskId: own(data, 'task_id') }, 'webhook');
@@ -316,17 +343,11 @@ export function decodeWebhook(body: string | Uint8Array | Record<string, unknown
 }
 
 function decodeBody(body: unknown, options: DecodeWebhookOptions | undefined): DecodedWebhook {
-  if (typeof body !== 'string' && !(body instanceof Uint8Array)) return decodeWebhookValue(body, options, undefined);
-  const bounds = boundsOf(options);
+  const call = readCall(options, 'decodeWebhook', DECODE_WEBHOOK_OPTION_KEYS);
+  if (typeof body !== 'string' && !(body instanceof Uint8Array)) return decodeWebhookValue(body, call, undefined);
+  const bounds = call.options;
   // Bounds first: bytes over maxBytes are refused before they are decoded or scanned.
   if (typeof body !== 'string' && body.byteLength > bounds.maxBytes) throw bodyTooLarge(body.byteLength, true, bounds.maxBytes);
   const parsed = parseWebhookBody(typeof body === 'string' ? body : bodyText(body), bounds);
-  return decodeWebhookValue(parsed.value, options, parsed.shape);
-}
-
-/** decode()'s bounds as the options set them (checked the same way). */
-export function boundsOf(options: DecodeWebhookOptions | undefined): Bounds {
-  if (options === undefined) return DEFAULT_BOUNDS;
-  const { maxBytes, maxDepth, maxNodes } = resolveOptions(undefined, options);
-  return { maxBytes, maxDepth, maxNodes };
+  return decodeWebhookValue(parsed.value, call, parsed.shape);
 }

@@ -6,8 +6,7 @@
  */
 import { namedBy, readHandle, type TaskHandle, tieOf } from '../decode/task-handle.js';
 import { LimitError } from '../errors/errors.js';
-import { optionError } from '../errors/option-error.js';
-import { byteLimit, countLimit, deadlineMs } from '../errors/option-rules.js';
+import { byteLimit, countLimit, deadlineMs, optionError } from '../errors/option-rules.js';
 
 /** How much of its recent outcomes a receiver keeps for a wait that starts after its task's webhook came. */
 export interface RecentDeliveriesOptions {
@@ -127,7 +126,7 @@ export function createDeliveryHub<O extends RoutedOutcome>(bounds: ReturnType<ty
       prune(at);
     },
     deliveries(handleValue) {
-      const handle = readHandle(handleValue, 'handle', { task: 'deliveries' });
+      const handle = readHandle(handleValue, 'handle', { who: 'deliveries' });
       if (handle.agent === undefined)
         throw optionError(
           'deliveries',

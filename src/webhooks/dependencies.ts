@@ -177,7 +177,7 @@ export function guardHandles(lookup: HandleLookup, ms: number): (ids: HandleIds)
     const found: unknown = await call(() => lookup(ids), ms, unavailable, 'storeTimeoutMs');
     if (found === undefined) return undefined;
     try {
-      return readHandle(found, 'handles()');
+      return readHandle(found, 'handles()', { who: 'createWebhookReceiver' });
     } catch (error) {
       const why = error instanceof DecodeError ? error.message : describeThrown(error);
       throw misconfigured(`the handles lookup must answer a task handle or undefined for task_id "${shownText(ids.taskId, 64)}"; ${why}`);

@@ -8,11 +8,18 @@ import type { Bounds } from '../bounds/bounds.js';
 import type { TaskHandle } from '../decode/task-handle.js';
 import { DecodeError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
-import { optionError, secretOptionError } from '../errors/option-error.js';
-import { byteLimit, deadlineMs, optionalFunction } from '../errors/option-rules.js';
-import { resolveVersion } from '../schema/versions.js';
+import {
+  byteLimit,
+  deadlineMs,
+  knownOptions,
+  optionalFunction,
+  optionalMethods,
+  optionalObject,
+  optionError,
+  positiveInteger,
+  secretOptionError,
+} from '../errors/option-rules.js';
 import { type RegisteredEndpoint, registeredEndpoint } from '../signatures/http/target-uri.js';
-import { optionalMethods, positiveInteger } from '../signatures/option-checks.js';
 import type { DedupOptions, DedupSettings } from '../signatures/replay/dedup-claim.js';
 import { createMemoryReplayStore, type ReplayStore } from '../signatures/replay/replay.js';
 import type { WebhookCrypto } from '../signatures/types.js';
@@ -23,10 +30,9 @@ import { createRevocationList, type RevocationListOptions } from '../signatures/
 import { DEFAULT_MAX_SIGNATURE_HEADER_BYTES } from '../signatures/verify/signature-headers.js';
 import type { ReplayScope, RevocationCheck } from '../signatures/verify/verify.js';
 import type { BodyLimits } from './body/request.js';
-import { boundsOf, type DecodeWebhookOptions } from './decode-webhook.js';
+import { DECODE_WEBHOOK_OPTION_KEYS, type DecodeWebhookOptions, readCall, type WebhookCall } from './decode-webhook.js';
 import { type RecentDeliveriesOptions, recentBounds } from './deliveries.js';
 import { guardHandles, guardKeys, guardNow, guardReplayStore, guardRevocation, type HandleIds, type HandleLookup } from './dependencies.js';
-import { WEBHOOK_TASK_TYPES } from './envelope.js';
 
 const WHO = 'createWebhookReceiver';
 const OWNER = { who: WHO } as const;
@@ -128,6 +134,29 @@ export interface WebhookReceiverOptions extends DecodeWebhookOptions {
   readonly subtle?: WebhookCrypto | undefined;
 }
 
+/** Every option createWebhookReceiver takes, by name: its own, and decodeWebhook's (`handle` is refused with the reason). */
+const RECEIVER_OPTION_KEYS = [
+  'keys',
+  'jwks',
+  'hmac',
+  'endpoint',
+  'maxSignatureHeaderBytes',
+  'replayStore',
+  'revocation',
+  'revocationList',
+  'replayScope',
+  'maxBodyBytes',
+  'bodyTimeoutMs',
+  'storeTimeoutMs',
+  'keysTimeoutMs',
+  'dedup',
+  'handles',
+  'recent',
+  'now',
+  'subtle',
+  ...DECODE_WEBHOOK_OPTION_KEYS,
+] as const satisfies readonly (keyof WebhookReceiverOptions)[];
+
 /** What `receive()` runs with. */
 export interface ReceiverSettings {
   /** The guarded key resolver (absent in HMAC mode). */
@@ -144,7 +173,8 @@ export interface ReceiverSettings {
   readonly dedup: DedupSettings | undefined;
   /** The guarded `handles` lookup (storeTimeoutMs), when configured. */
   readonly handles: ((ids: HandleIds) => Promise<TaskHandle | undefined>) | undefined;
-  readonly decodeOptions: DecodeWebhookOptions;
+  /** decode's options and the route's (format, task type), resolved once, here. */
+  readonly decode: WebhookCall;
   /** decode's bounds, `maxBytes` no larger than the body bound. */
   readonly bounds: Bounds;
   /** What deliveries() keeps of the recent outcomes. */
@@ -163,18 +193,10 @@ function building<T>(name: string, build: () => T): T {
   }
 }
 
-function isObject(value: unknown): value is object {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function optionalObject(name: string, value: unknown): void {
-  if (value !== undefined && !isObject(value)) throw optionError(WHO, name, 'an object', value);
-}
-
 /** The legacy HMAC option: its secrets checked (length, not degenerate) and its agent named. */
 function hmacSettings(hmac: unknown): ReceiverSettings['hmac'] {
   if (hmac === undefined) return undefined;
-  optionalObject('hmac', hmac);
+  optionalObject(WHO, 'hmac', hmac);
   const { secret, agent } = hmac as { secret: unknown; agent: unknown };
   const secrets =
     typeof secret === 'string' ? [secret] : Array.isArray(secret) && secret.length === 2 ? [...(secret as unknown[])] : undefined;
@@ -185,23 +207,21 @@ function hmacSettings(hmac: unknown): ReceiverSettings['hmac'] {
   return { secrets: secrets as string[], agent };
 }
 
-/** The format and task type options, checked against the bundled task types. */
-function checkRoute(options: DecodeWebhookOptions): void {
-  const { format, taskType, version } = options;
-  if (format !== undefined && format !== 'mcp' && format !== 'a2a') throw optionError(WHO, 'format', "'mcp' or 'a2a'", format);
-  if (taskType !== undefined) {
-    const versions = version === undefined || version === 'auto' ? Object.keys(WEBHOOK_TASK_TYPES) : [resolveVersion(version)];
-    const known = versions.some((v) => (WEBHOOK_TASK_TYPES[v as keyof typeof WEBHOOK_TASK_TYPES] as readonly unknown[]).includes(taskType));
-    if (!known) throw optionError(WHO, 'taskType', `a webhook task type of AdCP ${versions.join(' or ')}`, taskType);
-  }
-  if (format === 'a2a' && taskType === undefined)
-    throw optionError(WHO, 'taskType', 'set for an A2A route (A2A push bodies do not name their task)', taskType);
+/** The route's options: a handle is per task (a receiver serves many), an A2A route names its task type. */
+function checkRoute(options: WebhookReceiverOptions, call: WebhookCall): void {
   if (options.handle !== undefined)
     throw optionError(
       WHO,
       'handle',
       'left out: a receiver serves many tasks; pass handles, a lookup by task_id and operation_id',
       options.handle,
+    );
+  if (call.format === 'a2a' && call.taskType === undefined)
+    throw optionError(WHO, 'taskType', 'set for an A2A route (A2A push bodies do not name their task)', call.taskType);
+  if (options.handles !== undefined && call.format === 'a2a')
+    throw new DecodeError(
+      'INVALID_OPTION',
+      `${WHO}: option handles correlates MCP task webhooks; it cannot serve format 'a2a' (A2A push bodies name the A2A transport task, not an AdCP task_id)`,
     );
 }
 
@@ -236,7 +256,7 @@ function signatureSettings(options: WebhookReceiverOptions): ReceiverSettings['s
 /** The dedup option: store, retention (at least 24 h) and lease. */
 function dedupSettings(dedup: unknown, timeoutMs: number, subtle: WebhookCrypto | undefined): DedupSettings | undefined {
   if (dedup === undefined) return undefined;
-  optionalObject('dedup', dedup);
+  optionalObject(WHO, 'dedup', dedup);
   const { store, retentionSeconds, leaseSeconds } = dedup as DedupOptions;
   optionalMethods(WHO, 'dedup.store', store ?? null, ['claim', 'complete', 'release']);
   const retention = positiveInteger(WHO, 'dedup.retentionSeconds', retentionSeconds, MIN_DEDUP_RETENTION_SECONDS);
@@ -248,9 +268,10 @@ function dedupSettings(dedup: unknown, timeoutMs: number, subtle: WebhookCrypto 
 
 /** Checks every option's type; the values that need more are checked where they are resolved. */
 function checkShapes(options: WebhookReceiverOptions): void {
-  if (!isObject(options)) throw optionError(WHO, 'options', 'an object', options);
+  if (options === undefined) throw optionError(WHO, 'options', 'an object', options);
+  knownOptions(WHO, options, RECEIVER_OPTION_KEYS);
   for (const name of ['keys', 'revocation', 'now', 'handles'] as const) optionalFunction(WHO, name, options[name]);
-  for (const name of ['jwks', 'revocationList'] as const) optionalObject(name, options[name]);
+  for (const name of ['jwks', 'revocationList'] as const) optionalObject(WHO, name, options[name]);
   optionalMethods(WHO, 'replayStore', options.replayStore, ['capReached', 'claim']);
   optionalMethods(WHO, 'subtle', options.subtle, ['digest', 'verify', 'importKey', 'sign']);
   const scope = options.replayScope;
@@ -324,21 +345,18 @@ export function receiverSettings(options: WebhookReceiverOptions): ReceiverSetti
     recent,
     now,
     subtle,
+    handle: _h,
     ...decodeOptions
   } = options;
-  if (handles !== undefined && decodeOptions.format === 'a2a')
-    throw new DecodeError(
-      'INVALID_OPTION',
-      `${WHO}: option handles correlates MCP task webhooks; it cannot serve format 'a2a' (A2A push bodies name the A2A transport task, not an AdCP task_id)`,
-    );
+  const decode = readCall(decodeOptions, WHO, DECODE_WEBHOOK_OPTION_KEYS);
+  checkRoute(options, decode);
   const maxBytes = byteLimit('maxBodyBytes', maxBodyBytes, OWNER) ?? DEFAULT_WEBHOOK_MAX_BYTES;
   const body = { maxBytes, timeoutMs: deadlineMs('bodyTimeoutMs', bodyTimeoutMs, OWNER) ?? DEFAULT_BODY_TIMEOUT_MS };
   const storeMs = deadlineMs('storeTimeoutMs', storeTimeoutMs, OWNER) ?? DEFAULT_STORE_TIMEOUT_MS;
   const clock = now === undefined ? undefined : guardNow(now);
   const sources = keySources(options, clock, deadlineMs('keysTimeoutMs', keysTimeoutMs, OWNER) ?? DEFAULT_KEYS_TIMEOUT_MS);
-  checkRoute(decodeOptions);
   // The body is never larger than the parse bound either.
-  const decodeBounds = boundsOf(decodeOptions);
+  const decodeBounds = decode.options;
   const store = replayStore ?? createMemoryReplayStore(clock === undefined ? {} : { now: clock });
   return {
     ...sources,
@@ -351,8 +369,8 @@ export function receiverSettings(options: WebhookReceiverOptions): ReceiverSetti
     subtle,
     dedup: dedupSettings(dedup, storeMs, subtle),
     handles: handles === undefined ? undefined : guardHandles(handles, storeMs),
-    decodeOptions,
-    bounds: { ...decodeBounds, maxBytes: Math.min(decodeBounds.maxBytes, maxBytes) },
+    decode,
+    bounds: { maxDepth: decodeBounds.maxDepth, maxNodes: decodeBounds.maxNodes, maxBytes: Math.min(decodeBounds.maxBytes, maxBytes) },
     recent: recentBounds(recent),
   };
 }

@@ -13,8 +13,7 @@ import { DecodeError, describeThrown, TaskMismatchError } from '../errors/errors
 import { shownText } from '../errors/format.js';
 import { WebhookError } from '../errors/webhook-error.js';
 import { isObject, own } from '../json/own.js';
-import { resolveOptions } from '../options/resolve-options.js';
-import { type Version, versionOrDefault } from '../schema/versions.js';
+import type { Version } from '../schema/versions.js';
 import { claimDelivery } from '../signatures/replay/dedup-claim.js';
 import type { DedupClaim } from '../signatures/types.js';
 import { verifyLegacyHmac } from '../signatures/verify/hmac.js';
@@ -22,7 +21,7 @@ import type { KeyResolver } from '../signatures/verify/keys.js';
 import { verifyWebhookSignature, type WebhookSigner } from '../signatures/verify/verify.js';
 import { bodyText, parseWebhookBody } from './body/body.js';
 import { checkContentType, type IncomingWebhook, type ReadRequest, readWebhookRequest } from './body/request.js';
-import { type DecodedWebhook, decodeWebhookValue } from './decode-webhook.js';
+import { type DecodedWebhook, decodeWebhookValue, forHandle } from './decode-webhook.js';
 import { createDeliveryHub, type DeliveryHub } from './deliveries.js';
 import { checkWebhookEnvelope, detectWebhookFormat } from './envelope.js';
 import { type WebhookFailure, WebhookTaskFailedError } from './errors.js';
@@ -179,10 +178,10 @@ async function outcomeOf(settings: ReceiverSettings, read: ReadRequest): Promise
   const parsed = parseWebhookBody(bodyText(read.body), settings.bounds);
   const { dedup } = settings;
   const handle = settings.handles === undefined ? undefined : await handleOf(settings, parsed.value, signer.agent);
-  const options = handle === undefined ? settings.decodeOptions : { ...settings.decodeOptions, handle };
+  const call = handle === undefined ? settings.decode : forHandle(settings.decode, handle, 'createWebhookReceiver');
   let decoded: DecodedWebhook | WebhookTaskFailedError;
   try {
-    decoded = decodeWebhookValue(parsed.value, options, parsed.shape, signer);
+    decoded = decodeWebhookValue(parsed.value, call, parsed.shape, signer);
   } catch (error) {
     // A delivered failure is an outcome, not a refusal: it is claimed and resolved like a delivery.
     if (!(error instanceof WebhookTaskFailedError)) throw error;
@@ -222,7 +221,7 @@ async function outcomeOf(settings: ReceiverSettings, read: ReadRequest): Promise
  */
 async function handleOf(settings: ReceiverSettings, body: unknown, agent: string): Promise<TaskHandle | undefined> {
   const lookup = settings.handles as NonNullable<ReceiverSettings['handles']>;
-  const format = settings.decodeOptions.format ?? detectWebhookFormat(body);
+  const format = settings.decode.format ?? detectWebhookFormat(body);
   if (format === 'a2a')
     throw new WebhookError(
       'webhook_envelope_invalid',
@@ -233,7 +232,7 @@ async function handleOf(settings: ReceiverSettings, body: unknown, agent: string
   const operationId = own(body as Record<string, unknown>, 'operation_id');
   const handle = await lookup({ agent, taskId, operationId: typeof operationId === 'string' ? operationId : undefined });
   if (handle !== undefined) return senderChecked(handle, agent, taskId);
-  checkWebhookEnvelope(body, versionOrDefault(resolveOptions(undefined, settings.decodeOptions).version));
+  checkWebhookEnvelope(body, settings.decode.version);
   throw new WebhookError(
     'webhook_task_unknown',
     `no task handle is known for task_id "${shownText(taskId, 64)}"${typeof operationId === 'string' ? ` (operation_id "${shownText(operationId, 64)}")` : ''} from ${shownText(agent, 80)}; answered 503 so that the sender retries once the task's answer is stored`,

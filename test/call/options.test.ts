@@ -37,7 +37,9 @@ describe('a deadline option', () => {
       const result = await safeCallTask(client, 'get_products', brief, { timeoutMs: timeoutMs as number });
       expect(result).toEqual({ success: false, error: expect.objectContaining({ code: 'INVALID_OPTION' }) });
       if (!result.success)
-        expect(result.error.message).toBe(`option timeoutMs must be a positive safe integer of ms up to ${MAX_TIMER_MS}; got ${shown}`);
+        expect(result.error.message).toBe(
+          `safeCallTask: option timeoutMs must be a positive safe integer of ms up to ${MAX_TIMER_MS}; got ${shown}`,
+        );
     }
     expect(sent).toEqual([]);
   });

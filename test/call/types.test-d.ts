@@ -8,8 +8,11 @@ import type { Client as A2aSdkClient } from '@a2a-js/sdk-v1/client';
 import type { Client as McpSdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { expectTypeOf } from 'vitest';
 import * as a2a from '../../src/a2a/index.js';
-import type { Decoded, DecodeError, Encoded, EncodedRequest, v3_1 } from '../../src/index.js';
+import type { CALL_OPTION_KEYS } from '../../src/call/run.js';
+import type { WAIT_OPTION_KEYS } from '../../src/call/wait-options.js';
+import type { Decoded, DecodeError, DecodeOptions, Encoded, EncodedRequest, v3_1 } from '../../src/index.js';
 import * as mcp from '../../src/mcp/index.js';
+import type { DecodeOptionKey } from '../../src/options/resolve-options.js';
 import { V3_1 } from '../fixtures/versions.js';
 
 declare const mcpClient: McpSdkClient;
@@ -89,3 +92,12 @@ expectTypeOf(await a2a.callTask(a2a.a2aV03Client(asV03[0]!), 'get_products', bri
   Decoded<'get_products', { version: '3.0' }>
 >();
 expectTypeOf(await v03Client.sendMessage(a2a.a2aV03Request({ task: 'get_products', args: brief }))).not.toBeAny();
+
+// Every decode option reaches callTask (but transport and request, the call's own) and every poll of waitForTask
+// (but the version the handle fixes): the names each reads are the names its type takes, so a decode option
+// added to DecodeOptions and left out of the lists fails here, not silently at run time.
+expectTypeOf<DecodeOptionKey>().toEqualTypeOf<keyof DecodeOptions>();
+expectTypeOf<(typeof CALL_OPTION_KEYS)[number]>().toEqualTypeOf<keyof mcp.CallOptions>();
+expectTypeOf<Exclude<keyof DecodeOptions, 'transport' | 'request'>>().toExtend<keyof mcp.CallOptions>();
+expectTypeOf<(typeof WAIT_OPTION_KEYS)[number]>().toEqualTypeOf<keyof mcp.WaitOptions>();
+expectTypeOf<Exclude<keyof DecodeOptions, 'version' | 'newerRelease' | 'transport' | 'request'>>().toExtend<keyof mcp.WaitOptions>();

@@ -376,13 +376,13 @@ describe('INVALID_OPTION', () => {
   test('messages', () => {
     const input = mcp.structured(payload('3.1/get_products.valid'));
     expect(viaSafe('get_products', input, { maxBytes: -1 }).message).toMatchInlineSnapshot(
-      `"option maxBytes must be a positive safe integer or Infinity; got -1"`,
+      `"safeDecode: option maxBytes must be a positive safe integer or Infinity; got -1"`,
     );
     expect(viaSafe('get_products', input, { transport: 'http' } as never).message).toMatchInlineSnapshot(
-      `"option transport must be 'auto', 'mcp', 'a2a' or 'payload'; got "http""`,
+      `"safeDecode: option transport must be 'auto', 'mcp', 'a2a' or 'payload'; got "http""`,
     );
     expect(viaSafe('get_products', input, 'strict' as never).message).toMatchInlineSnapshot(
-      `"option options must be an object; got "strict""`,
+      `"safeDecode: option options must be an object; got "strict""`,
     );
   });
 });

@@ -75,7 +75,9 @@ describe('createDecoder', () => {
       createDecoder({ transport: 'grpc' as 'mcp' });
     } catch (error) {
       expect(error).toMatchObject({ code: 'INVALID_OPTION' });
-      expect((error as Error).message).toMatchInlineSnapshot(`"option transport must be 'auto', 'mcp', 'a2a' or 'payload'; got "grpc""`);
+      expect((error as Error).message).toMatchInlineSnapshot(
+        `"createDecoder: option transport must be 'auto', 'mcp', 'a2a' or 'payload'; got "grpc""`,
+      );
     }
   });
 

@@ -53,7 +53,7 @@ describe('a pinned decoder judges by its own version', () => {
     expect(caughtAs(Error, () => call('get_products', body, options))).toMatchObject({ code: 'INVALID_OPTION' });
     expect(caughtAs(Error, () => call('get_products', body, { version: 'auto' }))).toMatchObject({ code: 'INVALID_OPTION' });
     expect((caughtAs(Error, () => call('get_products', body, options)) as Error).message).toMatchInlineSnapshot(
-      `"option version must be left out: this decoder decodes AdCP ${V3_1} only; got "${V3_0}""`,
+      `"decode: option version must be left out: this decoder decodes AdCP 3.1.19 only; got "3.0.26""`,
     );
     const safe = v31.safeDecode as (task: string, input: unknown, options?: unknown) => unknown;
     expect(safe('get_products', body, options)).toMatchObject({ success: false, error: { code: 'INVALID_OPTION' } });

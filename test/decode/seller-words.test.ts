@@ -13,6 +13,7 @@ import { decodeEnclosed } from '../../src/decode/enclosed.js';
 import { MAX_SELLER_TEXT, sellerText } from '../../src/decode/seller-text.js';
 import { type Recovery, TaskFailedError } from '../../src/errors/errors.js';
 import { shownText } from '../../src/errors/format.js';
+import { DEFAULT_OPTIONS } from '../../src/options/resolve-options.js';
 import { END_STATE_RECOVERY } from '../../src/schema/recovery.js';
 import { a2a03, a2a10, jsonRpc, mcpError } from '../fixtures/envelopes.js';
 import { caughtAs } from '../helpers.js';
@@ -149,7 +150,7 @@ describe('the recovery of a task that ends without a usable adcp_error, by its s
     }
     // A webhook or polled task: the envelope's status, without a payload.
     const enclosed = caughtAs(TaskFailedError, () =>
-      decodeEnclosed('create_media_buy', undefined, { status: state, what: 'webhook result' }),
+      decodeEnclosed('create_media_buy', undefined, { status: state, what: 'webhook result' }, DEFAULT_OPTIONS),
     );
     expect(enclosed.recovery).toEqual({ recovery: manifest });
   });

@@ -287,7 +287,7 @@ describe('MCP success extraction: size limit in UTF-8 bytes', () => {
   });
 
   test('a too-large item is skipped and a later small one still wins (the spec skips, never truncates)', () => {
-    const location = locateMcpPayload({ content: [text(jsonOfBytes(101, '€')), json({ small: true })] }, { maxBytes: 100 });
+    const location = locateMcpPayload({ content: [text(jsonOfBytes(101, '€')), json({ small: true })] }, 100);
     expect(location).toMatchObject({
       kind: 'payload',
       value: { small: true },
@@ -301,7 +301,7 @@ describe('MCP success extraction: size limit in UTF-8 bytes', () => {
     ['limit', 100, true],
     ['limit+1', 101, false],
   ])('a custom maxBytes with surrogate pairs: %s', (_name, bytes, fits) => {
-    const location = locateMcpPayload({ content: [text(jsonOfBytes(bytes, '😀'))] }, { maxBytes: 100 });
+    const location = locateMcpPayload({ content: [text(jsonOfBytes(bytes, '😀'))] }, 100);
     expect(location.kind).toBe(fits ? 'payload' : 'none');
   });
 
@@ -311,7 +311,7 @@ describe('MCP success extraction: size limit in UTF-8 bytes', () => {
 
   test('maxBytes Infinity disables the check; 1 rejects every item of two bytes or more', () => {
     expect(extractMcpResponse({ content: [json({ a: 1 })] }, { maxBytes: Infinity })).toEqual({ a: 1 });
-    expect(locateMcpPayload({ content: [json({ a: 1 })] }, { maxBytes: 1 })).toMatchObject({
+    expect(locateMcpPayload({ content: [json({ a: 1 })] }, 1)).toMatchObject({
       rejected: [{ reason: 'too-large' }],
     });
   });

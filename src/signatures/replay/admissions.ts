@@ -3,7 +3,7 @@
  * sizing": MUST track): its options, and the in-memory tracker, which counts its bytes so that the
  * memory store's byte bound covers it too.
  */
-import { positiveInteger } from '../option-checks.js';
+import { positiveInteger } from '../../errors/option-rules.js';
 import { mapEntryBytes, ownCopy, QUEUED_NUMBER_BYTES } from './memory-bytes.js';
 
 /** One admission of a previously-unseen keyid, passed to `onNewKeyid`. */

@@ -4,7 +4,7 @@
  * clock: the claim binds the fingerprint and the owner's lease atomically, so two receivers can
  * never both own one delivery; `complete` and `release` are fenced by the owner token.
  */
-import { positiveInteger } from '../option-checks.js';
+import { positiveInteger } from '../../errors/option-rules.js';
 import { DEFAULT_DEDUP_PER_SENDER_CAP, type DedupState, type DedupStore } from './dedup.js';
 import { REDIS_NOW, type RedisCommandClient, redisTarget } from './redis-client.js';
 

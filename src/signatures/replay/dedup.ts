@@ -5,7 +5,7 @@
  * form for tests and a single process (the spec calls a memory-only store non-conformant: use
  * `createRedisDedupStore` in production).
  */
-import { positiveInteger } from '../option-checks.js';
+import { positiveInteger } from '../../errors/option-rules.js';
 import {
   createOwnerCounts,
   type HeldBytes,

@@ -3,7 +3,7 @@
  * character, and copies of the strings they keep, so that what is counted is what is held; and the
  * byte budget they are held to.
  */
-import { positiveInteger, shareOption } from '../option-checks.js';
+import { positiveInteger, shareOption } from '../../errors/option-rules.js';
 
 /** The options every in-memory store shares: its byte budget and its clock. */
 export interface MemoryBudgetOptions {

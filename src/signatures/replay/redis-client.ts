@@ -3,8 +3,7 @@
  * the one client method they use, the options they check alike, and the server's clock in Lua.
  */
 
-import { optionError } from '../../errors/option-error.js';
-import { optionalMethods } from '../option-checks.js';
+import { optionalMethods, optionError } from '../../errors/option-rules.js';
 
 /** The one client method the stores use: node-redis's `sendCommand`. */
 export interface RedisCommandClient {

@@ -5,7 +5,7 @@
  * its TTL, and the new-keyid admission tracked, all atomically on the server's clock. Works with the `redis` client (node-redis 4+)
  * or any client with the same `sendCommand`.
  */
-import { positiveInteger, shareOption } from '../option-checks.js';
+import { positiveInteger, shareOption } from '../../errors/option-rules.js';
 import { type AdmissionTrackingOptions, admissionTracking } from './admissions.js';
 import { REDIS_NOW, type RedisCommandClient, redisTarget } from './redis-client.js';
 import { DEFAULT_AGGREGATE_CAP, DEFAULT_PER_KEYID_CAP, type ReplayStore, replayKey } from './replay.js';

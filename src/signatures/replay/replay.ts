@@ -4,7 +4,7 @@
  * bytes (the spec bounds neither a nonce's nor a keyid's length, so a signer sets each entry's
  * size), which also tracks the new-keyid admission rate that section makes a MUST.
  */
-import { positiveInteger } from '../option-checks.js';
+import { positiveInteger } from '../../errors/option-rules.js';
 import { type AdmissionTrackingOptions, admissionTracking, createAdmissionTracker } from './admissions.js';
 import { createOwnerCounts, type HeldBytes, type MemoryBudgetOptions, mapEntryBytes, memoryBudget, ownCopy } from './memory-bytes.js';
 

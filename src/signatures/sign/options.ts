@@ -5,7 +5,7 @@
 
 import { describeValue } from '../../errors/errors.js';
 import { shownText } from '../../errors/format.js';
-import { optionError, secretOptionError } from '../../errors/option-error.js';
+import { optionError, secretOptionError } from '../../errors/option-rules.js';
 import { JWK_FOR, SIGNATURE_ALGS, type SignatureAlg, WEBCRYPTO_FOR } from '../http/algorithms.js';
 import { PROFILE_WINDOW } from '../http/window.js';
 

@@ -12,8 +12,7 @@
  */
 
 import { shownText } from '../../errors/format.js';
-import { optionError } from '../../errors/option-error.js';
-import { deadlineMs, MAX_TIMER_MS } from '../../errors/option-rules.js';
+import { deadlineMs, MAX_TIMER_MS, optionError } from '../../errors/option-rules.js';
 import { documentSource, fetchBoundedText, type RemoteDocumentOptions } from '../remote-document.js';
 import type { KeyResolver, ResolvedKey, WebhookJwk } from './keys.js';
 
