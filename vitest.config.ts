@@ -35,6 +35,8 @@ export const SLOW = [
   'test/decode/hostile-corpus.test.ts',
   // A real redis-server, its caps and TTLs on its own clock.
   'test/webhooks/redis-store.test.ts',
+  // A real three-node Redis Cluster, one node stopped and started again.
+  'test/webhooks/redis-cluster.test.ts',
   // The very end of a replay window, waited for on the real clock with the memory and Redis stores.
   'test/signatures/verify/replay-window.test.ts',
   // A receiver in a child process behind four servers, body deadlines waited out.

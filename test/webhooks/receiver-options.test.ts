@@ -162,7 +162,7 @@ describe('createWebhookReceiver checks every option at creation', () => {
 });
 
 describe('the stores check their options at creation too', () => {
-  const client = { sendCommand: async () => 'OK' };
+  const client = { eval: async () => 'OK' };
   const factories: Record<string, (value: unknown) => unknown> = {
     'createMemoryReplayStore perKeyidCap': (v) => createMemoryReplayStore({ perKeyidCap: v as number }),
     'createMemoryReplayStore aggregateCap': (v) => createMemoryReplayStore({ aggregateCap: v as number }),
@@ -181,8 +181,8 @@ describe('the stores check their options at creation too', () => {
       { numRuns: 20 },
     );
   });
-  test('a Redis store without a client that can send commands', () => {
-    for (const client of [undefined, {}, { sendCommand: 'EVAL' }])
+  test('a Redis store without a client that can run scripts', () => {
+    for (const client of [undefined, {}, { eval: 'EVAL' }, { sendCommand: async () => 'OK' }])
       for (const make of [createRedisReplayStore, createRedisDedupStore])
         expect(() => make({ client: client as never })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
   });

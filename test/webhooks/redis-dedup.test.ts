@@ -70,7 +70,7 @@ describe('createRedisDedupStore', () => {
     const p = prefix();
     const store = createRedisDedupStore({ client, prefix: p });
     await store.claim(claim('k1', 'fp', 'o1'));
-    const key = `${p}b:${SELLER}\nk1`;
+    const key = `${p}{s:${SELLER}}:b:k1`;
     expect(Number(await client.sendCommand(['PTTL', key]))).toBeGreaterThan(DAY - 60_000);
     await store.complete(settle('k1', 'o1'));
     expect(Number(await client.sendCommand(['PTTL', key]))).toBeGreaterThan(DAY - 60_000);

@@ -8,7 +8,7 @@
 import { createClient, type RedisClientType } from 'redis';
 import { describe, expect, test } from 'vitest';
 import { createRedisReplayStore } from '../../src/signatures/replay/redis.js';
-import { createWebhookReceiver, type NewKeyidAdmission, WebhookError } from '../../src/webhooks/index.js';
+import { createWebhookReceiver, type NewKeyidAdmission, type RedisCommandClient, WebhookError } from '../../src/webhooks/index.js';
 import { BUYER_ORIGIN, completedBody, ed25519, HOOK_URL, resolver } from './fixtures.js';
 import { startRedis, withRedis } from './redis-server.js';
 import { signWebhook } from './signer.js';
@@ -38,7 +38,7 @@ describe('createRedisReplayStore', () => {
     const p = prefix();
     const store = createRedisReplayStore({ client, prefix: p });
     await store.claim('kid-a', 'nonce-ttl', 345);
-    const pttl = Number(await client.sendCommand(['PTTL', `${p}n:kid-a\nnonce-ttl`]));
+    const pttl = Number(await client.sendCommand(['PTTL', `${p}{k:kid-a}:n:nonce-ttl`]));
     expect(pttl).toBeGreaterThan(300_000);
     expect(pttl).toBeLessThanOrEqual(345_000);
   });
@@ -57,6 +57,42 @@ describe('createRedisReplayStore', () => {
     expect(await store.claim('kid-b', 'n0', 360)).toBe('claimed');
     expect(await store.capReached('kid-c')).toBe(true);
     expect(await store.claim('kid-c', 'n0', 360)).toBe('rate_abuse');
+  });
+  test('a claim the aggregate cap refuses is given back in its keyid: its nonce unseen, its count not taken', async () => {
+    const p = prefix();
+    const full = createRedisReplayStore({ client, prefix: p, aggregateCap: 2, perKeyidCap: 1 });
+    expect(await full.claim('kid-a', 'n0', 360)).toBe('claimed');
+    expect(await full.claim('kid-b', 'n0', 360)).toBe('claimed');
+    expect(await full.claim('kid-c', 'n0', 360)).toBe('rate_abuse');
+    // With room in all, the same nonce is a first claim, and kid-c's one entry is still free.
+    const roomier = createRedisReplayStore({ client, prefix: p, aggregateCap: 3, perKeyidCap: 1 });
+    expect(await roomier.claim('kid-c', 'n0', 360)).toBe('claimed');
+    expect(await roomier.claim('kid-c', 'n0', 360)).toBe('replayed');
+  });
+  test("the aggregate's step failing after the keyid's hold: the claim rejects (503 upstream) and gives the hold back", async () => {
+    const p = prefix();
+    let aggregateDown = true;
+    // The aggregate counters' slot on a node that fails (a cluster's other node), the keyid's slot fine.
+    const flaky: RedisCommandClient = {
+      eval: (script, o) =>
+        aggregateDown && o.keys[0]?.includes('{all}')
+          ? Promise.reject(new Error('CLUSTERDOWN The cluster is down'))
+          : client.eval(script, o),
+    };
+    await expect(createRedisReplayStore({ client: flaky, prefix: p }).claim('kid-a', 'n0', 360)).rejects.toThrow('CLUSTERDOWN');
+    aggregateDown = false;
+    // The sender's retry of the same signature is a first claim: the refused one left nothing behind.
+    expect(await createRedisReplayStore({ client: flaky, prefix: p }).claim('kid-a', 'n0', 360)).toBe('claimed');
+    expect(await client.zCard(`${p}{k:kid-a}:set`)).toBe(1);
+  });
+  test('keyids and nonces holding braces, colons and backslashes never share a key (the hash tag escapes them)', async () => {
+    const store = createRedisReplayStore({ client, prefix: prefix() });
+    expect(await store.claim('a}:n:b', 'c', 360)).toBe('claimed');
+    expect(await store.claim('a', 'b}:n:c', 360)).toBe('claimed');
+    expect(await store.claim('a\\', '}:n:c', 360)).toBe('claimed');
+    expect(await store.claim('a\\}:n:', 'c', 360)).toBe('claimed');
+    expect(await store.claim('a}:n:', 'c', 360)).toBe('claimed');
+    expect(await store.claim('a}:n:b', 'c', 360)).toBe('replayed');
   });
   test('new-keyid admissions: counted atomically in the claim, in a rolling window, once per keyid', async () => {
     const seen: NewKeyidAdmission[] = [];
@@ -89,7 +125,7 @@ describe('createRedisReplayStore', () => {
     const store = createRedisReplayStore({ client, prefix: p, maxKnownKeyids: 3, aggregateCap: 5 });
     for (let i = 0; i < 5; i++) expect(await store.claim(`kid-${i}`, 'n', 360)).toBe('claimed');
     expect(await store.claim('kid-9', 'n', 360)).toBe('rate_abuse');
-    expect(Number(await client.sendCommand(['ZCARD', `${p}known`]))).toBe(3);
+    expect(Number(await client.sendCommand(['ZCARD', `${p}{all}:known`]))).toBe(3);
     expect(await store.newKeyidAdmissions()).toBe(3);
   });
   test('a destination-scoped claim is keyed by (keyid, destination, nonce); caps count every entry of the keyid', async () => {
@@ -153,10 +189,11 @@ describe('one keyid cannot fill the Redis store every signer shares (issue 28, i
     let claimed = 0;
     while ((await store.claim('kid-a', long(claimed, 1_000), 1)) === 'claimed') claimed++;
     expect(claimed).toBe(Math.floor(40_000 / weight('kid-a', long(0, 1_000))));
-    expect(Number(await client.sendCommand(['GET', `${p}bytes`]))).toBe(claimed * weight('kid-a', long(0, 1_000)));
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(Number(await client.hGet(`${p}{all}:totals`, 'bytes'))).toBe(claimed * weight('kid-a', long(0, 1_000)));
+    // The aggregate counts an entry until the end of the second it expires in: 1 s of TTL, at most 2 s.
+    await new Promise((resolve) => setTimeout(resolve, 2_050));
     expect(await store.claim('kid-b', long(0, 1_000), 360)).toBe('claimed');
-    expect(Number(await client.sendCommand(['GET', `${p}bytes`]))).toBe(weight('kid-b', long(0, 1_000)));
+    expect(Number(await client.hGet(`${p}{all}:totals`, 'bytes'))).toBe(weight('kid-b', long(0, 1_000)));
   });
   test('the byte options are checked', () => {
     for (const options of [{ maxBytes: 0 }, { maxBytes: 1_000, perKeyidMaxBytes: 2_000 }, { perKeyidMaxBytes: Number.NaN }])

@@ -2,17 +2,26 @@
  * The `idempotency_key` dedup store in Redis, shared by every receiver process (webhooks.mdx:
  * durable, shared across endpoints, at least 24 h). Each act is one Lua script on the server's
  * clock: the claim binds the fingerprint and the owner's lease atomically, so two receivers can
- * never both own one delivery; `complete` and `release` are fenced by the owner token.
+ * never both own one delivery; `complete` and `release` are fenced by the owner token. A
+ * sender's keys share a hash tag, so each script touches one cluster slot and the senders spread
+ * over a cluster's nodes.
  */
 import { positiveInteger } from '../../errors/option-rules.js';
 import { DEFAULT_DEDUP_PER_SENDER_CAP, type DedupState, type DedupStore } from './dedup.js';
-import { REDIS_NOW, type RedisCommandClient, redisTarget } from './redis-client.js';
+import { REDIS_NOW, type RedisCommandClient, redisTarget, slotTag } from './redis-client.js';
 
 /** Options of {@link createRedisDedupStore}. */
 export interface RedisDedupStoreOptions {
-  /** A connected client (`createClient(...)`, with an `error` listener, then `connect()`), owned and closed by the caller. */
+  /**
+   * A connected client (`createClient(...)` or `createCluster(...)`, with an `error` listener, then
+   * `connect()`), owned and closed by the caller.
+   */
   readonly client: RedisCommandClient;
-  /** Prefix of every key; the default's hash tag keeps a sender's keys in one cluster slot. Default `{adcp-webhook-dedup}:`. */
+  /**
+   * Prefix of every key. After it, a sender's keys carry the hash tag `{s:<sender>}`, so that on a
+   * cluster each script touches one slot and the senders spread over the nodes; a prefix with a
+   * hash tag of its own (`{app}:`) puts every key in its slot. Default `adcp-webhook-dedup:`.
+   */
   readonly prefix?: string | undefined;
   /** Most live bindings per sender (webhooks.mdx: SHOULD bound per sender, 429). Default 1,000,000. */
   readonly perSenderCap?: number | undefined;
@@ -78,24 +87,26 @@ const STATES: readonly unknown[] = ['claimed', 'processing', 'completed', 'confl
  */
 export function createRedisDedupStore(options: RedisDedupStoreOptions): DedupStore {
   const who = 'createRedisDedupStore';
-  const { client, prefix } = redisTarget(who, options, '{adcp-webhook-dedup}:');
+  const { client, prefix } = redisTarget(who, options, 'adcp-webhook-dedup:');
   const cap = String(positiveInteger(who, 'perSenderCap', options.perSenderCap, DEFAULT_DEDUP_PER_SENDER_CAP));
-  const keys = (sender: string, key: string): [string, string] => [`${prefix}b:${sender}\n${key}`, `${prefix}s:${sender}`];
+  const keys = (sender: string, key: string): string[] => {
+    const tag = slotTag(prefix, 's', sender);
+    return [`${tag}b:${key}`, `${tag}set`];
+  };
+  const run = (script: string, r: { sender: string; key: string }, args: string[]): Promise<unknown> =>
+    client.eval(script, { keys: keys(r.sender, r.key), arguments: args });
   return {
     async claim(r) {
-      const [binding, set] = keys(r.sender, r.key);
       const args = [r.fingerprint, r.owner, String(r.leaseMs), String(r.retentionMs), cap, r.key];
-      const reply = await client.sendCommand(['EVAL', CLAIM_SCRIPT, '2', binding, set, ...args]);
+      const reply = await run(CLAIM_SCRIPT, r, args);
       if (!STATES.includes(reply)) throw new Error(`unexpected Redis reply to the dedup claim: ${typeof reply}`);
       return reply as DedupState;
     },
     async complete(r) {
-      const [binding, set] = keys(r.sender, r.key);
-      return Number(await client.sendCommand(['EVAL', COMPLETE_SCRIPT, '2', binding, set, r.owner, String(r.retentionMs), r.key])) === 1;
+      return Number(await run(COMPLETE_SCRIPT, r, [r.owner, String(r.retentionMs), r.key])) === 1;
     },
     async release(r) {
-      const [binding, set] = keys(r.sender, r.key);
-      return Number(await client.sendCommand(['EVAL', RELEASE_SCRIPT, '2', binding, set, r.owner, r.key])) === 1;
+      return Number(await run(RELEASE_SCRIPT, r, [r.owner, r.key])) === 1;
     },
   };
 }
