@@ -61,7 +61,6 @@ const INNER_RANKS: Readonly<Record<string, Readonly<Record<string, number>>>> = 
   signatures: {
     types: 0,
     http: 0,
-    'option-checks': 0,
     'bounded-stream': 0,
     deadline: 0,
     'remote-document': 1,
