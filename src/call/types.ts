@@ -4,7 +4,7 @@
  */
 
 import type { PolledTask } from '../decode/polling.js';
-import type { DecodeOptions, ResponseIn, VersionFor } from '../decode/types.js';
+import type { DecodeOptions, Pinning, ResponseIn, VersionFor, VersionOption } from '../decode/types.js';
 import type { EncodedRequest, Frozen } from '../encode/request.js';
 import type { Encoded, EncodeVersionFor, RequestIn, RequestTask } from '../encode/types.js';
 import type { DecodeError } from '../errors/errors.js';
@@ -29,7 +29,7 @@ export interface RetryOptions {
  * Options of callTask: the version to speak and judge by, decode's bounds (which bound encode's
  * request too), and the call's deadline. The request the answer answers is the one callTask sent.
  */
-export interface CallOptions extends Omit<DecodeOptions, 'transport' | 'request'> {
+export interface CallOptions<V extends VersionOption | undefined = VersionOption | undefined> extends Omit<DecodeOptions<V>, 'transport' | 'request'> {
   /**
    * Deadline for the whole call, retries and their waits included, in ms (default 60,000, the MCP
    * SDK's own): the SDK's request `timeout` and the deadline of every bounded fetch the call makes
@@ -92,19 +92,18 @@ export type SafeCallResult<T extends string, O> =
  * options speak the default version and decode as 'auto' does, as `CallOptions` with none set.
  */
 interface CallSignature<C, X, Safe extends boolean> {
-  <T extends CallTaskName<O>, const O extends CallOptions & X = CallOptions & X>(
+  <T extends CallTaskName<Pinning<W>>, const W extends VersionOption | undefined = undefined>(
     client: C,
     task: T,
-    args: CallArgs<T, O>,
-    options?: O,
-  ): Promise<Safe extends true ? SafeCallResult<T, O> : Called<T, O>>;
+    args: CallArgs<T, Pinning<W>>,
+    options?: CallOptions<W> & X,
+  ): Promise<Safe extends true ? SafeCallResult<T, Pinning<W>> : Called<T, Pinning<W>>>;
   /** What encode() returned, sent as is (checked again): the version is the request's; `options.version`, when given, must agree. */
-  // No default for O: an instantiation expression `typeof callTask<T, O>` names the first form.
-  <T extends string, V extends Version, const O extends CallOptions & X>(
+  <T extends string, V extends Version>(
     client: C,
     request: EncodedRequest<T, V, Frozen<RequestIn<T, V>>>,
-    options?: O,
-  ): Promise<Safe extends true ? SafeCallResult<T, RequestOptions<O, V>> : Called<T, RequestOptions<O, V>>>;
+    options?: CallOptions & X,
+  ): Promise<Safe extends true ? SafeCallResult<T, Pinning<V>> : Called<T, Pinning<V>>>;
 }
 
 /** callTask (and A2A's streamTask) over client `C`: resolves to the task's response, or throws. */

@@ -92,8 +92,7 @@ function supportedVersions(adcp: Record<string, unknown>, version: Version): str
  * const seller = decoderFor(await client.callTool({ name: 'get_adcp_capabilities', arguments: {} }));
  * const products = seller.decode('get_products', await client.callTool({ name: 'get_products', arguments: { adcp_version: seller.release, brief } }));
  */
-// biome-ignore lint/complexity/noBannedTypes: `{}` is "no options": Merged<{}, { version }> is { version }
-export function decoderFor<const B extends CommonDecodeOptions = {}>(capabilities: unknown, options?: B): SellerDecoder<B> {
+export function decoderFor(capabilities: unknown, options?: CommonDecodeOptions): SellerDecoder<CommonDecodeOptions> {
   const owner = { who: 'decoderFor', context: { task: 'get_adcp_capabilities' } };
   // Every option checked here, request refused as a default; `version` is the answer's to decide.
   const defaults = resolveDefaults(options, owner);
@@ -134,7 +133,7 @@ export function decoderFor<const B extends CommonDecodeOptions = {}>(capabilitie
       { task: 'get_adcp_capabilities', version: outcome.version },
     );
   }
-  const decoder = decoderOver<Merged<B, { readonly version: Version }>>({ ...defaults, version });
+  const decoder = decoderOver<Merged<CommonDecodeOptions, { readonly version: Version }>>({ ...defaults, version });
   return {
     ...decoder,
     version,

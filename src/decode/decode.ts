@@ -32,7 +32,7 @@ import { checkAnswer, checkRequest, stampedVersion } from './request-checks.js';
 import { refuseContradiction } from './status-layers.js';
 import { recordAnswer } from './task-handle.js';
 import { type Found, locatePayload } from './transports.js';
-import type { Decoded, DecodeOptions, Decoder, Merged, SafeDecodeResult, TaskName } from './types.js';
+import type { Decoded, DecodeOptions, Decoder, Merged, Pinning, SafeDecodeResult, TaskName, VersionOption } from './types.js';
 
 export type { Transport } from '../options/options.js';
 // The types a caller of decode() names, also importable from here.
@@ -59,12 +59,12 @@ export type { Decoded, DecodeOptions, Decoder, ResponseIn, SafeDecodeResult, Tas
  * if (response.status === 'working' || response.status === 'submitted' || response.status === 'input-required') return track(response);
  * use(response.products); // typed: the async variants are narrowed away
  */
-export function decode<T extends TaskName, const O extends DecodeOptions = DecodeOptions>(
+export function decode<T extends TaskName, const V extends VersionOption | undefined = undefined>(
   task: T,
   input: unknown,
-  options?: O,
-): Decoded<T, O> {
-  return orThrow<T, O>(attempt<T>(task, input, { who: 'decode', options }));
+  options?: DecodeOptions<V>,
+): Decoded<T, Pinning<V>> {
+  return orThrow<T, Pinning<V>>(attempt<T>(task, input, { who: 'decode', options }));
 }
 
 /**
@@ -76,12 +76,12 @@ export function decode<T extends TaskName, const O extends DecodeOptions = Decod
  * const r = safeDecode('get_media_buys', result);
  * if (r.success) use(r.data.media_buys, r.version); else log(r.error.code);
  */
-export function safeDecode<T extends TaskName, const O extends DecodeOptions = DecodeOptions>(
+export function safeDecode<T extends TaskName, const V extends VersionOption | undefined = undefined>(
   task: T,
   input: unknown,
-  options?: O,
-): SafeDecodeResult<T, O> {
-  return asResult<T, O>(attempt<T>(task, input, { who: 'safeDecode', options }));
+  options?: DecodeOptions<V>,
+): SafeDecodeResult<T, Pinning<V>> {
+  return asResult<T, Pinning<V>>(attempt<T>(task, input, { who: 'safeDecode', options }));
 }
 
 /**
@@ -93,8 +93,8 @@ export function safeDecode<T extends TaskName, const O extends DecodeOptions = D
  * const seller = createDecoder({ version: '3.1', maxBytes: 1024 * 1024 });
  * const { media_buys } = seller.decode('get_media_buys', result);
  */
-export function createDecoder<const B extends DecodeOptions>(options: B): Decoder<B> {
-  return decoderOver<B>(resolveDefaults(options, { who: 'createDecoder' }));
+export function createDecoder<const V extends VersionOption | undefined = undefined>(options: DecodeOptions<V>): Decoder<Pinning<V>> {
+  return decoderOver<Pinning<V>>(resolveDefaults(options, { who: 'createDecoder' }));
 }
 
 /**
@@ -102,17 +102,12 @@ export function createDecoder<const B extends DecodeOptions>(options: B): Decode
  * @internal Shared with decoderFor (capabilities.ts).
  */
 export function decoderOver<B extends DecodeOptions>(defaults: Resolved): Decoder<B> {
-  return {
-    ...encoderOver<B>(defaults),
-    decode: (task, input, call) =>
-      orThrow<typeof task, Merged<B, NonNullable<typeof call>>>(
-        attempt<typeof task>(task, input, { who: 'decode', options: call, over: defaults }),
-      ),
-    safeDecode: (task, input, call) =>
-      asResult<typeof task, Merged<B, NonNullable<typeof call>>>(
-        attempt<typeof task>(task, input, { who: 'safeDecode', options: call, over: defaults }),
-      ),
-  };
+  // `never`: the data is the task's response in the version the merged options name, as Decoder<B> types each call.
+  const decode = (task: unknown, input: unknown, call?: unknown): never =>
+    orThrow<never, never>(attempt<never>(task as never, input, { who: 'decode', options: call, over: defaults }));
+  const safeDecode = (task: unknown, input: unknown, call?: unknown): never =>
+    asResult<never, never>(attempt<never>(task as never, input, { who: 'safeDecode', options: call, over: defaults })) as never;
+  return { ...encoderOver<B>(defaults), decode, safeDecode };
 }
 
 /**

@@ -6,10 +6,10 @@
 import type { Encoder } from '../encode/types.js';
 import type { DecodeError } from '../errors/errors.js';
 import type { ResponsesByVersion } from '../generated/index.js';
-import type { DecodeOptions, Merged, VersionNamed } from '../options/version-option.js';
+import type { DecodeOptions, Merged, Pinning, VersionNamed, VersionOption } from '../options/version-option.js';
 import type { Version } from '../schema/versions.js';
 
-export type { DecodeOptions, Merged, ReleaseOf } from '../options/version-option.js';
+export type { DecodeOptions, Merged, Pinning, ReleaseOf, VersionOption } from '../options/version-option.js';
 
 /** The bundled version(s) a `version` option can resolve to: with `'auto'` or none, any. */
 export type VersionFor<O> = VersionNamed<O, Version>;
@@ -56,12 +56,14 @@ export type SafeDecodeResult<T extends TaskName, O extends DecodeOptions = Decod
 
 /** A decoder with default options bound, for both directions (decode, and encode); per-call options win. */
 export interface Decoder<B extends DecodeOptions> extends Encoder<B> {
-  // biome-ignore lint/complexity/noBannedTypes: `{}` is "no per-call options": Merged<B, {}> is B
-  decode<T extends TaskName, const O extends DecodeOptions = {}>(task: T, input: unknown, options?: O): Decoded<T, Merged<B, O>>;
-  // biome-ignore lint/complexity/noBannedTypes: as above
-  safeDecode<T extends TaskName, const O extends DecodeOptions = {}>(
+  decode<T extends TaskName, const W extends VersionOption | undefined = undefined>(
     task: T,
     input: unknown,
-    options?: O,
-  ): SafeDecodeResult<T, Merged<B, O>>;
+    options?: DecodeOptions<W>,
+  ): Decoded<T, Merged<B, Pinning<W>>>;
+  safeDecode<T extends TaskName, const W extends VersionOption | undefined = undefined>(
+    task: T,
+    input: unknown,
+    options?: DecodeOptions<W>,
+  ): SafeDecodeResult<T, Merged<B, Pinning<W>>>;
 }

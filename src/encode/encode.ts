@@ -10,6 +10,7 @@ import { type Resolved, resolveOptions } from '../options/resolve-options.js';
 import { defaultVersion, type Version } from '../schema/versions.js';
 import { checkedRequest } from './checked-request.js';
 import type { EncodedRequest } from './request.js';
+import type { Pinning, VersionOption } from '../options/version-option.js';
 import type { Encoded, EncodeOptions, Encoder, EncodeVersionFor, RequestIn, RequestTask, SafeEncodeResult } from './types.js';
 
 /**
@@ -29,12 +30,12 @@ import type { Encoded, EncodeOptions, Encoder, EncodeVersionFor, RequestIn, Requ
  * const request = encode('create_media_buy', { ...plan, idempotency_key: newIdempotencyKey() });
  * const result = await client.callTool({ name: request.task, arguments: request.args });
  */
-export function encode<T extends RequestTask<EncodeVersionFor<O>>, const O extends EncodeOptions = EncodeOptions>(
+export function encode<T extends RequestTask<EncodeVersionFor<Pinning<V>>>, const V extends VersionOption | undefined = undefined>(
   task: T,
-  args: RequestIn<T, EncodeVersionFor<O>>,
-  options?: O,
-): Encoded<T, O> {
-  return orThrow(attempt(() => resolveOptions(options, { who: 'encode' }, { known: ENCODE_OPTION_KEYS }), task, args)) as Encoded<T, O>;
+  args: RequestIn<T, EncodeVersionFor<Pinning<V>>>,
+  options?: EncodeOptions<V>,
+): Encoded<T, Pinning<V>> {
+  return orThrow(attempt(() => resolveOptions(options, { who: 'encode' }, { known: ENCODE_OPTION_KEYS }), task, args)) as Encoded<T, Pinning<V>>;
 }
 
 /**
@@ -44,14 +45,14 @@ export function encode<T extends RequestTask<EncodeVersionFor<O>>, const O exten
  * const r = safeEncode('get_products', { buying_mode: 'brief', brief });
  * if (r.success) send(r.data); else log(formatIssues(r.error));
  */
-export function safeEncode<T extends RequestTask<EncodeVersionFor<O>>, const O extends EncodeOptions = EncodeOptions>(
+export function safeEncode<T extends RequestTask<EncodeVersionFor<Pinning<V>>>, const V extends VersionOption | undefined = undefined>(
   task: T,
-  args: RequestIn<T, EncodeVersionFor<O>>,
-  options?: O,
-): SafeEncodeResult<T, O> {
+  args: RequestIn<T, EncodeVersionFor<Pinning<V>>>,
+  options?: EncodeOptions<V>,
+): SafeEncodeResult<T, Pinning<V>> {
   return asResult(
     attempt(() => resolveOptions(options, { who: 'safeEncode' }, { known: ENCODE_OPTION_KEYS }), task, args),
-  ) as SafeEncodeResult<T, O>;
+  ) as SafeEncodeResult<T, Pinning<V>>;
 }
 
 /** The options encode takes, by name (decode's bounds and version; a decoder's other options stay with its decode). */

@@ -5,16 +5,16 @@
 import type { DecodeError } from '../errors/errors.js';
 import type { Version } from '../generated/index.js';
 import type { DefaultRequestVersion, RequestsByVersion } from '../generated/requests.js';
-import type { Merged, ReleaseOf, VersionNamed } from '../options/version-option.js';
+import type { Merged, Pinning, ReleaseOf, VersionNamed, VersionOption } from '../options/version-option.js';
 import type { EncodeBounds, EncodedRequest, Frozen } from './request.js';
 
-/** Options of {@link encode} and {@link safeEncode}: the version to speak and the bounds. */
-export interface EncodeOptions extends EncodeBounds {
+/** Options of {@link encode} and {@link safeEncode}: the version to speak (`V`, inferred) and the bounds. */
+export interface EncodeOptions<V extends VersionOption | undefined = VersionOption | undefined> extends EncodeBounds {
   /**
    * The version the request is encoded in: a bundled version (`'3.1.19'`) or release (`'3.1'`);
    * `'auto'` or none: the default version. A decoder's `version` binds its encode too.
    */
-  readonly version?: 'auto' | Version | ReleaseOf<Version> | undefined;
+  readonly version?: V | undefined;
 }
 
 /** The bundled version a `version` option encodes in: the one it names, else the default. */
@@ -52,22 +52,20 @@ export interface Encoder<B extends EncodeOptions> {
    * @example
    * const request = seller.encode('get_products', { buying_mode: 'brief', brief: 'CTV in Q3' });
    */
-  // biome-ignore lint/complexity/noBannedTypes: `{}` is "no per-call options": Merged<B, {}> is B
-  encode<T extends RequestTask<EncodeVersionFor<Merged<B, O>>>, const O extends EncodeOptions = {}>(
+  encode<T extends RequestTask<EncodeVersionFor<Merged<B, Pinning<W>>>>, const W extends VersionOption | undefined = undefined>(
     task: T,
-    args: RequestIn<T, EncodeVersionFor<Merged<B, O>>>,
-    options?: O,
-  ): Encoded<T, Merged<B, O>>;
+    args: RequestIn<T, EncodeVersionFor<Merged<B, Pinning<W>>>>,
+    options?: EncodeOptions<W>,
+  ): Encoded<T, Merged<B, Pinning<W>>>;
   /**
    * Like encode, but returns `{ success: true, data }` or `{ success: false, error }`.
    *
    * @example
    * const r = seller.safeEncode('get_products', args);
    */
-  // biome-ignore lint/complexity/noBannedTypes: as above
-  safeEncode<T extends RequestTask<EncodeVersionFor<Merged<B, O>>>, const O extends EncodeOptions = {}>(
+  safeEncode<T extends RequestTask<EncodeVersionFor<Merged<B, Pinning<W>>>>, const W extends VersionOption | undefined = undefined>(
     task: T,
-    args: RequestIn<T, EncodeVersionFor<Merged<B, O>>>,
-    options?: O,
-  ): SafeEncodeResult<T, Merged<B, O>>;
+    args: RequestIn<T, EncodeVersionFor<Merged<B, Pinning<W>>>>,
+    options?: EncodeOptions<W>,
+  ): SafeEncodeResult<T, Merged<B, Pinning<W>>>;
 }

@@ -6,13 +6,19 @@
 import type { NewerRelease, Version } from '../schema/versions.js';
 import type { CommonDecodeOptions } from './options.js';
 
-/** Options of {@link decode}, {@link safeDecode} and {@link createDecoder}. */
-export interface DecodeOptions extends CommonDecodeOptions {
+/** What option `version` may be: `'auto'`, a bundled version or a release. */
+export type VersionOption = 'auto' | Version | ReleaseOf<Version>;
+
+/**
+ * Options of {@link decode}, {@link safeDecode} and {@link createDecoder}; `V` is the value of
+ * `version` (the calls infer it, so an options literal is held to these names, a misspelt one a compile error).
+ */
+export interface DecodeOptions<V extends VersionOption | undefined = VersionOption | undefined> extends CommonDecodeOptions {
   /**
    * `'auto'` (default): the payload's `adcp_version` (`"3.0"`, `"3.1"`) picks the schemas, else
    * the default version; or a bundled version (`'3.1.19'`) or release (`'3.1'`), which wins.
    */
-  readonly version?: 'auto' | Version | ReleaseOf<Version> | undefined;
+  readonly version?: V | undefined;
   /**
    * With `version: 'auto'`, a payload announcing a newer release of a bundled major (`"3.2"`):
    * `'newest'` (default) judges it with the newest bundled release of that major (releases are
@@ -39,3 +45,7 @@ export type VersionNamed<O, Otherwise> = O extends { readonly version: infer R }
 
 /** Per-call options over a decoder's defaults. */
 export type Merged<B, O> = Omit<B, keyof O> & O;
+
+/** What the types read of options whose `version` is `V`: the version alone (`undefined`: none given). */
+// biome-ignore lint/complexity/noBannedTypes: `{}` is "no version given"
+export type Pinning<V> = [V] extends [undefined] ? {} : { readonly version: V };

@@ -8,6 +8,7 @@ import { type Bounds, withinBounds } from '../bounds/bounds.js';
 import { checkTree } from '../bounds/check-tree.js';
 import { snapshot } from '../bounds/snapshot.js';
 import { type DecodeOptions, decodeResolved, type VersionFor } from '../decode/decode.js';
+import type { Pinning, VersionOption } from '../decode/types.js';
 import {
   decodeEnclosed,
   isTaskType,
@@ -46,7 +47,7 @@ export type WebhookData<K extends WebhookTaskType, V extends Version = Version> 
 export type WebhookTaskTypeIn<V extends Version> = TaskTypeIn<V>;
 
 /** Options of {@link decodeWebhook} (and of the receiver's decoding). */
-export interface DecodeWebhookOptions extends Omit<DecodeOptions, 'transport'> {
+export interface DecodeWebhookOptions<V extends VersionOption | undefined = VersionOption | undefined> extends Omit<DecodeOptions<V>, 'transport'> {
   /** The format the registration fixed (`push_notification_config` → `'mcp'`; A2A push config → `'a2a'`); detected when omitted. */
   readonly format?: WebhookFormat | undefined;
   /**
@@ -327,10 +328,10 @@ export function decodeWebhook<const H extends TaskHandleFields>(
   body: string | Uint8Array | Record<string, unknown>,
   options: DecodeWebhookOptions & { readonly handle: H },
 ): DecodedWebhookFor<H>;
-export function decodeWebhook<O extends DecodeWebhookOptions = DecodeWebhookOptions>(
+export function decodeWebhook<const V extends VersionOption | undefined = undefined>(
   body: string | Uint8Array | Record<string, unknown>,
-  options?: O,
-): DecodedWebhook<VersionFor<O>>;
+  options?: DecodeWebhookOptions<V>,
+): DecodedWebhook<VersionFor<Pinning<V>>>;
 export function decodeWebhook(body: string | Uint8Array | Record<string, unknown>, options?: DecodeWebhookOptions): DecodedWebhook {
   let decoded: DecodedWebhook;
   try {

@@ -6,6 +6,7 @@
 
 import type { Bounds } from '../bounds/bounds.js';
 import type { TaskHandle } from '../decode/task-handle.js';
+import type { VersionOption } from '../decode/types.js';
 import { DecodeError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import {
@@ -58,7 +59,7 @@ export interface LegacyHmacConfig {
 }
 
 /** Options of {@link createWebhookReceiver}. */
-export interface WebhookReceiverOptions extends DecodeWebhookOptions {
+export interface WebhookReceiverOptions<V extends VersionOption | undefined = VersionOption | undefined> extends DecodeWebhookOptions<V> {
   /** Resolves a `keyid` to its JWK and agent. Either this or `jwks`. */
   readonly keys?: KeyResolver | undefined;
   /** A seller's JWKS URL and agent, fetched with bounds and cached. Either this or `keys`. */

@@ -8,6 +8,7 @@
  * refusal, typed and blamed: only a fault of the delivery is answered 4xx (see `webhookResponse`).
  */
 import type { VersionFor } from '../decode/decode.js';
+import type { Pinning, VersionOption } from '../decode/types.js';
 import { type TaskHandle, type TaskHandleFields, tieOf } from '../decode/task-handle.js';
 import { DecodeError, describeThrown, TaskMismatchError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
@@ -275,14 +276,17 @@ function senderChecked(handle: TaskHandle, agent: string, taskId: string): TaskH
  * const receiver = createWebhookReceiver({ jwks: { url: sellerJwksUri, agent: sellerAgentUrl }, replayStore });
  * const outcome = await receiver.receive(request); // { kind: 'delivered', taskType, taskId, status, data, signer, ... }
  */
-export function createWebhookReceiver<O extends WebhookReceiverOptions>(options: O): WebhookReceiver<VersionFor<O>> {
+export function createWebhookReceiver<const V extends VersionOption | undefined = undefined>(
+  options: WebhookReceiverOptions<V>,
+): WebhookReceiver<VersionFor<Pinning<V>>> {
+  type Judged = VersionFor<Pinning<V>>;
   const settings = receiverSettings(options);
-  // The version option fixed the schemas that judged each body, so every outcome's version is in VersionFor<O>.
-  const hub = createDeliveryHub<WebhookOutcome<VersionFor<O>>>(settings.recent, settings.now ?? Date.now);
+  // The version option fixed the schemas that judged each body, so every outcome's version is in Judged.
+  const hub = createDeliveryHub<WebhookOutcome<Judged>>(settings.recent, settings.now ?? Date.now);
   return {
     async receive(request) {
       try {
-        return (await receiveOne(settings, request, hub as DeliveryHub<WebhookOutcome>)) as WebhookOutcome<VersionFor<O>>;
+        return (await receiveOne(settings, request, hub as DeliveryHub<WebhookOutcome>)) as WebhookOutcome<Judged>;
       } catch (error) {
         throw typed(error);
       }

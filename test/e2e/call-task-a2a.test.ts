@@ -77,7 +77,7 @@ const brief = (text: string) => ({ ...PRODUCTS_BRIEF, brief: text });
 describe('callTask over the real A2A SDK', () => {
   test('typed in and out: the message is a DataPart { skill, input } with the stamped request; the task decodes', async () => {
     const response = await callTask(agent, 'get_products', PRODUCTS_BRIEF, { version: '3.1' });
-    expectTypeOf(response).toEqualTypeOf<ReturnType<typeof decode<'get_products', { version: '3.1' }>>>();
+    expectTypeOf(response).toEqualTypeOf<ReturnType<typeof decode<'get_products', '3.1'>>>();
     if (response.status !== 'completed') throw new Error(`expected completed, got ${response.status}`);
     expect(response.products?.map((p) => p.product_id)).toEqual(['ctv-prime-time-us', 'news-display-ros', 'podcast-midroll-tech']);
     expect(invocations.at(-1)).toEqual({ skill: 'get_products', input: { ...PRODUCTS_BRIEF, adcp_version: '3.1', adcp_major_version: 3 } });

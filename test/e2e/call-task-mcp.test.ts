@@ -107,7 +107,7 @@ async function withClient<T>(name: string, fn: (client: Client) => Promise<T>): 
 describe('callTask over the real MCP SDK', () => {
   test('typed in and out: the seller gets the encoded request, stamped; the answer decodes as its type', async () => {
     const response = await withClient('echoing', (client) => callTask(client, 'get_products', PRODUCTS_BRIEF, { version: '3.1' }));
-    expectTypeOf(response).toEqualTypeOf<ReturnType<typeof decode<'get_products', { version: '3.1' }>>>();
+    expectTypeOf(response).toEqualTypeOf<ReturnType<typeof decode<'get_products', '3.1'>>>();
     if (response.status !== 'completed') throw new Error(`expected completed, got ${response.status}`);
     expect(response.products?.map((p) => p.product_id)).toEqual(['ctv-prime-time-us', 'news-display-ros', 'podcast-midroll-tech']);
     expect(received.echoing?.at(-1)).toEqual({

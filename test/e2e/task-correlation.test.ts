@@ -25,7 +25,7 @@ import {
   TaskMismatchError,
   taskHandle,
 } from '../../src/index.js';
-import { callTask as callMcp } from '../../src/mcp/index.js';
+import { type Called, callTask as callMcp } from '../../src/mcp/index.js';
 import { mediaBuyRequest } from '../encode/requests.js';
 import { dataPart, executor, type ServedAgent, serveAgent, taskEvents } from '../fixtures/a2a-sellers.js';
 import { lowLevelSeller, type ServedSellers, serveSellers } from '../fixtures/mcp-sellers.js';
@@ -112,7 +112,7 @@ function webhookOf(task: SellerTask, extra: Record<string, unknown> = {}): Recor
 /** What a test needs of a transport: the typed call, and the raw poll answer for decodeTaskStatus. */
 interface Transport {
   readonly books: SellerBooks;
-  create(plan: CreateMediaBuyRequest): Promise<Awaited<ReturnType<typeof callMcp<'create_media_buy', { version: '3.1' }>>>>;
+  create(plan: CreateMediaBuyRequest): Promise<Called<'create_media_buy', { readonly version: '3.1' }>>;
   poll(taskId: string): Promise<unknown>;
 }
 

@@ -126,9 +126,9 @@ describe.each(LANES)('waitForTask over %s', (_, make) => {
 
   test('the result is typed by the handle: its task and version, as decode types its response', () => {
     type Result = Awaited<ReturnType<typeof mcpWait<typeof handle31>>>;
-    expectTypeOf<Result>().toEqualTypeOf<ReturnType<typeof decode<'create_media_buy', { version: '3.1' }>>>();
+    expectTypeOf<Result>().toEqualTypeOf<ReturnType<typeof decode<'create_media_buy', '3.1'>>>();
     expectTypeOf<Awaited<ReturnType<typeof a2aWait<typeof handle30>>>>().toEqualTypeOf<
-      ReturnType<typeof decode<'create_media_buy', { version: '3.0' }>>
+      ReturnType<typeof decode<'create_media_buy', '3.0'>>
     >();
   });
 
