@@ -4,6 +4,7 @@
  * bounded number of transient poll failures and, when given, its webhooks racing the polls. The
  * transports (mcp/, a2a/) supply only the send, as for callTask.
  */
+import type { Final } from '../decode/final.js';
 import { type PolledTask, type PolledTaskFor, pollResolved } from '../decode/polling.js';
 import { readHandle, type TaskHandle, type TaskHandleFields } from '../decode/task-handle.js';
 import { attempt as encodeAttempt } from '../encode/encode.js';
@@ -21,8 +22,8 @@ import { TransportError } from './transport-error.js';
 import { nextDelay, readWaitOptions, type WaitOptions, type WaitSettings } from './wait-options.js';
 import { raceWebhooks, type Settled, type WebhookRace } from './wait-webhooks.js';
 
-/** What waitForTask resolves to for a handle of type `H`: the task's final result, typed by its task and version. */
-export type WaitResult<H> = NonNullable<PolledTaskFor<H>['data']>;
+/** What waitForTask resolves to for a handle of type `H`: the task's final result (its final arms only), typed by its task and version. */
+export type WaitResult<H> = Final<NonNullable<PolledTaskFor<H>['data']>>;
 
 /** waitForTask over a transport's client `C`. */
 export type WaitForTask<C> = <const H extends TaskHandleFields>(client: C, handle: H, options?: WaitOptions) => Promise<WaitResult<H>>;

@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, expectTypeOf, test } from 'vitest';
 import { callTask as a2aCall, waitForTask as a2aWait } from '../../src/a2a/index.js';
-import { type decode, LimitError, TaskFailedError, type TaskHandleFields, TaskMismatchError } from '../../src/index.js';
+import { type decode, type Final, LimitError, TaskFailedError, type TaskHandleFields, TaskMismatchError } from '../../src/index.js';
 import { callTask as mcpCall, waitForTask as mcpWait, TransportError, type WaitClock, type WaitOptions } from '../../src/mcp/index.js';
 import { decodeWebhook } from '../../src/webhooks/decode-webhook.js';
 import { WebhookTaskFailedError } from '../../src/webhooks/errors.js';
@@ -124,12 +124,15 @@ describe.each(LANES)('waitForTask over %s', (_, make) => {
     expect(seller.calls[0]?.args).toMatchObject({ task_id: 'task_cmb_4821', include_result: true });
   });
 
-  test('the result is typed by the handle: its task and version, as decode types its response', () => {
+  test("the result is typed by the handle: its task and version, decode's final arms only (no isFinal to narrow)", () => {
     type Result = Awaited<ReturnType<typeof mcpWait<typeof handle31>>>;
-    expectTypeOf<Result>().toEqualTypeOf<ReturnType<typeof decode<'create_media_buy', '3.1'>>>();
+    expectTypeOf<Result>().toEqualTypeOf<Final<ReturnType<typeof decode<'create_media_buy', '3.1'>>>>();
     expectTypeOf<Awaited<ReturnType<typeof a2aWait<typeof handle30>>>>().toEqualTypeOf<
-      ReturnType<typeof decode<'create_media_buy', '3.0'>>
+      Final<ReturnType<typeof decode<'create_media_buy', '3.0'>>>
     >();
+    // No working, submitted or input-required arm is left: the task's fields are read as they are.
+    expectTypeOf<Extract<Result, { readonly status: 'working' | 'submitted' | 'input-required' }>>().toBeNever();
+    expectTypeOf<Result['media_buy_id']>().toEqualTypeOf<string | undefined>();
   });
 
   test('a seller answering working forever: TIMEOUT at timeoutMs, after a bounded number of polls', async () => {
