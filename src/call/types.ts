@@ -29,7 +29,8 @@ export interface RetryOptions {
  * Options of callTask: the version to speak and judge by, decode's bounds (which bound encode's
  * request too), and the call's deadline. The request the answer answers is the one callTask sent.
  */
-export interface CallOptions<V extends VersionOption | undefined = VersionOption | undefined> extends Omit<DecodeOptions<V>, 'transport' | 'request'> {
+export interface CallOptions<V extends VersionOption | undefined = VersionOption | undefined>
+  extends Omit<DecodeOptions<V>, 'transport' | 'request'> {
   /**
    * Deadline for the whole call, retries and their waits included, in ms (default 60,000, the MCP
    * SDK's own): the SDK's request `timeout` and the deadline of every bounded fetch the call makes

@@ -25,12 +25,12 @@ import {
   versions,
 } from '../schema/versions.js';
 import { fastValidator, listIssues, patchVerdict, type Variant } from '../validate/validators.js';
+import { recordDecoded } from './decoded.js';
 import { type Context, describeCallerValue, failed, guard, mismatch, payloadError } from './failures.js';
-import { recordVariant } from './final.js';
 import { localFault } from './local-faults.js';
 import { checkAnswer, checkRequest, stampedVersion } from './request-checks.js';
 import { refuseContradiction } from './status-layers.js';
-import { recordAnswer } from './task-handle.js';
+import { answerHandle } from './task-handle.js';
 import { type Found, locatePayload } from './transports.js';
 import type { Decoded, DecodeOptions, Decoder, Merged, Pinning, SafeDecodeResult, TaskName, VersionOption } from './types.js';
 
@@ -230,13 +230,14 @@ function run<T extends TaskName>(task: T, input: unknown, options: Resolved, how
  * its version and variant picked, validated as sent, and its envelope's `replayed` read.
  * @internal Shared with decodeEnclosed (enclosed.ts).
  */
-export function decodeFound<T extends TaskName>(ctx: Context, located: Found): Outcome<T> {
-  const found = checked(ctx, located);
-  refuseCarriedError(ctx, found);
-  checkAnswer(ctx, found.payload);
-  const picked = pickVersion(ctx, found);
+export function decodeFound<T extends TaskName>(call: Context, located: Found): Outcome<T> {
+  const found = checked(call, located);
+  refuseCarriedError(call, found);
+  checkAnswer(call, found.payload);
+  const picked = pickVersion(call, found);
   const version = picked.version;
-  if (picked.standInFor !== undefined) ctx.standInFor = picked.standInFor;
+  // Every error from here on says which newer release the picked version judged in its place.
+  const ctx: Context = picked.standInFor === undefined ? call : { ...call, standInFor: picked.standInFor };
   const ids = schemaIdsOf(ctx, version);
   const sent = hasOwn(found.payload, 'status') ? found.payload.status : undefined;
   // The payload's own status picks its schema; one its envelope contradicts is refused.
@@ -244,7 +245,7 @@ export function decodeFound<T extends TaskName>(ctx: Context, located: Found): O
     refuseContradiction(found.state, sent, found.what, { task: ctx.task, version, standInFor: ctx.standInFor });
   const status = sent ?? found.state?.status ?? 'completed';
   const variant: Variant = isAsyncStatus(status) && ids.async[status] !== undefined ? status : 'response';
-  const patch = judge(ctx, { version, variant, ids, found, sent, status });
+  const { patch, mismatch: kept } = judge(ctx, { version, variant, ids, found, sent, status });
   const replayed = replayedFlag(
     ctx,
     version,
@@ -252,14 +253,14 @@ export function decodeFound<T extends TaskName>(ctx: Context, located: Found): O
     variant === 'response' ? ids.response : (ids.async[variant] as string),
     found.payload,
   );
-  recordVariant(found.payload, variant);
-  recordAnswer(found.payload, { task: ctx.task, version, status, operationId: ctx.options.request?.operationId });
+  const handle = answerHandle(found.payload, { task: ctx.task, version, status, operationId: ctx.options.request?.operationId });
+  recordDecoded(found.payload, { variant, handle });
   return {
     data: found.payload as Decoded<T>,
     version,
     ...(picked.standInFor === undefined ? {} : { standInFor: picked.standInFor }),
     ...(patch === undefined ? {} : { patch }),
-    ...(ctx.mismatch === undefined ? {} : { mismatch: ctx.mismatch }),
+    ...(kept === undefined ? {} : { mismatch: kept }),
     ...(replayed ? { replayed: true as const } : {}),
   };
 }
@@ -272,17 +273,16 @@ function refuseCarriedError(ctx: Context, found: Found): void {
   if (!hasOwn(found.payload, 'adcp_error') || !found.payload.adcp_error) return;
   const valid = checkAdcpError(found.payload.adcp_error, '', ctx);
   if (!valid.ok) return;
-  let version = ctx.version;
-  if (version === undefined) {
+  let picked: AnnouncedResolution | undefined;
+  if (ctx.version === undefined) {
     try {
-      const picked = pickVersion(ctx, found);
-      version = picked.version;
-      if (picked.standInFor !== undefined) ctx.standInFor = picked.standInFor;
+      picked = pickVersion(ctx, found);
     } catch {
-      version = undefined;
+      picked = undefined;
     }
   }
-  throw failed({ ...ctx, version }, valid.error, `the ${found.what} carries an adcp_error`);
+  const version = ctx.version ?? picked?.version;
+  throw failed({ ...ctx, version, standInFor: picked?.standInFor }, valid.error, `the ${found.what} carries an adcp_error`);
 }
 
 /** The task's schema ids in `version`, own keys only: 'constructor' or 'toString' is not a task because Object.prototype has it. */
@@ -309,11 +309,18 @@ interface Judged {
   readonly status: unknown;
 }
 
+/** What judging a payload concluded: the earlier GA patch that accepted it (the patch fallback), or the refusal decoderFor keeps. */
+interface Verdict {
+  readonly patch?: string | undefined;
+  readonly mismatch?: SchemaMismatchError | undefined;
+}
+
 /**
  * Validates a payload as sent against the picked variant, or throws what it is instead. Returns
- * the earlier GA patch that accepted it where the bundled patch refused it (the patch fallback).
+ * the earlier GA patch that accepted it where the bundled patch refused it (the patch fallback),
+ * or, for decoderFor (`keepMismatch`), the schema's refusal it keeps.
  */
-function judge(ctx: Context, j: Judged): string | undefined {
+function judge(ctx: Context, j: Judged): Verdict {
   const { version, variant, ids, found, sent, status } = j;
   let validate = fastValidator(version, ctx.task, variant, pickedBy(ctx, found), ctx);
   if (validate === undefined)
@@ -332,7 +339,7 @@ function judge(ctx: Context, j: Judged): string | undefined {
   if (!accepts(validate)) {
     // A published GA patch of the release whose schema accepts it: the answer is that patch's (versioning.mdx: patches never change schema).
     const verdict = patchVerdict(version, ctx.task, variant, accepts, ctx);
-    if (verdict === undefined) return keptRefusal(ctx, j, standIn);
+    if (verdict === undefined) return { mismatch: keptRefusal(ctx, j, standIn) };
     ({ patch, validate } = verdict);
   }
   // Where the schema leaves `status` open (every 3.0 response, 3.1's governance responses), a
@@ -349,7 +356,7 @@ function judge(ctx: Context, j: Judged): string | undefined {
       },
     ]);
   }
-  return patch;
+  return { patch };
 }
 
 /**
@@ -370,15 +377,14 @@ function replayedFlag(ctx: Context, version: Version, variant: Variant, schemaId
   ]);
 }
 
-/** The refusal of a payload no patch accepts: thrown, or, for decoderFor (`keepMismatch`), kept when it is a schema mismatch. */
-function keptRefusal(ctx: Context, j: Judged, standIn: boolean): undefined {
+/** The refusal of a payload no patch accepts: thrown, or, for decoderFor (`keepMismatch`), returned when it is a schema mismatch. */
+function keptRefusal(ctx: Context, j: Judged, standIn: boolean): SchemaMismatchError {
   try {
-    refuseInvalid(ctx, j, standIn);
+    return refuseInvalid(ctx, j, standIn);
   } catch (error) {
     if (ctx.keepMismatch !== true || !(error instanceof SchemaMismatchError)) throw error;
-    ctx.mismatch = error;
+    return error;
   }
-  return undefined;
 }
 
 /** A payload its schema rejects: the issues listed (SCHEMA_MISMATCH), or what the answer is instead of the response. */

@@ -33,11 +33,9 @@ export interface Context extends ErrorContext {
   /** The version that judges a payload announcing no `adcp_version` under `'auto'` (default: the default version). */
   readonly unannounced?: Version | undefined;
   /** The newer release the payload announced, once a bundled version was picked to judge it in its place. */
-  standInFor?: string;
-  /** decoderFor's: keep a schema mismatch as `mismatch` instead of throwing it. */
+  readonly standInFor?: string | undefined;
+  /** decoderFor's: keep a schema mismatch as the outcome's `mismatch` instead of throwing it. */
   readonly keepMismatch?: true;
-  /** The mismatch kept. */
-  mismatch?: SchemaMismatchError;
 }
 
 /** Where a failure came from, beyond the seller's error itself. */

@@ -4,19 +4,7 @@
  * task state when `status` is absent), so isFinal answers what decode() decided, not a guess.
  */
 import { type AsyncStatus, isAsyncStatus } from '../schema/statuses.js';
-
-/** Payloads decode() returned, and whether the final (sync) response schema judged each. */
-const judged = new WeakMap<object, boolean>();
-
-/**
- * Records the variant decode() validated a payload against; the latest decode of the same object wins.
- *
- * @param payload The object decode() returns as sent.
- * @param variant `'response'` for the final response, else the async status whose schema judged it.
- */
-export function recordVariant(payload: object, variant: string): void {
-  judged.set(payload, variant === 'response');
-}
+import { decodedRecord } from './decoded.js';
 
 /** The final arms of a decoded response: every union member whose `status` is not required to be an async one. */
 export type Final<R> = Exclude<R, { readonly status: AsyncStatus }>;
@@ -44,8 +32,8 @@ export type Final<R> = Exclude<R, { readonly status: AsyncStatus }>;
 export function isFinal<R extends object>(response: R): response is Final<R>;
 export function isFinal(response: unknown): boolean {
   if (typeof response !== 'object' || response === null) return false;
-  const known = judged.get(response);
-  if (known !== undefined) return known;
+  const known = decodedRecord(response);
+  if (known !== undefined) return known.variant === 'response';
   // A copy: read `status` as data only, never through a getter; a Proxy's throwing trap is "not final".
   try {
     const own = Object.getOwnPropertyDescriptor(response, 'status');

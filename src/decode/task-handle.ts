@@ -12,6 +12,7 @@ import { knownOptions, type OptionOwner, optionError, unreadableOption } from '.
 import { hasOwn, isObject, own } from '../json/own.js';
 import { ONGOING_STATUSES } from '../schema/statuses.js';
 import { releaseOf, resolveVersion, tablesFor, type Version, versions } from '../schema/versions.js';
+import { decodedRecord } from './decoded.js';
 
 /** `'3.1'` for `'3.1.19'`; `string` for a version not known at compile time (covariant in `V`, so a handle of one version is a handle of any). */
 export type HandleRelease<V extends string> = V extends `${infer Major}.${infer Minor}.${string}` ? `${Major}.${Minor}` : string;
@@ -94,31 +95,27 @@ function sameAgent(a: string, b: string): boolean {
   }
 }
 
-/** What decode() recorded of a `submitted` or `working` answer: its handle, or null when it carried no `task_id`. */
-const answers = new WeakMap<object, TaskHandle | null>();
-
 /** The statuses of an answer whose task goes on (webhooks.mdx: only these may later emit task webhooks). */
 const ONGOING: readonly unknown[] = ONGOING_STATUSES;
 
 /**
- * Records what decode() returned, when its status says the task goes on.
+ * The handle of an answer decode() is about to return: for a `submitted` or `working` status, its
+ * handle (`null` without a `task_id`); `undefined` for any other status.
  *
  * @param payload - The object decode() returns.
  * @param answer - The task, the version that judged it, its status, and the operation id the request registered.
+ * @returns The handle, `null` or `undefined`, for decode()'s record of the payload.
  * @throws Never.
  * @example
- * recordAnswer(found.payload, { task: 'create_media_buy', version: '3.1.19', status: 'submitted', operationId: undefined });
+ * answerHandle(found.payload, { task: 'create_media_buy', version: '3.1.19', status: 'submitted', operationId: undefined });
  */
-export function recordAnswer(
+export function answerHandle(
   payload: Record<string, unknown>,
   answer: { task: string; version: string; status: unknown; operationId: string | undefined },
-): void {
-  if (!ONGOING.includes(answer.status)) return;
+): TaskHandle | null | undefined {
+  if (!ONGOING.includes(answer.status)) return undefined;
   const taskId = own(payload, 'task_id');
-  answers.set(
-    payload,
-    typeof taskId === 'string' ? new TaskHandle<string, string>(answer.task, taskId, answer.version, answer.operationId) : null,
-  );
+  return typeof taskId === 'string' ? new TaskHandle<string, string>(answer.task, taskId, answer.version, answer.operationId) : null;
 }
 
 function invalidInput(message: string, task?: string): DecodeError {
@@ -151,7 +148,7 @@ export function mintHandle(task: unknown, answer: unknown, options?: TaskHandleO
   }
   const agent = agentOf(agentValue, 'agent', owner);
   if (!isObject(answer)) throw invalidInput(`taskHandle expects the answer decode() returned; got ${describeValue(answer)}`, task);
-  const handle = answers.get(answer);
+  const handle = decodedRecord(answer)?.handle;
   if (handle === undefined) {
     let status: unknown;
     try {

@@ -17,7 +17,6 @@ import { type ParsedShape, readTextItem, type TextBudget } from '../json/text.js
 import type { EndState } from '../schema/recovery.js';
 import { isAsyncStatus, isFailedStatus } from '../schema/statuses.js';
 import { type Context, failed, payloadError } from './failures.js';
-import { sellerText } from './seller-text.js';
 import type { StatedStatus } from './status-layers.js';
 
 /** A payload found in the input, and how far it can be trusted. */
@@ -69,38 +68,16 @@ export function locatePayload(ctx: Context, input: unknown): Found {
   }
 }
 
-/** The first payload an `isError` result carries (structuredContent, else the first JSON object text), for {@link payloadError}. */
-function mcpFailurePayload(input: unknown, ctx: Context): unknown {
-  if (!isObject(input)) return undefined;
-  const structured = hasOwn(input, 'structuredContent') ? input.structuredContent : undefined;
-  if (isObject(structured)) return structured;
-  const content = hasOwn(input, 'content') ? input.content : undefined;
-  if (!Array.isArray(content)) return undefined;
-  const budget: TextBudget = { used: 0, context: ctx };
-  const cursor = { at: '/content' };
-  for (const { text } of textItems(content, cursor)) {
-    if (typeof text !== 'string') continue;
-    const parsed = readTextItem(budget, text, ctx.options.maxBytes, cursor.at);
-    if (parsed.ok && isObject(parsed.value)) return parsed.value;
-  }
-  return undefined;
-}
-
-function fromErrorLocation(
-  ctx: Context,
-  location: AdcpErrorLocation,
-  input: unknown,
-  transport: 'mcp' | 'a2a',
-): TaskFailedError | undefined {
+function fromErrorLocation(ctx: Context, location: AdcpErrorLocation): TaskFailedError | undefined {
   if (location.kind === 'found')
-    return failed(ctx, location.error, 'the seller answered with an AdCP error', { sellerText: sellerText(input, transport) });
+    return failed(ctx, location.error, 'the seller answered with an AdCP error', { sellerText: location.words });
   return undefined;
 }
 
 function mcpPayload(ctx: Context, input: unknown): Found {
   const { maxBytes } = ctx.options;
   const error = locateMcpError(input, maxBytes, ctx);
-  const failure = fromErrorLocation(ctx, error, input, 'mcp');
+  const failure = fromErrorLocation(ctx, error);
   if (failure !== undefined) throw failure;
   if (looksLikeJsonRpcError(input)) {
     // Without an adcp_error, a reserved JSON-RPC code (transport-errors.mdx) still names the AdCP
@@ -111,7 +88,7 @@ function mcpPayload(ctx: Context, input: unknown): Found {
     throw failed(ctx, undefined, `the seller answered with JSON-RPC error ${rpcCode ?? '(no code)'}`, {
       unusable: error.kind === 'invalid' ? error.reason : undefined,
       reservedCode: reserved,
-      sellerText: sellerText(input, 'mcp'),
+      sellerText: error.words,
     });
   }
   const location: McpPayloadLocation = locateMcpPayload(input, maxBytes, ctx);
@@ -125,11 +102,11 @@ function mcpPayload(ctx: Context, input: unknown): Found {
         : { payload: location.value, inProcess: false, what: `content[${location.index}].text`, shape: location.shape };
     case 'error-flag': {
       // A present but invalid adcp_error ends detection (the spec: "treat as no structured error").
-      const fallback = error.kind === 'none' ? payloadError(mcpFailurePayload(input, ctx), ctx) : undefined;
+      const fallback = error.kind === 'none' ? payloadError(error.payload, ctx) : undefined;
       throw failed(ctx, fallback, 'the seller set isError', {
         fromPayload: fallback !== undefined,
         unusable: error.kind === 'invalid' ? error.reason : undefined,
-        sellerText: sellerText(input, 'mcp'),
+        sellerText: error.words,
       });
     }
     case 'none':
@@ -165,7 +142,7 @@ function mcpNone(ctx: Context, input: unknown, location: Extract<McpPayloadLocat
         : location.rejected.find((r) => r.reason === 'adcp-error-only')?.adcpError;
     const valid = checkAdcpError(candidate, '', ctx);
     throw failed(ctx, valid.ok ? valid.error : undefined, 'the seller answered with an adcp_error but no isError flag', {
-      sellerText: sellerText(input, 'mcp'),
+      sellerText: location.words,
     });
   }
   refuseTooLarge(ctx, location.rejected);
@@ -192,19 +169,19 @@ function mcpNone(ctx: Context, input: unknown, location: Extract<McpPayloadLocat
   );
 }
 
-/** A failed, rejected or canceled A2A task: its error (the payload's errors[0]) if any, its state, its words. */
-function ended(ctx: Context, input: unknown, state: EndState, found: AdcpError | undefined, unusable: string | undefined): TaskFailedError {
+/** A failed, rejected or canceled A2A task: its error (the payload's errors[0]) if any, its state, its words (as the error extractor read them). */
+function ended(ctx: Context, error: AdcpErrorLocation, state: EndState, found: AdcpError | undefined): TaskFailedError {
   return failed(ctx, found, `the A2A task ended in state ${state}`, {
     fromPayload: found !== undefined,
-    unusable,
+    unusable: error.kind === 'invalid' ? error.reason : undefined,
     state,
-    sellerText: sellerText(input, 'a2a'),
+    sellerText: error.words,
   });
 }
 
 function a2aPayload(ctx: Context, input: unknown): Found {
   const error = locateA2aError(input, ctx);
-  const failure = fromErrorLocation(ctx, error, input, 'a2a');
+  const failure = fromErrorLocation(ctx, error);
   if (failure !== undefined) throw failure;
   // A present but invalid adcp_error ends detection (the spec: "treat as no structured error").
   const unusable = error.kind === 'invalid' ? error.reason : undefined;
@@ -215,7 +192,7 @@ function a2aPayload(ctx: Context, input: unknown): Found {
       const what = location.source === 'artifact' ? 'A2A artifact DataPart data' : 'A2A status message DataPart data';
       // A failed transport state ends the call whatever the payload says of itself: it is read for its error only.
       if (isFailedStatus(location.state))
-        throw ended(ctx, input, location.state, unusable === undefined ? payloadError(location.value, ctx) : undefined, unusable);
+        throw ended(ctx, error, location.state, unusable === undefined ? payloadError(location.value, ctx) : undefined);
       return { payload: location.value, inProcess: true, what, state: { status: location.state, layer: 'a2a' } };
     }
     case 'wrapper':
@@ -227,7 +204,7 @@ function a2aPayload(ctx: Context, input: unknown): Found {
     case 'none':
       switch (location.reason) {
         case 'no-data-part':
-          if (isFailedStatus(location.state)) throw ended(ctx, input, location.state, undefined, unusable);
+          if (isFailedStatus(location.state)) throw ended(ctx, error, location.state, undefined);
           // a2a-response-format: data is optional in an interim update ("Yes (if present)"); the state alone is the answer.
           if (isAsyncStatus(location.state)) return stateAlone(location.state);
           throw new DecodeError(

@@ -7,10 +7,10 @@
  */
 import { DecodeError, describeThrown } from '../errors/errors.js';
 import { type Resolved, resolveOptions } from '../options/resolve-options.js';
+import type { Pinning, VersionOption } from '../options/version-option.js';
 import { defaultVersion, type Version } from '../schema/versions.js';
 import { checkedRequest } from './checked-request.js';
 import type { EncodedRequest } from './request.js';
-import type { Pinning, VersionOption } from '../options/version-option.js';
 import type { Encoded, EncodeOptions, Encoder, EncodeVersionFor, RequestIn, RequestTask, SafeEncodeResult } from './types.js';
 
 /**
@@ -35,7 +35,10 @@ export function encode<T extends RequestTask<EncodeVersionFor<Pinning<V>>>, cons
   args: RequestIn<T, EncodeVersionFor<Pinning<V>>>,
   options?: EncodeOptions<V>,
 ): Encoded<T, Pinning<V>> {
-  return orThrow(attempt(() => resolveOptions(options, { who: 'encode' }, { known: ENCODE_OPTION_KEYS }), task, args)) as Encoded<T, Pinning<V>>;
+  return orThrow(attempt(() => resolveOptions(options, { who: 'encode' }, { known: ENCODE_OPTION_KEYS }), task, args)) as Encoded<
+    T,
+    Pinning<V>
+  >;
 }
 
 /**

@@ -18,9 +18,11 @@ import { type AdcpError, DecodeError, type ErrorContext, NO_CONTEXT, readInput }
 import { shownPointer } from '../errors/format.js';
 import { hasOwn, isObject, own } from '../json/own.js';
 import { readTextItem, type TextBudget } from '../json/text.js';
-import { isA2aDataPart, unwrapA2aEnvelope } from './a2a.js';
+import { isFailedStatus } from '../schema/statuses.js';
+import { classifyA2aState, isA2aDataPart, unwrapA2aEnvelope } from './a2a.js';
 import { jsonRpcErrorData } from './json-rpc.js';
-import { type McpExtractOptions, resolveMaxBytes, textItems } from './mcp.js';
+import { type McpExtractOptions, mcpWords, resolveMaxBytes, textItems } from './mcp.js';
+import { a2aWords, jsonRpcWords, textWords } from './seller-words.js';
 
 /** Longest accepted `adcp_error.code`, in UTF-16 code units (the spec's `code.length > 64` check). */
 const MAX_ERROR_CODE_LENGTH = 64;
@@ -53,6 +55,8 @@ export type AdcpErrorLocation =
       readonly index?: number;
       /** Artifact index (artifact only). */
       readonly artifactIndex?: number;
+      /** What the seller said in words beside it (the result's text, the JSON-RPC message, the task's text part). */
+      readonly words?: string | undefined;
     }
   | {
       /** The first `adcp_error` in detection order failed validation; detection stops there, as in the spec. */
@@ -63,8 +67,14 @@ export type AdcpErrorLocation =
       readonly artifactIndex?: number;
       /** For `too-large`: the compact JSON's size in UTF-8 bytes (a lower bound when it holds more values than 4096 bytes of JSON can). */
       readonly bytes?: number;
+      readonly words?: string | undefined;
     }
-  | { readonly kind: 'none' };
+  /**
+   * No `adcp_error`; when the answer signals a failure all the same (isError, a JSON-RPC error, a
+   * failed A2A task), `words`, and for an `isError` result the first payload it carries
+   * (structuredContent, else the first JSON object text), whose `errors[0]` may describe the failure.
+   */
+  | { readonly kind: 'none'; readonly words?: string | undefined; readonly payload?: Record<string, unknown> | undefined };
 
 /** The verdict on an `adcp_error` that holds no prototype keys (see {@link checkAdcpError}). */
 export type AdcpErrorVerdict =
@@ -147,7 +157,7 @@ export function checkAdcpError(candidate: unknown, at = '', context: ErrorContex
 function locationOf(
   candidate: unknown,
   source: AdcpErrorSource,
-  where: { index?: number; artifactIndex?: number },
+  where: { index?: number; artifactIndex?: number; words: string | undefined },
   at: string,
   context: ErrorContext,
 ): AdcpErrorLocation {
@@ -171,13 +181,18 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }, con
 
   // 1. structuredContent.adcp_error, only with a truthy isError. Presence is truthiness, as in the
   //    spec's `structuredContent?.adcp_error`; a present-but-invalid error ends detection.
+  let payload: Record<string, unknown> | undefined;
   if (isError) {
     cursor.at = '/structuredContent';
     const structured = own(input, 'structuredContent');
+    if (isObject(structured)) payload = structured;
     if (typeof structured === 'object' && structured !== null) {
       cursor.at = '/structuredContent/adcp_error';
       const candidate = own(structured, 'adcp_error');
-      if (candidate) return locationOf(candidate, 'structuredContent', {}, cursor.at, context);
+      if (candidate) {
+        const at = cursor.at;
+        return locationOf(candidate, 'structuredContent', { words: mcpWords(input, cursor) }, at, context);
+      }
     }
   }
 
@@ -186,9 +201,11 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }, con
   const rpc = jsonRpcErrorData(input);
   if (rpc.found) {
     const candidate = isObject(rpc.data) ? own(rpc.data, 'adcp_error') : undefined;
+    cursor.at = hasOwn(input, 'error') ? '/error/message' : '/message';
+    const words = jsonRpcWords(input);
     return candidate
-      ? locationOf(candidate, 'jsonrpc_error', {}, hasOwn(input, 'error') ? '/error/data/adcp_error' : '/data/adcp_error', context)
-      : { kind: 'none' };
+      ? locationOf(candidate, 'jsonrpc_error', { words }, hasOwn(input, 'error') ? '/error/data/adcp_error' : '/data/adcp_error', context)
+      : { kind: 'none', words };
   }
 
   // 5. Text fallback, only for isError results, items in order; the first JSON object holding a
@@ -198,14 +215,21 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }, con
   const content = own(input, 'content');
   if (!Array.isArray(content)) return { kind: 'none' };
   const budget: TextBudget = { used: 0, context };
+  let words: string | undefined;
   for (const { index, text } of textItems(content, cursor)) {
+    words ??= textWords(text);
     if (typeof text !== 'string' || text === '') continue;
     const parsed = readTextItem(budget, text, maxBytes, cursor.at);
     if (!parsed.ok || !isObject(parsed.value)) continue;
+    payload ??= parsed.value;
     const candidate = own(parsed.value, 'adcp_error');
-    if (candidate) return locationOf(candidate, 'text_fallback', { index }, `${cursor.at}/adcp_error`, context);
+    if (candidate) {
+      const at = `${cursor.at}/adcp_error`;
+      // Words after the error's item are read only when none came before it.
+      return locationOf(candidate, 'text_fallback', { index, words: words ?? mcpWords(input, cursor) }, at, context);
+    }
   }
-  return { kind: 'none' };
+  return { kind: 'none', words, payload };
 }
 
 /**
@@ -259,6 +283,10 @@ function a2aLocate(input: unknown, cursor: { at: string }, context: ErrorContext
   if (unwrapped.kind !== 'object') return { kind: 'none' };
   const task = unwrapped.value;
   const prefix = unwrapped.envelope === undefined ? '' : `/${unwrapped.envelope}`;
+  const words = () => {
+    cursor.at = prefix;
+    return a2aWords(task);
+  };
 
   // 2. Every artifact's DataParts, in order (not only artifacts[0]), whatever the state.
   cursor.at = `${prefix}/artifacts`;
@@ -273,7 +301,7 @@ function a2aLocate(input: unknown, cursor: { at: string }, context: ErrorContext
         return locationOf(
           found.candidate,
           'artifact',
-          { index: found.index, artifactIndex },
+          { index: found.index, artifactIndex, words: words() },
           `${prefix}/artifacts/${artifactIndex}/parts/${found.index}/data/adcp_error`,
           context,
         );
@@ -291,11 +319,13 @@ function a2aLocate(input: unknown, cursor: { at: string }, context: ErrorContext
     return locationOf(
       found.candidate,
       'status_message',
-      { index: found.index },
+      { index: found.index, words: words() },
       `${prefix}/status/message/parts/${found.index}/data/adcp_error`,
       context,
     );
-  return { kind: 'none' };
+  // A task that ended failed without an adcp_error: its words are all the seller said.
+  const state = isObject(status) ? classifyA2aState(own(status, 'state')) : null;
+  return state !== null && isFailedStatus(state.state) ? { kind: 'none', words: words() } : { kind: 'none' };
 }
 
 /** First DataPart (by field presence, 1.0 or v0.3) whose `data.adcp_error` is truthy. */

@@ -17,6 +17,7 @@ import { byteLimit, knownOptions } from '../errors/option-rules.js';
 import { hasOwn, isObject, own } from '../json/own.js';
 import { type ParsedShape, readTextItem, type TextBudget } from '../json/text.js';
 import type { FoundPayload } from './found.js';
+import { MAX_WORDS_SCANNED, textWords } from './seller-words.js';
 
 export type { ParsedShape } from '../json/text.js';
 
@@ -97,6 +98,8 @@ export type McpPayloadLocation =
       readonly ignoredStructuredContent?: IgnoredStructuredContent;
       /** For `structured-adcp-error-only`: the `adcp_error` as read (once) from structuredContent. */
       readonly adcpError?: unknown;
+      /** What the seller said in words (the first text item that is not JSON data), read in the same scan. */
+      readonly words?: string | undefined;
     };
 
 /** True when the object's only own enumerable key is `adcp_error`. */
@@ -143,7 +146,8 @@ function locate(result: unknown, maxBytes: number, cursor: { at: string }, conte
   if (isObject(structured)) {
     if (isAdcpErrorOnly(structured)) {
       cursor.at = '/structuredContent/adcp_error';
-      return { kind: 'none', reason: 'structured-adcp-error-only', rejected: [], adcpError: own(structured, 'adcp_error') };
+      const adcpError = own(structured, 'adcp_error');
+      return { kind: 'none', reason: 'structured-adcp-error-only', rejected: [], adcpError, words: mcpWords(result, cursor) };
     }
     return { kind: 'payload', value: structured, source: 'structuredContent' };
   }
@@ -156,7 +160,9 @@ function locate(result: unknown, maxBytes: number, cursor: { at: string }, conte
   if (!Array.isArray(content)) return { kind: 'none', reason: 'no-content', rejected: [], ...extra };
   const rejected: McpRejectedText[] = [];
   const budget: TextBudget = { used: 0, context };
+  let words: string | undefined;
   for (const { index, text } of textItems(content, cursor)) {
+    words ??= textWords(text);
     if (typeof text !== 'string') {
       rejected.push({ index, reason: 'not-string' });
       continue;
@@ -188,7 +194,30 @@ function locate(result: unknown, maxBytes: number, cursor: { at: string }, conte
   }
 
   // 4. Nothing machine-readable.
-  return { kind: 'none', reason: 'no-json-object', rejected, ...extra };
+  return { kind: 'none', reason: 'no-json-object', rejected, ...extra, words };
+}
+
+/**
+ * What an MCP result says in words: its first text item that is not JSON data, among the first
+ * {@link MAX_WORDS_SCANNED} text items, for an extractor that found a failure before its scan reached them.
+ *
+ * @param result The CallToolResult (an object).
+ * @param cursor Set to what is being read.
+ * @returns The words, shown, or `undefined`.
+ * @throws Whatever a getter or Proxy trap in `content` throws.
+ * @example
+ * mcpWords({ content: [{ type: 'text', text: 'Budget too low' }] }, { at: '' }); // 'Budget too low'
+ */
+export function mcpWords(result: Record<string, unknown>, cursor: { at: string }): string | undefined {
+  cursor.at = '/content';
+  const content = own(result, 'content');
+  if (!Array.isArray(content)) return undefined;
+  let scanned = 0;
+  for (const { text } of textItems(content, cursor)) {
+    const words = textWords(text);
+    if (words !== undefined || ++scanned >= MAX_WORDS_SCANNED) return words;
+  }
+  return undefined;
 }
 
 /**

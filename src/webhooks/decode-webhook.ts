@@ -8,7 +8,6 @@ import { type Bounds, withinBounds } from '../bounds/bounds.js';
 import { checkTree } from '../bounds/check-tree.js';
 import { snapshot } from '../bounds/snapshot.js';
 import { type DecodeOptions, decodeResolved, type VersionFor } from '../decode/decode.js';
-import type { Pinning, VersionOption } from '../decode/types.js';
 import {
   decodeEnclosed,
   isTaskType,
@@ -20,6 +19,7 @@ import {
 } from '../decode/enclosed.js';
 import { guard } from '../decode/failures.js';
 import { correlate, readHandle, type TaskHandle, type TaskHandleFields } from '../decode/task-handle.js';
+import type { Pinning, VersionOption } from '../decode/types.js';
 import { DecodeError, describeValue, SchemaMismatchError, TaskFailedError } from '../errors/errors.js';
 import { optionError, unreadableOption } from '../errors/option-rules.js';
 import { WebhookError } from '../errors/webhook-error.js';
@@ -47,7 +47,8 @@ export type WebhookData<K extends WebhookTaskType, V extends Version = Version> 
 export type WebhookTaskTypeIn<V extends Version> = TaskTypeIn<V>;
 
 /** Options of {@link decodeWebhook} (and of the receiver's decoding). */
-export interface DecodeWebhookOptions<V extends VersionOption | undefined = VersionOption | undefined> extends Omit<DecodeOptions<V>, 'transport'> {
+export interface DecodeWebhookOptions<V extends VersionOption | undefined = VersionOption | undefined>
+  extends Omit<DecodeOptions<V>, 'transport'> {
   /** The format the registration fixed (`push_notification_config` → `'mcp'`; A2A push config → `'a2a'`); detected when omitted. */
   readonly format?: WebhookFormat | undefined;
   /**

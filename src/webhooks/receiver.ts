@@ -8,8 +8,8 @@
  * refusal, typed and blamed: only a fault of the delivery is answered 4xx (see `webhookResponse`).
  */
 import type { VersionFor } from '../decode/decode.js';
-import type { Pinning, VersionOption } from '../decode/types.js';
 import { type TaskHandle, type TaskHandleFields, tieOf } from '../decode/task-handle.js';
+import type { Pinning, VersionOption } from '../decode/types.js';
 import { DecodeError, describeThrown, TaskMismatchError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { WebhookError } from '../errors/webhook-error.js';

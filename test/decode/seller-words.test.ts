@@ -10,9 +10,9 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { decode } from '../../src/decode/decode.js';
 import { decodeEnclosed } from '../../src/decode/enclosed.js';
-import { MAX_SELLER_TEXT, sellerText } from '../../src/decode/seller-text.js';
 import { type Recovery, TaskFailedError } from '../../src/errors/errors.js';
 import { shownText } from '../../src/errors/format.js';
+import { MAX_SELLER_TEXT } from '../../src/extract/seller-words.js';
 import { DEFAULT_OPTIONS } from '../../src/options/resolve-options.js';
 import { END_STATE_RECOVERY } from '../../src/schema/recovery.js';
 import { a2a03, a2a10, jsonRpc, mcpError } from '../fixtures/envelopes.js';
@@ -108,21 +108,29 @@ describe("the seller's words, by transport", () => {
     );
   });
 
-  test('never throws, whatever the input', () => {
-    const hostile = new Proxy(
-      {},
-      {
-        get: () => {
-          throw new Error('trap');
+  test("a failing decode reads the seller's answer once: its words come back with the error the extractor found", () => {
+    for (const [answer, words] of [
+      [{ isError: true, text: 'Budget below the floor.', structured: undefined }, 'Budget below the floor.'],
+      [{ isError: true, text: '{"errors":[{"code":"BUDGET_TOO_LOW","message":"below floor"}]}', structured: undefined }, undefined],
+      [
+        { isError: true, text: 'Rate limited, come back later.', structured: { adcp_error: { code: 'RATE_LIMITED', retry_after: 5 } } },
+        'Rate limited, come back later.',
+      ],
+    ] as const) {
+      let reads = 0;
+      const result = {
+        isError: answer.isError,
+        get content() {
+          reads += 1;
+          return [{ type: 'text', text: answer.text }];
         },
-        ownKeys: () => {
-          throw new Error('trap');
-        },
-      },
-    );
-    expect(sellerText(hostile, 'mcp')).toBeUndefined();
-    expect(sellerText({ task: hostile }, 'a2a')).toBeUndefined();
-    expect(sellerText(null, 'a2a')).toBeUndefined();
+        ...(answer.structured === undefined ? {} : { structuredContent: answer.structured }),
+      };
+      // The transport named, so that detection (which reads the shape first) is not counted.
+      const error = caughtAs(TaskFailedError, () => decode('create_media_buy', result, { transport: 'mcp' }));
+      expect(error.sellerText).toBe(words);
+      expect(reads).toBe(1);
+    }
   });
 });
 

@@ -882,7 +882,7 @@ describe('error extraction: A2A detection order', () => {
       [{ data: { adcp_error: e1 } }],
       artifacts([{ text: 'x' }], [{ data: { other: 1 } }, { data: { adcp_error: e2 } }]),
     );
-    expect(locateA2aError(input)).toEqual({ kind: 'found', error: e2, source: 'artifact', index: 1, artifactIndex: 1 });
+    expect(locateA2aError(input)).toEqual({ kind: 'found', error: e2, source: 'artifact', words: 'x', index: 1, artifactIndex: 1 });
   });
 
   test('1.0 parts without kind are found', () => {
