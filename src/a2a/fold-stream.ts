@@ -12,7 +12,7 @@
  */
 import { DEFAULT_BOUNDS } from '../bounds/bounds.js';
 import { snapshot } from '../bounds/snapshot.js';
-import { DecodeError, describeValue, LimitError } from '../errors/errors.js';
+import { DecodeError, describeValue, LimitError, wrapInputFault } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { fromA2aSdk } from '../extract/a2a-sdk.js';
 import { isObject, own } from '../json/own.js';
@@ -69,7 +69,8 @@ export interface StreamFold {
   /**
    * Folds the next event in.
    *
-   * @throws {DecodeError} `MALFORMED_ENVELOPE` for an event that is none of the four, or one for another task.
+   * @throws {DecodeError} `MALFORMED_ENVELOPE` for an event that is none of the four, one for another
+   *   task, or one whose reading throws (a getter, a Proxy trap), at the event's index.
    * @throws {LimitError} `TOO_MANY_VALUES` (unit `nodes`) past 10,000 events, or past 1,000,000 artifacts and parts held.
    */
   push(event: unknown): void;
@@ -95,7 +96,12 @@ class Fold implements StreamFold {
   push(raw: unknown): void {
     if (this.events === MAX_EVENTS) throw tooManyEvents();
     const index = this.events++;
-    this.apply(eventOf(raw, index), index);
+    try {
+      this.apply(eventOf(raw, index), index);
+    } catch (error) {
+      // An in-process event's getter or Proxy trap that throws is a broken event, never a raw throw.
+      throw wrapInputFault(error, `/${index}`);
+    }
   }
 
   result(): Record<string, unknown> {
@@ -241,8 +247,8 @@ export function streamFold(): StreamFold {
  *   events, or the @a2a-js/sdk client's StreamResponse objects (`for await` them into an array).
  * @returns The task (`id`, `contextId`, the last `status`, the `artifacts` built), or `{ message }`
  *   when the stream answered with a Message and no task.
- * @throws {DecodeError} `MALFORMED_ENVELOPE` for an event that is none of the four, or one for
- *   another task; `NO_PAYLOAD` for an empty stream; {@link LimitError} `TOO_MANY_VALUES` (unit
+ * @throws {DecodeError} `MALFORMED_ENVELOPE` for an event that is none of the four, one for
+ *   another task, or one whose reading throws; `NO_PAYLOAD` for an empty stream; {@link LimitError} `TOO_MANY_VALUES` (unit
  *   `nodes`) past 10,000 events, or past 1,000,000 artifacts and parts.
  * @example
  * const events = [];
