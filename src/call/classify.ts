@@ -137,8 +137,9 @@ export function classify(thrown: unknown, head: ResponseHead | undefined, contex
 /**
  * What a client threw for an answer it could not take: the MCP SDK's UnauthorizedError (a 401 its
  * authProvider did not resolve), @a2a-js/sdk's own SSE size bound, or an answer it could not read
- * (MALFORMED_ENVELOPE, the seller's). The client's Error quotes the seller's bytes raw, so it is
- * not kept as `cause`: its words are shown, escaped and cut, in the message.
+ * (MALFORMED_ENVELOPE, the seller's; a TransportError when the answer was a refusal). The client's
+ * Error quotes the seller's bytes raw, so it is not kept as `cause`: its words are shown, escaped
+ * and cut, in the message.
  */
 function unreadAnswer(thrown: Error, head: ResponseHead | undefined, context: ErrorContext): DecodeError | undefined {
   const task = context.task ?? 'the call';
@@ -157,6 +158,8 @@ function unreadAnswer(thrown: Error, head: ResponseHead | undefined, context: Er
     );
   const fault = thrownFrameFault(thrown);
   if (fault === undefined) return undefined;
+  // A refusal whose body the client could not read (`null` where it wanted an error) is still a refusal: its status, as a bounded fetch saw it.
+  if (head !== undefined) return refusalError(head.status, '', head, context);
   return new DecodeError(
     'MALFORMED_ENVELOPE',
     `${task}: expected ${fault.expected} from the seller; ${fault.client} could not read its answer: ${shownText(fault.said, MESSAGE_TEXT)}`,

@@ -116,11 +116,11 @@ export function isA2aJsonRpcError(value: object): boolean {
 export type A2aRpcError = { readonly answer: unknown } | { readonly malformed: string };
 
 /**
- * The seller's JSON-RPC error in an error @a2a-js/sdk threw, read by structure: 1.x's
- * (`transport: 'jsonrpc'` and own `envelopeCode`: the error itself is what decode() reads) or
- * 0.3's (own `errorResponse`: the JSON-RPC response it was built from, which decode() reads). An
- * error without an integer code is named as malformed: the SDK builds one from whatever `error` the
- * seller sent.
+ * The seller's JSON-RPC error in an error @a2a-js/sdk threw, read by structure, as the JSON-RPC
+ * error response decode() reads: 1.x's (`transport: 'jsonrpc'`, own `envelopeCode`, `message` and
+ * `data`) rebuilt as one, so that a message that mimics an HTTP refusal stays the seller's error;
+ * 0.3's (own `errorResponse`) is the response it was built from. An error without an integer code
+ * is named as malformed: the SDK builds one from whatever `error` the seller sent.
  *
  * @param value - What the client threw (or its `cause`).
  * @returns The answer, the fault, or `undefined` when `value` is no such error.
@@ -131,7 +131,13 @@ export type A2aRpcError = { readonly answer: unknown } | { readonly malformed: s
 export function a2aRpcError(value: object): A2aRpcError | undefined {
   if (own(value, 'transport') === 'jsonrpc' && hasOwn(value, 'envelopeCode')) {
     const code = own(value, 'envelopeCode');
-    return Number.isInteger(code) ? { answer: value } : { malformed: `a code that is ${describeValue(code)}` };
+    if (!Number.isInteger(code)) return { malformed: `a code that is ${describeValue(code)}` };
+    const error = {
+      code,
+      message: (value as { message?: unknown }).message,
+      ...(hasOwn(value, 'data') ? { data: own(value, 'data') } : {}),
+    };
+    return { answer: { jsonrpc: '2.0', error } };
   }
   if (!hasOwn(value, 'errorResponse')) return undefined;
   const response = own(value, 'errorResponse');
@@ -177,11 +183,33 @@ export function thrownFrameFault(value: unknown): FrameFault | undefined {
     if (!(value instanceof Error) || typeof value.message !== 'string') return undefined;
     const said = value.message;
     if (value instanceof SyntaxError) return { expected: 'JSON', client: 'the client', said };
+    if (value instanceof TypeError)
+      return thrownByReader(value) ? { expected: 'a JSON-RPC response of the types A2A gives it', client: '@a2a-js/sdk', said } : undefined;
     const fault = A2A_FRAME_FAULTS.find(([start]) => said.startsWith(start));
     return fault === undefined ? undefined : { expected: fault[1], client: '@a2a-js/sdk', said };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The first frame of a stack thrown by one of @a2a-js/sdk's readers of a seller's answer (both
+ * majors: the JSON-RPC transports' `_sendRpcRequest`, `_sendStreamingRequest`,
+ * `_processSseEventData`, the error builders, the 1.x messages' `fromJSON`), as V8 writes it.
+ */
+const SDK_READER =
+  /^ {4}at (?:[\w$]+\.)?(?:fromJSON|fromJsonRpcErrorResponse|mapToError|_processSseEventData|_send(?:Rpc|Streaming)Request) \([^()\n]{0,400}@a2a-js[\\/]sdk/;
+
+/**
+ * Whether a TypeError was thrown where @a2a-js/sdk reads a seller's parsed answer: a `null` where
+ * it expects an object (`Cannot read properties of null`), a code named like a prototype member.
+ * No seller text tells it, only where it was thrown: the first frame of its stack. A stack that is
+ * off, cut or rewritten reads as any other TypeError (the client's, rethrown).
+ */
+function thrownByReader(value: TypeError): boolean {
+  const { stack } = value;
+  const head = `${value.name}: ${value.message}\n`;
+  return typeof stack === 'string' && stack.startsWith(head) && SDK_READER.test(stack.slice(head.length, head.length + PREFIX_SCAN));
 }
 
 /** @a2a-js/sdk 1.x's own bound on one SSE line or event (`maxEventSizeBytes`, 4 MiB by default). */
