@@ -23,7 +23,7 @@ export function sendOver(client: A2aClient): Send {
 /** Each event folded as it arrives (memory is the fold's, not a list of events); a refused one cuts the stream. */
 function streamOver(client: A2aClient): Send {
   return async (request, signal) => {
-    const fold = streamFold();
+    const fold = streamFold({ task: request.task, version: request.version });
     const cut = new AbortController();
     try {
       const events = client.sendMessageStream(a2aRequest(request), { signal: AbortSignal.any([signal, cut.signal]) });
