@@ -266,6 +266,26 @@ const MALFORMED: ReadonlyArray<readonly [shape: string, names: readonly string[]
     false,
     (rpc, res) => json(res, 200, { jsonrpc: '2.0', id: rpc.id, error: { code: HOSTILE_FLAT.slice(0, 2000), message: HOSTILE_FLAT } }),
   ],
+  ['a body that is null (0.3 reads its id: a TypeError)', ALL, false, (_, res) => json(res, 200, 'null')],
+  ['an SSE event that is null', ALL, true, (_, res) => sse(res, ['null'])],
+  [
+    'a JSON-RPC error that is null (the SDKs read its code: a TypeError)',
+    ALL,
+    false,
+    (rpc, res) => json(res, 200, { jsonrpc: '2.0', id: rpc.id, error: null }),
+  ],
+  [
+    'an SSE event whose result is null (1.x reads it: a TypeError)',
+    ALL,
+    true,
+    (rpc, res) => sse(res, [JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result: null })]),
+  ],
+  [
+    'a JSON-RPC error whose code is "constructor" (1.x looks it up: a TypeError)',
+    ALL.slice(0, 2),
+    false,
+    (rpc, res) => json(res, 200, { jsonrpc: '2.0', id: rpc.id, error: { code: 'constructor', message: HOSTILE_FLAT } }),
+  ],
   [
     'a JSON-RPC error that is a string',
     ALL.slice(0, 2),
@@ -296,6 +316,14 @@ describe("a seller's JSON-RPC error is TaskFailedError, its adcp_error and retry
       known: { code: 'RATE_LIMITED' },
       recovery: { recovery: 'transient', retryAfterSeconds: 5 },
     });
+  });
+
+  test.each(ALL)("a JSON-RPC error whose message mimics an HTTP refusal (%s): still the seller's error, TASK_FAILED", async (name) => {
+    const message = `HTTP error for SendMessage! Status: 500 Internal Server Error. Response: ${HOSTILE_FLAT}`;
+    const { client } = against(name, (rpc, res) => json(res, 200, { jsonrpc: '2.0', id: rpc.id, error: { ...rateLimitError, message } }));
+    const error = await failure(client, false);
+    expect(error).toBeInstanceOf(TaskFailedError);
+    expect(error).toMatchObject({ known: { code: 'RATE_LIMITED' }, recovery: { recovery: 'transient', retryAfterSeconds: 5 } });
   });
 
   test.each(ALL)("retry: { attempts: 3 } resends after the stream's RATE_LIMITED (%s): one 5 s wait, then the answer", async (name) => {
@@ -345,6 +373,16 @@ describe('a stream refused with HTTP 500 and a JSON-RPC error body', () => {
       expect(error).toMatchObject({ status: 500, blame: 'seller', recovery: { recovery: 'transient' } });
       expect((error as TransportError).sellerText).toMatch(/^Internal Server Error\. RPC Error: \\u001b\[31mERROR/);
       expect(error.cause).toBeUndefined();
+    },
+  );
+
+  test.each(ALL.flatMap((name) => [[name, false] as const, [name, true] as const]))(
+    'a 503 whose body is null, which the SDKs read as an object (%s, streamed: %s): TransportError 503 from the head boundedFetch saw',
+    async (name, stream) => {
+      const { client } = against(name, (_, res) => json(res, 503, 'null'));
+      const error = await failure(client, stream);
+      expect(error).toBeInstanceOf(TransportError);
+      expect(error).toMatchObject({ status: 503, blame: 'seller', recovery: { recovery: 'transient' } });
     },
   );
 

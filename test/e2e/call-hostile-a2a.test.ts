@@ -207,7 +207,7 @@ describe('an in-process client whose event cannot be read', () => {
     };
     const result = await safeCallTask(client, 'get_products', PRODUCTS_BRIEF, { stream: true });
     if (result.success) throw new Error('expected a failure');
-    expect(result.error).toMatchObject({ code: 'MALFORMED_ENVELOPE', path: '/1' });
+    expect(result.error).toMatchObject({ code: 'MALFORMED_ENVELOPE', path: '/1', task: 'get_products' });
     expect(hasRawControl(result.error.message)).toBe(false);
     expect(cut?.aborted).toBe(true);
     expect(() => foldA2aStream([task, hostileEvent])).toThrow(DecodeError);
