@@ -168,9 +168,10 @@ export interface FrameFault {
 
 /**
  * The answer a client could not read, in what it threw: a SyntaxError (its body or an event is
- * not JSON; the engine's message quotes it) or one of @a2a-js/sdk's frame errors (an id that is not
- * the request's, an event without `result`, a body that is no SSE stream), which are plain Errors
- * told apart only by their message.
+ * not JSON; the engine's message quotes it), the MCP SDK's ZodError (a message or CallToolResult
+ * its schema refuses), a TypeError of @a2a-js/sdk's readers (a `null` where they want an object),
+ * or one of @a2a-js/sdk's frame errors (an id that is not the request's, an event without
+ * `result`, a body that is no SSE stream), which are plain Errors told apart only by their message.
  *
  * @param value - What the client threw.
  * @returns The fault, or `undefined` for anything else.
@@ -183,6 +184,9 @@ export function thrownFrameFault(value: unknown): FrameFault | undefined {
     if (!(value instanceof Error) || typeof value.message !== 'string') return undefined;
     const said = value.message;
     if (value instanceof SyntaxError) return { expected: 'JSON', client: 'the client', said };
+    const issues = zodIssues(value);
+    if (issues !== undefined)
+      return { expected: 'a JSON-RPC message the MCP schema takes', client: 'the MCP SDK', said: `its schema found ${issues} issue(s)` };
     if (value instanceof TypeError)
       return thrownByReader(value) ? { expected: 'a JSON-RPC response of the types A2A gives it', client: '@a2a-js/sdk', said } : undefined;
     const fault = A2A_FRAME_FAULTS.find(([start]) => said.startsWith(start));
@@ -190,6 +194,16 @@ export function thrownFrameFault(value: unknown): FrameFault | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * How many issues a ZodError lists (zod 3's `ZodError`, 4's `$ZodError`): what the MCP SDK throws
+ * when the seller's message, or its CallToolResult, fails the SDK's schema. Its message, a
+ * multi-line JSON dump of the issues, is not shown.
+ */
+function zodIssues(value: Error): number | undefined {
+  const issues = own(value, 'issues');
+  return (value.name === 'ZodError' || value.name === '$ZodError') && Array.isArray(issues) ? issues.length : undefined;
 }
 
 /**

@@ -214,6 +214,20 @@ describe('an answer the SDK could not take', () => {
     expect(s.calls).toHaveLength(1);
   });
 
+  test.each([
+    ['a JSON body that is no JSON-RPC message', (_id: unknown) => ({ note: HOSTILE_BODY.slice(0, 5000) })],
+    ['a result that is no CallToolResult (content: 5)', (id: unknown) => ({ jsonrpc: '2.0', id, result: { content: 5 } })],
+  ])('%s (the SDK throws a multi-line ZodError): MALFORMED_ENVELOPE, one line', async (_, body) => {
+    const { client } = await hostile((r, res) =>
+      refuse(200, { 'content-type': 'application/json' }, JSON.stringify(body(r.body.id)))(r, res),
+    );
+    const result = await safeCallTask(client, 'get_products', PRODUCTS_BRIEF);
+    if (result.success) throw new Error('expected a failure');
+    expect(result.error).toMatchObject({ code: 'MALFORMED_ENVELOPE', task: 'get_products' });
+    expect(result.error.message).not.toMatch(/[\r\n]/);
+    expect(result.error.cause).toBeUndefined();
+  });
+
   test('a 200 whose JSON body is not JSON (the SDK throws a SyntaxError quoting it): MALFORMED_ENVELOPE, escaped', async () => {
     const { client } = await hostile(refuse(200, { 'content-type': 'application/json' }, HOSTILE_BODY));
     const result = await safeCallTask(client, 'get_products', PRODUCTS_BRIEF);
