@@ -4,7 +4,8 @@ import type { Profile } from './context.js';
 
 /**
  * `decode`: decode() and the extractors (case.ts); `webhooks`: the receiver and polling (webhook-case.ts);
- * `a2a-stream`: foldA2aStream and decode() of what it folds (a2a-stream-case.ts).
+ * `a2a-stream`: foldA2aStream and decode() of what it folds (a2a-stream-case.ts), and a quarter of hostile
+ * answers read by the real @a2a-js/sdk clients through safeCallTask (a2a-sdk-case.ts).
  */
 export type Lane = 'decode' | 'webhooks' | 'a2a-stream';
 

@@ -5,7 +5,8 @@
  *   npm run fuzz -- --seed 1 --runs 1000000        a run (default: 10,000 cases, a random seed)
  *   npm run fuzz -- --seed 1 --case 4242           one case, in-process, with every step shown
  *   npm run fuzz -- --lane webhooks --seed 1       the webhook lane: signed deliveries mutated, replays, polls
- *   npm run fuzz -- --lane a2a-stream --seed 1     the A2A stream lane: event sequences folded (foldA2aStream), then decoded
+ *   npm run fuzz -- --lane a2a-stream --seed 1     the A2A lane: event sequences folded (foldA2aStream), then decoded;
+ *                                                  and hostile answers read by the real @a2a-js/sdk clients (safeCallTask)
  *
  * Options: --from N (first case index, 0), --workers N (default: the cores), --batch N (cases per message, 1000), --hang-ms N (a case
  * that runs longer is killed and reported, 10000), --slow-ms N (reported, 2000), --profile full|ci,
@@ -17,8 +18,7 @@
  * command that reproduces it. The summary (DIR/summary-s<seed>.json, and printed) tallies every
  * class of input tried and its outcomes. Exit status 1 when anything but `slow` was found.
  */
-import { makeStreamCase } from './a2a-stream-case.js';
-import { runStreamCase } from './a2a-stream-oracle.js';
+import { a2aViewOf, makeA2aCase, runA2aCase } from './a2a-lane.js';
 import { type Args, parseArgs } from './args.js';
 import { makeCase } from './case.js';
 import { runCase } from './oracle.js';
@@ -39,13 +39,16 @@ async function runOneWebhook(args: Args, index: number): Promise<number> {
   return result.findings.some((f) => f.kind !== 'slow') ? 1 : 0;
 }
 
-/** One case of the A2A stream lane, in-process, every step shown. */
-function runOneStream(args: Args, index: number): number {
-  const c = makeStreamCase(args.seed, index, args.profile);
-  console.log(`case ${index} of seed ${args.seed}, A2A stream lane (${args.profile}): ${c.envelope}`);
+/** One case of the A2A lane (a stream, or a hostile answer to a real SDK client), in-process, every step shown. */
+async function runOneA2a(args: Args, index: number): Promise<number> {
+  const c = makeA2aCase(args.seed, index, args.profile);
+  console.log(`case ${index} of seed ${args.seed}, A2A lane (${args.profile}): ${c.envelope}`);
   for (const step of c.steps) console.log(`  - ${step}`);
-  for (const event of c.events.slice(0, 20)) console.log(`  event ${(JSON.stringify(event) ?? 'undefined').slice(0, 300)}`);
-  const result = runStreamCase(c, args.slowMs);
+  const view = a2aViewOf(c);
+  const shown = c.kind === 'stream' ? c.events.slice(0, 20) : [view.input];
+  for (const item of shown)
+    console.log(`  ${c.kind === 'stream' ? 'event' : 'answer'} ${(JSON.stringify(item) ?? 'undefined').slice(0, 300)}`);
+  const result = await runA2aCase(c, args.slowMs);
   console.log(`  outcome  ${result.outcome} in ${result.ms.toFixed(1)} ms`);
   for (const f of result.findings) console.log(`  FINDING  ${f.kind}: ${f.detail}`);
   return result.findings.some((f) => f.kind !== 'slow') ? 1 : 0;
@@ -65,5 +68,5 @@ function runOne(args: Args, index: number): number {
 }
 
 const args = parseArgs(process.argv.slice(2));
-const lanes = { decode: runOne, webhooks: runOneWebhook, 'a2a-stream': runOneStream } as const;
+const lanes = { decode: runOne, webhooks: runOneWebhook, 'a2a-stream': runOneA2a } as const;
 process.exitCode = args.case === undefined ? await run(args) : await lanes[args.lane](args, args.case);

@@ -35,7 +35,11 @@ type FindingKind =
   /** The A2A stream lane (a2a-stream-oracle.ts): the fold differs from the naive reference, held past its bounds, or changed its input. */
   | 'reference-mismatch'
   | 'unbounded'
-  | 'input-changed';
+  | 'input-changed'
+  /** The A2A lane's SDK cases (a2a-sdk-oracle.ts): an end the case does not allow, the seller's text shown raw or unbounded, a retry not made or made wrongly. */
+  | 'unexpected-outcome'
+  | 'raw-text'
+  | 'retry-mismatch';
 
 /** One finding, with the numbers that rebuild its case. */
 export interface Finding {

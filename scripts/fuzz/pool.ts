@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { makeStreamCase, streamViewOf } from './a2a-stream-case.js';
+import { a2aViewOf, makeA2aCase } from './a2a-lane.js';
 import type { Args } from './args.js';
 import type { Finding } from './oracle.js';
 import type { Batch, FromWorker } from './protocol.js';
@@ -41,7 +41,7 @@ export async function run(args: Args): Promise<number> {
   const report = new Report(
     args,
     args.lane === 'a2a-stream'
-      ? (index) => streamViewOf(makeStreamCase(args.seed, index, args.profile))
+      ? (index) => a2aViewOf(makeA2aCase(args.seed, index, args.profile))
       : seeds && ((index) => viewOf(makeWebhookCase(args.seed, index, seeds, args.profile))),
   );
   const queue: Array<[number, number]> = [];

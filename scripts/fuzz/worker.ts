@@ -5,13 +5,14 @@
  * findings as it goes.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { makeStreamCase } from './a2a-stream-case.js';
-import { runStreamCase } from './a2a-stream-oracle.js';
+import { type A2aCase, makeA2aCase, runA2aCase } from './a2a-lane.js';
 import { makeCase } from './case.js';
 import { type Finding, runCase } from './oracle.js';
 import { type Batch, emptyTally, type FromWorker, REPORT_EVERY } from './protocol.js';
 import { laneSeeds, webhookCase } from './webhook-lane.js';
 import { runWebhookCase } from './webhook-oracle.js';
+
+const isA2a = (c: { kind: string }): c is A2aCase => c.kind === 'stream' || c.kind === 'sdk-error';
 
 const port = parentPort;
 if (port !== null) {
@@ -31,13 +32,13 @@ if (port !== null) {
         batch.lane === 'webhooks'
           ? await webhookCase(batch.seed, index, batch.profile)
           : batch.lane === 'a2a-stream'
-            ? makeStreamCase(batch.seed, index, batch.profile)
+            ? makeA2aCase(batch.seed, index, batch.profile)
             : makeCase(batch.seed, index, batch.profile);
       Atomics.store(position, 1, 1); // running
       const result = !('kind' in c)
         ? runCase(c, batch.slowMs)
-        : c.kind === 'stream'
-          ? runStreamCase(c, batch.slowMs)
+        : isA2a(c)
+          ? await runA2aCase(c, batch.slowMs)
           : await runWebhookCase(c, batch.slowMs);
       tally.cases++;
       tally.ms += result.ms;

@@ -23,7 +23,7 @@ export function sendOver(client: A2aClient): Send {
 /** Each event folded as it arrives (memory is the fold's, not a list of events); a refused one cuts the stream. */
 function streamOver(client: A2aClient): Send {
   return async (request, signal) => {
-    const fold = streamFold();
+    const fold = streamFold({ task: request.task, version: request.version });
     const cut = new AbortController();
     try {
       const events = client.sendMessageStream(a2aRequest(request), { signal: AbortSignal.any([signal, cut.signal]) });
@@ -49,9 +49,11 @@ function streamOver(client: A2aClient): Send {
  * @returns The seller's payload, typed as the task's response (narrow the async variants on `status`).
  * @throws {RequestError} `INVALID_REQUEST` for arguments the schema refuses (nothing is sent).
  * @throws {DecodeError} What decode throws for the answer (`TASK_FAILED` for a failed task or the
- *   SDK's JsonRpcTransportError, ...); {@link LimitError} `TOO_LARGE` / `TIMEOUT` for a bound passed;
- *   `TransportError` for an HTTP refusal (the SDK's Error carrying the body: shown, escaped, cut) or
- *   a failed connection. Your own abort is rethrown with the signal's reason, as is.
+ *   seller's JSON-RPC error, ...); `MALFORMED_ENVELOPE` for an answer the SDK could not read (an id
+ *   not the request's, an event without `result`, a body that is not JSON); {@link LimitError}
+ *   `TOO_LARGE` / `TIMEOUT` for a bound passed; `TransportError` for an HTTP refusal (the SDK's
+ *   Error carrying the body: shown, escaped, cut) or a failed connection. Your own abort is
+ *   rethrown with the signal's reason, as is.
  * @example
  * const response = await callTask(agent, 'get_products', { buying_mode: 'brief', brief: 'CTV, Q3' }, { version: '3.1' });
  */

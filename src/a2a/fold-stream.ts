@@ -12,7 +12,7 @@
  */
 import { DEFAULT_BOUNDS } from '../bounds/bounds.js';
 import { snapshot } from '../bounds/snapshot.js';
-import { DecodeError, describeValue, LimitError } from '../errors/errors.js';
+import { DecodeError, describeValue, type ErrorContext, LimitError, NO_CONTEXT, wrapInputFault } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { fromA2aSdk } from '../extract/a2a-sdk.js';
 import { isObject, own } from '../json/own.js';
@@ -33,8 +33,8 @@ const V03_KINDS: Readonly<Record<string, Event['kind']>> = {
 };
 
 /** An event as one of the four kinds, whatever form it came in; or a refusal naming its index. */
-function eventOf(raw: unknown, index: number): Event {
-  const wire = fromA2aSdk(raw);
+function eventOf(raw: unknown, index: number, context: ErrorContext): Event {
+  const wire = fromA2aSdk(raw, context);
   if (isObject(wire)) {
     const keys = Object.keys(wire);
     const only = keys.length === 1 ? keys[0] : undefined;
@@ -47,7 +47,7 @@ function eventOf(raw: unknown, index: number): Event {
   throw new DecodeError(
     'MALFORMED_ENVELOPE',
     `expected an A2A stream event ({ task }, { statusUpdate }, { artifactUpdate } or { message }); event ${index} is ${describeValue(raw)}`,
-    { path: `/${index}` },
+    { ...context, path: `/${index}` },
   );
 }
 
@@ -69,7 +69,8 @@ export interface StreamFold {
   /**
    * Folds the next event in.
    *
-   * @throws {DecodeError} `MALFORMED_ENVELOPE` for an event that is none of the four, or one for another task.
+   * @throws {DecodeError} `MALFORMED_ENVELOPE` for an event that is none of the four, one for another
+   *   task, or one whose reading throws (a getter, a Proxy trap), at the event's index.
    * @throws {LimitError} `TOO_MANY_VALUES` (unit `nodes`) past 10,000 events, or past 1,000,000 artifacts and parts held.
    */
   push(event: unknown): void;
@@ -83,6 +84,9 @@ export interface StreamFold {
 
 /** The fold's state; every step costs the size of the event it applies (Map lookups, parts pushed once). */
 class Fold implements StreamFold {
+  /** The call the stream answers (its task and version), for the errors. */
+  constructor(private readonly context: ErrorContext) {}
+
   private task: Record<string, unknown> | undefined;
   /** A bare Message the stream answered with instead of a task. */
   private message: Record<string, unknown> | undefined;
@@ -93,16 +97,21 @@ class Fold implements StreamFold {
   private events = 0;
 
   push(raw: unknown): void {
-    if (this.events === MAX_EVENTS) throw tooManyEvents();
+    if (this.events === MAX_EVENTS) throw tooManyEvents(this.context);
     const index = this.events++;
-    this.apply(eventOf(raw, index), index);
+    try {
+      this.apply(eventOf(raw, index, this.context), index);
+    } catch (error) {
+      // An in-process event's getter or Proxy trap that throws is a broken event, never a raw throw.
+      throw wrapInputFault(error, `/${index}`, this.context);
+    }
   }
 
   result(): Record<string, unknown> {
     // What leaves is a bounded, prototype-safe copy, as from every function that returns seller data.
-    if (this.task !== undefined) return copied({ ...this.task, artifacts: this.artifacts.map((h) => h.artifact) });
-    if (this.message !== undefined) return copied({ message: this.message });
-    throw new DecodeError('NO_PAYLOAD', 'expected an A2A stream with a task or a message; the stream ended with no event');
+    if (this.task !== undefined) return copied({ ...this.task, artifacts: this.artifacts.map((h) => h.artifact) }, this.context);
+    if (this.message !== undefined) return copied({ message: this.message }, this.context);
+    throw new DecodeError('NO_PAYLOAD', 'expected an A2A stream with a task or a message; the stream ended with no event', this.context);
   }
 
   private apply(event: Event, index: number): void {
@@ -113,7 +122,7 @@ class Fold implements StreamFold {
       throw new DecodeError(
         'MALFORMED_ENVELOPE',
         `expected every event of the stream to be for task "${shownText(String(id), 64)}"; event ${index} is for ${typeof named === 'string' ? `"${shownText(named, 64)}"` : describeValue(named)}`,
-        { path: `/${index}` },
+        { ...this.context, path: `/${index}` },
       );
     switch (event.kind) {
       case 'task':
@@ -143,7 +152,7 @@ class Fold implements StreamFold {
     if (!Array.isArray(artifacts)) return;
     const length = artifacts.length;
     // The claimed length is bounded before the loop, so a sparse 2^32 - 1 costs nothing.
-    if (length > MAX_HELD) throw tooMuchHeld(length, index);
+    if (length > MAX_HELD) throw tooMuchHeld(length, index, this.context);
     for (let i = 0; i < length; i++) {
       const artifact: unknown = artifacts[i];
       if (!isObject(artifact)) continue;
@@ -205,7 +214,7 @@ class Fold implements StreamFold {
 
   private charge(count: number, index: number): void {
     this.held += count;
-    if (this.held > MAX_HELD) throw tooMuchHeld(this.held, index);
+    if (this.held > MAX_HELD) throw tooMuchHeld(this.held, index, this.context);
   }
 }
 
@@ -223,6 +232,7 @@ function pushAll(target: unknown[], source: readonly unknown[], count: number): 
  * A fold to feed a stream's events as they arrive, so that what a stream holds is bounded by the
  * fold, never by a list of every event (streamTask folds this way).
  *
+ * @param context - The call the stream answers (its task and version), for the errors.
  * @returns An empty fold.
  * @throws Never.
  * @example
@@ -230,8 +240,8 @@ function pushAll(target: unknown[], source: readonly unknown[], count: number): 
  * for await (const event of client.sendMessageStream(request)) fold.push(event);
  * const task = fold.result();
  */
-export function streamFold(): StreamFold {
-  return new Fold();
+export function streamFold(context: ErrorContext = NO_CONTEXT): StreamFold {
+  return new Fold(context);
 }
 
 /**
@@ -241,8 +251,8 @@ export function streamFold(): StreamFold {
  *   events, or the @a2a-js/sdk client's StreamResponse objects (`for await` them into an array).
  * @returns The task (`id`, `contextId`, the last `status`, the `artifacts` built), or `{ message }`
  *   when the stream answered with a Message and no task.
- * @throws {DecodeError} `MALFORMED_ENVELOPE` for an event that is none of the four, or one for
- *   another task; `NO_PAYLOAD` for an empty stream; {@link LimitError} `TOO_MANY_VALUES` (unit
+ * @throws {DecodeError} `MALFORMED_ENVELOPE` for an event that is none of the four, one for
+ *   another task, or one whose reading throws; `NO_PAYLOAD` for an empty stream; {@link LimitError} `TOO_MANY_VALUES` (unit
  *   `nodes`) past 10,000 events, or past 1,000,000 artifacts and parts.
  * @example
  * const events = [];
@@ -250,28 +260,29 @@ export function streamFold(): StreamFold {
  * const response = decode('get_products', foldA2aStream(events));
  */
 export function foldA2aStream(events: Iterable<unknown>): Record<string, unknown> {
-  const fold = new Fold();
+  const fold = new Fold(NO_CONTEXT);
   for (const raw of events) fold.push(raw);
   return fold.result();
 }
 
-function copied(task: Record<string, unknown>): Record<string, unknown> {
-  return snapshot(task, DEFAULT_BOUNDS, { what: 'the folded A2A stream' }) as Record<string, unknown>;
+function copied(task: Record<string, unknown>, context: ErrorContext): Record<string, unknown> {
+  return snapshot(task, DEFAULT_BOUNDS, { ...context, what: 'the folded A2A stream' }) as Record<string, unknown>;
 }
 
-function tooManyEvents(): LimitError {
-  return new LimitError('TOO_MANY_VALUES', `expected an A2A stream of at most ${MAX_EVENTS} events; got more`, {
-    unit: 'nodes',
-    limit: MAX_EVENTS,
-    actual: MAX_EVENTS + 1,
-  });
+function tooManyEvents(context: ErrorContext): LimitError {
+  return new LimitError(
+    'TOO_MANY_VALUES',
+    `expected an A2A stream of at most ${MAX_EVENTS} events; got more`,
+    { unit: 'nodes', limit: MAX_EVENTS, actual: MAX_EVENTS + 1 },
+    context,
+  );
 }
 
-function tooMuchHeld(held: number, index: number): LimitError {
+function tooMuchHeld(held: number, index: number, context: ErrorContext): LimitError {
   return new LimitError(
     'TOO_MANY_VALUES',
     `expected an A2A stream folding into at most ${MAX_HELD} artifacts and parts; event ${index} brings it to ${held}`,
     { unit: 'nodes', limit: MAX_HELD, actual: held },
-    { path: `/${index}` },
+    { ...context, path: `/${index}` },
   );
 }

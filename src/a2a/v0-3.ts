@@ -3,13 +3,12 @@
  * skill-invoking message in v0.3's form (`kind: 'data'`, role `'user'`), and what the client answers
  * handed to decode as it is (a v0.3 Task or Message, which decode reads as the v0.3 wire form).
  * The legacy `A2AClient` answers a JSON-RPC response object, errors as data; the `Client`
- * (ClientFactory) throws the JSON-RPC error inside an Error's `errorResponse`, which is the
- * seller's answer too and is decoded as such. The SDK is never imported.
+ * (ClientFactory) throws the JSON-RPC error inside an Error's `errorResponse`, which callTask
+ * reads as the seller's answer (src/call/classify.ts), as it reads 1.x's. The SDK is never imported.
  */
 
 import type { EncodedRequest } from '../encode/request.js';
-import { looksLikeJsonRpcError } from '../extract/json-rpc.js';
-import { isObject, own } from '../json/own.js';
+import { isObject } from '../json/own.js';
 import type { A2aClient } from './call-task.js';
 import { type A2aSendRequest, a2aRequest } from './message.js';
 
@@ -43,17 +42,6 @@ function v03Params(request: A2aSendRequest): A2aV03SendParams {
   return { message: message.contextId === '' ? sent : { ...sent, contextId: message.contextId } };
 }
 
-/** The JSON-RPC error response a 0.3 `Client` threw inside its Error, if that is what it threw. */
-function thrownResponse(thrown: unknown): unknown {
-  if (!(thrown instanceof Error)) return undefined;
-  try {
-    const response = own(thrown, 'errorResponse');
-    return looksLikeJsonRpcError(response) ? response : undefined;
-  } catch {
-    return undefined; // an errorResponse that cannot be read is no answer: the Error is rethrown as it is
-  }
-}
-
 /**
  * The v0.3 SendMessageParams that invoke `request.task` with `request.args`, for a 0.3 client of
  * your own: `{ message: { kind: 'message', role: 'user', parts: [{ kind: 'data', data: { skill, input } }] } }`.
@@ -70,7 +58,9 @@ export function a2aV03Request(request: Pick<EncodedRequest, 'task' | 'args'>, co
 
 /**
  * An @a2a-js/sdk 0.3.x client as callTask, streamTask and safeCallTask take it: each message sent
- * in v0.3's form, and a JSON-RPC error the `Client` throws handed on as the seller's answer.
+ * in v0.3's form. What the client throws is classed by the call as 1.x's is: a JSON-RPC error
+ * (its `errorResponse`) is the seller's answer, an HTTP refusal a TransportError, an answer it
+ * could not read (an id not the request's, an event without `result`) MALFORMED_ENVELOPE.
  *
  * @param client - A 0.3 `Client` (ClientFactory) or `A2AClient`. Give it `boundedFetch()` as its fetch.
  * @returns The client callTask takes.
@@ -79,15 +69,7 @@ export function a2aV03Request(request: Pick<EncodedRequest, 'task' | 'args'>, co
  */
 export function a2aV03Client(client: A2aV03Client): A2aClient {
   return {
-    async sendMessage(params, options) {
-      try {
-        return await client.sendMessage(v03Params(params), options);
-      } catch (thrown) {
-        const response = thrownResponse(thrown);
-        if (response === undefined) throw thrown;
-        return response;
-      }
-    },
+    sendMessage: (params, options) => client.sendMessage(v03Params(params), options),
     sendMessageStream: (params, options) => client.sendMessageStream(v03Params(params), options),
   };
 }

@@ -1,13 +1,14 @@
 /**
  * What a client threw, classed before anything is decoded: a seller's JSON-RPC error (MCP's
- * McpError, @a2a-js/sdk's JsonRpcTransportError, or one a stream's event carried) is an answer to
- * decode; an HTTP refusal or a failed connection is a TransportError; our own bound is itself;
- * anything else (a client bug) is not ours to class and is rethrown as it was. The caller's abort
- * never reaches this: run.ts rethrows it first.
+ * McpError, @a2a-js/sdk's JSON-RPC errors of either major, or one a stream's event carried) is an
+ * answer to decode; an HTTP refusal or a failed connection is a TransportError; an answer the
+ * client could not read (an id not the request's, an event without `result`, a body that is not
+ * JSON) is MALFORMED_ENVELOPE; our own bound is itself; anything else (a client bug) is not ours to
+ * class and is rethrown as it was. The caller's abort never reaches this: run.ts rethrows it first.
  */
-import { DecodeError, describeThrown, type ErrorContext } from '../errors/errors.js';
+import { DecodeError, describeThrown, type ErrorContext, LimitError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
-import { isA2aJsonRpcError, thrownRefusal } from '../extract/thrown.js';
+import { type A2aRpcError, a2aRpcError, isMcpUnauthorized, sseSizeLimit, thrownFrameFault, thrownRefusal } from '../extract/thrown.js';
 import { findBoundsError, type ResponseHead } from '../fetch/bounded-fetch.js';
 import { isObject, own } from '../json/own.js';
 import { refusalOf } from './refusal.js';
@@ -84,19 +85,18 @@ function jsonRpcBody(body: string): unknown {
   }
 }
 
-/** A seller's JSON-RPC error the client threw: an McpError (own integer `code`) or @a2a-js/sdk's, itself or as a stream error's `cause`. */
-function jsonRpcAnswer(thrown: Error): unknown {
-  if (thrownRefusal(thrown) !== undefined) return undefined;
-  if (Number.isInteger(own(thrown, 'code')) || isA2aJsonRpcError(thrown)) return thrown;
-  // @a2a-js/sdk wraps an error event of a stream: `SSE event contained an error: …`, the JSON-RPC error as `cause`.
+/** The JSON-RPC error @a2a-js/sdk threw, itself or (a stream's error event, `SSE event contained an error: …`) as the `cause` of a plain Error. */
+function a2aRpcErrorIn(thrown: Error): A2aRpcError | undefined {
+  const itself = a2aRpcError(thrown);
+  if (itself !== undefined) return itself;
   const { cause } = thrown;
-  return cause instanceof Error && isA2aJsonRpcError(cause) && thrown.message.startsWith('SSE event contained an error: ')
-    ? cause
-    : undefined;
+  return cause instanceof Error ? a2aRpcError(cause) : undefined;
 }
 
 /**
- * Classes what the client threw for one attempt.
+ * Classes what the client threw for one attempt. Structure first: a bound of ours, @a2a-js/sdk's
+ * JSON-RPC errors (whose message is the seller's and may mimic anything), an HTTP refusal, an
+ * McpError; then what a client builds from an answer it could not read, and a failed connection.
  *
  * @param thrown - What the send rejected with (not the caller's abort).
  * @param head - The head of the last refusal a bounded fetch of the call saw, if any.
@@ -111,14 +111,19 @@ export function classify(thrown: unknown, head: ResponseHead | undefined, contex
     const bound = findBoundsError(thrown);
     if (bound !== undefined) return { kind: 'error', error: bound };
     if (!(thrown instanceof Error)) return { kind: 'rethrow' };
+    const rpc = a2aRpcErrorIn(thrown);
+    if (rpc !== undefined)
+      return 'answer' in rpc ? { kind: 'answer', answer: rpc.answer } : { kind: 'error', error: malformedRpcError(rpc.malformed, context) };
     const refused = thrownRefusal(thrown);
     if (refused !== undefined) {
       const carried = jsonRpcBody(refused.body);
       if (carried !== undefined) return { kind: 'answer', answer: carried };
-      return { kind: 'error', error: refusalError(refused.status, refused.body, head, thrown, context) };
+      return { kind: 'error', error: refusalError(refused.status, refused.body, head, context) };
     }
-    const answer = jsonRpcAnswer(thrown);
-    if (answer !== undefined) return { kind: 'answer', answer };
+    // The MCP SDK's McpError: the seller's JSON-RPC error, its code own and an integer.
+    if (Number.isInteger(own(thrown, 'code'))) return { kind: 'answer', answer: thrown };
+    const unread = unreadAnswer(thrown, head, context);
+    if (unread !== undefined) return { kind: 'error', error: unread };
     const network = connectionFailure(thrown);
     if (network === undefined) return { kind: 'rethrow' };
     const what = `${describeThrown(thrown)}${network === '' ? '' : ` ${network}`}`;
@@ -129,28 +134,74 @@ export function classify(thrown: unknown, head: ResponseHead | undefined, contex
   }
 }
 
-/** The typed refusal: the status the client threw, the headers a bounded fetch saw for it, the body's words shown. */
+/**
+ * What a client threw for an answer it could not take: the MCP SDK's UnauthorizedError (a 401 its
+ * authProvider did not resolve), @a2a-js/sdk's own SSE size bound, or an answer it could not read
+ * (MALFORMED_ENVELOPE, the seller's; a TransportError when the answer was a refusal). The client's
+ * Error quotes the seller's bytes raw, so it is not kept as `cause`: its words are shown, escaped
+ * and cut, in the message.
+ */
+function unreadAnswer(thrown: Error, head: ResponseHead | undefined, context: ErrorContext): DecodeError | undefined {
+  const task = context.task ?? 'the call';
+  if (isMcpUnauthorized(thrown)) {
+    // A 403 asking for more scope ends alike; the head says which, when a bounded fetch saw it last.
+    const status = head?.status === 403 ? 403 : 401;
+    return refusalError(status, '', head, context, " and the MCP client's authProvider did not authorize it (UnauthorizedError)");
+  }
+  const limit = sseSizeLimit(thrown);
+  if (limit !== undefined)
+    return new LimitError(
+      'TOO_LARGE',
+      `${task}: expected SSE events of at most ${limit} bytes (@a2a-js/sdk's maxEventSizeBytes); the seller sent a longer one`,
+      { unit: 'bytes', limit, actual: limit + 1 },
+      context,
+    );
+  const fault = thrownFrameFault(thrown);
+  if (fault === undefined) return undefined;
+  // A refusal whose body the client could not read (`null` where it wanted an error) is still a refusal: its status, as a bounded fetch saw it.
+  if (head !== undefined) return refusalError(head.status, '', head, context);
+  return new DecodeError(
+    'MALFORMED_ENVELOPE',
+    `${task}: expected ${fault.expected} from the seller; ${fault.client} could not read its answer: ${shownText(fault.said, MESSAGE_TEXT)}`,
+    context,
+  );
+}
+
+/** A JSON-RPC error without an integer code: no error decode() can read, and the seller's fault. */
+function malformedRpcError(malformed: string, context: ErrorContext): DecodeError {
+  return new DecodeError(
+    'MALFORMED_ENVELOPE',
+    `${context.task ?? 'the call'}: expected the seller's JSON-RPC error to carry an integer code; it sent ${malformed}`,
+    context,
+  );
+}
+
+/**
+ * The typed refusal: the status the client threw, the headers a bounded fetch saw for it, the
+ * body's words shown. The client's Error is not kept as `cause`: its message holds the body raw.
+ */
 function refusalError(
   status: number | undefined,
   body: string,
   head: ResponseHead | undefined,
-  cause: Error,
   context: ErrorContext,
+  how = '',
 ): DecodeError {
   const words = body.trim() === '' ? undefined : shownText(body, SELLER_TEXT);
   const said = words === undefined ? '' : `; the seller said: ${shownText(words, MESSAGE_TEXT)}`;
   const task = context.task ?? 'the call';
   if (status === undefined)
-    return new DecodeError('MALFORMED_ENVELOPE', `${task}: expected a JSON or SSE answer; got a body of another content type${said}`, {
-      ...context,
-      cause,
-    });
+    return new DecodeError(
+      'MALFORMED_ENVELOPE',
+      `${task}: expected a JSON or SSE answer; got a body of another content type${said}`,
+      context,
+    );
   const refusal = refusalOf(status, head);
   const { blame, recovery } = judgeRefusal(refusal);
   const signature = refusal.signatureError === undefined ? '' : ` (Signature error "${refusal.signatureError}")`;
   const advice = recovery.recovery === 'transient' ? 'resend the same request later' : ADVICE[blame];
-  const message = `${task}: the seller refused the request with HTTP ${status}${signature}: ${advice}${said}`;
-  return new TransportError(message, { refusal, sellerText: words }, { ...context, cause });
+  const message = `${task}: the seller refused the request with HTTP ${status}${signature}${how}: ${advice}${said}`;
+  return new TransportError(message, { refusal, sellerText: words }, context);
 }
 
 /** What each blame asks of the caller, in the message of a refusal that resending as is would meet again. */

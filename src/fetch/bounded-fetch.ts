@@ -322,9 +322,14 @@ function countedBody(ex: Exchange, body: ReadableStream<Uint8Array>): ReadableSt
   });
 }
 
+/** What the Response constructor takes as a status text (RFC 9110 reason-phrase: HTAB, SP, VCHAR, obs-text). */
+const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
 /** A Response over the counted body that keeps what a consumer may read off the original (the SDK reads `url` when describing redirects). */
 function rewrap(response: Response, body: ReadableStream<Uint8Array>): Response {
-  const bounded = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  // The seller's reason phrase as the HTTP parser let it through (ESC, U+202E) would make the constructor throw: it is left out.
+  const statusText = REASON_PHRASE.test(response.statusText) ? response.statusText : '';
+  const bounded = new Response(body, { status: response.status, statusText, headers: response.headers });
   Object.defineProperty(bounded, 'url', { value: response.url });
   Object.defineProperty(bounded, 'redirected', { value: response.redirected });
   return bounded;

@@ -38,8 +38,9 @@ export function sendOver(client: McpClient): Send {
  * @param options - decode's options (its bounds bound the request too), `timeoutMs` (60 s, the whole call), `signal`, `retry`.
  * @returns The seller's payload, typed as the task's response.
  * @throws {RequestError} `INVALID_REQUEST` for arguments the schema refuses (nothing is sent).
- * @throws {DecodeError} What decode throws for the answer; {@link LimitError} `TOO_LARGE` / `TIMEOUT` for a bound passed;
- *   `TransportError` for an HTTP refusal or a failed connection. Your own abort is rethrown with its reason, as is.
+ * @throws {DecodeError} What decode throws for the answer; `MALFORMED_ENVELOPE` for a body the SDK could not read;
+ *   {@link LimitError} `TOO_LARGE` / `TIMEOUT` for a bound passed; `TransportError` for an HTTP refusal or a failed
+ *   connection. Your own abort is rethrown with its reason, as is.
  * @example
  * const response = await callTask(client, 'get_products', { buying_mode: 'brief', brief: 'CTV, Q3' }, { version: '3.1' });
  * if (isFinal(response)) use(response.products);

@@ -9,9 +9,9 @@
 import { TaskState } from '@a2a-js/sdk-v1';
 import type { Client } from '@a2a-js/sdk-v1/client';
 import { afterEach, describe, expect, test } from 'vitest';
-import { callTask, safeCallTask, streamTask, TransportError } from '../../src/a2a/index.js';
+import { callTask, foldA2aStream, safeCallTask, streamTask, TransportError } from '../../src/a2a/index.js';
 import { boundedFetch } from '../../src/fetch/index.js';
-import { TaskFailedError } from '../../src/index.js';
+import { DecodeError, TaskFailedError } from '../../src/index.js';
 import { KEY, mediaBuyRequest, PRODUCTS_BRIEF } from '../encode/requests.js';
 import { dataPart, executor, type Intercept, type ServedAgent, serveAgent, taskEvents } from '../fixtures/a2a-sellers.js';
 import { ABORTS, HOSTILE_BODY, hasRawControl } from '../fixtures/hostile-sellers.js';
@@ -171,5 +171,45 @@ describe('over A2A, retry and abort', () => {
       );
       expect(outcome).toBe(signal.reason);
     }
+  });
+});
+
+describe('an in-process client whose event cannot be read', () => {
+  const task = { task: { id: 't-1', contextId: 'c-1', status: { state: 'TASK_STATE_SUBMITTED' } } };
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  const boom = (): never => {
+    throw new Error('\u001b[31mboom\u001b[0m');
+  };
+  const HOSTILE_EVENTS: ReadonlyArray<readonly [string, unknown]> = [
+    ['a getter that throws', Object.defineProperty({}, 'task', { get: boom, enumerable: true })],
+    ['a revoked Proxy as the task', { task: revoked.proxy }],
+    [
+      'a status update that is a Proxy whose traps throw',
+      { statusUpdate: new Proxy({}, { getOwnPropertyDescriptor: boom, ownKeys: boom, get: boom }) },
+    ],
+    ['an SDK event whose payload getter throws', Object.defineProperty({}, 'payload', { get: boom, enumerable: true })],
+    [
+      'an update whose artifact parts throw when listed',
+      { artifactUpdate: { taskId: 't-1', artifact: { artifactId: 'a', parts: new Proxy([], { get: boom, ownKeys: boom }) } } },
+    ],
+  ];
+
+  test.each(HOSTILE_EVENTS)('%s: MALFORMED_ENVELOPE at the event, the stream cut, never a raw throw', async (_, hostileEvent) => {
+    let cut: AbortSignal | undefined;
+    const client = {
+      sendMessage: async () => task,
+      async *sendMessageStream(_params: unknown, options?: { signal?: AbortSignal }) {
+        cut = options?.signal;
+        yield task;
+        yield hostileEvent;
+      },
+    };
+    const result = await safeCallTask(client, 'get_products', PRODUCTS_BRIEF, { stream: true });
+    if (result.success) throw new Error('expected a failure');
+    expect(result.error).toMatchObject({ code: 'MALFORMED_ENVELOPE', path: '/1', task: 'get_products' });
+    expect(hasRawControl(result.error.message)).toBe(false);
+    expect(cut?.aborted).toBe(true);
+    expect(() => foldA2aStream([task, hostileEvent])).toThrow(DecodeError);
   });
 });

@@ -6,6 +6,7 @@
  * network's; `retry` resends the identical request (same bytes, same key, signed anew) on what is
  * retryable only, within its attempts and the call's deadline; and an answer past the deadline is TIMEOUT.
  */
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -66,15 +67,16 @@ afterEach(async () => {
   served = [];
 });
 
-/** A hostile seller and a real SDK client on it, through boundedFetch (or the fetch given). */
+/** A hostile seller and a real SDK client on it, through boundedFetch (or the fetch given), with the authProvider given. */
 async function hostile(
   behaviour: Behaviour,
   fetch: typeof globalThis.fetch = boundedFetch(),
+  auth?: (url: URL) => OAuthClientProvider,
 ): Promise<{ seller: HostileSeller; client: Client }> {
   const s = await serveHostileMcp(seller, behaviour);
   served.push(s);
   const client = new Client({ name: 'buyer', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(s.url, { fetch }));
+  await client.connect(new StreamableHTTPClientTransport(s.url, { fetch, ...(auth === undefined ? {} : { authProvider: auth(s.url) }) }));
   clients.push(client);
   return { seller: s, client };
 }
@@ -175,6 +177,65 @@ describe('HTTP refusals are typed, with the right blame', () => {
     expect(error.sellerText).toContain('\\u001b[31mERROR');
     for (const text of [error.message, error.sellerText ?? '']) expect(hasRawControl(text)).toBe(false);
     expect(error.message.length).toBeLessThan(600);
+  });
+});
+
+describe('an answer the SDK could not take', () => {
+  test('a 401 the authProvider does not resolve (UnauthorizedError): TransportError 401, the configuration, never retried', async () => {
+    const redirected: URL[] = [];
+    // An OAuth client with no token yet: the SDK starts an authorization (a redirect) and throws UnauthorizedError.
+    const provider = (url: URL): OAuthClientProvider => ({
+      redirectUrl: 'http://127.0.0.1/callback',
+      clientMetadata: { redirect_uris: ['http://127.0.0.1/callback'], client_name: 'buyer' },
+      clientInformation: () => ({ client_id: 'buyer' }),
+      tokens: () => undefined,
+      saveTokens: () => undefined,
+      redirectToAuthorization: (at) => void redirected.push(at),
+      saveCodeVerifier: () => undefined,
+      codeVerifier: () => 'verifier',
+      discoveryState: () => ({
+        authorizationServerUrl: url.origin,
+        resourceMetadata: { resource: url.href, authorization_servers: [url.origin] },
+        authorizationServerMetadata: {
+          issuer: url.origin,
+          authorization_endpoint: `${url.origin}/authorize`,
+          token_endpoint: `${url.origin}/token`,
+          response_types_supported: ['code'],
+        },
+      }),
+    });
+    const { client, seller: s } = await hostile(refuse(401, { 'www-authenticate': 'Bearer realm="seller"' }), boundedFetch(), provider);
+    const result = await safeCallTask(client, 'get_products', PRODUCTS_BRIEF, { retry: { attempts: 3 } });
+    if (result.success) throw new Error('expected a refusal');
+    expect(result.error).toBeInstanceOf(TransportError);
+    expect(result.error).toMatchObject({ status: 401, blame: 'configuration', recovery: { recovery: 'correctable' } });
+    expect(result.error.message).toContain('UnauthorizedError');
+    expect(redirected).toHaveLength(1);
+    expect(s.calls).toHaveLength(1);
+  });
+
+  test.each([
+    ['a JSON body that is no JSON-RPC message', (_id: unknown) => ({ note: HOSTILE_BODY.slice(0, 5000) })],
+    ['a result that is no CallToolResult (content: 5)', (id: unknown) => ({ jsonrpc: '2.0', id, result: { content: 5 } })],
+  ])('%s (the SDK throws a multi-line ZodError): MALFORMED_ENVELOPE, one line', async (_, body) => {
+    const { client } = await hostile((r, res) =>
+      refuse(200, { 'content-type': 'application/json' }, JSON.stringify(body(r.body.id)))(r, res),
+    );
+    const result = await safeCallTask(client, 'get_products', PRODUCTS_BRIEF);
+    if (result.success) throw new Error('expected a failure');
+    expect(result.error).toMatchObject({ code: 'MALFORMED_ENVELOPE', task: 'get_products' });
+    expect(result.error.message).not.toMatch(/[\r\n]/);
+    expect(result.error.cause).toBeUndefined();
+  });
+
+  test('a 200 whose JSON body is not JSON (the SDK throws a SyntaxError quoting it): MALFORMED_ENVELOPE, escaped', async () => {
+    const { client } = await hostile(refuse(200, { 'content-type': 'application/json' }, HOSTILE_BODY));
+    const result = await safeCallTask(client, 'get_products', PRODUCTS_BRIEF);
+    if (result.success) throw new Error('expected a failure');
+    expect(result.error).toMatchObject({ code: 'MALFORMED_ENVELOPE', task: 'get_products' });
+    expect(result.error.cause).toBeUndefined();
+    expect(hasRawControl(result.error.message)).toBe(false);
+    expect(result.error.message.length).toBeLessThanOrEqual(500);
   });
 });
 

@@ -5,6 +5,9 @@
  * command that reproduces it.
  */
 import { describe, expect, test } from 'vitest';
+import { makeA2aCase } from '../../scripts/fuzz/a2a-lane.js';
+import { makeSdkCase } from '../../scripts/fuzz/a2a-sdk-case.js';
+import { runSdkCase } from '../../scripts/fuzz/a2a-sdk-oracle.js';
 import { makeStreamCase } from '../../scripts/fuzz/a2a-stream-case.js';
 import { runStreamCase } from '../../scripts/fuzz/a2a-stream-oracle.js';
 import { makeCase } from '../../scripts/fuzz/case.js';
@@ -76,5 +79,36 @@ describe('seeded fuzz pass of the A2A stream lane', () => {
       expect(a.steps).toEqual(b.steps);
       expect(JSON.stringify(a.events)).toBe(JSON.stringify(b.events));
     }
+  });
+});
+
+describe("seeded fuzz pass of the A2A lane's SDK cases", () => {
+  const CALLS = 600;
+  test(`${CALLS} hostile answers of seed ${SEED} read by the real @a2a-js/sdk clients: safeCallTask resolves typed, bounded, as allowed`, async () => {
+    const findings: Array<Finding & { reproduce: string }> = [];
+    const outcomes = new Map<string, number>();
+    const shapes = new Set<string>();
+    for (let index = 0; index < CALLS; index++) {
+      const c = makeSdkCase(SEED, index, 'ci');
+      const result = await runSdkCase(c, Infinity);
+      outcomes.set(result.outcome, (outcomes.get(result.outcome) ?? 0) + 1);
+      shapes.add(`${c.shape} ${c.client}`);
+      for (const f of result.findings) findings.push({ ...f, reproduce: `makeSdkCase(${SEED}, ${index}, 'ci')` });
+    }
+    expect(findings).toEqual([]);
+    for (const outcome of ['sdk decoded', 'sdk MALFORMED_ENVELOPE', 'sdk TASK_FAILED', 'sdk TRANSPORT_FAILED', 'sdk NO_PAYLOAD'])
+      expect(outcomes.get(outcome) ?? 0, outcome).toBeGreaterThan(0);
+    // Every shape reaches every client.
+    expect(shapes.size).toBe(12 * 3);
+  }, 120_000);
+
+  test('an SDK case is a pure function of (seed, index); the lane draws both kinds', () => {
+    for (const index of [0, 1, 17, 599]) {
+      const [a, b] = [makeSdkCase(SEED, index, 'ci'), makeSdkCase(SEED, index, 'ci')];
+      expect(a.steps).toEqual(b.steps);
+      expect(JSON.stringify(a.reply({ id: 3, params: undefined }))).toBe(JSON.stringify(b.reply({ id: 3, params: undefined })));
+    }
+    const kinds = new Set(Array.from({ length: 40 }, (_, index) => makeA2aCase(SEED, index, 'ci').kind));
+    expect([...kinds].sort()).toEqual(['sdk-error', 'stream']);
   });
 });
