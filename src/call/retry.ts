@@ -6,7 +6,8 @@
  * s), else exponential backoff from 2 s, doubling, ±25% jitter, at most 60 s. Never a
  * `correctable` or `terminal` error, never the caller's own (a refused request, an option).
  */
-import { DecodeError, describeValue, LimitError, TaskFailedError } from '../errors/errors.js';
+import { type DecodeError, LimitError, TaskFailedError } from '../errors/errors.js';
+import { knownOptions, optionalFunction, optionError } from '../errors/option-rules.js';
 import { backoffMs, abortableSleep as sleep } from './backoff.js';
 import { TransportError } from './transport-error.js';
 import type { RetryOptions } from './types.js';
@@ -27,27 +28,26 @@ export interface Retry {
 /** No retry: one attempt. */
 const ONCE: Retry = { attempts: 1, sleep };
 
+/** The names option `retry` takes (a type test holds it to `keyof RetryOptions`). */
+export const RETRY_OPTION_KEYS = ['attempts', 'sleep'] as const satisfies readonly (keyof RetryOptions)[];
+
 /**
  * Option `retry` read and checked.
  *
  * @param value - The option as given.
+ * @param who - The entry given it (`callTask`, `safeCallTask`), named in the error.
  * @returns The policy.
- * @throws {DecodeError} `INVALID_OPTION` for anything but `{ attempts: 1..10, sleep?: function }`.
+ * @throws {DecodeError} `INVALID_OPTION` for anything but `{ attempts: 1..10, sleep?: function }`, a name besides them included.
  * @example
- * readRetry({ attempts: 3 }); // { attempts: 3, sleep }
+ * readRetry({ attempts: 3 }, 'callTask'); // { attempts: 3, sleep }
  */
-export function readRetry(value: RetryOptions | undefined): Retry {
+export function readRetry(value: RetryOptions | undefined, who: string): Retry {
   if (value === undefined) return ONCE;
-  if (typeof value !== 'object' || value === null)
-    throw new DecodeError('INVALID_OPTION', `option retry must be { attempts }; got ${describeValue(value)}`);
+  knownOptions(who, value, RETRY_OPTION_KEYS, undefined, 'retry');
   const { attempts, sleep: given } = value;
   if (!Number.isInteger(attempts) || attempts < 1 || attempts > MAX_ATTEMPTS)
-    throw new DecodeError(
-      'INVALID_OPTION',
-      `option retry.attempts must be an integer from 1 to ${MAX_ATTEMPTS}; got ${typeof attempts === 'number' ? String(attempts) : describeValue(attempts)}`,
-    );
-  if (given !== undefined && typeof given !== 'function')
-    throw new DecodeError('INVALID_OPTION', `option retry.sleep must be a function; got ${describeValue(given)}`);
+    throw optionError(who, 'retry.attempts', `an integer from 1 to ${MAX_ATTEMPTS}`, attempts);
+  optionalFunction(who, 'retry.sleep', given);
   return { attempts, sleep: given ?? sleep };
 }
 

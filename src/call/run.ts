@@ -240,10 +240,10 @@ function readCallOptions(options: CallOptions | undefined, known: readonly strin
   const owner = { who };
   try {
     const codec = resolveOptions(options, owner, { known });
-    if (options === undefined) return { codec, timeoutMs: DEFAULT_TIMEOUT_MS, signal: undefined, retry: readRetry(undefined) };
+    if (options === undefined) return { codec, timeoutMs: DEFAULT_TIMEOUT_MS, signal: undefined, retry: readRetry(undefined, who) };
     const { timeoutMs, signal, retry } = options;
     if (signal !== undefined && !(signal instanceof AbortSignal)) return optionError(who, 'signal', 'an AbortSignal', signal);
-    return { codec, timeoutMs: deadlineMs('timeoutMs', timeoutMs, owner) ?? DEFAULT_TIMEOUT_MS, signal, retry: readRetry(retry) };
+    return { codec, timeoutMs: deadlineMs('timeoutMs', timeoutMs, owner) ?? DEFAULT_TIMEOUT_MS, signal, retry: readRetry(retry, who) };
   } catch (cause) {
     if (cause instanceof DecodeError) return cause;
     return unreadableOption(who, 'options', cause);

@@ -292,29 +292,40 @@ export function nearestOption(name: string, known: readonly string[]): string | 
  * without a word): `INVALID_OPTION` naming it and the nearest known option. `undefined` passes.
  *
  * @param who - The function given the options.
- * @param options - The options as given.
- * @param known - Every option name the function takes.
+ * @param options - The options as given (or, with `path`, the nested option object).
+ * @param known - Every option name the function (or the nested object) takes.
  * @param context - The call, for the error.
+ * @param path - The nested object's option name (`retry`, `jwks`), which prefixes the names shown.
  * @throws {DecodeError} `INVALID_OPTION` for options that are not an object, cannot be read, or hold a name not in `known`.
  * @example
  * knownOptions('callTask', { retries: 3 }, ['retry', 'timeoutMs']);
  * // throws: callTask: option retries is not an option of callTask; did you mean retry?
+ * knownOptions('callTask', { attempt: 3 }, ['attempts', 'sleep'], NO_CONTEXT, 'retry');
+ * // throws: callTask: option retry.attempt is not an option of callTask; did you mean retry.attempts?
  */
-export function knownOptions(who: string, options: unknown, known: readonly string[], context: ErrorContext = NO_CONTEXT): void {
+export function knownOptions(
+  who: string,
+  options: unknown,
+  known: readonly string[],
+  context: ErrorContext = NO_CONTEXT,
+  path?: string,
+): void {
   if (options === undefined) return;
-  optionalObject(who, 'options', options, context);
+  const what = path ?? 'options';
+  optionalObject(who, what, options, context);
   let names: string[];
   try {
     names = Object.keys(options as object);
   } catch (cause) {
-    throw unreadableOption(who, 'options', cause, context);
+    throw unreadableOption(who, what, cause, context);
   }
+  const dotted = (name: string): string => (path === undefined ? name : `${path}.${name}`);
   for (const name of names) {
     if (known.includes(name)) continue;
     const near = nearestOption(name, known);
     throw new DecodeError(
       'INVALID_OPTION',
-      `${who}: option ${shownText(name, 40)} is not an option of ${who}; ${near === undefined ? `expected one of ${known.join(', ')}` : `did you mean ${near}?`}`,
+      `${who}: option ${dotted(shownText(name, 40))} is not an option of ${who}; ${near === undefined ? `expected one of ${known.map(dotted).join(', ')}` : `did you mean ${dotted(near)}?`}`,
       context,
     );
   }

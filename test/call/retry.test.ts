@@ -71,13 +71,16 @@ describe('which ends are retried, and after how long', () => {
   });
 
   test('option retry: attempts an integer from 1 to 10, sleep a function; refused before anything is sent', async () => {
-    expect(readRetry({ attempts: 3 }).attempts).toBe(3);
+    expect(readRetry({ attempts: 3 }, 'callTask').attempts).toBe(3);
     const sent: unknown[] = [];
     const client = { callTool: async (params: unknown) => void sent.push(params) };
     for (const retry of [{ attempts: 0 }, { attempts: 11 }, { attempts: 2.5 }, { attempts: '3' }, { attempts: 2, sleep: 5 }, 3]) {
       // @ts-expect-error wrong on purpose
       const result = await safeCallTask(client, 'get_products', { buying_mode: 'brief', brief: 'x' }, { retry });
-      expect(result).toMatchObject({ success: false, error: { code: 'INVALID_OPTION', message: expect.stringMatching(/^option retry/) } });
+      expect(result).toMatchObject({
+        success: false,
+        error: { code: 'INVALID_OPTION', message: expect.stringMatching(/^safeCallTask: option retry/) },
+      });
     }
     expect(sent).toEqual([]);
   });
