@@ -4,7 +4,7 @@
  */
 
 import { LimitError } from '../errors/errors.js';
-import { byteLimit, deadlineMs } from '../errors/option-rules.js';
+import { byteLimit, deadlineMs, knownOptions } from '../errors/option-rules.js';
 import { DEFAULT_BOUNDS } from './bounds.js';
 
 /** Default cap on a response body, in bytes: the spec's recommended client safety limit for one MCP message, 4 MiB (decode's own text limit is its `maxBytes` option). */
@@ -28,6 +28,9 @@ export interface FetchBounds {
   readonly timeoutMs?: number | undefined;
 }
 
+/** The bounds' names: what withFetchBounds and a call's {@link FETCH_BOUNDS} take (a type test holds it to `keyof FetchBounds`). */
+export const FETCH_BOUNDS_KEYS = ['maxBytes', 'timeoutMs'] as const satisfies readonly (keyof FetchBounds)[];
+
 /**
  * Key of the per-call bounds in a request's `init`, for direct callers:
  * `fetch(url, { method: 'POST', [FETCH_BOUNDS]: { maxBytes: 16_000_000 } })`. It is removed before the
@@ -39,16 +42,18 @@ export const FETCH_BOUNDS: unique symbol = Symbol.for('adcp-decode.fetch-bounds'
 /** A `RequestInit` that may carry per-call bounds under {@link FETCH_BOUNDS}. */
 export type BoundedRequestInit = RequestInit & { readonly [FETCH_BOUNDS]?: FetchBounds | undefined };
 /**
- * Checks limits given by a caller.
+ * Checks limits given by a caller, and that they name no option the caller does not take.
  *
  * @param bounds - The limits, any field absent.
  * @param where - Who was given them, for the message: `boundedFetch`.
+ * @param known - Every option name the caller takes (default the bounds' own, {@link FETCH_BOUNDS_KEYS}).
  * @returns The two limits, nothing else of the object.
- * @throws {DecodeError} `INVALID_OPTION` when a limit breaks its rule (errors/option-rules.ts: byteLimit, deadlineMs).
+ * @throws {DecodeError} `INVALID_OPTION` when a limit breaks its rule (errors/option-rules.ts: byteLimit, deadlineMs), or a name is not in `known`.
  * @example
  * checkBounds({ maxBytes: 1024 }, 'boundedFetch'); // { maxBytes: 1024, timeoutMs: undefined }
  */
-export function checkBounds(bounds: FetchBounds, where: string): FetchBounds {
+export function checkBounds(bounds: FetchBounds, where: string, known: readonly string[] = FETCH_BOUNDS_KEYS): FetchBounds {
+  knownOptions(where, bounds, known);
   return {
     maxBytes: byteLimit('maxBytes', bounds.maxBytes, { who: where }),
     timeoutMs: deadlineMs('timeoutMs', bounds.timeoutMs, { who: where }),

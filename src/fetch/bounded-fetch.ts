@@ -15,6 +15,7 @@ import {
   DEFAULT_MAX_BYTES,
   DEFAULT_TIMEOUT_MS,
   FETCH_BOUNDS,
+  FETCH_BOUNDS_KEYS,
   type FetchBounds,
   timedOut,
 } from '../bounds/fetch-bounds.js';
@@ -47,6 +48,13 @@ export interface BoundedFetchOptions extends FetchBounds {
    */
   readonly onLimit?: ((violation: BoundsViolation) => void) | undefined;
 }
+
+/** Every option boundedFetch takes, by name (a type test holds it to `keyof BoundedFetchOptions`). */
+export const BOUNDED_FETCH_OPTION_KEYS = [
+  ...FETCH_BOUNDS_KEYS,
+  'fetch',
+  'onLimit',
+] as const satisfies readonly (keyof BoundedFetchOptions)[];
 
 /** A response's status and the headers a refusal explains itself by, as a bounded fetch in a scope saw them. */
 export interface ResponseHead {
@@ -83,7 +91,7 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
  * @returns A function with the signature of `fetch`. A response that breaks a bound rejects (before the
  *   body) or errors its body stream with a {@link LimitError} (`TOO_LARGE`: unit `bytes`, limit, bytes
  *   read; `TIMEOUT`: unit `ms`, limit, elapsed) or a {@link DecodeError} `UNSUPPORTED_ENCODING`.
- * @throws DecodeError `INVALID_OPTION` when a limit is not a positive number.
+ * @throws DecodeError `INVALID_OPTION` when a limit is not a positive number, or an option name is not one of boundedFetch's.
  * @example
  * import { Client } from '@modelcontextprotocol/sdk/client/index.js';
  * import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -94,7 +102,7 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
  * );
  */
 export function boundedFetch(options: BoundedFetchOptions = {}): BoundedFetch {
-  const instance = checkBounds(options, 'boundedFetch');
+  const instance = checkBounds(options, 'boundedFetch', BOUNDED_FETCH_OPTION_KEYS);
   const index = new EventIdIndex();
 
   return async function fetchWithBounds(input, init) {
@@ -358,7 +366,7 @@ function parseContentLength(value: string | null): number | undefined {
  * @param fn - The call. Its async context (including SSE resumptions the SDK schedules) is in scope.
  * @returns What `fn` resolves to.
  * @throws The {@link LimitError} / {@link DecodeError} of the first bound that tripped within the call;
- *   otherwise whatever `fn` throws. DecodeError `INVALID_OPTION` when a limit is not a positive number.
+ *   otherwise whatever `fn` throws. DecodeError `INVALID_OPTION` when a limit is not a positive number or a name is not a bound (fn is not run).
  * @example
  * const result = await withFetchBounds({ maxBytes: 16_777_216, timeoutMs: 120_000 }, signal =>
  *   client.callTool({ name: 'get_products', arguments: args }, undefined, { signal, timeout: 120_000 }),
