@@ -5,7 +5,7 @@
 
 import { describeValue } from '../../errors/errors.js';
 import { shownText } from '../../errors/format.js';
-import { optionError, secretOptionError } from '../../errors/option-rules.js';
+import { knownOptions, optionError, secretOptionError } from '../../errors/option-rules.js';
 import { JWK_FOR, SIGNATURE_ALGS, type SignatureAlg, WEBCRYPTO_FOR } from '../http/algorithms.js';
 import { PROFILE_WINDOW } from '../http/window.js';
 
@@ -55,6 +55,17 @@ export interface RequestSignerOptions {
   /** Default `crypto.subtle`. */
   readonly subtle?: Pick<Subtle, 'importKey' | 'sign' | 'digest'> | undefined;
 }
+
+/** Every option createRequestSigner takes, by name (a type test holds it to `keyof RequestSignerOptions`). */
+export const REQUEST_SIGNER_OPTION_KEYS = [
+  'key',
+  'keyid',
+  'alg',
+  'signatureEncoding',
+  'validitySeconds',
+  'now',
+  'subtle',
+] as const satisfies readonly (keyof RequestSignerOptions)[];
 
 /** What signing runs with. */
 export interface SignerSettings {
@@ -121,13 +132,14 @@ function checkKey(key: unknown, alg: SignatureAlg, keyid: string): SignerSetting
  *
  * @param options - The caller's options.
  * @returns The settings.
- * @throws {DecodeError} `INVALID_OPTION`, naming the option, what it must be and what it is.
+ * @throws {DecodeError} `INVALID_OPTION`, naming the option, what it must be and what it is; or a name that is not an option.
  * @example
  * const settings = signerSettings({ key: jwk, keyid: 'buyer-2026', alg: 'ed25519' });
  */
 export function signerSettings(options: RequestSignerOptions): SignerSettings {
   // A key passed in the options' place is key material too.
   if (typeof options !== 'object' || options === null) throw secretOptionError(WHO, 'options', 'an object', options);
+  knownOptions(WHO, options, REQUEST_SIGNER_OPTION_KEYS);
   const { keyid, alg, signatureEncoding = 'base64url', validitySeconds = PROFILE_WINDOW.maxValiditySeconds, now, subtle } = options;
   if (typeof keyid !== 'string' || !KEYID.test(keyid))
     throw optionError(WHO, 'keyid', 'a string of 1 to 256 printable ASCII characters', keyid);

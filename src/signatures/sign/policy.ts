@@ -5,6 +5,7 @@
  * (`covers_content_digest`: `forbidden` means never, otherwise always, as 3.2 signers do).
  */
 import { DecodeError, describeThrown, describeValue } from '../../errors/errors.js';
+import { knownOptions } from '../../errors/option-rules.js';
 import { isObject, own } from '../../json/own.js';
 import type { Invocation } from './invocation.js';
 
@@ -35,6 +36,9 @@ export interface SigningPolicyOptions {
    */
   readonly sign?: 'required' | 'supported' | undefined;
 }
+
+/** Every option withRequestSigning takes, by name (a type test holds it to `keyof SigningPolicyOptions`). */
+export const SIGNING_POLICY_OPTION_KEYS = ['capabilities', 'sign'] as const satisfies readonly (keyof SigningPolicyOptions)[];
 
 /** The decision for one request. */
 export interface SigningDecision {
@@ -84,12 +88,13 @@ function capabilityOf(given: unknown): Record<string, unknown> | undefined {
  *
  * @param options - The capabilities and how much to sign.
  * @returns The policy.
- * @throws {DecodeError} `INVALID_OPTION` for capabilities that are not a `request_signing` (lists of names, a digest rule of the schema's).
+ * @throws {DecodeError} `INVALID_OPTION` for capabilities that are not a `request_signing` (lists of names, a digest rule of the schema's), or a name that is not an option.
  * @example
  * signingPolicy({ capabilities: await callTask(client, 'get_adcp_capabilities', {}) }).decide(invocationsOf(body));
  */
 export function signingPolicy(options: SigningPolicyOptions): SigningPolicy {
   try {
+    knownOptions('withRequestSigning', options, SIGNING_POLICY_OPTION_KEYS);
     const { capabilities, sign = 'required' } = options;
     if (sign !== 'required' && sign !== 'supported') throw invalid('sign', "'required' or 'supported'", sign);
     const capability = capabilityOf(capabilities);
