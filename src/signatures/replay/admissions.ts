@@ -38,6 +38,14 @@ export interface AdmissionTrackingOptions {
   readonly onNewKeyid?: ((admission: NewKeyidAdmission) => void) | undefined;
 }
 
+/** The new-keyid tracking options by name, in both stores' lists (a type test holds it to `keyof AdmissionTrackingOptions`). */
+export const ADMISSION_TRACKING_OPTION_KEYS = [
+  'admissionWindowMs',
+  'keyidMemoryMs',
+  'maxKnownKeyids',
+  'onNewKeyid',
+] as const satisfies readonly (keyof AdmissionTrackingOptions)[];
+
 /** Resolved new-keyid tracking settings. */
 export interface AdmissionTracking {
   readonly windowMs: number;

@@ -28,6 +28,9 @@ export interface DedupOptions {
   readonly leaseSeconds?: number | undefined;
 }
 
+/** The names the receiver's `dedup` takes (a type test holds it to `keyof DedupOptions`). */
+export const DEDUP_OPTION_KEYS = ['store', 'retentionSeconds', 'leaseSeconds'] as const satisfies readonly (keyof DedupOptions)[];
+
 /** The dedup settings a receiver runs with. */
 export interface DedupSettings {
   readonly store: DedupStore;

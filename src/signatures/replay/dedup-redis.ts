@@ -6,7 +6,7 @@
  * sender's keys share a hash tag, so each script touches one cluster slot and the senders spread
  * over a cluster's nodes.
  */
-import { positiveInteger } from '../../errors/option-rules.js';
+import { knownOptions, positiveInteger } from '../../errors/option-rules.js';
 import { DEFAULT_DEDUP_PER_SENDER_CAP, type DedupState, type DedupStore } from './dedup.js';
 import { REDIS_NOW, type RedisCommandClient, redisTarget, slotTag } from './redis-client.js';
 
@@ -26,6 +26,13 @@ export interface RedisDedupStoreOptions {
   /** Most live bindings per sender (webhooks.mdx: SHOULD bound per sender, 429). Default 1,000,000. */
   readonly perSenderCap?: number | undefined;
 }
+
+/** Every option createRedisDedupStore takes, by name (a type test holds it to `keyof RedisDedupStoreOptions`). */
+export const REDIS_DEDUP_STORE_OPTION_KEYS = [
+  'client',
+  'prefix',
+  'perSenderCap',
+] as const satisfies readonly (keyof RedisDedupStoreOptions)[];
 
 /** Keeps a sender's set alive as long as its longest binding. */
 const KEEP_SET = "if redis.call('PTTL', KEYS[2]) < retention then redis.call('PEXPIRE', KEYS[2], retention) end";
@@ -81,12 +88,13 @@ const STATES: readonly unknown[] = ['claimed', 'processing', 'completed', 'confl
  * @param options - The client, key prefix and per-sender cap.
  * @returns The store; its calls reject when Redis does (the receiver answers 503 and holds each
  *   call to its `storeTimeoutMs`).
- * @throws {DecodeError} `INVALID_OPTION` for an invalid cap, prefix or client.
+ * @throws {DecodeError} `INVALID_OPTION` for an invalid cap, prefix or client, or a name that is not an option.
  * @example
  * const receiver = createWebhookReceiver({ jwks, replayStore, dedup: { store: createRedisDedupStore({ client }) } });
  */
 export function createRedisDedupStore(options: RedisDedupStoreOptions): DedupStore {
   const who = 'createRedisDedupStore';
+  knownOptions(who, options, REDIS_DEDUP_STORE_OPTION_KEYS);
   const { client, prefix } = redisTarget(who, options, 'adcp-webhook-dedup:');
   const cap = String(positiveInteger(who, 'perSenderCap', options.perSenderCap, DEFAULT_DEDUP_PER_SENDER_CAP));
   const keys = (sender: string, key: string): string[] => {

@@ -5,10 +5,11 @@
  * form for tests and a single process (the spec calls a memory-only store non-conformant: use
  * `createRedisDedupStore` in production).
  */
-import { positiveInteger } from '../../errors/option-rules.js';
+import { knownOptions, positiveInteger } from '../../errors/option-rules.js';
 import {
   createOwnerCounts,
   type HeldBytes,
+  MEMORY_BUDGET_OPTION_KEYS,
   type MemoryBudgetOptions,
   mapEntryBytes,
   memoryBudget,
@@ -74,6 +75,13 @@ export interface MemoryDedupStoreOptions extends MemoryBudgetOptions {
    */
   readonly perSenderMaxBytes?: number | undefined;
 }
+
+/** Every option createMemoryDedupStore takes, by name (a type test holds it to `keyof MemoryDedupStoreOptions`). */
+export const MEMORY_DEDUP_STORE_OPTION_KEYS = [
+  'perSenderCap',
+  'perSenderMaxBytes',
+  ...MEMORY_BUDGET_OPTION_KEYS,
+] as const satisfies readonly (keyof MemoryDedupStoreOptions)[];
 
 /** The in-memory dedup store: answers at once, and says how many bytes it holds. */
 export interface MemoryDedupStore extends DedupStore, HeldBytes {
@@ -174,12 +182,13 @@ function createBindings() {
  *
  * @param options - Per-sender cap, byte budget and clock.
  * @returns The store.
- * @throws {DecodeError} `INVALID_OPTION` for a cap or budget that is not a positive safe integer.
+ * @throws {DecodeError} `INVALID_OPTION` for a cap or budget that is not a positive safe integer, or a name that is not an option.
  * @example
  * const receiver = createWebhookReceiver({ keys, dedup: { store: createMemoryDedupStore() } });
  */
 export function createMemoryDedupStore(options: MemoryDedupStoreOptions = {}): MemoryDedupStore {
   const who = 'createMemoryDedupStore';
+  knownOptions(who, options, MEMORY_DEDUP_STORE_OPTION_KEYS);
   const perSenderCap = positiveInteger(who, 'perSenderCap', options.perSenderCap, DEFAULT_DEDUP_PER_SENDER_CAP);
   const share = { name: 'perSenderMaxBytes', value: options.perSenderMaxBytes };
   const { maxBytes, ownerMaxBytes: perSenderBytes, now } = memoryBudget(who, options, share, DEFAULT_DEDUP_MAX_BYTES);

@@ -13,6 +13,9 @@ export interface MemoryBudgetOptions {
   readonly now?: (() => number) | undefined;
 }
 
+/** The budget options by name, in every in-memory store's list (a type test holds it to `keyof MemoryBudgetOptions`). */
+export const MEMORY_BUDGET_OPTION_KEYS = ['maxBytes', 'now'] as const satisfies readonly (keyof MemoryBudgetOptions)[];
+
 /** What every in-memory store tells of its memory. */
 export interface HeldBytes {
   /** The bytes the store counts as held; never above `maxBytes`. */

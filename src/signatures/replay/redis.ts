@@ -7,8 +7,8 @@
  * new-keyid admission tracked. Works with node-redis 4+ (`createClient` or `createCluster`) or any
  * client with the same `eval`.
  */
-import { positiveInteger, shareOption } from '../../errors/option-rules.js';
-import { type AdmissionTrackingOptions, admissionTracking } from './admissions.js';
+import { knownOptions, positiveInteger, shareOption } from '../../errors/option-rules.js';
+import { ADMISSION_TRACKING_OPTION_KEYS, type AdmissionTrackingOptions, admissionTracking } from './admissions.js';
 import { REDIS_NOW, type RedisCommandClient, redisTarget, slotTag } from './redis-client.js';
 import { DEFAULT_AGGREGATE_CAP, DEFAULT_PER_KEYID_CAP, type ReplayStore, replayKey } from './replay.js';
 
@@ -36,6 +36,17 @@ export interface RedisReplayStoreOptions extends AdmissionTrackingOptions {
   /** Most bytes one keyid's entries weigh: one signer's long nonces cannot fill Redis for all. Default a tenth of `maxBytes`. */
   readonly perKeyidMaxBytes?: number | undefined;
 }
+
+/** Every option createRedisReplayStore takes, by name (a type test holds it to `keyof RedisReplayStoreOptions`). */
+export const REDIS_REPLAY_STORE_OPTION_KEYS = [
+  'client',
+  'prefix',
+  'perKeyidCap',
+  'aggregateCap',
+  'maxBytes',
+  'perKeyidMaxBytes',
+  ...ADMISSION_TRACKING_OPTION_KEYS,
+] as const satisfies readonly (keyof RedisReplayStoreOptions)[];
 
 /** The default byte budget of the Redis replay store: 256 MiB. */
 const DEFAULT_REDIS_REPLAY_MAX_BYTES = 256 * 1024 * 1024;
@@ -153,7 +164,7 @@ return 'new:' .. redis.call('ZCARD', KEYS[4])`;
  * @param options - The client, key prefix and caps.
  * @returns The store; its calls reject when Redis does (the receiver answers 503, and holds each
  *   call to its `storeTimeoutMs`, so a blocked Redis fails closed too).
- * @throws {DecodeError} `INVALID_OPTION` for an invalid cap or a client without `eval`.
+ * @throws {DecodeError} `INVALID_OPTION` for an invalid cap or a client without `eval`, or a name that is not an option.
  * @example
  * const client = createClient({ url: process.env.REDIS_URL });
  * client.on('error', (error) => log(error)); // without a listener, node-redis ends the process when Redis goes away
@@ -162,6 +173,7 @@ return 'new:' .. redis.call('ZCARD', KEYS[4])`;
  */
 export function createRedisReplayStore(options: RedisReplayStoreOptions): ReplayStore {
   const who = 'createRedisReplayStore';
+  knownOptions(who, options, REDIS_REPLAY_STORE_OPTION_KEYS);
   const { client, prefix } = redisTarget(who, options, 'adcp-webhook-replay:');
   const perKeyidCap = String(positiveInteger(who, 'perKeyidCap', options.perKeyidCap, DEFAULT_PER_KEYID_CAP));
   const aggregateCap = String(positiveInteger(who, 'aggregateCap', options.aggregateCap, DEFAULT_AGGREGATE_CAP));

@@ -4,9 +4,17 @@
  * bytes (the spec bounds neither a nonce's nor a keyid's length, so a signer sets each entry's
  * size), which also tracks the new-keyid admission rate that section makes a MUST.
  */
-import { positiveInteger } from '../../errors/option-rules.js';
-import { type AdmissionTrackingOptions, admissionTracking, createAdmissionTracker } from './admissions.js';
-import { createOwnerCounts, type HeldBytes, type MemoryBudgetOptions, mapEntryBytes, memoryBudget, ownCopy } from './memory-bytes.js';
+import { knownOptions, positiveInteger } from '../../errors/option-rules.js';
+import { ADMISSION_TRACKING_OPTION_KEYS, type AdmissionTrackingOptions, admissionTracking, createAdmissionTracker } from './admissions.js';
+import {
+  createOwnerCounts,
+  type HeldBytes,
+  MEMORY_BUDGET_OPTION_KEYS,
+  type MemoryBudgetOptions,
+  mapEntryBytes,
+  memoryBudget,
+  ownCopy,
+} from './memory-bytes.js';
 
 export type { AdmissionTrackingOptions, NewKeyidAdmission } from './admissions.js';
 
@@ -54,6 +62,15 @@ export interface MemoryReplayStoreOptions extends AdmissionTrackingOptions, Memo
    */
   readonly perKeyidMaxBytes?: number | undefined;
 }
+
+/** Every option createMemoryReplayStore takes, by name (a type test holds it to `keyof MemoryReplayStoreOptions`). */
+export const MEMORY_REPLAY_STORE_OPTION_KEYS = [
+  'perKeyidCap',
+  'aggregateCap',
+  'perKeyidMaxBytes',
+  ...MEMORY_BUDGET_OPTION_KEYS,
+  ...ADMISSION_TRACKING_OPTION_KEYS,
+] as const satisfies readonly (keyof MemoryReplayStoreOptions)[];
 
 /** The in-memory replay store: answers at once, and says how many bytes it holds. */
 export interface MemoryReplayStore extends ReplayStore, HeldBytes {
@@ -149,12 +166,13 @@ function createEntries(now: () => number) {
  *
  * @param options - Caps, byte budget, new-keyid tracking and clock.
  * @returns The store.
- * @throws {DecodeError} `INVALID_OPTION` for a cap or budget that is not a positive safe integer.
+ * @throws {DecodeError} `INVALID_OPTION` for a cap or budget that is not a positive safe integer, or a name that is not an option.
  * @example
  * const receiver = createWebhookReceiver({ keys, replayStore: createMemoryReplayStore({ perKeyidCap: 10_000 }) });
  */
 export function createMemoryReplayStore(options: MemoryReplayStoreOptions = {}): MemoryReplayStore {
   const who = 'createMemoryReplayStore';
+  knownOptions(who, options, MEMORY_REPLAY_STORE_OPTION_KEYS);
   const perKeyidCap = positiveInteger(who, 'perKeyidCap', options.perKeyidCap, DEFAULT_PER_KEYID_CAP);
   const aggregateCap = positiveInteger(who, 'aggregateCap', options.aggregateCap, DEFAULT_AGGREGATE_CAP);
   const share = { name: 'perKeyidMaxBytes', value: options.perKeyidMaxBytes };
