@@ -37,6 +37,15 @@ export interface RemoteDocumentOptions {
   readonly now?: (() => number) | undefined;
 }
 
+/** The remote document's options by name, in the JWKS resolver's and the revocation list's lists (a type test holds it to `keyof RemoteDocumentOptions`). */
+export const REMOTE_DOCUMENT_OPTION_KEYS = [
+  'url',
+  'fetch',
+  'maxBytes',
+  'timeoutMs',
+  'now',
+] as const satisfies readonly (keyof RemoteDocumentOptions)[];
+
 /** Where a remote document is and how one fetch of it is bounded. */
 export interface DocumentSource {
   readonly url: string;

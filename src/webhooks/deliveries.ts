@@ -5,8 +5,8 @@
  * that came before its wait started is read too.
  */
 import { namedBy, readHandle, type TaskHandle, tieOf } from '../decode/task-handle.js';
-import { LimitError } from '../errors/errors.js';
-import { byteLimit, countLimit, deadlineMs, optionError } from '../errors/option-rules.js';
+import { LimitError, NO_CONTEXT } from '../errors/errors.js';
+import { byteLimit, countLimit, deadlineMs, knownOptions, optionError } from '../errors/option-rules.js';
 
 /** How much of its recent outcomes a receiver keeps for a wait that starts after its task's webhook came. */
 export interface RecentDeliveriesOptions {
@@ -17,6 +17,9 @@ export interface RecentDeliveriesOptions {
   /** Oldest kept, in ms (default 600,000). */
   readonly ageMs?: number | undefined;
 }
+
+/** The names the receiver's `recent` takes (a type test holds it to `keyof RecentDeliveriesOptions`). */
+export const RECENT_DELIVERIES_OPTION_KEYS = ['count', 'maxBytes', 'ageMs'] as const satisfies readonly (keyof RecentDeliveriesOptions)[];
 
 /** The members of an outcome this module reads (receiver.ts's `WebhookOutcome`, named here below the receiver). */
 export interface RoutedOutcome {
@@ -60,12 +63,12 @@ const MAX_UNREAD = 1_000;
  *
  * @param options - The option as given.
  * @returns The bounds, defaults filled in.
- * @throws {DecodeError} `INVALID_OPTION`.
+ * @throws {DecodeError} `INVALID_OPTION`: not an object, a name it does not take, a bound broken.
  * @example
  * recentBounds({ count: 16 }); // { count: 16, maxBytes: 8388608, ageMs: 600000 }
  */
 export function recentBounds(options: RecentDeliveriesOptions | undefined): Required<{ [K in keyof RecentDeliveriesOptions]: number }> {
-  if (options !== undefined && (typeof options !== 'object' || options === null)) throw optionError(WHO, 'recent', 'an object', options);
+  knownOptions(WHO, options, RECENT_DELIVERIES_OPTION_KEYS, NO_CONTEXT, 'recent');
   const owner = { who: WHO };
   return {
     count: countLimit('recent.count', options?.count, owner) ?? 64,

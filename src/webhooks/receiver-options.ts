@@ -7,7 +7,7 @@
 import type { Bounds } from '../bounds/bounds.js';
 import type { TaskHandle } from '../decode/task-handle.js';
 import type { VersionOption } from '../decode/types.js';
-import { DecodeError } from '../errors/errors.js';
+import { DecodeError, NO_CONTEXT } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import {
   byteLimit,
@@ -21,13 +21,13 @@ import {
   secretOptionError,
 } from '../errors/option-rules.js';
 import { type RegisteredEndpoint, registeredEndpoint } from '../signatures/http/target-uri.js';
-import type { DedupOptions, DedupSettings } from '../signatures/replay/dedup-claim.js';
+import { DEDUP_OPTION_KEYS, type DedupOptions, type DedupSettings } from '../signatures/replay/dedup-claim.js';
 import { createMemoryReplayStore, type ReplayStore } from '../signatures/replay/replay.js';
 import type { WebhookCrypto } from '../signatures/types.js';
 import { checkHmacSecret } from '../signatures/verify/hmac.js';
-import { createJwksResolver, type JwksResolverOptions } from '../signatures/verify/jwks.js';
+import { createJwksResolver, JWKS_RESOLVER_OPTION_KEYS, type JwksResolverOptions } from '../signatures/verify/jwks.js';
 import type { KeyResolver } from '../signatures/verify/keys.js';
-import { createRevocationList, type RevocationListOptions } from '../signatures/verify/revocation.js';
+import { createRevocationList, REVOCATION_LIST_OPTION_KEYS, type RevocationListOptions } from '../signatures/verify/revocation.js';
 import { DEFAULT_MAX_SIGNATURE_HEADER_BYTES } from '../signatures/verify/signature-headers.js';
 import type { ReplayScope, RevocationCheck } from '../signatures/verify/verify.js';
 import type { BodyLimits } from './body/request.js';
@@ -57,6 +57,9 @@ export interface LegacyHmacConfig {
   /** The seller agent this secret belongs to (the signer identity to dedupe under). */
   readonly agent: string;
 }
+
+/** The names the receiver's `hmac` takes (a type test holds it to `keyof LegacyHmacConfig`). */
+export const LEGACY_HMAC_CONFIG_KEYS = ['secret', 'agent'] as const satisfies readonly (keyof LegacyHmacConfig)[];
 
 /** Options of {@link createWebhookReceiver}. */
 export interface WebhookReceiverOptions<V extends VersionOption | undefined = VersionOption | undefined> extends DecodeWebhookOptions<V> {
@@ -157,6 +160,14 @@ const RECEIVER_OPTION_KEYS = [
   'subtle',
   ...DECODE_WEBHOOK_OPTION_KEYS,
 ] as const satisfies readonly (keyof WebhookReceiverOptions)[];
+
+/** The receiver's option objects and the names each takes (`recent`'s are read by recentBounds). */
+const NESTED_OPTION_KEYS = {
+  jwks: JWKS_RESOLVER_OPTION_KEYS,
+  revocationList: REVOCATION_LIST_OPTION_KEYS,
+  hmac: LEGACY_HMAC_CONFIG_KEYS,
+  dedup: DEDUP_OPTION_KEYS,
+} as const satisfies { readonly [K in keyof WebhookReceiverOptions]?: readonly string[] };
 
 /** What `receive()` runs with. */
 export interface ReceiverSettings {
@@ -271,8 +282,9 @@ function dedupSettings(dedup: unknown, timeoutMs: number, subtle: WebhookCrypto 
 function checkShapes(options: WebhookReceiverOptions): void {
   if (options === undefined) throw optionError(WHO, 'options', 'an object', options);
   knownOptions(WHO, options, RECEIVER_OPTION_KEYS);
+  for (const name of ['jwks', 'revocationList', 'hmac', 'dedup'] as const)
+    knownOptions(WHO, options[name], NESTED_OPTION_KEYS[name], NO_CONTEXT, name);
   for (const name of ['keys', 'revocation', 'now', 'handles'] as const) optionalFunction(WHO, name, options[name]);
-  for (const name of ['jwks', 'revocationList'] as const) optionalObject(WHO, name, options[name]);
   optionalMethods(WHO, 'replayStore', options.replayStore, ['capReached', 'claim']);
   optionalMethods(WHO, 'subtle', options.subtle, ['digest', 'verify', 'importKey', 'sign']);
   const scope = options.replayScope;

@@ -4,6 +4,7 @@
  * `X-ADCP-Timestamp`, a 300 s window, constant-time comparison, current and previous secret.
  * Used only when the receiver was configured with a secret.
  */
+import { knownOptions } from '../../errors/option-rules.js';
 import { WebhookError } from '../../errors/webhook-error.js';
 import type { Subtle } from './keys.js';
 
@@ -77,6 +78,9 @@ export interface LegacyHmacOptions {
   readonly subtle?: Pick<Subtle, 'importKey' | 'sign'> | undefined;
 }
 
+/** Every option verifyLegacyHmac takes, by name (a type test holds it to `keyof LegacyHmacOptions`). */
+export const LEGACY_HMAC_OPTION_KEYS = ['secrets', 'now', 'subtle'] as const satisfies readonly (keyof LegacyHmacOptions)[];
+
 /**
  * Verifies the legacy scheme in the spec's order: headers present, timestamp numeric, inside
  * the window, then the HMAC (computed only after the cheap checks).
@@ -86,6 +90,7 @@ export interface LegacyHmacOptions {
  * @param options - Secrets, clock, WebCrypto.
  * @returns Which secret matched (`0` current, `1` previous).
  * @throws {WebhookError} `webhook_signature_header_malformed`, `webhook_signature_window_invalid`, `webhook_signature_invalid`.
+ * @throws {DecodeError} `INVALID_OPTION` for a name that is not an option (before any header is read).
  * @example
  * await verifyLegacyHmac(headers, body, { secrets: [secret] });
  */
@@ -94,6 +99,7 @@ export async function verifyLegacyHmac(
   body: Uint8Array,
   options: LegacyHmacOptions,
 ): Promise<number> {
+  knownOptions('verifyLegacyHmac', options, LEGACY_HMAC_OPTION_KEYS);
   const signature = headers.get('x-adcp-signature');
   const timestamp = headers.get('x-adcp-timestamp');
   if (signature === undefined || timestamp === undefined || signature === '') {

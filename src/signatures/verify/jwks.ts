@@ -12,8 +12,8 @@
  */
 
 import { shownText } from '../../errors/format.js';
-import { deadlineMs, MAX_TIMER_MS, optionError } from '../../errors/option-rules.js';
-import { documentSource, fetchBoundedText, type RemoteDocumentOptions } from '../remote-document.js';
+import { deadlineMs, knownOptions, MAX_TIMER_MS, optionError } from '../../errors/option-rules.js';
+import { documentSource, fetchBoundedText, REMOTE_DOCUMENT_OPTION_KEYS, type RemoteDocumentOptions } from '../remote-document.js';
 import type { KeyResolver, ResolvedKey, WebhookJwk } from './keys.js';
 
 /** Options of {@link createJwksResolver}. */
@@ -33,6 +33,15 @@ export interface JwksResolverOptions extends RemoteDocumentOptions {
    */
   readonly negativeCacheMs?: number | undefined;
 }
+
+/** Every option createJwksResolver takes, by name, and the receiver's `jwks` (a type test holds it to `keyof JwksResolverOptions`). */
+export const JWKS_RESOLVER_OPTION_KEYS = [
+  ...REMOTE_DOCUMENT_OPTION_KEYS,
+  'agent',
+  'cacheTtlMs',
+  'refetchCooldownMs',
+  'negativeCacheMs',
+] as const satisfies readonly (keyof JwksResolverOptions)[];
 
 /** Default JWKS body bound. */
 export const JWKS_MAX_BYTES = 256 * 1024;
@@ -77,11 +86,12 @@ function cacheMs(name: string, value: unknown, fallback: number, ceiling: number
  * @throws {TypeError} For a URL that is not http(s).
  * @throws {DecodeError} `INVALID_OPTION` for `maxBytes` or `timeoutMs` outside the bounded fetch's rule, or a
  *   `cacheTtlMs` (at most 30 min), `refetchCooldownMs` or `negativeCacheMs` (at most 60 s) that is not a
- *   positive integer of milliseconds within its ceiling.
+ *   positive integer of milliseconds within its ceiling; or a name that is not an option.
  * @example
  * const keys = createJwksResolver({ url: 'https://seller.example/.well-known/jwks.json', agent: 'https://seller.example/mcp' });
  */
 export function createJwksResolver(options: JwksResolverOptions): KeyResolver {
+  knownOptions('createJwksResolver', options, JWKS_RESOLVER_OPTION_KEYS);
   const { url, maxBytes, timeoutMs } = documentSource('createJwksResolver', options, JWKS_MAX_BYTES);
   const ttl = cacheMs('cacheTtlMs', options.cacheTtlMs, 5 * 60_000, 30 * 60_000);
   const cooldown = cacheMs('refetchCooldownMs', options.refetchCooldownMs, 30_000, MAX_TIMER_MS);

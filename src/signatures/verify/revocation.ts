@@ -17,8 +17,8 @@ import {
   type JWSHeaderParameters,
 } from 'jose';
 import { shownText } from '../../errors/format.js';
-import { deadlineMs } from '../../errors/option-rules.js';
-import { documentSource, fetchBoundedText, type RemoteDocumentOptions } from '../remote-document.js';
+import { deadlineMs, knownOptions } from '../../errors/option-rules.js';
+import { documentSource, fetchBoundedText, REMOTE_DOCUMENT_OPTION_KEYS, type RemoteDocumentOptions } from '../remote-document.js';
 import { JWKS_MAX_BYTES } from './jwks.js';
 import { jwkFitsAlg, type KeyResolver, verifiesFor, type WebhookAlg } from './keys.js';
 import type { RevocationCheck, RevocationStatus } from './verify.js';
@@ -34,6 +34,14 @@ export interface RevocationListOptions extends RemoteDocumentOptions {
   /** Least time between two attempts after a failed refresh. Default 30 s (the JWKS cooldown). */
   readonly retryCooldownMs?: number | undefined;
 }
+
+/** Every option createRevocationList takes, by name, and the receiver's `revocationList` (a type test holds it to `keyof RevocationListOptions`). */
+export const REVOCATION_LIST_OPTION_KEYS = [
+  ...REMOTE_DOCUMENT_OPTION_KEYS,
+  'issuer',
+  'keys',
+  'retryCooldownMs',
+] as const satisfies readonly (keyof RevocationListOptions)[];
 
 /** A polled revocation list: `check` is the receiver's `revocation` option. */
 export interface RevocationList {
@@ -184,12 +192,13 @@ function timestamp(value: unknown, name: string): number {
  *   `revocationList` option, which builds one over the receiver's keys).
  * @throws {TypeError} For a URL that is not http(s).
  * @throws {DecodeError} `INVALID_OPTION` for `maxBytes` or `timeoutMs` outside the bounded fetch's rule, or a
- *   `retryCooldownMs` that is not a positive safe integer.
+ *   `retryCooldownMs` that is not a positive safe integer; or a name that is not an option.
  * @example
  * const list = createRevocationList({ url: 'https://seller.example/.well-known/revocations.json', issuer: 'https://seller.example', keys });
  * const receiver = createWebhookReceiver({ keys, revocation: list.check });
  */
 export function createRevocationList(options: RevocationListOptions): RevocationList {
+  knownOptions('createRevocationList', options, REVOCATION_LIST_OPTION_KEYS);
   const { url, maxBytes, timeoutMs } = documentSource('createRevocationList', options, JWKS_MAX_BYTES);
   const cooldown = deadlineMs('retryCooldownMs', options.retryCooldownMs, { who: 'createRevocationList' }) ?? 30_000;
   let issuer: string;

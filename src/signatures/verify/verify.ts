@@ -8,6 +8,7 @@
  */
 
 import { shownText } from '../../errors/format.js';
+import { knownOptions } from '../../errors/option-rules.js';
 import { WebhookError, type WebhookErrorCode } from '../../errors/webhook-error.js';
 import { base64UrlDecode } from '../http/base64.js';
 import { DIGEST_ALGORITHMS } from '../http/content-digest.js';
@@ -84,6 +85,18 @@ export interface VerifySignatureOptions {
    */
   readonly replayScope?: ReplayScope | undefined;
 }
+
+/** Every option verifyWebhookSignature takes, by name (a type test holds it to `keyof VerifySignatureOptions`). */
+export const VERIFY_SIGNATURE_OPTION_KEYS = [
+  'keys',
+  'replayStore',
+  'revocation',
+  'endpoint',
+  'maxSignatureHeaderBytes',
+  'now',
+  'subtle',
+  'replayScope',
+] as const satisfies readonly (keyof VerifySignatureOptions)[];
 
 /** The replay key's scope: see {@link VerifySignatureOptions.replayScope}. */
 export type ReplayScope = 'keyid' | 'destination';
@@ -377,10 +390,12 @@ async function claimNonce(
  * @returns The signer (`keyid`, `alg`, `agent`), once the nonce is claimed.
  * @throws {WebhookError} With the taxonomy's `webhook_*` code at the first failing step;
  *   `webhook_receiver_misconfigured` when one of the options answers out of contract.
+ * @throws {DecodeError} `INVALID_OPTION` for a name that is not an option (before any header is read or key resolved).
  * @example
  * const signer = await verifyWebhookSignature({ method, url, headers, body }, { keys, replayStore, endpoint: 'https://buyer.example' });
  */
-export function verifyWebhookSignature(request: VerifiableRequest, options: VerifySignatureOptions): Promise<WebhookSigner> {
+export async function verifyWebhookSignature(request: VerifiableRequest, options: VerifySignatureOptions): Promise<WebhookSigner> {
+  knownOptions('verifyWebhookSignature', options, VERIFY_SIGNATURE_OPTION_KEYS);
   return verifyProfileSignature(request, options, WEBHOOK_PROFILE);
 }
 
