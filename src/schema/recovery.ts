@@ -22,6 +22,7 @@ import {
   type RecoveryClassification,
   wrapInputFault,
 } from '../errors/errors.js';
+import { knownOptions, optionError } from '../errors/option-rules.js';
 import { hasOwn, own } from '../json/own.js';
 import type { FailedStatus } from './statuses.js';
 import { defaultVersion, resolveVersion, tablesFor, type Version } from './versions.js';
@@ -43,6 +44,9 @@ export interface ClassifyRecoveryOptions {
   /** Recovery for a code missing from the table when the error has no `recovery`: `'manifest'` (default) uses the table's. */
   readonly unknownRecovery?: 'manifest' | Recovery | undefined;
 }
+
+/** Every option classifyRecovery takes, by name (a type test holds it to `keyof ClassifyRecoveryOptions`). */
+export const CLASSIFY_RECOVERY_OPTION_KEYS = ['unknownRecovery'] as const satisfies readonly (keyof ClassifyRecoveryOptions)[];
 
 /**
  * Tells whether a value is one of the three recovery classes, by exact string equality.
@@ -196,7 +200,8 @@ export function endStateClassification(state: EndState, version: Version, unknow
  * @param adcpError The `adcp_error` object, e.g. from {@link extractMcpError}.
  * @param version A bundled version or release; default: the default version.
  * @param options `unknownRecovery`: `'manifest'` (default) or a recovery class for unknown codes.
- * @throws {DecodeError} `UNSUPPORTED_VERSION` for a version not bundled.
+ * @throws {DecodeError} `UNSUPPORTED_VERSION` for a version not bundled; `INVALID_OPTION` for an
+ *   `unknownRecovery` that is neither, or a name that is not an option.
  * @example
  * classifyRecovery({ code: 'RATE_LIMITED', retry_after: 5 }); // { recovery: 'transient', retryAfterSeconds: 5 }
  */
@@ -205,5 +210,9 @@ export function classifyRecovery(
   version: string = defaultVersion,
   options: { readonly unknownRecovery?: 'manifest' | Recovery } = {},
 ): RecoveryClassification {
+  knownOptions('classifyRecovery', options, CLASSIFY_RECOVERY_OPTION_KEYS);
+  const { unknownRecovery } = options;
+  if (unknownRecovery !== undefined && unknownRecovery !== 'manifest' && !isRecovery(unknownRecovery))
+    throw optionError('classifyRecovery', 'unknownRecovery', "'manifest' or a recovery class", unknownRecovery);
   return classifyRecoveryWith(adcpError, recoveryTable(resolveVersion(version)), options);
 }
