@@ -86,6 +86,29 @@ describe('knownOptions: a name the entry does not take', () => {
     );
   });
 
+  test('a nested option object: its names shown under its path, and the object refused by its name', () => {
+    const known = ['attempts', 'sleep'];
+    expect(() => knownOptions('callTask', { attempt: 3 }, known, undefined, 'retry')).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_OPTION',
+        message: 'callTask: option retry.attempt is not an option of callTask; did you mean retry.attempts?',
+      }),
+    );
+    expect(() => knownOptions('callTask', { colour: 1 }, known, undefined, 'retry')).toThrow(
+      expect.objectContaining({
+        message: 'callTask: option retry.colour is not an option of callTask; expected one of retry.attempts, retry.sleep',
+      }),
+    );
+    expect(() => knownOptions('callTask', [3], known, undefined, 'retry')).toThrow(
+      expect.objectContaining({ message: 'callTask: option retry must be an object; got array (1 items)' }),
+    );
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    expect(() => knownOptions('callTask', revoked.proxy, known, undefined, 'retry')).toThrow(
+      expect.objectContaining({ message: expect.stringContaining('callTask: option retry could not be read') }),
+    );
+  });
+
   test('a long or distant name gets no suggestion; the name shown is cut and escaped', () => {
     expect(nearestOption('x'.repeat(100), ['maxBytes'])).toBeUndefined();
     expect(nearestOption('handless', ['handles'])).toBe('handles');
