@@ -68,7 +68,7 @@ export const callTask: CallTask<A2aClient> = callTaskOver(sendOver);
  * @example
  * const response = await streamTask(agent, 'get_products', { buying_mode: 'brief', brief }, { version: '3.1' });
  */
-export const streamTask: CallTask<A2aClient> = callTaskOver(streamOver);
+export const streamTask: CallTask<A2aClient> = callTaskOver(streamOver, 'streamTask');
 
 /**
  * Like {@link callTask}, but resolves to `{ success: true, data, version, request }` or

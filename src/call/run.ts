@@ -61,15 +61,16 @@ export const CALL_OPTION_KEYS = [
  * A transport's callTask: encode, send, decode; the decoded data, or the DecodeError thrown.
  *
  * @param sendOver - The transport's send over the caller's client.
+ * @param who - The entry's name, for its errors (`callTask`, `streamTask`).
  * @returns callTask for that transport's client.
  * @throws Never (the call throws its own errors).
  * @example
  * export const callTask: CallTask<McpClient> = callTaskOver(sendOver);
  */
-export function callTaskOver<C>(sendOver: (client: C) => Send): CallTask<C> {
+export function callTaskOver<C>(sendOver: (client: C) => Send, who = 'callTask'): CallTask<C> {
   const call = async (client: C, first: unknown, second?: unknown, third?: unknown): Promise<unknown> => {
     const { what, options } = given(first, second, third);
-    const ended = await runCall(what, options, sendOver(client), CALL_OPTION_KEYS);
+    const ended = await runCall(what, options, sendOver(client), CALL_OPTION_KEYS, who);
     if (!ended.ok) throw ended.error;
     return ended.outcome.data;
   };

@@ -481,8 +481,7 @@ const ROWS: readonly Row[] = [
     run: (x) => a2a.safeCallTask(a2aClient, 'get_products', brief, { signal: signal(), stream: true, ...x }),
   },
   {
-    // streamTask's refusals say callTask: callTaskOver (src/call/run.ts) names every call it builds so.
-    who: 'callTask',
+    who: 'streamTask',
     path: 'retry',
     misspelt: 'sleeps',
     means: 'sleep',
