@@ -62,6 +62,9 @@ export type * as v3_1 from './generated/v3_1/pinned.js';
 export type { Transport } from './options/options.js';
 export type { SentRequest } from './options/sent-request.js';
 export { classifyRecovery } from './schema/recovery.js';
+// Releases as data: what a generated release module defines, and the releases this process speaks.
+export type { AdcpRelease, ReleaseEnvelope, ReleaseFiles, RequestRow, TaskStatusPoll, ToolFacts } from './schema/release.js';
+export { defineRelease, knownReleases } from './schema/releases.js';
 export type { AsyncStatus, AsyncVariant, SyncVariant, TaskStatus } from './schema/response-types.js';
 export { defaultVersion, type NewerRelease, tasks, type Version, versions } from './schema/versions.js';
 export { preload } from './validate/preload.js';

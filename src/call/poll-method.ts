@@ -7,13 +7,17 @@ import type { Outcome } from '../decode/decode.js';
 import { type PolledTask, pollResolved } from '../decode/polling.js';
 import type { TaskName } from '../decode/types.js';
 import { DecodeError } from '../errors/errors.js';
-import { taskStatusPollByVersion } from '../generated/envelope.js';
+import type { taskStatusPollByVersion } from '../generated/envelope.js';
 import type { Resolved } from '../options/resolve-options.js';
+import { knownReleases } from '../schema/releases.js';
 
 /** The poll methods that are no task of their version (3.0's `tasks/get`), from the generated poll table. */
 export type PollMethod = Extract<(typeof taskStatusPollByVersion)[keyof typeof taskStatusPollByVersion], { module: string }>['method'];
 
-const POLL_METHODS: readonly string[] = Object.values(taskStatusPollByVersion).flatMap((poll) => ('module' in poll ? [poll.method] : []));
+/** The poll methods of the releases this process speaks that are no task of theirs (read each time: a generated module may have defined more). */
+function pollMethods(): readonly string[] {
+  return knownReleases().flatMap(({ envelope: { taskStatusPoll: poll } }) => ('module' in poll ? [poll.method] : []));
+}
 
 /**
  * The tool (MCP) or skill (A2A) name a task is invoked by: its own, but for a JSON-RPC method
@@ -25,7 +29,7 @@ const POLL_METHODS: readonly string[] = Object.values(taskStatusPollByVersion).f
  * wireName('tasks/get'); // 'tasks_get'
  */
 export function wireName(task: string): string {
-  return POLL_METHODS.includes(task) ? task.replaceAll('/', '_') : task;
+  return pollMethods().includes(task) ? task.replaceAll('/', '_') : task;
 }
 
 /**
@@ -37,7 +41,7 @@ export function wireName(task: string): string {
  * isPollMethod('tasks/get'); // true
  */
 export function isPollMethod(task: string): boolean {
-  return POLL_METHODS.includes(task);
+  return pollMethods().includes(task);
 }
 
 /**

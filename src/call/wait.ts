@@ -13,9 +13,8 @@ import type { EncodedRequest } from '../encode/request.js';
 import { DecodeError, LimitError, TaskFailedError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { optionError } from '../errors/option-rules.js';
-import { taskStatusPollByVersion } from '../generated/envelope.js';
-import { requestTablesByVersion } from '../generated/requests.js';
 import type { Resolved } from '../options/resolve-options.js';
+import { releaseFor } from '../schema/releases.js';
 import type { Version } from '../schema/versions.js';
 import { type Send, sendOnce } from './run.js';
 import { TransportError } from './transport-error.js';
@@ -56,8 +55,8 @@ interface Wait {
 
 /** Whether the poll of a release carries an `idempotency_key` (none of the bundled poll schemas defines one today). */
 function keyedPoll(version: Version): boolean {
-  const { method } = taskStatusPollByVersion[version];
-  const table: Readonly<Record<string, { readonly schemaId: string; readonly idempotencyKey?: string }>> = requestTablesByVersion[version];
+  const { envelope, requests: table } = releaseFor(version);
+  const { method } = envelope.taskStatusPoll;
   return Object.hasOwn(table, method) && table[method]?.idempotencyKey !== undefined;
 }
 
@@ -68,7 +67,7 @@ function keyedPoll(version: Version): boolean {
  */
 function pollRequest(handle: TaskHandle, name: string | undefined, bounds: Resolved): EncodedRequest {
   const version = handle.version as Version;
-  const { method } = taskStatusPollByVersion[version];
+  const { method } = releaseFor(version).envelope.taskStatusPoll;
   const args = {
     task_id: handle.taskId,
     ...(method === 'get_task_status' ? { include_result: true } : {}),
@@ -210,7 +209,7 @@ export async function waitOver(send: Send, handleValue: unknown, options: WaitOp
   const request = keyedPoll(version) ? undefined : pollRequest(handle, settings.method, settings.bounds);
   const wait: Wait = {
     handle,
-    method: taskStatusPollByVersion[version].method,
+    method: releaseFor(version).envelope.taskStatusPoll.method,
     settings,
     deadline: startedAt + settings.timeoutMs,
     startedAt,

@@ -9,6 +9,7 @@ import { checkAdcpError } from '../extract/errors.js';
 import { taskTypesByVersion } from '../generated/envelope.js';
 import { hasOwn, own } from '../json/own.js';
 import type { Resolved } from '../options/resolve-options.js';
+import { releaseFor } from '../schema/releases.js';
 import { isFailedStatus } from '../schema/statuses.js';
 import type { Version } from '../schema/versions.js';
 import { type Decoded, decodeFound, type ResponseIn, type TaskName } from './decode.js';
@@ -34,7 +35,7 @@ export type TaskTypeIn<V extends Version> = (typeof TASK_TYPES)[V][number];
  * isTaskType('media_buy_delivery', '3.0.26'); // false
  */
 export function isTaskType(value: unknown, version: Version): value is TaskType {
-  return (TASK_TYPES[version] as readonly unknown[]).includes(value);
+  return (releaseFor(version).envelope.taskTypes as readonly unknown[]).includes(value);
 }
 
 /**

@@ -11,9 +11,10 @@ import { type OptionOwner, optionError, unreadableOption } from '../errors/optio
 import { fromA2aSdk } from '../extract/a2a-sdk.js';
 import { detectTransport } from '../extract/detect.js';
 import { unwrapJsonRpcResult } from '../extract/json-rpc.js';
-import { taskStatusPollByVersion } from '../generated/envelope.js';
 import { hasOwn, isObject, own } from '../json/own.js';
 import { DECODE_OPTION_KEYS, type Resolved, resolveOptions } from '../options/resolve-options.js';
+import type { TaskStatusPoll } from '../schema/release.js';
+import { releaseFor } from '../schema/releases.js';
 import { isFailedStatus, isTaskStatus, type TaskStatus } from '../schema/statuses.js';
 import { type Version, versionOrDefault } from '../schema/versions.js';
 import { checked, type DecodeOptions, decodeResolved, type TaskName } from './decode.js';
@@ -54,9 +55,6 @@ type HandleVersion<V> = V extends Version ? V : Version;
 export type PolledTaskFor<H> = H extends { readonly task: infer K; readonly version: infer V }
   ? { [P in K & TaskType]: PolledTaskOf<P, HandleVersion<V>> }[K & TaskType]
   : PolledTask;
-
-/** How a version's poll is judged (generated): the `get_task_status` task, or the `tasks/get` response's envelope module. */
-type Poll = (typeof taskStatusPollByVersion)[Version];
 
 /** The call a poll is before its method is known: what its option errors (and guard's) name as the task. */
 export const STATUS_CALL = Object.freeze({ task: 'task status' });
@@ -109,9 +107,10 @@ export function pollResolved(input: unknown, resolved: Resolved, handle: TaskHan
   let what: string = STATUS_CALL.task;
   try {
     const version = pollVersion(resolved, handle);
-    const poll: Poll = taskStatusPollByVersion[version];
+    const poll = releaseFor(version).envelope.taskStatusPoll;
     what = poll.method;
-    const response = 'task' in poll ? pollAnswer(poll.task, input, { ...resolved, version }) : tasksGet(input, poll, resolved, version);
+    const response =
+      'task' in poll ? pollAnswer(poll.task as TaskName, input, { ...resolved, version }) : tasksGet(input, poll, resolved, version);
     return polled(response, what, { options: resolved, version, handle });
   } catch (error) {
     throw guard(error, what, input);
@@ -161,7 +160,12 @@ function pollVersion(resolved: Resolved, handle: TaskHandle | undefined): Versio
  * the tool `tasks_get`, an A2A task or the @a2a-js/sdk object, located as decode() locates an
  * answer), else bare or in a JSON-RPC success; copied, bounded and judged by its envelope module.
  */
-function tasksGet(input: unknown, poll: Extract<Poll, { module: string }>, bounds: Resolved, version: Version): Record<string, unknown> {
+function tasksGet(
+  input: unknown,
+  poll: Extract<TaskStatusPoll, { module: string }>,
+  bounds: Resolved,
+  version: Version,
+): Record<string, unknown> {
   const context = { task: poll.method, version };
   const ctx: Context = { task: poll.method, options: bounds, version };
   const transport = bounds.transport === 'auto' ? detectTransport(fromA2aSdk(unwrapJsonRpcResult(input), context)) : bounds.transport;

@@ -7,8 +7,7 @@ import type { Bounds } from '../bounds/bounds.js';
 import { snapshot } from '../bounds/snapshot.js';
 import { DecodeError, describeValue } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
-import { taskStatusPollByVersion } from '../generated/envelope.js';
-import { requestTablesByVersion } from '../generated/requests.js';
+import { releaseFor } from '../schema/releases.js';
 import { releaseOf, type Version } from '../schema/versions.js';
 import { fastValidator, listIssues } from '../validate/validators.js';
 import { deepFreeze } from './freeze.js';
@@ -27,7 +26,7 @@ interface RequestRow {
 
 /** 3.0's poll request, `tasks/get`: no task of the manifest, but what a buyer sends to poll one (the generated poll table). */
 function pollRow(version: Version, task: string): RequestRow | undefined {
-  const poll = taskStatusPollByVersion[version];
+  const poll = releaseFor(version).envelope.taskStatusPoll;
   if (!('request' in poll) || task !== poll.method) return undefined;
   return { ...poll.request, module: poll.module };
 }
@@ -38,7 +37,7 @@ function pollRow(version: Version, task: string): RequestRow | undefined {
  * @throws {DecodeError} `UNKNOWN_TASK` for a task the version lacks (or a task that is no string).
  */
 function rowOf(version: Version, task: unknown): RequestRow {
-  const table: Readonly<Record<string, RequestRow>> = requestTablesByVersion[version];
+  const table: Readonly<Record<string, RequestRow>> = releaseFor(version).requests;
   if (typeof task !== 'string') throw new DecodeError('UNKNOWN_TASK', `expected a task name string; got ${describeValue(task)}`);
   // Own keys only: 'constructor' is not a task because Object.prototype has it.
   const row = Object.hasOwn(table, task) ? table[task] : pollRow(version, task);

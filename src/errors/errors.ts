@@ -9,8 +9,13 @@ import type { KnownSellerError } from './seller-errors.js';
 export type DecodeErrorCode =
   /** The task name is not in the selected AdCP version's manifest. */
   | 'UNKNOWN_TASK'
-  /** The requested (or payload-announced) AdCP version is not bundled. */
+  /** The requested AdCP version is neither bundled nor defined, or an announced one is no release-precision version. */
   | 'UNSUPPORTED_VERSION'
+  /**
+   * The answer announces a well-formed AdCP release this buyer has not loaded (`"3.2"` with no 3.2
+   * module): the configuration's to complete (generate the release and import its module), not the seller's fault.
+   */
+  | 'RELEASE_NOT_LOADED'
   /** The envelope held no machine-readable AdCP object (plain text, empty content, ...). */
   | 'NO_PAYLOAD'
   /** A text item looked like the payload but is not valid JSON. */

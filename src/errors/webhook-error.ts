@@ -181,6 +181,8 @@ export const DECODE_ERROR_ANSWER: Readonly<Record<DecodeErrorCode, { readonly st
   TASK_MISMATCH: { status: 400, blame: 'delivery' },
   // decoderFor found no release in common with the seller: the buyer's setup to resolve.
   NO_COMMON_VERSION: { status: 500, blame: 'configuration' },
+  // A delivery in a release the buyer has not loaded: 500, so that the sender retries once it is.
+  RELEASE_NOT_LOADED: { status: 500, blame: 'configuration' },
   UNSUPPORTED_VERSION: { status: 500, blame: 'configuration' },
   INVALID_OPTION: { status: 500, blame: 'configuration' },
   INVALID_INPUT: { status: 500, blame: 'configuration' },

@@ -39,7 +39,7 @@ export type DecodeOptionKey = (typeof DECODE_OPTION_KEYS)[number];
 /** The resolved defaults: no option set anywhere. */
 export const DEFAULT_OPTIONS: Resolved = Object.freeze({
   version: 'auto',
-  newerRelease: 'newest',
+  newerRelease: 'refuse',
   transport: 'auto',
   unknownRecovery: 'manifest',
   ...DEFAULT_BOUNDS,

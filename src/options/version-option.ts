@@ -20,9 +20,10 @@ export interface DecodeOptions<V extends VersionOption | undefined = VersionOpti
    */
   readonly version?: V | undefined;
   /**
-   * With `version: 'auto'`, a payload announcing a newer release of a bundled major (`"3.2"`):
-   * `'newest'` (default) judges it with the newest bundled release of that major (releases are
-   * additive) and says so (`standInFor`); `'refuse'` fails with `UNSUPPORTED_VERSION`.
+   * With `version: 'auto'`, an answer announcing a release this buyer has not loaded (`"3.2"` with
+   * no 3.2 module): `'refuse'` (default) fails with `RELEASE_NOT_LOADED`, blamed on the
+   * configuration; `'newest'` judges a newer release of a known major by the newest known release
+   * of that major and says so (`standInFor`).
    */
   readonly newerRelease?: NewerRelease | undefined;
 }

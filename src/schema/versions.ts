@@ -1,20 +1,22 @@
 /**
- * The bundled AdCP versions and how a requested or announced version maps onto one of them.
+ * The AdCP versions this process speaks (the bundled ones, and those generated release modules
+ * defined) and how a requested or announced version maps onto one of them.
  */
 import { DecodeError, type ErrorContext, NO_CONTEXT } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
-import { tablesByVersion } from '../generated/index.js';
 // From the module that imports nothing: this file's declarations then reach no release's types.
 import { defaultVersion, type Version, versions } from '../generated/versions.js';
+import type { AdcpRelease } from './release.js';
+import { isPin, knownReleases, releaseFor } from './releases.js';
 import type { VersionTables } from './tables.js';
 
 export { defaultVersion, type Version, versions };
 
 /**
- * The task names of a bundled AdCP version.
+ * The task names of an AdCP version this process speaks (bundled, or defined by a generated module).
  *
- * @param version A pinned version (`'3.1.19'`) or its release (`'3.1'`); default: the default version.
- * @throws {DecodeError} `UNSUPPORTED_VERSION` when the version is not bundled.
+ * @param version A version (`'3.1.19'`) or its pin (`'3.1'`, `'3.2-beta.6'`); default: the default version.
+ * @throws {DecodeError} `UNSUPPORTED_VERSION` when the version is neither bundled nor defined.
  * @example
  * tasks('3.1').includes('get_products'); // true
  */
@@ -22,25 +24,26 @@ export function tasks(version: string = defaultVersion): readonly string[] {
   return tablesFor(resolveVersion(version)).tasks;
 }
 
-/** The generated tables of a resolved version. */
-export function tablesFor(version: Version): VersionTables<string> {
-  return tablesByVersion[version];
+/** The tables of a resolved version. */
+export function tablesFor(version: string): VersionTables<string> {
+  return releaseFor(version).tables;
 }
 
 /**
- * Whether a value is a bundled version (`'3.1.19'`, not its release).
+ * Whether a value is a version this process speaks (`'3.1.19'`, not its pin): bundled, or defined
+ * by a generated release module.
  *
  * @param value Anything.
- * @returns True for a bundled version.
+ * @returns True for a known version.
  * @example
  * isVersion('3.0.26'); // true
  */
 export function isVersion(value: unknown): value is Version {
-  return (versions as readonly unknown[]).includes(value);
+  return knownReleases().some((r) => r.version === value);
 }
 
 /**
- * The release (major.minor) of a version.
+ * The release (major.minor) of a version; its wire pin is {@link pinOf} (a pre-release kept whole).
  *
  * @param version A version such as `'3.1.19'`.
  * @returns Its release, `'3.1'`.
@@ -57,27 +60,46 @@ function shown(value: string): string {
 }
 
 function expected(): string {
-  return `expected one of ${versions.join(', ')} or their releases (${versions.map(releaseOf).join(', ')})`;
+  const known = knownReleases();
+  return `expected one of ${known.map((r) => r.version).join(', ')} or their pins (${known.map((r) => r.release).join(', ')})`;
 }
 
 /**
- * Maps `'3.1.19'` or `'3.1'` (an AdCP release, as in a payload's `adcp_version`) to the bundled
- * version; the newest bundled patch wins for a release.
+ * The known release a wire pin names: a pre-release pin exactly, a release pin its newest known
+ * patch, never a pre-release (versioning.mdx, "Version negotiation").
  *
- * @param requested A pinned version or a release.
+ * @param pin A release-precision version (`'3.1'`, `'3.2-beta.6'`).
+ * @returns The version, or `undefined` when none is known.
+ * @throws Never.
+ * @example
+ * versionOfPin('3.0'); // '3.0.26'
+ */
+function versionOfPin(pin: string): Version | undefined {
+  let best: AdcpRelease | undefined;
+  for (const r of knownReleases()) if (r.release === pin && (best === undefined || compareVersions(r.version, best.version) > 0)) best = r;
+  return best?.version as Version | undefined;
+}
+
+/**
+ * Maps a version (`'3.1.19'`) or its wire pin (`'3.1'`, `'3.2-beta.6'`) to a version this process
+ * speaks; the newest known patch wins for a pin.
+ *
+ * @param requested A version or a pin.
  * @param context The call (its task), for the error.
- * @returns The bundled version.
- * @throws {DecodeError} `UNSUPPORTED_VERSION` when no bundled version matches.
+ * @returns The version.
+ * @throws {DecodeError} `UNSUPPORTED_VERSION` when no known version matches.
  * @example
  * resolveVersion('3.0'); // '3.0.26'
  */
 export function resolveVersion(requested: string, context: ErrorContext = NO_CONTEXT): Version {
   if (isVersion(requested)) return requested;
-  if (/^\d+\.\d+$/.test(requested)) {
-    const match = versions.find((v) => v.startsWith(`${requested}.`));
-    if (match !== undefined) return match;
-  }
-  throw new DecodeError('UNSUPPORTED_VERSION', `requested AdCP version ${shown(requested)} is not bundled; ${expected()}`, context);
+  const pinned = isPin(requested) ? versionOfPin(requested) : undefined;
+  if (pinned !== undefined) return pinned;
+  throw new DecodeError(
+    'UNSUPPORTED_VERSION',
+    `requested AdCP version ${shown(requested)} is neither bundled nor defined by a generated release module; ${expected()}`,
+    context,
+  );
 }
 
 /**
@@ -85,7 +107,7 @@ export function resolveVersion(requested: string, context: ErrorContext = NO_CON
  * else the default.
  *
  * @param requested The resolved option (`'auto'` when none was given).
- * @returns A bundled version.
+ * @returns A known version.
  * @throws Never.
  * @example
  * versionOrDefault('auto'); // '3.1.19'
@@ -94,87 +116,93 @@ export function versionOrDefault(requested: 'auto' | Version): Version {
   return requested === 'auto' ? defaultVersion : requested;
 }
 
-/** What to do with a payload announcing a newer release of a bundled major (`"3.2"` when 3.1 is the newest bundled 3.x). */
+/**
+ * What to do with an answer announcing a release this process has not loaded: `'refuse'`
+ * (default) fails with `RELEASE_NOT_LOADED`, blamed on the configuration (generate the release);
+ * `'newest'` judges a newer release of a known major by the newest known release of that major.
+ */
 export type NewerRelease = 'newest' | 'refuse';
 
-/** The bundled version that judges an announced release, and the release it stands in for, if any. */
+/** The known version that judges an announced release, and the release it stands in for, if any. */
 export interface AnnouncedResolution {
   readonly version: Version;
-  /** The announced release, when `version` judges it in its place (a newer release of the same major). */
+  /** The announced release, when `version` judges it in its place (a newer release of the same major, on request). */
   readonly standInFor?: string;
 }
 
+/** The newest known GA release of a major, by version (a pre-release never stands in for a release). */
+function newestOfMajor(major: number): AdcpRelease | undefined {
+  let newest: AdcpRelease | undefined;
+  for (const r of knownReleases()) {
+    if (majorOf(r.version) !== major || r.version.includes('-')) continue;
+    if (newest === undefined || compareVersions(r.version, newest.version) > 0) newest = r;
+  }
+  return newest;
+}
+
 /**
- * Maps the `adcp_version` a payload announces to a bundled version. On the wire the field has
- * release precision (`"3.0"`, `"3.1"`, or a pre-release such as `"3.1-beta"`; versioning.mdx:
- * "no patch component is valid on the wire"). A bundled release matches exactly. A newer release
- * of a bundled major (`"3.2"`) is judged, with `newerRelease: 'newest'`, by the newest bundled
- * release of that major, because releases within a major are additive (versioning.mdx, "Forward
- * compatibility": a 3.0 implementation functions against any 3.x release); the result says so.
- * Anything else (another major, an older or in-between release that is not bundled, a pre-release,
- * a patch version) is refused: a pre-release is matched exactly, as the spec's negotiation does.
+ * Maps the `adcp_version` an answer announces to the known version that judges it (versioning.mdx:
+ * "Buyers SHOULD validate the response against that release's schema"). On the wire it has
+ * release precision: `"3.1"`, or a pre-release `"3.2-beta.6"`, matched exactly; a patch
+ * (`"3.2.1"`) or a full pre-release semver is no pin. A known release (bundled, or defined by a
+ * generated module) judges it. A release this process has not loaded is the buyer's configuration
+ * to complete, not the seller's fault: `RELEASE_NOT_LOADED`, naming the release and the command
+ * that generates it; with `newerRelease: 'newest'` a newer release of a known major is judged by
+ * the newest known release of that major instead (releases within a major add), and says so.
  *
- * @param announced The payload's `adcp_version`.
- * @param how `newerRelease` (default `'newest'`); `context`, the call, for the error.
- * @returns The bundled version, and `standInFor` (the announced release) when it judges in its place.
- * @throws {DecodeError} `UNSUPPORTED_VERSION` when no bundled version may judge the release.
+ * @param announced The answer's `adcp_version`.
+ * @param how `newerRelease` (default `'refuse'`); `context`, the call, for the error.
+ * @returns The known version, and `standInFor` (the announced release) when it judges in its place.
+ * @throws {DecodeError} `RELEASE_NOT_LOADED` for a well-formed release that is not loaded;
+ *   `UNSUPPORTED_VERSION` for what is no release-precision version.
  * @example
  * resolveAnnouncedVersion('3.1'); // { version: '3.1.19' }
- * resolveAnnouncedVersion('3.2'); // { version: '3.1.19', standInFor: '3.2' }
+ * resolveAnnouncedVersion('3.2', { newerRelease: 'newest' }); // { version: '3.1.19', standInFor: '3.2' }
  */
 export function resolveAnnouncedVersion(
   announced: string,
   how: { readonly newerRelease?: NewerRelease; readonly context?: ErrorContext } = {},
 ): AnnouncedResolution {
   const context = how.context ?? NO_CONTEXT;
-  // No leading zeros: "3.02" is no release.
-  const release = /^(0|[1-9]\d*)\.(0|[1-9]\d*)$/.exec(announced);
-  if (release !== null) {
-    const match = versions.find((v) => v.startsWith(`${announced}.`));
-    if (match !== undefined) return { version: match };
-    const newest = newestOfMajor(release[1] as string);
-    // Numeric comparison: "3.10" is newer than "3.9".
-    if (newest !== undefined && Number(release[2]) > minorOf(newest)) {
-      if (how.newerRelease !== 'refuse') return { version: newest, standInFor: announced };
-      throw new DecodeError(
-        'UNSUPPORTED_VERSION',
-        `the payload announces AdCP version ${shown(announced)}, newer than the bundled ${releaseOf(newest)}; refused (newerRelease: 'refuse'; 'newest' judges it with ${newest})`,
-        context,
-      );
-    }
+  if (!isPin(announced)) {
+    throw new DecodeError(
+      'UNSUPPORTED_VERSION',
+      `the payload announces AdCP version ${shown(announced)}, not a release-precision version ("3.1", "3.2-beta.6": no patch on the wire)`,
+      context,
+    );
   }
-  const why =
-    release !== null && newestOfMajor(release[1] as string) === undefined
-      ? 'a major that is not bundled'
-      : /^\d+\.\d+(-[a-zA-Z0-9.-]+)?$/.test(announced)
-        ? 'a release that is not bundled'
-        : 'not a release-precision version';
+  const known = versionOfPin(announced);
+  if (known !== undefined) return { version: known };
+  const newest = newestOfMajor(majorOf(announced));
+  const newer = newest !== undefined && !announced.includes('-') && minorOf(announced) > minorOf(newest.version);
+  if (newer && how.newerRelease === 'newest') return { version: newest.version as Version, standInFor: announced };
   throw new DecodeError(
-    'UNSUPPORTED_VERSION',
-    `the payload announces AdCP version ${shown(announced)}, ${why}; expected one of the bundled releases ${versions.map(releaseOf).join(', ')}, a newer release of their majors, or a version option`,
+    'RELEASE_NOT_LOADED',
+    `the answer announces AdCP ${shown(announced)}, a release this buyer has not loaded (known: ${knownReleases()
+      .map((r) => r.release)
+      .join(
+        ', ',
+      )}): not the seller's fault; generate it from the spec's release tarball (npx adcp-decode generate <${announced}.x tarball> --out <dir>) and import the module${
+      newer ? `, or judge it by ${newest.version} with newerRelease: 'newest'` : ''
+    }`,
     context,
   );
 }
 
 function minorOf(version: string): number {
-  return Number(version.split('.')[1]);
+  return Number(version.split('.')[1]?.split('-')[0]);
 }
 
-/** The bundled version with the highest release (minor) in `major`, or undefined when the major is not bundled. */
-function newestOfMajor(major: string): Version | undefined {
-  let newest: Version | undefined;
-  for (const v of versions) {
-    if (v.split('.')[0] !== major) continue;
-    if (newest === undefined || minorOf(v) > minorOf(newest)) newest = v;
-  }
-  return newest;
-}
-
-/** Numeric order of two bundled versions (`3.10.0` after `3.9.0`). */
+/** Semantic version order (`3.10.0` after `3.9.0`; a pre-release before its release). */
 function compareVersions(a: string, b: string): number {
-  const [x, y] = [a.split('.').map(Number), b.split('.').map(Number)];
+  const [coreA = '', preA] = a.split(/-(.*)/s);
+  const [coreB = '', preB] = b.split(/-(.*)/s);
+  const [x, y] = [coreA.split('.').map(Number), coreB.split('.').map(Number)];
   for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return (x[i] ?? 0) - (y[i] ?? 0);
-  return 0;
+  if (preA === preB) return 0;
+  if (preA === undefined) return 1;
+  if (preB === undefined) return -1;
+  return preA < preB ? -1 : 1;
 }
 
 /**
@@ -192,21 +220,21 @@ export function bundledEnd(which: 'oldest' | 'newest'): Version {
 }
 
 /**
- * The newest bundled version whose release a seller lists. A pre-release (`"3.1-beta"`) matches
- * none: the spec matches pre-releases exactly, and only releases are bundled.
+ * The newest known version whose pin a seller lists: a release pin by its newest known patch, a
+ * pre-release pin (`"3.2-beta.6"`) only by that pre-release, defined by a generated module.
  *
  * @param listed - Release-precision versions, e.g. a seller's `supported_versions`.
- * @returns The bundled version, or `undefined` when the seller lists no bundled release.
+ * @returns The known version, or `undefined` when the seller lists none this process speaks.
  * @throws Never.
  * @example
- * newestListed(['3.0', '3.2']); // '3.0.26'
+ * newestListed(['3.0', '3.2']); // '3.0.26' (with no 3.2 loaded)
  */
 export function newestListed(listed: readonly string[]): Version | undefined {
-  let best: Version | undefined;
-  for (const v of versions) {
-    if (listed.includes(releaseOf(v)) && (best === undefined || compareVersions(v, best) > 0)) best = v;
+  let best: string | undefined;
+  for (const r of knownReleases()) {
+    if (listed.includes(r.release) && (best === undefined || compareVersions(r.version, best) > 0)) best = r.version;
   }
-  return best;
+  return best as Version | undefined;
 }
 
 /** What a seller's `get_adcp_capabilities` answer says about the versions it speaks. */
@@ -220,15 +248,15 @@ export interface SellerVersions {
 }
 
 /**
- * The bundled version to speak with a seller, from its capabilities (versioning.mdx, "Version
+ * The known version to speak with a seller, from its capabilities (versioning.mdx, "Version
  * negotiation"): with `supported_versions`, the newest release both speak; without it (a 3.0
  * seller, or a 3.1 one that leaves it out), the highest major both speak, in the release the
- * answer was served in when it says so, else that major's oldest bundled release ("treat the
+ * answer was served in when it says so, else that major's oldest known release ("treat the
  * seller as 3.0-only": releases only add, so the base release is the one every seller of the
- * major speaks).
+ * major speaks). Pre-releases count only where named exactly.
  *
  * @param seller - What the capabilities answer says.
- * @returns The bundled version, or `undefined` when there is no common release.
+ * @returns The known version, or `undefined` when there is no common release.
  * @throws Never.
  * @example
  * versionForSeller({ majorVersions: [3] }); // '3.0.26'
@@ -236,16 +264,18 @@ export interface SellerVersions {
  */
 export function versionForSeller(seller: SellerVersions): Version | undefined {
   if (seller.supportedVersions !== undefined) return newestListed(seller.supportedVersions);
+  const releases = knownReleases().filter((r) => !r.version.includes('-'));
   let major: number | undefined;
   for (const m of seller.majorVersions) {
-    if (versions.some((v) => majorOf(v) === m) && (major === undefined || m > major)) major = m;
+    if (releases.some((r) => majorOf(r.version) === m) && (major === undefined || m > major)) major = m;
   }
   if (major === undefined) return undefined;
-  const served = versions.find((v) => releaseOf(v) === seller.announced);
+  const served = seller.announced === undefined || !isPin(seller.announced) ? undefined : versionOfPin(seller.announced);
   if (served !== undefined && majorOf(served) === major) return served;
-  let oldest: Version | undefined;
-  for (const v of versions) if (majorOf(v) === major && (oldest === undefined || compareVersions(v, oldest) < 0)) oldest = v;
-  return oldest;
+  let oldest: string | undefined;
+  for (const r of releases)
+    if (majorOf(r.version) === major && (oldest === undefined || compareVersions(r.version, oldest) < 0)) oldest = r.version;
+  return oldest as Version | undefined;
 }
 
 function majorOf(version: string): number {

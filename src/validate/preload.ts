@@ -6,8 +6,10 @@
  */
 import { DecodeError, describeValue } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
-import { defaultVersion, type Version, versions } from '../generated/index.js';
+import { type Version as BundledVersion, defaultVersion, versions } from '../generated/index.js';
 import { validatorsByVersion } from '../generated/validator-maps.js';
+import { releaseFor } from '../schema/releases.js';
+import { isVersion, type Version } from '../schema/versions.js';
 import { preloadFrom } from './validators.js';
 
 /**
@@ -25,9 +27,18 @@ import { preloadFrom } from './validators.js';
  * const result = decode('get_products', callToolResult);
  */
 export async function preload(tasks: string | readonly string[], version: Version = defaultVersion): Promise<void> {
-  if (!(versions as readonly unknown[]).includes(version)) {
+  if (typeof version !== 'string' || !isVersion(version)) {
     const got = typeof version === 'string' ? `"${shownText(version, 40)}"` : describeValue(version);
-    throw new DecodeError('UNSUPPORTED_VERSION', `${got} is not a bundled AdCP version (${versions.join(', ')})`);
+    throw new DecodeError(
+      'UNSUPPORTED_VERSION',
+      `${got} is neither a bundled AdCP version (${versions.join(', ')}) nor one a generated module defined`,
+    );
   }
-  await preloadFrom(validatorsByVersion[version], version, tasks);
+  // A bundled release's import map lives here, apart from its tables; a generated release carries its own.
+  const map = (versions as readonly string[]).includes(version)
+    ? validatorsByVersion[version as BundledVersion]
+    : releaseFor(version).validators;
+  if (map === undefined)
+    throw new DecodeError('INTERNAL', `the AdCP ${version} release module carries no validator import map: regenerate it`, { version });
+  await preloadFrom(map, version, tasks);
 }

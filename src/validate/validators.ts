@@ -10,12 +10,11 @@
 import { loadModule } from '#validator-loader';
 import { DecodeError, describeThrown, describeValue, type ErrorContext, type ValidationIssue } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
-import { taskStatusPollByVersion, webhookEnvelopeByVersion } from '../generated/envelope.js';
-import { type Version, versionFolders } from '../generated/index.js';
-import { patchJudgesByVersion } from '../generated/patches.js';
 import { LAYOUT } from '../layout.js';
+import { releaseFor } from '../schema/releases.js';
 import type { AsyncStatus } from '../schema/response-types.js';
 import type { ValidatorImports, ValidatorKind } from '../schema/tables.js';
+import type { Version } from '../schema/versions.js';
 import { boundIssues } from './issue-listing.js';
 
 /** Which schema of a task a payload is checked against. */
@@ -40,10 +39,10 @@ export interface CompiledValidator {
 
 /**
  * What `#validator-loader` exports as `loadModule`: loads a module synchronously given its path
- * relative to the loader's own file (src/validate/loader/), or throws; undefined where the
- * runtime cannot (bundles, browsers, workers: preload() is needed there).
+ * relative to `base` (a module's URL; default the loader's own file, src/validate/loader/), or
+ * throws; undefined where the runtime cannot (bundles, browsers, workers: preload() is needed there).
  */
-export type SyncModuleLoader = (specifier: string) => unknown;
+export type SyncModuleLoader = (specifier: string, base?: string) => unknown;
 
 type ValidatorModule = Readonly<Record<string, unknown>>;
 
@@ -59,9 +58,15 @@ interface ModuleAt {
   readonly context?: ErrorContext | undefined;
 }
 
-/** A validator module's path relative to src/ (or dist/). */
-function moduleFile({ version, task, kind }: ModuleAt): string {
-  return `${LAYOUT.generated}/${versionFolders[version]}/validators/${task}${kind === 'listing' ? '.errors' : ''}.js`;
+/** A validator module's file name, in its release's validators folder. */
+function moduleName({ task, kind }: ModuleAt): string {
+  return `validators/${task}${kind === 'listing' ? '.errors' : ''}.js`;
+}
+
+/** A validator module's path: a bundled release's relative to src/ (or dist/), a generated release's relative to its module. */
+function moduleFile(at: ModuleAt): string {
+  const { files } = releaseFor(at.version);
+  return 'package' in files ? `${LAYOUT.generated}/${files.package}/${moduleName(at)}` : `./${moduleName(at)}`;
 }
 
 /** From the loader's folder up to src/ (or dist/), where {@link moduleFile}'s paths start. */
@@ -81,10 +86,12 @@ function unloadable(at: ModuleAt, how: string, cause?: unknown): DecodeError {
   );
 }
 
-/** The validator modules of a version's protocol envelopes (import map keys), from the generated tables. */
+/** The validator modules of a release's protocol envelopes and result overrides (import map keys), from its tables. */
 function envelopeModules(version: Version): readonly string[] {
-  const poll = taskStatusPollByVersion[version];
-  return 'module' in poll ? [webhookEnvelopeByVersion[version], poll.module] : [webhookEnvelopeByVersion[version]];
+  const { envelope, results, tables } = releaseFor(version);
+  const poll = envelope.taskStatusPoll;
+  const overrides = Object.values(results).filter((key) => !tables.tasks.includes(key));
+  return [envelope.webhookEnvelope, ...('module' in poll ? [poll.module] : []), ...overrides];
 }
 
 /** A module not preloaded where only preload() can load it: the caller's setup, and how to fix it. */
@@ -112,9 +119,10 @@ function loadSync(at: ModuleAt): ValidatorModule {
   const held = modules.get(key);
   if (held !== undefined) return held;
   if (loadModule === undefined) throw notPreloaded(at);
+  const { files } = releaseFor(at.version);
   let mod: unknown;
   try {
-    mod = loadModule(LOADER_TO_ROOT + moduleFile(at));
+    mod = 'package' in files ? loadModule(LOADER_TO_ROOT + moduleFile(at)) : loadModule(moduleFile(at), files.module);
   } catch (cause) {
     throw unloadable(at, 'loading it failed', cause);
   }
@@ -217,7 +225,7 @@ export function fastValidator(
 
 /** The patch fallback's modules of a task (or envelope module), every variant. */
 function patchModules(version: Version, task: string): string[] {
-  const table = patchJudgesByVersion[version];
+  const table = releaseFor(version).patches;
   const variants = Object.hasOwn(table, task) ? table[task] : undefined;
   return variants === undefined ? [] : Object.values(variants).flatMap((judges) => judges.map((j) => j.module));
 }
@@ -246,7 +254,7 @@ export function patchVerdict(
   accepts: (validate: CompiledValidator) => boolean,
   context?: ErrorContext,
 ): PatchVerdict | undefined {
-  const table = patchJudgesByVersion[version];
+  const table = releaseFor(version).patches;
   const variants = Object.hasOwn(table, task) ? table[task] : undefined;
   const key = EXPORT_KEYS[variant];
   const judges = variants !== undefined && Object.hasOwn(variants, key) ? variants[key] : undefined;

@@ -10,8 +10,9 @@ import { envelopeFault } from '../decode/envelope-check.js';
 import { describeValue } from '../errors/errors.js';
 import { WebhookError } from '../errors/webhook-error.js';
 import { extractA2aResponse, looksLikeA2a } from '../extract/a2a.js';
-import { protocolsByVersion, webhookEnvelopeByVersion, webhookRequiredByVersion } from '../generated/envelope.js';
+import { protocolsByVersion, webhookRequiredByVersion } from '../generated/envelope.js';
 import { isObject, own } from '../json/own.js';
+import { releaseFor } from '../schema/releases.js';
 import { TASK_STATUSES, type TaskStatus } from '../schema/statuses.js';
 import type { Version } from '../schema/versions.js';
 
@@ -127,7 +128,7 @@ export function validateWebhookEnvelope(body: unknown, version: Version): Webhoo
  */
 export function checkWebhookEnvelope(body: unknown, version: Version): WebhookEnvelope {
   if (!isObject(body)) throw fieldError(`expected a webhook envelope object; got ${describeValue(body)}`, '');
-  const fault = envelopeFault(version, webhookEnvelopeByVersion[version], body);
+  const fault = envelopeFault(version, releaseFor(version).envelope.webhookEnvelope, body);
   if (fault !== undefined) throw envelopeError(body, version, fault.path, fault.reason, fault.issue.keyword === 'required');
   // The schema just checked the types of these members.
   return {
@@ -147,7 +148,7 @@ function fieldError(reason: string, path: string): WebhookError {
 /** The envelope's first fault; a missing member says which required ones are missing, and whether the body is a bare result. */
 function envelopeError(body: Record<string, unknown>, version: Version, path: string, reason: string, missing: boolean): WebhookError {
   if (!missing) return fieldError(`expected the AdCP ${version} webhook envelope; ${reason}`, path);
-  const required = WEBHOOK_REQUIRED[version];
+  const required = releaseFor(version).envelope.webhookRequired;
   const absent = required.filter((key) => own(body, key) === undefined);
   // A body with none of the envelope's identity fields is a bare result posted as the body.
   const bare = own(body, 'task_id') === undefined && own(body, 'status') === undefined && own(body, 'task_type') === undefined;

@@ -59,16 +59,27 @@ describe('UNSUPPORTED_VERSION', () => {
     const e = caught(() => decode('get_products', mcp.structured(payload('3.1/get_products.valid')), { version: '2.5' as '3.1' }));
     expect(e).toMatchObject({ code: 'UNSUPPORTED_VERSION', task: 'get_products', version: undefined });
     expect(e.message).toMatchInlineSnapshot(
-      `"requested AdCP version "2.5" is not bundled; expected one of ${V3_1}, ${V3_0} or their releases (3.1, 3.0)"`,
+      `"requested AdCP version "2.5" is neither bundled nor defined by a generated release module; expected one of ${V3_1}, ${V3_0} or their pins (3.1, 3.0)"`,
     );
   });
 
-  test('a payload that announces a future major (a newer release of a bundled one is judged: decode-versions.test.ts)', () => {
-    const body = { ...payload('3.1/get_media_buys.valid'), adcp_version: '4.0' };
+  test("a payload that announces no release-precision version (a full semver): the seller's", () => {
+    const body = { ...payload('3.1/get_media_buys.valid'), adcp_version: '4.0.1' };
     const e = caught(() => decode('get_media_buys', mcp.structured(body)));
     expect(e).toMatchObject({ code: 'UNSUPPORTED_VERSION', task: 'get_media_buys', version: undefined });
     expect(e.message).toMatchInlineSnapshot(
-      `"the payload announces AdCP version "4.0", a major that is not bundled; expected one of the bundled releases 3.1, 3.0, a newer release of their majors, or a version option"`,
+      `"the payload announces AdCP version "4.0.1", not a release-precision version ("3.1", "3.2-beta.6": no patch on the wire)"`,
+    );
+  });
+});
+
+describe('RELEASE_NOT_LOADED', () => {
+  test("a payload that announces a release this buyer has not loaded (a future major): the configuration's", () => {
+    const body = { ...payload('3.1/get_media_buys.valid'), adcp_version: '4.0' };
+    const e = caught(() => decode('get_media_buys', mcp.structured(body)));
+    expect(e).toMatchObject({ code: 'RELEASE_NOT_LOADED', task: 'get_media_buys', version: undefined });
+    expect(e.message).toMatchInlineSnapshot(
+      `"the answer announces AdCP "4.0", a release this buyer has not loaded (known: 3.1, 3.0): not the seller's fault; generate it from the spec's release tarball (npx adcp-decode generate <4.0.x tarball> --out <dir>) and import the module"`,
     );
   });
 });

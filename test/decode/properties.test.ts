@@ -338,7 +338,7 @@ describe("every error carries the call's task, and its version where one was pin
     );
   });
 
-  test('a payload announcing a newer release: what judged it says which release it stood in for', () => {
+  test('a payload announcing a newer release, judged by the newest bundled one on request: what judged it says which release it stood in for', () => {
     fc.assert(
       fc.property(
         mutatedPayload.filter(({ fixture }) => fixture.version === V3_1),
@@ -352,7 +352,10 @@ describe("every error carries the call's task, and its version where one was pin
               : carrier === 'text'
                 ? { content: [{ type: 'text', text: JSON.stringify(announced) }] }
                 : announced;
-          const opts = carrier === 'payload' ? { transport: 'payload' as const } : {};
+          const opts =
+            carrier === 'payload'
+              ? { transport: 'payload' as const, newerRelease: 'newest' as const }
+              : { newerRelease: 'newest' as const };
           for (const error of errorsOf(fixture.task, input, opts)) {
             expect(error.task).toBe(fixture.task);
             // Judged after the version was picked: the schema's verdict, the seller's failure.

@@ -160,7 +160,7 @@ describe('the served adcp_version against the stamp', () => {
     ['3.1', 3, '4.0', 'VERSION_MISMATCH'], // another major
     ['3.1', 3, '3.1-beta', 'VERSION_MISMATCH'], // a release pin is never served by a pre-release
     ['3.1-beta', 3, '3.1', 'VERSION_MISMATCH'], // a pre-release pin is matched exactly
-    ['3.1-beta', 3, '3.1-beta', 'UNSUPPORTED_VERSION'], // allowed, but no pre-release is bundled
+    ['3.1-beta', 3, '3.1-beta', 'RELEASE_NOT_LOADED'], // allowed, but no such pre-release is loaded
     ['3.1', 3, '3.1.2', 'VERSION_MISMATCH'], // no patch on the wire
     ['3.1', 3, 31, 'VERSION_MISMATCH'],
     [undefined, 3, '3.0', V3_0], // a major-only stamp: any release of it

@@ -1,9 +1,10 @@
 /**
  * Which schema set judges a payload: `version: 'auto'` reads the payload's `adcp_version`
- * (release precision, "3.0" / "3.1"), else the default pin; a newer release of a bundled major
- * ("3.2") is judged by the newest bundled release of that major, which the result and every error
- * say (`standInFor`), unless `newerRelease: 'refuse'`; an explicit version or release wins;
- * anything else not bundled is UNSUPPORTED_VERSION. The result says which version judged it.
+ * (release precision, "3.0" / "3.1"), else the default pin; a well-formed release this buyer has
+ * not loaded is RELEASE_NOT_LOADED (the configuration's), unless `newerRelease: 'newest'`, which
+ * judges a newer release of a bundled major ("3.2") by the newest bundled release of that major,
+ * as the result and every error say (`standInFor`); an explicit version or release wins; a value
+ * that is no release-precision version is UNSUPPORTED_VERSION. The result says which version judged it.
  * createDecoder checks every option, version values included, when it is called.
  */
 import { describe, expect, test } from 'vitest';
@@ -62,28 +63,40 @@ describe("version: 'auto'", () => {
     ['a future major', '4.0'],
     ['a past major', '2.5'],
     ['a pre-release of a newer release (matched exactly, as the spec negotiates)', '3.2-beta.1'],
-    ['a release with a leading zero', '3.02'],
     ['a pre-release', '3.1-rc.1'],
+    ['a newer release of a bundled major', '3.2'],
+  ])("an announced %s this buyer has not loaded is RELEASE_NOT_LOADED: the configuration's, not the seller's", (_name, announced) => {
+    const body = { ...payload('3.1/list_accounts.valid'), adcp_version: announced };
+    const result = safeDecode('list_accounts', mcp.structured(body));
+    expect(result).toMatchObject({ success: false, error: { code: 'RELEASE_NOT_LOADED', task: 'list_accounts' } });
+  });
+
+  test.each([
+    ['a release with a leading zero', '3.02'],
     ['a patch version (not a wire value)', V3_1],
     ['another patch of a bundled release', V3_0],
+    ['a full pre-release semver (not a wire value)', '3.2.0-beta.6'],
     ['a "v" prefix', 'v3.1'],
     ['a bare major', '3'],
-  ])('an announced %s is UNSUPPORTED_VERSION', (_name, announced) => {
+  ])("an announced %s is no release-precision version: UNSUPPORTED_VERSION, the seller's", (_name, announced) => {
     const body = { ...payload('3.1/list_accounts.valid'), adcp_version: announced };
     const result = safeDecode('list_accounts', mcp.structured(body));
     expect(result).toMatchObject({ success: false, error: { code: 'UNSUPPORTED_VERSION', task: 'list_accounts' } });
   });
 
-  test('the messages say what was announced and what is bundled', () => {
+  test('the messages say what was announced, what is loaded, and how to load it', () => {
     const message = (announced: string) => {
       const r = safeDecode('list_accounts', mcp.structured({ ...payload('3.1/list_accounts.valid'), adcp_version: announced }));
       return r.success ? '' : r.error.message;
     };
     expect(message('3.1-rc.1')).toMatchInlineSnapshot(
-      `"the payload announces AdCP version "3.1-rc.1", a release that is not bundled; expected one of the bundled releases 3.1, 3.0, a newer release of their majors, or a version option"`,
+      `"the answer announces AdCP "3.1-rc.1", a release this buyer has not loaded (known: 3.1, 3.0): not the seller's fault; generate it from the spec's release tarball (npx adcp-decode generate <3.1-rc.1.x tarball> --out <dir>) and import the module"`,
+    );
+    expect(message('3.2')).toMatchInlineSnapshot(
+      `"the answer announces AdCP "3.2", a release this buyer has not loaded (known: 3.1, 3.0): not the seller's fault; generate it from the spec's release tarball (npx adcp-decode generate <3.2.x tarball> --out <dir>) and import the module, or judge it by 3.1.19 with newerRelease: 'newest'"`,
     );
     expect(message(V3_0)).toMatchInlineSnapshot(
-      `"the payload announces AdCP version "${V3_0}", not a release-precision version; expected one of the bundled releases 3.1, 3.0, a newer release of their majors, or a version option"`,
+      `"the payload announces AdCP version "${V3_0}", not a release-precision version ("3.1", "3.2-beta.6": no patch on the wire)"`,
     );
   });
 
@@ -152,7 +165,7 @@ describe('createDecoder binds a version; a call can override it', () => {
     const body = { ...payload('3.1/list_accounts.valid'), adcp_version: '3.2' };
     expect(strict.safeDecode('list_accounts', mcp.structured(body))).toMatchObject({
       success: false,
-      error: { code: 'UNSUPPORTED_VERSION' },
+      error: { code: 'RELEASE_NOT_LOADED' },
     });
     expect(strict.safeDecode('list_accounts', mcp.structured(body), { newerRelease: 'newest' })).toMatchObject({
       success: true,
@@ -190,7 +203,7 @@ describe('createDecoder checks every option when it is called', () => {
       message = (error as Error).message;
     }
     expect(message).toMatchInlineSnapshot(
-      `"requested AdCP version "9.9" is not bundled; expected one of ${V3_1}, ${V3_0} or their releases (3.1, 3.0)"`,
+      `"requested AdCP version "9.9" is neither bundled nor defined by a generated release module; expected one of ${V3_1}, ${V3_0} or their pins (3.1, 3.0)"`,
     );
   });
 
@@ -208,28 +221,33 @@ describe('createDecoder checks every option when it is called', () => {
   });
 });
 
-describe('a newer release of a bundled major', () => {
+describe("a newer release of a bundled major, judged by the newest bundled one only on request (newerRelease: 'newest')", () => {
   const announcing = (release: string): Record<string, unknown> => ({ ...payload('3.1/list_accounts.valid'), adcp_version: release });
+  const standIn = { newerRelease: 'newest' } as const;
 
   test.each([['3.2'], ['3.9'], ['3.10'], ['3.999']])(`%s is judged by ${V3_1}, the newest bundled 3.x, and says so`, (release) => {
     const body = announcing(release);
-    const result = safeDecode('list_accounts', mcp.structured(body));
+    const result = safeDecode('list_accounts', mcp.structured(body), standIn);
     expect(result).toEqual({ success: true, data: body, version: V3_1, standInFor: release });
     // decode() returns the payload as sent.
-    expect(decode('list_accounts', mcp.structured(body))).toEqual(body);
+    expect(decode('list_accounts', mcp.structured(body), standIn)).toEqual(body);
+  });
+
+  test('a pre-release of a newer release is never stood in for: it is matched exactly, so not loaded', () => {
+    expect(safeDecode('list_accounts', mcp.structured(announcing('3.2-beta.6')), standIn)).toMatchObject({
+      success: false,
+      error: { code: 'RELEASE_NOT_LOADED' },
+    });
   });
 
   test('a bundled release is no stand-in: the result has no standInFor', () => {
-    const result = safeDecode('list_accounts', mcp.structured(payload('3.1/list_accounts.valid')));
+    const result = safeDecode('list_accounts', mcp.structured(payload('3.1/list_accounts.valid')), standIn);
     expect(result.success && Object.keys(result)).toEqual(['success', 'data', 'version']);
   });
 
-  test("newerRelease: 'refuse' keeps the refusal", () => {
-    const result = safeDecode('list_accounts', mcp.structured(announcing('3.2')), { newerRelease: 'refuse' });
-    expect(result).toMatchObject({ success: false, error: { code: 'UNSUPPORTED_VERSION', task: 'list_accounts', standInFor: undefined } });
-    expect(result.success ? '' : result.error.message).toMatchInlineSnapshot(
-      `"the payload announces AdCP version "3.2", newer than the bundled 3.1; refused (newerRelease: 'refuse'; 'newest' judges it with ${V3_1})"`,
-    );
+  test("by default (newerRelease: 'refuse') the release is not loaded, and nothing stands in for it", () => {
+    const result = safeDecode('list_accounts', mcp.structured(announcing('3.2')));
+    expect(result).toMatchObject({ success: false, error: { code: 'RELEASE_NOT_LOADED', task: 'list_accounts', standInFor: undefined } });
   });
 
   test('an explicit version wins: no stand-in', () => {
@@ -242,7 +260,7 @@ describe('a newer release of a bundled major', () => {
 
   test('a schema mismatch says which release judged it, and in place of which', () => {
     const body = { ...announcing('3.2'), accounts: [{ account_id: 'acc_1' }] };
-    const result = safeDecode('list_accounts', mcp.structured(body));
+    const result = safeDecode('list_accounts', mcp.structured(body), standIn);
     expect(result).toMatchObject({ success: false, error: { code: 'SCHEMA_MISMATCH', version: V3_1, standInFor: '3.2' } });
     expect(result.success ? '' : result.error.message).toMatchInlineSnapshot(
       `"list_accounts response does not match the AdCP ${V3_1} schema, judged in place of the announced 3.2 (2 issues); first: /accounts/0 must have required property 'name'"`,
@@ -251,7 +269,7 @@ describe('a newer release of a bundled major', () => {
 
   test("a seller's adcp_error in such a payload is classified by the stand-in's table, and says so", () => {
     const body = { adcp_version: '3.4', adcp_error: { code: 'AUTH_INVALID', message: 'Token revoked' } };
-    const result = safeDecode('create_media_buy', mcp.structured(body));
+    const result = safeDecode('create_media_buy', mcp.structured(body), standIn);
     // AUTH_INVALID is terminal in 3.1's table (an unknown, transient, code in 3.0's).
     expect(result).toMatchObject({
       success: false,
@@ -262,7 +280,7 @@ describe('a newer release of a bundled major', () => {
   test(`a 3.2 payload over A2A, without status, is judged completed by ${V3_1}`, () => {
     const body = announcing('3.2');
     delete body['status'];
-    expect(safeDecode('list_accounts', a2a10.taskEnvelope('TASK_STATE_COMPLETED', body))).toEqual({
+    expect(safeDecode('list_accounts', a2a10.taskEnvelope('TASK_STATE_COMPLETED', body), standIn)).toEqual({
       success: true,
       data: body,
       version: V3_1,

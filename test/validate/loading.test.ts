@@ -111,7 +111,9 @@ describe('a validator module that is not loaded is INTERNAL, with the fix', () =
     expect(result.error.message).toContain(`the seller's answer announces adcp_version "3.0", which version 'auto' judges by AdCP ${V3_0}`);
     expect(result.error.message).toContain(`call \`await preload("get_media_buys", "${V3_0}")\` before decoding, or pin the version`);
     // A newer release judged by the newest bundled one: the message names both.
-    const newer = safeDecode('get_media_buys', mcp({ ...payload('3.1/get_media_buys.valid'), adcp_version: '3.7' }));
+    const newer = safeDecode('get_media_buys', mcp({ ...payload('3.1/get_media_buys.valid'), adcp_version: '3.7' }), {
+      newerRelease: 'newest',
+    });
     expect(newer.success ? 'decoded' : newer.error.message).toContain(
       `announces adcp_version "3.7", which version 'auto' judges by AdCP ${V3_1}, whose validators of get_media_buys are not loaded`,
     );

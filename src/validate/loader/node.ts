@@ -10,4 +10,6 @@
 import { createRequire } from 'node:module';
 import type { SyncModuleLoader } from '../validators.js';
 
-export const loadModule: SyncModuleLoader | undefined = createRequire(import.meta.url);
+const own = createRequire(import.meta.url);
+
+export const loadModule: SyncModuleLoader | undefined = (specifier, base) => (base === undefined ? own : createRequire(base))(specifier);
