@@ -13,14 +13,7 @@ import { tablesByVersion, versionFolders } from '../generated/index.js';
 import { patchJudgesByVersion } from '../generated/patches.js';
 import { requestTablesByVersion } from '../generated/requests.js';
 import { type Version, versions } from '../generated/versions.js';
-import { type AdcpRelease, RELEASE_FORMAT } from './release.js';
-
-/** The wire pin of a version: release precision, a pre-release kept whole (`3.2.0-beta.6` → `3.2-beta.6`). */
-function pinOf(version: string): string {
-  const [core = '', pre] = version.split(/-(.*)/s);
-  const release = core.split('.').slice(0, 2).join('.');
-  return pre === undefined ? release : `${release}-${pre}`;
-}
+import { type AdcpRelease, pinOf, RELEASE_FORMAT } from './release.js';
 
 /** 3.0 and 3.1 judge a reporting webhook's result by get_media_buy_delivery's response (webhooks.mdx; 3.2 says so in its manifest). */
 const RESULTS: Readonly<Record<string, string>> = { media_buy_delivery: 'get_media_buy_delivery' };

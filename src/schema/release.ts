@@ -5,6 +5,25 @@
  */
 import type { PatchJudges, ValidatorImports, VersionTables } from './tables.js';
 
+/** A version with its pre-release, e.g. `3.2.0-beta.6`. */
+export const VERSION = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z][0-9A-Za-z.-]*)?$/;
+
+/**
+ * The wire pin of a version: release precision, a pre-release kept whole (versioning.mdx: a
+ * pre-release pin matches exactly).
+ *
+ * @param version A version, e.g. `'3.2.0-beta.6'`.
+ * @returns Its pin, e.g. `'3.2-beta.6'`; `'3.1'` for `'3.1.19'`.
+ * @throws Never.
+ * @example
+ * pinOf('3.2.0-beta.6'); // '3.2-beta.6'
+ */
+export function pinOf(version: string): string {
+  const match = VERSION.exec(version);
+  if (match === null) return version.split('.').slice(0, 2).join('.');
+  return `${match[1]}.${match[2]}${match[4] ?? ''}`;
+}
+
 /** The format of a release object this adcp-decode reads; a module of another format is regenerated, not guessed at. */
 export const RELEASE_FORMAT = 1;
 

@@ -7,7 +7,7 @@ import { DecodeError, type ErrorContext, NO_CONTEXT } from '../errors/errors.js'
 import { shownText } from '../errors/format.js';
 import { optionalObject, optionError } from '../errors/option-rules.js';
 import { BUNDLED_RELEASES } from './bundled.js';
-import { type AdcpRelease, RELEASE_FORMAT } from './release.js';
+import { type AdcpRelease, pinOf, RELEASE_FORMAT, VERSION } from './release.js';
 
 /** The releases defined by generated modules, by version. */
 const defined = new Map<string, AdcpRelease>();
@@ -18,24 +18,7 @@ const bundled: ReadonlyMap<string, AdcpRelease> = new Map(BUNDLED_RELEASES.map((
 const WHO = 'defineRelease';
 
 /** A version with its pre-release: `3.2.0-beta.6`; a release pin: `3.2`, `3.2-beta.6`. */
-const VERSION = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z][0-9A-Za-z.-]*)?$/;
 const PIN = /^(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z][0-9A-Za-z.-]*)?$/;
-
-/**
- * The wire pin of a version: release precision, a pre-release kept whole (versioning.mdx: a
- * pre-release pin matches exactly).
- *
- * @param version A version, e.g. `'3.2.0-beta.6'`.
- * @returns Its pin, e.g. `'3.2-beta.6'`; `'3.1'` for `'3.1.19'`.
- * @throws Never.
- * @example
- * pinOf('3.2.0-beta.6'); // '3.2-beta.6'
- */
-export function pinOf(version: string): string {
-  const match = VERSION.exec(version);
-  if (match === null) return version.split('.').slice(0, 2).join('.');
-  return `${match[1]}.${match[2]}${match[4] ?? ''}`;
-}
 
 /**
  * Whether a string is a release pin (`'3.2'`, `'3.2-beta.6'`), the precision of the wire.
