@@ -7,9 +7,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadSchemas as loadSchemaFiles } from '../scripts/generate/load.js';
-import { ANNOTATION_KEYWORDS, stripAnnotations } from '../scripts/generate/validators.js';
 import { schemaDir } from '../scripts/schema-paths.js';
+import { loadSchemas as loadSchemaFiles } from '../src/generate/load.js';
+import { ANNOTATION_KEYWORDS, stripAnnotations } from '../src/generate/validators.js';
 import type { RuntimeBundle } from './runtime-ajv.mjs';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

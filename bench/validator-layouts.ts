@@ -14,14 +14,19 @@
 import { gzipSync } from 'node:zlib';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { transformSync } from 'esbuild';
-import { type EntryModule, entryFile, validatorFiles } from '../scripts/generate/chunks.js';
-import { loadSchemas, readManifest, type SchemaFile } from '../scripts/generate/load.js';
-import type { Named } from '../scripts/generate/names.js';
-import { REWRITES, rewrite } from '../scripts/generate/rewrites.js';
-import { compileReleases, createAjv, leafPaths, type Release, releaseOf, stripAnnotations } from '../scripts/generate/validators.js';
 import { readLockVersions, schemaDir } from '../scripts/schema-paths.js';
+import { type EntryModule, entryFile, validatorFiles } from '../src/generate/chunks.js';
+import { loadSchemas, readManifest, type SchemaFile } from '../src/generate/load.js';
+import type { Named } from '../src/generate/names.js';
+import { BUNDLED_VALIDATORS, type Stamp } from '../src/generate/output.js';
+import { REWRITES, rewrite } from '../src/generate/rewrites.js';
+import { compileReleases, createAjv, leafPaths, type Release, releaseOf, stripAnnotations } from '../src/generate/validators.js';
 
 const standaloneCode = standaloneModule.default;
+
+/** The banners' stamp: the measurements weigh code, not where it came from. */
+const STAMP: Stamp = { generator: 'bench', tools: 'ajv', regenerate: 'bench/validator-layouts.ts', sources: new Map() };
+const WRITING = { layout: BUNDLED_VALIDATORS, stamp: STAMP };
 
 /** The rewrites of the layouts before chunks (no leaf paths, no compact recording). */
 const BEFORE = REWRITES.filter(
@@ -102,10 +107,10 @@ function loads(files: ReadonlyMap<string, string>, file: string): Set<string> {
 }
 
 function chunked(releases: readonly Release[], entries: readonly EntryModule[], named: ReadonlyMap<string, Named>, cost: number): Weight[] {
-  const files = validatorFiles(entries, named, cost * 1024);
+  const files = validatorFiles(entries, named, WRITING, cost * 1024);
   return releases.map((release) => {
-    const fast = loads(files, entryFile(release.version, 'get_products', false));
-    const fail = new Set([...fast, ...loads(files, entryFile(release.version, 'get_products', true))]);
+    const fast = loads(files, entryFile(BUNDLED_VALIDATORS, release.version, 'get_products', false));
+    const fail = new Set([...fast, ...loads(files, entryFile(BUNDLED_VALIDATORS, release.version, 'get_products', true))]);
     const all = new Set(entries.filter((e) => e.version === release.version).flatMap((e) => [...loads(files, e.file)]));
     const bytes = (set: Set<string>) => [...set].reduce((n, f) => n + Buffer.byteLength(files.get(f)!), 0);
     return {
@@ -125,7 +130,7 @@ const releases: Release[] = readLockVersions().versions.map((version) =>
 );
 const rows: Weight[] = [];
 for (const release of releases) rows.push(perTask(release), perRelease(release, true), perRelease(release, false));
-const { entries, named } = compileReleases(releases);
+const { entries, named } = compileReleases(releases, BUNDLED_VALIDATORS);
 for (const cost of [0, 12, 32, 64]) rows.push(...chunked(releases, entries, named, cost));
 process.stdout.write(
   '| layout | release | raw MB | minified MB | gzipped MB | modules | first get_products: pass / fail (MB, modules) |\n|---|---|---|---|---|---|---|\n',

@@ -13,6 +13,8 @@ export const LAYOUT = {
   validatorChunks: 'generated/chunks',
   /** The helpers the generated validator modules import (plain JavaScript, loaded by path). */
   validatorRuntime: 'validate/runtime/index.js',
+  /** The generate command, loaded by the CLI for that command only: an entry of its own, which reads the package's version relative to itself. */
+  generateCommand: 'generate/command.js',
   /** The folder of `#validator-loader`'s targets (node.js, default.js), which load validator modules relative to themselves. */
   validatorLoaders: 'validate/loader',
   /** What the generated modules import from the hand-written code. */
@@ -22,6 +24,7 @@ export const LAYOUT = {
   extra: 'decode/extra.js',
   responseTypes: 'schema/response-types.js',
   tables: 'schema/tables.js',
+  release: 'schema/release.js',
   errors: 'errors/errors.js',
   format: 'errors/format.js',
   sellerErrors: 'errors/seller-errors.js',

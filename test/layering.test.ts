@@ -30,6 +30,8 @@ const RANKS: Readonly<Record<string, number>> = {
   decode: 5,
   fetch: 6,
   webhooks: 6,
+  // The generator a buyer runs (`adcp-decode generate`): below cli/, which loads it for that command.
+  generate: 6,
   // The typed call over the official clients (Node: it runs under the bounded fetch's context).
   call: 7,
   cli: 7,
@@ -42,7 +44,7 @@ const RANKS: Readonly<Record<string, number>> = {
  * Stages that run only under Node (a `node:` module directly or through what they import: call/, mcp/
  * and a2a/ run under the bounded fetch), and the one Node-only file of the portable core (chosen by `#validator-loader`).
  */
-const NODE_STAGES: ReadonlySet<string> = new Set(['fetch', 'call', 'cli', 'mcp', 'a2a']);
+const NODE_STAGES: ReadonlySet<string> = new Set(['fetch', 'call', 'cli', 'mcp', 'a2a', 'generate']);
 const NODE_FILES: ReadonlySet<string> = new Set(['validate/loader/node.ts']);
 
 /** The inner parts of a stage, bottom to top: a file or folder in one imports only its own and lower ones. */
@@ -374,9 +376,9 @@ describe('docs/architecture.md against the code', () => {
     expect(signer.filter((to) => !to.includes('/') || !['signatures', 'errors', 'json', 'bounds'].includes(stageOf(to)))).toEqual([]);
   });
 
-  test('the build table names every file of scripts/generate/', () => {
+  test('the build table names every file of src/generate/', () => {
     const build = docSection('Build time');
-    const files = readdirSync(path.join(ROOT, 'scripts/generate')).filter((file) => file.endsWith('.ts'));
+    const files = readdirSync(path.join(SRC, 'generate')).filter((file) => file.endsWith('.ts'));
     expect(files.filter((file) => !build.includes(`${file}\``))).toEqual([]);
   });
 

@@ -62,16 +62,19 @@ export interface RequestRow {
 export interface ToolFacts {
   /** Whether the tool changes state (`mutating`). */
   readonly mutating?: boolean;
-  /** `idempotency_requirement`: keys `required`, `optional`, or `omitted` (a pure read). */
-  readonly idempotencyRequirement?: 'required' | 'optional' | 'omitted';
+  /** `idempotency_requirement`: callers must, may, or cannot supply an `idempotency_key`. */
+  readonly idempotencyRequirement?: 'required' | 'optional' | 'none';
   /** The release that added the tool, e.g. `'3.2.0'`. */
   readonly addedIn?: string;
   /** The release that deprecated it. */
   readonly deprecatedIn?: string;
-  /** The tool that replaces it. */
-  readonly supersededBy?: string;
-  /** The tool a seller of an older release answers instead. */
-  readonly legacyFallback?: string;
+  /** The tools that replace it (a deprecated facade), not necessarily one call each. */
+  readonly supersededBy?: readonly string[];
+  /**
+   * How a caller may satisfy the tool against a seller that exposes only a legacy one: `direct`
+   * (one translated call to `tool`), `orchestrated` (a sequence of `tool` calls), `none` (no faithful fallback).
+   */
+  readonly legacyFallback?: { readonly mode: 'direct' | 'orchestrated' | 'none'; readonly tool?: string };
   /** The protocol the tool belongs to (`media-buy`, `signals`, ...). */
   readonly protocol?: string;
 }

@@ -6,7 +6,7 @@
 import { DecodeError, type ErrorContext, NO_CONTEXT } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { optionalObject, optionError } from '../errors/option-rules.js';
-import { BUNDLED_RELEASES } from './bundled.js';
+import { BUNDLED_RELEASES } from '../generated/releases.js';
 import { type AdcpRelease, pinOf, RELEASE_FORMAT, VERSION } from './release.js';
 
 /** The releases defined by generated modules, by version. */

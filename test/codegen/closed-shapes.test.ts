@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { expect, test } from 'vitest';
-import { closedShapes, type Resolve, siblingMembers } from '../../scripts/generate/shapes.js';
 import { REPO_ROOT } from '../../scripts/schema-paths.js';
+import { closedShapes, type Resolve, siblingMembers } from '../../src/generate/shapes.js';
 import { versionFolders } from '../../src/generated/index.js';
 
 const targets: Record<string, object> = {

@@ -7,10 +7,10 @@
  * strings (open-for-extension)", then takes a seller's newer scenario, as 3.1 does.
  */
 import { describe, expect, test } from 'vitest';
-import { applyExceptions, SCHEMA_EXCEPTIONS } from '../../scripts/generate/exceptions.js';
-import { type JsonObject, loadSchemas, type SchemaFile } from '../../scripts/generate/load.js';
 import { schemaDir } from '../../scripts/schema-paths.js';
 import { decode } from '../../src/decode/decode.js';
+import { applyExceptions, SCHEMA_EXCEPTIONS } from '../../src/generate/exceptions.js';
+import { type JsonObject, loadSchemas, type SchemaFile } from '../../src/generate/load.js';
 import { versions } from '../../src/schema/versions.js';
 import { mcp } from '../fixtures/envelopes.js';
 import { readSchema } from '../fixtures/vectors.js';
@@ -54,13 +54,17 @@ describe('the build fails when a schema changes under an exception, or a new one
     const file = raw(e.version, e.schema);
     const text = at(file.schema, e.text) as { description: string };
     text.description = text.description.replace('MUST accept unknown', 'may reject unknown');
-    expect(thrown(() => applyExceptions(e.version, files(file)))).toMatchObject({ message: expect.stringContaining('is stale') });
+    expect(thrown(() => applyExceptions(e.version, `/schemas/${e.version}/`, files(file)))).toMatchObject({
+      message: expect.stringContaining('is stale'),
+    });
   });
 
   test('the list opened upstream: the exception is stale', () => {
     const file = raw(e.version, e.schema);
     delete (at(file.schema, e.list) as { enum?: unknown }).enum;
-    expect(thrown(() => applyExceptions(e.version, files(file)))).toMatchObject({ message: expect.stringContaining('is stale') });
+    expect(thrown(() => applyExceptions(e.version, `/schemas/${e.version}/`, files(file)))).toMatchObject({
+      message: expect.stringContaining('is stale'),
+    });
   });
 
   test('a new schema text opening a closed list, or a new x-extensible enum, without an exception', () => {
@@ -69,11 +73,11 @@ describe('the build fails when a schema changes under an exception, or a new one
       rel: 'enums/pacing.json',
       schema: { type: 'string', enum: ['even', 'asap'], description: 'Receivers MUST accept unknown values.' },
     };
-    expect(thrown(() => applyExceptions(V3_0, new Map([[opened.id, opened]])))).toMatchObject({
+    expect(thrown(() => applyExceptions(V3_0, `/schemas/${V3_0}/`, new Map([[opened.id, opened]])))).toMatchObject({
       message: expect.stringContaining(`${V3_0}/enums/pacing.json# says its list is open`),
     });
     const extensible: SchemaFile = { ...opened, schema: { type: 'string', enum: ['even'], 'x-extensible': true } };
-    expect(thrown(() => applyExceptions(V3_0, new Map([[opened.id, extensible]])))).toMatchObject({
+    expect(thrown(() => applyExceptions(V3_0, `/schemas/${V3_0}/`, new Map([[opened.id, extensible]])))).toMatchObject({
       message: expect.stringContaining('add it to SCHEMA_EXCEPTIONS'),
     });
   });

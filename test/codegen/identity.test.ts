@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, test } from 'vitest';
-import { loadSchemas, readManifest } from '../../scripts/generate/load.js';
-import { compileRelease, releaseOf } from '../../scripts/generate/validators.js';
 import { listFiles, REPO_ROOT, schemaDir } from '../../scripts/schema-paths.js';
+import { loadSchemas, readManifest } from '../../src/generate/load.js';
+import { compileRelease, releaseOf } from '../../src/generate/validators.js';
 import { STRICT_BUYER } from '../fixtures/strict-buyer.js';
 import { closure, declarationsOf, releases } from '../validate/generated-code.js';
 

@@ -4,8 +4,8 @@
  * the same values.
  */
 import { expect, test } from 'vitest';
-import { declarations } from '../../scripts/generate/declarations.js';
-import { splitSchemaLiterals } from '../../scripts/generate/schema-literals.js';
+import { declarations } from '../../src/generate/declarations.js';
+import { splitSchemaLiterals } from '../../src/generate/schema-literals.js';
 
 const MODULE = [
   '"use strict";',

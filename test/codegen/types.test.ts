@@ -6,11 +6,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { pinnedNames } from '../../scripts/generate/entries.js';
-import { banner } from '../../scripts/generate/output.js';
-import { absentKeys, forbiddenKeys } from '../../scripts/generate/shapes.js';
-import { typesModule } from '../../scripts/generate/type-module.js';
 import { REPO_ROOT } from '../../scripts/schema-paths.js';
+import { pinnedNames } from '../../src/generate/entries.js';
+import { banner, type Stamp } from '../../src/generate/output.js';
+import { absentKeys, forbiddenKeys } from '../../src/generate/shapes.js';
+import { typesModule } from '../../src/generate/type-module.js';
 import { versionFolders } from '../../src/generated/index.js';
 import { versions } from '../../src/index.js';
 
@@ -80,28 +80,35 @@ test('pinnedNames: a schema file keeps its own name; the others that collide are
 });
 
 test('typesModule joins the modules under their exported names: imports dropped, members and comments untouched', () => {
-  const head = banner('9.9.9');
+  const stamp: Stamp = {
+    generator: 'adcp-decode 9.9.9',
+    tools: 'none',
+    regenerate: 'again',
+    sources: new Map([['9.9.9', 'ab'.repeat(32)]]),
+  };
+  const head = banner(stamp, '9.9.9');
   const types = new Map([
     [
       'types/core/a.ts',
-      `${head}import type { B as $B } from '../enums/b.js';\n\n/** Fixed or $B. */\nexport type A = Fixed | $B\nexport interface Fixed { Fixed?: Fixed; B: string }`,
+      `import type { B as $B } from '../enums/b.js';\n\n/** Fixed or $B, 'Fixed'. */\nexport type A = Fixed | $B\nexport interface Fixed { Fixed?: Fixed; B: string; "Fixed-x": Fixed }`,
     ],
-    ['types/enums/b.ts', `${head}export type B = Fixed\nexport type Fixed = 'fixed'`],
+    ['types/enums/b.ts', `export type B = Fixed\nexport type Fixed = 'fixed'`],
   ]);
   const main = new Map([
     ['types/core/a.ts', 'A'],
     ['types/enums/b.ts', 'B'],
   ]);
-  const text = typesModule('9.9.9', types, pinnedNames(types, main));
+  const text = typesModule(stamp, '9.9.9', types, pinnedNames(types, main));
+  expect(head).toContain(`AdCP 9.9.9 (source sha256 ${'ab'.repeat(32)})`);
   expect(text).toBe(
-    `${head}\n// core/a.json\n\n/** Fixed or $B. */\nexport type A = AFixed | B\nexport interface AFixed { Fixed?: AFixed; B: string }\n\n` +
+    `${head}\n// core/a.json\n\n/** Fixed or $B, 'Fixed'. */\nexport type A = AFixed | B\nexport interface AFixed { Fixed?: AFixed; B: string; "Fixed-x": AFixed }\n\n` +
       `// enums/b.json\n\nexport type B = BFixed\nexport type BFixed = 'fixed'\n`,
   );
   // A name from another module that is not imported, or an import of a name it does not declare, fails the build.
-  const stray = new Map([['types/x.ts', `${head}export type X = $Y`]]);
-  expect(() => typesModule('9.9.9', stray, pinnedNames(stray, new Map([['types/x.ts', 'X']])))).toThrow(/names \$Y/);
-  const missing = new Map([['types/x.ts', `${head}import type { Z as $Z } from './y.js';\nexport type X = $Z`]]);
-  expect(() => typesModule('9.9.9', missing, pinnedNames(missing, new Map([['types/x.ts', 'X']])))).toThrow(/imports Z/);
+  const stray = new Map([['types/x.ts', 'export type X = $Y']]);
+  expect(() => typesModule(stamp, '9.9.9', stray, pinnedNames(stray, new Map([['types/x.ts', 'X']])))).toThrow(/names \$Y/);
+  const missing = new Map([['types/x.ts', `import type { Z as $Z } from './y.js';\nexport type X = $Z`]]);
+  expect(() => typesModule(stamp, '9.9.9', missing, pinnedNames(missing, new Map([['types/x.ts', 'X']])))).toThrow(/imports Z/);
 });
 
 test('package.json exports a pinned entry per bundled release, the same on every runtime; types first', () => {

@@ -8,9 +8,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadSchemas } from '../../scripts/generate/load.js';
-import { requestFacts } from '../../scripts/generate/requests.js';
 import { schemaDir } from '../../scripts/schema-paths.js';
+import { loadSchemas } from '../../src/generate/load.js';
+import { requestFacts } from '../../src/generate/requests.js';
 import { requestTablesByVersion } from '../../src/generated/requests.js';
 import * as v30 from '../../src/generated/v3_0/pinned.js';
 import * as v31 from '../../src/generated/v3_1/pinned.js';

@@ -82,10 +82,16 @@ describe('the status lists', () => {
 });
 
 describe('the release tables', () => {
+  /** Hand-written tables keyed by version, and why. */
+  const BY_VERSION: Readonly<Record<string, string>> = {
+    'src/generate/exceptions.ts': "the generator's schema exceptions: each is reviewed against, and quotes, one version's schema text",
+  };
+
   test('no pinned version literal in hand-written code: it keys on the release or a generated capability', () => {
     const pinned = new Set(readLockVersions().versions);
     const found: string[] = [];
     for (const [file, text] of handWritten()) {
+      if (file in BY_VERSION) continue;
       for (const s of literals(file, text).strings) if ([...pinned].some((v) => s.includes(v))) found.push(`${file}: "${s}"`);
     }
     expect(found).toEqual([]);

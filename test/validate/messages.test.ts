@@ -11,7 +11,7 @@ import AjvModule from 'ajv';
 import Ajv2019Module from 'ajv/dist/2019.js';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { evaluate, Opaque, paramsOf, splitTopLevel, type Value } from '../../scripts/generate/derived-messages.js';
+import { evaluate, Opaque, paramsOf, splitTopLevel, type Value } from '../../src/generate/derived-messages.js';
 import { errorMessage, MESSAGE_KEYWORDS } from '../../src/validate/runtime/messages.js';
 import { runs } from '../helpers.js';
 import { chunkFiles, releases } from './generated-code.js';

@@ -8,12 +8,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { envelopeModules } from '../../scripts/generate/envelopes.js';
-import { loadSchemas, readManifest } from '../../scripts/generate/load.js';
-import { createAjv, stripAnnotations } from '../../scripts/generate/validators.js';
 import { schemaDir } from '../../scripts/schema-paths.js';
 import { decodeTaskStatus } from '../../src/decode/polling.js';
 import { DecodeError } from '../../src/errors/errors.js';
+import { envelopeModules } from '../../src/generate/envelopes.js';
+import { loadSchemas, readManifest } from '../../src/generate/load.js';
+import { createAjv, stripAnnotations } from '../../src/generate/validators.js';
 import { type Version, versions } from '../../src/schema/versions.js';
 import { isDateTime } from '../../src/validate/runtime/date-formats.js';
 import { validateWebhookEnvelope, WEBHOOK_TASK_TYPES } from '../../src/webhooks/envelope.js';
@@ -27,7 +27,7 @@ type Json = Record<string, unknown>;
 function runtimeCheck(version: Version, module: string): (value: unknown) => { valid: boolean; path: string | undefined } {
   const root = schemaDir(version);
   const schemas = loadSchemas(version, root);
-  const extra = envelopeModules(version, readManifest(version, root), schemas).find((m) => m.name === module);
+  const extra = envelopeModules(readManifest(version, root), schemas).find((m) => m.name === module);
   if (extra === undefined) throw new Error(`${version} has no envelope module ${module}`);
   const ajv = createAjv(false);
   for (const file of schemas.values()) ajv.addSchema(stripAnnotations(file.schema) as object, file.id);
@@ -210,7 +210,7 @@ describe("3.0's tasks/get response", () => {
 
   test('3.1 has no tasks/get module: its polls are get_task_status answers', () => {
     const root = schemaDir(V3_1);
-    const names = envelopeModules(V3_1, readManifest(V3_1, root), loadSchemas(V3_1, root)).map((m) => m.name);
+    const names = envelopeModules(readManifest(V3_1, root), loadSchemas(V3_1, root)).map((m) => m.name);
     expect(names).toEqual(['mcp-webhook-payload']);
   });
 });

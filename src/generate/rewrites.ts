@@ -6,7 +6,7 @@
  * naming the rewrite, so a change in Ajv's output is never half rewritten. The helpers the
  * rewritten code calls are imported from src/validate/runtime/index.js.
  */
-import * as runtime from '../../src/validate/runtime/index.js';
+import * as runtime from '../validate/runtime/index.js';
 import { derivedMessages, pathKeywords } from './derived-messages.js';
 import { layoutImport } from './output.js';
 
@@ -184,7 +184,7 @@ function linearErrors(code: string): Rewritten {
  * error objects (3,000,003 for 300,000 empty products: 3.8 s and 730 MB). After each error is
  * recorded or merged, this stops the listing (`stopListing(vErrors)`, which throws `ListingStopped`
  * with the first error held) once a validator function holds more than LISTING_LIMIT errors; each
- * listing entry module re-exports `ListingStopped` and `listingLimit` (scripts/generate/chunks.ts),
+ * listing entry module re-exports `ListingStopped` and `listingLimit` (src/generate/chunks.ts),
  * so that the caller catches the very class it throws, and then reports that first error and says
  * the listing stopped.
  *

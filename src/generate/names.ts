@@ -23,7 +23,7 @@ const PREFIX: Readonly<Record<string, string>> = { validate: 'v', schema: 's', p
 /** A content name: the declaration's prefix and 10 base-36 digits (51 bits) of the hash. */
 function contentName(ajvName: string, hash: Buffer): string {
   const prefix = PREFIX[/^[a-z]+/.exec(ajvName)?.[0] ?? ''];
-  if (prefix === undefined) throw new Error(`generate: names met a declaration ${ajvName}; update scripts/generate/names.ts`);
+  if (prefix === undefined) throw new Error(`generate: names met a declaration ${ajvName}; update src/generate/names.ts`);
   return `${prefix}_${hash.readBigUInt64BE(0).toString(36).padStart(13, '0').slice(0, 10)}`;
 }
 

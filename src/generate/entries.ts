@@ -6,9 +6,9 @@
  * runtime can (src/validate/loader/), through preload() elsewhere.
  */
 
-import type { LAYOUT } from '../../src/layout.js';
+import type { LAYOUT } from '../layout.js';
 import type { Manifest } from './load.js';
-import { banner, layoutImport, versionIdent } from './output.js';
+import { banner, layoutImport, type Stamp, versionIdent } from './output.js';
 
 /** What a pinned entry re-exports as it is from the hand-written code: a module of src/layout.ts and its names. */
 interface Reexport {
@@ -163,8 +163,11 @@ const BOUND: ReadonlyArray<readonly [name: string, doc: (version: string, releas
   ],
 ];
 
-/** Names the pinned entry module declares itself; no schema type may take them. */
+/** Names the pinned entry module (or a release module's index.d.ts) declares itself; no schema type may take them. */
 const PINNED_OWN_NAMES = [
+  // A release module's own: its release object, and the union of its envelope's task types.
+  'release',
+  'EnvelopeTaskType',
   ...BOUND.map(([name]) => name),
   ...REEXPORTS.flatMap((r) => [...(r.values ?? []), ...(r.types ?? [])]),
   'TaskName',
@@ -240,13 +243,14 @@ export function pinnedNames(
  * src/decode/pinned.ts, {@link REEXPORTS}, and every named type of the version (the one
  * `types.ts` module, whose names {@link pinnedNames} made unique beside these).
  *
- * @param version The AdCP version.
- * @param manifest Its tasks.
+ * @param stamp What the banner says.
+ * @param manifest The release's tasks.
  * @returns The text of `pinned.ts`.
  * @example
- * pinnedModule('3.1.19', manifest);
+ * pinnedModule(stamp, manifest);
  */
-export function pinnedModule(version: string, manifest: Manifest): string {
+export function pinnedModule(stamp: Stamp, manifest: Manifest): string {
+  const { version } = manifest;
   const release = version.split('.').slice(0, 2).join('.');
   const q = JSON.stringify(version);
   const from = `${versionIdent(version)}/pinned.ts`;
@@ -259,7 +263,7 @@ export function pinnedModule(version: string, manifest: Manifest): string {
   });
   const bound = BOUND.map(([name, doc]) => `/**\n * ${doc(version, release)}\n */\nexport const ${name} = pinned.${name};`);
   const responseTypesJs = layoutImport(from, 'responseTypes');
-  return `${banner(version)}import {
+  return `${banner(stamp, version)}import {
   pin,
   type PinnedOptions,
   type PinnedPolledTask,

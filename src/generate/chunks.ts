@@ -11,9 +11,8 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { LAYOUT } from '../../src/layout.js';
 import type { Named } from './names.js';
-import { banner, layoutImport, versionIdent } from './output.js';
+import { banner, type Stamp, type ValidatorLayout } from './output.js';
 
 /** An entry module: where it goes, its release, and its exports (export name → content name). */
 export interface EntryModule {
@@ -32,9 +31,6 @@ export interface EntryModule {
  * tried (12, 32, 64 KB), 32 KB made the first passing and failing get_products decodes cheapest.
  */
 const MODULE_COST = 32 * 1024;
-
-/** The chunks folder, relative to the generated folder. */
-export const CHUNKS = path.posix.relative(LAYOUT.generated, LAYOUT.validatorChunks);
 
 interface Chunk {
   decls: string[];
@@ -101,7 +97,7 @@ function mergeGain(a: Chunk, b: Chunk, moduleCost: number): number {
   return (a.users.size - both) * b.bytes + (b.users.size - both) * a.bytes - both * moduleCost;
 }
 
-/** A patch fallback's entry module (scripts/generate/patches.ts), loaded only when the bundled validator refuses. */
+/** A patch fallback's entry module (src/generate/patches.ts), loaded only when the bundled validator refuses. */
 function isPatchEntry(entry: EntryModule): boolean {
   return path.posix.basename(entry.file).startsWith('patch-');
 }
@@ -209,14 +205,21 @@ function ordered(place: Place, home: ReadonlyMap<string, Place>, named: Readonly
   return out;
 }
 
+/** Where the modules go and what their banners say. */
+interface Writing {
+  readonly layout: ValidatorLayout;
+  readonly stamp: Stamp;
+}
+
 /** The text of a module: banner, imports (runtime, then chunks by file), declarations, exports. */
 function moduleText(
   place: Place,
   home: ReadonlyMap<string, Place>,
   named: ReadonlyMap<string, Named>,
   exported: ReadonlySet<string>,
+  { layout, stamp }: Writing,
 ): string {
-  const from = place.file ?? `${CHUNKS}/x.js`;
+  const from = place.file ?? `${layout.chunks}/x.js`;
   const decls = ordered(place, home, named);
   const runtime = [...new Set(decls.flatMap((d) => d.runtime))].sort();
   const imports = new Map<string, Set<string>>();
@@ -224,13 +227,13 @@ function moduleText(
   for (const u of needed) {
     const other = home.get(u)!;
     if (other === place) continue;
-    if (other.file === undefined) throw new Error(`generate: chunks met an import cycle through ${u}; update scripts/generate/chunks.ts`);
+    if (other.file === undefined) throw new Error(`generate: chunks met an import cycle through ${u}; update src/generate/chunks.ts`);
     const rel = path.posix.relative(path.posix.dirname(from), other.file);
     const spec = rel.startsWith('.') ? rel : `./${rel}`;
     imports.set(spec, (imports.get(spec) ?? new Set()).add(u));
   }
-  const lines = [banner(place.versions, '//').trimEnd()];
-  const runtimeModule = layoutImport(from, 'validatorRuntime');
+  const lines = [banner(stamp, place.versions, '//').trimEnd()];
+  const runtimeModule = layout.runtime(from);
   if (runtime.length > 0) lines.push(`import { ${runtime.join(', ')} } from "${runtimeModule}";`);
   for (const [spec, names] of [...imports].sort(([a], [b]) => (a < b ? -1 : 1)))
     lines.push(`import { ${[...names].sort().join(', ')} } from "${spec}";`);
@@ -322,15 +325,17 @@ function layout(
  *
  * @param entries Every entry module of every release (both variants).
  * @param named Every declaration of every release's Ajv modules, by content name.
+ * @param writing Where the chunks go, how modules reach the runtime, and their banners' stamp.
  * @param moduleCost What loading one more module costs, in bytes (MODULE_COST; the weight measurements try others).
- * @returns Path in the generated folder → text.
+ * @returns Path in the output folder → text.
  * @throws Error when an entry exports a name no module declares.
  * @example
- * validatorFiles(entries, named).get('v3_1/validators/get_products.js');
+ * validatorFiles(entries, named, { layout: BUNDLED_VALIDATORS, stamp }).get('v3_1/validators/get_products.js');
  */
 export function validatorFiles(
   entries: readonly EntryModule[],
   named: ReadonlyMap<string, Named>,
+  writing: Writing,
   moduleCost = MODULE_COST,
 ): Map<string, string> {
   // The tasks' modules are laid out as if there were no patch fallback; the fallback's modules
@@ -376,23 +381,24 @@ export function validatorFiles(
   }
   const files = new Map<string, string>();
   for (const p of importOrder(places, home, named)) {
-    const text = moduleText(p, home, named, exported);
-    p.file ??= `${CHUNKS}/${createHash('sha256').update(text).digest('hex').slice(0, 12)}.js`;
+    const text = moduleText(p, home, named, exported, writing);
+    p.file ??= `${writing.layout.chunks}/${createHash('sha256').update(text).digest('hex').slice(0, 12)}.js`;
     files.set(p.file, text);
   }
   return files;
 }
 
 /**
- * The path of an entry module in the generated folder.
+ * The path of an entry module in the output folder.
  *
+ * @param layout Where the release's entries go.
  * @param version The release.
  * @param entry The entry's name (a task).
  * @param listing True for the listing variant.
  * @returns e.g. `v3_1/validators/get_products.errors.js`.
  * @example
- * entryFile('3.1.19', 'get_products', false); // 'v3_1/validators/get_products.js'
+ * entryFile(BUNDLED_VALIDATORS, '3.1.19', 'get_products', false); // 'v3_1/validators/get_products.js'
  */
-export function entryFile(version: string, entry: string, listing: boolean): string {
-  return `${versionIdent(version)}/validators/${entry}${listing ? '.errors' : ''}.js`;
+export function entryFile(layout: ValidatorLayout, version: string, entry: string, listing: boolean): string {
+  return `${layout.entries(version)}/${entry}${listing ? '.errors' : ''}.js`;
 }

@@ -72,7 +72,7 @@ export function identifiers(code: string, where: string): { names: Name[]; comme
 }
 
 function unknown(where: string, what: string): Error {
-  return new Error(`generate: declarations met ${what} in ${where}; update scripts/generate/declarations.ts`);
+  return new Error(`generate: declarations met ${what} in ${where}; update src/generate/declarations.ts`);
 }
 
 /** Ajv's top-level statements: split at each `;` and at the end of each function, outside brackets. */

@@ -8,7 +8,7 @@
  * by its text), and the message is dropped only when the table gives back the same string. A site
  * the proof cannot read keeps its literal: then the code is only bigger, never wrong.
  */
-import { CHOOSING_PARAMS, errorMessage } from '../../src/validate/runtime/messages.js';
+import { CHOOSING_PARAMS, errorMessage } from '../validate/runtime/messages.js';
 import type { Rewritten } from './rewrites.js';
 
 /** A value codegen cannot know (a variable, a schema literal's name): it stands for itself by its text. */

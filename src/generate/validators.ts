@@ -15,8 +15,9 @@ import addFormatsModule from 'ajv-formats';
 import { type EntryModule, entryFile, validatorFiles } from './chunks.js';
 import { declarations } from './declarations.js';
 import { envelopeModules } from './envelopes.js';
-import { isObject, type Json, type JsonObject, type Manifest, type SchemaFile } from './load.js';
+import { isObject, type Json, type JsonObject, type Manifest, reachable, type SchemaFile } from './load.js';
 import { contentNames, type Named } from './names.js';
+import type { Stamp, ValidatorLayout } from './output.js';
 import { type ModuleKind, rewrite } from './rewrites.js';
 import { splitSchemaLiterals } from './schema-literals.js';
 
@@ -40,17 +41,32 @@ export const ANNOTATION_KEYWORDS: readonly string[] = [
   'x-accessibility',
   'x-adcp-hoist',
   'x-adcp-open-payload',
+  // 3.2: the schema's canonical URI, and a local SDK hint.
+  'x-adcp-schema-uri',
+  'x-adcp-sdk-local',
   'x-adcp-validation',
+  // 3.2: the lifecycle of a member (added, deprecated, removed, superseded, its legacy fallback).
+  'x-added-in',
   'x-canonical-policy-required-params-not-enforced',
   'x-canonicalization',
+  'x-compatibility-projection-only',
   'x-deprecated-enum-values',
   'x-deprecated-enum-values-doc',
+  'x-deprecated-in',
   'x-entity',
   'x-enum-descriptions',
   'x-extensible',
+  'x-governed-commitment',
+  'x-idempotency-key-required',
+  'x-legacy-fallback',
   'x-mutates-state',
+  'x-operation-family',
   'x-pattern',
+  'x-removed-in',
   'x-status',
+  'x-superseded-by',
+  'x-task-result-schema-overrides',
+  'x-tool-summary',
 ];
 
 /**
@@ -133,6 +149,32 @@ export function stripAnnotations(node: Json): Json {
 }
 
 /**
+ * The `x-` keywords of a schema that are not registered (ANNOTATION_KEYWORDS), at the schema
+ * positions stripAnnotations walks, each with its JSON pointer: Ajv's strict mode would refuse
+ * them without saying in which file.
+ *
+ * @param node A schema.
+ * @param at Its pointer.
+ * @returns `[pointer, keyword]` pairs.
+ * @example
+ * unknownExtensions({ properties: { a: { 'x-new': 1 } } }); // [['/properties/a', 'x-new']]
+ */
+export function unknownExtensions(node: Json, at = ''): Array<readonly [string, string]> {
+  if (Array.isArray(node)) return node.flatMap((item, i) => unknownExtensions(item, `${at}/${i}`));
+  if (!isObject(node)) return [];
+  const out: Array<readonly [string, string]> = [];
+  for (const [key, value] of Object.entries(node)) {
+    const here = `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    if (key.startsWith('x-') && !ANNOTATION_KEYWORDS.includes(key)) out.push([at, key]);
+    else if (SCHEMA_MAPS.has(key) && isObject(value))
+      for (const [k, v] of Object.entries(value))
+        out.push(...unknownExtensions(v, `${here}/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`));
+    else if (SCHEMA_LISTS.has(key) || SCHEMA_VALUES.has(key)) out.push(...unknownExtensions(value, here));
+  }
+  return out;
+}
+
+/**
  * A validator entry module of a release: its name (its files `validators/<name>.js`, the fast
  * variant, and `validators/<name>.errors.js`, the listing) and its exports, export name → schema
  * `$id`. Any such set compiles: other entries (an envelope's schemas) and exports (a task's
@@ -199,7 +241,7 @@ function withDerived(schemas: ReadonlyMap<string, SchemaFile>, extra: readonly E
  * validatorModules([releaseOf('3.1.19', manifest, schemas)]);
  */
 export function releaseOf(version: string, manifest: Manifest, schemas: ReadonlyMap<string, SchemaFile>): Release {
-  const extra = envelopeModules(version, manifest, schemas);
+  const extra = envelopeModules(manifest, schemas);
   return { version, entries: validatorEntries(manifest, extra), schemas: withDerived(schemas, extra) };
 }
 
@@ -225,18 +267,25 @@ function refsOf(node: Json, out: Set<string> = new Set()): Set<string> {
   return out;
 }
 
-/** The `$ref` that reaches a leaf schema: its `$id`, or `#` and its pointer inside its own file. */
-function leafRef(env: ValidateFunction['schemaEnv']): string {
-  const root = env.root.schema as Json;
-  const id = isObject(root) ? root.$id : undefined;
-  const ref = env.schema === env.root.schema ? id : `#${pointerTo(root, env.schema) ?? '?'}`;
-  // namedLeafPaths names a leaf's paths by the one $ref that reaches it: make sure it is that one.
-  if (typeof ref !== 'string' || (ref.startsWith('#') && !refsOf(root).has(ref))) {
-    throw new Error(
-      `generate: the leaf schema ${String(id)} ${ref ?? ''} is not reached by a $ref of its own file or its $id; update leafPaths`,
-    );
+/**
+ * The `$ref` that reaches a leaf schema: a file's `$id`; `#` and its pointer where its own file
+ * refers to it; else `<$id>#<pointer>`, the form another file's `$ref` names it by (3.2 refers
+ * into other files, through a `$ref` that may itself name a file).
+ *
+ * @param env The leaf's compiled schema.
+ * @param fileOf The schema Ajv holds under an `$id`, to find the leaf in the file it is in.
+ */
+function leafRef(env: ValidateFunction['schemaEnv'], fileOf: (id: string) => unknown): string {
+  const schema = env.schema as Json;
+  if (isObject(schema) && typeof schema.$id === 'string') return schema.$id;
+  for (const root of [fileOf(env.baseId), env.root.schema] as Json[]) {
+    const id = isObject(root) ? root.$id : undefined;
+    const pointer = pointerTo(root, schema);
+    if (typeof id !== 'string' || pointer === undefined) continue;
+    // namedLeafPaths names a leaf's paths by the one $ref that reaches it: its own file's, if it has one.
+    return refsOf(root).has(`#${pointer}`) ? `#${pointer}` : `${id}#${pointer}`;
   }
-  return ref;
+  throw new Error(`generate: the leaf schema at ${env.baseId} is in no file Ajv holds; update leafPaths`);
 }
 
 /**
@@ -271,7 +320,10 @@ export function leafPaths(ajv: InstanceType<typeof Ajv>, ids: readonly string[])
         throw new Error(
           `generate: the leaf schema ${JSON.stringify(called.schemaEnv.baseId)} is both exported and referenced; update leafPaths`,
         );
-      out.set(called.source.validateName.str, leafRef(called.schemaEnv));
+      out.set(
+        called.source.validateName.str,
+        leafRef(called.schemaEnv, (id) => ajv.getSchema(id)?.schema),
+      );
     }
   }
   return out;
@@ -304,7 +356,8 @@ export function compileRelease(
   warnings: string[],
 ): CompiledRelease {
   const ajv = createAjv(kind === 'listing', warnings, false);
-  for (const file of schemas.values()) ajv.addSchema(stripAnnotations(file.schema) as object, file.id);
+  // Only what the entries reach: a file no task names is no reason to refuse a release.
+  for (const file of reachable(schemas, ids)) ajv.addSchema(stripAnnotations(file.schema) as object, file.id);
   const refs = Object.fromEntries(ids.map((id, i) => [`x${i}`, id]));
   const code = standaloneCode(ajv, refs);
   const context = { leafPaths: kind === 'listing' ? leafPaths(ajv, ids) : new Map<string, string>() };
@@ -318,47 +371,73 @@ export function compileRelease(
 /** A release to compile: its version, its entry modules and its schema files. */
 export interface Release {
   readonly version: string;
-  /** The variants to compile; default both (a patch fallback compiles only `fast`: scripts/generate/patches.ts). */
+  /** The variants to compile; default both (a patch fallback compiles only `fast`: patches.ts). */
   readonly kinds?: readonly ModuleKind[];
   readonly entries: readonly ValidatorEntry[];
   readonly schemas: ReadonlyMap<string, SchemaFile>;
 }
 
 /**
- * The validator modules of every release: per release and entry, `<v>/validators/<entry>.js`
- * (fast) and `<entry>.errors.js` (listing), importing the chunks (`chunks/<hash>.js`) that hold
- * the code entries share, each schema's function written once in all (chunks.ts).
+ * The validator modules of every release: per release and entry, `<entries>/<entry>.js` (fast)
+ * and `<entry>.errors.js` (listing), importing the chunks (`<chunks>/<hash>.js`) that hold the
+ * code entries share, each schema's function written once in all (chunks.ts).
  *
- * @param releases The pinned releases.
- * @returns The modules (path in the generated folder → text) and how many distinct strictTypes notes Ajv logged.
+ * @param releases The releases compiled together.
+ * @param layout Where their modules go and how they reach the validator runtime.
+ * @param stamp What the modules' banners say.
+ * @returns The modules (path in the output folder → text) and how many distinct strictTypes notes Ajv logged.
  * @throws Error for an unknown keyword or format, Ajv output a rewrite does not recognise, or two
  *   declarations whose content names clash.
  * @example
- * validatorModules([{ version: '3.1.19', entries, schemas }]).modules.get('v3_1/validators/get_products.js');
+ * validatorModules([{ version: '3.1.19', entries, schemas }], BUNDLED_VALIDATORS, stamp).modules.get('v3_1/validators/get_products.js');
  */
-export function validatorModules(releases: readonly Release[]): { modules: Map<string, string>; warnings: number } {
-  const { entries, named, warnings } = compileReleases(releases);
-  return { modules: validatorFiles(entries, named), warnings };
+export function validatorModules(
+  releases: readonly Release[],
+  layout: ValidatorLayout,
+  stamp: Stamp,
+): { modules: Map<string, string>; warnings: number } {
+  const { entries, named, warnings } = compileReleases(releases, layout);
+  return { modules: validatorFiles(entries, named, { layout, stamp }), warnings };
 }
 
 /**
  * Every release's entry modules and declarations, before they are placed in modules.
  *
- * @param releases The pinned releases.
+ * @param releases The releases compiled together.
+ * @param layout Where their entry modules go.
  * @returns The entries (both variants of each), the declarations by content name, and how many
  *   distinct strictTypes notes Ajv logged.
  * @throws Error as {@link validatorModules}.
  * @example
  * validatorFiles(...Object.values(compileReleases(releases)).slice(0, 2));
  */
-export function compileReleases(releases: readonly Release[]): { entries: EntryModule[]; named: Map<string, Named>; warnings: number } {
+export function compileReleases(
+  releases: readonly Release[],
+  layout: ValidatorLayout,
+): { entries: EntryModule[]; named: Map<string, Named>; warnings: number } {
   const warnings: string[] = [];
   const named = new Map<string, Named>();
   const entries: EntryModule[] = [];
   for (const { version, entries: list, schemas, kinds } of releases) {
     const ids = [...new Set(list.flatMap((e) => Object.values(e.exports)))].sort();
+    for (const file of reachable(schemas, ids))
+      for (const [at, keyword] of unknownExtensions(file.schema))
+        throw new Error(
+          `AdCP ${version}/${file.rel}#${at}: the schema keyword "${keyword}" is unknown to this adcp-decode (annotation keywords are registered by name, so that a misspelt one fails); a newer adcp-decode may know it`,
+        );
     for (const kind of kinds ?? (['fast', 'listing'] as const)) {
-      const compiled = compileRelease(kind, ids, schemas, warnings);
+      let compiled: CompiledRelease;
+      try {
+        compiled = compileRelease(kind, ids, schemas, warnings);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        throw new Error(
+          `AdCP ${version}: Ajv cannot compile its ${kind === 'fast' ? '' : 'error-listing '}validators: ${message.split('\n')[0]!.slice(0, 500)}`,
+          {
+            cause: error,
+          },
+        );
+      }
       for (const [name, decl] of compiled.named) {
         const held = named.get(name);
         if (held !== undefined && held.code !== decl.code)
@@ -367,7 +446,7 @@ export function compileReleases(releases: readonly Release[]): { entries: EntryM
       }
       for (const e of list) {
         const exports = new Map(Object.entries(e.exports).map(([as, id]) => [as, compiled.functions.get(id)!]));
-        entries.push({ file: entryFile(version, e.name, kind === 'listing'), version, exports, listing: kind === 'listing' });
+        entries.push({ file: entryFile(layout, version, e.name, kind === 'listing'), version, exports, listing: kind === 'listing' });
       }
     }
   }

@@ -1,7 +1,7 @@
 /**
- * The patch fallback: validators for the earlier GA patches of a bundled release
- * (schemas/synced/patch-history/, synced like the schemas), so that an answer one of them accepts
- * is not refused. A patch's schemas are the bundled ones with its own files laid over them (its
+ * The patch fallback: validators for the earlier GA patches of a release (a patch history: the
+ * repository's schemas/synced/patch-history/, synced like the schemas, or one a buyer gives), so
+ * that an answer one of them accepts is not refused. A patch's schemas are the bundled ones with its own files laid over them (its
  * `$id`s and `$ref`s moved onto the bundled version, so the bundled types and tables still name
  * them); a patch validator is compiled only for a response schema (task variant or envelope) whose
  * reachable files, annotations stripped, differ from the bundled patch's, once per distinct
@@ -9,17 +9,12 @@
  * (verdict) variant is compiled: the issues a refusal lists are the bundled patch's.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { SYNCED_DIR } from '../schema-paths.js';
+import type { PatchJudges } from '../schema/tables.js';
 import { envelopeModules } from './envelopes.js';
 import { applyFittingExceptions } from './exceptions.js';
 import { isObject, type Json, type JsonObject, type Manifest, reachable, type SchemaFile } from './load.js';
-import { banner, layoutImport } from './output.js';
+import { type FileTree, jsonFile } from './tree.js';
 import { type ExtraModule, type Release, stripAnnotations } from './validators.js';
-
-/** The folder sync-schemas copies the patch history into. */
-const HISTORY = path.join(SYNCED_DIR, 'patch-history');
 
 /** One patch validator: its module name, the task (or envelope module) and variant it judges, and the patches it stands for, newest first. */
 interface PatchJudge {
@@ -41,10 +36,34 @@ interface PatchIndex {
   readonly patches: Readonly<Record<string, { line: string; differs_from_bundled: string[]; absent_from_bundled: string[] }>>;
 }
 
-function readIndex(): PatchIndex | undefined {
-  const file = path.join(HISTORY, 'index.json');
-  if (!existsSync(file)) return undefined;
-  return JSON.parse(readFileSync(file, 'utf8')) as PatchIndex;
+const HISTORY = 'the patch history';
+
+/** A list of paths, each inside the history. */
+function isPathList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((p) => typeof p === 'string' && p.endsWith('.json') && !p.split('/').includes('..'));
+}
+
+/** The history's index.json, checked: which patch each line's files are compared with, and per patch its line and files. */
+function readIndex(history: FileTree): PatchIndex {
+  const index = jsonFile(history, 'index.json', HISTORY);
+  const ok =
+    isObject(index) &&
+    isObject(index.bundled) &&
+    Object.values(index.bundled).every((v) => typeof v === 'string') &&
+    isObject(index.patches) &&
+    Object.entries(index.patches).every(
+      ([patch, e]) =>
+        /^\d+\.\d+\.\d+$/.test(patch) &&
+        isObject(e) &&
+        typeof e.line === 'string' &&
+        isPathList(e.differs_from_bundled) &&
+        isPathList(e.absent_from_bundled),
+    );
+  if (!ok)
+    throw new Error(
+      `${HISTORY}: its index.json must hold "bundled" (line → the version its files are compared with) and "patches" (version → line, differs_from_bundled, absent_from_bundled)`,
+    );
+  return index as unknown as PatchIndex;
 }
 
 /** Numeric order of two versions, newest first. */
@@ -54,35 +73,43 @@ function newestFirst(a: string, b: string): number {
   return 0;
 }
 
-/** A schema with every `/schemas/<from>/` of its `$id` and `$ref`s moved to `/schemas/<to>/`. */
+/** A schema with every `$id` and `$ref` under the base `from` moved under `to`. */
 function moved(node: Json, from: string, to: string): Json {
   if (Array.isArray(node)) return node.map((n) => moved(n, from, to));
   if (!isObject(node)) return node;
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(node)) {
     out[key] =
-      (key === '$ref' || key === '$id') && typeof value === 'string' && value.startsWith(`/schemas/${from}/`)
-        ? `/schemas/${to}/${value.slice(`/schemas/${from}/`.length)}`
+      (key === '$ref' || key === '$id') && typeof value === 'string' && value.startsWith(from)
+        ? `${to}${value.slice(from.length)}`
         : moved(value, from, to);
   }
   return out;
 }
 
-/** The bundled schemas with a patch's own files laid over them, under the bundled `$id`s. */
+/** The `$id` base of a patch of a release: the release's base with the patch's version. */
+function patchBase(manifest: Manifest, patch: string): string {
+  return `${manifest.base.slice(0, -`${manifest.version}/`.length)}${patch}/`;
+}
+
+/** The release's schemas with a patch's own files laid over them, under the release's `$id`s. */
 function patchSchemas(
-  bundled: string,
+  manifest: Manifest,
+  history: FileTree,
   patch: string,
   rels: readonly string[],
   schemas: ReadonlyMap<string, SchemaFile>,
 ): Map<string, SchemaFile> {
   const out = new Map(schemas);
+  const from = patchBase(manifest, patch);
   for (const rel of rels) {
-    const raw: unknown = JSON.parse(readFileSync(path.join(HISTORY, patch, ...rel.split('/')), 'utf8'));
-    if (!isObject(raw) || raw.$id !== `/schemas/${patch}/${rel}`)
-      throw new Error(`generate: patch-history/${patch}/${rel} has not the $id of its path`);
-    const id = `/schemas/${bundled}/${rel}`;
-    const file: SchemaFile = { id, rel, schema: moved(raw, patch, bundled) as JsonObject };
-    applyFittingExceptions(bundled, file);
+    const raw = jsonFile(history, `${patch}/${rel}`, HISTORY);
+    if (raw === undefined) throw new Error(`${HISTORY}: its index.json lists ${patch}/${rel}, which it does not hold`);
+    if (!isObject(raw) || raw.$id !== `${from}${rel}`)
+      throw new Error(`${HISTORY}: ${patch}/${rel} has not the $id of its path (${from}${rel})`);
+    const id = `${manifest.base}${rel}`;
+    const file: SchemaFile = { id, rel, schema: moved(raw, from, manifest.base) as JsonObject };
+    applyFittingExceptions(manifest.version, file);
     out.set(id, file);
   }
   return out;
@@ -93,23 +120,23 @@ function patchSchemas(
  * such task. The patches published without a manifest (3.0.0 to 3.0.3) are read with the bundled one's.
  */
 function patchResponses(
-  bundled: string,
+  manifest: Manifest,
+  history: FileTree,
   patch: string,
   task: string,
   bundledExports: Record<string, string>,
 ): Record<string, string> | undefined {
-  const file = path.join(HISTORY, patch, 'manifest.json');
-  if (!existsSync(file)) return bundledExports;
-  const manifest = JSON.parse(readFileSync(file, 'utf8')) as { tools?: Record<string, unknown> };
-  const tool = manifest.tools?.[task];
-  if (!isObject(tool as Json) || typeof (tool as JsonObject).response_schema !== 'string') return undefined;
-  const t = tool as { response_schema: string; async_response_schemas?: unknown };
-  const out: Record<string, string> = { response: `/schemas/${bundled}/${t.response_schema}` };
-  for (const rel of Array.isArray(t.async_response_schemas) ? t.async_response_schemas : []) {
+  const own = jsonFile(history, `${patch}/manifest.json`, HISTORY);
+  if (own === undefined) return bundledExports;
+  const tools = isObject(own) ? own.tools : undefined;
+  const tool = isObject(tools) ? tools[task] : undefined;
+  if (!isObject(tool) || typeof tool.response_schema !== 'string') return undefined;
+  const out: Record<string, string> = { response: `${manifest.base}${tool.response_schema}` };
+  for (const rel of Array.isArray(tool.async_response_schemas) ? tool.async_response_schemas : []) {
     const status = typeof rel === 'string' ? /-async-response-(working|submitted|input-required)\.json$/.exec(rel)?.[1] : undefined;
     if (status === undefined)
-      throw new Error(`generate: patch-history/${patch}/manifest.json: tools.${task}: cannot tell the status of ${String(rel)}`);
-    out[status.replace('-', '_')] = `/schemas/${bundled}/${rel as string}`;
+      throw new Error(`${HISTORY}: ${patch}/manifest.json: tools.${task}: cannot tell the status of ${String(rel)}`);
+    out[status.replace('-', '_')] = `${manifest.base}${rel as string}`;
   }
   return out;
 }
@@ -131,24 +158,30 @@ function targets(manifest: Manifest, envelopes: readonly ExtraModule[]): Array<[
 }
 
 /**
- * The patch fallback of a bundled release, from schemas/synced/patch-history/ (none when it is absent).
+ * The patch fallback of a release from its patch history (none without one). The history must be
+ * of the release: its index.json compares its line's patches with this very version.
  *
- * @param version The bundled version, e.g. `3.0.26`.
- * @param manifest Its tasks.
+ * @param manifest The release's tasks, version and `$id` base.
  * @param schemas Its schema files (exceptions applied).
+ * @param history The patch history's files (index.json, then `<patch>/<path>`), if any.
  * @returns The releases to compile (entries named `patch-<hash>`, one variant each) and the table.
- * @throws Error when a patch file is missing or not where its `$id` says.
+ * @throws Error for a history of another release, or a patch file missing or not where its `$id` says.
  * @example
- * patchPlan('3.0.26', manifest, schemas).judges[0]; // { module: 'patch-…', task: 'get_adcp_capabilities', variant: 'response', patches: ['3.0.18', …] }
+ * patchPlan(manifest, schemas, history).judges[0]; // { module: 'patch-…', task: 'get_adcp_capabilities', variant: 'response', patches: ['3.0.18', …] }
  */
-export function patchPlan(version: string, manifest: Manifest, schemas: ReadonlyMap<string, SchemaFile>): PatchPlan {
-  const index = readIndex();
+export function patchPlan(manifest: Manifest, schemas: ReadonlyMap<string, SchemaFile>, history: FileTree | undefined): PatchPlan {
+  if (history === undefined) return { releases: [], judges: [] };
+  const { version } = manifest;
+  const index = readIndex(history);
   const line = version.split('.').slice(0, 2).join('.');
-  if (index === undefined || index.bundled[line] !== version) return { releases: [], judges: [] };
+  if (index.bundled[line] !== version)
+    throw new Error(
+      `${HISTORY} compares the ${line} patches with ${index.bundled[line] ?? 'no release'}, not with ${version}: it is not this release's history`,
+    );
   const patches = Object.keys(index.patches)
     .filter((p) => index.patches[p]?.line === line)
     .sort(newestFirst);
-  const bundledAll = withEnvelopes(version, manifest, new Map(schemas));
+  const bundledAll = withEnvelopes(manifest, new Map(schemas));
   const bundledKeys = new Map<string, string>();
   const groups = new Map<
     string,
@@ -158,13 +191,12 @@ export function patchPlan(version: string, manifest: Manifest, schemas: Readonly
   for (const patch of patches) {
     const entry = index.patches[patch]!;
     const all = withEnvelopes(
-      version,
       manifest,
-      patchSchemas(version, patch, [...entry.differs_from_bundled, ...entry.absent_from_bundled], schemas),
+      patchSchemas(manifest, history, patch, [...entry.differs_from_bundled, ...entry.absent_from_bundled], schemas),
     );
     composed.set(patch, all.schemas);
     for (const [task, bundledExports] of targets(manifest, all.envelopes)) {
-      const own = task.includes('-') ? bundledExports : patchResponses(version, patch, task, bundledExports);
+      const own = task.includes('-') ? bundledExports : patchResponses(manifest, history, patch, task, bundledExports);
       for (const [variant, root] of Object.entries(own ?? {})) {
         if (!all.schemas.has(root)) continue;
         const key = contentKey(all.schemas, root);
@@ -189,11 +221,10 @@ export function patchPlan(version: string, manifest: Manifest, schemas: Readonly
 
 /** A schema map with the envelope modules' derived schemas, and those modules. */
 function withEnvelopes(
-  version: string,
   manifest: Manifest,
   schemas: Map<string, SchemaFile>,
 ): { schemas: Map<string, SchemaFile>; envelopes: ExtraModule[] } {
-  const envelopes = envelopeModules(version, manifest, schemas);
+  const envelopes = envelopeModules(manifest, schemas);
   for (const { derived } of envelopes) if (derived !== undefined) schemas.set(derived.id, derived);
   return { schemas, envelopes };
 }
@@ -228,40 +259,20 @@ function planOf(
 }
 
 /**
- * The root `patches.ts`: per bundled version, task (or envelope module) and variant, the patch
- * validators to try, newest patch first, when the bundled one refuses an answer.
+ * A release's patch table (its `patches`): per task (or envelope module) and variant, the patch
+ * validators to try, newest patch first, when the release's own one refuses an answer.
  *
- * @param plans Each bundled version's plan.
- * @returns The module's text.
+ * @param plan The release's plan.
+ * @returns The table.
  * @example
- * rootPatches(new Map([['3.0.26', plan]]));
+ * patchTable(plan).get_adcp_capabilities?.response?.[0]?.patches; // ['3.0.18', ...]
  */
-export function rootPatches(plans: ReadonlyMap<string, PatchPlan>): string {
-  const lines: string[] = [];
-  for (const [version, plan] of plans) {
-    const byTask = new Map<string, Map<string, PatchJudge[]>>();
-    for (const j of plan.judges) {
-      const variants = byTask.get(j.task) ?? new Map<string, PatchJudge[]>();
-      variants.set(j.variant, [...(variants.get(j.variant) ?? []), j]);
-      byTask.set(j.task, variants);
-    }
-    lines.push(`  ${JSON.stringify(version)}: {`);
-    for (const [task, variants] of byTask) {
-      lines.push(`    ${JSON.stringify(task)}: {`);
-      for (const [variant, judges] of variants) {
-        const list = judges.map((j) => `{ module: ${JSON.stringify(j.module)}, patches: ${JSON.stringify(j.patches)} }`);
-        lines.push(`      ${variant}: [${list.join(', ')}],`);
-      }
-      lines.push('    },');
-    }
-    lines.push('  },');
+export function patchTable(plan: PatchPlan): PatchJudges {
+  const out: Record<string, Record<string, Array<{ module: string; patches: readonly string[] }>>> = {};
+  for (const j of plan.judges) {
+    const variants = out[j.task] ?? {};
+    variants[j.variant] = [...(variants[j.variant] ?? []), { module: j.module, patches: j.patches }];
+    out[j.task] = variants;
   }
-  return `${banner(undefined)}import type { PatchJudges } from '${layoutImport('patches.ts', 'tables')}';
-import type { Version } from './index.js';
-
-/** Per version, task and variant: the validators of its earlier GA patches that differ, newest first (patch-history/). */
-export const patchJudgesByVersion: { readonly [V in Version]: PatchJudges } = {
-${lines.join('\n')}
-};
-`;
+  return out;
 }

@@ -1,10 +1,18 @@
 /**
- * The schema exceptions: where a schema's own text says a list is open ("Runners and sellers MUST
+ * The exceptions: what the spec says of a release outside the schemas codegen compiles, as tables
+ * that quote where it says so.
+ *
+ * Schema exceptions: where a schema's own text says a list is open ("Runners and sellers MUST
  * accept unknown scenario strings (open-for-extension)") but its `enum` closes it, codegen compiles
  * the list open (types and validators alike), so a value the spec tells buyers to accept is not
- * refused. Each exception quotes the sentence that opens the list; the build fails when that
- * sentence or the closed list is gone (the exception is stale: review it), and when a schema text
- * that says a list is open, or an `x-extensible` enum, has no exception (a new case: add it here).
+ * refused. For the bundled releases each exception quotes the sentence that opens the list; the
+ * build fails when that sentence or the closed list is gone (the exception is stale: review it),
+ * and when a schema text that says a list is open, or an `x-extensible` enum, has no exception (a
+ * new case: add it here). A release this table has no row of (one a buyer generates) gets every
+ * such list compiled open, and the generator names them.
+ *
+ * Result exceptions: which task's response judges the terminal result of a task type, for the
+ * releases whose manifest has no `task_result_resolution` (before 3.2).
  */
 import { isObject, type Json, type JsonObject, type SchemaFile } from './load.js';
 
@@ -96,45 +104,61 @@ function openClaims(node: Json, pointer: string, out: Map<string, string>): Map<
 }
 
 /**
- * Applies a version's exceptions to its schemas in place, after checking each against the text it
- * quotes and checking that no other schema text opens a closed list.
+ * Applies a release's exceptions to its schemas in place, after checking each against the text it
+ * quotes and checking that no other schema text opens a closed list. A release without reviewed
+ * exceptions (no row of SCHEMA_EXCEPTIONS) gets each list its schema text opens compiled open.
  *
  * @param version The AdCP version.
+ * @param base Its `$id` base.
  * @param byId Its schema files by `$id`.
- * @throws Error for a stale exception or an open-list text without one.
+ * @returns The lists compiled open without a reviewed exception, as `<file>#<pointer>` (none for a bundled release).
+ * @throws Error for a stale exception or an open-list text without one (a release with reviewed exceptions).
  * @example
- * applyExceptions('3.0.26', loadSchemas('3.0.26', root));
+ * applyExceptions('3.0.26', '/schemas/3.0.26/', loadSchemas('3.0.26', root));
  */
-export function applyExceptions(version: string, byId: Map<string, SchemaFile>): void {
+export function applyExceptions(version: string, base: string, byId: Map<string, SchemaFile>): string[] {
   const mine = SCHEMA_EXCEPTIONS.filter((e) => e.version === version);
+  if (mine.length === 0) {
+    const opened: string[] = [];
+    for (const file of byId.values())
+      for (const [list, text] of openClaims(file.schema, '', new Map())) {
+        const node = at(file.schema, list);
+        if (isObject(node) && node.type === 'string') {
+          delete (node as JsonObject).enum;
+          opened.push(`${file.rel}#${text === list ? list : `${list} (${text} says so)`}`);
+        }
+      }
+    return opened.sort();
+  }
   for (const file of byId.values()) {
     for (const [list, text] of openClaims(file.schema, '', new Map())) {
       if (!mine.some((e) => e.schema === file.rel && e.list === list && e.text === text)) {
         throw new Error(
-          `${version}/${file.rel}#${text} says its list is open but its enum (at #${list}) closes it: add it to SCHEMA_EXCEPTIONS in scripts/generate/exceptions.ts with the reason`,
+          `${version}/${file.rel}#${text} says its list is open but its enum (at #${list}) closes it: add it to SCHEMA_EXCEPTIONS in src/generate/exceptions.ts with the reason`,
         );
       }
     }
   }
   for (const e of mine) {
-    const file = byId.get(`/schemas/${version}/${e.schema}`);
+    const file = byId.get(`${base}${e.schema}`);
     const text = file === undefined ? undefined : at(file.schema, e.text);
     const list = file === undefined ? undefined : at(file.schema, e.list);
     const description = isObject(text) ? text.description : undefined;
     if (typeof description !== 'string' || !description.includes(e.says) || !isObject(list) || !Array.isArray(list.enum)) {
       throw new Error(
-        `schema exception ${version}/${e.schema}#${e.list} is stale: the schema no longer says "${e.says}" at #${e.text} or no longer closes the list; review it in scripts/generate/exceptions.ts`,
+        `schema exception ${version}/${e.schema}#${e.list} is stale: the schema no longer says "${e.says}" at #${e.text} or no longer closes the list; review it in src/generate/exceptions.ts`,
       );
     }
     if (list.type !== 'string') throw new Error(`schema exception ${version}/${e.schema}#${e.list}: expected a list of strings`);
     delete (list as JsonObject).enum;
   }
+  return [];
 }
 
 /**
  * Applies the bundled version's exceptions that fit an earlier patch's file of the same path (its
  * text still quotes them, its list still closes), in place; one that does not fit is left out: the
- * patch's own list then judges (scripts/generate/patches.ts).
+ * patch's own list then judges (src/generate/patches.ts).
  *
  * @param version The bundled version whose exceptions apply.
  * @param file A patch's file, under the bundled `$id`.
@@ -157,3 +181,31 @@ export function applyFittingExceptions(version: string, file: SchemaFile): void 
       delete (list as JsonObject).enum;
   }
 }
+
+/** Which task's response judges a task type's terminal result, for the releases of a line whose manifest does not say. */
+interface ResultException {
+  /** The release line, `3.0`. */
+  readonly release: string;
+  /** Task type → the task whose response judges its terminal result. */
+  readonly results: Readonly<Record<string, string>>;
+  /** Where the spec says so. */
+  readonly source: string;
+}
+
+/** Where the spec ties a reporting webhook's result to get_media_buy_delivery. */
+const WEBHOOK_PULL =
+  'webhooks.mdx, Reliability: a missed delivery report is pulled with get_media_buy_delivery, which "returns the same per-window slices the webhook delivered"';
+
+/** The result exceptions: 3.2 states them in its manifest (`task_result_resolution`), earlier releases in their pages. */
+export const RESULT_EXCEPTIONS: readonly ResultException[] = [
+  {
+    release: '3.0',
+    results: { media_buy_delivery: 'get_media_buy_delivery' },
+    source: WEBHOOK_PULL,
+  },
+  {
+    release: '3.1',
+    results: { media_buy_delivery: 'get_media_buy_delivery' },
+    source: WEBHOOK_PULL,
+  },
+];

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { compile as compileTypes } from 'json-schema-to-typescript';
 import { isObject, type Json, type JsonObject, type SchemaFile } from './load.js';
-import { banner, relImport, typeModulePath } from './output.js';
+import { relImport, typeModulePath } from './output.js';
 import { absentKeys, closedShapes, type Resolve } from './shapes.js';
 
 function pascal(text: string): string {
@@ -55,28 +55,72 @@ function alias(name: string): string {
   return `$${name}`;
 }
 
+/** The node a JSON pointer (`/properties/x`, without `#`) names inside a schema, or undefined. */
+function atPointer(root: Json, pointer: string): Json | undefined {
+  let node: Json | undefined = root;
+  for (const token of pointer.split('/').slice(1)) {
+    const key = token.replaceAll('~1', '/').replaceAll('~0', '~');
+    node = Array.isArray(node) ? node[Number(key)] : isObject(node) ? node[key] : undefined;
+  }
+  return node;
+}
+
+/** A copy of a schema node whose in-file `$ref`s (`#/...`) name its file by `$id` (`<id>#/...`), to be placed in another file. */
+function anchored(node: Json, id: string): Json {
+  if (Array.isArray(node)) return node.map((n) => anchored(n, id));
+  if (!isObject(node)) return node;
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(node))
+    out[key] =
+      key === '$ref' && typeof value === 'string' && value.startsWith('#')
+        ? `${id}${value}`
+        : key === 'examples' || key === 'default' || key === 'const' || key === 'enum'
+          ? value
+          : anchored(value, id);
+  return out;
+}
+
 /**
- * Prepares one schema file for json-schema-to-typescript: every cross-file `$ref` becomes a
- * `tsType` naming the imported type (keeping its sibling `description` for the JSDoc), and
- * in-file `$ref`s lose their siblings, which draft-07 ignores anyway and which would otherwise
- * make json-schema-to-typescript declare the same type twice (`Foo`, `Foo1`).
+ * Prepares one schema file for json-schema-to-typescript: every `$ref` to another file becomes a
+ * `tsType` naming the imported type (keeping its sibling `description` for the JSDoc); a `$ref`
+ * into another file (`<id>#/properties/x`, 3.2) becomes a copy of the node it names, its own
+ * `$ref`s linked the same way; in-file `$ref`s lose their siblings, which draft-07 ignores anyway
+ * and which would otherwise make json-schema-to-typescript declare the same type twice (`Foo`, `Foo1`).
  */
-function linkRefs(node: Json, names: Map<string, string>, used: Set<string>): Json {
-  if (Array.isArray(node)) return node.map((item) => linkRefs(item, names, used));
+function linkRefs(
+  node: Json,
+  names: Map<string, string>,
+  used: Set<string>,
+  byId: ReadonlyMap<string, SchemaFile>,
+  inlining: readonly string[] = [],
+): Json {
+  if (Array.isArray(node)) return node.map((item) => linkRefs(item, names, used, byId, inlining));
   if (!isObject(node)) return node;
   const ref = node.$ref;
   if (typeof ref === 'string') {
     if (ref.startsWith('#')) return { $ref: ref };
-    const name = names.get(ref);
+    const hash = ref.indexOf('#');
+    if (hash >= 0 && ref.length > hash + 1) {
+      const target = byId.get(ref.slice(0, hash));
+      const found = target === undefined ? undefined : atPointer(target.schema, ref.slice(hash + 1));
+      if (found === undefined) throw new Error(`unresolved $ref ${ref}`);
+      // A node that reaches itself through such refs is typed by what it names no further.
+      if (inlining.includes(ref)) return { tsType: 'unknown' };
+      const copy = linkRefs(anchored(found, target!.id), names, used, byId, [...inlining, ref]);
+      return isObject(copy) && typeof node.description === 'string' ? { ...copy, description: node.description } : copy;
+    }
+    const file = hash >= 0 ? ref.slice(0, hash) : ref;
+    const name = names.get(file);
     if (name === undefined) throw new Error(`unresolved $ref ${ref}`);
-    used.add(ref);
+    used.add(file);
     const linked: JsonObject = { tsType: alias(name) };
     if (typeof node.description === 'string') linked.description = node.description;
     return linked;
   }
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(node)) {
-    out[key] = key === 'examples' || key === 'default' || key === 'const' || key === 'enum' ? value : linkRefs(value, names, used);
+    out[key] =
+      key === 'examples' || key === 'default' || key === 'const' || key === 'enum' ? value : linkRefs(value, names, used, byId, inlining);
   }
   return out;
 }
@@ -99,44 +143,37 @@ const OPTIONAL_IN_TYPES: Readonly<Record<string, readonly string[]>> = {
  * @example
  * resolverOf(file, byId)('#/definitions/color_value')?.node;
  */
-function resolverOf(file: SchemaFile, byId: Map<string, SchemaFile>): Resolve {
+function resolverOf(file: SchemaFile, byId: ReadonlyMap<string, SchemaFile>): Resolve {
   return (ref) => {
-    if (!ref.startsWith('#')) {
-      const target = byId.get(ref);
-      return target === undefined ? undefined : { node: target.schema, resolve: resolverOf(target, byId) };
-    }
-    let node: Json | undefined = file.schema;
-    for (const token of ref.slice(1).split('/').slice(1)) {
-      const key = token.replaceAll('~1', '/').replaceAll('~0', '~');
-      node = Array.isArray(node) ? node[Number(key)] : isObject(node) ? node[key] : undefined;
-    }
-    return isObject(node) ? { node, resolve: resolverOf(file, byId) } : undefined;
+    const hash = ref.indexOf('#');
+    const target = hash === 0 ? file : byId.get(hash < 0 ? ref : ref.slice(0, hash));
+    if (target === undefined) return undefined;
+    const node = hash < 0 ? target.schema : atPointer(target.schema, ref.slice(hash + 1));
+    return isObject(node) ? { node, resolve: resolverOf(target, byId) } : undefined;
   };
 }
 
 /**
- * The type modules of a version: per schema file, its type (named by {@link typeNames}) with
- * imports of the types of the files it references.
+ * The type modules of a release: per schema file, its type (named by {@link typeNames}) with
+ * imports of the types of the files it references; type-module.ts joins them.
  *
- * @param version The AdCP version, for the banner.
  * @param files The schema files reachable from the tasks.
  * @param names `$id` → type name.
  * @param byId `$id` → schema file.
  * @returns Module path (`types/core/product.ts`) → text.
  * @throws Error from json-schema-to-typescript, or for a `$ref` no file declares.
  * @example
- * await generateTypes('3.1.19', files, typeNames(files), byId);
+ * await generateTypes(files, typeNames(files), byId);
  */
 export async function generateTypes(
-  version: string,
   files: readonly SchemaFile[],
   names: Map<string, string>,
-  byId: Map<string, SchemaFile>,
+  byId: ReadonlyMap<string, SchemaFile>,
 ): Promise<Map<string, string>> {
   const modules = new Map<string, string>();
   for (const file of files) {
     const used = new Set<string>();
-    const linked = absentKeys(linkRefs(closedShapes(file.schema, resolverOf(file, byId)), names, used)) as JsonObject;
+    const linked = absentKeys(linkRefs(closedShapes(file.schema, resolverOf(file, byId)), names, used, byId)) as JsonObject;
     const optional = OPTIONAL_IN_TYPES[file.rel];
     if (optional !== undefined && Array.isArray(linked.required))
       linked.required = linked.required.filter((k) => !optional.includes(k as string));
@@ -162,7 +199,7 @@ export async function generateTypes(
       const n = names.get(id)!;
       return `import type { ${n} as ${alias(n)} } from '${relImport(file.rel, target.rel)}';`;
     });
-    const text = `${banner(version)}${imports.join('\n')}${imports.length > 0 ? '\n\n' : ''}${body.trim()}\n`;
+    const text = `${imports.join('\n')}${imports.length > 0 ? '\n\n' : ''}${body.trim()}\n`;
     modules.set(typeModulePath(file.rel), text);
   }
   return modules;

@@ -1,0 +1,83 @@
+/**
+ * The task → type maps of a release: per task, the sync response and its async variants,
+ * discriminated by `status` (`Responses`); and the request (`Requests`). A bundled release writes
+ * them into `responses.ts`; a release module into its `index.d.ts`.
+ */
+
+import { TASKS_GET, tasksGetRequest } from './envelopes.js';
+import type { Manifest } from './load.js';
+import { banner, layoutImport, type Stamp, versionIdent } from './output.js';
+
+/** The two maps of a release, and the type names they use (from its types module). */
+export interface ResponseMaps {
+  /** The schema types the maps name, sorted. */
+  readonly types: readonly string[];
+  /** The declarations of `Responses` and `Requests`. */
+  readonly text: string;
+}
+
+/**
+ * What `decode(task, ...)` returns for each task of a release (`Responses`) and what
+ * `encode(task, ...)` takes (`Requests`), as declarations.
+ *
+ * @param manifest The release's tasks.
+ * @param names `$id` → type name (as the types module exports it).
+ * @returns The declarations and the type names they use.
+ * @example
+ * responseMaps(manifest, names).text;
+ */
+export function responseMaps(manifest: Manifest, names: ReadonlyMap<string, string>): ResponseMaps {
+  const { version } = manifest;
+  const ids = new Set<string>();
+  // 3.0's poll request (tasks/get) is no task, but encode() builds it: the one request beside the tasks'.
+  const pollRequest = tasksGetRequest(manifest);
+  if (pollRequest !== undefined) ids.add(pollRequest);
+  for (const t of manifest.tasks) {
+    ids.add(t.request);
+    ids.add(t.response);
+    for (const id of Object.values(t.async)) ids.add(id);
+  }
+  const types = [...new Set([...ids].map((id) => names.get(id)!))].sort();
+  const entries = manifest.tasks.map((t) => {
+    const asyncStatuses = Object.keys(t.async).map((s) => JSON.stringify(s));
+    const variants = [
+      `SyncVariant<${[names.get(t.response)!, ...(asyncStatuses.length > 0 ? [asyncStatuses.join(' | ')] : [])].join(', ')}>`,
+    ];
+    for (const [s, id] of Object.entries(t.async)) variants.push(`AsyncVariant<${names.get(id)!}, ${JSON.stringify(s)}>`);
+    return `  ${t.name}: ${variants.join(' | ')};`;
+  });
+  const text = `/**
+ * What \`decode(task, ...)\` returns for each AdCP ${version} task: the sync response, or an async
+ * variant (\`working\`, \`submitted\`, \`input-required\`) narrowable on \`status\`.
+ */
+export interface Responses {
+${entries.join('\n')}
+}
+
+/** What \`encode(task, args)\` takes for each AdCP ${version} task: its request schema's type. */
+export interface Requests {
+${manifest.tasks.map((t) => `  ${t.name}: ${names.get(t.request)!};`).join('\n')}${pollRequest === undefined ? '' : `\n  ${JSON.stringify(TASKS_GET.method)}: ${names.get(pollRequest)!};`}
+}
+`;
+  return { types, text };
+}
+
+/**
+ * The `responses.ts` module of a bundled release: its response and request maps.
+ *
+ * @param stamp What the banner says.
+ * @param manifest The release's tasks.
+ * @param names `$id` → type name.
+ * @returns The module's text.
+ * @example
+ * responsesModule(stamp, manifest, names);
+ */
+export function responsesModule(stamp: Stamp, manifest: Manifest, names: ReadonlyMap<string, string>): string {
+  const { types, text } = responseMaps(manifest, names);
+  return `${banner(stamp, manifest.version)}import type { AsyncVariant, SyncVariant } from '${layoutImport(`${versionIdent(manifest.version)}/responses.ts`, 'responseTypes')}';
+import type {
+${types.map((n) => `  ${n},`).join('\n')}
+} from './types.js';
+
+${text}`;
+}
