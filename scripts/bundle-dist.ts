@@ -33,7 +33,10 @@ interface PackageJson {
 }
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as PackageJson;
 
-/** The JavaScript files package.json points at: every `exports` and `imports` target and the bin. */
+/**
+ * The JavaScript files package.json points at (every `exports` and `imports` target and the bin),
+ * and the generate command, which the CLI loads by path for that command alone.
+ */
 function entries(): string[] {
   const found = new Set<string>();
   const visit = (node: unknown): void => {
@@ -46,6 +49,7 @@ function entries(): string[] {
   visit(pkg.exports);
   visit(pkg.imports);
   visit(pkg.bin);
+  found.add(`./dist/${LAYOUT.generateCommand}`);
   return [...found].sort().map((rel) => path.join(ROOT, rel));
 }
 
@@ -121,7 +125,8 @@ function jsFiles(dir: string): string[] {
   });
 }
 
-const points = entries();
+// The validators' runtime is an export too (a release module's validators import it), but stays as its files are.
+const points = entries().filter((file) => !keptByPath(file));
 const before = jsFiles(DIST);
 const result = await build({
   entryPoints: points,

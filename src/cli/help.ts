@@ -23,6 +23,7 @@ export function releases(): string[] {
 export const HELP = `Usage:
   ${NAME} <task> [file|-] [options]   decode a saved MCP result, A2A task or bare payload
   ${NAME} tasks [--adcp-version V]    list the tasks and their response schemas
+  ${NAME} generate <source> --out <dir>   write a release module from an AdCP release's schemas (generate --help)
 
 Reads the file, or stdin when the file is - or omitted.
 

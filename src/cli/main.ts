@@ -6,4 +6,9 @@
 import { run } from './run.js';
 
 process.stdout.on('error', () => undefined); // a closed pipe (| head) is not an error
-process.exitCode = await run(process.argv.slice(2), process);
+const [command, ...rest] = process.argv.slice(2);
+// `generate` (src/generate/command.ts) is loaded only for that command: decoding never loads the generator.
+process.exitCode =
+  command === 'generate'
+    ? await (await import('../generate/command.js')).generateCommand(rest, process)
+    : await run(process.argv.slice(2), process);
