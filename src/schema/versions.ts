@@ -8,7 +8,7 @@ import { shownText } from '../errors/format.js';
 import { defaultVersion, type Version, versions } from '../generated/versions.js';
 import type { AdcpRelease } from './release.js';
 import { isPin, knownReleases, releaseFor } from './releases.js';
-import type { VersionTables } from './tables.js';
+import type { TaskSchemaIds, VersionTables } from './tables.js';
 
 export { defaultVersion, type Version, versions };
 
@@ -27,6 +27,35 @@ export function tasks(version: string = defaultVersion): readonly string[] {
 /** The tables of a resolved version. */
 export function tablesFor(version: string): VersionTables<string> {
   return releaseFor(version).tables;
+}
+
+/**
+ * The response schema ids a task is judged by in a version: its own, or, for a release's result
+ * validator of its own (3.2's `terminal_schema_overrides`), that validator's.
+ *
+ * @param version A known version.
+ * @param task A task name, or a result validator key the release's `results` names.
+ * @returns The ids, or `undefined` for what the version does not judge.
+ * @throws {DecodeError} `UNSUPPORTED_VERSION` for a version neither bundled nor defined.
+ * @example
+ * judgedAs('3.1.19', 'get_products')?.response; // '/schemas/3.1.19/media-buy/get-products-response.json'
+ */
+export function judgedAs(version: string, task: string): TaskSchemaIds | undefined {
+  const { tables, results } = releaseFor(version);
+  if (Object.hasOwn(tables.schemaIds, task)) return tables.schemaIds[task];
+  return Object.values(results).includes(task) ? { response: task, async: {} } : undefined;
+}
+
+/**
+ * Every version this process speaks, bundled first (`versions`), then those generated modules defined.
+ *
+ * @returns The versions.
+ * @throws Never.
+ * @example
+ * knownVersions(); // ['3.1.19', '3.0.26', '3.2.0-beta.6']
+ */
+export function knownVersions(): readonly Version[] {
+  return knownReleases().map((r) => r.version as Version);
 }
 
 /**
@@ -74,7 +103,7 @@ function expected(): string {
  * @example
  * versionOfPin('3.0'); // '3.0.26'
  */
-function versionOfPin(pin: string): Version | undefined {
+export function versionOfPin(pin: string): Version | undefined {
   let best: AdcpRelease | undefined;
   for (const r of knownReleases()) if (r.release === pin && (best === undefined || compareVersions(r.version, best.version) > 0)) best = r;
   return best?.version as Version | undefined;
