@@ -199,18 +199,15 @@ export function describeCallerValue(value: unknown): string {
 }
 
 /**
- * The last line: every error decode() throws is a DecodeError, built with the task where it was
- * thrown (a DecodeError passes unchanged: the caller's own, handed in as input, is not ours to
- * fill in). Anything else escaping the pipeline was thrown either by the caller's input while we read it (a getter
- * or Proxy trap: `MALFORMED_ENVELOPE`, as the extractors report it) or by our own code (a defect:
- * `INTERNAL`), never by the seller. Which one is told by the input: only an input with accessors
- * or with members whose reading throws can run the caller's code when read (see inputMayThrow).
+ * The last line: whatever escaped decoding becomes a DecodeError, blamed on the input (`MALFORMED_ENVELOPE`) or on
+ * adcp-decode (`INTERNAL`), never on the seller.
+ * How the input tells which: docs/robustness.md, "Exceptions that escape decoding".
  *
  * @param error - Anything thrown while decoding.
  * @param task - The task the caller named (any value).
  * @param input - The caller's input, to tell a throwing input from a defect.
  * @param version - The version the call is pinned to, if any (and known), for the new error.
- * @returns The DecodeError thrown, or a new one that carries the task.
+ * @returns The DecodeError thrown, unchanged (the caller's own is not ours to fill in), or a new one that carries the task.
  * @throws Never.
  * @example
  * catch (error) { return guard(error, task, input); }
