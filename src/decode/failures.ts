@@ -56,17 +56,16 @@ export interface FailureHow {
 const QUOTED_TEXT = 160;
 
 /**
- * A TASK_FAILED error. Its `version` is the version whose error-code table classified the error
- * (the requested one, else the default), so the error always says which manifest judged it.
- * `fromPayload` marks an error read from the payload's `errors[0]` (transport-errors.mdx,
- * detection step 6) because the envelope carried no `adcp_error`. Without a usable error, the
- * end state (rejected, canceled) or the unknown-code policy classifies it.
+ * A TASK_FAILED error, classified by the error-code table of its `version` (the requested one, else the default).
+ * How a failure is classified: docs/decode.md, "How seller failures surface".
  *
  * @param ctx - The call.
  * @param adcpError - The seller's valid `adcp_error`, if any: checkAdcpError's plain copy (read once, validated as copied).
  * @param detail - What the seller did, for the message: `the seller set isError`.
- * @param how - Where the error came from, why an `adcp_error` was unusable, a reserved JSON-RPC
- *   code's meaning, the end state, the seller's words.
+ * @param how - Where the error came from (`fromPayload`: the payload's `errors[0]`, transport-errors.mdx detection
+ *   step 6, since the envelope carried no `adcp_error`), why an `adcp_error` was unusable, a reserved JSON-RPC code's
+ *   meaning, the end state (which, with the unknown-code policy, classifies a failure without a usable error), the
+ *   seller's words.
  * @returns The error, to throw.
  * @throws {DecodeError} `MALFORMED_ENVELOPE` when reading the error object throws (getter, Proxy).
  * @example
