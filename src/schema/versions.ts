@@ -170,14 +170,8 @@ function newestOfMajor(major: number): AdcpRelease | undefined {
 }
 
 /**
- * Maps the `adcp_version` an answer announces to the known version that judges it (versioning.mdx:
- * "Buyers SHOULD validate the response against that release's schema"). On the wire it has
- * release precision: `"3.1"`, or a pre-release `"3.2-beta.6"`, matched exactly; a patch
- * (`"3.2.1"`) or a full pre-release semver is no pin. A known release (bundled, or defined by a
- * generated module) judges it. A release this process has not loaded is the buyer's configuration
- * to complete, not the seller's fault: `RELEASE_NOT_LOADED`, naming the release and the command
- * that generates it; with `newerRelease: 'newest'` a newer release of a known major is judged by
- * the newest known release of that major instead (releases within a major add), and says so.
+ * Maps the `adcp_version` an answer announces to the known version that judges it.
+ * The rule (pins, pre-releases, a release not loaded): docs/versions.md, "The release an answer names".
  *
  * @param announced The answer's `adcp_version`.
  * @param how `newerRelease` (default `'refuse'`); `context`, the call, for the error.
@@ -277,12 +271,8 @@ export interface SellerVersions {
 }
 
 /**
- * The known version to speak with a seller, from its capabilities (versioning.mdx, "Version
- * negotiation"): with `supported_versions`, the newest release both speak; without it (a 3.0
- * seller, or a 3.1 one that leaves it out), the highest major both speak, in the release the
- * answer was served in when it says so, else that major's oldest known release ("treat the
- * seller as 3.0-only": releases only add, so the base release is the one every seller of the
- * major speaks). Pre-releases count only where named exactly.
+ * The known version to speak with a seller, from its capabilities.
+ * The negotiation: docs/versions.md, "What `version: 'auto'` can and cannot tell".
  *
  * @param seller - What the capabilities answer says.
  * @returns The known version, or `undefined` when there is no common release.
