@@ -45,6 +45,8 @@ export const SLOW = [
   'test/codegen/codegen.test.ts',
   // The official SDK's reference sellers, in-process over MCP and A2A.
   'test/sdk/**/*.test.ts',
+  // AdCP 3.2.0-beta.6's response schemas compiled by run-time Ajv to judge our fixtures of it.
+  'test/fixtures/beta6-fixtures.test.ts',
 ];
 
 /** What every lane shares, this full gate, the unit lane (vitest.unit.config.ts) and the slow lane. */

@@ -47,11 +47,15 @@ function tooLarge(actual: number, limit: number, what: string, options: DecodeEr
   );
 }
 /**
- * Whether a value our JSON parser produced, of the given size (measured by the parser's own
- * prototype-key scan: `ParsedShape` in src/json/text.ts), is within the bounds, so that checkTree
- * would find nothing: a parsed value is a tree of plain objects and arrays (no cycles, getters or
- * class instances), and its text was already measured against `maxBytes`. When this says false,
- * checkTree runs and says which bound, and where.
+ * Whether the shape our JSON parser measured of a value is within the bounds, so that checkTree would find nothing in it.
+ * Why the shape is enough: docs/robustness.md, "Parsed text: the shape, then checkTree".
+ *
+ * @param shape - Its shape, measured by the parser's own prototype-key scan (`ParsedShape` in src/json/text.ts).
+ * @param bounds - The bounds to check; not `maxBytes`, which the text was measured against before it was parsed.
+ * @returns True when within; false when checkTree must run to say which bound, and where.
+ * @throws Never.
+ * @example
+ * if (!withinBounds(parsed.shape, DEFAULT_BOUNDS)) checkTree(parsed.value, DEFAULT_BOUNDS, { what: 'content[0].text' });
  */
 export function withinBounds(
   shape: { readonly levels: number; readonly nodes: number; readonly finite: boolean },

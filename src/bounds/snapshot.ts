@@ -94,20 +94,20 @@ function copyAt(root: unknown, bounds: Bounds, place: Place): CopyOutcome {
 
 /**
  * The one walk: containers are visited from a stack (iterative, any depth) in document order, each
- * copied where its parent's copy holds it. Bytes of the compact JSON: `low` counts every UTF-16
- * unit of a string as one byte and every number as one digit, exact for the rest; `extra` adds
- * what the strings measured exactly hold beyond that, and `units` (not measured) and `numbers` give
- * the upper bound (a unit is at most 6 bytes, `\u0000`; a number at most 24 characters).
+ * copied where its parent's copy holds it; the compact JSON's bytes are kept as a lower and an upper bound.
  */
 class CopyWalk {
   readonly holder: { copy: unknown } = { copy: undefined };
   private readonly maxBytes: number;
   private readonly maxDepth: number;
   private readonly maxNodes: number;
+  /** Bytes of the compact JSON, counting every UTF-16 unit of a string as one byte and every number as one digit; exact for the rest. */
   private low = 0;
+  /** UTF-16 units of the strings not measured exactly: each at most 6 bytes (`\u0000`), for the upper bound. */
   private units = 0;
   /** What the strings measured exactly add to `low` (escapes, multi-byte characters). */
   private extra = 0;
+  /** Numbers counted in `low`: each at most 24 characters, for the upper bound. */
   private numbers = 0;
   private nodes = 1;
   private depth = 0;

@@ -73,11 +73,8 @@ function supportedVersions(adcp: Record<string, unknown>, version: Version): str
 }
 
 /**
- * Decodes a seller's `get_adcp_capabilities` answer and returns a decoder pinned to the newest
- * release both it and adcp-decode speak: `adcp.supported_versions` when listed, else the highest
- * common major of `adcp.major_versions`, in the release the answer announces, else that major's
- * oldest bundled release (a 3.0 seller announces nothing). The answer itself is judged by the
- * release it announces, else by the oldest bundled one.
+ * Decodes a seller's `get_adcp_capabilities` answer and returns a decoder pinned to the newest release both it and adcp-decode speak.
+ * How the release is chosen and the answer judged: docs/versions.md, "What `version: 'auto'` can and cannot tell".
  *
  * @param capabilities - The seller's answer to `get_adcp_capabilities`, as for decode().
  * @param options - The decoder's options (bounds, transport, unknownRecovery); not `version`, which

@@ -19,10 +19,10 @@ import type { TaskSchemaIds } from '../schema/tables.js';
 import {
   type AnnouncedResolution,
   defaultVersion,
+  judgedAs,
+  knownVersions,
   resolveAnnouncedVersion,
-  tablesFor,
   type Version,
-  versions,
 } from '../schema/versions.js';
 import { fastValidator, listIssues, patchVerdict, type Variant } from '../validate/validators.js';
 import { recordDecoded } from './decoded.js';
@@ -32,7 +32,7 @@ import { checkAnswer, checkRequest, stampedVersion } from './request-checks.js';
 import { refuseContradiction } from './status-layers.js';
 import { answerHandle } from './task-handle.js';
 import { type Found, locatePayload } from './transports.js';
-import type { Decoded, DecodeOptions, Decoder, Merged, Pinning, SafeDecodeResult, TaskName, VersionOption } from './types.js';
+import type { Decoded, DecodeOptions, Decoder, Pinning, SafeDecodeResult, TaskName, VersionOption } from './types.js';
 
 export type { Transport } from '../options/options.js';
 // The types a caller of decode() names, also importable from here.
@@ -205,11 +205,11 @@ function run<T extends TaskName>(task: T, input: unknown, options: Resolved, how
   if (typeof task !== 'string') {
     throw new DecodeError('UNKNOWN_TASK', `expected a task name string; got ${describeCallerValue(task)}`, { version });
   }
-  const known = (version === undefined ? versions : [version]).some((v) => hasOwn(tablesFor(v).schemaIds, task));
+  const known = (version === undefined ? knownVersions() : [version]).some((v) => judgedAs(v, task) !== undefined);
   if (!known) {
     throw new DecodeError(
       'UNKNOWN_TASK',
-      `"${shownText(task, 64)}" is not an AdCP ${version ?? versions.join(' or ')} task; see tasks(version) for the list`,
+      `"${shownText(task, 64)}" is not an AdCP ${version ?? knownVersions().join(' or ')} task; see tasks(version) for the list`,
       { task, version },
     );
   }
@@ -287,8 +287,7 @@ function refuseCarriedError(ctx: Context, found: Found): void {
 
 /** The task's schema ids in `version`, own keys only: 'constructor' or 'toString' is not a task because Object.prototype has it. */
 function schemaIdsOf(ctx: Context, version: Version): TaskSchemaIds {
-  const table = tablesFor(version).schemaIds;
-  const ids = hasOwn(table, ctx.task) ? table[ctx.task] : undefined;
+  const ids = judgedAs(version, ctx.task);
   if (ids !== undefined) return ids;
   throw new DecodeError(
     'UNKNOWN_TASK',

@@ -49,15 +49,21 @@ export type ResultTask<K extends string> = K extends 'media_buy_delivery' ? 'get
 export type ResultData<K extends TaskType, V extends Version = Version> = ResponseIn<ResultTask<K>, V>;
 
 /**
- * The decode task of a task type's result (see {@link ResultTask}).
+ * What judges a terminal result of a task type in a release, as the release's tables say
+ * (`AdcpRelease.results`: 3.2's `task_result_resolution`, 3.0's and 3.1's `media_buy_delivery`):
+ * a task whose response schema judges it, or a validator of its own; else the task type's own task.
  *
  * @param taskType A task type.
- * @returns The task whose response schema judges its result.
+ * @param version The release.
+ * @returns The task (or result validator key) to decode the result as.
+ * @throws {DecodeError} `UNSUPPORTED_VERSION` for a version neither bundled nor defined.
  * @example
- * resultTask('media_buy_delivery'); // 'get_media_buy_delivery'
+ * resultTask('media_buy_delivery', '3.1.19'); // 'get_media_buy_delivery'
  */
-export function resultTask<K extends TaskType>(taskType: K): ResultTask<K> & TaskName {
-  return (taskType === 'media_buy_delivery' ? 'get_media_buy_delivery' : taskType) as ResultTask<K> & TaskName;
+export function resultTask<K extends TaskType>(taskType: K, version: Version): ResultTask<K> & TaskName {
+  const { results } = releaseFor(version);
+  // The table's word for the result: typed as the task whose response the bundled releases judge it by.
+  return (Object.hasOwn(results, taskType) ? results[taskType] : taskType) as ResultTask<K> & TaskName;
 }
 
 /** How {@link decodeEnclosed}'s payload was enclosed. */

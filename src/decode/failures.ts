@@ -56,17 +56,16 @@ export interface FailureHow {
 const QUOTED_TEXT = 160;
 
 /**
- * A TASK_FAILED error. Its `version` is the version whose error-code table classified the error
- * (the requested one, else the default), so the error always says which manifest judged it.
- * `fromPayload` marks an error read from the payload's `errors[0]` (transport-errors.mdx,
- * detection step 6) because the envelope carried no `adcp_error`. Without a usable error, the
- * end state (rejected, canceled) or the unknown-code policy classifies it.
+ * A TASK_FAILED error, classified by the error-code table of its `version` (the requested one, else the default).
+ * How a failure is classified: docs/decode.md, "How seller failures surface".
  *
  * @param ctx - The call.
  * @param adcpError - The seller's valid `adcp_error`, if any: checkAdcpError's plain copy (read once, validated as copied).
  * @param detail - What the seller did, for the message: `the seller set isError`.
- * @param how - Where the error came from, why an `adcp_error` was unusable, a reserved JSON-RPC
- *   code's meaning, the end state, the seller's words.
+ * @param how - Where the error came from (`fromPayload`: the payload's `errors[0]`, transport-errors.mdx detection
+ *   step 6, since the envelope carried no `adcp_error`), why an `adcp_error` was unusable, a reserved JSON-RPC code's
+ *   meaning, the end state (which, with the unknown-code policy, classifies a failure without a usable error), the
+ *   seller's words.
  * @returns The error, to throw.
  * @throws {DecodeError} `MALFORMED_ENVELOPE` when reading the error object throws (getter, Proxy).
  * @example
@@ -199,18 +198,15 @@ export function describeCallerValue(value: unknown): string {
 }
 
 /**
- * The last line: every error decode() throws is a DecodeError, built with the task where it was
- * thrown (a DecodeError passes unchanged: the caller's own, handed in as input, is not ours to
- * fill in). Anything else escaping the pipeline was thrown either by the caller's input while we read it (a getter
- * or Proxy trap: `MALFORMED_ENVELOPE`, as the extractors report it) or by our own code (a defect:
- * `INTERNAL`), never by the seller. Which one is told by the input: only an input with accessors
- * or with members whose reading throws can run the caller's code when read (see inputMayThrow).
+ * The last line: whatever escaped decoding becomes a DecodeError, blamed on the input (`MALFORMED_ENVELOPE`) or on
+ * adcp-decode (`INTERNAL`), never on the seller.
+ * How the input tells which: docs/robustness.md, "Exceptions that escape decoding".
  *
  * @param error - Anything thrown while decoding.
  * @param task - The task the caller named (any value).
  * @param input - The caller's input, to tell a throwing input from a defect.
  * @param version - The version the call is pinned to, if any (and known), for the new error.
- * @returns The DecodeError thrown, or a new one that carries the task.
+ * @returns The DecodeError thrown, unchanged (the caller's own is not ours to fill in), or a new one that carries the task.
  * @throws Never.
  * @example
  * catch (error) { return guard(error, task, input); }

@@ -10,19 +10,11 @@ import { decodedRecord } from './decoded.js';
 export type Final<R> = Exclude<R, { readonly status: AsyncStatus }>;
 
 /**
- * True when `response` is the task's final response, false when it is an async progress payload
- * (`working`, `submitted`, `input-required`, for the tasks whose schemas define those). A type
- * guard: it narrows a decoded response to the final arms, where the task's fields are typed.
+ * A type guard, true when `response` is the task's final response (narrowed to the final arms, where the task's fields are typed).
+ * How it tells an async progress payload, and why not `status === 'completed'`: docs/decode.md, "isFinal(response)".
  *
- * For a value decode() returned this is the variant decode() judged it by: `status` absent or not
- * one of the task's async statuses (get_signals has no `input-required` schema, so there that
- * status is final), except that over A2A a payload without `status` sent in an interim task state
- * was judged as that async variant. For any other object (a copy, say) `status` alone decides:
- * absent, or not `working`, `submitted` or `input-required`. Never prefer `status === 'completed'`:
- * a final payload may leave `status` out.
- *
- * @param response A value decode() or safeDecode() returned.
- * @returns Whether it is the final response.
+ * @param response A value decode() or safeDecode() returned (for any other object, `status` alone decides).
+ * @returns Whether it is the final response, as decode() judged it; false for an async progress payload.
  * @throws Never.
  * @example
  * const response = decode('get_products', result);

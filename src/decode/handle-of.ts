@@ -7,18 +7,15 @@ import { mintHandle, type TaskHandle, type TaskHandleOptions } from './task-hand
 import type { Decoded, TaskName } from './types.js';
 
 /**
- * The handle of a `submitted` or `working` answer: the task, the seller's `task_id`, the version
- * that judged it, (when decode() was given the request) the `operation_id` it registered, and
- * (option `agent`) the seller agent the call went to, which a webhook receiver's `handles` requires:
- * the answer does not say which seller sent it, the caller does.
- * Keep it (it is plain data: store `JSON.stringify(handle)`, pass the parsed fields back) to
- * correlate the task's polls (`decodeTaskStatus(poll, { handle })`) and webhooks (the receiver's
- * `handles`).
+ * The handle of a `submitted` or `working` answer, plain data to store and pass back to correlate the task's polls and webhooks.
+ * What it holds, and why the seller agent is the caller's to give:
+ * docs/calling.md, "Task handles: correlating polls and webhooks to the task".
  *
  * @param task - The task the answer was decoded for.
  * @param answer - What decode() returned (or safeDecode's `data`, or callTask's answer), not a copy.
- * @param options - `agent`: the seller agent's URL the call went to, as the receiver names the signer.
- * @returns The handle; `undefined` for a final or `input-required` answer, or one without a `task_id`.
+ * @param options - `agent`: the seller agent's URL the call went to, as the receiver names the signer (its `handles` requires it).
+ * @returns The handle (the task, the `task_id`, the version that judged the answer, the `operation_id` the request
+ *   registered when decode() was given it, the agent); `undefined` for a final or `input-required` answer, or one without a `task_id`.
  * @throws {DecodeError} `INVALID_INPUT` for an answer decoded for another task, or a
  *   `submitted`/`working` object decode() did not return; `INVALID_OPTION` for an `agent` that is
  *   not a non-empty string.

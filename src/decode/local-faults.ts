@@ -124,15 +124,12 @@ function isMs(value: unknown): value is number {
 const PROBE_LIMIT = 1_000_000;
 
 /**
- * Whether reading `input` can run the caller's code: true when one of its members (own, at any
- * depth, up to a million) is an accessor (a getter may answer differently on a later read), or
- * when reading it throws (a Proxy trap, a revoked Proxy), or when it is too large to look at
- * whole. A Proxy whose traps threw once and answer again is not seen (no portable code can tell
- * a Proxy); it is then blamed on adcp-decode, never on the seller. Plain data, already parsed or built in code, answers false: reading it cannot throw, so
- * an exception met while decoding it is adcp-decode's own. Only run after such an exception.
+ * Whether reading `input` can run the caller's code (an accessor, a read that throws, too many members to look at);
+ * asked only after an exception.
+ * What it sees and what it cannot: docs/robustness.md, "Exceptions that escape decoding".
  *
  * @param input - What decode() was given.
- * @returns True when a throw met while reading it may have been the input's.
+ * @returns True when a throw met while reading it may have been the input's; false for plain data, whose reading cannot throw.
  * @throws Never.
  * @example
  * inputMayThrow({ content: [] }); // false

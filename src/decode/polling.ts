@@ -231,7 +231,7 @@ function polled(response: Record<string, unknown>, what: string, call: PollCall)
   const enclosed = result === undefined && isFailedStatus(status) && error !== undefined ? { adcp_error: error } : result;
   let data: unknown = null;
   if (enclosed !== undefined || isFailedStatus(status)) {
-    data = decodeEnclosed(resultTask(taskType), enclosed, { status, what: `${what} result` }, { ...options, version }).data;
+    data = decodeEnclosed(resultTask(taskType, version), enclosed, { status, what: `${what} result` }, { ...options, version }).data;
   }
   return { taskId, taskType, status, data, response, version } as PolledTask;
 }

@@ -16,7 +16,8 @@ import { DecodeError, describeValue, type ErrorContext, VersionMismatchError } f
 import { shownPointer, shownText } from '../errors/format.js';
 import { hasOwn } from '../json/own.js';
 import type { CheckedRequest } from '../options/sent-request.js';
-import { releaseOf, type Version, versions } from '../schema/versions.js';
+import { isPin } from '../schema/releases.js';
+import { releaseOf, type Version, versionOfPin } from '../schema/versions.js';
 import type { Context } from './failures.js';
 import { firstDifference } from './first-difference.js';
 
@@ -106,7 +107,7 @@ export function checkRequest(task: string, request: CheckedRequest, pinned: Vers
 export function stampedVersion(request: CheckedRequest): Version | undefined {
   if (request.version !== undefined) return request.version;
   const release = request.args.adcp_version;
-  return typeof release === 'string' ? versions.find((v) => releaseOf(v) === release) : undefined;
+  return isPin(release) ? versionOfPin(release) : undefined;
 }
 
 /** Why `served` is not allowed by the stamps, or undefined when it is. */

@@ -34,11 +34,8 @@ function kind(status: string, payload: boolean): string {
 }
 
 /**
- * Whether a payload's own status contradicts the status its AdCP envelope states. They agree when
- * both say final (a business rejection: envelope `completed`, payload `rejected`) and when both
- * name the same async status. An A2A task state contradicts no payload: a `get_task_status`
- * invocation completes while the task it reports is `working`, as a `submitted` answer completes
- * its A2A task (a2a-response-extraction, "Two status layers").
+ * Whether a payload's own status contradicts the status its AdCP envelope states (both final, or the same async status, agree).
+ * Why an A2A task state contradicts no payload: docs/architecture.md, "Two status layers".
  *
  * @param stated The envelope's status and its layer.
  * @param own The payload's own `status`, as sent (`undefined` when it has none: no contradiction).

@@ -10,8 +10,9 @@ import { DecodeError, describeValue, TaskMismatchError } from '../errors/errors.
 import { shownText } from '../errors/format.js';
 import { knownOptions, type OptionOwner, optionError, unreadableOption } from '../errors/option-rules.js';
 import { hasOwn, isObject, own } from '../json/own.js';
+import { pinOf } from '../schema/release.js';
 import { ONGOING_STATUSES } from '../schema/statuses.js';
-import { releaseOf, resolveVersion, tablesFor, type Version, versions } from '../schema/versions.js';
+import { isVersion, releaseOf, resolveVersion, tablesFor, type Version } from '../schema/versions.js';
 import { decodedRecord } from './decoded.js';
 
 /** `'3.1'` for `'3.1.19'`; `string` for a version not known at compile time (covariant in `V`, so a handle of one version is a handle of any). */
@@ -174,7 +175,8 @@ export function mintHandle(task: unknown, answer: unknown, options?: TaskHandleO
 /** A stored version: a bundled one, else the bundled version of its release (a handle outlives a patch upgrade). */
 function storedVersion(value: unknown, name: string, owner: OptionOwner): Version {
   if (typeof value !== 'string') throw optionError(owner.who, `${name}.version`, 'a bundled AdCP version', value, owner.context);
-  const bundled = (versions as readonly string[]).includes(value) ? value : releaseOf(value);
+  // A later patch of a known release reads as that release (a handle outlives a patch upgrade).
+  const bundled = isVersion(value) ? value : pinOf(value);
   return resolveVersion(bundled, owner.context);
 }
 

@@ -273,11 +273,8 @@ abstract class IssuesError extends DecodeError {
   /** The schema `$id` checked against. */
   readonly schemaId: string | undefined;
   /**
-   * The violations found, in Ajv's order, bounded so that printing or serializing them stays
-   * small: at most 1,000 issues and about a megabyte of text after the first (src/validate/issue-listing.ts).
-   * The first issue is always exact. In later ones, a pointer segment, message or string param
-   * longer than 256 characters keeps its first 128 and a `…(+N chars)` marker (`issuesShortened`
-   * counts them). When the payload had more than 100,000 errors, only the first is given.
+   * The violations found, in Ajv's order: at most 1,000, the first exact, later long strings shortened (`issuesShortened`).
+   * The bounds, and why: docs/robustness.md, "Issue listings".
    */
   readonly issues: readonly ValidationIssue[];
   /**
@@ -441,11 +438,8 @@ export class RequestError extends IssuesError {
   override readonly name = 'RequestError';
   override readonly code: 'INVALID_REQUEST' = 'INVALID_REQUEST';
   /**
-   * `'schema'`: the task's request schema refused the arguments (`issues`; a missing or malformed
-   * `idempotency_key` is one); `'stamp'`: an `adcp_version` or `adcp_major_version` that
-   * contradicts the pinned release (`path`); `'limit'`: a bound (`maxBytes`, `maxDepth`,
-   * `maxNodes`) was passed (`cause` is the LimitError); `'data'`: not JSON data (a class instance,
-   * a cycle, a prototype key, a getter that throws; `cause` says which).
+   * What was refused: `'schema'` (`issues`), `'stamp'` (`path`), `'limit'` or `'data'` (`cause` says which).
+   * Each in full: docs/calling.md, "Requests: encode(task, args)".
    */
   readonly fault: RequestFault;
 

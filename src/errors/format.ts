@@ -14,11 +14,8 @@ const MAX_SHOWN_TEXT = 200;
 const MAX_SHOWN_ISSUE = 300;
 
 /**
- * The characters security.mdx's log-sanitizing rule lists, and a few more invisible ones: C0
- * controls, DEL, C1 controls, U+061C, zero-width and bidi marks (U+200B-U+200F), line and
- * paragraph separators and bidi embeddings/overrides (U+2028-U+202E), the word joiner and
- * invisible operators (U+2060-U+2064), bidi isolates (U+2066-U+2069) and the byte-order mark.
- * Lone surrogates are judged apart, by {@link pieceAt}.
+ * Whether a UTF-16 unit is one security.mdx's log-sanitizing rule lists, or one of the invisible ones we add (U+2060-U+2064);
+ * lone surrogates are judged apart, by {@link pieceAt}. The list: docs/robustness.md, "Seller text in messages, issues and the CLI".
  */
 function unsafe(unit: number): boolean {
   if (unit < 0x20) return true;
@@ -94,18 +91,16 @@ function tail(text: string, budget: number): string {
 }
 
 /**
- * Seller text as it may appear in a message, a log line or a terminal: every character that can
- * break a line, drive a terminal or reorder what a reader sees (C0 and C1 controls, DEL, bidi
- * marks, embeddings, overrides and isolates, U+2028/U+2029, zero-width characters, the BOM) and
- * every lone surrogate is written `\uXXXX`; the result is at most `max` characters, cut with `…`
- * (at the end, or in the middle with `keep: 'ends'`) without splitting a character or an escape.
- * Already-shown text comes back unchanged (backslashes are not escaped), so showing twice is safe.
+ * Seller text as it may appear in a message, a log line or a terminal: every character that can break a line, drive a
+ * terminal or reorder what a reader sees, and every lone surrogate, written `\uXXXX`, the whole cut to `max` characters.
+ * Which characters, and why showing twice is safe: docs/robustness.md, "Seller text in messages, issues and the CLI".
  *
  * @param text Any string, typically a seller's key, code or message.
  * @param max The longest result, at least 8.
  * @param keep `'start'` keeps the beginning; `'ends'` keeps both ends (for JSON Pointers, whose
  *   last segment says where the problem is).
- * @returns Text holding none of the characters above, at most `max` characters long.
+ * @returns Text holding none of those characters, at most `max` characters long, cut with `…` (at the end, or in the
+ *   middle with `keep: 'ends'`) without splitting a character or an escape; already-shown text comes back unchanged.
  * @throws Never.
  * @example
  * shownText('Slow down\u001b[2J\u202e', 40); // 'Slow down\\u001b[2J\\u202e'

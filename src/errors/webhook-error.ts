@@ -71,12 +71,13 @@ export type WebhookErrorCode =
   | 'webhook_handles_unavailable';
 
 /**
- * Whose fault an outcome is. `delivery`: the request as the sender sent it (answered 4xx, the only
- * class that tells the sender its delivery is bad). `configuration`: the buyer's setup (500, the
- * message says what to fix). `dependency`: something the receiver relies on failed or was late
- * (503, a retry can succeed). `internal`: a defect of adcp-decode or of the runtime (500). `none`:
- * no fault (every outcome `receive()` resolves, and decodeWebhook's failed task, 200; an identical
- * delivery still in progress, or a task whose handle is not known yet, 503).
+ * Whose fault an outcome is: the `delivery` (4xx), the buyer's `configuration` (500), a `dependency` (503), adcp-decode or
+ * the runtime (`internal`, 500), or no one's (`none`: 200, or 503 for an identical delivery still in progress or a task
+ * whose handle is not known yet).
+ * Each, and why only `delivery` is a 4xx: docs/webhooks.md, "Whose fault it is".
+ *
+ * @example
+ * if (webhookResponse(error).blame !== 'delivery') log(String(error)); // the operator's to fix
  */
 export type WebhookBlame = 'delivery' | 'configuration' | 'dependency' | 'internal' | 'none';
 

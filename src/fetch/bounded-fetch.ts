@@ -356,14 +356,11 @@ function parseContentLength(value: string | null): number | undefined {
  * Runs `fn` with per-call bounds for every bounded fetch it makes (through the MCP SDK too: the bounds
  * travel in the async context, not in the request), and fails it with the typed error the moment any
  * of those fetches trips a bound.
- *
- * Hand the `signal` to the SDK call (`client.callTool(params, undefined, { signal })`): when a bound
- * trips it is aborted with the typed error, so the SDK drops the pending request and tells the server
- * (`notifications/cancelled`). This is what makes an SSE-mode failure prompt: the SDK itself only
- * reports a broken SSE stream to `onerror`, as a plain `Error`, and leaves the call to its own timeout.
+ * Why to hand `signal` to the SDK call: docs/fetch.md, "How failures surface".
  *
  * @param bounds - Limits for this call; absent fields fall back to the instance's. May raise them.
- * @param fn - The call. Its async context (including SSE resumptions the SDK schedules) is in scope.
+ * @param fn - The call, given the `signal` to hand to the SDK (`client.callTool(params, undefined, { signal })`), which is
+ *   aborted with the typed error when a bound trips. Its async context (including SSE resumptions the SDK schedules) is in scope.
  * @returns What `fn` resolves to.
  * @throws The {@link LimitError} / {@link DecodeError} of the first bound that tripped within the call;
  *   otherwise whatever `fn` throws. DecodeError `INVALID_OPTION` when a limit is not a positive number or a name is not a bound (fn is not run).

@@ -34,14 +34,14 @@ function trimWhitespace(id: string): string {
 }
 
 /**
- * Event id → the ledgers whose streams delivered it, with bounded memory: the last
- * {@link MAX_IDS_PER_LEDGER} ids of each ledger, of {@link MAX_LEDGERS} ledgers.
+ * Event id → the ledgers whose streams delivered it, with bounded memory: the last {@link MAX_IDS_PER_LEDGER} ids of each
+ * ledger, of {@link MAX_LEDGERS} ledgers, in two lists (every id, and the ids of events that carry data).
+ * Why two lists, and which ids are recorded: docs/fetch.md, "Resuming an SSE stream".
  *
- * Parsers differ on which id becomes the resumption token: the SDK's (eventsource-parser) only surfaces
- * the id of an event that carries data, the SSE spec (browsers) takes every `id` field. So two lists are
- * kept per ledger, and a flood of data-less ids cannot push the SDK's token out of the index. Ids are
- * recorded only for events the consumer was actually handed (a chunk that trips a bound is not), so the
- * consumer's last id is always the newest one here.
+ * @example
+ * const index = new EventIdIndex();
+ * index.record('42', ledger, true);
+ * index.lookup('42'); // ledger
  */
 export class EventIdIndex {
   private readonly byKey = new Map<string, Set<Ledger>>();

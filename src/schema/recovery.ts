@@ -164,12 +164,11 @@ function unknownClassification(version: Version, unknownRecovery: 'manifest' | R
 export type EndState = FailedStatus;
 
 /**
- * How to react to a task that ended in a state without a usable `adcp_error` (with one, the error
- * is classified): `failed` says nothing about why, so the unknown-code policy applies, as for an
- * error without `recovery`; `rejected` ("rejected by the agent and was not started") and
- * `canceled` ("canceled by the user") are deliberate, and the same request would meet the same
- * end, so neither is `transient`: a retry loop must not resend them. With nothing to correct
- * named, both are `terminal` (a human decides).
+ * How to react to a task that ended in a state without a usable `adcp_error`: `failed` by the unknown-code policy,
+ * `rejected` and `canceled` as `terminal`. Why: docs/decode.md, "How seller failures surface".
+ *
+ * @example
+ * END_STATE_RECOVERY.rejected; // 'terminal'
  */
 export const END_STATE_RECOVERY: Readonly<Record<EndState, Recovery | 'policy'>> = {
   failed: 'policy',

@@ -21,7 +21,10 @@ type ArmStatus<T> = T extends { status?: infer S }
       : Exclude<S, undefined>
   : TaskStatus;
 
-/** One arm of the sync variant, its `status` replaced by `S`. */
+/**
+ * One arm of the sync variant, its `status` replaced by `S`: a key-remapping mapped type, not `Omit`, so the schemas'
+ * index signatures keep the known keys.
+ */
 type SyncArm<T, S> = { [K in keyof T as K extends 'status' ? never : K]: T[K] } & { status?: S };
 
 /**
@@ -35,21 +38,20 @@ type SyncArmOf<T, A extends AsyncStatus> = [ArmStatus<T>] extends [never]
     : SyncArm<T, Exclude<ArmStatus<T>, A>>;
 
 /**
- * The task's final response, as sent, one union member per schema arm. `status` is optional:
- * when a seller omits it, decode() judges the payload as `completed` (the MCP guide's receiver
- * rule) but returns it unchanged, so `status` may be absent. It is never one of the task's async
- * statuses `A`: those select an {@link AsyncVariant}, so comparing `status` with one of them
- * narrows the union to that variant.
- * (A key-remapping mapped type, not `Omit`, so the schemas' index signatures keep the known keys.)
+ * The task's final response as sent, one union member per schema arm, whose optional `status` is never one of the task's
+ * async statuses `A` (those select an {@link AsyncVariant}, so comparing `status` with one of them narrows to it).
+ * Why `status` may be absent: docs/decode.md, "decode(task, input, options?)".
+ *
+ * @example
+ * type Final = SyncVariant<BuildCreativeResponse, 'submitted' | 'working' | 'input-required'>;
  */
 export type SyncVariant<T, A extends AsyncStatus = never> = T extends unknown ? SyncArmOf<T, A> : never;
 
 /**
  * An async progress payload, selected because its `status` is `S`.
+ * The exception the type cannot show (over A2A, `status` may be absent): docs/decode.md, "decode(task, input, options?)".
  *
- * One exception the type cannot show: over A2A, an interim task state (`working`,
- * `input-required`, native `submitted`) stands in for a missing `status`, and the DataPart is
- * returned as sent, so a progress snapshot such as `{ percentage: 40 }` decodes as this variant
- * without a `status` key (the A2A extraction page forbids copying the transport state into it).
+ * @example
+ * type Working = AsyncVariant<BuildCreativeWorking, 'working'>;
  */
 export type AsyncVariant<T, S extends AsyncStatus> = T & { status: S };

@@ -8,7 +8,7 @@ import { shownText } from '../errors/format.js';
 import { defaultVersion, type Version, versions } from '../generated/versions.js';
 import type { AdcpRelease } from './release.js';
 import { isPin, knownReleases, releaseFor } from './releases.js';
-import type { VersionTables } from './tables.js';
+import type { TaskSchemaIds, VersionTables } from './tables.js';
 
 export { defaultVersion, type Version, versions };
 
@@ -27,6 +27,35 @@ export function tasks(version: string = defaultVersion): readonly string[] {
 /** The tables of a resolved version. */
 export function tablesFor(version: string): VersionTables<string> {
   return releaseFor(version).tables;
+}
+
+/**
+ * The response schema ids a task is judged by in a version: its own, or, for a release's result
+ * validator of its own (3.2's `terminal_schema_overrides`), that validator's.
+ *
+ * @param version A known version.
+ * @param task A task name, or a result validator key the release's `results` names.
+ * @returns The ids, or `undefined` for what the version does not judge.
+ * @throws {DecodeError} `UNSUPPORTED_VERSION` for a version neither bundled nor defined.
+ * @example
+ * judgedAs('3.1.19', 'get_products')?.response; // '/schemas/3.1.19/media-buy/get-products-response.json'
+ */
+export function judgedAs(version: string, task: string): TaskSchemaIds | undefined {
+  const { tables, results } = releaseFor(version);
+  if (Object.hasOwn(tables.schemaIds, task)) return tables.schemaIds[task];
+  return Object.values(results).includes(task) ? { response: task, async: {} } : undefined;
+}
+
+/**
+ * Every version this process speaks, bundled first (`versions`), then those generated modules defined.
+ *
+ * @returns The versions.
+ * @throws Never.
+ * @example
+ * knownVersions(); // ['3.1.19', '3.0.26', '3.2.0-beta.6']
+ */
+export function knownVersions(): readonly Version[] {
+  return knownReleases().map((r) => r.version as Version);
 }
 
 /**
@@ -74,7 +103,7 @@ function expected(): string {
  * @example
  * versionOfPin('3.0'); // '3.0.26'
  */
-function versionOfPin(pin: string): Version | undefined {
+export function versionOfPin(pin: string): Version | undefined {
   let best: AdcpRelease | undefined;
   for (const r of knownReleases()) if (r.release === pin && (best === undefined || compareVersions(r.version, best.version) > 0)) best = r;
   return best?.version as Version | undefined;
@@ -141,14 +170,8 @@ function newestOfMajor(major: number): AdcpRelease | undefined {
 }
 
 /**
- * Maps the `adcp_version` an answer announces to the known version that judges it (versioning.mdx:
- * "Buyers SHOULD validate the response against that release's schema"). On the wire it has
- * release precision: `"3.1"`, or a pre-release `"3.2-beta.6"`, matched exactly; a patch
- * (`"3.2.1"`) or a full pre-release semver is no pin. A known release (bundled, or defined by a
- * generated module) judges it. A release this process has not loaded is the buyer's configuration
- * to complete, not the seller's fault: `RELEASE_NOT_LOADED`, naming the release and the command
- * that generates it; with `newerRelease: 'newest'` a newer release of a known major is judged by
- * the newest known release of that major instead (releases within a major add), and says so.
+ * Maps the `adcp_version` an answer announces to the known version that judges it.
+ * The rule (pins, pre-releases, a release not loaded): docs/versions.md, "The release an answer names".
  *
  * @param announced The answer's `adcp_version`.
  * @param how `newerRelease` (default `'refuse'`); `context`, the call, for the error.
@@ -248,12 +271,8 @@ export interface SellerVersions {
 }
 
 /**
- * The known version to speak with a seller, from its capabilities (versioning.mdx, "Version
- * negotiation"): with `supported_versions`, the newest release both speak; without it (a 3.0
- * seller, or a 3.1 one that leaves it out), the highest major both speak, in the release the
- * answer was served in when it says so, else that major's oldest known release ("treat the
- * seller as 3.0-only": releases only add, so the base release is the one every seller of the
- * major speaks). Pre-releases count only where named exactly.
+ * The known version to speak with a seller, from its capabilities.
+ * The negotiation: docs/versions.md, "What `version: 'auto'` can and cannot tell".
  *
  * @param seller - What the capabilities answer says.
  * @returns The known version, or `undefined` when there is no common release.

@@ -107,15 +107,16 @@ function destroyOf(iterable: object): (() => void) | undefined {
 
 /**
  * The bytes of an async iterable of byte chunks (Node's `IncomingMessage`, a generator), at most
- * `bounds.limit` of them, within `bounds.deadline`. Past the deadline or on an error a Node stream
- * is destroyed at once (an `IncomingMessage` destroys its socket: a dripping or stalled sender is
- * cut off then, not at the server's own timeout) and the iterator returned; past the size bound it
- * is left alone, so the host server can still send the 413.
+ * `bounds.limit` of them, within `bounds.deadline`.
+ * Why a stalled body is destroyed: docs/robustness.md, "The receiver against one sender among many".
  *
  * @param iterable - The body.
  * @param bounds - Byte bound, deadline and their errors.
  * @returns The bytes, in one array.
- * @throws What `tooLarge`, `late` or `notBytes` throw, or the iterable's own error.
+ * @throws What `tooLarge`, `late` or `notBytes` throw, or the iterable's own error. Past the deadline or on an error a
+ *   Node stream is destroyed first (an `IncomingMessage` with its socket: a dripping or stalled sender is cut off then,
+ *   not at the server's own timeout) and the iterator returned; past the size bound it is left alone, so the host
+ *   server can still send the 413.
  * @example
  * const bytes = await readBoundedIterable(req, { limit: 1_000_000, tooLarge, deadline: { ms: 10_000, late } });
  */

@@ -28,7 +28,7 @@ import type { ParsedShape } from '../extract/mcp.js';
 import { isObject, own } from '../json/own.js';
 import { DECODE_OPTION_KEYS, type Resolved, resolveOptions } from '../options/resolve-options.js';
 import { isFailedStatus } from '../schema/statuses.js';
-import { type Version, versionOrDefault, versions } from '../schema/versions.js';
+import { knownVersions, type Version, versionOrDefault } from '../schema/versions.js';
 import { bodyText, bodyTooLarge, parseWebhookBody } from './body/body.js';
 import { checkWebhookEnvelope, detectWebhookFormat, type WebhookFormat, type WebhookStatus, type WebhookTaskType } from './envelope.js';
 import { type WebhookFailure, WebhookTaskFailedError } from './errors.js';
@@ -216,7 +216,7 @@ function decodeMcp(copy: unknown, call: WebhookCall, signer: WebhookFailure['sig
  */
 function firstAccepting(call: WebhookCall, decodeIn: (version: Version) => DecodedWebhook): DecodedWebhook {
   let refused: { error: unknown; inResult: boolean } | undefined;
-  for (const version of [call.version, ...versions.filter((v) => v !== call.version)]) {
+  for (const version of [call.version, ...knownVersions().filter((v) => v !== call.version)]) {
     try {
       return decodeIn(version);
     } catch (error) {
@@ -249,7 +249,12 @@ function decodeMcpIn(copy: unknown, call: WebhookCall, version: Version, signer:
   // webhooks.mdx, "Status-specific result data": completed and failed carry the task response; the others may carry none.
   if (result !== undefined || status === 'completed' || isFailedStatus(status)) {
     try {
-      ({ data, patch } = decodeEnclosed(resultTask(taskType), result, { status, what: 'webhook result' }, { ...call.options, version }));
+      ({ data, patch } = decodeEnclosed(
+        resultTask(taskType, version),
+        result,
+        { status, what: 'webhook result' },
+        { ...call.options, version },
+      ));
     } catch (error) {
       if (!(error instanceof TaskFailedError)) throw error;
       throw new WebhookTaskFailedError(error, { ...about, signer });
@@ -294,7 +299,7 @@ function decodeA2aIn(copy: unknown, call: WebhookCall, version: Version, signer:
   if (state?.final === false && location.kind === 'none' && location.reason === 'no-data-part')
     return { ...about, data: null, version } as DecodedWebhook;
   try {
-    const outcome = decodeResolved(resultTask(expected), copy, { ...call.options, version, transport: 'a2a' });
+    const outcome = decodeResolved(resultTask(expected, version), copy, { ...call.options, version, transport: 'a2a' });
     if (outcome instanceof DecodeError) throw outcome;
     const data: unknown = outcome.data;
     // The A2A Task id is the transport's, not the AdCP task_id (a2a-response-format.mdx); the payload's own is compared.

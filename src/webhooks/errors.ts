@@ -18,15 +18,12 @@ export interface WebhookResponseInit {
 const OUTCOME_KINDS: ReadonlySet<unknown> = new Set(['delivered', 'task-failed', 'duplicate']);
 
 /**
- * The HTTP answer for what `receive()` resolved or threw. An outcome (`delivered`, `task-failed`,
- * `duplicate`) is acknowledged 200 (for a delivery, once its side effects and its `dedup` claim
- * are settled). A refusal is answered by whose fault it is: 4xx only for a fault of the delivery
- * (with `WWW-Authenticate: Signature error="<code>"` for the spec's signature codes), 503 for a
- * dependency that failed or was late (and an identical delivery still in progress), 500 for the
- * buyer's configuration and for a defect of adcp-decode or anything that is not a DecodeError.
+ * The HTTP answer for what `receive()` resolved or threw: 200 for an outcome, and for a refusal the status of whose fault it is.
+ * Each status, and when to send an outcome's 200: docs/webhooks.md, "Whose fault it is".
  *
  * @param answered - What `receive()` resolved (a `WebhookOutcome`) or threw.
- * @returns The status and headers to send, without a body, and the blame.
+ * @returns The status and headers to send, without a body (`WWW-Authenticate: Signature error="<code>"` for the spec's
+ *   signature codes), and the blame.
  * @throws Never.
  * @example
  * catch (e) { const { status, headers } = webhookResponse(e); res.writeHead(status, headers).end(); }

@@ -37,6 +37,8 @@ const ENTRIES: ReadonlyArray<{ readonly name: string; readonly load: () => Promi
 
 /** Exported functions that hand back no seller data, and why. */
 const NO_SELLER_DATA: Readonly<Record<string, string>> = {
+  defineRelease: "takes a generated release module's tables, not a seller's answer",
+  knownReleases: 'lists the releases this process speaks',
   extra: 'reads one member of data decode already returned as a snapshot; it copies nothing new',
   DecodeError: 'an error class',
   LimitError: 'an error class',

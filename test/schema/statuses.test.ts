@@ -99,7 +99,7 @@ describe('the release tables', () => {
 
   test.each([...versions])('every task type of %s has a result task of that release', (version) => {
     for (const taskType of TASK_TYPES[version])
-      expect(Object.hasOwn(tablesFor(version).schemaIds, resultTask(taskType)), taskType).toBe(true);
+      expect(Object.hasOwn(tablesFor(version).schemaIds, resultTask(taskType, version)), taskType).toBe(true);
   });
 
   test('nothing in src/ outside webhooks/ imports webhooks/', () => {

@@ -19,11 +19,8 @@ export interface RedisCommandClient {
 export const REDIS_NOW = "local t = redis.call('TIME'); local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)";
 
 /**
- * The start of every key of one keyid, sender or counter: the prefix, then a hash tag naming it,
- * so that the keys one script touches share a cluster slot and different ids spread over the
- * nodes. Redis hashes what lies between the first `{` and the next `}`: the id's `}` and `\` are
- * escaped (the key stays one-to-one with the id), and the `kind:` before it keeps the tag from
- * being empty (an empty tag hashes the whole key).
+ * The start of every key of one keyid, sender or counter: the prefix, then a hash tag naming it, so that the keys one
+ * script touches share a cluster slot. How the tag is escaped and why it is never empty: docs/redis.md, "Keys and slots".
  *
  * @param prefix - The store's key prefix.
  * @param kind - What the id is: `k` (keyid), `s` (sender), `all` (the aggregate counters, no id).

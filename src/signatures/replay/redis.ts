@@ -113,11 +113,10 @@ end
 return 1`;
 
 /**
- * The aggregate slot. KEYS: expiry seconds, totals, known-keyids set, admissions set. ARGV: ttl ms,
- * replay key, aggregate cap, byte budget, keyid, admission window ms, keyid memory ms, most known
- * keyids. Returns 'rate_abuse', 'claimed', or 'new:<admissions in window>' for a claim that is a
- * previously-unseen keyid's first entry. An entry counts until the end of the second it expires in
- * (on this node's clock).
+ * The aggregate slot. KEYS: expiry seconds, totals, known-keyids set, admissions set. ARGV: ttl ms, replay key, aggregate
+ * cap, byte budget, keyid, admission window ms, keyid memory ms, most known keyids. Returns 'rate_abuse', 'claimed', or
+ * 'new:<admissions in window>' for a previously-unseen keyid's first entry. An entry counts until the end of the second
+ * it expires in, on this node's clock (docs/redis.md, "What to size and configure", Clocks).
  */
 const ADMIT_SCRIPT = `${REDIS_NOW}
 local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', math.floor(now / 1000))

@@ -158,11 +158,9 @@ function createEntries(now: () => number) {
 }
 
 /**
- * A bounded in-memory replay store for a single-process receiver: entries expire after their TTL,
- * and a full cap (entries or bytes per keyid, entries or bytes in all) refuses new entries (`rate_abuse`)
- * rather than evicting live ones, which would reopen replay windows under attack. To make room it
- * forgets only new-keyid tracking (a forgotten keyid counts as new again: an alarm, never a
- * replay). Several processes must share a store instead.
+ * A bounded in-memory replay store for a single-process receiver: entries expire after their TTL, and a full cap refuses
+ * new ones (`rate_abuse`).
+ * Its caps, and why it never evicts a live entry: docs/webhooks.md, "Keys, replay and revocation".
  *
  * @param options - Caps, byte budget, new-keyid tracking and clock.
  * @returns The store.

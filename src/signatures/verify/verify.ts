@@ -77,11 +77,8 @@ export interface VerifySignatureOptions {
   /** Default `crypto.subtle`. */
   readonly subtle?: WebhookCrypto | undefined;
   /**
-   * What a nonce is unique within (security.mdx, "Cross-endpoint scoping"): `'keyid'` (default)
-   * keys the replay cache by `(keyid, nonce)`, right for one endpoint or a store shared by every
-   * endpoint; `'destination'` by `(keyid, canonical @target-uri, nonce)`, the spec's weaker option
-   * for endpoints that keep separate stores, sound only when the signer signs each delivery for one
-   * endpoint URL.
+   * What a nonce is unique within: `'keyid'` (default) keys the replay cache by `(keyid, nonce)`, `'destination'` by
+   * `(keyid, canonical @target-uri, nonce)`. When each is sound: docs/webhooks.md, "Keys, replay and revocation".
    */
   readonly replayScope?: ReplayScope | undefined;
 }
