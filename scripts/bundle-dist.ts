@@ -5,7 +5,8 @@
  * that tsc writes (one per source file), which cost more than a third of the cold start. The
  * validator modules, the chunks they share (generated/chunks/), src/validate/runtime/index.js and
  * what it imports stay separate files, as the import maps and the first-use loader reach them by
- * path; the declarations (.d.ts) stay as tsc wrote them.
+ * path; the declarations (.d.ts) stay as tsc wrote them, but those no entry's declarations reach
+ * (a consumer's tsc never opens them) are removed.
  *
  * `#validator-loader` stays an import (package.json#imports picks its target by the runtime's
  * conditions, when the package is loaded or bundled by its user); its targets are entries of
@@ -14,7 +15,7 @@
  *
  * Usage: part of `npm run compile`, after tsc and copy-validators.
  */
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -27,16 +28,13 @@ const DIST = path.join(ROOT, 'dist');
 const LOADER_IMPORT = '#validator-loader';
 
 interface PackageJson {
-  readonly exports: unknown;
+  readonly exports: Readonly<Record<string, unknown>>;
   readonly imports: Readonly<Record<string, unknown>>;
   readonly bin: Readonly<Record<string, string>>;
 }
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as PackageJson;
 
-/**
- * The JavaScript files package.json points at (every `exports` and `imports` target and the bin),
- * and the generate command, which the CLI loads by path for that command alone.
- */
+/** The JavaScript files package.json points at: every `exports` and `imports` target and the bin. */
 function entries(): string[] {
   const found = new Set<string>();
   const visit = (node: unknown): void => {
@@ -49,7 +47,6 @@ function entries(): string[] {
   visit(pkg.exports);
   visit(pkg.imports);
   visit(pkg.bin);
-  found.add(`./dist/${LAYOUT.generateCommand}`);
   return [...found].sort().map((rel) => path.join(ROOT, rel));
 }
 
@@ -87,6 +84,12 @@ function keptByPath(file: string): boolean {
   );
 }
 
+/** A release's validator import map (`generated/<v>/validators/index.js`): bundled into the chunks of the entries that import it, no file of its own. */
+function isImportMap(file: string): boolean {
+  const parts = path.relative(DIST, file).split(path.sep);
+  return parts[0] === LAYOUT.generated && parts[2] === 'validators' && parts[3] === 'index.js';
+}
+
 /** The modules whose imports the plugin rewrote relative to dist/: their code must land in a chunk at dist/'s root. */
 const rootRelative = new Set<string>();
 
@@ -105,6 +108,12 @@ const validatorModules: Plugin = {
   setup(b) {
     // Resolved when the package is used, by that runtime's conditions; never bundled here.
     b.onResolve({ filter: new RegExp(`^${LOADER_IMPORT}$`) }, (args) => ({ path: args.path, external: true }));
+    // The generate command is a bundle of its own (below), which the CLI imports for that command alone.
+    b.onResolve({ filter: /\.js$/ }, (args) =>
+      args.kind !== 'entry-point' && path.resolve(path.dirname(args.importer), args.path) === GENERATE_COMMAND
+        ? { path: args.path, external: true }
+        : undefined,
+    );
     b.onResolve({ filter: /^\.\/[\w-]+(\.errors)?\.js$/ }, (args) => {
       const target = path.join(path.dirname(args.importer), args.path);
       if (!keptByPath(target) || path.basename(args.importer) !== 'index.js') return undefined;
@@ -125,45 +134,93 @@ function jsFiles(dir: string): string[] {
   });
 }
 
+/** The generate command (src/generate/command.ts), which the CLI loads for that command alone. */
+const GENERATE_COMMAND = path.join(DIST, LAYOUT.generateCommand);
+
+/** One esbuild run over some entries: their bundles and shared chunks in dist/, checked. */
+async function bundle(points: readonly string[], options: { readonly minify: boolean; readonly chunkNames: string }): Promise<Set<string>> {
+  const result = await build({
+    entryPoints: [...points],
+    outdir: DIST,
+    outbase: DIST,
+    allowOverwrite: true,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'neutral',
+    packages: 'external',
+    target: 'es2022',
+    chunkNames: options.chunkNames,
+    minify: options.minify,
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+    plugins: [validatorModules],
+  });
+  // Code that reaches files by a path relative to itself must sit where its source sat: code whose
+  // imports were rewritten relative to dist/ in a chunk or entry at dist/'s root, and code that reads
+  // import.meta.url in an output in its own folder (the CLI and the generate command read
+  // ../../package.json; the Node validator loader requires validator modules relative to itself).
+  for (const [out, meta] of Object.entries(result.metafile.outputs)) {
+    const dir = path.dirname(path.resolve(ROOT, out));
+    for (const input of Object.keys(meta.inputs)) {
+      const source = path.resolve(ROOT, input);
+      const moved = path.dirname(source) !== dir;
+      if ((rootRelative.has(source) && dir !== DIST) || (moved && readFileSync(source, 'utf8').includes('import.meta.url')))
+        throw new Error(`bundle-dist: ${out} holds code of ${input} that reaches files relative to it, away from where its source sat`);
+    }
+  }
+  return new Set(Object.keys(result.metafile.outputs).map((f) => path.resolve(ROOT, f)));
+}
+
 // The validators' runtime is an export too (a release module's validators import it), but stays as its files are.
 const points = entries().filter((file) => !keptByPath(file));
 const before = jsFiles(DIST);
-const result = await build({
-  entryPoints: points,
-  outdir: DIST,
-  outbase: DIST,
-  allowOverwrite: true,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'neutral',
-  packages: 'external',
-  target: 'es2022',
-  chunkNames: 'shared-[hash]',
-  legalComments: 'none',
-  metafile: true,
-  logLevel: 'warning',
-  plugins: [validatorModules],
-});
-const written = new Set(Object.keys(result.metafile.outputs).map((f) => path.resolve(ROOT, f)));
-// Code that reaches files by a path relative to itself must sit where its source sat: code whose
-// imports were rewritten relative to dist/ in a chunk or entry at dist/'s root, and code that reads
-// import.meta.url in an output in its own folder (the CLI reads ../../package.json; the Node
-// validator loader requires validator modules relative to itself).
-for (const [out, meta] of Object.entries(result.metafile.outputs)) {
-  const dir = path.dirname(path.resolve(ROOT, out));
-  for (const input of Object.keys(meta.inputs)) {
-    const source = path.resolve(ROOT, input);
-    const moved = path.dirname(source) !== dir;
-    if ((rootRelative.has(source) && dir !== DIST) || (moved && readFileSync(source, 'utf8').includes('import.meta.url')))
-      throw new Error(`bundle-dist: ${out} holds code of ${input} that reaches files relative to it, away from where its source sat`);
-  }
-}
+const written = await bundle(points, { minify: false, chunkNames: 'shared-[hash]' });
+// The generator, minified (a buyer never bundles it, and it is the package's largest code): its
+// chunks sit at dist/'s root, beside those whose runtime imports are rewritten relative to it.
+const generator = await bundle([GENERATE_COMMAND], { minify: true, chunkNames: 'generate-[hash]' });
+for (const file of generator) written.add(file);
 let removed = 0;
 for (const file of before) {
-  if (!written.has(file) && !keptByPath(file)) {
+  if (!written.has(file) && (!keptByPath(file) || isImportMap(file))) {
     rmSync(file);
     removed++;
   }
 }
-console.log(`bundle-dist: ${points.length} entries and ${written.size - points.length} shared chunks; ${removed} per-module files removed`);
+
+/** Every file under dir/ ending in `.d.ts`. */
+function declarationFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name);
+    if (statSync(file).isDirectory()) return declarationFiles(file);
+    return name.endsWith('.d.ts') ? [file] : [];
+  });
+}
+
+/** The declarations the entries' `types` reach through their imports and `import()` types. */
+function reachedDeclarations(): Set<string> {
+  const start = Object.values(pkg.exports).flatMap((target) =>
+    typeof target === 'object' && target !== null && typeof (target as { types?: unknown }).types === 'string'
+      ? [path.join(ROOT, (target as { types: string }).types)]
+      : [],
+  );
+  const reached = new Set<string>();
+  for (let file = start.pop(); file !== undefined; file = start.pop()) {
+    if (reached.has(file) || !existsSync(file)) continue;
+    reached.add(file);
+    for (const [, spec] of readFileSync(file, 'utf8').matchAll(/(?:from\s*|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g))
+      start.push(path.resolve(path.dirname(file), spec!.replace(/\.js$/, '.d.ts')));
+  }
+  return reached;
+}
+const declared = reachedDeclarations();
+let unreached = 0;
+for (const file of declarationFiles(DIST))
+  if (!declared.has(file)) {
+    rmSync(file);
+    unreached++;
+  }
+console.log(
+  `bundle-dist: ${points.length + 1} entries and ${written.size - points.length - 1} shared chunks (the generator's minified); ${removed} per-module files and ${unreached} declarations no entry reaches removed`,
+);

@@ -14,8 +14,8 @@
  * `validator-maps.ts`).
  */
 import { pinnedModule } from './entries.js';
-import { literal } from './literal.js';
-import type { Json } from './load.js';
+import { literal, repeatedValues } from './literal.js';
+import type { Json, Manifest } from './load.js';
 import {
   assertOnePatchPerRelease,
   BUNDLED_VALIDATORS,
@@ -26,7 +26,7 @@ import {
   versionIdent,
 } from './output.js';
 import { type Prepared, prepare, type ReleaseInput } from './pipeline.js';
-import { responsesModule } from './responses.js';
+import { responseMaps } from './responses.js';
 import { importLines } from './tables.js';
 import { typesModule } from './type-module.js';
 import { validatorModules } from './validators.js';
@@ -46,15 +46,58 @@ function union(values: readonly string[], indent: string): string {
   return flat.length <= 100 ? flat : `\n${values.map((v) => `${indent}| ${JSON.stringify(v)}`).join('\n')}`;
 }
 
-/** A bundled release's `release.ts`: its release object, typed by the literal it is. */
+/**
+ * The `responses.ts` module of a bundled release: its response and request maps.
+ *
+ * @param stamp What the banner says.
+ * @param manifest The release's tasks.
+ * @param names `$id` → type name.
+ * @returns The module's text.
+ * @example
+ * responsesModule(stamp, manifest, names);
+ */
+function responsesModule(stamp: Stamp, manifest: Manifest, names: ReadonlyMap<string, string>): string {
+  const { types, text } = responseMaps(manifest, names);
+  return `${banner(stamp, manifest.version)}import type { AsyncVariant, SyncVariant } from '${layoutImport(`${versionIdent(manifest.version)}/responses.ts`, 'responseTypes')}';
+import type {
+${types.map((n) => `  ${n},`).join('\n')}
+} from './types.js';
+
+${text}`;
+}
+
+/**
+ * A bundled release's `release.ts`: its release object, typed as a release with its envelope's
+ * task types and poll as literals (what the types read: PinnedTaskType, PollMethod), so that its
+ * declaration names types instead of repeating the object.
+ */
 function releaseModule(stamp: Stamp, p: Prepared): string {
   const { version } = p.manifest;
+  const q = JSON.stringify;
   const ident = versionIdent(version);
   const object = { ...p.data, files: { package: ident } } as unknown as Json;
-  return `${banner(stamp, version)}import type { AdcpRelease } from '${layoutImport(`${ident}/release.ts`, 'release')}';
+  const shared = repeatedValues(object);
+  const poll = p.data.envelope.taskStatusPoll;
+  const pollType =
+    'module' in poll
+      ? `{ readonly method: ${q(poll.method)}; readonly module: ${q(poll.module)}; readonly request: RequestRow }`
+      : `{ readonly method: ${q(poll.method)}; readonly task: ${q(poll.task)} }`;
+  return `${banner(stamp, version)}import type { AdcpRelease, ReleaseEnvelope, RequestRow } from '${layoutImport(`${ident}/release.ts`, 'release')}';
+import type { TaskTypesByVersion } from '../index.js';
 
-/** AdCP ${version} as data: its tables, envelope facts, request table, tool facts, result resolution and patch table; its validators are this package's (\`./validators/\`). */
-export const release = ${literal(object)} as const satisfies AdcpRelease<${JSON.stringify(version)}>;
+/** The \`$id\` base of its schemas. */
+const base = ${q(p.manifest.base)};
+${shared.text}
+/**
+ * AdCP ${version} as data: its tables, envelope facts, request table, tool facts, result resolution
+ * and patch table; its validators are this package's (\`./validators/\`). Written with ${stamp.tools}.
+ */
+export const release: Omit<AdcpRelease<${q(version)}>, 'envelope'> & {
+  readonly envelope: Omit<ReleaseEnvelope, 'taskTypes' | 'taskStatusPoll'> & {
+    readonly taskTypes: readonly TaskTypesByVersion[${q(version)}][];
+    readonly taskStatusPoll: ${pollType};
+  };
+} = ${literal(object, { prefix: { name: 'base', value: p.manifest.base }, values: shared.values })};
 `;
 }
 

@@ -14,7 +14,7 @@
  *   chunks/        the code they share, once;
  *   package.json   `"type": "module"`, so Node and bundlers read the folder as ES modules.
  */
-import { literal } from './literal.js';
+import { literal, repeatedValues } from './literal.js';
 import type { Json } from './load.js';
 import { banner, type GeneratorInfo, MODULE_VALIDATORS, type Stamp } from './output.js';
 import { type Prepared, prepare, type ReleaseInput } from './pipeline.js';
@@ -39,6 +39,9 @@ export interface ModuleReport {
  */
 const OWN_URL = ['import', 'meta', 'url'].join('.');
 
+/** The types module, as index.d.ts imports it (a constant: bundle-dist reads `from '<path>'` in shipped code as an import). */
+const TYPES = './types.js';
+
 /** A union of string literals, one per line. */
 function union(values: readonly string[]): string {
   return values.map((v) => `\n  | ${JSON.stringify(v)}`).join('');
@@ -47,18 +50,23 @@ function union(values: readonly string[]): string {
 /** `index.js`: the release object, defined when the module is first imported. */
 function indexJs(stamp: Stamp, p: Prepared): string {
   const { version } = p.manifest;
-  const data = literal(p.data as unknown as Json);
+  const shared = repeatedValues(p.data as unknown as Json);
+  const data = literal(p.data as unknown as Json, { prefix: { name: 'base', value: p.manifest.base }, values: shared.values });
   const validators = importLines(
     [...p.manifest.tasks.map((t) => t.name), ...p.modules],
     p.plan.judges.map((j) => j.module),
     './validators',
     '    ',
   );
-  return `${banner(stamp, version, '//')}import { defineRelease } from 'adcp-decode';
+  return `${banner(stamp, version)}import { defineRelease } from 'adcp-decode';
 
+/** The \`$id\` base of its schemas. */
+const base = ${JSON.stringify(p.manifest.base)};
+${shared.text}
 /**
  * AdCP ${version} as data, defined when this module is first imported: decode(), encode(), the
  * polls and the webhook receiver then speak it (\`{ version: ${JSON.stringify(version)} }\`, or an answer announcing ${JSON.stringify(p.data.release)}).
+ * Written with ${stamp.tools}.
  */
 export const release = defineRelease({
 ${data.slice(2, -2)}
@@ -78,9 +86,9 @@ function indexDts(stamp: Stamp, p: Prepared): string {
   return `${banner(stamp, version)}import type { AdcpRelease, AsyncVariant, SyncVariant } from 'adcp-decode';
 import type {
 ${maps.types.map((n) => `  ${n},`).join('\n')}
-} from './types.js';
+} from '${TYPES}';
 
-export type * from './types.js';
+export type * from '${TYPES}';
 
 ${maps.text}
 /** The task types a webhook envelope or a task status names in AdCP ${version} (\`enums/task-type.json\`). */
@@ -110,11 +118,7 @@ export declare const release: AdcpRelease<${q}>;
 
 /** `package.json`: the folder's files are ES modules; only index.js has an effect when imported. */
 function packageJson(stamp: Stamp, version: string): string {
-  const header = banner(stamp, version, '//')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => line.slice(3))
-    .join(' ');
+  const header = `${banner(stamp, version, '//').slice(3).trimEnd()} Written with ${stamp.tools}; regenerate with: ${stamp.regenerate}`;
   return `${JSON.stringify({ '//': header, type: 'module', sideEffects: ['./index.js'] }, null, 2)}\n`;
 }
 

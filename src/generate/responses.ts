@@ -1,12 +1,11 @@
 /**
  * The task → type maps of a release: per task, the sync response and its async variants,
  * discriminated by `status` (`Responses`); and the request (`Requests`). A bundled release writes
- * them into `responses.ts`; a release module into its `index.d.ts`.
+ * them into `responses.ts` (bundled.ts); a release module into its `index.d.ts` (module.ts).
  */
 
 import { TASKS_GET, tasksGetRequest } from './envelopes.js';
 import type { Manifest } from './load.js';
-import { banner, layoutImport, type Stamp, versionIdent } from './output.js';
 
 /** The two maps of a release, and the type names they use (from its types module). */
 export interface ResponseMaps {
@@ -60,24 +59,4 @@ ${manifest.tasks.map((t) => `  ${t.name}: ${names.get(t.request)!};`).join('\n')
 }
 `;
   return { types, text };
-}
-
-/**
- * The `responses.ts` module of a bundled release: its response and request maps.
- *
- * @param stamp What the banner says.
- * @param manifest The release's tasks.
- * @param names `$id` → type name.
- * @returns The module's text.
- * @example
- * responsesModule(stamp, manifest, names);
- */
-export function responsesModule(stamp: Stamp, manifest: Manifest, names: ReadonlyMap<string, string>): string {
-  const { types, text } = responseMaps(manifest, names);
-  return `${banner(stamp, manifest.version)}import type { AsyncVariant, SyncVariant } from '${layoutImport(`${versionIdent(manifest.version)}/responses.ts`, 'responseTypes')}';
-import type {
-${types.map((n) => `  ${n},`).join('\n')}
-} from './types.js';
-
-${text}`;
 }

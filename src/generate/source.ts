@@ -111,7 +111,7 @@ function discoveryOf(bytes: Buffer, where: string): unknown {
  * @example
  * checkPublished('3.1.3', files, [{ document, where: 'schemas/index.json' }]); // throws: withdrawn
  */
-export function checkPublished(version: string, files: FileTree, discoveries: ReadonlyArray<{ document: unknown; where: string }>): void {
+function checkPublished(version: string, files: FileTree, discoveries: ReadonlyArray<{ document: unknown; where: string }>): void {
   const own = markedUnusable(jsonFile(files, 'index.json', `AdCP ${version}`));
   const marks = [
     ...(own === undefined ? [] : [`its index.json: ${own}`]),

@@ -159,7 +159,7 @@ export function stripAnnotations(node: Json): Json {
  * @example
  * unknownExtensions({ properties: { a: { 'x-new': 1 } } }); // [['/properties/a', 'x-new']]
  */
-export function unknownExtensions(node: Json, at = ''): Array<readonly [string, string]> {
+function unknownExtensions(node: Json, at = ''): Array<readonly [string, string]> {
   if (Array.isArray(node)) return node.flatMap((item, i) => unknownExtensions(item, `${at}/${i}`));
   if (!isObject(node)) return [];
   const out: Array<readonly [string, string]> = [];

@@ -16,7 +16,7 @@
  * still fails on any problem under `node16` from ESM and `bundler`.
  */
 import { type ExecFileOptions, execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -131,7 +131,7 @@ describe.skipIf(!enabled)('npm pack → npm install → use', { timeout: 120_000
     // the files reached by path at run time (the validator modules and their runtime), no per-source module.
     const js = files.filter((f) => f.endsWith('.js'));
     const entryOrChunk =
-      /^dist\/(index|cli\/main|shared-\w+|fetch\/index|webhooks\/index|signatures\/sign\/index|mcp\/index|a2a\/index|generated\/v[\d_]+\/pinned|validate\/loader\/(node|default))\.js$/;
+      /^dist\/(index|cli\/main|generate\/command|shared-\w+|fetch\/index|webhooks\/index|signatures\/sign\/index|mcp\/index|a2a\/index|generated\/v[\d_]+\/pinned|validate\/loader\/(node|default))\.js$/;
     const byPath =
       /^dist\/(validate\/runtime\/(index|uri-format|date-formats|json-equal|messages)|generated\/v[\d_]+\/validators\/[\w.-]+|generated\/chunks\/[0-9a-f]{12})\.js$/;
     expect(js.filter((f) => !entryOrChunk.test(f) && !byPath.test(f))).toEqual([]);
@@ -143,7 +143,8 @@ describe.skipIf(!enabled)('npm pack → npm install → use', { timeout: 120_000
     for (const v of versions) {
       expect(files).toContain(`dist/generated/${v}/validators/get_products.js`);
       expect(files).toContain(`dist/generated/${v}/validators/get_products.errors.js`);
-      expect(files).toContain(`dist/generated/${v}/validators/index.js`);
+      // The import map is bundled into the chunks of the entries that preload through it.
+      expect(files).not.toContain(`dist/generated/${v}/validators/index.js`);
       expect(files).toContain(`dist/generated/${v}/responses.d.ts`);
       // One declaration file of the release's types, not one per schema (a consumer's tsc opens one).
       expect(files).toContain(`dist/generated/${v}/types.d.ts`);
@@ -241,6 +242,24 @@ console.log(JSON.stringify({
       expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
       expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, version: V3_0 });
     });
+  });
+
+  test("a decode-only install is adcp-decode and jose: the optional peers (the SDKs, the generator's) are not installed", async () => {
+    await installed;
+    const installedPackages = readdirSync(path.join(app, 'node_modules')).filter((name) => !name.startsWith('.'));
+    expect(installedPackages.sort()).toEqual(['adcp-decode', 'jose']);
+  });
+
+  test('adcp-decode generate in a decode-only install: one line naming the peers to install, nothing written', async () => {
+    await installed;
+    const bin = path.join(app, 'node_modules', '.bin', 'adcp-decode');
+    const result = await exec(bin, ['generate', 'schemas/3.2.1', '--out', 'adcp/3.2.1'], { cwd: app });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      /^adcp-decode generate: needs ajv, ajv-formats, json-schema-to-typescript, tar: optional peer dependencies that adcp-decode does not install \(decoding never loads them\); install them beside it: npm install --save-dev ajv@"\^8\.20\.0" .*tar@"\^7\.5\.0 \|\| \^8\.0\.0"\n$/,
+    );
+    expect(existsSync(path.join(app, 'adcp'))).toBe(false);
   });
 
   test('the bin: node_modules/.bin/adcp-decode', async () => {
