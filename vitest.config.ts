@@ -43,6 +43,8 @@ export const SLOW = [
   'test/webhooks/e2e.test.ts',
   // A child process importing the package, and every generated file read.
   'test/codegen/codegen.test.ts',
+  // Release modules generated from cuts of 3.2.0-beta.6 and 3.1.19, a dozen runs of a few seconds.
+  'test/codegen/generate.test.ts',
   // The official SDK's reference sellers, in-process over MCP and A2A.
   'test/sdk/**/*.test.ts',
   // AdCP 3.2.0-beta.6's response schemas compiled by run-time Ajv to judge our fixtures of it.

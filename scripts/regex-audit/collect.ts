@@ -5,7 +5,8 @@
  *   `new RegExp(pattern, "u")`), and the regexes behind the `format`s they use (ajv-formats, full
  *   mode);
  * - every regex literal and `RegExp` construction in src/ (not src/generated, whose regexes are the
- *   schemas' patterns), found by parsing the source with the TypeScript compiler.
+ *   schemas' patterns, nor src/generate, the generator, whose regexes read a release's schemas and
+ *   Ajv's output, never a seller's string), found by parsing the source with the TypeScript compiler.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -142,8 +143,8 @@ const SOURCE_DIR = path.join(REPO_ROOT, 'src');
 const STRING_TO_REGEXP = new Set(['match', 'matchAll', 'search']);
 
 /**
- * Every regular expression in the TypeScript and JavaScript sources under `dir` (src/generated
- * excluded; the JSDoc-typed .js modules there are runtime code too): regex literals,
+ * Every regular expression in the TypeScript and JavaScript sources under `dir` (src/generated and
+ * the generator, src/generate, excluded; the JSDoc-typed .js modules there are runtime code too): regex literals,
  * `new RegExp(...)` / `RegExp(...)` with literal arguments, and, as {@link DynamicRegex},
  * constructions whose pattern is not a literal (including `.match`, `.matchAll` and `.search`
  * called with something other than a regex literal, which build a RegExp from a string).
@@ -157,7 +158,7 @@ const STRING_TO_REGEXP = new Set(['match', 'matchAll', 'search']);
 export function collectSourceRegexes(dir: string = SOURCE_DIR): { regexes: AuditedRegex[]; dynamic: DynamicRegex[] } {
   const regexes: AuditedRegex[] = [];
   const dynamic: DynamicRegex[] = [];
-  const files = listFiles(dir).filter((f) => /\.[jt]s$/.test(f) && !path.relative(dir, f).startsWith('generated'));
+  const files = listFiles(dir).filter((f) => /\.[jt]s$/.test(f) && !/^generated?\//.test(path.relative(dir, f).split(path.sep).join('/')));
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
     const found = collectRegexesIn(path.relative(REPO_ROOT, file), text);

@@ -260,4 +260,14 @@ import { createServer } from 'node:http';`,
     ),
     expected: { products: productIds, skill: 'get_products', stamp: '3.1', folded: 'TASK_STATE_WORKING' },
   },
+  {
+    entry: 'adcp-decode/validator-runtime',
+    file: 'probe-validator-runtime.mjs',
+    script: frame(
+      `import { isUri, jsonEqual, uniquePair } from 'adcp-decode/validator-runtime';`,
+      `  // What a generated release module's validators call: the linear uniqueItems pair, the uri format, JSON equality.
+  console.log(JSON.stringify({ pair: uniquePair(['a', 'b', 'a'], jsonEqual), uri: [isUri('https://seller.example/adcp'), isUri('not a uri')] }));`,
+    ),
+    expected: { pair: [2, 0], uri: [true, false] },
+  },
 ];

@@ -1,0 +1,196 @@
+/**
+ * The generator as a buyer runs it: `npm pack`, then a fresh project installs the tarball with the
+ * generator's optional peers, builds AdCP 3.2.0-beta.6's protocol tarball the spec's way (the
+ * reference copy in a `.tgz`, its `.sha256` beside it), and runs the documented command
+ * `npx adcp-decode generate 3.2.0-beta.6.tgz --out adcp/3.2.0-beta.6`; then a fresh Node process
+ * imports the module and decodes compact-lifecycle answers (list_products), and tsc types them
+ * without a cast. Heavy (a pack, an install, a whole release generated: about a minute on two
+ * cores): like package.test.ts it runs in the full gate only, and ADCP_PACKAGE_TEST=0 skips it
+ * outside CI. A second run byte-identical, and what a bad source does: test/codegen/generate.test.ts.
+ */
+import { type ExecFileOptions, execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { GENERATOR_PEERS } from '../../src/generate/peers.js';
+import { BETA6_PIN, BETA6_VERSION } from '../fixtures/beta6-schemas.js';
+import { beta6Fixture } from '../fixtures/payloads-beta6.js';
+import { beta6Files, releaseTarball, writeTarball } from '../fixtures/release-sources.js';
+
+const enabled = process.env.CI !== undefined || process.env.ADCP_PACKAGE_TEST !== '0';
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+
+interface Exec {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function exec(file: string, args: readonly string[], options: ExecFileOptions = {}): Promise<Exec> {
+  return new Promise((resolve) => {
+    execFile(file, [...args], { maxBuffer: 64 * 1024 * 1024, encoding: 'utf8', ...options }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+    });
+  });
+}
+
+async function ok(file: string, args: readonly string[], options: ExecFileOptions = {}): Promise<string> {
+  const result = await exec(file, args, options);
+  if (result.code !== 0)
+    throw new Error(`${path.basename(file)} ${args.join(' ')} exited ${result.code}\n${result.stderr}\n${result.stdout}`.slice(0, 4000));
+  return result.stdout;
+}
+
+/** The peers at the versions the repository tests against (so the install is served from npm's cache). */
+function peerSpecs(): string[] {
+  return GENERATOR_PEERS.map(({ name }) => {
+    const { version } = JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
+    return `${name}@${version}`;
+  });
+}
+
+let work: string;
+let app: string;
+let generated: Exec;
+const OUT = `adcp/${BETA6_VERSION}`;
+
+beforeAll(async () => {
+  if (!enabled) return;
+  if (!existsSync(path.join(root, 'dist', 'generate', 'command.js'))) await ok(npm, ['run', 'compile'], { cwd: root });
+  work = mkdtempSync(path.join(tmpdir(), 'adcp-decode-generate-'));
+  app = path.join(work, 'app');
+  mkdirSync(app);
+  const packed = (
+    JSON.parse(await ok(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: root })) as Array<{
+      filename: string;
+    }>
+  )[0]!;
+  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'buyer', private: true, type: 'module' }));
+  await ok(
+    npm,
+    [
+      'install',
+      path.join(work, packed.filename),
+      ...peerSpecs(),
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      '--loglevel=error',
+    ],
+    {
+      cwd: app,
+    },
+  );
+  // The spec's protocol tarball of the release, and the hash published beside it.
+  writeTarball(app, `${BETA6_VERSION}.tgz`, releaseTarball(beta6Files(), BETA6_VERSION));
+  generated = await exec(npx, ['--no', 'adcp-decode', 'generate', `${BETA6_VERSION}.tgz`, '--out', OUT], { cwd: app });
+}, 900_000);
+
+afterAll(() => {
+  if (work !== undefined) rmSync(work, { recursive: true, force: true });
+});
+
+describe.skipIf(!enabled)('npx adcp-decode generate, from the packed package', { timeout: 180_000 }, () => {
+  test('writes the release module and says what it wrote', () => {
+    expect(generated.stderr).toBe('');
+    expect(generated.code).toBe(0);
+    expect(generated.stdout).toMatch(
+      new RegExp(
+        `^adcp-decode generate: AdCP ${BETA6_VERSION.replaceAll('.', '\\.')} \\(pin "${BETA6_PIN}", source sha256 [0-9a-f]{64}\\): 72 tasks, 0 patch validators → ${OUT}`,
+      ),
+    );
+    for (const file of [
+      'index.js',
+      'index.d.ts',
+      'types.d.ts',
+      'package.json',
+      'validators/list_products.js',
+      'validators/result-media_buy_delivery.js',
+    ])
+      expect(existsSync(path.join(app, OUT, file)), file).toBe(true);
+  });
+
+  test('a fresh process imports the module and decodes list_products answers by it; preload() goes through its import map', async () => {
+    const valid = beta6Fixture('list_products.valid').payload;
+    const refused = beta6Fixture('list_products.invalid-envelope-status').payload;
+    writeFileSync(
+      path.join(app, 'answers.json'),
+      JSON.stringify({ valid: { structuredContent: valid }, refused: { structuredContent: refused } }),
+    );
+    writeFileSync(
+      path.join(app, 'decode.mjs'),
+      `import { readFileSync } from 'node:fs';
+import { release } from './${OUT}/index.js';
+import { decode, safeDecode, knownReleases, preload } from 'adcp-decode';
+const answers = JSON.parse(readFileSync('answers.json', 'utf8'));
+const listed = decode('list_products', answers.valid, { version: '${BETA6_VERSION}' });
+const bad = safeDecode('list_products', answers.refused, { version: '${BETA6_VERSION}' });
+await preload(['list_products', 'get_task_status'], '${BETA6_VERSION}');
+console.log(JSON.stringify({
+  release: [release.version, release.release, release.tools.list_products.addedIn],
+  known: knownReleases().map((r) => r.version),
+  products: listed.products.map((p) => p.product_id),
+  bad: bad.success ? 'accepted' : [bad.error.code, bad.error.issues[0].keyword, bad.version ?? bad.error.version],
+}));
+`,
+    );
+    const out = JSON.parse(await ok(process.execPath, ['decode.mjs'], { cwd: app })) as Record<string, unknown>;
+    expect(out).toEqual({
+      release: [BETA6_VERSION, BETA6_PIN, '3.2.0'],
+      known: expect.arrayContaining([BETA6_VERSION]),
+      products: (valid as { products: Array<{ product_id: string }> }).products.map((p) => p.product_id),
+      bad: ['SCHEMA_MISMATCH', 'additionalProperties', BETA6_VERSION],
+    });
+  });
+
+  test('TypeScript: importing the module types decode() by its schemas, without a cast', async () => {
+    writeFileSync(
+      path.join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          strict: true,
+          noEmit: true,
+          // The module's declarations are checked whole; the package's own index its tables by the bundled versions.
+          skipLibCheck: true,
+          types: [],
+        },
+        files: ['typed.ts', `${OUT}/index.d.ts`, `${OUT}/types.d.ts`],
+      }),
+    );
+    writeFileSync(
+      path.join(app, 'typed.ts'),
+      `import './${OUT}/index.js';
+import type { ListProductsResponse, Responses } from './${OUT}/index.js';
+import { decode, safeDecode, type Version } from 'adcp-decode';
+declare const answer: unknown;
+const listed = decode('list_products', answer, { version: '${BETA6_VERSION}' });
+const typed: ListProductsResponse = listed;
+const ids: string[] = (listed.products ?? []).map((p) => p.product_id);
+const version: Version = '${BETA6_VERSION}';
+const r = safeDecode('list_products', answer, { version: '${BETA6_VERSION}' });
+if (r.success) {
+  const v: '${BETA6_VERSION}' = r.version;
+  const cursor: string | undefined = r.data.next_cursor;
+  void [v, cursor];
+}
+const status: Responses['get_task_status'] = decode('get_task_status', answer, { version: '${BETA6_VERSION}' });
+// @ts-expect-error list_products answers carry no media_buy_id
+void listed.media_buy_id;
+void [typed, ids, version, status];
+`,
+    );
+    const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    const result = await exec(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: app });
+    expect(result.stdout + result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+});
