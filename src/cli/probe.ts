@@ -11,9 +11,9 @@
 
 import { decoderFor } from '../decode/capabilities.js';
 import { DecodeError } from '../errors/errors.js';
-import { requestTablesByVersion } from '../generated/requests.js';
 import { isObject, own } from '../json/own.js';
-import { bundledEnd, tablesFor, type Version } from '../schema/versions.js';
+import { releaseFor } from '../schema/releases.js';
+import { bundledEnd, type Version } from '../schema/versions.js';
 import { type Agent, type AgentOptions, connect, type Exchange, type Wire } from './agent.js';
 import { answerFacts, EXIT, type Verdict, verdictOf } from './answer.js';
 import { minimalRequest } from './minimal-request.js';
@@ -144,12 +144,14 @@ function negotiate(exchange: Exchange, maxBytes: number): { negotiation: Negotia
 function sortListed(names: readonly string[], version: Version | undefined): Listed {
   const all = [...new Set(names)];
   if (version === undefined) return { all, readOnly: [], mutating: [], other: all };
-  const table: Readonly<Record<string, { readonly schemaId: string; readonly readOnly?: boolean }>> = requestTablesByVersion[version];
-  const tasks = new Set<string>(tablesFor(version).tasks);
+  const release = releaseFor(version);
+  const tasks = new Set<string>(release.tables.tasks);
+  // Read-only where the manifest says so (`mutating: false`): a tool it is silent about counts as mutating.
+  const readOnly = (name: string): boolean => Object.hasOwn(release.tools, name) && release.tools[name]?.mutating === false;
   return {
     all,
-    readOnly: all.filter((name) => tasks.has(name) && table[name]?.readOnly === true).sort(),
-    mutating: all.filter((name) => tasks.has(name) && table[name]?.readOnly !== true).sort(),
+    readOnly: all.filter((name) => tasks.has(name) && readOnly(name)).sort(),
+    mutating: all.filter((name) => tasks.has(name) && !readOnly(name)).sort(),
     other: all.filter((name) => !tasks.has(name)),
   };
 }

@@ -16,7 +16,7 @@ import { minimalRequest } from '../../src/cli/minimal-request.js';
 import { run } from '../../src/cli/run.js';
 import { INSTALLED, type SdkImports } from '../../src/cli/sdk.js';
 import { safeEncode } from '../../src/encode/encode.js';
-import { requestTablesByVersion } from '../../src/generated/requests.js';
+import { releaseFor } from '../../src/schema/releases.js';
 import { versions } from '../../src/schema/versions.js';
 import { dataPart, executor, type ServedAgent, serveAgent, taskEvents } from '../fixtures/a2a-sellers.js';
 import { HOSTILE_LINE, hasRawControl } from '../fixtures/hostile-sellers.js';
@@ -442,6 +442,12 @@ describe('usage errors (exit 2, one line)', () => {
 });
 
 describe('what the probe sends comes from the release’s tables and schemas', () => {
+  /** The tasks a release's tool facts call read-only. */
+  const readOnly = (version: string): string[] =>
+    Object.entries(releaseFor(version).tools)
+      .filter(([, facts]) => facts.mutating === false)
+      .map(([task]) => task);
+
   test('a task is read-only exactly where the manifest says mutating: false', () => {
     for (const version of versions) {
       const manifest = JSON.parse(
@@ -449,20 +455,18 @@ describe('what the probe sends comes from the release’s tables and schemas', (
       ) as {
         tools: Record<string, { mutating?: unknown }>;
       };
-      const table = requestTablesByVersion[version] as Record<string, { readOnly?: boolean }>;
-      const readOnly = Object.keys(table).filter((task) => table[task]?.readOnly === true);
-      expect(readOnly).toEqual(Object.keys(manifest.tools).filter((task) => manifest.tools[task]?.mutating === false));
-      expect(readOnly.length).toBeGreaterThan(20);
+      expect(readOnly(version)).toEqual(Object.keys(manifest.tools).filter((task) => manifest.tools[task]?.mutating === false));
+      expect(Object.keys(releaseFor(version).tools)).toEqual(Object.keys(manifest.tools));
+      expect(readOnly(version).length).toBeGreaterThan(20);
     }
   });
 
   test('every read-only task of every bundled version has a minimal request its schema accepts', () => {
     for (const version of versions) {
-      const table = requestTablesByVersion[version] as Record<string, { readOnly?: boolean }>;
-      for (const task of Object.keys(table).filter((t) => table[t]?.readOnly === true)) {
+      for (const task of readOnly(version)) {
         const found = minimalRequest(task, version);
         expect(found.ok ? found.request.task : found.why, `${version} ${task}`).toBe(task);
-        // What was found is what encode accepts, and holds nothing the schema does not require.
+        // What was found is what encode accepts.
         if (found.ok) expect(safeEncode(task as never, found.request.args as never, { version } as never).success).toBe(true);
       }
     }

@@ -11,7 +11,9 @@ import { actualServerModule, example, type Recorder, type ReferenceSeller, start
 import { binShell, pageTranscripts } from './transcripts.js';
 
 const recorder = vi.hoisted((): Recorder => ({ served: [], webhookKey: undefined }));
-vi.mock('@adcp/sdk/server', async (importOriginal) => (await import('../sdk/sellers.js')).serverModule(await importOriginal<never>(), recorder));
+vi.mock('@adcp/sdk/server', async (importOriginal) =>
+  (await import('../sdk/sellers.js')).serverModule(await importOriginal<never>(), recorder),
+);
 
 const { inReadme, inDocs } = pageTranscripts('console');
 const shell = binShell();

@@ -57,7 +57,10 @@ export interface BinShell {
  */
 export function binShell(): BinShell {
   const bin = mkdtempSync(path.join(tmpdir(), 'adcp-decode-readme-cli-'));
-  writeFileSync(path.join(bin, 'adcp-decode'), `#!/bin/sh\nexec "${process.execPath}" "${path.join(REPO_ROOT, 'dist/cli/main.js')}" "$@"\n`);
+  writeFileSync(
+    path.join(bin, 'adcp-decode'),
+    `#!/bin/sh\nexec "${process.execPath}" "${path.join(REPO_ROOT, 'dist/cli/main.js')}" "$@"\n`,
+  );
   chmodSync(path.join(bin, 'adcp-decode'), 0o755);
   return {
     printed: (command, extra = {}) =>
