@@ -51,7 +51,9 @@ function negotiationLine(negotiation: Negotiation | undefined, report: ProbeRepo
   const given = report.pinned && report.version !== undefined ? `; tasks called in ${report.version} (--adcp-version)` : '';
   if (negotiation === undefined) return 'negotiation   not reached';
   if (!negotiation.ok) return `negotiation   none: ${negotiation.error.code}${given}`;
-  const listed = negotiation.sellerVersions.join(', ');
+  // decoderFor lists the releases the seller names (supported_versions), else its majors.
+  const majors = negotiation.sellerVersions.every((v) => !v.includes('.'));
+  const listed = `${majors ? `major${negotiation.sellerVersions.length === 1 ? '' : 's'} ` : ''}${negotiation.sellerVersions.join(', ')}`;
   return `negotiation   AdCP ${negotiation.version} (the seller lists ${listed}; adcp-decode speaks ${negotiation.release} with it)${given}`;
 }
 

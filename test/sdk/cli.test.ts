@@ -75,7 +75,7 @@ describe.each(['mcp', 'a2a'] as const)('the reference sellers over %s', (transpo
     expect(r.out).toMatch(/\n✖ get_adcp_capabilities +SCHEMA_MISMATCH +3\.0\.26 /);
     expect(r.out).toContain('    ✖ must NOT have fewer than 1 items\n      → at /compliance_testing/scenarios\n');
     // decoderFor still negotiates from the version members.
-    expect(r.out).toContain(`negotiation   AdCP ${V3_0} (the seller lists 3; adcp-decode speaks 3.0 with it)`);
+    expect(r.out).toContain(`negotiation   AdCP ${V3_0} (the seller lists major 3; adcp-decode speaks 3.0 with it)`);
     expect(r.out).toContain('signing       unknown (the capabilities did not validate)');
   });
 
