@@ -10,8 +10,9 @@
 import { decoderFor } from '../decode/capabilities.js';
 import { DecodeError } from '../errors/errors.js';
 import { bundledEnd, type Version } from '../schema/versions.js';
-import { type Agent, type AgentOptions, connect } from './agent.js';
+import type { Agent, AgentOptions } from './agent.js';
 import { answerFacts, EXIT, exitOf, verdictOf } from './answer.js';
+import { connect } from './connect.js';
 import { encodeNamed } from './named.js';
 import { describeFailure, errorJson, jsonText, successLine, summarize } from './report.js';
 

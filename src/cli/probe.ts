@@ -14,8 +14,9 @@ import { DecodeError } from '../errors/errors.js';
 import { isObject, own } from '../json/own.js';
 import { releaseFor } from '../schema/releases.js';
 import { bundledEnd, type Version } from '../schema/versions.js';
-import { type Agent, type AgentOptions, connect, type Exchange, type Wire } from './agent.js';
+import type { Agent, AgentOptions, Exchange, Wire } from './agent.js';
 import { answerFacts, EXIT, type Verdict, verdictOf } from './answer.js';
+import { connect } from './connect.js';
 import { minimalRequest } from './minimal-request.js';
 import { encodeNamed } from './named.js';
 
