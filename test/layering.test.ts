@@ -32,10 +32,11 @@ const RANKS: Readonly<Record<string, number>> = {
   webhooks: 6,
   // The typed call over the official clients (Node: it runs under the bounded fetch's context).
   call: 7,
-  cli: 7,
   mcp: 8,
   a2a: 8,
   entries: 8,
+  // The command line: it calls sellers through the mcp/ and a2a/ entries' callTask.
+  cli: 9,
 };
 
 /**

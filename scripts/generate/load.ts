@@ -30,6 +30,8 @@ interface TaskEntry {
   readonly request: string;
   readonly response: string;
   readonly async: Readonly<Record<string, string>>;
+  /** The manifest's `mutating`, where it states one. */
+  readonly mutating?: boolean;
 }
 
 /** What codegen reads from a version's manifest.json and its task-status enum. */
@@ -149,6 +151,7 @@ export function readManifest(version: string, root: string): Manifest {
       request: `/schemas/${version}/${tool.request_schema}`,
       response: `/schemas/${version}/${tool.response_schema}`,
       async,
+      ...(typeof tool.mutating === 'boolean' ? { mutating: tool.mutating } : {}),
     });
   }
   const errorCodes: Array<readonly [string, string]> = [];

@@ -1,6 +1,7 @@
 /**
  * The request tables: per version `requests.ts` (per task: its request schema `$id`, the version
- * fields its schema defines, whether it requires `idempotency_key`), and over all versions
+ * fields its schema defines, whether it requires `idempotency_key`; and what the manifest says of
+ * each tool, its `mutating`, for the release's tool facts), and over all versions
  * `requests.ts` (those tables and the `Requests` type maps by version). encode() reads them to
  * stamp a request with what its release defines, and to say why a request without a key is refused.
  */
@@ -79,11 +80,16 @@ export function requestTableModule(version: string, manifest: Manifest, schemas:
 export const requestTables = {
 ${rows.join('\n')}
 } as const;
+
+/** Per AdCP ${version} tool: what its manifest says of it (\`mutating\`). */
+export const toolFacts = {
+${manifest.tasks.map((t) => `  ${t.name}: {${t.mutating === undefined ? '' : ` mutating: ${t.mutating} `}},`).join('\n')}
+} as const;
 `;
 }
 
 /**
- * The root `requests.ts`: each pinned version's request table and `Requests` type map.
+ * The root `requests.ts`: each pinned version's request table, tool facts and `Requests` type map.
  *
  * @param versions The pinned versions, default first.
  * @returns The module's text.
@@ -91,7 +97,9 @@ ${rows.join('\n')}
  * rootRequests(['3.1.19', '3.0.26']);
  */
 export function rootRequests(versions: readonly string[]): string {
-  const tables = versions.map((v) => `import { requestTables as ${versionIdent(v)} } from './${versionIdent(v)}/requests.js';`);
+  const tables = versions.map(
+    (v) => `import { requestTables as ${versionIdent(v)}, toolFacts as ${versionIdent(v)}Tools } from './${versionIdent(v)}/requests.js';`,
+  );
   const types = versions.map((v) => `import type { Requests as ${versionIdent(v)}Requests } from './${versionIdent(v)}/responses.js';`);
   return `${banner(undefined)}${tables.join('\n')}
 ${types.join('\n')}
@@ -99,6 +107,11 @@ ${types.join('\n')}
 /** The request table of each pinned version. */
 export const requestTablesByVersion = {
 ${versions.map((v) => `  ${JSON.stringify(v)}: ${versionIdent(v)},`).join('\n')}
+} as const;
+
+/** The tool facts of each pinned version (the manifest's \`mutating\`). */
+export const toolFactsByVersion = {
+${versions.map((v) => `  ${JSON.stringify(v)}: ${versionIdent(v)}Tools,`).join('\n')}
 } as const;
 
 /** The version encode() speaks when none is pinned: the default version. */

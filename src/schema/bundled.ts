@@ -11,7 +11,7 @@ import {
 } from '../generated/envelope.js';
 import { tablesByVersion, versionFolders } from '../generated/index.js';
 import { patchJudgesByVersion } from '../generated/patches.js';
-import { requestTablesByVersion } from '../generated/requests.js';
+import { requestTablesByVersion, toolFactsByVersion } from '../generated/requests.js';
 import { type Version, versions } from '../generated/versions.js';
 import { type AdcpRelease, pinOf, RELEASE_FORMAT } from './release.js';
 
@@ -34,7 +34,7 @@ function bundled(version: Version): AdcpRelease {
       taskStatusPoll: taskStatusPollByVersion[version],
     },
     requests: requestTablesByVersion[version],
-    tools: {},
+    tools: toolFactsByVersion[version],
     results: RESULTS,
     patches: patchJudgesByVersion[version],
     files: { package: versionFolders[version] },

@@ -411,7 +411,7 @@ describe.concurrent('usage errors (exit 2, one line on stderr, no stack trace)',
     const lines = results.map((r, i) => `$ ${['adcp-decode', ...cases[i]!].join(' ')}\n${r.stderr.trimEnd()}`).join('\n');
     expect(lines).toMatchInlineSnapshot(`
       "$ adcp-decode
-      adcp-decode: expected a task name, e.g. adcp-decode get_products result.json, or adcp-decode tasks (see --help)
+      adcp-decode: expected a task name, e.g. adcp-decode get_products result.json, or adcp-decode tasks, call or probe (see --help)
       $ adcp-decode nope x.json
       adcp-decode: unknown task "nope"; expected an AdCP ${V3_1} or ${V3_0} task (run adcp-decode tasks for the list)
       $ adcp-decode get-products x.json
@@ -421,7 +421,7 @@ describe.concurrent('usage errors (exit 2, one line on stderr, no stack trace)',
       $ adcp-decode get_products examples
       adcp-decode: cannot read "examples": it is a directory; expected a JSON file, or - for stdin
       $ adcp-decode get_products x.json --frobnicate
-      adcp-decode: unknown option --frobnicate; expected --json, --adcp-version, --max-bytes, --transport or --help
+      adcp-decode: unknown option --frobnicate; expected --json, --adcp-version, --max-bytes, --transport, --header, --timeout-ms or --help
       $ adcp-decode get_products x.json --adcp-version
       adcp-decode: --adcp-version expects a value
       $ adcp-decode get_products x.json --adcp-version 9.9
