@@ -28,7 +28,7 @@ import { DecodeError, LimitError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { detectTransport } from '../extract/detect.js';
 import { unwrapJsonRpcResult } from '../extract/json-rpc.js';
-import { parseStrict } from '../json/text.js';
+import { parseStrict, repeatedKeyError } from '../json/text.js';
 import { defaultVersion, resolveVersion, tablesFor, type Version, versions } from '../schema/versions.js';
 import { HELP, NAME, releases } from './help.js';
 import { describeFailure, failureJson, jsonText, successLine, summarize } from './report.js';
@@ -222,9 +222,10 @@ function tooLarge(label: string, actual: number, cap: number, streamed: boolean)
 
 /**
  * Parses the input as JSON by decode's own strict parse, or throws `INVALID_JSON` without quoting
- * it. A byte-order mark at the start of the file is dropped first, deliberately: the input is a
- * file someone saved (editors on Windows write one), and RFC 8259 §8.1 lets a parser ignore it;
- * a text item inside an MCP result is still refused with one, as `JSON.parse` refuses it.
+ * it; a repeated key is refused (`DUPLICATE_KEY`) as in any text decode parses. A byte-order mark
+ * at the start of the file is dropped first, deliberately: the input is a file someone saved
+ * (editors on Windows write one), and RFC 8259 §8.1 lets a parser ignore it; a text item inside an
+ * MCP result is still refused with one, as `JSON.parse` refuses it.
  */
 function parseJson(bytes: Buffer, label: string): unknown {
   let text: string;
@@ -236,7 +237,11 @@ function parseJson(bytes: Buffer, label: string): unknown {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') throw new DecodeError('INVALID_JSON', `${shownText(label, 200)} is empty; expected JSON`);
   const parsed = parseStrict(text);
-  if (parsed.ok) return parsed.value;
+  if (parsed.ok) {
+    const repeated = repeatedKeyError(text, '');
+    if (repeated !== undefined) throw repeated;
+    return parsed.value;
+  }
   const at = parsed.error.position;
   let where = '';
   if (at !== undefined) {
