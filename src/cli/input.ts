@@ -5,7 +5,7 @@
 import { open } from 'node:fs/promises';
 import { DecodeError, LimitError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
-import { parseStrict } from '../json/text.js';
+import { parseStrict, repeatedKeyError } from '../json/text.js';
 import { UsageError } from './usage.js';
 
 /** Room above the payload bound for envelope, a text copy of the payload, and escaping. */
@@ -114,7 +114,12 @@ export function parseJson(bytes: Buffer, label: string): unknown {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') throw new DecodeError('INVALID_JSON', `${shownText(label, 200)} is empty; expected JSON`);
   const parsed = parseStrict(text);
-  if (parsed.ok) return parsed.value;
+  if (parsed.ok) {
+    // A repeated key is refused (DUPLICATE_KEY) as in any text decode parses.
+    const repeated = repeatedKeyError(text, '');
+    if (repeated !== undefined) throw repeated;
+    return parsed.value;
+  }
   const at = parsed.error.position;
   let where = '';
   if (at !== undefined) {

@@ -14,6 +14,7 @@ import { DEFAULT_BOUNDS } from '../../src/bounds/bounds.js';
 import { HELP, releases } from '../../src/cli/help.js';
 import { run as runCli } from '../../src/cli/run.js';
 import { defaultVersion, versions } from '../../src/schema/versions.js';
+import { payload } from '../fixtures/payloads.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -303,6 +304,42 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
         "stdout": "",
       }
     `);
+  });
+
+  test('a saved answer that repeats a key is refused, in the file itself and in a text item, not read as the last one', async ({
+    expect,
+  }) => {
+    const completed = JSON.stringify(payload('3.1/get_products.valid'));
+    const repeated = `{"status":"working",${completed.slice(1)}`;
+    // In the file: structuredContent as saved, and the same under --json.
+    const file = `{"content":[{"type":"text","text":"Done."}],"structuredContent":${repeated}}`;
+    expect(await run(['get_products'], file)).toMatchInlineSnapshot(`
+      {
+        "exit": 1,
+        "stderr": "✖ get_products: DUPLICATE_KEY
+        expected each key once per object in the JSON at (root); found "status" repeated, the first at /structuredContent/status
+        → at /structuredContent/status
+      ",
+        "stdout": "",
+      }
+    `);
+    expect(JSON.parse((await run(['get_products', '--json'], file)).stdout)).toMatchObject({
+      ok: false,
+      error: { code: 'DUPLICATE_KEY', path: '/structuredContent/status' },
+    });
+    // In a text item of the saved result: decode's own parse refuses it.
+    expect(await run(['get_products'], JSON.stringify({ content: [{ type: 'text', text: repeated }] }))).toMatchInlineSnapshot(`
+      {
+        "exit": 1,
+        "stderr": "✖ get_products: DUPLICATE_KEY
+        expected each key once per object in the JSON at /content/0/text; found "status" repeated, the first at /content/0/text/status
+        → at /content/0/text/status
+      ",
+        "stdout": "",
+      }
+    `);
+    // The same answer without the repeat decodes.
+    expect((await run(['get_products'], JSON.stringify({ content: [{ type: 'text', text: completed }] }))).exit).toBe(0);
   });
 
   test('seller text cannot drive the terminal: control and bidi characters are escaped', async ({ expect }) => {
