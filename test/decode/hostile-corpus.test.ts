@@ -901,14 +901,20 @@ const cases: Record<string, readonly Case[]> = {
       code: 'decoded',
     },
     {
-      name: 'a payload announcing a newer release of a bundled major',
+      name: "a payload announcing a newer release of a bundled major: not loaded, the configuration's",
       input: () => structured({ ...base(), adcp_version: '3.7' }),
+      code: 'RELEASE_NOT_LOADED',
+    },
+    {
+      name: 'a payload announcing a newer release of a bundled major, judged by the newest bundled one on request',
+      input: () => structured({ ...base(), adcp_version: '3.7' }),
+      options: { newerRelease: 'newest' },
       code: 'decoded',
     },
     {
-      name: 'a payload announcing an unbundled major',
+      name: 'a payload announcing an unbundled major: not loaded',
       input: () => structured({ ...base(), adcp_version: '4.0' }),
-      code: 'UNSUPPORTED_VERSION',
+      code: 'RELEASE_NOT_LOADED',
     },
   ],
   'terminal and log injection (seller text is shown escaped, every message bounded)': [
