@@ -116,7 +116,7 @@ export function safeCallTaskOver<C, X = {}>(
  * and what it cannot class; every other end is returned. With a listener, each step is told
  * (call-events.ts); without one, nothing of it runs.
  */
-async function runCall(
+function runCall(
   what: Given['what'],
   options: CallOptions | undefined,
   send: Send,
@@ -128,10 +128,16 @@ async function runCall(
     // Options refused are an end too: told to the listener, when one can be read from them.
     const on = listenerIn(options);
     if (on !== undefined) new CallEvents(on, what, undefined, 1).ended({ ok: false, error: read, request: undefined });
-    return { ok: false, error: read, request: undefined };
+    return Promise.resolve({ ok: false, error: read, request: undefined });
   }
+  // Not async itself, so that a call without a listener awaits one function, as it did before events.
   if (read.onEvent === undefined) return attempts(what, read, send, who, undefined);
-  const events = new CallEvents(read.onEvent, what, read.agent, read.retry.attempts);
+  return observedCall(what, read, send, who, read.onEvent);
+}
+
+/** A call told to its listener: started, each attempt (attempts), ended, with what it throws too. */
+async function observedCall(what: Given['what'], read: CallSettings, send: Send, who: string, on: AdcpEventListener): Promise<Ended> {
+  const events = new CallEvents(on, what, read.agent, read.retry.attempts);
   try {
     const ended = await attempts(what, read, send, who, events);
     events.ended(ended);

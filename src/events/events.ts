@@ -52,14 +52,14 @@ interface CallFacts {
 }
 
 /** callTask began: its options read, nothing encoded yet. */
-export interface CallStartedEvent extends CallFacts {
+interface CallStartedEvent extends CallFacts {
   readonly type: 'call-started';
   /** The most attempts option `retry` allows (1 without it). */
   readonly attempts: number;
 }
 
 /** One attempt began: the request is about to be sent. */
-export interface AttemptStartedEvent extends CallFacts {
+interface AttemptStartedEvent extends CallFacts {
   readonly type: 'attempt-started';
   /** The bundled version the request was encoded in, e.g. `3.1.19`. */
   readonly version: string;
@@ -89,7 +89,7 @@ export type Ending<B extends string> =
     };
 
 /** One attempt ended: with the decoded answer (`ok`), or with its refusal. */
-export type AttemptEndedEvent = CallFacts & {
+type AttemptEndedEvent = CallFacts & {
   readonly type: 'attempt-ended';
   readonly version: string;
   readonly attempt: number;
@@ -99,7 +99,7 @@ export type AttemptEndedEvent = CallFacts & {
 } & Ending<CallBlame>;
 
 /** The attempt's end is retryable and time is left: the same request is sent again after `delayMs`. */
-export interface RetryEvent extends CallFacts {
+interface RetryEvent extends CallFacts {
   readonly type: 'retry';
   /** The attempt about to be made after the wait: 2 for the first retry. */
   readonly attempt: number;
@@ -111,7 +111,7 @@ export interface RetryEvent extends CallFacts {
 }
 
 /** The call ended: resolved, or failed after its last attempt (or before any: options, arguments). */
-export type CallEndedEvent = CallFacts & {
+type CallEndedEvent = CallFacts & {
   readonly type: 'call-ended';
   /** The version that judged the answer, or the request's; `undefined` when nothing was encoded. */
   readonly version: string | undefined;
@@ -139,7 +139,7 @@ interface WaitFacts {
 }
 
 /** waitForTask began: its options and handle read. */
-export interface WaitStartedEvent extends WaitFacts {
+interface WaitStartedEvent extends WaitFacts {
   readonly type: 'wait-started';
   /** The tool or skill each poll invokes (`get_task_status`, `tasks_get`, or option `method`). */
   readonly method: string;
@@ -152,7 +152,7 @@ export interface WaitStartedEvent extends WaitFacts {
  * swallowed has a `delayMs` (the next poll comes); `delayMs` is `undefined` when this poll ends
  * the wait (a final status, a failure that is not transient, `maxFailures` in a row).
  */
-export type PollEvent = WaitFacts & {
+type PollEvent = WaitFacts & {
   readonly type: 'poll';
   /** This poll: 1 for the first. */
   readonly poll: number;
@@ -202,18 +202,18 @@ interface DeliveredFacts extends DeliveryFacts {
 }
 
 /** receive() resolved a delivery: a result (`delivered`), or a task's failure (`task-failed`, with that failure). */
-export type DeliveryReceivedEvent = DeliveredFacts & { readonly type: 'delivery-received' } & (
+type DeliveryReceivedEvent = DeliveredFacts & { readonly type: 'delivery-received' } & (
     | { readonly kind: 'delivered'; readonly version: string }
     | { readonly kind: 'task-failed'; readonly failure: EventRefusal<WebhookBlame> }
   );
 
 /** receive() resolved a duplicate (option `dedup`): the same delivery was processed already. */
-export interface DeliveryDuplicateEvent extends DeliveredFacts {
+interface DeliveryDuplicateEvent extends DeliveredFacts {
   readonly type: 'delivery-duplicate';
 }
 
 /** receive() threw: the delivery was refused, answered `refusal.httpStatus` (webhookResponse). */
-export interface DeliveryRefusedEvent extends DeliveryFacts {
+interface DeliveryRefusedEvent extends DeliveryFacts {
   readonly type: 'delivery-refused';
   /** Who signed it, when the refusal came after its signature was verified. */
   readonly agent: string | undefined;
