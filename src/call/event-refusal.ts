@@ -19,6 +19,8 @@ import { TransportError } from './transport-error.js';
 const BLAME: Readonly<Record<DecodeErrorCode, CallBlame>> = {
   UNKNOWN_TASK: 'request',
   UNSUPPORTED_VERSION: 'configuration',
+  // A release the buyer has not loaded (generated): the buyer's setup, with the command that generates it.
+  RELEASE_NOT_LOADED: 'configuration',
   NO_PAYLOAD: 'seller',
   INVALID_JSON: 'seller',
   UNSAFE_JSON: 'seller',
