@@ -300,7 +300,14 @@ function readCallOptions(options: CallOptions | undefined, known: readonly strin
   try {
     const codec = resolveOptions(options, owner, { known });
     if (options === undefined)
-      return { codec, timeoutMs: DEFAULT_TIMEOUT_MS, signal: undefined, retry: readRetry(undefined, who), onEvent: undefined, agent: undefined };
+      return {
+        codec,
+        timeoutMs: DEFAULT_TIMEOUT_MS,
+        signal: undefined,
+        retry: readRetry(undefined, who),
+        onEvent: undefined,
+        agent: undefined,
+      };
     const { timeoutMs, signal, retry, onEvent, agent } = options;
     if (signal !== undefined && !(signal instanceof AbortSignal)) return optionError(who, 'signal', 'an AbortSignal', signal);
     if (agent !== undefined && (typeof agent !== 'string' || agent.length === 0))
