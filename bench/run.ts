@@ -45,8 +45,9 @@
  *               share the other releases ship too (bench/weight.ts).
  *   waitfortask waitForTask's own cost per poll (in-process client answering at once, zero-delay
  *               clock) against a hand-written poll loop over the same client (bench/wait-for-task.ts).
- *   events      callTask with option onEvent against callTask without, in-process client answering at once;
- *               with BENCH_BEFORE=<dist/ of a build without events>, without a listener ÷ that build (bench/events.ts).
+ *   events      callTask with option onEvent against callTask without, in-process client answering at once, in
+ *               processes of their own; with BENCH_BEFORE=<dist/ of a build without events>, without a listener
+ *               ÷ that build, each in its own processes (bench/events.ts, bench/events-child.mjs).
  *
  * To see where the time goes: `npx tsx bench/profile.ts <case>` (node --cpu-prof, summarized).
  * The latest figures and what they mean: docs/benchmarks.md.
@@ -269,7 +270,7 @@ async function main(): Promise<void> {
     if (wanted('patches')) measurements.push(...(await patchBench(tmp, QUICK ? 3 : 9)));
     if (wanted('calltask')) measurements.push(...(await callTaskBench(rounds(15))));
     if (wanted('waitfortask')) measurements.push(...(await waitForTaskBench(rounds(21))));
-    if (wanted('events')) measurements.push(...(await eventsBench(rounds(41))));
+    if (wanted('events')) measurements.push(...(await eventsBench(QUICK ? 3 : 7)));
     if (wanted('weight')) measurements.push(...(await weightBench(path.join(ROOT, 'dist'), tmp)));
 
     const durationMs = performance.now() - started;
