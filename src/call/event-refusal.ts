@@ -24,6 +24,7 @@ const BLAME: Readonly<Record<DecodeErrorCode, CallBlame>> = {
   NO_PAYLOAD: 'seller',
   INVALID_JSON: 'seller',
   UNSAFE_JSON: 'seller',
+  DUPLICATE_KEY: 'seller',
   TOO_LARGE: 'seller',
   TOO_DEEP: 'seller',
   TOO_MANY_VALUES: 'seller',
