@@ -9,6 +9,14 @@ export { type HttpRefusal, type TransportBlame, TransportError } from '../call/t
 export type { CallArgs, Called, CallOptions, CallTaskName, RequestOptions, RetryOptions, SafeCallResult } from '../call/types.js';
 export type { WaitForTask, WaitResult } from '../call/wait.js';
 export type { WaitClock, WaitOptions, WebhookDelivery } from '../call/wait-options.js';
+export type {
+  AdcpEvent,
+  AdcpEventListener,
+  CallBlame,
+  CallEvent,
+  EventRefusal,
+  WaitEvent,
+} from '../events/events.js';
 export { type A2aClient, callTask, safeCallTask, streamTask } from './call-task.js';
 export { foldA2aStream } from './fold-stream.js';
 export { type A2aSdkPart, type A2aSendRequest, a2aRequest } from './message.js';

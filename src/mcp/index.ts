@@ -8,5 +8,13 @@ export { type HttpRefusal, type TransportBlame, TransportError } from '../call/t
 export type { CallArgs, Called, CallOptions, CallTaskName, RequestOptions, RetryOptions, SafeCallResult } from '../call/types.js';
 export type { WaitForTask, WaitResult } from '../call/wait.js';
 export type { WaitClock, WaitOptions, WebhookDelivery } from '../call/wait-options.js';
+export type {
+  AdcpEvent,
+  AdcpEventListener,
+  CallBlame,
+  CallEvent,
+  EventRefusal,
+  WaitEvent,
+} from '../events/events.js';
 export { callTask, type McpClient, safeCallTask } from './call-task.js';
 export { waitForTask } from './wait.js';

@@ -9,6 +9,7 @@
 export type { TaskHandle, TaskHandleFields } from '../decode/task-handle.js';
 export { TaskMismatchError } from '../errors/errors.js';
 export { type WebhookBlame, WebhookError, type WebhookErrorCode } from '../errors/webhook-error.js';
+export type { AdcpEvent, AdcpEventListener, EventRefusal, WebhookEvent } from '../events/events.js';
 export type { DuplicateKeys } from '../json/duplicate-keys.js';
 export type { CanonicalTarget } from '../signatures/http/target-uri.js';
 export {

@@ -20,6 +20,7 @@ import {
   positiveInteger,
   secretOptionError,
 } from '../errors/option-rules.js';
+import type { AdcpEventListener } from '../events/events.js';
 import { type RegisteredEndpoint, registeredEndpoint } from '../signatures/http/target-uri.js';
 import { DEDUP_OPTION_KEYS, type DedupOptions, type DedupSettings } from '../signatures/replay/dedup-claim.js';
 import { createMemoryReplayStore, type ReplayStore } from '../signatures/replay/replay.js';
@@ -136,6 +137,11 @@ export interface WebhookReceiverOptions<V extends VersionOption | undefined = Ve
   readonly now?: (() => number) | undefined;
   /** WebCrypto. Default `crypto.subtle`. */
   readonly subtle?: WebhookCrypto | undefined;
+  /**
+   * Told once per `receive()`: the delivery received, the duplicate, or the refusal with the code,
+   * HTTP status and blame `webhookResponse` answers. What it throws never changes the answer. docs/observability.md.
+   */
+  readonly onEvent?: AdcpEventListener | undefined;
 }
 
 /** Every option createWebhookReceiver takes, by name: its own, and decodeWebhook's (`handle` is refused with the reason). */
@@ -158,6 +164,7 @@ const RECEIVER_OPTION_KEYS = [
   'recent',
   'now',
   'subtle',
+  'onEvent',
   ...DECODE_WEBHOOK_OPTION_KEYS,
 ] as const satisfies readonly (keyof WebhookReceiverOptions)[];
 
@@ -191,6 +198,8 @@ export interface ReceiverSettings {
   readonly bounds: Bounds;
   /** What deliveries() keeps of the recent outcomes. */
   readonly recent: ReturnType<typeof recentBounds>;
+  /** The listener each receive() tells, when given. */
+  readonly onEvent: AdcpEventListener | undefined;
 }
 
 /** Runs a factory of another module at creation; a TypeError it throws is the caller's option. */
@@ -284,7 +293,7 @@ function checkShapes(options: WebhookReceiverOptions): void {
   knownOptions(WHO, options, RECEIVER_OPTION_KEYS);
   for (const name of ['jwks', 'revocationList', 'hmac', 'dedup'] as const)
     knownOptions(WHO, options[name], NESTED_OPTION_KEYS[name], NO_CONTEXT, name);
-  for (const name of ['keys', 'revocation', 'now', 'handles'] as const) optionalFunction(WHO, name, options[name]);
+  for (const name of ['keys', 'revocation', 'now', 'handles', 'onEvent'] as const) optionalFunction(WHO, name, options[name]);
   optionalMethods(WHO, 'replayStore', options.replayStore, ['capReached', 'claim']);
   optionalMethods(WHO, 'subtle', options.subtle, ['digest', 'verify', 'importKey', 'sign']);
   const scope = options.replayScope;
@@ -358,6 +367,7 @@ export function receiverSettings(options: WebhookReceiverOptions): ReceiverSetti
     recent,
     now,
     subtle,
+    onEvent,
     handle: _h,
     ...decodeOptions
   } = options;
@@ -385,5 +395,6 @@ export function receiverSettings(options: WebhookReceiverOptions): ReceiverSetti
     decode,
     bounds: { maxDepth: decodeBounds.maxDepth, maxNodes: decodeBounds.maxNodes, maxBytes: Math.min(decodeBounds.maxBytes, maxBytes) },
     recent: recentBounds(recent),
+    onEvent,
   };
 }
