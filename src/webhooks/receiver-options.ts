@@ -118,14 +118,9 @@ export interface WebhookReceiverOptions<V extends VersionOption | undefined = Ve
    */
   readonly dedup?: DedupOptions | undefined;
   /**
-   * The handle of the task a delivery names, looked up by the verified sender's `agent`, its
-   * `task_id` and `operation_id` (your store of what `taskHandle(task, answer, { agent })` returned,
-   * keyed by agent and task id; the lookup is held to `storeTimeoutMs`). With it, every MCP
-   * delivery is correlated: one naming another `task_type`, `task_id` or `operation_id` than its
-   * handle, or signed by another agent than the handle records, is `TASK_MISMATCH` (400), one whose
-   * handle is not known (yet) `webhook_task_unknown` (503: the sender retries), a handle that
-   * records no `agent` `webhook_receiver_misconfigured` (500), and the handle's version judges it.
-   * A2A push bodies are refused here: they name the A2A transport task, not an AdCP task.
+   * The handle of the task a delivery names, looked up by its verified sender's `agent`, `task_id`
+   * and `operation_id` (held to `storeTimeoutMs`): every MCP delivery is then correlated to it.
+   * What each mismatch is answered: docs/calling.md, "Task handles: correlating polls and webhooks to the task".
    */
   readonly handles?: HandleLookup | undefined;
   /**
