@@ -5,7 +5,7 @@
  *   npm run bench            build, then run everything (under 5 minutes on this 2-core machine)
  *   npx tsx bench/run.ts     run against the current dist/ (npm run compile first)
  *        --quick             fewer rounds and processes (a smoke run; figures are rougher)
- *        --only=a,b          only these sections: cold, uri, text, structured, peers, rejections, hostile, typecheck, webhooks, package, encode, weight, patches, calltask, waitfortask
+ *        --only=a,b          only these sections: cold, uri, text, structured, peers, rejections, hostile, typecheck, webhooks, package, encode, weight, patches, calltask, waitfortask, events
  *   BENCH_CLOCK=wall         time the hot loops in wall time instead of CPU time
  *
  * Prints a table and writes bench/results.json (git-ignored): per measurement the median, min,
@@ -45,6 +45,9 @@
  *               share the other releases ship too (bench/weight.ts).
  *   waitfortask waitForTask's own cost per poll (in-process client answering at once, zero-delay
  *               clock) against a hand-written poll loop over the same client (bench/wait-for-task.ts).
+ *   events      callTask with option onEvent against callTask without, in-process client answering at once, in
+ *               processes of their own; with BENCH_BEFORE=<dist/ of a build without events>, without a listener
+ *               ÷ that build, each in its own processes (bench/events.ts, bench/events-child.mjs).
  *
  * To see where the time goes: `npx tsx bench/profile.ts <case>` (node --cpu-prof, summarized).
  * The latest figures and what they mean: docs/benchmarks.md.
@@ -57,6 +60,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { V3_1 } from '../test/fixtures/versions.js';
 import { callTaskBench } from './call-task.js';
 import { encodeBench } from './encode.js';
+import { eventsBench } from './events.js';
 import {
   CLOCK,
   goal,
@@ -266,6 +270,7 @@ async function main(): Promise<void> {
     if (wanted('patches')) measurements.push(...(await patchBench(tmp, QUICK ? 3 : 9)));
     if (wanted('calltask')) measurements.push(...(await callTaskBench(rounds(15))));
     if (wanted('waitfortask')) measurements.push(...(await waitForTaskBench(rounds(21))));
+    if (wanted('events')) measurements.push(...(await eventsBench(QUICK ? 3 : 7)));
     if (wanted('weight')) measurements.push(...(await weightBench(path.join(ROOT, 'dist'), tmp)));
 
     const durationMs = performance.now() - started;

@@ -22,6 +22,8 @@ const RANKS: Readonly<Record<string, number>> = {
   schema: 2,
   // The options decode and encode share (read below both).
   options: 3,
+  // The events a call, a wait and a receiver tell their listener, and the telling (below call/ and webhooks/, which both tell them).
+  events: 3,
   extract: 3,
   validate: 3,
   encode: 4,
@@ -34,10 +36,11 @@ const RANKS: Readonly<Record<string, number>> = {
   generate: 6,
   // The typed call over the official clients (Node: it runs under the bounded fetch's context).
   call: 7,
-  cli: 7,
   mcp: 8,
   a2a: 8,
   entries: 8,
+  // The command line: it calls sellers through the mcp/ and a2a/ entries' callTask.
+  cli: 9,
 };
 
 /**
@@ -57,6 +60,7 @@ const INNER_RANKS: Readonly<Record<string, Readonly<Record<string, number>>>> = 
     'decode-webhook': 3,
     deliveries: 3,
     'receiver-options': 4,
+    'receiver-events': 4,
     receiver: 5,
     index: 6,
   },

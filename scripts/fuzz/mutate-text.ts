@@ -120,7 +120,7 @@ const TEXT_MUTATIONS: Readonly<Record<string, Mutation<string, number>>> = {
         json = undefined;
       }
       const end = text.lastIndexOf('}');
-      note(ctx, 'text:duplicateKey', `${m[1]} again (last wins)`);
+      note(ctx, 'text:duplicateKey', `${m[1]} again`);
       return end < 0 ? text : `${text.slice(0, end)},"${m[1]}":${json ?? 'null'}${text.slice(end)}`;
     },
   ],

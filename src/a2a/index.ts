@@ -5,10 +5,8 @@
  * peer the caller brings, never imported here.
  */
 
-export { type HttpRefusal, type TransportBlame, TransportError } from '../call/transport-error.js';
-export type { CallArgs, Called, CallOptions, CallTaskName, RequestOptions, RetryOptions, SafeCallResult } from '../call/types.js';
-export type { WaitForTask, WaitResult } from '../call/wait.js';
-export type { WaitClock, WaitOptions, WebhookDelivery } from '../call/wait-options.js';
+// The transport error, the call's and the wait's types and the events, as every call entry exports them.
+export * from '../call/entry.js';
 export { type A2aClient, callTask, safeCallTask, streamTask } from './call-task.js';
 export { foldA2aStream } from './fold-stream.js';
 export { type A2aSdkPart, type A2aSendRequest, a2aRequest } from './message.js';

@@ -11,6 +11,7 @@ import { shownText } from '../errors/format.js';
 import { type A2aRpcError, a2aRpcError, isMcpUnauthorized, sseSizeLimit, thrownFrameFault, thrownRefusal } from '../extract/thrown.js';
 import { findBoundsError, type ResponseHead } from '../fetch/bounded-fetch.js';
 import { isObject, own } from '../json/own.js';
+import { parseStrict, repeatedKeyError } from '../json/text.js';
 import { refusalOf } from './refusal.js';
 import { judgeRefusal, type TransportBlame, TransportError } from './transport-error.js';
 
@@ -71,18 +72,17 @@ const MAX_RPC_BODY = 1024 * 1024;
 /**
  * A refusal whose body is a JSON-RPC error response (a gateway's 429 with `-32029` and its
  * `adcp_error`): the seller's JSON-RPC error, as @a2a-js/sdk reads such a body itself, so both
- * transports decode it alike. decode() checks its `adcp_error` as it checks any.
+ * transports decode it alike. decode() checks its `adcp_error` as it checks any; a body that
+ * repeats a key is refused here (`DUPLICATE_KEY`), as any seller text decode parses.
  */
-function jsonRpcBody(body: string): unknown {
+function jsonRpcBody(body: string, context: ErrorContext): Classed | undefined {
   if (body.length > MAX_RPC_BODY || !body.trimStart().startsWith('{')) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(body);
-    if (!isObject(parsed) || own(parsed, 'jsonrpc') !== '2.0') return undefined;
-    const error = own(parsed, 'error');
-    return isObject(error) && Number.isInteger(own(error, 'code')) ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = parseStrict(body);
+  if (!parsed.ok || !isObject(parsed.value) || own(parsed.value, 'jsonrpc') !== '2.0') return undefined;
+  const error = own(parsed.value, 'error');
+  if (!isObject(error) || !Number.isInteger(own(error, 'code'))) return undefined;
+  const repeated = repeatedKeyError(body, '', context);
+  return repeated === undefined ? { kind: 'answer', answer: parsed.value } : { kind: 'error', error: repeated };
 }
 
 /** The JSON-RPC error @a2a-js/sdk threw, itself or (a stream's error event, `SSE event contained an error: …`) as the `cause` of a plain Error. */
@@ -116,8 +116,8 @@ export function classify(thrown: unknown, head: ResponseHead | undefined, contex
       return 'answer' in rpc ? { kind: 'answer', answer: rpc.answer } : { kind: 'error', error: malformedRpcError(rpc.malformed, context) };
     const refused = thrownRefusal(thrown);
     if (refused !== undefined) {
-      const carried = jsonRpcBody(refused.body);
-      if (carried !== undefined) return { kind: 'answer', answer: carried };
+      const carried = jsonRpcBody(refused.body, context);
+      if (carried !== undefined) return carried;
       return { kind: 'error', error: refusalError(refused.status, refused.body, head, context) };
     }
     // The MCP SDK's McpError: the seller's JSON-RPC error, its code own and an integer.

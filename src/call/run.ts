@@ -13,10 +13,14 @@ import type { EncodedRequest } from '../encode/request.js';
 import { DecodeError, describeThrown } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { deadlineMs, optionError, unreadableOption } from '../errors/option-rules.js';
+import type { AdcpEventListener } from '../events/events.js';
+import { readListener } from '../events/tell.js';
 import { type ResponseHead, withObservedFetchBounds } from '../fetch/bounded-fetch.js';
+import { isObject, own } from '../json/own.js';
 import { DECODE_OPTION_KEYS, type DecodeOptionKey, type Resolved, resolveOptions } from '../options/resolve-options.js';
 import { readRequest } from '../options/sent-request.js';
 import type { Version } from '../schema/versions.js';
+import { CallEvents } from './call-events.js';
 import { classify } from './classify.js';
 import { decodePoll, isPollMethod } from './poll-method.js';
 import { type Retry, readRetry, retryDelayMs } from './retry.js';
@@ -49,7 +53,7 @@ function given(first: unknown, second: unknown, third: unknown): Given {
 }
 
 /** The options callTask takes of its own; decode's (but `transport` and `request`, the call's to set) are read by resolveOptions. */
-const CALL_OWN_KEYS = ['timeoutMs', 'signal', 'retry'] as const satisfies readonly (keyof CallOptions)[];
+const CALL_OWN_KEYS = ['timeoutMs', 'signal', 'retry', 'onEvent', 'agent'] as const satisfies readonly (keyof CallOptions)[];
 
 /** Every option callTask takes, by name: a type test holds it to `keyof CallOptions`, so a decode option cannot be dropped on the way. */
 export const CALL_OPTION_KEYS = [
@@ -109,9 +113,10 @@ export function safeCallTaskOver<C, X = {}>(
 /**
  * Encodes once, then sends and decodes, again on a retryable end while `retry` and the deadline
  * allow: every attempt sends the same request. Throws only the caller's abort (its reason, as is)
- * and what it cannot class; every other end is returned.
+ * and what it cannot class; every other end is returned. With a listener, each step is told
+ * (call-events.ts); without one, nothing of it runs.
  */
-async function runCall(
+function runCall(
   what: Given['what'],
   options: CallOptions | undefined,
   send: Send,
@@ -119,7 +124,32 @@ async function runCall(
   who = 'callTask',
 ): Promise<Ended> {
   const read = readCallOptions(options, known, who);
-  if (read instanceof DecodeError) return { ok: false, error: read, request: undefined };
+  if (read instanceof DecodeError) {
+    // Options refused are an end too: told to the listener, when one can be read from them.
+    const on = listenerIn(options);
+    if (on !== undefined) new CallEvents(on, what, undefined, 1).ended({ ok: false, error: read, request: undefined });
+    return Promise.resolve({ ok: false, error: read, request: undefined });
+  }
+  // Not async itself, so that a call without a listener awaits one function, as it did before events.
+  if (read.onEvent === undefined) return attempts(what, read, send, who, undefined);
+  return observedCall(what, read, send, who, read.onEvent);
+}
+
+/** A call told to its listener: started, each attempt (attempts), ended, with what it throws too. */
+async function observedCall(what: Given['what'], read: CallSettings, send: Send, who: string, on: AdcpEventListener): Promise<Ended> {
+  const events = new CallEvents(on, what, read.agent, read.retry.attempts);
+  try {
+    const ended = await attempts(what, read, send, who, events);
+    events.ended(ended);
+    return ended;
+  } catch (thrown) {
+    events.ended({ thrown });
+    throw thrown;
+  }
+}
+
+/** The call's attempts, from the encode to the last end (runCall). */
+async function attempts(what: Given['what'], read: CallSettings, send: Send, who: string, events: CallEvents | undefined): Promise<Ended> {
   const { timeoutMs, signal, retry, codec } = read;
   signal?.throwIfAborted();
   const request = encodeOnce(what, codec, who);
@@ -128,13 +158,39 @@ async function runCall(
   const answered: Resolved = { ...codec, request: readRequest(request, { who }) };
   const clock: Clock = { started: performance.now(), timeoutMs };
   for (let attempt = 1; ; attempt++) {
-    const ended = await attemptOnce(request, answered, send, clock, signal);
+    const ended = await (events === undefined
+      ? attemptOnce(request, answered, send, clock, signal)
+      : observed(events, request, attempt, () => attemptOnce(request, answered, send, clock, signal)));
     if (ended.ok) return ended;
     const wait = attempt < retry.attempts ? retryDelayMs(ended.error, attempt) : undefined;
     // A wait that would end past the deadline is not started: the last end is the call's.
     if (wait === undefined || performance.now() + wait >= clock.started + clock.timeoutMs) return ended;
+    events?.retry(ended.error, attempt + 1, wait);
     await retry.sleep(wait, signal ?? NEVER);
     signal?.throwIfAborted();
+  }
+}
+
+/** One attempt, told as it starts and as it ends (what it throws too). */
+async function observed(events: CallEvents, request: EncodedRequest, attempt: number, run: () => Promise<Ended>): Promise<Ended> {
+  events.attemptStarted(request, attempt);
+  try {
+    const ended = await run();
+    events.attemptEnded(request, ended);
+    return ended;
+  } catch (thrown) {
+    events.attemptEnded(request, { thrown });
+    throw thrown;
+  }
+}
+
+/** The listener in options that were refused, if one can be read from them without throwing. */
+function listenerIn(options: unknown): AdcpEventListener | undefined {
+  try {
+    const on = isObject(options) ? own(options, 'onEvent') : undefined;
+    return typeof on === 'function' ? (on as AdcpEventListener) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -235,16 +291,35 @@ interface CallSettings {
   readonly timeoutMs: number;
   readonly signal: AbortSignal | undefined;
   readonly retry: Retry;
+  readonly onEvent: AdcpEventListener | undefined;
+  readonly agent: string | undefined;
 }
 
 function readCallOptions(options: CallOptions | undefined, known: readonly string[], who: string): CallSettings | DecodeError {
   const owner = { who };
   try {
     const codec = resolveOptions(options, owner, { known });
-    if (options === undefined) return { codec, timeoutMs: DEFAULT_TIMEOUT_MS, signal: undefined, retry: readRetry(undefined, who) };
-    const { timeoutMs, signal, retry } = options;
+    if (options === undefined)
+      return {
+        codec,
+        timeoutMs: DEFAULT_TIMEOUT_MS,
+        signal: undefined,
+        retry: readRetry(undefined, who),
+        onEvent: undefined,
+        agent: undefined,
+      };
+    const { timeoutMs, signal, retry, onEvent, agent } = options;
     if (signal !== undefined && !(signal instanceof AbortSignal)) return optionError(who, 'signal', 'an AbortSignal', signal);
-    return { codec, timeoutMs: deadlineMs('timeoutMs', timeoutMs, owner) ?? DEFAULT_TIMEOUT_MS, signal, retry: readRetry(retry, who) };
+    if (agent !== undefined && (typeof agent !== 'string' || agent.length === 0))
+      return optionError(who, 'agent', "the seller agent's URL", agent);
+    return {
+      codec,
+      timeoutMs: deadlineMs('timeoutMs', timeoutMs, owner) ?? DEFAULT_TIMEOUT_MS,
+      signal,
+      retry: readRetry(retry, who),
+      onEvent: readListener(who, onEvent),
+      agent,
+    };
   } catch (cause) {
     if (cause instanceof DecodeError) return cause;
     return unreadableOption(who, 'options', cause);

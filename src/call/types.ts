@@ -8,6 +8,7 @@ import type { DecodeOptions, Pinning, ResponseIn, VersionFor, VersionOption } fr
 import type { EncodedRequest, Frozen } from '../encode/request.js';
 import type { Encoded, EncodeVersionFor, RequestIn, RequestTask } from '../encode/types.js';
 import type { DecodeError } from '../errors/errors.js';
+import type { AdcpEventListener } from '../events/events.js';
 import type { Version } from '../schema/versions.js';
 import type { PollMethod } from './poll-method.js';
 
@@ -42,6 +43,13 @@ export interface CallOptions<V extends VersionOption | undefined = VersionOption
   readonly signal?: AbortSignal | undefined;
   /** Resend the same request on what is retryable: see {@link RetryOptions}. Default: one attempt. */
   readonly retry?: RetryOptions | undefined;
+  /**
+   * Told each step of the call as it happens: started, each attempt started and ended (with its
+   * refusal), each retry, ended. What it throws never changes the call. docs/observability.md.
+   */
+  readonly onEvent?: AdcpEventListener | undefined;
+  /** The seller agent's URL, as the events name the seller (the call takes a client, which does not say it). */
+  readonly agent?: string | undefined;
 }
 
 /** A task callTask can call in the version the options speak. */

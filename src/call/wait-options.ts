@@ -7,6 +7,8 @@ import type { PolledTask } from '../decode/polling.js';
 import type { DecodeOptions } from '../decode/types.js';
 import { DecodeError, type TaskFailedError } from '../errors/errors.js';
 import { deadlineMs, optionalFunction, optionError, unreadableOption } from '../errors/option-rules.js';
+import type { AdcpEventListener } from '../events/events.js';
+import { readListener } from '../events/tell.js';
 import { DECODE_OPTION_KEYS, type DecodeOptionKey, type Resolved, resolveOptions } from '../options/resolve-options.js';
 import { abortableSleep, backoffMs } from './backoff.js';
 
@@ -62,6 +64,11 @@ export interface WaitOptions extends PollBounds {
   /** Called with each interim poll (`working` with its progress, `input-required`, `submitted`, ...). */
   readonly onStatus?: ((polled: PolledTask) => void) | undefined;
   /**
+   * Told each step of the wait as it happens: started, each poll (its status, or the failure, a
+   * transient one swallowed included), ended. What it throws never changes the wait. docs/observability.md.
+   */
+  readonly onEvent?: AdcpEventListener | undefined;
+  /**
    * The MCP tool or A2A skill the poll is invoked by; default the handle's release's:
    * `get_task_status` (3.1), `tasks_get` (3.0, as the official SDK's sellers name `tasks/get`).
    */
@@ -99,6 +106,7 @@ export const WAIT_OPTION_KEYS = [
   'maxFailures',
   'signal',
   'onStatus',
+  'onEvent',
   'method',
   'webhooks',
   'clock',
@@ -161,6 +169,7 @@ export function readWaitOptions(options: WaitOptions | undefined): WaitSettings 
       maxFailures,
       signal,
       onStatus: callback('onStatus', o.onStatus),
+      onEvent: readListener(WHO, o.onEvent),
       method,
       webhooks,
       clock,

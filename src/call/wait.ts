@@ -18,6 +18,7 @@ import { releaseFor } from '../schema/releases.js';
 import type { Version } from '../schema/versions.js';
 import { type Send, sendOnce } from './run.js';
 import { TransportError } from './transport-error.js';
+import { type WaitEnd, WaitEvents } from './wait-events.js';
 import { nextDelay, readWaitOptions, type WaitOptions, type WaitSettings } from './wait-options.js';
 import { raceWebhooks, type Settled, type WebhookRace } from './wait-webhooks.js';
 
@@ -51,6 +52,10 @@ interface Wait {
   readonly pollSignal: AbortSignal;
   /** What a sleep runs under (the poll's and `wake`), made again only when a webhook wakes the wait. */
   sleepSignal: AbortSignal;
+  /** The events told, when the wait has a listener. */
+  readonly events: WaitEvents | undefined;
+  /** What ended the wait, for its last event: a poll unless a webhook, the caller's abort or the deadline did. */
+  by: WaitEnd;
 }
 
 /** Whether the poll of a release carries an `idempotency_key` (none of the bundled poll schemas defines one today). */
@@ -95,11 +100,16 @@ function timeout(wait: Wait, polls: number, last: PolledTask | undefined): Limit
   );
 }
 
-/** What ends the wait now: the caller's abort, or what the webhooks settled. */
+/** What ends the wait now: the caller's abort, or what the webhooks settled (and which, in `wait.by`). */
 function stopped(wait: Wait): Settled | undefined {
   const { signal } = wait.settings;
-  if (signal?.aborted === true) return { ok: false, error: signal.reason };
-  return wait.race.settled();
+  if (signal?.aborted === true) {
+    wait.by = 'abort';
+    return { ok: false, error: signal.reason };
+  }
+  const settled = wait.race.settled();
+  if (settled !== undefined) wait.by = 'webhook';
+  return settled;
 }
 
 /**
@@ -165,12 +175,18 @@ async function pause(wait: Wait, delay: number, polls: number, last: PolledTask 
   try {
     await clock.sleep(Math.min(delay, Math.max(left, 0)), wait.sleepSignal);
   } catch (reason) {
-    if (!wait.wake.signal.aborted && !wait.done.signal.aborted) throw reason;
+    if (!wait.wake.signal.aborted && !wait.done.signal.aborted) {
+      wait.by = 'abort';
+      throw reason;
+    }
     wait.wake = new AbortController();
     wait.sleepSignal = anyOf(wait.pollSignal, [wait.wake.signal]);
     return;
   }
-  if (delay >= left) throw timeout(wait, polls, last);
+  if (delay >= left) {
+    wait.by = 'deadline';
+    throw timeout(wait, polls, last);
+  }
 }
 
 /**
@@ -207,9 +223,14 @@ export async function waitOver(send: Send, handleValue: unknown, options: WaitOp
   const version = handle.version as Version;
   // Encoded before the webhooks are raced: a refused request leaves nothing open.
   const request = keyedPoll(version) ? undefined : pollRequest(handle, settings.method, settings.bounds);
+  const { method } = releaseFor(version).envelope.taskStatusPoll;
+  const events =
+    settings.onEvent === undefined
+      ? undefined
+      : new WaitEvents(settings.onEvent, handle, settings.method ?? method, settings.webhooks !== undefined);
   const wait: Wait = {
     handle,
-    method: releaseFor(version).envelope.taskStatusPoll.method,
+    method,
     settings,
     deadline: startedAt + settings.timeoutMs,
     startedAt,
@@ -219,21 +240,40 @@ export async function waitOver(send: Send, handleValue: unknown, options: WaitOp
     done,
     pollSignal,
     sleepSignal: anyOf(pollSignal, [wake.signal]),
+    events,
+    by: 'poll',
   };
+  if (events === undefined)
+    try {
+      return (await loop(wait, send)) as never;
+    } finally {
+      wait.race.close();
+    }
+  const polls = { made: 0 };
   try {
-    return (await loop(wait, send)) as never;
+    const data = await loop(wait, send, polls);
+    events.ended(wait.by, polls.made, { data });
+    return data as never;
+  } catch (thrown) {
+    events.ended(wait.by, polls.made, { thrown });
+    throw thrown;
   } finally {
     wait.race.close();
   }
 }
 
-async function loop(wait: Wait, send: Send): Promise<unknown> {
-  let polls = 0;
+/**
+ * Polls until the task is final, a webhook settles the wait, or it fails; with events, each poll is
+ * told (`polls.made` counts them for the wait's last event).
+ */
+async function loop(wait: Wait, send: Send, polls = { made: 0 }): Promise<unknown> {
+  const { events, settings } = wait;
   let failures = 0;
   let last: PolledTask | undefined;
   for (;;) {
-    const outcome = await pollOnce(wait, send);
-    polls += 1;
+    events?.pollStarted();
+    const outcome = events === undefined ? await pollOnce(wait, send) : await toldOnFailure(wait, send, polls.made + 1, failures);
+    polls.made += 1;
     if ('ended' in outcome) return settle(outcome.ended);
     const end = stopped(wait);
     if (end !== undefined) return settle(end);
@@ -241,16 +281,34 @@ async function loop(wait: Wait, send: Send): Promise<unknown> {
     if ('polled' in outcome) {
       failures = 0;
       last = outcome.polled;
-      if (last.status === 'completed') return resultOf(wait, last);
-      wait.settings.onStatus?.(last);
+      if (last.status === 'completed') {
+        events?.polled(polls.made, outcome, failures, settings.maxFailures, undefined);
+        return resultOf(wait, last);
+      }
+      settings.onStatus?.(last);
     } else {
       failures += 1;
-      if (failures >= wait.settings.maxFailures) throw outcome.failure;
+      if (failures >= settings.maxFailures) {
+        events?.polled(polls.made, outcome, failures, settings.maxFailures, undefined);
+        throw outcome.failure;
+      }
       retryAfter = outcome.retryAfterSeconds;
     }
-    await pause(wait, nextDelay(wait.settings, polls, retryAfter), polls, last);
+    const delay = nextDelay(settings, polls.made, retryAfter);
+    events?.polled(polls.made, outcome, failures, settings.maxFailures, delay);
+    await pause(wait, delay, polls.made, last);
     const woken = stopped(wait);
     if (woken !== undefined) return settle(woken);
+  }
+}
+
+/** One poll whose failure, when it ends the wait (not transient), is told before it is thrown. */
+async function toldOnFailure(wait: Wait, send: Send, poll: number, failures: number): Promise<Polled> {
+  try {
+    return await pollOnce(wait, send);
+  } catch (failure) {
+    if (wait.by === 'poll') wait.events?.polled(poll, { failure }, failures, wait.settings.maxFailures, undefined);
+    throw failure;
   }
 }
 

@@ -3,7 +3,8 @@
  * failure, and JSON for `--json`. Seller text is shown with {@link shownText}, so nothing a seller
  * sends (a key name, an id, a code, a message) can drive the terminal or forge a line.
  */
-import { type DecodeError, LimitError, SchemaMismatchError, TaskFailedError } from '../errors/errors.js';
+import { TransportError } from '../call/transport-error.js';
+import { type DecodeError, LimitError, RequestError, SchemaMismatchError, TaskFailedError } from '../errors/errors.js';
 import { formatIssues, shownPointer, shownText } from '../errors/format.js';
 
 /** Issues printed in human mode; `--json` lists all. */
@@ -82,9 +83,9 @@ export function successLine(task: string, version: string, data: Readonly<Record
 export function describeFailure(task: string, error: DecodeError): string[] {
   const version = error.version === undefined ? '' : ` (AdCP ${shownText(error.version, 32)})`;
   const lines = [`✖ ${shownText(task, 64)}: ${error.code}${version}`, `  ${shownText(error.message, MAX_MESSAGE)}`];
-  if (error instanceof SchemaMismatchError) {
+  if (error instanceof SchemaMismatchError || error instanceof RequestError) {
     const shown = error.issues.slice(0, MAX_PRINTED_ISSUES);
-    const formatted = formatIssues(new SchemaMismatchError(error.message, { schemaId: error.schemaId, issues: shown }));
+    const formatted = formatIssues(new SchemaMismatchError(error.message, { schemaId: error.schemaId ?? '', issues: shown }));
     for (const line of formatted.split('\n')) lines.push(`  ${line}`);
     if (error.issues.length > shown.length) lines.push(`  … ${error.issues.length - shown.length} more issues (--json lists all)`);
     if (!error.issuesComplete)
@@ -106,21 +107,21 @@ export function describeFailure(task: string, error: DecodeError): string[] {
 }
 
 /**
- * The machine report of a failed decode: every data field the error carries.
+ * Every data field a DecodeError carries, as JSON: its code, name, message, version and path, and
+ * what its class adds (issues, the seller's error, the bound passed, the HTTP refusal).
  *
- * @param task The task name.
- * @param error Why it did not decode.
- * @returns A JSON-ready object `{ ok: false, task, error }`.
+ * @param error - Why a decode or a call did not succeed.
+ * @returns A JSON-ready object.
  * @throws Never.
  * @example
- * console.log(jsonText(failureJson('get_products', error)));
+ * errorJson(error).code; // 'SCHEMA_MISMATCH'
  */
-export function failureJson(task: string, error: DecodeError): unknown {
+export function errorJson(error: DecodeError): Record<string, unknown> {
   const out: Record<string, unknown> = { code: error.code, name: error.name, message: error.message };
   if (error.version !== undefined) out.version = error.version;
   if (error.path !== undefined) out.path = error.path;
-  if (error instanceof SchemaMismatchError) {
-    out.schemaId = error.schemaId;
+  if (error instanceof SchemaMismatchError || error instanceof RequestError) {
+    out.schemaId = error.schemaId ?? null;
     out.issues = error.issues;
     out.issuesComplete = error.issuesComplete;
     out.issuesFound = error.issuesFound ?? null;
@@ -135,7 +136,28 @@ export function failureJson(task: string, error: DecodeError): unknown {
     out.limit = error.limit;
     out.actual = error.actual;
   }
-  return { ok: false, task, error: out };
+  if (error instanceof TransportError) {
+    out.status = error.status ?? null;
+    out.blame = error.blame;
+    out.recovery = error.recovery;
+    out.signatureError = error.signatureError ?? null;
+    out.sellerText = error.sellerText ?? null;
+  }
+  return out;
+}
+
+/**
+ * The machine report of a failed decode: every data field the error carries.
+ *
+ * @param task The task name.
+ * @param error Why it did not decode.
+ * @returns A JSON-ready object `{ ok: false, task, error }`.
+ * @throws Never.
+ * @example
+ * console.log(jsonText(failureJson('get_products', error)));
+ */
+export function failureJson(task: string, error: DecodeError): unknown {
+  return { ok: false, task, error: errorJson(error) };
 }
 
 /**

@@ -148,7 +148,7 @@ function checkServed(ctx: Context, request: CheckedRequest, payload: Record<stri
   if (ctx.version !== undefined && served !== releaseOf(ctx.version)) {
     throw new DecodeError(
       'UNSUPPORTED_VERSION',
-      `the seller served AdCP "${shown}", a downshift from the request's "${stamps.release}" that the spec allows, but this call is pinned to ${ctx.version}: decode with version 'auto', or pin the release the seller speaks (decoderFor)`,
+      `the seller served AdCP "${shown}", a downshift from the request's ${stamps.release === undefined ? `major ${stamps.major}` : `"${stamps.release}"`} that the spec allows, but this call is pinned to ${ctx.version}: decode with version 'auto', or pin the release the seller speaks (decoderFor)`,
       opts,
     );
   }

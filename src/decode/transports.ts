@@ -42,7 +42,7 @@ export interface Found {
  * @param ctx - The call: task, resolved options, requested version.
  * @param input - The seller's answer, as the caller passed it.
  * @returns The payload and where it came from.
- * @throws {DecodeError} `TASK_FAILED`, `NO_PAYLOAD`, `MALFORMED_ENVELOPE`, `WRAPPER_DETECTED`, `TOO_LARGE`, `INVALID_JSON`, `UNSAFE_JSON`.
+ * @throws {DecodeError} `TASK_FAILED`, `NO_PAYLOAD`, `MALFORMED_ENVELOPE`, `WRAPPER_DETECTED`, `TOO_LARGE`, `INVALID_JSON`, `UNSAFE_JSON`, `DUPLICATE_KEY`.
  * @example
  * const found = locatePayload(ctx, await client.callTool({ name: 'get_products', arguments: args }));
  */

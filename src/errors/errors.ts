@@ -22,6 +22,11 @@ export type DecodeErrorCode =
   | 'INVALID_JSON'
   /** The JSON holds `__proto__` or `constructor.prototype` keys. */
   | 'UNSAFE_JSON'
+  /**
+   * A JSON text the seller sent repeats a key in one object, so two readers of it could disagree
+   * on its value (`JSON.parse` keeps the last); `path` points at the first repeat.
+   */
+  | 'DUPLICATE_KEY'
   /** A size bound (UTF-8 bytes) was exceeded. Nothing is truncated. */
   | 'TOO_LARGE'
   /** The payload nests deeper than `maxDepth` (checked before validation; `LimitError.unit` is `'depth'`). */

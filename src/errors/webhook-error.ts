@@ -167,6 +167,7 @@ export const DECODE_ERROR_ANSWER: Readonly<Record<DecodeErrorCode, { readonly st
   NO_PAYLOAD: { status: 400, blame: 'delivery' },
   INVALID_JSON: { status: 400, blame: 'delivery' },
   UNSAFE_JSON: { status: 400, blame: 'delivery' },
+  DUPLICATE_KEY: { status: 400, blame: 'delivery' },
   TOO_LARGE: { status: 413, blame: 'delivery' },
   TOO_DEEP: { status: 400, blame: 'delivery' },
   // Too many values was TOO_DEEP's second meaning; it keeps that answer.

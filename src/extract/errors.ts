@@ -241,7 +241,8 @@ function mcpLocate(input: unknown, maxBytes: number, cursor: { at: string }, con
  * @param context - The call the input was given to (decode's task and version), for the errors.
  * @returns A {@link AdcpErrorLocation}.
  * @throws {DecodeError} `UNSAFE_JSON` for prototype keys in a text item or in the `adcp_error`;
- *   `MALFORMED_ENVELOPE` when reading the input throws; `TOO_LARGE` when the text items examined
+ *   `DUPLICATE_KEY` for a text item that repeats a key; `MALFORMED_ENVELOPE` when reading the input
+ *   throws; `TOO_LARGE` when the text items examined
  *   hold more than 4 × `maxBytes` together.
  * @throws {DecodeError} `INVALID_OPTION` when `maxBytes` is not a non-negative safe integer or `Infinity`.
  * @example
@@ -264,7 +265,8 @@ export function locateMcpError(
  * @param options - `maxBytes` for each text item (default 4 MiB, UTF-8 bytes).
  * @returns A plain copy of the seller's `adcp_error` (read once, fields as sent), or `null`.
  * @throws {DecodeError} `UNSAFE_JSON` for prototype keys in a text item or in the `adcp_error`;
- *   `MALFORMED_ENVELOPE` when reading the input throws; `TOO_LARGE` when the text items examined
+ *   `DUPLICATE_KEY` for a text item that repeats a key; `MALFORMED_ENVELOPE` when reading the input
+ *   throws; `TOO_LARGE` when the text items examined
  *   hold more than 4 × `maxBytes` together.
  * @throws {DecodeError} `INVALID_OPTION` when `maxBytes` is not a non-negative safe integer or `Infinity`.
  * @example

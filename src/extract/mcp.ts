@@ -249,8 +249,8 @@ export function* textItems(content: readonly unknown[], cursor: { at: string }):
  * @param maxBytes - The largest text item, in UTF-8 bytes (resolved by the edge).
  * @param context - The call the result was given to (decode's task and version), for the errors.
  * @returns A {@link McpPayloadLocation}; a returned payload is the seller's object itself, not a copy.
- * @throws {DecodeError} `UNSAFE_JSON` for a text item holding prototype keys; `MALFORMED_ENVELOPE`
- *   when reading the input throws (getter, Proxy).
+ * @throws {DecodeError} `UNSAFE_JSON` for a text item holding prototype keys; `DUPLICATE_KEY` for one
+ *   that repeats a key; `MALFORMED_ENVELOPE` when reading the input throws (getter, Proxy).
  * @throws {LimitError} `TOO_LARGE` when the text items examined hold more than
  *   4 × `maxBytes` UTF-8 bytes together (see `readTextItem`).
  * @throws {DecodeError} `INVALID_OPTION` when `maxBytes` is not a non-negative safe integer or `Infinity`.
@@ -273,8 +273,9 @@ export function locateMcpPayload(
  * @param options - `maxBytes` for each text item (default 4 MiB, UTF-8 bytes).
  * @returns The payload object (a plain copy, never the caller's object), or `null` for error
  *   results, an `adcp_error`-only body, or no machine-readable data.
- * @throws {DecodeError} `UNSAFE_JSON` for a text item or structuredContent holding prototype keys (a
- *   security deviation: the spec would skip the item); `MALFORMED_ENVELOPE` when reading the input
+ * @throws {DecodeError} `UNSAFE_JSON` for a text item or structuredContent holding prototype keys, and
+ *   `DUPLICATE_KEY` for a text item that repeats a key (security deviations: the spec would skip the
+ *   item, or take the last value); `MALFORMED_ENVELOPE` when reading the input
  *   throws or structuredContent is not JSON data; `TOO_LARGE` when the text items examined hold more
  *   than 4 × `maxBytes` together; structuredContent's copy is held to the default bounds.
  * @throws {DecodeError} `INVALID_OPTION` when `maxBytes` is not a non-negative safe integer or `Infinity`.

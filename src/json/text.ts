@@ -1,11 +1,13 @@
 /**
  * Untrusted JSON text: measured against a UTF-8 byte limit before it is parsed, parsed strictly
  * (a byte-order mark is refused, as by `JSON.parse`), a syntax error described without quoting
- * the text, and the parsed value scanned once for prototype-polluting keys while its shape is
- * measured; and the budget that one scan over many text items (MCP `content[]`) shares.
+ * the text, the parsed value scanned once for prototype-polluting keys while its shape is
+ * measured, and the text refused when an object in it repeats a key; and the budget that one
+ * scan over many text items (MCP `content[]`) shares.
  */
 import { DecodeError, type ErrorContext, LimitError, NO_CONTEXT } from '../errors/errors.js';
 import { shownPointer } from '../errors/format.js';
+import { countMembers, type DuplicateKeys, findDuplicateKeys, shownKeys } from './duplicate-keys.js';
 import { hasOwn, prototypeMember } from './own.js';
 import { utf8Length } from './utf8.js';
 
@@ -77,39 +79,100 @@ function describeSyntaxError(error: unknown): { parseError: string; position?: n
 }
 
 /**
+ * How a surface refuses a JSON text that repeats a key: decode's `DUPLICATE_KEY` by default; the
+ * webhook receiver answers with the spec's own code (`webhook_body_malformed`).
+ */
+export type DuplicateKeyRefusal = (found: DuplicateKeys, path: string, context: ErrorContext) => Error;
+
+/**
+ * decode's refusal of a JSON text that repeats a key: `DUPLICATE_KEY`, its `path` the first
+ * repeat's, under the text's own pointer.
+ *
+ * @param found - What the scan found.
+ * @param path - JSON Pointer of the text in its envelope.
+ * @param context - The call the text was given to.
+ * @returns The error, to throw.
+ * @throws Never.
+ * @example
+ * duplicateKeyError({ count: 1, names: ['status'], path: '/status' }, '/content/0/text', NO_CONTEXT).path; // '/content/0/text/status'
+ */
+function duplicateKeyError(found: DuplicateKeys, path: string, context: ErrorContext): DecodeError {
+  const at = `${path}${found.path}`;
+  return new DecodeError(
+    'DUPLICATE_KEY',
+    `expected each key once per object in the JSON at ${shownPointer(path)}; found ${shownKeys(found)} repeated, the first at ${shownPointer(at)}`,
+    { ...context, path: at },
+  );
+}
+
+/**
+ * The refusal {@link parseJsonText} makes of a JSON text whose objects repeat a key, for a reader
+ * that parsed the text with {@link parseStrict} alone: the command line's saved answer (whose
+ * prototype keys decode finds in the parsed value, with a finer path), a refusal's JSON-RPC body.
+ * A full scan, linear in the text.
+ *
+ * @param text - JSON text `parseStrict` accepted.
+ * @param path - JSON Pointer of the text in what the error is about (`''`: the text is the input).
+ * @param context - The call the text was given to, for the error.
+ * @returns `DUPLICATE_KEY` at the first repeat, to throw, or `undefined` when no object repeats a key.
+ * @throws Never.
+ * @example
+ * repeatedKeyError('{"a":1,"a":2}', '')?.path; // '/a'
+ */
+export function repeatedKeyError(text: string, path: string, context: ErrorContext = NO_CONTEXT): DecodeError | undefined {
+  const found = findDuplicateKeys(text);
+  return found === undefined ? undefined : duplicateKeyError(found, path, context);
+}
+
+/**
  * Size-checks, parses and scans one untrusted JSON text: refused unparsed above `maxBytes`, then
  * parsed as strict JSON (a leading byte-order mark makes it invalid, as for `JSON.parse`), then
- * scanned once for prototype-polluting keys ({@link prototypeMember}) while its shape is measured.
+ * scanned once for prototype-polluting keys ({@link prototypeMember}) while its shape is measured,
+ * then refused when an object in it repeats a key (`JSON.parse` kept the last value; another
+ * reader of the same text may keep the first).
  *
  * @param text - The JSON text.
  * @param maxBytes - Largest accepted size in UTF-8 bytes.
- * @param path - JSON Pointer of the text in its envelope, for the `UNSAFE_JSON` error.
- * @param context - The call the text was given to (decode's task and version), for the error.
+ * @param path - JSON Pointer of the text in its envelope, for the errors.
+ * @param context - The call the text was given to (decode's task and version), for the errors.
+ * @param refuse - The error for a repeated key (decode's `DUPLICATE_KEY` unless a surface has its own).
  * @returns The parsed value and its shape, or why it was not parsed.
  * @throws {DecodeError} `UNSAFE_JSON` when the JSON holds a `__proto__` key or a `constructor` object
  *   with a `prototype` key: such a document is hostile, and skipping it could let a later item win.
+ * @throws {DecodeError} `DUPLICATE_KEY` (or what `refuse` builds) when an object repeats a key, for the same reason.
  * @example
  * parseJsonText('{"products":[]}', 4 * 1024 * 1024, '/content/0/text');
  * // { ok: true, value: { products: [] }, shape: { levels: 2, nodes: 2, finite: true } }
  */
-export function parseJsonText(text: string, maxBytes: number, path: string, context: ErrorContext = NO_CONTEXT): JsonTextParse {
+export function parseJsonText(
+  text: string,
+  maxBytes: number,
+  path: string,
+  context: ErrorContext = NO_CONTEXT,
+  refuse: DuplicateKeyRefusal = duplicateKeyError,
+): JsonTextParse {
   const size = measureUtf8(text, maxBytes);
   if (!size.fits) return { ok: false, reason: 'too-large', bytes: size.bytes, bytesExact: size.exact };
   const parsed = parseStrict(text);
   if (!parsed.ok) return { ok: false, reason: looksLikeJsonText(text) ? 'invalid-json' : 'not-json', ...parsed.error };
   const value = parsed.value;
-  const shape =
-    typeof value === 'object' && value !== null
-      ? scanParsed(value)
-      : { levels: 0, nodes: 1, finite: typeof value !== 'number' || value - value === 0 };
-  if (shape === undefined) {
+  if (typeof value !== 'object' || value === null) {
+    return { ok: true, value, shape: { levels: 0, nodes: 1, finite: typeof value !== 'number' || value - value === 0 } };
+  }
+  const scanned = scanParsed(value);
+  if (scanned === undefined) {
     throw new DecodeError(
       'UNSAFE_JSON',
       `expected JSON without __proto__ or constructor.prototype keys at ${shownPointer(path)}, but found one`,
       { ...context, path },
     );
   }
-  return { ok: true, value, shape };
+  const members = countMembers(text);
+  if (members !== scanned.members) {
+    // The full scan finds what the counts say; were it ever to miss, the text is refused all the same.
+    throw refuse(findDuplicateKeys(text) ?? { count: members - scanned.members, names: [], path: '' }, path, context);
+  }
+  return { ok: true, value, shape: scanned.shape };
 }
 
 /**
@@ -158,10 +221,11 @@ function parseQuietly(text: string): unknown {
 
 /**
  * `undefined` when a value `JSON.parse` produced holds a prototype-polluting member at any depth
- * (what secure-json-parse refuses with both actions set to `'error'`); else its {@link ParsedShape}.
+ * (what secure-json-parse refuses with both actions set to `'error'`); else its {@link ParsedShape}
+ * and how many object members it holds (against the text's, see `countMembers`).
  * One iterative scan (cost: docs/benchmarks.md); no copy, since our own parse made plain data.
  */
-function scanParsed(root: object): ParsedShape | undefined {
+function scanParsed(root: object): { shape: ParsedShape; members: number } | undefined {
   // for...in also yields inherited enumerable properties: with Object.prototype polluted by
   // someone else, only own keys count (JSON.parse makes every own key enumerable).
   let polluted = false;
@@ -173,6 +237,7 @@ function scanParsed(root: object): ParsedShape | undefined {
   const levels: number[] = [1];
   let deepest = 1;
   let nodes = 1;
+  let members = 0;
   let finite = true;
   while (stack.length > 0) {
     const node = stack.pop() as Record<string, unknown>;
@@ -195,7 +260,7 @@ function scanParsed(root: object): ParsedShape | undefined {
     }
     for (const key in node) {
       if (polluted && !hasOwn(node, key)) continue;
-      nodes++;
+      members++;
       const child = node[key];
       if ((key === '__proto__' || key === 'constructor') && prototypeMember(key, child)) return undefined;
       if (typeof child === 'object') {
@@ -206,7 +271,7 @@ function scanParsed(root: object): ParsedShape | undefined {
       } else if (typeof child === 'number' && child - child !== 0) finite = false;
     }
   }
-  return { levels: deepest, nodes, finite };
+  return { shape: { levels: deepest, nodes: nodes + members, finite }, members };
 }
 
 /** UTF-16 units of text measured or parsed so far in one scan of many text items; see {@link readTextItem}. */
@@ -239,7 +304,7 @@ const TEXT_BUDGET_FACTOR = 4;
  * @param maxBytes Largest accepted size of one item in UTF-8 bytes.
  * @param path JSON Pointer of the text.
  * @returns The parse outcome.
- * @throws {LimitError} `TOO_LARGE` when the budget is spent; {@link DecodeError} `UNSAFE_JSON`.
+ * @throws {LimitError} `TOO_LARGE` when the budget is spent; {@link DecodeError} `UNSAFE_JSON`, `DUPLICATE_KEY`.
  * @example
  * readTextItem({ used: 0 }, '{}', 1024, '/content/0/text'); // { ok: true, value: {}, ... }
  */

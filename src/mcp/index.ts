@@ -4,9 +4,7 @@
  * a peer the caller brings, never imported here.
  */
 
-export { type HttpRefusal, type TransportBlame, TransportError } from '../call/transport-error.js';
-export type { CallArgs, Called, CallOptions, CallTaskName, RequestOptions, RetryOptions, SafeCallResult } from '../call/types.js';
-export type { WaitForTask, WaitResult } from '../call/wait.js';
-export type { WaitClock, WaitOptions, WebhookDelivery } from '../call/wait-options.js';
+// The transport error, the call's and the wait's types and the events, as every call entry exports them.
+export * from '../call/entry.js';
 export { callTask, type McpClient, safeCallTask } from './call-task.js';
 export { waitForTask } from './wait.js';

@@ -9,6 +9,8 @@
 export type { TaskHandle, TaskHandleFields } from '../decode/task-handle.js';
 export { TaskMismatchError } from '../errors/errors.js';
 export { type WebhookBlame, WebhookError, type WebhookErrorCode } from '../errors/webhook-error.js';
+export type { AdcpEvent, AdcpEventListener, EventRefusal, WebhookEvent } from '../events/events.js';
+export type { DuplicateKeys } from '../json/duplicate-keys.js';
 export type { CanonicalTarget } from '../signatures/http/target-uri.js';
 export {
   createMemoryDedupStore,
@@ -49,7 +51,6 @@ export {
 } from '../signatures/verify/verify.js';
 // A webhook service that imports only this entry preloads its tasks' validators from it (bundles, workers).
 export { preload } from '../validate/preload.js';
-export type { DuplicateKeys } from './body/duplicate-keys.js';
 export type { HeaderRecord, IncomingWebhook, PlainWebhookRequest, RawBody } from './body/request.js';
 export {
   type DecodedWebhook,

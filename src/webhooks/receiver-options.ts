@@ -20,6 +20,7 @@ import {
   positiveInteger,
   secretOptionError,
 } from '../errors/option-rules.js';
+import type { AdcpEventListener } from '../events/events.js';
 import { type RegisteredEndpoint, registeredEndpoint } from '../signatures/http/target-uri.js';
 import { DEDUP_OPTION_KEYS, type DedupOptions, type DedupSettings } from '../signatures/replay/dedup-claim.js';
 import { createMemoryReplayStore, type ReplayStore } from '../signatures/replay/replay.js';
@@ -117,14 +118,9 @@ export interface WebhookReceiverOptions<V extends VersionOption | undefined = Ve
    */
   readonly dedup?: DedupOptions | undefined;
   /**
-   * The handle of the task a delivery names, looked up by the verified sender's `agent`, its
-   * `task_id` and `operation_id` (your store of what `taskHandle(task, answer, { agent })` returned,
-   * keyed by agent and task id; the lookup is held to `storeTimeoutMs`). With it, every MCP
-   * delivery is correlated: one naming another `task_type`, `task_id` or `operation_id` than its
-   * handle, or signed by another agent than the handle records, is `TASK_MISMATCH` (400), one whose
-   * handle is not known (yet) `webhook_task_unknown` (503: the sender retries), a handle that
-   * records no `agent` `webhook_receiver_misconfigured` (500), and the handle's version judges it.
-   * A2A push bodies are refused here: they name the A2A transport task, not an AdCP task.
+   * The handle of the task a delivery names, looked up by its verified sender's `agent`, `task_id`
+   * and `operation_id` (held to `storeTimeoutMs`): every MCP delivery is then correlated to it.
+   * What each mismatch is answered: docs/calling.md, "Task handles: correlating polls and webhooks to the task".
    */
   readonly handles?: HandleLookup | undefined;
   /**
@@ -136,6 +132,11 @@ export interface WebhookReceiverOptions<V extends VersionOption | undefined = Ve
   readonly now?: (() => number) | undefined;
   /** WebCrypto. Default `crypto.subtle`. */
   readonly subtle?: WebhookCrypto | undefined;
+  /**
+   * Told once per `receive()`: the delivery received, the duplicate, or the refusal with the code,
+   * HTTP status and blame `webhookResponse` answers. What it throws never changes the answer. docs/observability.md.
+   */
+  readonly onEvent?: AdcpEventListener | undefined;
 }
 
 /** Every option createWebhookReceiver takes, by name: its own, and decodeWebhook's (`handle` is refused with the reason). */
@@ -158,6 +159,7 @@ const RECEIVER_OPTION_KEYS = [
   'recent',
   'now',
   'subtle',
+  'onEvent',
   ...DECODE_WEBHOOK_OPTION_KEYS,
 ] as const satisfies readonly (keyof WebhookReceiverOptions)[];
 
@@ -191,6 +193,8 @@ export interface ReceiverSettings {
   readonly bounds: Bounds;
   /** What deliveries() keeps of the recent outcomes. */
   readonly recent: ReturnType<typeof recentBounds>;
+  /** The listener each receive() tells, when given. */
+  readonly onEvent: AdcpEventListener | undefined;
 }
 
 /** Runs a factory of another module at creation; a TypeError it throws is the caller's option. */
@@ -284,7 +288,7 @@ function checkShapes(options: WebhookReceiverOptions): void {
   knownOptions(WHO, options, RECEIVER_OPTION_KEYS);
   for (const name of ['jwks', 'revocationList', 'hmac', 'dedup'] as const)
     knownOptions(WHO, options[name], NESTED_OPTION_KEYS[name], NO_CONTEXT, name);
-  for (const name of ['keys', 'revocation', 'now', 'handles'] as const) optionalFunction(WHO, name, options[name]);
+  for (const name of ['keys', 'revocation', 'now', 'handles', 'onEvent'] as const) optionalFunction(WHO, name, options[name]);
   optionalMethods(WHO, 'replayStore', options.replayStore, ['capReached', 'claim']);
   optionalMethods(WHO, 'subtle', options.subtle, ['digest', 'verify', 'importKey', 'sign']);
   const scope = options.replayScope;
@@ -358,6 +362,7 @@ export function receiverSettings(options: WebhookReceiverOptions): ReceiverSetti
     recent,
     now,
     subtle,
+    onEvent,
     handle: _h,
     ...decodeOptions
   } = options;
@@ -385,5 +390,6 @@ export function receiverSettings(options: WebhookReceiverOptions): ReceiverSetti
     decode,
     bounds: { maxDepth: decodeBounds.maxDepth, maxNodes: decodeBounds.maxNodes, maxBytes: Math.min(decodeBounds.maxBytes, maxBytes) },
     recent: recentBounds(recent),
+    onEvent,
   };
 }

@@ -13,6 +13,7 @@ import type { Pinning, VersionOption } from '../decode/types.js';
 import { DecodeError, describeThrown, TaskMismatchError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { WebhookError } from '../errors/webhook-error.js';
+import { tell } from '../events/tell.js';
 import { isObject, own } from '../json/own.js';
 import type { Version } from '../schema/versions.js';
 import { claimDelivery } from '../signatures/replay/dedup-claim.js';
@@ -26,6 +27,7 @@ import { type DecodedWebhook, decodeWebhookValue, forHandle } from './decode-web
 import { createDeliveryHub, type DeliveryHub } from './deliveries.js';
 import { checkWebhookEnvelope, detectWebhookFormat } from './envelope.js';
 import { type WebhookFailure, WebhookTaskFailedError } from './errors.js';
+import { receivedEvent, refusedEvent, type Seen } from './receiver-events.js';
 import { type ReceiverSettings, receiverSettings, type WebhookReceiverOptions } from './receiver-options.js';
 
 /** Who signed a received webhook: an RFC 9421 key, or the legacy HMAC secret. */
@@ -163,18 +165,28 @@ async function authenticate(settings: ReceiverSettings, read: ReadRequest): Prom
   });
 }
 
-/** One delivery through every step; the dedup claim (when configured) comes last, on a decoded payload. */
-async function receiveOne(settings: ReceiverSettings, request: IncomingWebhook, hub: DeliveryHub<WebhookOutcome>): Promise<WebhookOutcome> {
+/**
+ * One delivery through every step; the dedup claim (when configured) comes last, on a decoded
+ * payload. With a listener, `seen` learns the body's size and the verified sender as they are known.
+ */
+async function receiveOne(
+  settings: ReceiverSettings,
+  request: IncomingWebhook,
+  hub: DeliveryHub<WebhookOutcome>,
+  seen?: Seen,
+): Promise<WebhookOutcome> {
   const read = await readWebhookRequest(request, settings.body);
-  const outcome = await outcomeOf(settings, read);
+  if (seen !== undefined) seen.bytes = read.body.byteLength;
+  const outcome = await outcomeOf(settings, read, seen);
   hub.publish(outcome, read.body.byteLength);
   return outcome;
 }
 
 /** A read request's outcome: verified, parsed, decoded and claimed. */
-async function outcomeOf(settings: ReceiverSettings, read: ReadRequest): Promise<WebhookOutcome> {
+async function outcomeOf(settings: ReceiverSettings, read: ReadRequest, seen: Seen | undefined): Promise<WebhookOutcome> {
   checkContentType(read.headers);
   const signer = await authenticate(settings, read);
+  if (seen !== undefined) seen.agent = signer.agent;
   // Step 14 (duplicate keys) and the secure parse run only on an authenticated body.
   const parsed = parseWebhookBody(bodyText(read.body), settings.bounds);
   const { dedup } = settings;
@@ -283,12 +295,25 @@ export function createWebhookReceiver<const V extends VersionOption | undefined 
   const settings = receiverSettings(options);
   // The version option fixed the schemas that judged each body, so every outcome's version is in Judged.
   const hub = createDeliveryHub<WebhookOutcome<Judged>>(settings.recent, settings.now ?? Date.now);
+  const { onEvent } = settings;
   return {
     async receive(request) {
+      if (onEvent === undefined)
+        try {
+          return (await receiveOne(settings, request, hub as DeliveryHub<WebhookOutcome>)) as WebhookOutcome<Judged>;
+        } catch (error) {
+          throw typed(error);
+        }
+      const started = performance.now();
+      const seen: Seen = { bytes: undefined, agent: undefined };
       try {
-        return (await receiveOne(settings, request, hub as DeliveryHub<WebhookOutcome>)) as WebhookOutcome<Judged>;
+        const outcome = await receiveOne(settings, request, hub as DeliveryHub<WebhookOutcome>, seen);
+        tell(onEvent, receivedEvent(outcome, seen.bytes, performance.now() - started));
+        return outcome as WebhookOutcome<Judged>;
       } catch (error) {
-        throw typed(error);
+        const thrown = typed(error);
+        tell(onEvent, refusedEvent(thrown, seen, performance.now() - started));
+        throw thrown;
       }
     },
     deliveries: (handle) => hub.deliveries(handle),

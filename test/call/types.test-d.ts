@@ -101,3 +101,15 @@ expectTypeOf<(typeof CALL_OPTION_KEYS)[number]>().toEqualTypeOf<keyof mcp.CallOp
 expectTypeOf<Exclude<keyof DecodeOptions, 'transport' | 'request'>>().toExtend<keyof mcp.CallOptions>();
 expectTypeOf<(typeof WAIT_OPTION_KEYS)[number]>().toEqualTypeOf<keyof mcp.WaitOptions>();
 expectTypeOf<Exclude<keyof DecodeOptions, 'version' | 'newerRelease' | 'transport' | 'request'>>().toExtend<keyof mcp.WaitOptions>();
+
+// One listener type for callTask, waitForTask and the webhook receiver, whichever entry names it; narrowed on `type`.
+expectTypeOf<mcp.CallOptions['onEvent']>().toEqualTypeOf<mcp.AdcpEventListener | undefined>();
+expectTypeOf<mcp.WaitOptions['onEvent']>().toEqualTypeOf<mcp.AdcpEventListener | undefined>();
+expectTypeOf<import('../../src/webhooks/index.js').WebhookReceiverOptions['onEvent']>().toEqualTypeOf<mcp.AdcpEventListener | undefined>();
+expectTypeOf<a2a.AdcpEventListener>().toEqualTypeOf<import('../../src/webhooks/index.js').AdcpEventListener>();
+declare const told: mcp.AdcpEvent;
+if (told.type === 'retry') expectTypeOf(told.reason.blame).toEqualTypeOf<mcp.CallBlame>();
+if (told.type === 'delivery-refused') expectTypeOf(told.refusal.httpStatus).toEqualTypeOf<number | undefined>();
+if (told.type === 'attempt-ended' && !told.ok) expectTypeOf(told.error).toBeUnknown();
+// An async listener is one too: a promise it returns is not awaited (a rejection is reported, never thrown).
+await mcp.callTask(mcpClient, 'get_products', brief, { onEvent: async () => undefined, agent: 'https://seller.example' });

@@ -14,6 +14,7 @@ import { DEFAULT_BOUNDS } from '../../src/bounds/bounds.js';
 import { HELP, releases } from '../../src/cli/help.js';
 import { run as runCli } from '../../src/cli/run.js';
 import { defaultVersion, versions } from '../../src/schema/versions.js';
+import { payload } from '../fixtures/payloads.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -305,6 +306,42 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
     `);
   });
 
+  test('a saved answer that repeats a key is refused, in the file itself and in a text item, not read as the last one', async ({
+    expect,
+  }) => {
+    const completed = JSON.stringify(payload('3.1/get_products.valid'));
+    const repeated = `{"status":"working",${completed.slice(1)}`;
+    // In the file: structuredContent as saved, and the same under --json.
+    const file = `{"content":[{"type":"text","text":"Done."}],"structuredContent":${repeated}}`;
+    expect(await run(['get_products'], file)).toMatchInlineSnapshot(`
+      {
+        "exit": 1,
+        "stderr": "✖ get_products: DUPLICATE_KEY
+        expected each key once per object in the JSON at (root); found "status" repeated, the first at /structuredContent/status
+        → at /structuredContent/status
+      ",
+        "stdout": "",
+      }
+    `);
+    expect(JSON.parse((await run(['get_products', '--json'], file)).stdout)).toMatchObject({
+      ok: false,
+      error: { code: 'DUPLICATE_KEY', path: '/structuredContent/status' },
+    });
+    // In a text item of the saved result: decode's own parse refuses it.
+    expect(await run(['get_products'], JSON.stringify({ content: [{ type: 'text', text: repeated }] }))).toMatchInlineSnapshot(`
+      {
+        "exit": 1,
+        "stderr": "✖ get_products: DUPLICATE_KEY
+        expected each key once per object in the JSON at /content/0/text; found "status" repeated, the first at /content/0/text/status
+        → at /content/0/text/status
+      ",
+        "stdout": "",
+      }
+    `);
+    // The same answer without the repeat decodes.
+    expect((await run(['get_products'], JSON.stringify({ content: [{ type: 'text', text: completed }] }))).exit).toBe(0);
+  });
+
   test('seller text cannot drive the terminal: control and bidi characters are escaped', async ({ expect }) => {
     const result = await run(['get_products', '-'], rateLimited);
     expect(result.stderr).not.toMatch(/[\u001b\u0007\u202e]/);
@@ -411,7 +448,7 @@ describe.concurrent('usage errors (exit 2, one line on stderr, no stack trace)',
     const lines = results.map((r, i) => `$ ${['adcp-decode', ...cases[i]!].join(' ')}\n${r.stderr.trimEnd()}`).join('\n');
     expect(lines).toMatchInlineSnapshot(`
       "$ adcp-decode
-      adcp-decode: expected a task name, e.g. adcp-decode get_products result.json, or adcp-decode tasks (see --help)
+      adcp-decode: expected a task name, e.g. adcp-decode get_products result.json, or adcp-decode tasks, call or probe (see --help)
       $ adcp-decode nope x.json
       adcp-decode: unknown task "nope"; expected an AdCP ${V3_1} or ${V3_0} task (run adcp-decode tasks for the list)
       $ adcp-decode get-products x.json
@@ -421,7 +458,7 @@ describe.concurrent('usage errors (exit 2, one line on stderr, no stack trace)',
       $ adcp-decode get_products examples
       adcp-decode: cannot read "examples": it is a directory; expected a JSON file, or - for stdin
       $ adcp-decode get_products x.json --frobnicate
-      adcp-decode: unknown option --frobnicate; expected --json, --adcp-version, --max-bytes, --transport or --help
+      adcp-decode: unknown option --frobnicate; expected --json, --adcp-version, --max-bytes, --transport, --header, --timeout-ms or --help
       $ adcp-decode get_products x.json --adcp-version
       adcp-decode: --adcp-version expects a value
       $ adcp-decode get_products x.json --adcp-version 9.9

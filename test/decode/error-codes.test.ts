@@ -114,6 +114,39 @@ describe('INVALID_JSON', () => {
   });
 });
 
+describe('DUPLICATE_KEY', () => {
+  test('a text item that says working, then completed: refused, not read as the last one', () => {
+    const completed = JSON.stringify(payload('3.1/create_media_buy.valid'));
+    const text = `{"status":"working",${completed.slice(1)}`;
+    // What JSON.parse alone makes of it: a valid completed purchase.
+    expect(decode('create_media_buy', mcp.structured(JSON.parse(text)))).toMatchObject({ status: 'completed' });
+    const e = caught(() => decode('create_media_buy', mcp.text(text)));
+    expect(e).toMatchObject({ code: 'DUPLICATE_KEY', task: 'create_media_buy', version: undefined, path: '/content/0/text/status' });
+    expect(e.message).toMatchInlineSnapshot(
+      `"expected each key once per object in the JSON at /content/0/text; found "status" repeated, the first at /content/0/text/status"`,
+    );
+    expect(viaSafe('create_media_buy', mcp.text(text), { version: '3.1' })).toMatchObject({ code: 'DUPLICATE_KEY', version: V3_1 });
+  });
+
+  test('a later text item cannot win over a refused one', () => {
+    const clean = JSON.stringify(payload('3.1/get_products.valid'));
+    const repeated = clean.replace('{', '{"status":"failed",');
+    const input = {
+      content: [
+        { type: 'text', text: repeated.replace('{', '{"status":"completed",') },
+        { type: 'text', text: clean },
+      ],
+    };
+    expect(caught(() => decode('get_products', input))).toMatchObject({ code: 'DUPLICATE_KEY', path: '/content/0/text/status' });
+  });
+
+  test('the adcp_error of an isError result read from its text', () => {
+    const text = '{"adcp_error":{"code":"RATE_LIMITED","recovery":"transient","recovery":"terminal"}}';
+    const e = caught(() => decode('get_products', { isError: true, content: [{ type: 'text', text }] }));
+    expect(e).toMatchObject({ code: 'DUPLICATE_KEY', task: 'get_products', path: '/content/0/text/adcp_error/recovery' });
+  });
+});
+
 describe('UNSAFE_JSON', () => {
   test('a text item with a __proto__ key', () => {
     const text = JSON.stringify(payload('3.1/list_accounts.valid')).replace('"accounts":', '"__proto__":{"isAdmin":true},"accounts":');
@@ -405,6 +438,7 @@ test('every code decode() can raise is covered above', () => {
     'NO_PAYLOAD',
     'INVALID_JSON',
     'UNSAFE_JSON',
+    'DUPLICATE_KEY',
     'TOO_LARGE',
     'TOO_DEEP',
     'TOO_MANY_VALUES',
@@ -418,7 +452,7 @@ test('every code decode() can raise is covered above', () => {
     'INVALID_INPUT',
     'INTERNAL',
   ];
-  expect(new Set(covered).size).toBe(16);
+  expect(new Set(covered).size).toBe(17);
 });
 
 test('errors from decode() and jsonRpc are DecodeErrors with a name per class', () => {

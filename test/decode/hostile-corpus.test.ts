@@ -5,8 +5,8 @@
  * 4 MiB + 1 bytes) are built here, at test time; nothing large is stored in the repository.
  *
  * Documented choices pinned here:
- * - Duplicate keys in a text item: the last one wins (JSON.parse semantics). AdCP's duplicate-key
- *   rejection (security.mdx, step 14) is a signature verifier's duty, on the raw bytes it verified.
+ * - A key repeated in one object of a text item is refused (DUPLICATE_KEY, at the first repeat):
+ *   JSON.parse would keep the last value, another reader the first (security.mdx, step 14's class).
  * - Lone surrogates are accepted as sent; they count 3 UTF-8 bytes (U+FFFD) against maxBytes.
  * - Numbers: past double precision they are rounded (`2^53 + 1` → `2^53`), below the smallest
  *   double they become 0; past the double range (`1e400`) JSON.parse yields Infinity, which is not
@@ -609,15 +609,28 @@ const cases: Record<string, readonly Case[]> = {
       then: ({ error }) => expect(error).toMatchObject({ actual: Buffer.byteLength(splice('"ext":{"s":"\uD800"}')) }),
     },
     {
-      name: 'duplicate keys: the last one wins',
+      name: 'a repeated status: refused, not read as the last one',
       input: () => text(splice('"status":"failed","status":"completed"')),
-      code: 'decoded',
-      then: ({ data }) => expect((data as Json)['status']).toBe('completed'),
+      code: 'DUPLICATE_KEY',
+      path: '/content/0/text/status',
     },
     {
-      name: 'duplicate keys: a valid value followed by an invalid one fails',
+      name: 'a repeated key after a valid value: refused, not judged on the invalid one',
       input: () => text(JSON.stringify(base()).replace(/}$/, ',"accounts":"none"}')),
-      code: 'SCHEMA_MISMATCH',
+      code: 'DUPLICATE_KEY',
+      path: '/content/0/text/accounts',
+    },
+    {
+      name: 'a repeated key spelled with an escape, deep in an array',
+      input: () => text(splice('"ext":{"list":[{"id":1},{"id":2,"i\\u0064":3}]}')),
+      code: 'DUPLICATE_KEY',
+      path: '/content/0/text/ext/list/1/id',
+    },
+    {
+      name: 'a repeated key in structuredContent cannot be seen: the MCP client parsed it (last wins) before decode',
+      input: () => structured(JSON.parse(splice('"status":"failed","status":"completed"'))),
+      code: 'decoded',
+      then: ({ data }) => expect((data as Json)['status']).toBe('completed'),
     },
     { name: 'a duplicated __proto__ key', input: () => text(splice('"__proto__":{},"__proto__":{"polluted":true}')), code: 'UNSAFE_JSON' },
   ],
@@ -888,14 +901,20 @@ const cases: Record<string, readonly Case[]> = {
       code: 'decoded',
     },
     {
-      name: 'a payload announcing a newer release of a bundled major',
+      name: "a payload announcing a newer release of a bundled major: not loaded, the configuration's",
       input: () => structured({ ...base(), adcp_version: '3.7' }),
+      code: 'RELEASE_NOT_LOADED',
+    },
+    {
+      name: 'a payload announcing a newer release of a bundled major, judged by the newest bundled one on request',
+      input: () => structured({ ...base(), adcp_version: '3.7' }),
+      options: { newerRelease: 'newest' },
       code: 'decoded',
     },
     {
-      name: 'a payload announcing an unbundled major',
+      name: 'a payload announcing an unbundled major: not loaded',
       input: () => structured({ ...base(), adcp_version: '4.0' }),
-      code: 'UNSUPPORTED_VERSION',
+      code: 'RELEASE_NOT_LOADED',
     },
   ],
   'terminal and log injection (seller text is shown escaped, every message bounded)': [

@@ -197,6 +197,10 @@ describe('the served adcp_version against the stamp', () => {
     expect(e.message).toMatchInlineSnapshot(
       `"the seller served AdCP "3.0", a downshift from the request's "3.1" that the spec allows, but this call is pinned to ${V3_1}: decode with version 'auto', or pin the release the seller speaks (decoderFor)"`,
     );
+    // A request that stamps only its major (a 3.0 request) names the major, never "undefined".
+    const majorOnly: SentRequest = { task: 'create_media_buy', args: { adcp_major_version: 3, context: trace } };
+    const other = failureOf('create_media_buy', mcp.structured({ ...body, adcp_version: '3.1' }), { version: '3.0', request: majorOnly });
+    expect(other.message).toContain(`a downshift from the request's major 3 that the spec allows, but this call is pinned to ${V3_0}`);
   });
 });
 

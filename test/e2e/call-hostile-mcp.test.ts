@@ -4,7 +4,9 @@
  * with the right blame (a 401's Signature error code read from WWW-Authenticate), never a
  * "JSON-RPC error 401 (transient)"; seller text is escaped and cut; a dropped connection is the
  * network's; `retry` resends the identical request (same bytes, same key, signed anew) on what is
- * retryable only, within its attempts and the call's deadline; and an answer past the deadline is TIMEOUT.
+ * retryable only, within its attempts and the call's deadline; an answer past the deadline is TIMEOUT;
+ * and a text item that repeats a key is refused as decode refuses it (DUPLICATE_KEY), while a
+ * repeat inside structuredContent was resolved by the SDK's JSON.parse before callTask saw it.
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -166,6 +168,24 @@ describe('HTTP refusals are typed, with the right blame', () => {
       known: { code: 'RATE_LIMITED' },
       recovery: { recovery: 'transient', retryAfterSeconds: 5 },
     });
+  });
+
+  test("a gateway's 429 whose JSON-RPC error body repeats a key: DUPLICATE_KEY, not the last recovery, never retried", async () => {
+    const { client, seller: s } = await hostile((r, res) =>
+      refuse(
+        429,
+        { 'content-type': 'application/json' },
+        `{"jsonrpc":"2.0","id":${JSON.stringify(r.body.id)},"error":{"code":-32029,"message":"Rate limit exceeded","data":{"adcp_error":{"code":"RATE_LIMITED","recovery":"terminal","retry_after":5,"recovery":"transient"}}}}`,
+      )(r, res),
+    );
+    const { waits, sleep } = recordedSleep();
+    await expect(callTask(client, 'get_products', PRODUCTS_BRIEF, { retry: { attempts: 3, sleep } })).rejects.toMatchObject({
+      code: 'DUPLICATE_KEY',
+      task: 'get_products',
+      path: '/error/data/adcp_error/recovery',
+    });
+    expect(waits).toEqual([]);
+    expect(s.calls).toHaveLength(1);
   });
 
   test('a 300 KB hostile body: sellerText escaped and at most 1,000 characters, a one-line message', async () => {
@@ -381,5 +401,57 @@ describe('no call resolves after its deadline, whatever runs inside it', () => {
     const client = { callTool: async () => Promise.reject(bug) };
     await expect(safeCallTask(client, 'get_products', PRODUCTS_BRIEF)).rejects.toBe(bug);
     await expect(callTask(client, 'get_products', PRODUCTS_BRIEF)).rejects.not.toBeInstanceOf(DecodeError);
+  });
+});
+
+describe('a repeated key in what the seller sent as text', () => {
+  /** A JSON-RPC answer written by hand, byte for byte: `result` is the raw JSON text given. */
+  const rawResult =
+    (result: (r: Parameters<Behaviour>[0]) => string): Behaviour =>
+    (r, res) => {
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(`{"jsonrpc":"2.0","id":${JSON.stringify(r.body.id)},"result":${result(r)}}`);
+      return undefined;
+    };
+  /** The products answer with the request's context echoed, as JSON text; `extra` members spliced in first. */
+  const productsText = (r: Parameters<Behaviour>[0], extra = ''): string =>
+    `{${extra}${JSON.stringify({ ...productsAnswer, status: 'completed', context: r.body.params?.arguments?.context }).slice(1)}`;
+  const textItem = (text: string) => `{"content":[{"type":"text","text":${JSON.stringify(text)}}]}`;
+
+  test('a text item that says failed, then completed: DUPLICATE_KEY at the repeat, blamed on the seller, not retried', async () => {
+    const { client, seller: s } = await hostile(rawResult((r) => textItem(productsText(r, '"status":"failed",'))));
+    const result = await safeCallTask(client, 'get_products', PRODUCTS_BRIEF, { retry: { attempts: 3 } });
+    if (result.success) throw new Error(`expected a refusal; got status ${String(result.data.status)}`);
+    expect(result.error).not.toBeInstanceOf(TransportError);
+    expect(result.error).toMatchObject({ code: 'DUPLICATE_KEY', task: 'get_products', path: '/content/0/text/status' });
+    expect(s.calls).toHaveLength(1);
+    await expect(callTask(client, 'get_products', PRODUCTS_BRIEF)).rejects.toMatchObject({ code: 'DUPLICATE_KEY' });
+  });
+
+  test('the same text without the repeat decodes: the refusal is the repeat, not the hand-written answer', async () => {
+    const { client } = await hostile(rawResult((r) => textItem(productsText(r))));
+    await expect(callTask(client, 'get_products', PRODUCTS_BRIEF)).resolves.toMatchObject({ status: 'completed', products: [] });
+  });
+
+  test('an isError result whose text repeats a key in its adcp_error: DUPLICATE_KEY, not a retryable RATE_LIMITED', async () => {
+    const text = '{"adcp_error":{"code":"RATE_LIMITED","recovery":"transient","retry_after":1,"recovery":"terminal"}}';
+    const { client, seller: s } = await hostile(
+      rawResult(() => `{"isError":true,"content":[{"type":"text","text":${JSON.stringify(text)}}]}`),
+    );
+    const { waits, sleep } = recordedSleep();
+    await expect(callTask(client, 'get_products', PRODUCTS_BRIEF, { retry: { attempts: 3, sleep } })).rejects.toMatchObject({
+      code: 'DUPLICATE_KEY',
+      path: '/content/0/text/adcp_error/recovery',
+    });
+    expect(waits).toEqual([]);
+    expect(s.calls).toHaveLength(1);
+  });
+
+  test('a repeat inside structuredContent cannot be seen: the SDK client parsed the message (the last value kept)', async () => {
+    const { client } = await hostile(
+      rawResult((r) => `{"content":[{"type":"text","text":"ok"}],"structuredContent":${productsText(r, '"status":"failed",')}}`),
+    );
+    await expect(callTask(client, 'get_products', PRODUCTS_BRIEF)).resolves.toMatchObject({ status: 'completed' });
   });
 });

@@ -242,6 +242,15 @@ describe('MCP success extraction: text parsing', () => {
     expect(error.message).not.toContain('isAdmin');
   });
 
+  test('a text item that repeats a key throws DUPLICATE_KEY instead of taking the last value or being skipped', () => {
+    const repeated = '{"products":[],"status":"failed","status":"completed"}';
+    expect(JSON.parse(repeated)).toEqual({ products: [], status: 'completed' });
+    const error = caughtAs(DecodeError, () =>
+      extractMcpResponse({ content: [text('prose first'), text(repeated), json({ later: true })] }),
+    );
+    expect(error).toMatchObject({ code: 'DUPLICATE_KEY', path: '/content/1/text/status' });
+  });
+
   test('a constructor key that is not an object with prototype is fine', () => {
     expect(extractMcpResponse({ content: [text('{"constructor":"Widget","name":"x"}')] })).toEqual({
       constructor: 'Widget',
@@ -843,6 +852,14 @@ describe('error extraction: MCP detection order', () => {
   test('text fallback throws UNSAFE_JSON for prototype keys', () => {
     const input = { isError: true, content: [text('{"adcp_error":{"code":"X","__proto__":{"a":1}}}')] };
     expect(caughtAs(DecodeError, () => extractMcpError(input)).code).toBe('UNSAFE_JSON');
+  });
+
+  test('text fallback throws DUPLICATE_KEY for a repeated key, not the last code', () => {
+    const input = { isError: true, content: [text('{"adcp_error":{"code":"RATE_LIMITED","code":"ACCOUNT_SUSPENDED"}}')] };
+    expect(caughtAs(DecodeError, () => extractMcpError(input))).toMatchObject({
+      code: 'DUPLICATE_KEY',
+      path: '/content/0/text/adcp_error/code',
+    });
   });
 
   test('the MCP SDK McpError is read through .data.adcp_error', () => {

@@ -1,20 +1,22 @@
 /**
  * src/json/text.ts, the one parse of untrusted JSON text: it refuses exactly what secure-json-parse
- * refuses (the oracle, a test dependency only), measures what it parses as the bounds walk counts,
- * refuses a byte-order mark, and describes a syntax error without quoting the text.
+ * refuses (the oracle, a test dependency only) and a text whose objects repeat a key, measures
+ * what it parses as the bounds walk counts, refuses a byte-order mark, and describes a syntax
+ * error without quoting the text.
  */
 import fc from 'fast-check';
 import sjson from 'secure-json-parse';
 import { describe, expect, test } from 'vitest';
 import { benchPayloads } from '../../bench/payloads.js';
-import type { DecodeError } from '../../src/errors/errors.js';
+import { DecodeError } from '../../src/errors/errors.js';
 import { parseJsonText, parseStrict, readTextItem } from '../../src/json/text.js';
 
 const SEED = 20_260_430;
 const MAX_BYTES = 4 * 1024 * 1024;
 
-describe('parseJsonText refuses exactly what secure-json-parse refuses', () => {
-  const refusedBySjson = (text: string): 'unsafe' | 'invalid' | 'ok' => {
+describe('parseJsonText refuses exactly what secure-json-parse refuses, and a repeated key', () => {
+  type Verdict = 'unsafe' | 'invalid' | 'duplicate' | 'ok';
+  const refusedBySjson = (text: string): Verdict => {
     try {
       sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
       return 'ok';
@@ -22,12 +24,13 @@ describe('parseJsonText refuses exactly what secure-json-parse refuses', () => {
       return (error as Error).message === 'Object contains forbidden prototype property' ? 'unsafe' : 'invalid';
     }
   };
-  const ours = (text: string): 'unsafe' | 'invalid' | 'ok' => {
+  const ours = (text: string): Verdict => {
     try {
       return parseJsonText(text, MAX_BYTES, '/content/0/text').ok ? 'ok' : 'invalid';
     } catch (error) {
-      expect((error as DecodeError).code).toBe('UNSAFE_JSON');
-      return 'unsafe';
+      const { code } = error as DecodeError;
+      expect(['UNSAFE_JSON', 'DUPLICATE_KEY']).toContain(code);
+      return code === 'UNSAFE_JSON' ? 'unsafe' : 'duplicate';
     }
   };
   const keys = [
@@ -43,21 +46,36 @@ describe('parseJsonText refuses exactly what secure-json-parse refuses', () => {
     'x',
   ];
 
-  test('on generated documents with those keys, escaped or not, at any depth', () => {
+  /** A generated document and whether an object in it repeats a key (its spellings unescaped). */
+  interface Doc {
+    readonly text: string;
+    readonly repeats: boolean;
+  }
+  test('on generated documents with those keys, escaped or not, at any depth: prototype keys first, then repeats', () => {
     const member = fc.letrec((tie) => ({
       value: fc.oneof(
         { depthSize: 'small' },
-        fc.constantFrom('1', 'null', '"__proto__"', '"constructor"', '{}', '[]'),
+        fc.constantFrom('1', 'null', '"__proto__"', '"constructor"', '{}', '[]').map((text): Doc => ({ text, repeats: false })),
         tie('object'),
-        fc.array(tie('value'), { maxLength: 3 }).map((items) => `[${items.join(',')}]`),
+        fc.array(tie('value'), { maxLength: 3 }).map(
+          (items): Doc => ({
+            text: `[${(items as Doc[]).map((i) => i.text).join(',')}]`,
+            repeats: (items as Doc[]).some((i) => i.repeats),
+          }),
+        ),
       ),
-      object: fc
-        .array(fc.tuple(fc.constantFrom(...keys), tie('value')), { maxLength: 4 })
-        .map((entries) => `{${entries.map(([k, v]) => `"${k}" : ${v as string}`).join(',')}}`),
+      object: fc.array(fc.tuple(fc.constantFrom(...keys), tie('value')), { maxLength: 4 }).map((entries): Doc => {
+        const names = entries.map(([k]) => JSON.parse(`"${k}"`) as string);
+        return {
+          text: `{${entries.map(([k, v]) => `"${k}" : ${(v as Doc).text}`).join(',')}}`,
+          repeats: new Set(names).size < names.length || entries.some(([, v]) => (v as Doc).repeats),
+        };
+      }),
     }));
     fc.assert(
-      fc.property(member.object, (text) => {
-        expect(ours(text)).toBe(refusedBySjson(text));
+      fc.property(member.object, ({ text, repeats }) => {
+        const sjsonSays = refusedBySjson(text);
+        expect(ours(text)).toBe(sjsonSays === 'ok' && repeats ? 'duplicate' : sjsonSays);
       }),
       { seed: SEED, numRuns: 3000 },
     );
@@ -76,6 +94,72 @@ describe('parseJsonText refuses exactly what secure-json-parse refuses', () => {
       expect(ours(text)).toBe(refusedBySjson(text));
     }
   });
+});
+
+describe('a repeated key: refused, at the first repeat, blamed on the text', () => {
+  const caught = (fn: () => unknown): unknown => {
+    try {
+      fn();
+    } catch (error) {
+      return error;
+    }
+    return expect.fail('expected a throw');
+  };
+
+  test('DUPLICATE_KEY: path under the text, the call in the error, the names bounded and sanitized', () => {
+    const text =
+      '{"status":"working","media_buy_id":"mb_1","packages":[{"package_id":"p1","budget":50,"budget":5000}],"status":"completed"}';
+    const error = caught(() => parseJsonText(text, MAX_BYTES, '/content/0/text', { task: 'create_media_buy', version: '3.1.19' }));
+    expect(error).toBeInstanceOf(DecodeError);
+    expect(error).toMatchObject({
+      code: 'DUPLICATE_KEY',
+      task: 'create_media_buy',
+      version: '3.1.19',
+      path: '/content/0/text/packages/0/budget',
+    });
+    expect((error as DecodeError).message).toMatchInlineSnapshot(
+      `"expected each key once per object in the JSON at /content/0/text; found "budget", "status" repeated, the first at /content/0/text/packages/0/budget"`,
+    );
+    const hostile = `{${Array.from({ length: 6 }, (_, i) => `"k${i}\u202e${'x'.repeat(500)}":1,"k${i}\u202e${'x'.repeat(500)}":2`).join(',')}}`;
+    const many = caught(() => parseJsonText(hostile, MAX_BYTES, '')) as DecodeError;
+    expect(many.message).toMatchInlineSnapshot(
+      `"expected each key once per object in the JSON at (root); found "<sanitized:2>", "<sanitized:2>", "<sanitized:2>", "<sanitized:2>", <...2 more> repeated, the first at /k0\\u202exxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"`,
+    );
+    expect(many.path?.length).toBeGreaterThan(500);
+  });
+
+  test('a prototype key is refused first, as UNSAFE_JSON; a scalar or an empty container has nothing to repeat', () => {
+    expect(caught(() => parseJsonText('{"__proto__":{},"a":1,"a":2}', MAX_BYTES, ''))).toMatchObject({ code: 'UNSAFE_JSON' });
+    expect(parseJsonText('"a:b"', MAX_BYTES, '')).toMatchObject({ ok: true, value: 'a:b' });
+    expect(parseJsonText('[]', MAX_BYTES, '')).toMatchObject({ ok: true, value: [] });
+  });
+
+  test('a surface with its own refusal gets what the scan found', () => {
+    const refusal = new Error('malformed');
+    let seen: unknown;
+    const refuse = (found: unknown) => {
+      seen = found;
+      return refusal;
+    };
+    expect(caught(() => parseJsonText('[{"a":1},{"b":1,"b":2,"c":[{"d":0,"d":0}]}]', MAX_BYTES, '/x', undefined, refuse))).toBe(refusal);
+    expect(seen).toEqual({ count: 2, names: ['b', 'd'], path: '/1/b' });
+  });
+
+  test('readTextItem refuses the text, not skips it: a later item cannot win', () => {
+    expect(caught(() => readTextItem({ used: 0 }, '{"a":1,"a":2}', 100, '/content/3/text'))).toMatchObject({
+      code: 'DUPLICATE_KEY',
+      path: '/content/3/text/a',
+    });
+  });
+
+  test('a million members: parsed and counted, and one repeat among them found', () => {
+    const n = 1_000_000;
+    const keys = Array.from({ length: n }, (_, i) => `"${i}":0`);
+    const clean = `{${keys.join(',')}}`;
+    expect(parseJsonText(clean, Infinity, '')).toMatchObject({ ok: true, shape: { nodes: n + 1 } });
+    keys[n - 1] = '"17":1';
+    expect(caught(() => parseJsonText(`{${keys.join(',')}}`, Infinity, ''))).toMatchObject({ code: 'DUPLICATE_KEY', path: '/17' });
+  }, 30_000);
 });
 
 describe('the shape it measures is what the bounds walk counts', () => {

@@ -82,7 +82,7 @@ test('every TypeScript example of the README and docs/ compiles (strict, noUnche
   const modules = path.join(work, 'node_modules');
   mkdirSync(modules);
   symlinkSync(REPO_ROOT, path.join(modules, 'adcp-decode'), 'dir');
-  for (const dep of ['@modelcontextprotocol', '@a2a-js', '@types', 'express', 'hono', 'redis', '@redis'])
+  for (const dep of ['@modelcontextprotocol', '@a2a-js', '@types', 'express', 'hono', 'redis', '@redis', '@opentelemetry'])
     symlinkSync(path.join(REPO_ROOT, 'node_modules', dep), path.join(modules, dep), 'dir');
   writeFileSync(path.join(work, 'package.json'), JSON.stringify({ name: 'readme', private: true, type: 'module' }));
   writeFileSync(path.join(work, 'given.d.ts'), GIVEN);

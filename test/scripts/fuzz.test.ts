@@ -36,6 +36,7 @@ describe('seeded fuzz pass', () => {
       'NO_PAYLOAD',
       'INVALID_JSON',
       'UNSAFE_JSON',
+      'DUPLICATE_KEY',
       'TOO_LARGE',
       'TOO_DEEP',
     ]) {

@@ -24,13 +24,13 @@ import { completedBody, completedBodyOfSize, completedResult, failedBody, HOOK_U
 import { NOW, nowMs, type Outcome, outcome, type PlainRequest, RECEIVER_BASE, signedRequest, statusFits } from './outcomes.js';
 
 const defect = vi.hoisted(() => ({ planted: false }));
-vi.mock('../../src/webhooks/body/duplicate-keys.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../src/webhooks/body/duplicate-keys.js')>();
+vi.mock('../../src/json/duplicate-keys.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/json/duplicate-keys.js')>();
   return {
     ...actual,
-    findDuplicateKeys: (text: string) => {
+    countMembers: (text: string) => {
       if (defect.planted) throw new TypeError("Cannot read properties of undefined (reading 'length')");
-      return actual.findDuplicateKeys(text);
+      return actual.countMembers(text);
     },
   };
 });

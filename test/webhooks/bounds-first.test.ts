@@ -11,13 +11,17 @@ import { decodeWebhook } from '../../src/webhooks/index.js';
 import { thrown } from '../helpers.js';
 import { completedBody } from './fixtures.js';
 
-/** Characters handed to the duplicate-key scan; every buffer handed to a UTF-8 decoder. */
+/** Characters handed to the duplicate-key scans (the member count, the search for names); every buffer handed to a UTF-8 decoder. */
 const work = { scanned: 0, decoded: [] as unknown[] };
 
-vi.mock('../../src/webhooks/body/duplicate-keys.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../src/webhooks/body/duplicate-keys.js')>();
+vi.mock('../../src/json/duplicate-keys.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/json/duplicate-keys.js')>();
   return {
     ...actual,
+    countMembers: (text: string) => {
+      work.scanned += text.length;
+      return actual.countMembers(text);
+    },
     findDuplicateKeys: (text: string) => {
       work.scanned += text.length;
       return actual.findDuplicateKeys(text);

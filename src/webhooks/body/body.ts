@@ -1,14 +1,13 @@
 /**
  * Turns a webhook's raw body into a parsed object the way the verifier checklist's step 14 and
- * decode's text path require: strict UTF-8, duplicate keys refused before parsing, then the same
- * bounded, prototype-safe parse decode() applies to JSON text.
+ * decode's text path require: strict UTF-8, then the bounded, prototype-safe parse decode()
+ * applies to JSON text, which refuses a repeated key, here with the spec's `webhook_body_malformed`.
  */
 import type { Bounds } from '../../bounds/bounds.js';
 import { DecodeError, describeValue } from '../../errors/errors.js';
-import { shownText } from '../../errors/format.js';
 import { WebhookError } from '../../errors/webhook-error.js';
+import { type DuplicateKeys, shownKeys } from '../../json/duplicate-keys.js';
 import { measureUtf8, type ParsedShape, parseJsonText } from '../../json/text.js';
-import { findDuplicateKeys, MAX_REPORTED_KEYS } from './duplicate-keys.js';
 
 /** A parsed webhook body and its measured size. */
 export interface ParsedBody {
@@ -54,9 +53,16 @@ export function bodyTooLarge(bytes: number, exact: boolean, maxBytes: number): W
   );
 }
 
+/** Step 14's refusal of a body that repeats a key: the sanitized names, at most four (step 14b). */
+function malformedBody(found: DuplicateKeys): WebhookError {
+  return new WebhookError('webhook_body_malformed', `expected unique object keys; the body repeats ${shownKeys(found)}`, {
+    duplicateKeys: found.names,
+  });
+}
+
 /**
  * Parses a webhook body: its size first (`webhook_body_too_large`, before anything scans it),
- * duplicate keys next (`webhook_body_malformed`), then decode's parse.
+ * then decode's parse, whose duplicate-key refusal is step 14's `webhook_body_malformed` here.
  *
  * @param text - The body text.
  * @param bounds - decode's bounds; `maxBytes` is checked before parsing.
@@ -69,18 +75,7 @@ export function bodyTooLarge(bytes: number, exact: boolean, maxBytes: number): W
 export function parseWebhookBody(text: string, bounds: Bounds): ParsedBody {
   const size = measureUtf8(text, bounds.maxBytes);
   if (!size.fits) throw bodyTooLarge(size.bytes, size.exact, bounds.maxBytes);
-  const duplicates = findDuplicateKeys(text);
-  if (duplicates !== undefined) {
-    const more = duplicates.count > MAX_REPORTED_KEYS ? `, <...${duplicates.count - MAX_REPORTED_KEYS} more>` : '';
-    throw new WebhookError(
-      'webhook_body_malformed',
-      `expected unique object keys; the body repeats ${duplicates.names.map((n) => `"${shownText(n, 40)}"`).join(', ')}${more}`,
-      {
-        duplicateKeys: duplicates.names,
-      },
-    );
-  }
-  const parsed = parseJsonText(text, bounds.maxBytes, '');
+  const parsed = parseJsonText(text, bounds.maxBytes, '', undefined, malformedBody);
   if (!parsed.ok) {
     if (parsed.reason === 'too-large') throw bodyTooLarge(parsed.bytes, parsed.bytesExact === true, bounds.maxBytes);
     throw new DecodeError(
