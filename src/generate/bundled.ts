@@ -66,6 +66,15 @@ ${types.map((n) => `  ${n},`).join('\n')}
 ${text}`;
 }
 
+/** The literal type of a release's task-status poll (what PollMethod reads), naming `RequestRow`. */
+function pollType(p: Prepared): string {
+  const q = JSON.stringify;
+  const poll = p.data.envelope.taskStatusPoll;
+  return 'module' in poll
+    ? `{ readonly method: ${q(poll.method)}; readonly module: ${q(poll.module)}; readonly request: RequestRow }`
+    : `{ readonly method: ${q(poll.method)}; readonly task: ${q(poll.task)} }`;
+}
+
 /**
  * A bundled release's `release.ts`: its release object, typed as a release with its envelope's
  * task types and poll as literals (what the types read: PinnedTaskType, PollMethod), so that its
@@ -77,11 +86,6 @@ function releaseModule(stamp: Stamp, p: Prepared): string {
   const ident = versionIdent(version);
   const object = { ...p.data, files: { package: ident } } as unknown as Json;
   const shared = repeatedValues(object);
-  const poll = p.data.envelope.taskStatusPoll;
-  const pollType =
-    'module' in poll
-      ? `{ readonly method: ${q(poll.method)}; readonly module: ${q(poll.module)}; readonly request: RequestRow }`
-      : `{ readonly method: ${q(poll.method)}; readonly task: ${q(poll.task)} }`;
   return `${banner(stamp, version)}import type { AdcpRelease, ReleaseEnvelope, RequestRow } from '${layoutImport(`${ident}/release.ts`, 'release')}';
 import type { TaskTypesByVersion } from '../index.js';
 
@@ -95,7 +99,7 @@ ${shared.text}
 export const release: Omit<AdcpRelease<${q(version)}>, 'envelope'> & {
   readonly envelope: Omit<ReleaseEnvelope, 'taskTypes' | 'taskStatusPoll'> & {
     readonly taskTypes: readonly TaskTypesByVersion[${q(version)}][];
-    readonly taskStatusPoll: ${pollType};
+    readonly taskStatusPoll: ${pollType(p)};
   };
 } = ${literal(object, { prefix: { name: 'base', value: p.manifest.base }, values: shared.values })};
 `;
@@ -209,7 +213,8 @@ ${releases.map((p) => `  ${q(p.manifest.version)}: ${union(p.data.envelope.taskT
     ],
     [
       'envelope.ts',
-      `${head}${imports}
+      `${head}import type { RequestRow } from '${layoutImport('envelope.ts', 'release')}';
+${imports}
 
 /** \`enums/task-type.json\` \`enum\` of each bundled version: the task types a webhook envelope or a task status names. */
 export const taskTypesByVersion = {
@@ -227,9 +232,11 @@ ${byVersion('envelope.webhookRequired')}
 } as const;
 
 /** How a task-status poll is judged in each bundled version: by the \`get_task_status\` task, or by the \`tasks/get\` response's module. */
-export const taskStatusPollByVersion = {
+export const taskStatusPollByVersion: {
+${releases.map((p) => `  readonly ${q(p.manifest.version)}: ${pollType(p)};`).join('\n')}
+} = {
 ${byVersion('envelope.taskStatusPoll')}
-} as const;
+};
 
 ${shared('taskStatuses', 'The task statuses (`enums/task-status.json`)')}
 ${shared('asyncStatuses', "The task statuses with async response schemas (manifest.json), in the enum's order")}`,

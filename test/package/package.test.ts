@@ -131,7 +131,7 @@ describe.skipIf(!enabled)('npm pack → npm install → use', { timeout: 120_000
     // the files reached by path at run time (the validator modules and their runtime), no per-source module.
     const js = files.filter((f) => f.endsWith('.js'));
     const entryOrChunk =
-      /^dist\/(index|cli\/main|generate\/command|shared-\w+|fetch\/index|webhooks\/index|signatures\/sign\/index|mcp\/index|a2a\/index|generated\/v[\d_]+\/pinned|validate\/loader\/(node|default))\.js$/;
+      /^dist\/(index|cli\/main|generate\/command|generate-\w+|shared-\w+|fetch\/index|webhooks\/index|signatures\/sign\/index|mcp\/index|a2a\/index|generated\/v[\d_]+\/pinned|validate\/loader\/(node|default))\.js$/;
     const byPath =
       /^dist\/(validate\/runtime\/(index|uri-format|date-formats|json-equal|messages)|generated\/v[\d_]+\/validators\/[\w.-]+|generated\/chunks\/[0-9a-f]{12})\.js$/;
     expect(js.filter((f) => !entryOrChunk.test(f) && !byPath.test(f))).toEqual([]);
