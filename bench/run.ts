@@ -5,7 +5,7 @@
  *   npm run bench            build, then run everything (under 5 minutes on this 2-core machine)
  *   npx tsx bench/run.ts     run against the current dist/ (npm run compile first)
  *        --quick             fewer rounds and processes (a smoke run; figures are rougher)
- *        --only=a,b          only these sections: cold, uri, text, structured, peers, rejections, hostile, typecheck, webhooks, package, encode, weight, patches, calltask, waitfortask, events
+ *        --only=a,b          only these sections: cold, uri, text, structured, peers, rejections, hostile, typecheck, webhooks, package, encode, weight, patches, calltask, waitfortask, events, generate
  *   BENCH_CLOCK=wall         time the hot loops in wall time instead of CPU time
  *
  * Prints a table and writes bench/results.json (git-ignored): per measurement the median, min,
@@ -48,6 +48,9 @@
  *   events      callTask with option onEvent against callTask without, in-process client answering at once, in
  *               processes of their own; with BENCH_BEFORE=<dist/ of a build without events>, without a listener
  *               ÷ that build, each in its own processes (bench/events.ts, bench/events-child.mjs).
+ *   generate    `adcp-decode generate` of AdCP 3.2.0-beta.6 from its folder, fresh processes (goal ≤ 60 s); with
+ *               BENCH_BEFORE=<dist/ of a build without the generator>, the tarball and the adcp-decode/3.1 bundles
+ *               ÷ that build's (goal ≤ 1: they do not grow; bench/generate.ts).
  *
  * To see where the time goes: `npx tsx bench/profile.ts <case>` (node --cpu-prof, summarized).
  * The latest figures and what they mean: docs/benchmarks.md.
@@ -61,6 +64,7 @@ import { V3_1 } from '../test/fixtures/versions.js';
 import { callTaskBench } from './call-task.js';
 import { encodeBench } from './encode.js';
 import { eventsBench } from './events.js';
+import { generateBench } from './generate.js';
 import {
   CLOCK,
   goal,
@@ -272,6 +276,7 @@ async function main(): Promise<void> {
     if (wanted('waitfortask')) measurements.push(...(await waitForTaskBench(rounds(21))));
     if (wanted('events')) measurements.push(...(await eventsBench(QUICK ? 3 : 7)));
     if (wanted('weight')) measurements.push(...(await weightBench(path.join(ROOT, 'dist'), tmp)));
+    if (wanted('generate')) measurements.push(...(await generateBench(path.join(ROOT, 'dist'), tmp, QUICK ? 1 : 3)));
 
     const durationMs = performance.now() - started;
     const printed = table(measurements);

@@ -26,7 +26,8 @@ interface Bundle {
   readonly outdir: string;
 }
 
-async function bundle(entry: string, outdir: string, splitting: boolean): Promise<Bundle> {
+/** An esbuild browser bundle of `entry`, as a buyer's bundler makes it (split and minified, or one file). */
+export async function bundle(entry: string, outdir: string, splitting: boolean): Promise<Bundle> {
   const result = await build({
     entryPoints: [entry],
     bundle: true,
@@ -44,7 +45,8 @@ async function bundle(entry: string, outdir: string, splitting: boolean): Promis
   return { meta: result.metafile, files: new Map(result.outputFiles.map((f) => [f.path, f.contents])), outdir };
 }
 
-const sizeOf = (files: Iterable<Uint8Array>) => {
+/** The raw and the gzipped size of some files, summed. */
+export const sizeOf = (files: Iterable<Uint8Array>) => {
   let raw = 0;
   let gzipped = 0;
   for (const f of files) {
