@@ -7,6 +7,8 @@
 import { DecodeError } from '../errors/errors.js';
 import { checkAdcpError } from '../extract/errors.js';
 import { taskTypesByVersion } from '../generated/envelope.js';
+import type { TaskTypesByVersion } from '../generated/index.js';
+import type { BundledVersion } from '../generated/versions.js';
 import { hasOwn, own } from '../json/own.js';
 import type { Resolved } from '../options/resolve-options.js';
 import { releaseFor } from '../schema/releases.js';
@@ -17,13 +19,13 @@ import { type Context, failed, guard, payloadError } from './failures.js';
 import { refuseContradiction, type StatedStatus } from './status-layers.js';
 
 /** `enums/task-type.json` per bundled version: the values an envelope's `task_type` may take. */
-export const TASK_TYPES = taskTypesByVersion satisfies Record<Version, readonly string[]>;
+export const TASK_TYPES = taskTypesByVersion satisfies Record<BundledVersion, readonly string[]>;
 
 /** A `task_type` of any bundled version. */
-export type TaskType = (typeof TASK_TYPES)[Version][number];
+export type TaskType = TaskTypesByVersion[Version];
 
 /** The task types of version `V`. */
-export type TaskTypeIn<V extends Version> = (typeof TASK_TYPES)[V][number];
+export type TaskTypeIn<V extends Version> = TaskTypesByVersion[V];
 
 /**
  * Whether a value is a task type of a version.
