@@ -32,7 +32,7 @@ import { checkAnswer, checkRequest, stampedVersion } from './request-checks.js';
 import { refuseContradiction } from './status-layers.js';
 import { answerHandle } from './task-handle.js';
 import { type Found, locatePayload } from './transports.js';
-import type { Decoded, DecodeOptions, Decoder, Pinning, SafeDecodeResult, TaskName, VersionOption } from './types.js';
+import type { Decoded, DecodeOptions, Decoder, Pinning, SafeDecodeResult, TaskName, TaskNameFor, VersionOption } from './types.js';
 
 export type { Transport } from '../options/options.js';
 // The types a caller of decode() names, also importable from here.
@@ -59,7 +59,7 @@ export type { Decoded, DecodeOptions, Decoder, ResponseIn, SafeDecodeResult, Tas
  * if (response.status === 'working' || response.status === 'submitted' || response.status === 'input-required') return track(response);
  * use(response.products); // typed: the async variants are narrowed away
  */
-export function decode<T extends TaskName, const V extends VersionOption | undefined = undefined>(
+export function decode<T extends TaskNameFor<Pinning<V>>, const V extends VersionOption | undefined = undefined>(
   task: T,
   input: unknown,
   options?: DecodeOptions<V>,
@@ -76,7 +76,7 @@ export function decode<T extends TaskName, const V extends VersionOption | undef
  * const r = safeDecode('get_media_buys', result);
  * if (r.success) use(r.data.media_buys, r.version); else log(r.error.code);
  */
-export function safeDecode<T extends TaskName, const V extends VersionOption | undefined = undefined>(
+export function safeDecode<T extends TaskNameFor<Pinning<V>>, const V extends VersionOption | undefined = undefined>(
   task: T,
   input: unknown,
   options?: DecodeOptions<V>,
@@ -114,7 +114,7 @@ export function decoderOver<B extends DecodeOptions>(defaults: Resolved): Decode
  * decode()'s end of an attempt: the data, or the error thrown.
  * @internal Shared with the pinned decoders (pinned.ts).
  */
-export function orThrow<T extends TaskName, O extends DecodeOptions>(outcome: Outcome<T> | DecodeError): Decoded<T, O> {
+export function orThrow<T extends string, O extends DecodeOptions>(outcome: Outcome<T> | DecodeError): Decoded<T, O> {
   if (outcome instanceof DecodeError) throw outcome;
   return outcome.data as Decoded<T, O>;
 }
@@ -123,7 +123,7 @@ export function orThrow<T extends TaskName, O extends DecodeOptions>(outcome: Ou
  * safeDecode()'s end of an attempt: the data and the version that judged it (and what else it says), or the error.
  * @internal Shared with the pinned decoders (pinned.ts).
  */
-export function asResult<T extends TaskName, O extends DecodeOptions>(outcome: Outcome<T> | DecodeError): SafeDecodeResult<T, O> {
+export function asResult<T extends string, O extends DecodeOptions>(outcome: Outcome<T> | DecodeError): SafeDecodeResult<T, O> {
   if (outcome instanceof DecodeError) return { success: false, error: outcome };
   const { data, version, standInFor, patch, replayed } = outcome;
   return {
@@ -137,7 +137,7 @@ export function asResult<T extends TaskName, O extends DecodeOptions>(outcome: O
 }
 
 /** What a decode came to: the payload as sent, the version that judged it, the release it stood in for, and whether it is a replay. */
-export interface Outcome<T extends TaskName> {
+export interface Outcome<T extends string> {
   readonly data: Decoded<T>;
   readonly version: Version;
   readonly standInFor?: string;
@@ -167,7 +167,7 @@ interface GivenOptions {
  * One decode as a result: its outcome, or the DecodeError that ends it (only the public wrappers
  * throw); the options resolved here, at the edge, once.
  */
-function attempt<T extends TaskName>(task: T, input: unknown, given: GivenOptions, how: AttemptHow = {}): Outcome<T> | DecodeError {
+function attempt<T extends string>(task: T, input: unknown, given: GivenOptions, how: AttemptHow = {}): Outcome<T> | DecodeError {
   let resolved: Resolved;
   try {
     // Every error is built with the task; an option's too, before the version is known.
@@ -183,7 +183,7 @@ function attempt<T extends TaskName>(task: T, input: unknown, given: GivenOption
  * One decode under options already resolved (by the public edge that took them), as a result.
  * @internal Shared with callTask (call/run.ts), the pinned decoders and decoderFor.
  */
-export function decodeResolved<T extends TaskName>(
+export function decodeResolved<T extends string>(
   task: T,
   input: unknown,
   resolved: Resolved,
@@ -197,7 +197,7 @@ export function decodeResolved<T extends TaskName>(
 }
 
 /** The task checked, then the payload located, bounded, picked a schema and validated; every error it throws is built with the call's context. */
-function run<T extends TaskName>(task: T, input: unknown, options: Resolved, how: AttemptHow): Outcome<T> {
+function run<T extends string>(task: T, input: unknown, options: Resolved, how: AttemptHow): Outcome<T> {
   const version = options.version === 'auto' ? undefined : options.version;
   // First: is the input a seller's answer at all (not an earlier DecodeError, a Promise, the SDK's own timeout)?
   const local = localFault(input, typeof task === 'string' ? task : undefined, version);
@@ -230,7 +230,7 @@ function run<T extends TaskName>(task: T, input: unknown, options: Resolved, how
  * its version and variant picked, validated as sent, and its envelope's `replayed` read.
  * @internal Shared with decodeEnclosed (enclosed.ts).
  */
-export function decodeFound<T extends TaskName>(call: Context, located: Found): Outcome<T> {
+export function decodeFound<T extends string>(call: Context, located: Found): Outcome<T> {
   const found = checked(call, located);
   refuseCarriedError(call, found);
   checkAnswer(call, found.payload);

@@ -17,6 +17,9 @@ export type VersionFor<O> = VersionNamed<O, Version>;
 /** Every task name of every bundled version. */
 export type TaskName = { [V in Version]: keyof ResponsesByVersion[V] & string }[Version];
 
+/** The task names of the version(s) options allow: a pinned call names a task of its version, or fails to compile. */
+export type TaskNameFor<O> = { [V in VersionFor<O>]: keyof ResponsesByVersion[V] & string }[VersionFor<O>];
+
 /** What `decode(task, ...)` returns for one version. */
 export type ResponseIn<T extends string, V extends Version> = V extends Version
   ? T extends keyof ResponsesByVersion[V]
@@ -25,7 +28,7 @@ export type ResponseIn<T extends string, V extends Version> = V extends Version
   : never;
 
 /** What `decode(task, input, options)` returns: the task's response in the version(s) the options allow. */
-export type Decoded<T extends TaskName, O extends DecodeOptions = DecodeOptions> = ResponseIn<T, VersionFor<O>>;
+export type Decoded<T extends string, O extends DecodeOptions = DecodeOptions> = ResponseIn<T, VersionFor<O>>;
 
 /**
  * What `safeDecode` returns on success: the data and the version that judged it, paired;
@@ -33,7 +36,7 @@ export type Decoded<T extends TaskName, O extends DecodeOptions = DecodeOptions>
  * `replayed: true` when the seller answered from its idempotency cache (the envelope's
  * `replayed`): the data is a historical snapshot, so re-read the resource before acting on its state.
  */
-export type DecodeSuccess<T extends TaskName, O extends DecodeOptions = DecodeOptions> = {
+export type DecodeSuccess<T extends string, O extends DecodeOptions = DecodeOptions> = {
   [V in VersionFor<O>]: {
     readonly success: true;
     readonly data: ResponseIn<T, V>;
@@ -50,18 +53,18 @@ export type DecodeSuccess<T extends TaskName, O extends DecodeOptions = DecodeOp
 }[VersionFor<O>];
 
 /** What `safeDecode` returns. */
-export type SafeDecodeResult<T extends TaskName, O extends DecodeOptions = DecodeOptions> =
+export type SafeDecodeResult<T extends string, O extends DecodeOptions = DecodeOptions> =
   | DecodeSuccess<T, O>
   | { readonly success: false; readonly error: DecodeError };
 
 /** A decoder with default options bound, for both directions (decode, and encode); per-call options win. */
 export interface Decoder<B extends DecodeOptions> extends Encoder<B> {
-  decode<T extends TaskName, const W extends VersionOption | undefined = undefined>(
+  decode<T extends TaskNameFor<Merged<B, Pinning<W>>>, const W extends VersionOption | undefined = undefined>(
     task: T,
     input: unknown,
     options?: DecodeOptions<W>,
   ): Decoded<T, Merged<B, Pinning<W>>>;
-  safeDecode<T extends TaskName, const W extends VersionOption | undefined = undefined>(
+  safeDecode<T extends TaskNameFor<Merged<B, Pinning<W>>>, const W extends VersionOption | undefined = undefined>(
     task: T,
     input: unknown,
     options?: DecodeOptions<W>,

@@ -3,6 +3,7 @@
  * options.ts because `Version` reaches every bundled release's types, which a pinned import's
  * declarations must not load.
  */
+import type { KnownReleases } from '../generated/versions.js';
 import type { NewerRelease, Version } from '../schema/versions.js';
 import type { CommonDecodeOptions } from './options.js';
 
@@ -28,8 +29,8 @@ export interface DecodeOptions<V extends VersionOption | undefined = VersionOpti
   readonly newerRelease?: NewerRelease | undefined;
 }
 
-/** `'3.1'` for `'3.1.19'`. */
-export type ReleaseOf<V extends string> = V extends `${infer Major}.${infer Minor}.${string}` ? `${Major}.${Minor}` : never;
+/** The wire pin of version `V`, as its release names it: `'3.1'` for `'3.1.19'`, `'3.2-beta.6'` for `'3.2.0-beta.6'`. */
+export type ReleaseOf<V extends Version> = V extends Version ? KnownReleases[V] : never;
 
 /**
  * The bundled version(s) a `version` option names: a bundled version itself, a release's bundled

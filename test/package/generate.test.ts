@@ -185,7 +185,13 @@ if (r.success) {
 const status: Responses['get_task_status'] = decode('get_task_status', answer, { version: '${BETA6_VERSION}' });
 // @ts-expect-error list_products answers carry no media_buy_id
 void listed.media_buy_id;
-void [typed, ids, version, status];
+// The release's pin names it too; "3.2" is a release this program has not loaded.
+const byPin: ListProductsResponse = decode('list_products', answer, { version: '${BETA6_PIN}' });
+// @ts-expect-error no 3.2 release is loaded
+decode('list_products', answer, { version: '3.2' });
+// @ts-expect-error list_products is not a task of 3.1.19
+decode('list_products', answer, { version: '3.1.19' });
+void [typed, ids, version, status, byPin];
 `,
     );
     const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
