@@ -32,7 +32,7 @@ import { checkAnswer, checkRequest, stampedVersion } from './request-checks.js';
 import { refuseContradiction } from './status-layers.js';
 import { answerHandle } from './task-handle.js';
 import { type Found, locatePayload } from './transports.js';
-import type { Decoded, DecodeOptions, Decoder, Pinning, SafeDecodeResult, TaskName, TaskNameFor, VersionOption } from './types.js';
+import type { Decoded, DecodeOptions, Decoder, Pinning, SafeDecodeResult, TaskNameFor, VersionOption } from './types.js';
 
 export type { Transport } from '../options/options.js';
 // The types a caller of decode() names, also importable from here.
