@@ -55,7 +55,7 @@ export { extractA2aResponse } from './extract/a2a.js';
 export { extractA2aError, extractMcpError } from './extract/errors.js';
 export { extractMcpResponse } from './extract/mcp.js';
 // What the types know of each release, by version: a generated release module augments each.
-export type { KnownReleases, ResponsesByVersion, TaskTypesByVersion } from './generated/index.js';
+export type { KnownReleases, ResponsesByVersion, ResultsByVersion, TaskTypesByVersion } from './generated/index.js';
 export type { RequestsByVersion } from './generated/requests.js';
 export type * as v3_0 from './generated/v3_0/pinned.js';
 // Every named type of each bundled version, so that a consumer's declaration emit can name what decode() returns.

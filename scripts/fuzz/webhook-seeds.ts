@@ -54,6 +54,9 @@ export interface PollSeed {
 
 const taskTypeOf = (f: PayloadFixture): string =>
   f.task === 'get_media_buy_delivery' && releaseOf(f.version) !== '3.0' ? 'media_buy_delivery' : f.task;
+/** What a delivery encloses: 3.1's delivery report is the delivery answer with its notification_type (task-type.json). */
+const resultOf = (f: PayloadFixture): Json =>
+  taskTypeOf(f) === f.task ? f.payload : { notification_type: 'scheduled', ...(f.payload as Record<string, Json>) };
 const statusOf = (f: PayloadFixture): string => (f.variant === 'response' ? 'completed' : f.variant);
 const STATE: Readonly<Record<string, string>> = {
   working: 'TASK_STATE_WORKING',
@@ -73,13 +76,15 @@ function mcpBody(f: PayloadFixture, n: number): string {
     task_type: taskTypeOf(f),
     status: statusOf(f),
     timestamp: '2026-04-18T10:00:00Z',
-    result: f.payload,
+    result: resultOf(f),
   });
 }
 
 function a2aBody(f: PayloadFixture): string {
   const state = STATE[f.variant];
-  return JSON.stringify(state === undefined ? a2a10.taskEnvelope('TASK_STATE_COMPLETED', f.payload) : a2a10.statusUpdate(state, f.payload));
+  return JSON.stringify(
+    state === undefined ? a2a10.taskEnvelope('TASK_STATE_COMPLETED', resultOf(f)) : a2a10.statusUpdate(state, resultOf(f)),
+  );
 }
 
 interface Plan {
@@ -187,7 +192,7 @@ export function buildPolls(): PollSeed[] {
       created_at: '2026-04-18T09:55:00Z',
       updated_at: '2026-04-18T09:59:58Z',
       ...(status === 'completed' ? { completed_at: '2026-04-18T09:59:58Z' } : {}),
-      result: f.payload,
+      result: resultOf(f),
     };
     out.push({ id: `${f.id} poll`, version: f.version, response });
   }

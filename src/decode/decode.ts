@@ -287,7 +287,7 @@ function refuseCarriedError(ctx: Context, found: Found): void {
 
 /** The task's schema ids in `version`, own keys only: 'constructor' or 'toString' is not a task because Object.prototype has it. */
 function schemaIdsOf(ctx: Context, version: Version): TaskSchemaIds {
-  const ids = judgedAs(version, ctx.task);
+  const ids = judgedAs(version, ctx.validators ?? ctx.task);
   if (ids !== undefined) return ids;
   throw new DecodeError(
     'UNKNOWN_TASK',
@@ -321,7 +321,7 @@ interface Verdict {
  */
 function judge(ctx: Context, j: Judged): Verdict {
   const { version, variant, ids, found, sent, status } = j;
-  let validate = fastValidator(version, ctx.task, variant, pickedBy(ctx, found), ctx);
+  let validate = fastValidator(version, ctx.validators ?? ctx.task, variant, pickedBy(ctx, found), ctx);
   if (validate === undefined)
     throw new DecodeError(
       'INTERNAL',
@@ -337,7 +337,7 @@ function judge(ctx: Context, j: Judged): Verdict {
   let patch: string | undefined;
   if (!accepts(validate)) {
     // A published GA patch of the release whose schema accepts it: the answer is that patch's (versioning.mdx: patches never change schema).
-    const verdict = patchVerdict(version, ctx.task, variant, accepts, ctx);
+    const verdict = patchVerdict(version, ctx.validators ?? ctx.task, variant, accepts, ctx);
     if (verdict === undefined) return { mismatch: keptRefusal(ctx, j, standIn) };
     ({ patch, validate } = verdict);
   }
@@ -397,12 +397,12 @@ function refuseInvalid(ctx: Context, j: Judged, standIn: boolean): never {
       { task: ctx.task, version, standInFor: ctx.standInFor },
     );
   }
-  let listing = listIssues(version, ctx.task, variant, found.payload, ctx);
+  let listing = listIssues(version, ctx.validators ?? ctx.task, variant, found.payload, ctx);
   // Where the schema needs a status, the issues are those left with the stand-in; unless the
   // stand-in value itself fails (3.0 check_governance's verdict, acquire_rights' outcome): then
   // as sent, which says `status` is missing, not that a value the seller never sent is wrong.
   if (standIn && listing.issues.some(missingStatus)) {
-    const withStandIn = listIssues(version, ctx.task, variant, { ...found.payload, status }, ctx);
+    const withStandIn = listIssues(version, ctx.validators ?? ctx.task, variant, { ...found.payload, status }, ctx);
     if (!withStandIn.issues.some((issue) => issue.path === '/status')) listing = withStandIn;
   }
   if (listing.issues.length === 0) {

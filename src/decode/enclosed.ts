@@ -7,14 +7,14 @@
 import { DecodeError } from '../errors/errors.js';
 import { checkAdcpError } from '../extract/errors.js';
 import { taskTypesByVersion } from '../generated/envelope.js';
-import type { TaskTypesByVersion } from '../generated/index.js';
+import type { ResultsByVersion, TaskTypesByVersion } from '../generated/index.js';
 import type { BundledVersion } from '../generated/versions.js';
 import { hasOwn, own } from '../json/own.js';
 import type { Resolved } from '../options/resolve-options.js';
 import { releaseFor } from '../schema/releases.js';
 import { isFailedStatus } from '../schema/statuses.js';
 import type { Version } from '../schema/versions.js';
-import { type Decoded, decodeFound, type ResponseIn, type TaskName } from './decode.js';
+import { decodeFound, type ResponseIn } from './decode.js';
 import { type Context, failed, guard, payloadError } from './failures.js';
 import { refuseContradiction, type StatedStatus } from './status-layers.js';
 
@@ -41,31 +41,31 @@ export function isTaskType(value: unknown, version: Version): value is TaskType 
 }
 
 /**
- * The decode task whose response schema judges a result of task type `K`: the same name, except
- * `media_buy_delivery` (reporting webhooks), whose result is `get_media_buy_delivery`'s response
- * without the API-only `aggregated_totals`. The one task type that is no task (test/decode/enclosed.test.ts).
+ * What a terminal result of task type `K` is in version(s) `V` (default: any known): its task's
+ * response, or what the release's results name (`ResultsByVersion`: 3.1's and 3.2's
+ * `media_buy_delivery`, a delivery report of its own schema).
  */
-export type ResultTask<K extends string> = K extends 'media_buy_delivery' ? 'get_media_buy_delivery' : K;
-
-/** What a result of task type `K` is in version(s) `V` (default: any bundled). */
-export type ResultData<K extends TaskType, V extends Version = Version> = ResponseIn<ResultTask<K>, V>;
+export type ResultData<K extends string, V extends Version = Version> = V extends Version
+  ? K extends keyof ResultsByVersion[V]
+    ? ResultsByVersion[V][K]
+    : ResponseIn<K, V>
+  : never;
 
 /**
  * What judges a terminal result of a task type in a release, as the release's tables say
- * (`AdcpRelease.results`: 3.2's `task_result_resolution`, 3.0's and 3.1's `media_buy_delivery`):
- * a task whose response schema judges it, or a validator of its own; else the task type's own task.
+ * (`AdcpRelease.results`: 3.2's `task_result_resolution`, 3.1's result exception):
+ * a validator of its own; else the task type's own task.
  *
  * @param taskType A task type.
  * @param version The release.
  * @returns The task (or result validator key) to decode the result as.
  * @throws {DecodeError} `UNSUPPORTED_VERSION` for a version neither bundled nor defined.
  * @example
- * resultTask('media_buy_delivery', '3.1.19'); // 'get_media_buy_delivery'
+ * resultTask('media_buy_delivery', '3.1.19'); // 'result-media_buy_delivery'
  */
-export function resultTask<K extends TaskType>(taskType: K, version: Version): ResultTask<K> & TaskName {
+export function resultTask(taskType: string, version: Version): string {
   const { results } = releaseFor(version);
-  // The table's word for the result: typed as the task whose response the bundled releases judge it by.
-  return (Object.hasOwn(results, taskType) ? results[taskType] : taskType) as ResultTask<K> & TaskName;
+  return Object.hasOwn(results, taskType) ? (results[taskType]?.validators ?? taskType) : taskType;
 }
 
 /** How {@link decodeEnclosed}'s payload was enclosed. */
@@ -82,7 +82,7 @@ export interface EnclosedPayload {
  * contradicts the envelope's is refused; a failed, rejected or canceled status ends as
  * TaskFailedError (the payload's `adcp_error`, else its `errors[0]`).
  *
- * @param task - The task whose schema judges the payload (see {@link resultTask}).
+ * @param taskType - The envelope's task type: the task whose schema judges the payload, or the result validator its release names ({@link resultTask}).
  * @param payload - Part of the caller's bounded copy of the envelope (a snapshot, or a parse
  *   within the bounds), which is not walked again; `undefined` when the envelope carried none.
  * @param how - The envelope's status and how to name the payload.
@@ -91,16 +91,18 @@ export interface EnclosedPayload {
  * @throws {DecodeError} As decode() does; `NO_PAYLOAD` for a missing payload under a status that
  *   needs one; `MALFORMED_ENVELOPE` when the payload's status contradicts the envelope's.
  * @example
- * decodeEnclosed('create_media_buy', copy.result, { status: copy.status, what: 'webhook result' }, resolved);
+ * decodeEnclosed('create_media_buy', copy.result, { status: copy.status, what: 'webhook result' }, { ...resolved, version });
  */
-export function decodeEnclosed<T extends TaskName>(
-  task: T,
+export function decodeEnclosed(
+  taskType: string,
   payload: Record<string, unknown> | undefined,
   how: EnclosedPayload,
-  resolved: Resolved,
-): { data: Decoded<T>; version: Version; patch?: string } {
+  resolved: Resolved & { readonly version: Version },
+): { data: unknown; version: Version; patch?: string } {
+  const task = taskType;
   try {
-    const ctx: Context = { task, options: resolved, version: resolved.version === 'auto' ? undefined : resolved.version };
+    const validators = resultTask(taskType, resolved.version);
+    const ctx: Context = { task, ...(validators === task ? {} : { validators }), options: resolved, version: resolved.version };
     const state: StatedStatus = { status: how.status, layer: 'envelope' };
     if (isFailedStatus(how.status)) failedTask(ctx, payload, how, state);
     if (payload === undefined) {
@@ -111,7 +113,7 @@ export function decodeEnclosed<T extends TaskName>(
       );
     }
     const found = { payload, inProcess: false, bounded: true, what: how.what, state } as const;
-    return decodeFound(ctx, found) as { data: Decoded<T>; version: Version; patch?: string };
+    return decodeFound(ctx, found);
   } catch (error) {
     throw guard(error, task, payload);
   }

@@ -27,6 +27,8 @@ import { inputMayThrow } from './local-faults.js';
 /** Everything known about the call: the context every error is built with, the options. */
 export interface Context extends ErrorContext {
   readonly task: string;
+  /** The validators' key where it is not the task's name: a result judged by a schema of its own (`result-media_buy_delivery`). */
+  readonly validators?: string;
   readonly options: Resolved;
   /** The explicitly requested version, if any. */
   readonly version: Version | undefined;

@@ -68,35 +68,38 @@ export interface PinnedDecoder<V extends string, R, Q = {}> extends PinnedEncode
 /** The task types (`enums/task-type.json`) of version `V`: what a polled task's `task_type` names. */
 export type PinnedTaskType<V extends string> = V extends keyof typeof taskTypesByVersion ? (typeof taskTypesByVersion)[V][number] : never;
 
-/** The task whose response judges a polled result of task type `K` (reporting's `media_buy_delivery`: get_media_buy_delivery). */
-type ResultTask<K extends string> = K extends 'media_buy_delivery' ? 'get_media_buy_delivery' : K;
-
-/** A polled task of type `K` in version `V`, whose responses by task are `R`: `data` typed by that version alone. */
-export interface PinnedPolledTaskOf<V extends string, R, K extends string> {
+/**
+ * A polled task of type `K` in version `V`, whose responses by task are `R` and results by task
+ * type `S` (where a result is not its task's response): `data` typed by that version alone.
+ */
+// biome-ignore lint/complexity/noBannedTypes: as PinnedPolledTask's
+export interface PinnedPolledTaskOf<V extends string, R, K extends string, S = {}> {
   readonly taskId: string;
   readonly taskType: K;
   readonly status: TaskStatus;
   /** The result typed by task type; `null` when the response carried none (not final, or `include_result` false). */
-  readonly data: (ResultTask<K> extends keyof R ? R[ResultTask<K>] : never) | null;
+  readonly data: (K extends keyof S ? S[K] : K extends keyof R ? R[K] : never) | null;
   /** The status response itself (progress, timestamps, history), as sent. */
   readonly response: Readonly<Record<string, unknown>>;
   readonly version: V;
 }
 
 /** A polled task of version `V`: a union discriminated by `taskType`, so narrowing it types `data`. */
-export type PinnedPolledTask<V extends string, R> = { [K in PinnedTaskType<V>]: PinnedPolledTaskOf<V, R, K> }[PinnedTaskType<V>];
+// biome-ignore lint/complexity/noBannedTypes: `{}` is "no task type's result is other than its task's response"
+export type PinnedPolledTask<V extends string, R, S = {}> = { [K in PinnedTaskType<V>]: PinnedPolledTaskOf<V, R, K, S> }[PinnedTaskType<V>];
 
 /** Options of a pinned decodeTaskStatus: a pinned decoder's, and the handle of the task polled. */
 export type PinnedTaskStatusOptions = PinnedOptions & { readonly handle?: TaskHandleFields | undefined };
 
 /** What a pinned decodeTaskStatus returns given a handle of type `H`: the polled task typed by the handle's task. */
-export type PinnedPolledTaskFor<V extends string, R, H> = H extends { readonly task: infer K }
-  ? { [P in K & PinnedTaskType<V>]: PinnedPolledTaskOf<V, R, P> }[K & PinnedTaskType<V>]
+// biome-ignore lint/complexity/noBannedTypes: as above
+export type PinnedPolledTaskFor<V extends string, R, H, S = {}> = H extends { readonly task: infer K }
+  ? { [P in K & PinnedTaskType<V>]: PinnedPolledTaskOf<V, R, P, S> }[K & PinnedTaskType<V>]
   : never;
 
 /** A pinned import's decoder, plus createDecoder for default options (per seller agent, say). */
 // biome-ignore lint/complexity/noBannedTypes: as above
-export interface Pinned<V extends string, R, Q = {}> extends PinnedDecoder<V, R, Q> {
+export interface Pinned<V extends string, R, Q = {}, S = {}> extends PinnedDecoder<V, R, Q> {
   /**
    * Binds default options; per-call options win, `undefined` leaves a default in place.
    *
@@ -115,8 +118,8 @@ export interface Pinned<V extends string, R, Q = {}> extends PinnedDecoder<V, R,
   decodeTaskStatus<const H extends TaskHandleFields<PinnedTaskType<V>, V>>(
     input: unknown,
     options: PinnedTaskStatusOptions & { readonly handle: H },
-  ): PinnedPolledTaskFor<V, R, H>;
-  decodeTaskStatus(input: unknown, options?: PinnedTaskStatusOptions): PinnedPolledTask<V, R>;
+  ): PinnedPolledTaskFor<V, R, H, S>;
+  decodeTaskStatus(input: unknown, options?: PinnedTaskStatusOptions): PinnedPolledTask<V, R, S>;
   /**
    * The handle of a `submitted` or `working` answer this version's decode returned (`undefined`
    * for any other answer): keep it to correlate the task's polls and webhooks.
@@ -196,7 +199,7 @@ function bind<V extends string, R, Q>(version: Version, defaults: Resolved): Pin
  * const pinned = pin<'3.1.19', Responses, Requests>('3.1.19', validators);
  */
 // biome-ignore lint/complexity/noBannedTypes: as above
-export function pin<V extends string, R, Q = {}>(version: V, validators: ValidatorImports): Pinned<V, R, Q> {
+export function pin<V extends string, R, Q = {}, S = {}>(version: V, validators: ValidatorImports): Pinned<V, R, Q, S> {
   const bundled = resolveVersion(version);
   if (bundled !== version)
     throw new DecodeError('UNSUPPORTED_VERSION', `pin() takes a bundled version; got ${JSON.stringify(version.slice(0, 40))}`);

@@ -18,7 +18,7 @@ import { releaseFor } from '../schema/releases.js';
 import { isFailedStatus, isTaskStatus, type TaskStatus } from '../schema/statuses.js';
 import { type Version, versionOrDefault } from '../schema/versions.js';
 import { checked, type DecodeOptions, decodeResolved, type TaskName } from './decode.js';
-import { decodeEnclosed, isTaskType, type ResultData, resultTask, type TaskType } from './enclosed.js';
+import { decodeEnclosed, isTaskType, type ResultData, type TaskType } from './enclosed.js';
 import { envelopeFault } from './envelope-check.js';
 import { type Context, guard } from './failures.js';
 import { correlate, readHandle, type TaskHandle, type TaskHandleFields } from './task-handle.js';
@@ -231,7 +231,7 @@ function polled(response: Record<string, unknown>, what: string, call: PollCall)
   const enclosed = result === undefined && isFailedStatus(status) && error !== undefined ? { adcp_error: error } : result;
   let data: unknown = null;
   if (enclosed !== undefined || isFailedStatus(status)) {
-    data = decodeEnclosed(resultTask(taskType, version), enclosed, { status, what: `${what} result` }, { ...options, version }).data;
+    data = decodeEnclosed(taskType, enclosed, { status, what: `${what} result` }, { ...options, version }).data;
   }
   return { taskId, taskType, status, data, response, version } as PolledTask;
 }

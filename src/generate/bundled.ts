@@ -186,7 +186,7 @@ export const BUNDLED_RELEASES: readonly AdcpRelease[] = [${versions.map(versionI
       `${head}import type { VersionTables } from '${layoutImport('index.ts', 'tables')}';
 import type { BundledVersion } from './versions.js';
 ${imports}
-${versions.map((v) => `import type { Responses as ${versionIdent(v)}Responses } from './${versionIdent(v)}/responses.js';`).join('\n')}
+${versions.map((v) => `import type { Responses as ${versionIdent(v)}Responses, Results as ${versionIdent(v)}Results } from './${versionIdent(v)}/responses.js';`).join('\n')}
 
 export { type BundledVersion, defaultVersion, type KnownReleases, type Version, versions } from './versions.js';
 
@@ -203,6 +203,11 @@ ${versions.map((v) => `  ${q(v)}: ${q(versionIdent(v))},`).join('\n')}
 /** Task → response type, per version (a release module adds its own). */
 export interface ResponsesByVersion {
 ${versions.map((v) => `  ${q(v)}: ${versionIdent(v)}Responses;`).join('\n')}
+}
+
+/** Task type → its terminal result's type where it is not its task's response, per version (a release module adds its own). */
+export interface ResultsByVersion {
+${versions.map((v) => `  ${q(v)}: ${versionIdent(v)}Results;`).join('\n')}
 }
 
 /** The task types a webhook envelope or a task status names (\`enums/task-type.json\`), per version (a release module adds its own). */

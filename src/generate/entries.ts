@@ -272,7 +272,7 @@ export function pinnedModule(stamp: Stamp, manifest: Manifest): string {
   type PinnedTaskStatusOptions,
   type PinnedTaskType,
 } from '${layoutImport(from, 'pinned')}';
-import type { Requests, Responses } from './responses.js';
+import type { Requests, Responses, Results } from './responses.js';
 import { validators } from './validators/index.js';
 import type { PinnedEncoded, PinnedEncodeOptions, PinnedEncodeResult } from '${layoutImport(from, 'encodeTypes')}';
 
@@ -282,6 +282,7 @@ ${reexports.join('\n')}
 export type { TaskStatus as EnvelopeTaskStatus } from '${responseTypesJs}';
 export type { Responses } from './responses.js';
 export type { Requests } from './responses.js';
+export type { Results } from './responses.js';
 
 /** A task name of AdCP ${version} (${manifest.tasks.length} tasks). */
 export type TaskName = keyof Responses & string;
@@ -290,10 +291,10 @@ export type TaskName = keyof Responses & string;
 export type Response<T extends TaskName> = Responses[T];
 
 /** What decodeTaskStatus returns in AdCP ${version}: narrow on \`taskType\` to type \`data\`. */
-export type PolledTask = PinnedPolledTask<${q}, Responses>;
+export type PolledTask = PinnedPolledTask<${q}, Responses, Results>;
 
 /** A polled task of one task type in AdCP ${version}. */
-export type PolledTaskOf<K extends PinnedTaskType<${q}>> = PinnedPolledTaskOf<${q}, Responses, K>;
+export type PolledTaskOf<K extends PinnedTaskType<${q}>> = PinnedPolledTaskOf<${q}, Responses, K, Results>;
 
 /** Options of decodeTaskStatus: those of decode, and the \`handle\` of the task polled. */
 export type TaskStatusOptions = PinnedTaskStatusOptions;
@@ -316,7 +317,7 @@ export type DecodeOptions = PinnedOptions;
 /** What safeDecode(task, ...) returns: the data typed in AdCP ${version}, or the error. */
 export type SafeDecodeResult<T extends TaskName> = PinnedResult<${q}, Responses, T>;
 
-const pinned = pin<${q}, Responses, Requests>(${q}, validators);
+const pinned = pin<${q}, Responses, Requests, Results>(${q}, validators);
 
 ${bound.join('\n\n')}
 

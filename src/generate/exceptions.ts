@@ -11,8 +11,8 @@
  * new case: add it here). A release this table has no row of (one a buyer generates) gets every
  * such list compiled open, and the generator names them.
  *
- * Result exceptions: which task's response judges the terminal result of a task type, for the
- * releases whose manifest has no `task_result_resolution` (before 3.2).
+ * Result exceptions: which schema judges the terminal result of a task type where it is not its
+ * task's response, for the releases whose manifest has no `task_result_resolution` (before 3.2).
  */
 import { isObject, type Json, type JsonObject, type SchemaFile } from './load.js';
 
@@ -182,30 +182,59 @@ export function applyFittingExceptions(version: string, file: SchemaFile): void 
   }
 }
 
-/** Which task's response judges a task type's terminal result, for the releases of a line whose manifest does not say. */
+/** The schema that judges a task type's terminal result, for the releases of a line whose manifest does not say. */
 interface ResultException {
-  /** The release line, `3.0`. */
+  /** The release line, `3.1`. */
   readonly release: string;
-  /** Task type → the task whose response judges its terminal result. */
-  readonly results: Readonly<Record<string, string>>;
-  /** Where the spec says so. */
-  readonly source: string;
+  readonly taskType: string;
+  /** The schema, its path in the release. */
+  readonly schema: string;
+  /** Where the release names it: `enums/task-type.json`'s description of the type, quoted exactly. */
+  readonly says: string;
 }
 
-/** Where the spec ties a reporting webhook's result to get_media_buy_delivery. */
-const WEBHOOK_PULL =
-  'webhooks.mdx, Reliability: a missed delivery report is pulled with get_media_buy_delivery, which "returns the same per-window slices the webhook delivered"';
-
-/** The result exceptions: 3.2 states them in its manifest (`task_result_resolution`), earlier releases in their pages. */
+/**
+ * The result exceptions: 3.2 states them in its manifest (`task_result_resolution`), 3.1 in its
+ * task-type enum. 3.0 has none: its task types name no delivery report.
+ */
 export const RESULT_EXCEPTIONS: readonly ResultException[] = [
   {
-    release: '3.0',
-    results: { media_buy_delivery: 'get_media_buy_delivery' },
-    source: WEBHOOK_PULL,
-  },
-  {
     release: '3.1',
-    results: { media_buy_delivery: 'get_media_buy_delivery' },
-    source: WEBHOOK_PULL,
+    taskType: 'media_buy_delivery',
+    schema: 'media-buy/media-buy-delivery-webhook-result.json',
+    says: 'The inner result uses media-buy-delivery-webhook-result.json.',
   },
 ];
+
+/**
+ * The result exceptions of a release's line, as the manifest's overrides would state them
+ * (`$id`s), each checked against the words that name it: the build fails when they are gone.
+ *
+ * @param version The release.
+ * @param base Its `$id` base.
+ * @param enumText `enums/task-type.json`'s description of each task type.
+ * @param holds Whether the release holds a schema path.
+ * @returns Task type → schema `$id`, or `undefined` when the line has none.
+ * @throws Error when the quoted words or the schema are gone (the exception is stale).
+ * @example
+ * resultSchemas('3.1.19', '/schemas/3.1.19/', texts, (rel) => files.has(rel)); // { media_buy_delivery: '/schemas/3.1.19/media-buy/media-buy-delivery-webhook-result.json' }
+ */
+export function resultSchemas(
+  version: string,
+  base: string,
+  enumText: Readonly<Record<string, string>>,
+  holds: (rel: string) => boolean,
+): Record<string, string> | undefined {
+  const line = version.split('.').slice(0, 2).join('.');
+  const out: Record<string, string> = {};
+  for (const e of RESULT_EXCEPTIONS) {
+    if (e.release !== line) continue;
+    const text = Object.hasOwn(enumText, e.taskType) ? enumText[e.taskType] : undefined;
+    if (!holds(e.schema) || text?.includes(e.says) !== true)
+      throw new Error(
+        `result exception ${line} ${e.taskType}: AdCP ${version} no longer ${holds(e.schema) ? `says "${e.says}" of it in enums/task-type.json` : `holds ${e.schema}`}; the exception is stale: review it in src/generate/exceptions.ts`,
+      );
+    out[e.taskType] = `${base}${e.schema}`;
+  }
+  return Object.keys(out).length === 0 ? undefined : out;
+}

@@ -6,7 +6,7 @@
  * (`/schemas/3.1.19/`) or absolute (`https://adcontextprotocol.org/schemas/3.2.0-beta.6/`).
  */
 import type { ToolFacts } from '../schema/release.js';
-import { applyExceptions } from './exceptions.js';
+import { applyExceptions, resultSchemas } from './exceptions.js';
 import { type FileTree, jsonFile, readFolderTree } from './tree.js';
 
 /** A JSON value. */
@@ -48,8 +48,9 @@ export interface Manifest {
   /** Per tool, what the manifest states of it (3.0 and 3.1 state `protocol` and `mutating`; 3.2 more). */
   readonly tools: Readonly<Record<string, ToolFacts>>;
   /**
-   * `task_result_resolution.terminal_schema_overrides` (3.2 on): per task type, the `$id` of the
-   * schema that judges its terminal result instead of its tool's response; absent before 3.2.
+   * Per task type, the `$id` of the schema that judges its terminal result instead of its tool's
+   * response: `task_result_resolution.terminal_schema_overrides` (3.2 on), or a result exception
+   * of the release's line that names a schema (3.1's media_buy_delivery); absent when none does.
    */
   readonly resultOverrides?: Readonly<Record<string, string>> | undefined;
 }
@@ -305,8 +306,18 @@ export function readManifest(version: string, root: string | FileTree): Manifest
     taskStatuses,
     asyncStatuses,
     tools,
-    resultOverrides: resultOverrides(version, base, files, m.task_result_resolution),
+    resultOverrides:
+      resultOverrides(version, base, files, m.task_result_resolution) ??
+      resultSchemas(version, base, taskTypeTexts(version, files), (rel) => files.has(rel)),
   };
+}
+
+/** `enums/task-type.json`'s description of each task type (`enumDescriptions`), where it has them. */
+function taskTypeTexts(version: string, files: FileTree): Record<string, string> {
+  const rel = 'enums/task-type.json';
+  const schema = files.has(rel) ? jsonFile(files, rel, `AdCP ${version}`) : undefined;
+  const texts = isObject(schema) && isObject(schema.enumDescriptions) ? schema.enumDescriptions : {};
+  return Object.fromEntries(Object.entries(texts).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v]] : [])));
 }
 
 /** The file a `$ref` names: its part before `#` (the fragment points inside that file). */

@@ -109,6 +109,9 @@ declare module 'adcp-decode' {
   interface TaskTypesByVersion {
     ${q}: EnvelopeTaskType;
   }
+  interface ResultsByVersion {
+    ${q}: Results;
+  }
 }
 
 /** AdCP ${version} as data, defined when this module is first imported. */

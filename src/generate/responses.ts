@@ -1,6 +1,7 @@
 /**
  * The task → type maps of a release: per task, the sync response and its async variants,
- * discriminated by `status` (`Responses`); and the request (`Requests`). A bundled release writes
+ * discriminated by `status` (`Responses`); the request (`Requests`); and per task type whose
+ * terminal result is not its own task's response, what it is (`Results`). A bundled release writes
  * them into `responses.ts` (bundled.ts); a release module into its `index.d.ts` (module.ts).
  */
 
@@ -11,7 +12,7 @@ import type { Manifest } from './load.js';
 export interface ResponseMaps {
   /** The schema types the maps name, sorted. */
   readonly types: readonly string[];
-  /** The declarations of `Responses` and `Requests`. */
+  /** The declarations of `Responses`, `Requests` and `Results`. */
   readonly text: string;
 }
 
@@ -36,7 +37,10 @@ export function responseMaps(manifest: Manifest, names: ReadonlyMap<string, stri
     ids.add(t.response);
     for (const id of Object.values(t.async)) ids.add(id);
   }
+  const overrides = Object.entries(manifest.resultOverrides ?? {});
+  for (const [, id] of overrides) ids.add(id);
   const types = [...new Set([...ids].map((id) => names.get(id)!))].sort();
+  const results = overrides.map(([taskType, id]) => `  ${taskType}: SyncVariant<${names.get(id)!}>;`);
   const entries = manifest.tasks.map((t) => {
     const asyncStatuses = Object.keys(t.async).map((s) => JSON.stringify(s));
     const variants = [
@@ -56,6 +60,14 @@ ${entries.join('\n')}
 /** What \`encode(task, args)\` takes for each AdCP ${version} task: its request schema's type. */
 export interface Requests {
 ${manifest.tasks.map((t) => `  ${t.name}: ${names.get(t.request)!};`).join('\n')}${pollRequest === undefined ? '' : `\n  ${JSON.stringify(TASKS_GET.method)}: ${names.get(pollRequest)!};`}
+}
+
+/**
+ * What a terminal result (a webhook's or a polled task's \`result\`) is, per task type whose result
+ * is not its own task's response; every other task type's result is its task's response.
+ */
+export interface Results {
+${results.join('\n')}
 }
 `;
   return { types, text };

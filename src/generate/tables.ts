@@ -5,10 +5,9 @@
  * table; what its manifest states of each tool; which validator judges a terminal result; its
  * patch table. And the validators' import map, task or module → imports of its modules.
  */
-import { pinOf, RELEASE_FORMAT, type ReleaseEnvelope, type RequestRow, type ToolFacts } from '../schema/release.js';
+import { pinOf, RELEASE_FORMAT, type ReleaseEnvelope, type RequestRow, type ResultJudge, type ToolFacts } from '../schema/release.js';
 import type { PatchJudges, TaskSchemaIds, VersionTables } from '../schema/tables.js';
 import { GET_TASK_STATUS, resultModule, TASKS_GET, WEBHOOK_ENVELOPE } from './envelopes.js';
-import { RESULT_EXCEPTIONS } from './exceptions.js';
 import type { Json, Manifest, SchemaFile } from './load.js';
 import { requestFacts, requestTable } from './requests.js';
 
@@ -23,7 +22,7 @@ export interface ReleaseData {
   readonly envelope: ReleaseEnvelope;
   readonly requests: Readonly<Record<string, RequestRow>>;
   readonly tools: Readonly<Record<string, ToolFacts>>;
-  readonly results: Readonly<Record<string, string>>;
+  readonly results: Readonly<Record<string, ResultJudge>>;
   readonly patches: PatchJudges;
 }
 
@@ -68,20 +67,12 @@ function envelopeFacts(manifest: Manifest, schemas: ReadonlyMap<string, SchemaFi
 
 /**
  * Which validator judges a task type's terminal result where it is not its own tool's response:
- * the manifest's overrides (3.2 on: each a module of its own), else the result exceptions of the
- * release's line (exceptions.ts).
+ * a module of its own per schema the manifest's overrides (or the line's result exceptions) name.
  */
-function resultsOf(manifest: Manifest): Record<string, string> {
-  if (manifest.resultOverrides !== undefined)
-    return Object.fromEntries(Object.keys(manifest.resultOverrides).map((taskType) => [taskType, resultModule(taskType)]));
-  const line = manifest.version.split('.').slice(0, 2).join('.');
-  const results = RESULT_EXCEPTIONS.find((e) => e.release === line)?.results ?? {};
-  for (const [taskType, task] of Object.entries(results))
-    if (!manifest.tasks.some((t) => t.name === task))
-      throw new Error(
-        `result exception ${line} ${taskType}: AdCP ${manifest.version} has no task ${task}; review it in src/generate/exceptions.ts`,
-      );
-  return { ...results };
+function resultsOf(manifest: Manifest): Record<string, ResultJudge> {
+  return Object.fromEntries(
+    Object.entries(manifest.resultOverrides ?? {}).map(([taskType, schema]) => [taskType, { validators: resultModule(taskType), schema }]),
+  );
 }
 
 /**

@@ -86,6 +86,13 @@ export type ReleaseFiles =
   /** Beside a generated module: the module's own URL (`import.meta.url`), its files relative to it. */
   | { readonly module: string };
 
+/** A task type's terminal result judged by a schema of its own: its validators' key and the schema's `$id`. */
+export interface ResultJudge {
+  /** The key of its validator module, e.g. `result-media_buy_delivery`. */
+  readonly validators: string;
+  readonly schema: string;
+}
+
 /**
  * One AdCP release, as data.
  *
@@ -111,11 +118,11 @@ export interface AdcpRelease<V extends string = string> {
   readonly tools: Readonly<Record<string, ToolFacts>>;
   /**
    * Which validator judges a terminal result of a task type (a webhook's or a poll's `result`),
-   * where it is not the task type's own tool's response: a task name, or the key of a validator
-   * module of its own (3.2's `task_result_resolution.terminal_schema_overrides`; 3.0 and 3.1 judge
-   * `media_buy_delivery` by `get_media_buy_delivery`). A task type not listed is judged by its tool.
+   * where it is not the task type's own tool's response: the key of a validator module of its own
+   * (3.2's `task_result_resolution.terminal_schema_overrides`; 3.1's `media_buy_delivery`, which its
+   * task-type enum gives media-buy-delivery-webhook-result.json). A task type not listed is judged by its tool.
    */
-  readonly results: Readonly<Record<string, string>>;
+  readonly results: Readonly<Record<string, ResultJudge>>;
   /** The validators of its earlier GA patches that differ (empty without a patch history). */
   readonly patches: PatchJudges;
   /** Where its validator files are, for loading on first use. */

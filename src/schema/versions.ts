@@ -43,7 +43,8 @@ export function tablesFor(version: string): VersionTables<string> {
 export function judgedAs(version: string, task: string): TaskSchemaIds | undefined {
   const { tables, results } = releaseFor(version);
   if (Object.hasOwn(tables.schemaIds, task)) return tables.schemaIds[task];
-  return Object.values(results).includes(task) ? { response: task, async: {} } : undefined;
+  const result = Object.values(results).find((r) => r.validators === task);
+  return result === undefined ? undefined : { response: result.schema, async: {} };
 }
 
 /**

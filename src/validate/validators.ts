@@ -90,7 +90,9 @@ function unloadable(at: ModuleAt, how: string, cause?: unknown): DecodeError {
 function envelopeModules(version: Version): readonly string[] {
   const { envelope, results, tables } = releaseFor(version);
   const poll = envelope.taskStatusPoll;
-  const overrides = Object.values(results).filter((key) => !tables.tasks.includes(key));
+  const overrides = Object.values(results)
+    .map((r) => r.validators)
+    .filter((key) => !tables.tasks.includes(key));
   return [envelope.webhookEnvelope, ...('module' in poll ? [poll.module] : []), ...overrides];
 }
 

@@ -8,15 +8,7 @@ import { type Bounds, withinBounds } from '../bounds/bounds.js';
 import { checkTree } from '../bounds/check-tree.js';
 import { snapshot } from '../bounds/snapshot.js';
 import { type DecodeOptions, decodeResolved, type VersionFor } from '../decode/decode.js';
-import {
-  decodeEnclosed,
-  isTaskType,
-  type ResultData,
-  type ResultTask,
-  resultTask,
-  type TaskType,
-  type TaskTypeIn,
-} from '../decode/enclosed.js';
+import { decodeEnclosed, isTaskType, type ResultData, resultTask, type TaskType, type TaskTypeIn } from '../decode/enclosed.js';
 import { guard } from '../decode/failures.js';
 import { correlate, readHandle, type TaskHandle, type TaskHandleFields } from '../decode/task-handle.js';
 import type { Pinning, VersionOption } from '../decode/types.js';
@@ -32,13 +24,6 @@ import { knownVersions, type Version, versionOrDefault } from '../schema/version
 import { bodyText, bodyTooLarge, parseWebhookBody } from './body/body.js';
 import { checkWebhookEnvelope, detectWebhookFormat, type WebhookFormat, type WebhookStatus, type WebhookTaskType } from './envelope.js';
 import { type WebhookFailure, WebhookTaskFailedError } from './errors.js';
-
-/**
- * The decode task whose response schema checks a webhook `result` of a task type: the same name,
- * except `media_buy_delivery` (reporting webhooks), whose result is `get_media_buy_delivery`'s
- * response without the API-only `aggregated_totals`.
- */
-export type WebhookResultTask<K extends string> = ResultTask<K>;
 
 /** What a webhook of task type `K` carries as `data` in version(s) `V` (default: any bundled). */
 export type WebhookData<K extends WebhookTaskType, V extends Version = Version> = ResultData<K, V>;
@@ -249,12 +234,7 @@ function decodeMcpIn(copy: unknown, call: WebhookCall, version: Version, signer:
   // webhooks.mdx, "Status-specific result data": completed and failed carry the task response; the others may carry none.
   if (result !== undefined || status === 'completed' || isFailedStatus(status)) {
     try {
-      ({ data, patch } = decodeEnclosed(
-        resultTask(taskType, version),
-        result,
-        { status, what: 'webhook result' },
-        { ...call.options, version },
-      ));
+      ({ data, patch } = decodeEnclosed(taskType, result, { status, what: 'webhook result' }, { ...call.options, version }));
     } catch (error) {
       if (!(error instanceof TaskFailedError)) throw error;
       throw new WebhookTaskFailedError(error, { ...about, signer });

@@ -59,7 +59,6 @@ export {
   type DecodeWebhookOptions,
   decodeWebhook,
   type WebhookData,
-  type WebhookResultTask,
   type WebhookTaskTypeIn,
 } from './decode-webhook.js';
 export type { RecentDeliveriesOptions } from './deliveries.js';

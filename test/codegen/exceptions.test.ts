@@ -9,12 +9,12 @@
 import { describe, expect, test } from 'vitest';
 import { schemaDir } from '../../scripts/schema-paths.js';
 import { decode } from '../../src/decode/decode.js';
-import { applyExceptions, SCHEMA_EXCEPTIONS } from '../../src/generate/exceptions.js';
+import { applyExceptions, RESULT_EXCEPTIONS, resultSchemas, SCHEMA_EXCEPTIONS } from '../../src/generate/exceptions.js';
 import { type JsonObject, loadSchemas, type SchemaFile } from '../../src/generate/load.js';
 import { versions } from '../../src/schema/versions.js';
 import { mcp } from '../fixtures/envelopes.js';
 import { readSchema } from '../fixtures/vectors.js';
-import { V3_0 } from '../fixtures/versions.js';
+import { V3_0, V3_1 } from '../fixtures/versions.js';
 import { thrown } from '../helpers.js';
 
 /** A schema file as loaded, before any exception: a deep copy of the synced file. */
@@ -91,5 +91,32 @@ describe("a seller's list_scenarios answer with a scenario newer than the releas
   test.each([...versions])('%s', (version) => {
     const answer = { success: true, scenarios: ['force_creative_status', 'force_creative_purge', 'simulate_delivery'] };
     expect(decode('comply_test_controller', mcp.structured(answer), { version })).toEqual(answer);
+  });
+});
+
+describe("a result exception: the schema 3.1's task-type enum names for a delivery report", () => {
+  const e = RESULT_EXCEPTIONS.find((x) => x.taskType === 'media_buy_delivery')!;
+  const texts = () => readSchema<{ enumDescriptions: Record<string, string> }>(V3_1, 'enums/task-type.json').enumDescriptions;
+  const holds = (rel: string) => rel === e.schema;
+
+  test('read from the words that name it, as an `$id` of the release', () => {
+    expect(texts()[e.taskType]).toContain(e.says);
+    expect(resultSchemas(V3_1, `/schemas/${V3_1}/`, texts(), holds)).toEqual({
+      media_buy_delivery: `/schemas/${V3_1}/media-buy/media-buy-delivery-webhook-result.json`,
+    });
+  });
+
+  test('a line without one (3.0) has none', () => {
+    expect(resultSchemas(V3_0, `/schemas/${V3_0}/`, {}, () => false)).toBeUndefined();
+  });
+
+  test('the words reworded, or the schema gone: the exception is stale', () => {
+    const reworded = { ...texts(), [e.taskType]: 'Delivery report.' };
+    expect(thrown(() => resultSchemas(V3_1, `/schemas/${V3_1}/`, reworded, holds))).toMatchObject({
+      message: expect.stringContaining(`no longer says "${e.says}"`),
+    });
+    expect(thrown(() => resultSchemas(V3_1, `/schemas/${V3_1}/`, texts(), () => false))).toMatchObject({
+      message: expect.stringContaining(`no longer holds ${e.schema}`),
+    });
   });
 });

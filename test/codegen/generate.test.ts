@@ -126,7 +126,12 @@ describe('a release module', () => {
       },
     });
     // task_result_resolution: media_buy_delivery's terminal result by its own schema, a module of its own.
-    expect(release.results).toEqual({ media_buy_delivery: 'result-media_buy_delivery' });
+    expect(release.results).toEqual({
+      media_buy_delivery: {
+        validators: 'result-media_buy_delivery',
+        schema: `${BETA6_BASE}media-buy/media-buy-delivery-webhook-result.json`,
+      },
+    });
     expect(release.envelope).toMatchObject({
       webhookEnvelope: 'mcp-webhook-payload',
       taskStatusPoll: { method: 'get_task_status', task: 'get_task_status' },
@@ -311,8 +316,16 @@ describe('a patch history makes the module patch-tolerant, as the bundled releas
       get_creative_delivery: bundled.get_creative_delivery,
       get_media_buy_delivery: bundled.get_media_buy_delivery,
       get_task_status: bundled.get_task_status,
+      'result-media_buy_delivery': bundled['result-media_buy_delivery'],
     });
-    expect(release.results).toEqual({ media_buy_delivery: 'get_media_buy_delivery' });
+    // 3.1's task-type enum names the delivery report's schema: a module of its own, as 3.2's manifest does.
+    expect(release.results).toEqual({
+      media_buy_delivery: {
+        validators: 'result-media_buy_delivery',
+        schema: `/schemas/${V3_1}/media-buy/media-buy-delivery-webhook-result.json`,
+      },
+    });
+    expect(existsSync(path.join(out, 'validators', 'result-media_buy_delivery.js'))).toBe(true);
     for (const judge of Object.values(release.patches).flatMap((variants) => Object.values(variants).flat())) {
       expect(existsSync(path.join(out, 'validators', `${judge.module}.js`))).toBe(true);
       expect(release.validators?.[judge.module]?.listing).toBeUndefined();

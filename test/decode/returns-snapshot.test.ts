@@ -124,10 +124,7 @@ function sellerPayloads(pinned: Version | undefined, filter: (f: PayloadFixture)
 }
 
 /** The fixtures whose task is a task type of their version (what webhooks and polls enclose). */
-const enclosable = (f: PayloadFixture): boolean =>
-  isTaskType(f.task === 'get_media_buy_delivery' ? 'media_buy_delivery' : f.task, f.version);
-const taskTypeOf = (f: PayloadFixture): string =>
-  f.task === 'get_media_buy_delivery' && f.version !== V3_0 ? 'media_buy_delivery' : f.task;
+const enclosable = (f: PayloadFixture): boolean => isTaskType(f.task, f.version);
 const statusOf = (f: PayloadFixture): string => (f.variant === 'response' ? 'completed' : f.variant);
 
 const TRANSPORTS: ReadonlyArray<readonly [string, (p: Json) => Json]> = [
@@ -154,7 +151,7 @@ function webhookBody(f: PayloadFixture, result: Json): Json {
     idempotency_key: 'whk_01J9Z6Q2V8W4X7Y3B5C1D9E2F0',
     operation_id: 'op_7d1e',
     task_id: 'task_cmb_4821',
-    task_type: taskTypeOf(f),
+    task_type: f.task,
     status: statusOf(f),
     timestamp: '2026-04-18T10:00:00Z',
     result,
@@ -223,7 +220,7 @@ const SELLER_DATA: Readonly<Record<string, Caller>> = {
     sellerPayloads(pinned, (f) => enclosable(f) && f.variant === 'response').map(({ fixture, how }) => {
       const status = {
         task_id: 'task_cmb_4821',
-        task_type: taskTypeOf(fixture),
+        task_type: fixture.task,
         protocol: 'media-buy',
         status: 'completed',
         created_at: '2026-04-18T09:55:00Z',
@@ -250,7 +247,7 @@ const SELLER_DATA: Readonly<Record<string, Caller>> = {
       const text = JSON.stringify(hook.body);
       const a2a = a2aFor(hook.fixture, hook.body.result as Json);
       const input = form === 'object' ? hook.body : form === 'text' ? text : form === 'bytes' ? new TextEncoder().encode(text) : a2a;
-      const options = { version: hook.fixture.version, ...(form === 'A2A task' ? { taskType: taskTypeOf(hook.fixture) } : {}) };
+      const options = { version: hook.fixture.version, ...(form === 'A2A task' ? { taskType: hook.fixture.task } : {}) };
       return {
         label: `${hook.label} as ${form}`,
         input,

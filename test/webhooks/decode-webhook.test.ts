@@ -19,6 +19,7 @@ import {
   extractWebhookPayload,
   WebhookError,
 } from '../../src/webhooks/index.js';
+import { payload } from '../fixtures/payloads.js';
 import { readSchema, readVector } from '../fixtures/vectors.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
 import { caughtAs } from '../helpers.js';
@@ -70,7 +71,7 @@ const EXPECTED_PATH: Record<string, string> = {
 
 describe('webhook-receiver-envelope.json', () => {
   for (const v of envelopes.positive) {
-    test(`${v.id}: accepted, result decoded as get_media_buy_delivery's report`, () => {
+    test(`${v.id}: accepted, result decoded as a delivery report`, () => {
       const hook = decodeWebhook(JSON.stringify(v.payload), { format: 'mcp' });
       expect(hook.taskType).toBe('media_buy_delivery');
       expect(hook.idempotencyKey).toBe(v.payload.idempotency_key);
@@ -221,6 +222,45 @@ describe('decodeWebhook decodes result by task_type and status', () => {
       ),
     );
     expect(failed).toBeInstanceOf(TaskFailedError);
+  });
+});
+
+describe("3.1's delivery reports are judged by the schema its task-type enum names for them", () => {
+  /** A scheduled report of one media buy: get_media_buy_delivery's slices, without the API-only totals. */
+  function report(edit: (result: Record<string, unknown>) => void = () => undefined): string {
+    const { aggregated_totals: _api, status: _status, adcp_version: _version, ...slices } = payload('3.1/get_media_buy_delivery.valid');
+    const result: Record<string, unknown> = { notification_type: 'scheduled', sequence_number: 7, ...slices };
+    edit(result);
+    return completedBody({ task_type: 'media_buy_delivery', task_id: 'rep_trailhead_weekly', result });
+  }
+
+  test('a report is accepted as sent and names its notification type', () => {
+    const hook = decodeWebhook(report(), { version: '3.1' });
+    expect(hook).toMatchObject({ taskType: 'media_buy_delivery', status: 'completed', version: V3_1 });
+    expect(hook.data).toMatchObject({ notification_type: 'scheduled', sequence_number: 7, currency: 'USD' });
+  });
+
+  test('a report without notification_type is refused, naming the task type and what is missing', () => {
+    const error = caughtAs(SchemaMismatchError, () =>
+      decodeWebhook(
+        report((r) => delete r.notification_type),
+        { version: '3.1' },
+      ),
+    );
+    expect(error).toMatchObject({ code: 'SCHEMA_MISMATCH', task: 'media_buy_delivery', version: V3_1 });
+    expect(error.issues[0]).toMatchObject({ path: '', keyword: 'required', params: { missingProperty: 'notification_type' } });
+    expect(error.schemaId).toBe(`/schemas/${V3_1}/media-buy/media-buy-delivery-webhook-result.json`);
+    expect(error.message).toMatch(/^media_buy_delivery response does not match the AdCP 3\.1\.\d+ schema/);
+  });
+
+  test('a notification type the enum does not list is refused', () => {
+    const error = caughtAs(SchemaMismatchError, () =>
+      decodeWebhook(
+        report((r) => (r.notification_type = 'hourly')),
+        { version: '3.1' },
+      ),
+    );
+    expect(error.issues[0]).toMatchObject({ path: '/notification_type', keyword: 'enum' });
   });
 });
 

@@ -208,9 +208,9 @@ describe("3.0's tasks/get response", () => {
     expect(refused).toBeGreaterThan(50);
   });
 
-  test('3.1 has no tasks/get module: its polls are get_task_status answers', () => {
+  test('3.1 has no tasks/get module: its polls are get_task_status answers; its delivery reports have a module of their own', () => {
     const root = schemaDir(V3_1);
     const names = envelopeModules(readManifest(V3_1, root), loadSchemas(V3_1, root)).map((m) => m.name);
-    expect(names).toEqual(['mcp-webhook-payload']);
+    expect(names).toEqual(['mcp-webhook-payload', 'result-media_buy_delivery']);
   });
 });

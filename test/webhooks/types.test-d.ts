@@ -5,7 +5,7 @@
  */
 import { expectTypeOf } from 'vitest';
 import type { Responses as Responses30 } from '../../src/generated/v3_0/responses.js';
-import type { Responses as Responses31 } from '../../src/generated/v3_1/responses.js';
+import type { Responses as Responses31, Results as Results31 } from '../../src/generated/v3_1/responses.js';
 import type { WebhookDelivery } from '../../src/mcp/index.js';
 import {
   createWebhookReceiver,
@@ -39,7 +39,10 @@ if (hook31.taskType === 'create_media_buy') {
   expectTypeOf(hook31.data).toEqualTypeOf<Responses31['create_media_buy'] | null>();
 }
 if (hook31.taskType === 'media_buy_delivery') {
-  expectTypeOf(hook31.data).toEqualTypeOf<Responses31['get_media_buy_delivery'] | null>();
+  // A delivery report, typed by the schema 3.1 names for it (media-buy-delivery-webhook-result.json).
+  expectTypeOf(hook31.data).toEqualTypeOf<Results31['media_buy_delivery'] | null>();
+  if (hook31.data !== null)
+    expectTypeOf(hook31.data.notification_type).toEqualTypeOf<'scheduled' | 'final' | 'delayed' | 'adjusted' | 'window_update'>();
 }
 
 // Without a version (or with 'auto'), either bundled version may have judged the body.
