@@ -12,6 +12,7 @@ import { optionError } from '../errors/option-rules.js';
 import { hasOwn, isObject, own } from '../json/own.js';
 import type { CommonDecodeOptions } from '../options/options.js';
 import { resolveDefaults } from '../options/resolve-options.js';
+import { pinOf } from '../schema/release.js';
 import { bundledEnd, releaseOf, tablesFor, type Version, versionForSeller, versions } from '../schema/versions.js';
 import { decodeResolved, decoderOver } from './decode.js';
 import type { Decoded, Decoder, Merged } from './types.js';
@@ -20,7 +21,7 @@ import type { Decoded, Decoder, Merged } from './types.js';
 export interface SellerDecoder<B extends CommonDecodeOptions> extends Decoder<Merged<B, { readonly version: Version }>> {
   /** The bundled version every answer of this seller is judged by, e.g. `'3.0.26'`. */
   readonly version: Version;
-  /** The release to stamp on requests (`adcp_version`), e.g. `'3.0'`. */
+  /** The release to stamp on requests (`adcp_version`), its wire pin: e.g. `'3.0'`, `'3.2-beta.6'`. */
   readonly release: string;
   /** Its major (`adcp_major_version`, which 3.x requests should carry too), e.g. `3`. */
   readonly majorVersion: number;
@@ -134,7 +135,7 @@ export function decoderFor(capabilities: unknown, options?: CommonDecodeOptions)
   return {
     ...decoder,
     version,
-    release: releaseOf(version),
+    release: pinOf(version),
     majorVersion: Number(version.split('.')[0]),
     sellerVersions,
     capabilities: mismatch === undefined ? data : undefined,

@@ -16,8 +16,9 @@ import { DecodeError, describeValue, type ErrorContext, VersionMismatchError } f
 import { shownPointer, shownText } from '../errors/format.js';
 import { hasOwn } from '../json/own.js';
 import type { CheckedRequest } from '../options/sent-request.js';
+import { pinOf } from '../schema/release.js';
 import { isPin } from '../schema/releases.js';
-import { releaseOf, type Version, versionOfPin } from '../schema/versions.js';
+import { type Version, versionOfPin } from '../schema/versions.js';
 import type { Context } from './failures.js';
 import { firstDifference } from './first-difference.js';
 
@@ -84,11 +85,11 @@ export function checkRequest(task: string, request: CheckedRequest, pinned: Vers
       context,
     );
   if (
-    (stamps.release !== undefined && stamps.release !== releaseOf(pinned)) ||
+    (stamps.release !== undefined && stamps.release !== pinOf(pinned)) ||
     (stamps.major !== undefined && stamps.major !== majorOf(pinned))
   )
     throw invalid(
-      `option request stamps AdCP ${stamps.release ?? `major ${stamps.major}`}, but this call is pinned to ${pinned}: stamp "${releaseOf(pinned)}", or pin the version the request speaks`,
+      `option request stamps AdCP ${stamps.release ?? `major ${stamps.major}`}, but this call is pinned to ${pinned}: stamp "${pinOf(pinned)}", or pin the version the request speaks`,
       context,
     );
 }
@@ -145,7 +146,7 @@ function checkServed(ctx: Context, request: CheckedRequest, payload: Record<stri
     );
   }
   // A downshift the spec allows, which a pinned call cannot judge by its own release.
-  if (ctx.version !== undefined && served !== releaseOf(ctx.version)) {
+  if (ctx.version !== undefined && served !== pinOf(ctx.version)) {
     throw new DecodeError(
       'UNSUPPORTED_VERSION',
       `the seller served AdCP "${shown}", a downshift from the request's ${stamps.release === undefined ? `major ${stamps.major}` : `"${stamps.release}"`} that the spec allows, but this call is pinned to ${ctx.version}: decode with version 'auto', or pin the release the seller speaks (decoderFor)`,

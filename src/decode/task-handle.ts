@@ -12,11 +12,18 @@ import { knownOptions, type OptionOwner, optionError, unreadableOption } from '.
 import { hasOwn, isObject, own } from '../json/own.js';
 import { pinOf } from '../schema/release.js';
 import { ONGOING_STATUSES } from '../schema/statuses.js';
-import { isVersion, releaseOf, resolveVersion, tablesFor, type Version } from '../schema/versions.js';
+import { isVersion, resolveVersion, tablesFor, type Version } from '../schema/versions.js';
 import { decodedRecord } from './decoded.js';
 
-/** `'3.1'` for `'3.1.19'`; `string` for a version not known at compile time (covariant in `V`, so a handle of one version is a handle of any). */
-export type HandleRelease<V extends string> = V extends `${infer Major}.${infer Minor}.${string}` ? `${Major}.${Minor}` : string;
+/**
+ * The wire pin of `V`: `'3.1'` for `'3.1.19'`, `'3.2-beta.6'` for `'3.2.0-beta.6'` (a pre-release kept whole);
+ * `string` for a version not known at compile time (covariant in `V`, so a handle of one version is a handle of any).
+ */
+export type HandleRelease<V extends string> = V extends `${infer Major}.${infer Minor}.${infer Patch}`
+  ? Patch extends `${string}-${infer Pre}`
+    ? `${Major}.${Minor}-${Pre}`
+    : `${Major}.${Minor}`
+  : string;
 
 /**
  * A task handle as stored: what {@link TaskHandle} holds, as plain data. A handle written to a
@@ -55,7 +62,7 @@ const TASK_HANDLE_OPTION_KEYS = ['agent'] as const satisfies readonly (keyof Tas
  * from a caller's object.
  */
 export class TaskHandle<T extends string = string, V extends string = string> implements TaskHandleFields<T, V> {
-  /** The release of `version`, e.g. `'3.1'`. */
+  /** The wire pin of `version`, e.g. `'3.1'`, `'3.2-beta.6'`. */
   readonly release: HandleRelease<V>;
 
   constructor(
@@ -65,7 +72,7 @@ export class TaskHandle<T extends string = string, V extends string = string> im
     readonly operationId: string | undefined,
     readonly agent: string | undefined = undefined,
   ) {
-    this.release = releaseOf(version) as HandleRelease<V>;
+    this.release = pinOf(version) as HandleRelease<V>;
     Object.freeze(this);
   }
 }

@@ -7,8 +7,9 @@ import type { Bounds } from '../bounds/bounds.js';
 import { snapshot } from '../bounds/snapshot.js';
 import { DecodeError, describeValue } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
+import { pinOf } from '../schema/release.js';
 import { releaseFor } from '../schema/releases.js';
-import { releaseOf, type Version } from '../schema/versions.js';
+import type { Version } from '../schema/versions.js';
 import { fastValidator, listIssues } from '../validate/validators.js';
 import { deepFreeze } from './freeze.js';
 import { dataRefusal, schemaRefusal } from './refusal.js';
@@ -89,5 +90,5 @@ export function checkedRequest(version: Version, task: unknown, args: unknown, b
       );
     throw schemaRefusal(name, version, row.schemaId, listing);
   }
-  return deepFreeze({ task: name, version, release: releaseOf(version), args: request as Record<string, unknown> });
+  return deepFreeze({ task: name, version, release: pinOf(version), args: request as Record<string, unknown> });
 }

@@ -1,17 +1,19 @@
 /**
  * The version fields encode() puts on a request (versioning.mdx, "Version negotiation"): the
- * buyer states its release as `adcp_version` (release precision, `"3.1"`, never a patch) and,
+ * buyer states its release as `adcp_version` (release precision, `"3.1"`, never a patch; a
+ * pre-release kept whole, `"3.2-beta.6"`: versioning.mdx) and,
  * through 3.x, the same major as `adcp_major_version`. Only the fields the task's request schema
  * defines are stamped (3.0 defines `adcp_major_version` alone, and some 3.0 request schemas are
  * closed), and a value the caller put there must agree with the pin: it is refused, not replaced.
  */
 import { describeValue, RequestError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
-import { releaseOf, type Version } from '../schema/versions.js';
+import { pinOf } from '../schema/release.js';
+import type { Version } from '../schema/versions.js';
 
 /** A version field of a request and the value the pinned version gives it. */
 function pinned(field: string, version: Version): string | number | undefined {
-  if (field === 'adcp_version') return releaseOf(version);
+  if (field === 'adcp_version') return pinOf(version);
   if (field === 'adcp_major_version') return Number(version.split('.')[0]);
   return undefined;
 }

@@ -13,9 +13,12 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { createDecoder, type DecodeOptions, decode, safeDecode } from '../../src/decode/decode.js';
 import { firstDifference } from '../../src/decode/first-difference.js';
+import { checkAnswer, checkRequest } from '../../src/decode/request-checks.js';
 import { DecodeError, VersionMismatchError } from '../../src/errors/errors.js';
 import * as v31 from '../../src/generated/v3_1/pinned.js';
+import { resolveOptions } from '../../src/options/resolve-options.js';
 import type { SentRequest } from '../../src/options/sent-request.js';
+import type { Version } from '../../src/schema/versions.js';
 import { a2a10, mcp } from '../fixtures/envelopes.js';
 import { payload } from '../fixtures/payloads.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
@@ -201,6 +204,24 @@ describe('the served adcp_version against the stamp', () => {
     const majorOnly: SentRequest = { task: 'create_media_buy', args: { adcp_major_version: 3, context: trace } };
     const other = failureOf('create_media_buy', mcp.structured({ ...body, adcp_version: '3.1' }), { version: '3.0', request: majorOnly });
     expect(other.message).toContain(`a downshift from the request's major 3 that the spec allows, but this call is pinned to ${V3_0}`);
+  });
+});
+
+describe('a call pinned to a pre-release', () => {
+  // A generated module's version (3.2.0-beta.6 is no bundled one): these checks read the version alone.
+  const version = '3.2.0-beta.6' as Version;
+  const request = { task: 'list_products', args: { adcp_version: '3.2-beta.6', adcp_major_version: 3 } };
+
+  test('its request stamps the pin kept whole, and an answer serving it is that release, no downshift', () => {
+    expect(() => checkRequest('list_products', request, version)).not.toThrow();
+    const options = resolveOptions({ request }, { who: 'decode' });
+    expect(() => checkAnswer({ task: 'list_products', options, version }, { adcp_version: '3.2-beta.6' })).not.toThrow();
+  });
+
+  test('a request stamping "3.2" is not one of its requests: a release pin is not the pre-release', () => {
+    const e = caughtAs(DecodeError, () => checkRequest('list_products', { task: 'list_products', args: { adcp_version: '3.2' } }, version));
+    expect(e).toMatchObject({ code: 'INVALID_OPTION' });
+    expect(e.message).toContain('stamp "3.2-beta.6"');
   });
 });
 

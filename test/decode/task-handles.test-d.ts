@@ -4,6 +4,7 @@
  * version) without a cast; a stored handle's plain fields are accepted where a handle is.
  */
 import { expectTypeOf } from 'vitest';
+import type { HandleRelease } from '../../src/decode/task-handle.js';
 import type { ResponsesByVersion } from '../../src/generated/index.js';
 import * as v31 from '../../src/generated/v3_1/pinned.js';
 import {
@@ -29,6 +30,8 @@ if (handle !== undefined) {
   expectTypeOf(handle.task).toEqualTypeOf<'create_media_buy'>();
   expectTypeOf(handle.taskId).toEqualTypeOf<string>();
   expectTypeOf(handle.release).toEqualTypeOf<'3.1' | '3.0'>();
+  // A pre-release's pin is kept whole, as a generated module's handle names it.
+  expectTypeOf<HandleRelease<'3.2.0-beta.6'>>().toEqualTypeOf<'3.2-beta.6'>();
   // @ts-expect-error a handle is read-only
   handle.taskId = 'other';
 

@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { TASK_TYPES } from '../../src/decode/enclosed.js';
+import { TaskHandle as HandleClass } from '../../src/decode/task-handle.js';
 import * as v30 from '../../src/generated/v3_0/pinned.js';
 import * as v31 from '../../src/generated/v3_1/pinned.js';
 import {
@@ -72,6 +73,11 @@ describe('taskHandle', () => {
     const r = safeDecode('create_media_buy', mcp.structured(submitted30.payload), { version: '3.0' });
     if (!r.success) throw r.error;
     expect(taskHandle('create_media_buy', r.data)).toMatchObject({ taskId: 'task_metro_77f0', version: V3_0, release: '3.0' });
+  });
+
+  test("a pre-release's handle names its wire pin, kept whole", () => {
+    // A generated module's version: the handle's release is read from the version alone.
+    expect(new HandleClass('buy_products', 'task_bp_1', '3.2.0-beta.6', undefined).release).toBe('3.2-beta.6');
   });
   test('every submitted or working fixture with a task_id yields its handle; the others none', () => {
     const ongoing = fixtures.filter((f) => f.valid && (f.variant === 'submitted' || f.variant === 'working'));

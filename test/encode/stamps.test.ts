@@ -7,9 +7,11 @@
 
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { stamp } from '../../src/encode/stamp.js';
 import * as v30 from '../../src/generated/v3_0/pinned.js';
 import * as v31 from '../../src/generated/v3_1/pinned.js';
 import { createDecoder, encode, RequestError, safeEncode } from '../../src/index.js';
+import type { Version } from '../../src/schema/versions.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
 import { caughtAs } from '../helpers.js';
 import { KEY, mediaBuyRequest, PRODUCTS_BRIEF } from './requests.js';
@@ -49,6 +51,16 @@ describe('stamps', () => {
       adcp_major_version: 3,
     });
     expect(createDecoder({ version: V3_0 }).encode('get_products', { buying_mode: 'wholesale' }).version).toBe(V3_0);
+  });
+
+  test('a pre-release states its wire pin, kept whole: "3.2-beta.6", never the "3.2" it is not', () => {
+    // A generated module's version (3.2.0-beta.6 is no bundled one): the stamp reads the version alone.
+    const version = '3.2.0-beta.6' as Version;
+    const args: Record<string, unknown> = { criteria: { channels: ['ctv'] } };
+    stamp(args, ['adcp_version', 'adcp_major_version'], version, 'list_products');
+    expect(args).toEqual({ criteria: { channels: ['ctv'] }, adcp_version: '3.2-beta.6', adcp_major_version: 3 });
+    // The caller's "3.2" contradicts the pin: a release pin is not the pre-release.
+    expect(() => stamp({ adcp_version: '3.2' }, ['adcp_version'], version, 'list_products')).toThrow(RequestError);
   });
 });
 
