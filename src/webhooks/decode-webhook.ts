@@ -19,8 +19,9 @@ import { classifyA2aState, locateA2aPayload, unwrapA2aEnvelope } from '../extrac
 import type { ParsedShape } from '../extract/mcp.js';
 import { isObject, own } from '../json/own.js';
 import { DECODE_OPTION_KEYS, type Resolved, resolveOptions } from '../options/resolve-options.js';
+import { isPin } from '../schema/releases.js';
 import { isFailedStatus } from '../schema/statuses.js';
-import { knownVersions, type Version, versionOrDefault } from '../schema/versions.js';
+import { knownVersions, resolveAnnouncedVersion, type Version, versionOrDefault } from '../schema/versions.js';
 import { bodyText, bodyTooLarge, parseWebhookBody } from './body/body.js';
 import { checkWebhookEnvelope, detectWebhookFormat, type WebhookFormat, type WebhookStatus, type WebhookTaskType } from './envelope.js';
 import { type WebhookFailure, WebhookTaskFailedError } from './errors.js';
@@ -185,17 +186,31 @@ export function decodeWebhookValue(
 
 /**
  * An MCP delivery judged by the release it is in: the pinned one (the `version` option, the
- * handle's), else the first bundled release whose envelope and result accept it (the envelope
- * announces none; a 3.0 envelope has no `operation_id`, which 3.1's requires).
+ * handle's), else the one its result announces, else the first known release whose envelope and
+ * result accept it (the envelope announces none; a 3.0 envelope has no `operation_id`, which 3.1's requires).
  */
 function decodeMcp(copy: unknown, call: WebhookCall, signer: WebhookFailure['signer']): DecodedWebhook {
   if (call.handle !== undefined || call.options.version !== 'auto') return decodeMcpIn(copy, call, call.version, signer);
+  const announced = announcedRelease(isObject(copy) ? own(copy, 'result') : undefined, call);
+  if (announced !== undefined) return decodeMcpIn(copy, call, announced, signer);
   return firstAccepting(call, (version) => decodeMcpIn(copy, call, version, signer));
 }
 
 /**
- * A delivery announcing no release, pinned to none: the first bundled release, the default first,
- * that accepts it. Only a schema's refusal tries the next (at most one try per bundled release);
+ * The known release a delivery's result announces (its `adcp_version`), which alone judges it, as
+ * it judges an answer (versioning.mdx: validate against the release served). A well-formed release
+ * this process has not loaded is RELEASE_NOT_LOADED, the buyer's to load (the receiver answers 500,
+ * so the sender retries). `undefined` when the result announces no pin (the schemas judge a malformed one).
+ */
+function announcedRelease(result: unknown, call: WebhookCall): Version | undefined {
+  const announced = isObject(result) ? own(result, 'adcp_version') : undefined;
+  if (!isPin(announced)) return undefined;
+  return resolveAnnouncedVersion(announced, { newerRelease: call.options.newerRelease, context: { task: call.taskType } }).version;
+}
+
+/**
+ * A delivery announcing no release, pinned to none: the first known release, the default first,
+ * that accepts it. Only a schema's refusal tries the next (at most one try per known release);
  * anything else, the task's reported failure included, is the answer. Refused by every release:
  * the error of the first release whose envelope accepted it (its result is at fault), else the default's.
  */
@@ -253,6 +268,9 @@ function decodeA2a(copy: unknown, call: WebhookCall, signer: WebhookFailure['sig
     );
   }
   if (call.handle !== undefined || call.options.version !== 'auto') return decodeA2aIn(copy, call, call.version, signer);
+  const location = locateA2aPayload(copy);
+  const announced = announcedRelease(location.kind === 'payload' ? location.value : undefined, call);
+  if (announced !== undefined) return decodeA2aIn(copy, call, announced, signer);
   return firstAccepting(call, (version) => decodeA2aIn(copy, call, version, signer));
 }
 
