@@ -5,6 +5,7 @@
  * the wait (its result, or the task's failure), one that says `completed` without a result wakes the
  * next poll; every other outcome (another sender's, another task's, a duplicate) is passed over.
  */
+import { endsWithAnswer } from '../decode/enclosed.js';
 import { correlate, namedBy, type TaskHandle, tieOf } from '../decode/task-handle.js';
 import { DecodeError, describeValue, TaskFailedError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
@@ -68,7 +69,7 @@ function readDelivery(handle: TaskHandle, value: unknown): Settled | 'wake' | un
   // Over A2A the delivery's own status is the AdCP one (the A2A state is the transport's).
   const ownStatus = isObject(hook.data) ? own(hook.data, 'status') : undefined;
   const status = hook.format === 'a2a' && isTaskStatus(ownStatus) ? ownStatus : hook.status;
-  if (status !== 'completed') return undefined;
+  if (!endsWithAnswer(status, hook.version)) return undefined;
   return hook.data === null || hook.data === undefined ? 'wake' : { ok: true, data: hook.data };
 }
 

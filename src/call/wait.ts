@@ -4,6 +4,7 @@
  * bounded number of transient poll failures and, when given, its webhooks racing the polls. The
  * transports (mcp/, a2a/) supply only the send, as for callTask.
  */
+import { endsWithAnswer } from '../decode/enclosed.js';
 import type { Final } from '../decode/final.js';
 import { type PolledTask, type PolledTaskFor, pollResolved } from '../decode/polling.js';
 import { readHandle, type TaskHandle, type TaskHandleFields } from '../decode/task-handle.js';
@@ -281,7 +282,7 @@ async function loop(wait: Wait, send: Send, polls = { made: 0 }): Promise<unknow
     if ('polled' in outcome) {
       failures = 0;
       last = outcome.polled;
-      if (last.status === 'completed') {
+      if (endsWithAnswer(last.status, last.version)) {
         events?.polled(polls.made, outcome, failures, settings.maxFailures, undefined);
         return resultOf(wait, last);
       }

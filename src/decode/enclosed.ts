@@ -68,6 +68,21 @@ export function resultTask(taskType: string, version: Version): string {
   return Object.hasOwn(results, taskType) ? (results[taskType]?.validators ?? taskType) : taskType;
 }
 
+/**
+ * Whether a status ends a task with its answer in a release: `completed`, or a terminal status its
+ * release reads as an answer, not a failure (3.2's `rejected`: "a structured AdCP task outcome").
+ *
+ * @param status A task status.
+ * @param version The release that judges it.
+ * @returns True where the task's result is its data.
+ * @throws {DecodeError} `UNSUPPORTED_VERSION` for a version neither bundled nor defined.
+ * @example
+ * endsWithAnswer('rejected', '3.1.19'); // false: the task failed
+ */
+export function endsWithAnswer(status: unknown, version: string): boolean {
+  return status === 'completed' || releaseFor(version).envelope.outcomeStatuses.some((s) => s === status);
+}
+
 /** How {@link decodeEnclosed}'s payload was enclosed. */
 export interface EnclosedPayload {
   /** The envelope's task status (a webhook's `status`, a polled task's `status`). */
@@ -80,7 +95,8 @@ export interface EnclosedPayload {
  * Decodes a payload that arrived inside an envelope the way decode() decodes a payload: the
  * payload's own status picks its schema, the envelope's stands in where it has none, and one that
  * contradicts the envelope's is refused; a failed, rejected or canceled status ends as
- * TaskFailedError (the payload's `adcp_error`, else its `errors[0]`).
+ * TaskFailedError (the payload's `adcp_error`, else its `errors[0]`), unless the release reads it
+ * as the task's answer ({@link endsWithAnswer}).
  *
  * @param taskType - The envelope's task type: the task whose schema judges the payload, or the result validator its release names ({@link resultTask}).
  * @param payload - Part of the caller's bounded copy of the envelope (a snapshot, or a parse
@@ -104,7 +120,7 @@ export function decodeEnclosed(
     const validators = resultTask(taskType, resolved.version);
     const ctx: Context = { task, ...(validators === task ? {} : { validators }), options: resolved, version: resolved.version };
     const state: StatedStatus = { status: how.status, layer: 'envelope' };
-    if (isFailedStatus(how.status)) failedTask(ctx, payload, how, state);
+    if (isFailedStatus(how.status) && !endsWithAnswer(how.status, resolved.version)) failedTask(ctx, payload, how, state);
     if (payload === undefined) {
       throw new DecodeError(
         'NO_PAYLOAD',

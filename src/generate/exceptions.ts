@@ -13,6 +13,9 @@
  *
  * Result exceptions: which schema judges the terminal result of a task type where it is not its
  * task's response, for the releases whose manifest has no `task_result_resolution` (before 3.2).
+ *
+ * Outcome statuses: a terminal status that is a task's answer, not its failure, from the line whose
+ * task-status enum says so (3.2's `rejected`: "a structured AdCP task outcome").
  */
 import { isObject, type Json, type JsonObject, type SchemaFile } from './load.js';
 
@@ -237,4 +240,52 @@ export function resultSchemas(
     out[e.taskType] = `${base}${e.schema}`;
   }
   return Object.keys(out).length === 0 ? undefined : out;
+}
+
+/** A terminal status that ends a task with its answer (typed data), from a release line on. */
+interface OutcomeStatus {
+  /** The first release line that reads it so, `3.2`. */
+  readonly fromRelease: string;
+  readonly status: string;
+  /** Where the release says so: `enums/task-status.json`'s description of the status, quoted exactly. */
+  readonly says: string;
+}
+
+/** 3.1: "Task was rejected by the agent and was not started" (a failure); 3.2 makes it an answer. */
+export const OUTCOME_STATUSES: readonly OutcomeStatus[] = [
+  { fromRelease: '3.2', status: 'rejected', says: 'This is not a transport failure' },
+];
+
+/** `3.2` of `3.2.0-beta.6`, as numbers. */
+function lineOf(version: string): [number, number] {
+  const [major = 0, minor = 0] = version.split(/[.-]/).map(Number);
+  return [major, minor];
+}
+
+/**
+ * The terminal statuses that are a task's answer in a release: each row's from its line on, where
+ * the release's task-status enum still says so. The row's own line is reviewed: its words gone
+ * fails the build (stale); a later line without them keeps the status a failure.
+ *
+ * @param version The release.
+ * @param enumText `enums/task-status.json`'s description of each status.
+ * @returns The statuses, in the table's order.
+ * @throws Error when the row's own line no longer says it (the row is stale).
+ * @example
+ * outcomeStatuses('3.2.0-beta.6', texts); // ['rejected']
+ */
+export function outcomeStatuses(version: string, enumText: Readonly<Record<string, string>>): string[] {
+  const [major, minor] = lineOf(version);
+  const out: string[] = [];
+  for (const row of OUTCOME_STATUSES) {
+    const [fromMajor, fromMinor] = lineOf(row.fromRelease);
+    if (major !== fromMajor || minor < fromMinor) continue;
+    const text = Object.hasOwn(enumText, row.status) ? enumText[row.status] : undefined;
+    if (text?.includes(row.says) === true) out.push(row.status);
+    else if (minor === fromMinor)
+      throw new Error(
+        `outcome status ${row.fromRelease} ${row.status}: AdCP ${version} no longer says "${row.says}" of it in enums/task-status.json; the row is stale: review it in src/generate/exceptions.ts`,
+      );
+  }
+  return out;
 }

@@ -6,7 +6,7 @@
  * (`/schemas/3.1.19/`) or absolute (`https://adcontextprotocol.org/schemas/3.2.0-beta.6/`).
  */
 import type { ToolFacts } from '../schema/release.js';
-import { applyExceptions, resultSchemas } from './exceptions.js';
+import { applyExceptions, outcomeStatuses, resultSchemas } from './exceptions.js';
 import { type FileTree, jsonFile, readFolderTree } from './tree.js';
 
 /** A JSON value. */
@@ -53,6 +53,8 @@ export interface Manifest {
    * of the release's line that names a schema (3.1's media_buy_delivery); absent when none does.
    */
   readonly resultOverrides?: Readonly<Record<string, string>> | undefined;
+  /** The terminal statuses that end a task with its answer, not its failure (3.2's `rejected`). */
+  readonly outcomeStatuses: readonly string[];
 }
 
 /**
@@ -308,13 +310,13 @@ export function readManifest(version: string, root: string | FileTree): Manifest
     tools,
     resultOverrides:
       resultOverrides(version, base, files, m.task_result_resolution) ??
-      resultSchemas(version, base, taskTypeTexts(version, files), (rel) => files.has(rel)),
+      resultSchemas(version, base, enumTexts(version, files, 'enums/task-type.json'), (rel) => files.has(rel)),
+    outcomeStatuses: outcomeStatuses(version, enumTexts(version, files, 'enums/task-status.json')),
   };
 }
 
-/** `enums/task-type.json`'s description of each task type (`enumDescriptions`), where it has them. */
-function taskTypeTexts(version: string, files: FileTree): Record<string, string> {
-  const rel = 'enums/task-type.json';
+/** An enum schema's description of each value (`enumDescriptions`), where it has them. */
+function enumTexts(version: string, files: FileTree, rel: string): Record<string, string> {
   const schema = files.has(rel) ? jsonFile(files, rel, `AdCP ${version}`) : undefined;
   const texts = isObject(schema) && isObject(schema.enumDescriptions) ? schema.enumDescriptions : {};
   return Object.fromEntries(Object.entries(texts).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v]] : [])));

@@ -62,6 +62,7 @@ function envelopeFacts(manifest: Manifest, schemas: ReadonlyMap<string, SchemaFi
     webhookRequired: webhookRequired!,
     webhookEnvelope: WEBHOOK_ENVELOPE,
     taskStatusPoll,
+    outcomeStatuses: manifest.outcomeStatuses,
   };
 }
 

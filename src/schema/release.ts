@@ -48,6 +48,8 @@ export interface ReleaseEnvelope {
   readonly webhookEnvelope: string;
   /** How a task-status poll is judged. */
   readonly taskStatusPoll: TaskStatusPoll;
+  /** The terminal statuses besides `completed` that end a task with its answer, not its failure (3.2's `rejected`). */
+  readonly outcomeStatuses: readonly string[];
 }
 
 /** Per task: its request schema, the version fields encode() stamps, and its idempotency key. */

@@ -6,12 +6,22 @@
  * `scenarios`, closed to 14 values beside "Runners and sellers MUST accept unknown scenario
  * strings (open-for-extension)", then takes a seller's newer scenario, as 3.1 does.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { schemaDir } from '../../scripts/schema-paths.js';
 import { decode } from '../../src/decode/decode.js';
-import { applyExceptions, RESULT_EXCEPTIONS, resultSchemas, SCHEMA_EXCEPTIONS } from '../../src/generate/exceptions.js';
+import {
+  applyExceptions,
+  OUTCOME_STATUSES,
+  outcomeStatuses,
+  RESULT_EXCEPTIONS,
+  resultSchemas,
+  SCHEMA_EXCEPTIONS,
+} from '../../src/generate/exceptions.js';
 import { type JsonObject, loadSchemas, type SchemaFile } from '../../src/generate/load.js';
 import { versions } from '../../src/schema/versions.js';
+import { BETA6_VERSION, beta6Folder } from '../fixtures/beta6-schemas.js';
 import { mcp } from '../fixtures/envelopes.js';
 import { readSchema } from '../fixtures/vectors.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
@@ -118,5 +128,27 @@ describe("a result exception: the schema 3.1's task-type enum names for a delive
     expect(thrown(() => resultSchemas(V3_1, `/schemas/${V3_1}/`, texts(), () => false))).toMatchObject({
       message: expect.stringContaining(`no longer holds ${e.schema}`),
     });
+  });
+});
+
+describe("an outcome status: a terminal status that is the task's answer, from the line that says so", () => {
+  const row = OUTCOME_STATUSES.find((x) => x.status === 'rejected')!;
+  const beta6 = () =>
+    JSON.parse(readFileSync(path.join(beta6Folder(), 'enums/task-status.json'), 'utf8')).enumDescriptions as Record<string, string>;
+
+  test("3.2's rejected, in the words of beta.6's task-status enum; 3.1's stays a failure", () => {
+    expect(beta6()['rejected']).toContain(row.says);
+    expect(outcomeStatuses(BETA6_VERSION, beta6())).toEqual(['rejected']);
+    const texts31 = readSchema<{ enumDescriptions: Record<string, string> }>(V3_1, 'enums/task-status.json').enumDescriptions;
+    expect(texts31['rejected']).not.toContain(row.says);
+    expect(outcomeStatuses(V3_1, texts31)).toEqual([]);
+  });
+
+  test('its own line reworded: the row is stale; a later line without the words keeps the status a failure', () => {
+    const reworded = { ...beta6(), rejected: 'Task was rejected.' };
+    expect(thrown(() => outcomeStatuses(BETA6_VERSION, reworded))).toMatchObject({ message: expect.stringContaining('is stale') });
+    expect(outcomeStatuses('3.3.0', reworded)).toEqual([]);
+    expect(outcomeStatuses('3.3.0', beta6())).toEqual(['rejected']);
+    expect(outcomeStatuses('4.0.0', beta6())).toEqual([]);
   });
 });
