@@ -49,6 +49,9 @@ export const SLOW = [
   'test/sdk/**/*.test.ts',
   // AdCP 3.2.0-beta.6's response schemas compiled by run-time Ajv to judge our fixtures of it.
   'test/fixtures/beta6-fixtures.test.ts',
+  // AdCP 3.2.0-beta.6's whole release module generated and imported (every validator compiled), then decoded with.
+  'test/decode/beta6-module.test.ts',
+  'test/e2e/beta6-lifecycle.test.ts',
 ];
 
 /** What every lane shares, this full gate, the unit lane (vitest.unit.config.ts) and the slow lane. */

@@ -22,6 +22,7 @@ import {
   judgedAs,
   knownVersions,
   resolveAnnouncedVersion,
+  tablesFor,
   type Version,
 } from '../schema/versions.js';
 import { fastValidator, listIssues, patchVerdict, type Variant } from '../validate/validators.js';
@@ -154,6 +155,8 @@ export interface AttemptHow {
   readonly unannounced?: Version | undefined;
   /** A payload its schema refuses is returned all the same, with the refusal as `mismatch` (decoderFor reads only its version members). */
   readonly keepMismatch?: boolean;
+  /** The result validator the release names for this task type (enclosed.ts `resultTask`), judging in place of the task's own. */
+  readonly validators?: string | undefined;
 }
 
 /** The options of one decode as its public edge took them: who took them, the call's, and a decoder's resolved defaults. */
@@ -205,11 +208,15 @@ function run<T extends string>(task: T, input: unknown, options: Resolved, how: 
   if (typeof task !== 'string') {
     throw new DecodeError('UNKNOWN_TASK', `expected a task name string; got ${describeCallerValue(task)}`, { version });
   }
-  const known = (version === undefined ? knownVersions() : [version]).some((v) => judgedAs(v, task) !== undefined);
+  // A task name, not a result validator a release's `results` names.
+  const known =
+    how.validators !== undefined ||
+    (version === undefined ? knownVersions() : [version]).some((v) => Object.hasOwn(tablesFor(v).schemaIds, task));
   if (!known) {
+    const newer = version === undefined ? " (a newer release's task needs its module: npx adcp-decode generate)" : '';
     throw new DecodeError(
       'UNKNOWN_TASK',
-      `"${shownText(task, 64)}" is not an AdCP ${version ?? knownVersions().join(' or ')} task; see tasks(version) for the list`,
+      `"${shownText(task, 64)}" is not an AdCP ${version ?? knownVersions().join(' or ')} task; see tasks(version) for the list${newer}`,
       { task, version },
     );
   }
@@ -221,6 +228,7 @@ function run<T extends string>(task: T, input: unknown, options: Resolved, how: 
     version,
     unannounced: how.unannounced ?? (request === undefined ? undefined : stampedVersion(request)),
     ...(how.keepMismatch === true ? { keepMismatch: true } : {}),
+    ...(how.validators === undefined || how.validators === task ? {} : { validators: how.validators }),
   };
   return decodeFound<T>(ctx, locatePayload(ctx, input));
 }

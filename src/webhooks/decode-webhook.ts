@@ -297,7 +297,12 @@ function decodeA2aIn(copy: unknown, call: WebhookCall, version: Version, signer:
   if (state?.final === false && location.kind === 'none' && location.reason === 'no-data-part')
     return { ...about, data: null, version } as DecodedWebhook;
   try {
-    const outcome = decodeResolved(resultTask(expected, version), copy, { ...call.options, version, transport: 'a2a' });
+    const outcome = decodeResolved(
+      expected,
+      copy,
+      { ...call.options, version, transport: 'a2a' },
+      { validators: resultTask(expected, version) },
+    );
     if (outcome instanceof DecodeError) throw outcome;
     const data: unknown = outcome.data;
     // The A2A Task id is the transport's, not the AdCP task_id (a2a-response-format.mdx); the payload's own is compared.

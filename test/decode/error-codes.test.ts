@@ -32,7 +32,15 @@ describe('UNKNOWN_TASK', () => {
   test('a misspelt task name', () => {
     const e = caught(() => decode('get_product' as 'get_products', mcp.structured(payload('3.1/get_products.valid'))));
     expect(e).toMatchObject({ code: 'UNKNOWN_TASK', task: 'get_product', version: undefined });
-    expect(e.message).toMatchInlineSnapshot(`""get_product" is not an AdCP ${V3_1} or ${V3_0} task; see tasks(version) for the list"`);
+    expect(e.message).toMatchInlineSnapshot(
+      `""get_product" is not an AdCP ${V3_1} or ${V3_0} task; see tasks(version) for the list (a newer release's task needs its module: npx adcp-decode generate)"`,
+    );
+  });
+
+  test('a result validator is not a task', () => {
+    const report = { notification_type: 'scheduled', reporting_period: {}, currency: 'USD', media_buy_deliveries: [] };
+    const e = caught(() => decode('result-media_buy_delivery' as 'get_products', mcp.structured(report), { version: '3.1' }));
+    expect(e).toMatchObject({ code: 'UNKNOWN_TASK', task: 'result-media_buy_delivery', version: V3_1 });
   });
 
   test('a 3.1-only task under an explicit 3.0', () => {
