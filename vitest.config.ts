@@ -52,6 +52,7 @@ export const SLOW = [
   // AdCP 3.2.0-beta.6's whole release module generated and imported (every validator compiled), then decoded with.
   'test/decode/beta6-module.test.ts',
   'test/e2e/beta6-lifecycle.test.ts',
+  'test/cli/release-option.test.ts',
 ];
 
 /** What every lane shares, this full gate, the unit lane (vitest.unit.config.ts) and the slow lane. */

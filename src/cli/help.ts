@@ -37,6 +37,8 @@ Options:
   --adcp-version V    auto (default: the payload's adcp_version, else ${defaultVersion}),
                       a bundled version (${versions.join(', ')}) or release (${releases().join(', ')});
                       call and probe negotiate auto from the seller's get_adcp_capabilities
+  --release DIR       a release module adcp-decode generate wrote (repeatable): the command then
+                      speaks that release as a bundled one (--adcp-version, auto, negotiation)
   --max-bytes N       largest payload text in UTF-8 bytes (default ${DEFAULT_BOUNDS.maxBytes}); the input
                       itself may be at most 2 × N + 1 MiB; reading stops above that
   --transport T       a saved answer: auto (default), mcp, a2a or payload; auto reads anything

@@ -6,8 +6,8 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_BOUNDS } from '../bounds/bounds.js';
 import type { Transport } from '../decode/decode.js';
 import { shownText } from '../errors/format.js';
-import { resolveVersion, tablesFor, type Version, versions } from '../schema/versions.js';
-import { releases } from './help.js';
+import { knownReleases } from '../schema/releases.js';
+import { knownVersions, resolveVersion, tablesFor, type Version } from '../schema/versions.js';
 import { UsageError } from './usage.js';
 
 /** The options as parsed: a string, a flag, or (`--header`) the strings given. */
@@ -35,6 +35,7 @@ export function parse(argv: readonly string[]): { positionals: string[]; values:
         transport: { type: 'string' },
         header: { type: 'string', multiple: true },
         'timeout-ms': { type: 'string' },
+        release: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -49,19 +50,21 @@ export function parse(argv: readonly string[]): { positionals: string[]; values:
       throw new UsageError(`${shownText(option, 40)} expects a value`);
     }
     throw new UsageError(
-      `unknown option ${shownText(option, 40)}; expected --json, --adcp-version, --max-bytes, --transport, --header, --timeout-ms or --help`,
+      `unknown option ${shownText(option, 40)}; expected --json, --adcp-version, --release, --max-bytes, --transport, --header, --timeout-ms or --help`,
     );
   }
 }
 
-/** `--adcp-version`: `auto`, a bundled version or a release. */
+/** `--adcp-version`: `auto`, a known version (bundled, or a `--release` module's) or its pin. */
 export function versionOption(raw: string | undefined): 'auto' | Version {
   if (raw === undefined || raw === 'auto') return 'auto';
   try {
     return resolveVersion(raw);
   } catch {
+    const known = knownVersions();
+    const pins = [...new Set(knownReleases().map((r) => r.release))];
     throw new UsageError(
-      `--adcp-version "${shownText(raw, 32)}" is not bundled; expected auto, ${[...versions, ...releases()].join(', ')}`,
+      `--adcp-version "${shownText(raw, 32)}" is not a release this command has; expected auto, ${[...known, ...pins].join(', ')} (another: generate its module and give it with --release <dir>)`,
     );
   }
 }
@@ -84,7 +87,7 @@ export function transportOption(raw: string | undefined): Transport {
 }
 
 function taskNames(version: 'auto' | Version): Set<string> {
-  return new Set((version === 'auto' ? [...versions] : [version]).flatMap((v) => tablesFor(v).tasks));
+  return new Set((version === 'auto' ? knownVersions() : [version]).flatMap((v) => tablesFor(v).tasks));
 }
 
 function distance(a: string, b: string): number {
@@ -110,7 +113,7 @@ export function checkTask(task: string, version: 'auto' | Version): void {
     const d = name === normalized ? 0 : distance(normalized, name);
     if (d < bestDistance) [best, bestDistance] = [name, d];
   }
-  const where = version === 'auto' ? `an AdCP ${versions.join(' or ')} task` : `an AdCP ${version} task`;
+  const where = version === 'auto' ? `an AdCP ${knownVersions().join(' or ')} task` : `an AdCP ${version} task`;
   const hint = best === undefined ? 'run adcp-decode tasks for the list' : `did you mean ${best}?`;
   throw new UsageError(`unknown task "${shownText(task, 64)}"; expected ${where} (${hint})`);
 }

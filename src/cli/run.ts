@@ -4,7 +4,7 @@
  * response or error, an A2A task, event or envelope, or a bare AdCP payload) and says in one line
  * what it holds, or exactly why it cannot be trusted.
  *
- *   adcp-decode <task> [file|-] [--json] [--adcp-version V] [--max-bytes N] [--transport T]
+ *   adcp-decode <task> [file|-] [--json] [--adcp-version V] [--release DIR]... [--max-bytes N] [--transport T]
  *   adcp-decode tasks [--adcp-version V] [--json]
  *   adcp-decode call <agent-url> <task> [args.json|-] [options]   (live.ts)
  *   adcp-decode probe <agent-url> [options]                       (live.ts)
@@ -28,10 +28,11 @@ import { DecodeError } from '../errors/errors.js';
 import { shownText } from '../errors/format.js';
 import { detectTransport } from '../extract/detect.js';
 import { unwrapJsonRpcResult } from '../extract/json-rpc.js';
-import { defaultVersion, tablesFor, type Version, versions } from '../schema/versions.js';
+import { defaultVersion, knownVersions, tablesFor, type Version } from '../schema/versions.js';
 import { HELP, NAME } from './help.js';
 import { parseJson, READ_SLACK_BYTES, readInput, type Stdin } from './input.js';
 import { checkTask, maxBytesOption, parse, transportOption, type Values, versionOption } from './options.js';
+import { loadReleases } from './release-option.js';
 import { describeFailure, failureJson, jsonText, successLine, summarize } from './report.js';
 import { INSTALLED, type SdkImports } from './sdk.js';
 import { UsageError } from './usage.js';
@@ -114,8 +115,8 @@ function tasksCommand(version: 'auto' | Version, json: boolean, print: Print): n
   const width = Math.max(...rows.map((r) => r.task.length));
   print(`AdCP ${v}: ${rows.length} tasks (response schema, [async variants])`);
   for (const r of rows) print(`  ${r.task.padEnd(width)}  ${r.response}${r.async.length === 0 ? '' : ` [${r.async.join(', ')}]`}`);
-  const others = versions.filter((x) => x !== v);
-  if (others.length > 0) print(`Also bundled: ${others.join(', ')} (--adcp-version)`);
+  const others = knownVersions().filter((x) => x !== v);
+  if (others.length > 0) print(`Also known: ${others.join(', ')} (--adcp-version)`);
   return 0;
 }
 
@@ -156,6 +157,7 @@ export async function run(argv: readonly string[], io: CliIo, sdks: SdkImports =
       print(packageVersion());
       return 0;
     }
+    await loadReleases((values.release as string[] | undefined) ?? [], process.cwd());
     const version = versionOption(values['adcp-version'] as string | undefined);
     const json = values.json === true;
     const [command, file, ...rest] = positionals;

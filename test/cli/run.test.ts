@@ -458,11 +458,11 @@ describe.concurrent('usage errors (exit 2, one line on stderr, no stack trace)',
       $ adcp-decode get_products examples
       adcp-decode: cannot read "examples": it is a directory; expected a JSON file, or - for stdin
       $ adcp-decode get_products x.json --frobnicate
-      adcp-decode: unknown option --frobnicate; expected --json, --adcp-version, --max-bytes, --transport, --header, --timeout-ms or --help
+      adcp-decode: unknown option --frobnicate; expected --json, --adcp-version, --release, --max-bytes, --transport, --header, --timeout-ms or --help
       $ adcp-decode get_products x.json --adcp-version
       adcp-decode: --adcp-version expects a value
       $ adcp-decode get_products x.json --adcp-version 9.9
-      adcp-decode: --adcp-version "9.9" is not bundled; expected auto, ${V3_1}, ${V3_0}, 3.1, 3.0
+      adcp-decode: --adcp-version "9.9" is not a release this command has; expected auto, ${V3_1}, ${V3_0}, 3.1, 3.0 (another: generate its module and give it with --release <dir>)
       $ adcp-decode get_products x.json --max-bytes 4MB
       adcp-decode: --max-bytes expects a whole number of bytes, e.g. 4194304; got "4MB"
       $ adcp-decode get_products x.json --transport grpc
@@ -492,7 +492,7 @@ describe.concurrent('help and tasks', { timeout: 120_000 }, () => {
         " get_products /schemas/${V3_1}/media-buy/get-products-response.json [submitted, working, input-required]",
       ]
     `);
-    expect(lines.at(-1)).toMatchInlineSnapshot(`"Also bundled: ${V3_0} (--adcp-version)"`);
+    expect(lines.at(-1)).toMatchInlineSnapshot(`"Also known: ${V3_0} (--adcp-version)"`);
   });
 
   test('tasks --adcp-version 3.0 --json', async ({ expect }) => {
