@@ -1,5 +1,5 @@
 /**
- * One rule per kind of option, in every entry that takes one (README "Options"): each byte bound
+ * One rule per kind of option, in every entry that takes one (docs/decode.md, "Option rules, one per kind"): each byte bound
  * and each deadline, given the same value, is accepted or refused alike, and a refusal is the same
  * INVALID_OPTION wording, whoever took it.
  */
