@@ -5,7 +5,7 @@
  *   npm run bench            build, then run everything (under 5 minutes on this 2-core machine)
  *   npx tsx bench/run.ts     run against the current dist/ (npm run compile first)
  *        --quick             fewer rounds and processes (a smoke run; figures are rougher)
- *        --only=a,b          only these sections: cold, uri, text, structured, peers, rejections, hostile, typecheck, webhooks, package, encode, weight, patches, calltask, waitfortask, events, generate
+ *        --only=a,b          only these sections: cold, uri, text, structured, peers, rejections, hostile, typecheck, webhooks, package, encode, weight, patches, calltask, waitfortask, events, generate, generated
  *   BENCH_CLOCK=wall         time the hot loops in wall time instead of CPU time
  *
  * Prints a table and writes bench/results.json (git-ignored): per measurement the median, min,
@@ -51,6 +51,8 @@
  *   generate    `adcp-decode generate` of AdCP 3.2.0-beta.6 from its folder, fresh processes (goal ≤ 60 s); with
  *               BENCH_BEFORE=<dist/ of a build without the generator>, the tarball and the adcp-decode/3.1 bundles
  *               ÷ that build's (goal ≤ 1: they do not grow; bench/generate.ts).
+ *   generated   3.2.0-beta.6's generated module decoding a ~100 KB get_products ÷ its floor, against the bundled
+ *               3.1.19's ratio in the same rounds (goal ≤ 1.1; bench/generated-release.ts).
  *
  * To see where the time goes: `npx tsx bench/profile.ts <case>` (node --cpu-prof, summarized).
  * The latest figures and what they mean: docs/benchmarks.md.
@@ -65,6 +67,7 @@ import { callTaskBench } from './call-task.js';
 import { encodeBench } from './encode.js';
 import { eventsBench } from './events.js';
 import { generateBench } from './generate.js';
+import { generatedReleaseBench } from './generated-release.js';
 import {
   CLOCK,
   goal,
@@ -277,6 +280,11 @@ async function main(): Promise<void> {
     if (wanted('events')) measurements.push(...(await eventsBench(QUICK ? 3 : 7)));
     if (wanted('weight')) measurements.push(...(await weightBench(path.join(ROOT, 'dist'), tmp)));
     if (wanted('generate')) measurements.push(...(await generateBench(path.join(ROOT, 'dist'), tmp, QUICK ? 1 : 3)));
+    if (wanted('generated')) {
+      const p = payloads.find((x) => x.label === 'get_products 100KB')!;
+      const bundled = { text: p.text, raw: p.text.content[0]!.text, validate: fast('get_products') };
+      measurements.push(...(await generatedReleaseBench(ROOT, tmp, lib.decode, bundled, rounds(41))));
+    }
 
     const durationMs = performance.now() - started;
     const printed = table(measurements);
