@@ -26,11 +26,12 @@ async function signedList(
     typ = 'adcp-gov-revocation+jws',
     form = 'flattened',
     extra = {},
-  }: { key?: TestKey; typ?: string; form?: 'flattened' | 'general' | 'compact'; extra?: Record<string, unknown> } = {},
+    text = JSON.stringify(list),
+  }: { key?: TestKey; typ?: string; form?: 'flattened' | 'general' | 'compact'; extra?: Record<string, unknown>; text?: string } = {},
 ): Promise<string> {
   const alg = key.kty === 'OKP' ? 'EdDSA' : 'ES256';
   const header = b64url(JSON.stringify({ alg, kid: key.kid, typ, ...extra }));
-  const payload = b64url(JSON.stringify(list));
+  const payload = b64url(text);
   const jwk = { kty: key.kty, crv: key.crv, x: key.x, ...(key.y === undefined ? {} : { y: key.y }), d: key._private_d_for_test_only };
   const privateKey = await webcrypto.subtle.importKey(
     'jwk',
@@ -155,6 +156,22 @@ describe('createRevocationList: reading a signed list', () => {
       /not a EdDSA signing key/,
     ],
     ['two signatures', async () => JSON.stringify({ payload: 'e30', signatures: [{}, {}] }), /exactly one signature/],
+    [
+      'a signed payload repeating revoked_kids (read as its last here, maybe its first elsewhere)',
+      () => {
+        const text = JSON.stringify(list({ revoked_kids: [ed25519.kid] }));
+        return signedList(list(), { text: text.replace('{', '{"revoked_kids":[],') });
+      },
+      /the list payload repeats "revoked_kids" in one object \(at \/revoked_kids\)/,
+    ],
+    [
+      'a JWS JSON repeating its payload',
+      async () => {
+        const jws = await signedList(list());
+        return jws.replace('{', `{"payload":${JSON.stringify(b64url(JSON.stringify(list({ revoked_kids: [] }))))},`);
+      },
+      /the list repeats "payload" in one object/,
+    ],
     ['plain JSON, unsigned', async () => JSON.stringify(list()), /string payload, protected and signature/],
     ['not JSON at all', async () => '<html>', /neither JWS JSON nor JWS compact/],
     [

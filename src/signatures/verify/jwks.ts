@@ -13,6 +13,7 @@
 
 import { shownText } from '../../errors/format.js';
 import { deadlineMs, knownOptions, MAX_TIMER_MS, optionError } from '../../errors/option-rules.js';
+import { findDuplicateKeys, shownKeys } from '../../json/duplicate-keys.js';
 import { documentSource, fetchBoundedText, REMOTE_DOCUMENT_OPTION_KEYS, type RemoteDocumentOptions } from '../remote-document.js';
 import type { KeyResolver, ResolvedKey, WebhookJwk } from './keys.js';
 
@@ -53,6 +54,9 @@ export class JwksError extends Error {
 
 function keysOf(text: string): Map<string, WebhookJwk> {
   const parsed = JSON.parse(text) as unknown;
+  // One reading of a key set: a repeated member would be read as its last value here and maybe its first elsewhere.
+  const repeated = findDuplicateKeys(text);
+  if (repeated !== undefined) throw new JwksError(`JWKS repeats ${shownKeys(repeated)} in one object (at ${shownText(repeated.path, 80)})`);
   const keys = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as { keys?: unknown }).keys : undefined;
   if (!Array.isArray(keys)) throw new JwksError('JWKS has no keys array');
   const map = new Map<string, WebhookJwk>();

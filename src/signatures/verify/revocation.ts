@@ -18,6 +18,7 @@ import {
 } from 'jose';
 import { shownText } from '../../errors/format.js';
 import { deadlineMs, knownOptions } from '../../errors/option-rules.js';
+import { findDuplicateKeys, shownKeys } from '../../json/duplicate-keys.js';
 import { documentSource, fetchBoundedText, REMOTE_DOCUMENT_OPTION_KEYS, type RemoteDocumentOptions } from '../remote-document.js';
 import { JWKS_MAX_BYTES } from './jwks.js';
 import { jwkFitsAlg, type KeyResolver, verifiesFor, type WebhookAlg } from './keys.js';
@@ -98,6 +99,7 @@ function jwsOf(text: string): string | FlattenedJWSInput {
   } catch (error) {
     throw error instanceof RevocationListError ? error : fail('the list is not valid JSON');
   }
+  refuseRepeats(trimmed, 'the list');
   let signed = parsed;
   if (parsed.signatures !== undefined) {
     if (!Array.isArray(parsed.signatures) || parsed.signatures.length !== 1)
@@ -150,11 +152,22 @@ async function verifiedPayload(text: string, keys: KeyResolver): Promise<Uint8Ar
 }
 
 function payloadOf(bytes: Uint8Array): Record<string, unknown> {
+  let text: string;
+  let payload: Record<string, unknown>;
   try {
-    return record(JSON.parse(decoder.decode(bytes)), 'the list payload');
+    text = decoder.decode(bytes);
+    payload = record(JSON.parse(text), 'the list payload');
   } catch (error) {
     throw error instanceof RevocationListError ? error : fail('the JWS payload is not UTF-8 JSON');
   }
+  refuseRepeats(text, 'the list payload');
+  return payload;
+}
+
+/** One reading of the list: a repeated member would be read as its last value here and maybe its first elsewhere. */
+function refuseRepeats(text: string, what: string): void {
+  const repeated = findDuplicateKeys(text);
+  if (repeated !== undefined) throw fail(`${what} repeats ${shownKeys(repeated)} in one object (at ${shownText(repeated.path, 80)})`);
 }
 
 /** A verified list's payload read into what is held, at `t`, given the list held before (if any). */

@@ -124,3 +124,13 @@ describe('createJwksResolver after a failure', () => {
     expect(server.calls()).toBe(1);
   });
 });
+
+describe('a JWKS that repeats a member in one object', () => {
+  test.each([
+    ['a key repeating x', JWKS.replace('"x":', '"x":"AAAA","x":'), /JWKS repeats "x" in one object \(at \/keys\/0\/x\)/],
+    ['the set repeating keys', `{"keys":[],${JWKS.slice(1)}`, /JWKS repeats "keys" in one object \(at \/keys\)/],
+  ])('%s: unavailable, never read as its last value', async (_name, body, message) => {
+    const keys = createJwksResolver({ url: 'https://seller.example.com/jwks', agent: SELLER, fetch: async () => new Response(body) });
+    await expect(Promise.resolve(keys(ed25519.kid))).rejects.toThrow(message);
+  });
+});
