@@ -1,8 +1,9 @@
 /**
  * Headless Chromium on pages served with `Content-Security-Policy: script-src 'self'` (no
- * `unsafe-eval`), for the tests that run a bundle as a browser would: a server of a folder's ES
- * modules with a page per route, the page scripts that run a bundle's `probe` and collect the CSP
- * violations they see, and a visit that returns the result, the violations and the console's errors. Chromium: /usr/bin/chromium (Debian's package, which
+ * `unsafe-eval`), for the tests that run a bundle as a browser or a worker would: a server of a
+ * folder's ES modules with a page per route, the page and worker scripts that run a bundle's
+ * `probe` and collect the CSP violations they see, and a visit that returns the result, the
+ * violations and the console's errors. Chromium: /usr/bin/chromium (Debian's package, which
  * .ci/run installs), or CHROMIUM_PATH.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -36,6 +37,35 @@ export function probePage(probe: string): string {
 /** A page's module script that tries `new Function`: an EvalError and a script-src violation when the CSP holds. */
 export const CONTROL_PAGE = `${COLLECT}try { new Function('return 1'); window.result = 'allowed'; } catch (e) { window.result = e.name; }
 `;
+
+/**
+ * A page's module script that starts a module worker and takes its `{ result, violations }` as the page's own.
+ *
+ * @param worker The worker's script, as the page names it ('/neutral/worker.mjs').
+ */
+export function workerPage(worker: string): string {
+  return `${COLLECT}const worker = new Worker(${JSON.stringify(worker)}, { type: 'module' });
+worker.onmessage = (e) => { window.violations.push(...e.data.violations); window.result = e.data.result; };
+worker.onerror = (e) => { window.result = { failed: String(e.message) }; };
+`;
+}
+
+/**
+ * A module worker's script that imports `probe` from a bundle, runs it on /input.json and posts the
+ * result with the violations the worker saw (a worker's are dispatched on its own global, not the page's).
+ *
+ * @param probe The bundle's entry, as the worker imports it ('./probe.mjs'); `null` for the control, which tries `new Function`.
+ */
+export function workerScript(probe: string | null): string {
+  const collect = `const violations = [];
+self.addEventListener('securitypolicyviolation', (e) => violations.push(e.violatedDirective + ' ' + e.blockedURI));
+// Violation events are dispatched as tasks: let any pending one arrive before posting.
+const post = (result) => setTimeout(() => postMessage({ result, violations }), 100);
+`;
+  if (probe === null) return `${collect}try { new Function('return 1'); post('allowed'); } catch (e) { post(e.name); }\n`;
+  return `${collect}import(${JSON.stringify(probe)}).then(async ({ probe }) => post(await probe(await (await fetch('/input.json')).json()))).catch((e) => post({ failed: String(e) }));
+`;
+}
 
 /** A server of pages under the strict CSP. */
 export interface CspServer {
@@ -84,7 +114,7 @@ export async function serveUnderCsp(dir: string, pages: Readonly<Record<string, 
 export interface Visit {
   /** `window.result` */
   readonly result: unknown;
-  /** The CSP violations the page saw: `<directive> <blocked URI>`. */
+  /** The CSP violations the page (and its worker) saw: `<directive> <blocked URI>`. */
   readonly violations: readonly string[];
   /** The console's errors and any message about the Content Security Policy, and the page's uncaught errors. */
   readonly console: readonly string[];
