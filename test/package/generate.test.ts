@@ -11,8 +11,8 @@
  * Worker in Chromium; each says how to preload before its first decode, then preloads and decodes
  * a valid and an invalid list_products.
  *
- * Heavy (a pack, an install, a whole release generated, two bundles, a browser: about two minutes
- * on two cores): like package.test.ts it runs in the full gate only, and ADCP_PACKAGE_TEST=0 skips
+ * Heavy (a pack, an install, a whole release generated, two bundles, a browser: about 70 s on two
+ * idle cores): like package.test.ts it runs in the full gate only, and ADCP_PACKAGE_TEST=0 skips
  * it outside CI. A second run byte-identical, and what a bad source does: test/codegen/generate.test.ts.
  */
 import { type ExecFileOptions, execFile } from 'node:child_process';
