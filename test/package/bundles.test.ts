@@ -4,34 +4,30 @@
  * configuration but ES module output. Each bundle decodes the spec's MCP and A2A vectors, a valid
  * and an invalid get_products exactly as the source does, with no warning; the browser bundle does
  * so in headless Chromium on a page served with `Content-Security-Policy: script-src 'self'` (no
- * `unsafe-eval`), and fails on any CSP violation; a bundle missing a validator chunk reports
+ * `unsafe-eval`, test/package/csp-browser.ts), and fails on any CSP violation; a bundle missing a validator chunk reports
  * INTERNAL, never a seller's fault. A browser bundle of a webhook service that imports only
  * `adcp-decode/webhooks` receives a genuine signed delivery once its task is preloaded, and says
  * how to preload it before.
  *
  * Heavy (pack, install, three bundles, a browser): runs with the package test, so always in CI
- * and skipped locally with ADCP_PACKAGE_TEST=0. Chromium: /usr/bin/chromium (Debian's package,
- * which .ci/run installs), or CHROMIUM_PATH.
+ * and skipped locally with ADCP_PACKAGE_TEST=0.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Metafile } from 'esbuild';
-import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DecodeError, extractA2aResponse, extractMcpResponse, SchemaMismatchError, safeDecode } from '../../src/index.js';
 import { readVector } from '../fixtures/vectors.js';
 import { V3_1 } from '../fixtures/versions.js';
 import { completedResult } from '../webhooks/fixtures.js';
+import { CONTROL_PAGE, type CspServer, probePage, serveUnderCsp, visit } from './csp-browser.js';
 import { probeInput } from './entry-probes.js';
 
 const enabled = process.env.CI !== undefined || process.env.ADCP_PACKAGE_TEST !== '0';
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const PLATFORMS = ['node', 'browser', 'neutral'] as const;
 type Platform = (typeof PLATFORMS)[number];
@@ -344,80 +340,25 @@ console.log(JSON.stringify(await probe(JSON.parse(readFileSync('webhooks-input.j
 });
 
 describe.skipIf(!enabled)('the browser bundle in headless Chromium under a strict CSP', { timeout: 120_000 }, () => {
-  let server: Server;
-  let origin: string;
-  const CSP = "default-src 'self'; script-src 'self'";
-  const page = (script: string) =>
-    `<!doctype html><meta charset="utf-8"><title>adcp-decode</title><script type="module" src="/${script}"></script>`;
-  // Collects CSP violations as the page sees them, then runs the probe (or the control).
-  const MAIN = `window.violations = [];
-document.addEventListener('securitypolicyviolation', (e) => window.violations.push(e.violatedDirective + ' ' + e.blockedURI));
-import('./probe.mjs').then(async ({ probe }) => { window.result = await probe(await (await fetch('/input.json')).json()); }).catch((e) => { window.result = { failed: String(e) }; });
-`;
-  const CONTROL = `window.violations = [];
-document.addEventListener('securitypolicyviolation', (e) => window.violations.push(e.violatedDirective));
-try { new Function('return 1'); window.result = 'allowed'; } catch (e) { window.result = e.name; }
-`;
+  let server: CspServer;
 
   beforeAll(async () => {
     const dir = bundles.get('browser')!.dir;
-    writeFileSync(path.join(dir, 'main.mjs'), MAIN);
-    writeFileSync(path.join(dir, 'control.mjs'), CONTROL);
-    server = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      const headers = { 'Content-Security-Policy': CSP, 'Cache-Control': 'no-store' };
-      if (url.pathname === '/' || url.pathname === '/control') {
-        res
-          .writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8' })
-          .end(page(url.pathname === '/' ? 'main.mjs' : 'control.mjs'));
-      } else if (url.pathname === '/favicon.ico') {
-        res.writeHead(204, headers).end();
-      } else if (url.pathname === '/input.json') {
-        res.writeHead(200, { ...headers, 'Content-Type': 'application/json' }).end(JSON.stringify(input));
-      } else if (/^\/[\w.-]+\.mjs$/.test(url.pathname) && existsSync(path.join(dir, url.pathname))) {
-        res.writeHead(200, { ...headers, 'Content-Type': 'text/javascript' }).end(readFileSync(path.join(dir, url.pathname)));
-      } else {
-        res.writeHead(404, headers).end();
-      }
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    writeFileSync(path.join(dir, 'main.mjs'), probePage('./probe.mjs'));
+    writeFileSync(path.join(dir, 'control.mjs'), CONTROL_PAGE);
+    server = await serveUnderCsp(dir, { '/': 'main.mjs', '/control': 'control.mjs' }, input);
   });
 
-  afterAll(() => new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve()))));
-
-  async function visit(route: string): Promise<{ result: unknown; violations: string[]; console: string[] }> {
-    expect(existsSync(chromium), `${chromium} (apt-get install chromium, or set CHROMIUM_PATH)`).toBe(true);
-    const browser = await puppeteer.launch({
-      executablePath: chromium,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    });
-    try {
-      const tab = await browser.newPage();
-      const console: string[] = [];
-      tab.on('console', (m) => {
-        if (m.type() === 'error' || /Content Security Policy/i.test(m.text())) console.push(m.text());
-      });
-      tab.on('pageerror', (e) => console.push(String(e)));
-      await tab.goto(`${origin}${route}`, { waitUntil: 'load' });
-      await tab.waitForFunction('window.result !== undefined', { timeout: 60_000 });
-      // Violation events are dispatched as tasks: let any pending one arrive.
-      await tab.evaluate('new Promise((r) => setTimeout(r, 100))');
-      return { result: await tab.evaluate('window.result'), violations: (await tab.evaluate('window.violations')) as string[], console };
-    } finally {
-      await browser.close();
-    }
-  }
+  afterAll(() => server?.close());
 
   test('the control page: the CSP forbids eval, and a violation is seen', async () => {
-    const { result, violations } = await visit('/control');
+    const { result, violations } = await visit(`${server.origin}/control`);
     expect(result).toBe('EvalError');
-    expect(violations).toEqual(['script-src']);
+    expect(violations).toEqual(['script-src eval']);
   });
 
   test('decodes the vectors, a valid and an invalid get_products, with no CSP violation', async () => {
-    const { result, violations, console } = await visit('/');
+    const { result, violations, console } = await visit(`${server.origin}/`);
     expect(violations).toEqual([]);
     expect(console).toEqual([]);
     const want = expected() as { source: unknown };

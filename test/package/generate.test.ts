@@ -4,20 +4,29 @@
  * reference copy in a `.tgz`, its `.sha256` beside it), and runs the documented command
  * `npx adcp-decode generate 3.2.0-beta.6.tgz --out adcp/3.2.0-beta.6`; then a fresh Node process
  * imports the module and decodes compact-lifecycle answers (list_products), and tsc types them
- * without a cast. Heavy (a pack, an install, a whole release generated: about a minute on two
- * cores): like package.test.ts it runs in the full gate only, and ADCP_PACKAGE_TEST=0 skips it
- * outside CI. A second run byte-identical, and what a bad source does: test/codegen/generate.test.ts.
+ * without a cast. Then, as bundles.test.ts does for the bundled releases, the same project bundles
+ * an app that imports the module and `adcp-decode` with esbuild (ES modules, split) for `browser`
+ * and `neutral`: the browser bundle runs in headless Chromium under `script-src 'self'`
+ * (csp-browser.ts), the neutral one in Node without code generation from strings and in a module
+ * Worker in Chromium; each says how to preload before its first decode, then preloads and decodes
+ * a valid and an invalid list_products.
+ *
+ * Heavy (a pack, an install, a whole release generated, two bundles, a browser: about 70 s on two
+ * idle cores): like package.test.ts it runs in the full gate only, and ADCP_PACKAGE_TEST=0 skips
+ * it outside CI. A second run byte-identical, and what a bad source does: test/codegen/generate.test.ts.
  */
 import { type ExecFileOptions, execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { GENERATOR_PEERS } from '../../src/generate/peers.js';
 import { BETA6_PIN, BETA6_VERSION } from '../fixtures/beta6-schemas.js';
-import { beta6Fixture } from '../fixtures/payloads-beta6.js';
+import { BETA6_INVALID, beta6Fixture } from '../fixtures/payloads-beta6.js';
 import { beta6Files, releaseTarball, writeTarball } from '../fixtures/release-sources.js';
+import { CONTROL_PAGE, type CspServer, probePage, serveUnderCsp, visit, workerPage, workerScript } from './csp-browser.js';
 
 const enabled = process.env.CI !== undefined || process.env.ADCP_PACKAGE_TEST !== '0';
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -198,5 +207,183 @@ void [typed, ids, version, status, byPin];
     const result = await exec(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: app });
     expect(result.stdout + result.stderr).toBe('');
     expect(result.code).toBe(0);
+  });
+});
+
+const PLATFORMS = ['browser', 'neutral'] as const;
+type Platform = (typeof PLATFORMS)[number];
+
+// What a buyer's app writes: the module imported once for its effect (package.json#sideEffects
+// keeps it in a bundle), preload() before the first decode; each step's outcome, never a throw.
+const PROBE = `import './${OUT}/index.js';
+import { decode, safeDecode, preload, knownReleases, DecodeError } from 'adcp-decode';
+const version = '${BETA6_VERSION}';
+const failure = (e) => (e instanceof DecodeError ? [e.code, e.message] : [String(e)]);
+export async function probe({ valid, invalid }) {
+  const before = safeDecode('list_products', { structuredContent: valid }, { version });
+  let preloaded = 'ok';
+  try { await preload(['list_products', 'get_task_status'], version); } catch (e) { preloaded = failure(e); }
+  let products;
+  try { products = decode('list_products', { structuredContent: valid }, { version }).products.map((p) => p.product_id); } catch (e) { products = failure(e); }
+  const bad = safeDecode('list_products', { structuredContent: invalid }, { version });
+  const issue = bad.success ? undefined : bad.error.issues?.[0];
+  return {
+    known: knownReleases().map((r) => [r.version, r.release]),
+    beforePreload: before.success ? 'decoded' : failure(before.error),
+    preloaded,
+    products,
+    invalid: bad.success ? 'accepted' : [bad.error.code, bad.error.version, issue ? { path: issue.path, keyword: issue.keyword, params: issue.params } : null],
+  };
+}
+`;
+
+const answers = {
+  valid: beta6Fixture('list_products.valid').payload as { products: Array<{ product_id: string }> },
+  invalid: beta6Fixture('list_products.invalid-envelope-status').payload,
+};
+
+/** What every run of the probe must report: the fixtures' own products and first issue. */
+const decodedByModule = {
+  known: expect.arrayContaining([[BETA6_VERSION, BETA6_PIN]]),
+  // The caller's setup, named as such, with the call that fixes it.
+  beforePreload: [
+    'INTERNAL',
+    `adcp-decode has not loaded the AdCP ${BETA6_VERSION} validators of list_products (./validators/list_products.js), and this runtime cannot load them on first use: not the seller's fault; call \`await preload("list_products", "${BETA6_VERSION}")\` before decoding`,
+  ],
+  preloaded: 'ok',
+  products: answers.valid.products.map((p) => p.product_id),
+  invalid: ['SCHEMA_MISMATCH', BETA6_VERSION, BETA6_INVALID['list_products.invalid-envelope-status']],
+};
+
+interface Bundle {
+  readonly warnings: string[];
+  readonly metafile: Metafile;
+  readonly dir: string;
+}
+
+describe.skipIf(!enabled)('the generated module in esbuild bundles (browser, neutral)', { timeout: 180_000 }, () => {
+  const bundles = new Map<Platform, Bundle>();
+  let web: string;
+
+  beforeAll(async () => {
+    expect(generated.code).toBe(0);
+    writeFileSync(path.join(app, 'probe.js'), PROBE);
+    writeFileSync(path.join(app, 'input.json'), JSON.stringify(answers));
+    web = path.join(app, 'web');
+    for (const platform of PLATFORMS) {
+      const dir = path.join(web, platform);
+      // ES module output, split: one chunk per validator module, loaded by preload().
+      const result = await build({
+        entryPoints: [path.join(app, 'probe.js')],
+        absWorkingDir: app,
+        bundle: true,
+        platform,
+        format: 'esm',
+        splitting: true,
+        outdir: dir,
+        outExtension: { '.js': '.mjs' },
+        metafile: true,
+        logLevel: 'silent',
+      });
+      bundles.set(platform, { warnings: result.warnings.map((w) => w.text), metafile: result.metafile, dir });
+    }
+    writeFileSync(
+      path.join(app, 'run.mjs'),
+      `import { readFileSync } from 'node:fs';
+const { probe } = await import(process.argv[2]);
+console.log(JSON.stringify(await probe(JSON.parse(readFileSync('input.json', 'utf8')))));
+`,
+    );
+  }, 300_000);
+
+  /** The output file of a bundle holding a module of the generated release. */
+  function chunkOf(platform: Platform, module: string): string {
+    const { metafile } = bundles.get(platform)!;
+    const outputs = Object.entries(metafile.outputs).filter(([, o]) => Object.hasOwn(o.inputs, `${OUT}/${module}`));
+    expect(outputs).toHaveLength(1);
+    return path.join(app, outputs[0]![0]);
+  }
+
+  test.each(PLATFORMS)("%s: builds with no warning, splits the module's validators per task, holds no node: import or eval", (platform) => {
+    const { warnings, metafile } = bundles.get(platform)!;
+    expect(warnings).toEqual([]);
+    // The module's index (the release's tables) is in the entry; list_products' fast and listing validators each in a chunk of its own.
+    const entry = chunkOf(platform, 'index.js');
+    expect(path.basename(entry)).toBe('probe.mjs');
+    const fast = chunkOf(platform, 'validators/list_products.js');
+    const listing = chunkOf(platform, 'validators/list_products.errors.js');
+    expect(new Set([entry, fast, listing]).size).toBe(3);
+    const code = Object.keys(metafile.outputs).map((f) => readFileSync(path.join(app, f), 'utf8'));
+    expect(code.filter((c) => /["']node:/.test(c))).toEqual([]);
+    expect(code.filter((c) => /\bnew Function\(|\beval\(/.test(c))).toEqual([]);
+  });
+
+  test('neutral bundle, run by Node without code generation from strings: the preload error, then list_products decoded', async () => {
+    const out = await ok(
+      process.execPath,
+      ['--disallow-code-generation-from-strings', 'run.mjs', path.join(bundles.get('neutral')!.dir, 'probe.mjs')],
+      {
+        cwd: app,
+      },
+    );
+    expect(JSON.parse(out)).toEqual(decodedByModule);
+  });
+
+  test("a bundle missing the list_products validator chunk: preload() reports INTERNAL, a packaging fault, never the seller's", async () => {
+    const broken = path.join(app, 'broken');
+    cpSync(bundles.get('neutral')!.dir, broken, { recursive: true });
+    rmSync(path.join(broken, path.basename(chunkOf('neutral', 'validators/list_products.js'))));
+    const got = JSON.parse(await ok(process.execPath, ['run.mjs', path.join(broken, 'probe.mjs')], { cwd: app })) as Record<
+      string,
+      unknown
+    >;
+    expect(got.preloaded).toEqual([
+      'INTERNAL',
+      expect.stringContaining(
+        "adcp-decode could not load its validator module ./validators/list_products.js (importing it failed): a packaging fault, not the seller's",
+      ),
+    ]);
+    expect(got.products).toEqual(decodedByModule.beforePreload);
+  });
+
+  describe('in headless Chromium under a strict CSP', () => {
+    let server: CspServer;
+
+    beforeAll(async () => {
+      writeFileSync(path.join(web, 'main.mjs'), probePage('./browser/probe.mjs'));
+      writeFileSync(path.join(web, 'control.mjs'), CONTROL_PAGE);
+      writeFileSync(path.join(web, 'worker-main.mjs'), workerPage('/neutral/worker.mjs'));
+      writeFileSync(path.join(web, 'neutral', 'worker.mjs'), workerScript('./probe.mjs'));
+      writeFileSync(path.join(web, 'worker-control-main.mjs'), workerPage('/worker-control.mjs'));
+      writeFileSync(path.join(web, 'worker-control.mjs'), workerScript(null));
+      server = await serveUnderCsp(
+        web,
+        { '/': 'main.mjs', '/control': 'control.mjs', '/worker': 'worker-main.mjs', '/worker-control': 'worker-control-main.mjs' },
+        answers,
+      );
+    });
+
+    afterAll(() => server?.close());
+
+    test('the controls: the CSP forbids eval on the page and in a worker, and the violation is seen', async () => {
+      for (const route of ['/control', '/worker-control']) {
+        const { result, violations } = await visit(`${server.origin}${route}`);
+        expect([route, result, violations]).toEqual([route, 'EvalError', ['script-src eval']]);
+      }
+    });
+
+    test('browser bundle on the page: the preload error, then list_products decoded, with no CSP violation', async () => {
+      const { result, violations, console } = await visit(`${server.origin}/`);
+      expect(violations).toEqual([]);
+      expect(console).toEqual([]);
+      expect(result).toEqual(decodedByModule);
+    });
+
+    test('neutral bundle in a module Worker: the preload error, then list_products decoded, with no CSP violation', async () => {
+      const { result, violations, console } = await visit(`${server.origin}/worker`);
+      expect(violations).toEqual([]);
+      expect(console).toEqual([]);
+      expect(result).toEqual(decodedByModule);
+    });
   });
 });
