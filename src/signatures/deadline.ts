@@ -33,7 +33,7 @@ async function withDeadline<T>(work: () => T | Promise<T>, ms: number, late: () 
   }
 }
 
-/** Whether `value` is a promise or another thenable (a `then` read once, as `await` reads it). */
+/** Whether `value` is a promise or another thenable: what `await` would wait for. */
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return (
     (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
