@@ -32,8 +32,10 @@
  *               makes Ajv's pointer escaping quadratic, against a plain 4 MiB get_products.
  *   typecheck   tsc --noEmit of a small consumer, adcp-decode against @adcp/client (bench/typecheck.ts).
  *   webhooks    receiver.receive() of a signed 10 KB and 20 KB create_media_buy webhook against WebCrypto's
- *               bare verify + digest + JSON.parse + validator, and the verifier's pre-authentication cost
- *               on a Signature-Input at the 8 and 16 KiB bounds ÷ a normal one (bench/webhooks.ts).
+ *               bare verify + digest + JSON.parse + validator, with the ratio's parts in the same rounds
+ *               (WebCrypto alone, the signature checklist alone, a receiver keeping no recent outcome), and
+ *               the verifier's pre-authentication cost on a Signature-Input at the 8 and 16 KiB bounds ÷ a
+ *               normal one (bench/webhooks.ts).
  *   package     packed and unpacked size and file count of the tarball (npm pack --dry-run), ours
  *               and the peers' (@adcp/client, @adcp/sdk: fetched from the registry, or a note).
  *   encode      encode() of a small and a large create_media_buy request against the bare request

@@ -19,15 +19,25 @@ import { WebhookError } from '../errors/webhook-error.js';
  * const reply = await withDeadline(() => store.claim(keyid, nonce, ttl), 2_000, () => new Error('the store is blocked'));
  */
 async function withDeadline<T>(work: () => T | Promise<T>, ms: number, late: () => Error): Promise<T> {
+  const answer = work();
+  // A synchronous answer is never late (no timer could fire before it): no timer is armed for it.
+  if (!isThenable(answer)) return answer;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(late()), ms);
   });
   try {
-    return await Promise.race([Promise.resolve().then(work), expired]);
+    return await Promise.race([answer, expired]);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Whether `value` is a promise or another thenable: what `await` would wait for. */
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 /** A thrown value as one bounded line: its class and message. */

@@ -7,6 +7,31 @@
 
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const URL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * Whether the last character of a group of `tail` characters (2 or 3; 0 is a whole group) leaves
+ * its unused low bits zero: the one encoding of the bytes, checked without encoding them again.
+ */
+function unusedBitsZero(text: string, last: number, tail: number, alphabet: string): boolean {
+  if (tail === 0) return true;
+  const value = alphabet.indexOf(text.charAt(last));
+  return (value & (tail === 2 ? 0x0f : 0x03)) === 0;
+}
+
+/** The bytes `atob` reads from standard Base64 text the patterns passed, or undefined should it refuse it all the same. */
+function bytesOf(text: string): Uint8Array | undefined {
+  let binary: string;
+  try {
+    binary = atob(text);
+  } catch {
+    return undefined;
+  }
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
 
 /**
  * Decodes strict unpadded Base64URL: no `+`, `/` or `=`, a length that is not 1 mod 4, and
@@ -19,14 +44,9 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
  * base64UrlDecode('AQID'); // Uint8Array [1, 2, 3]
  */
 export function base64UrlDecode(text: string): Uint8Array | undefined {
-  if (!BASE64URL.test(text) || text.length % 4 === 1) return undefined;
-  const bytes = base64Decode(
-    text
-      .replace(/-/g, '+')
-      .replace(/_/g, '/')
-      .padEnd(Math.ceil(text.length / 4) * 4, '='),
-  );
-  return bytes !== undefined && base64UrlEncode(bytes) === text ? bytes : undefined;
+  const tail = text.length % 4;
+  if (!BASE64URL.test(text) || tail === 1 || !unusedBitsZero(text, text.length - 1, tail, URL_ALPHABET)) return undefined;
+  return bytesOf(text.replace(/-/g, '+').replace(/_/g, '/'));
 }
 
 /**
@@ -41,15 +61,9 @@ export function base64UrlDecode(text: string): Uint8Array | undefined {
  */
 export function base64Decode(text: string): Uint8Array | undefined {
   if (!BASE64.test(text) || text.length % 4 !== 0) return undefined;
-  let binary: string;
-  try {
-    binary = atob(text);
-  } catch {
-    return undefined;
-  }
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return base64Encode(bytes) === text ? bytes : undefined;
+  const pad = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  if (pad > 0 && !unusedBitsZero(text, text.length - 1 - pad, 4 - pad, ALPHABET)) return undefined;
+  return bytesOf(text);
 }
 
 /**
