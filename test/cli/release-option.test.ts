@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { run as runCli } from '../../src/cli/run.js';
-import { type Beta6Module, loadBeta6Module } from '../fixtures/beta6-module.js';
+import { type Beta6Module, GENERATING_MS, loadBeta6Module } from '../fixtures/beta6-module.js';
 import { BETA6_PIN, BETA6_VERSION } from '../fixtures/beta6-schemas.js';
 import { mcp } from '../fixtures/envelopes.js';
 import { beta6Fixture } from '../fixtures/payloads-beta6.js';
@@ -69,7 +69,7 @@ describe('before any module is given', () => {
 describe('with the generated beta.6 module given', () => {
   beforeAll(async () => {
     module = await loadBeta6Module();
-  }, 120_000);
+  }, GENERATING_MS);
 
   test.each([
     ['its version', 'list_products', ['--adcp-version', BETA6_VERSION], () => answer],

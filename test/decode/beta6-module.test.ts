@@ -13,7 +13,7 @@ import { decodeTaskStatus } from '../../src/decode/polling.js';
 import { type DecodeError, SchemaMismatchError } from '../../src/errors/errors.js';
 import { knownVersions, tasks, versions } from '../../src/schema/versions.js';
 import { decodeWebhook } from '../../src/webhooks/decode-webhook.js';
-import { type Beta6Module, loadBeta6Module } from '../fixtures/beta6-module.js';
+import { type Beta6Module, GENERATING_MS, loadBeta6Module } from '../fixtures/beta6-module.js';
 import { BETA6_BASE, BETA6_PIN, BETA6_VERSION, schemaOf, terminalSchemaOf } from '../fixtures/beta6-schemas.js';
 import { mcp } from '../fixtures/envelopes.js';
 import { BETA6_INVALID, beta6Fixtures, beta6Webhooks } from '../fixtures/payloads-beta6.js';
@@ -70,7 +70,7 @@ describe('with the generated module imported', () => {
   let module: Beta6Module | undefined;
   beforeAll(async () => {
     module = await loadBeta6Module();
-  }, 120_000);
+  }, GENERATING_MS);
   afterAll(() => module?.remove());
 
   test('the release is known, under its own pin', () => {

@@ -32,7 +32,7 @@ import {
 } from '../../src/index.js';
 import { type AdcpEvent, type CallOptions, callTask, safeCallTask, type WaitClock, waitForTask } from '../../src/mcp/index.js';
 import { createWebhookReceiver, type WebhookReceiver, webhookResponse } from '../../src/webhooks/index.js';
-import { type Beta6Module, loadBeta6Module } from '../fixtures/beta6-module.js';
+import { type Beta6Module, GENERATING_MS, loadBeta6Module } from '../fixtures/beta6-module.js';
 import { BETA6_PIN, BETA6_VERSION, schemaOf, terminalSchemaOf, validateBeta6 } from '../fixtures/beta6-schemas.js';
 import { type Seller, type ServedSellers, serveSellers } from '../fixtures/mcp-sellers.js';
 import { beta6Fixture } from '../fixtures/payloads-beta6.js';
@@ -296,7 +296,7 @@ describe('a buyer that has not loaded the beta.6 module', () => {
 describe('with the generated beta.6 module imported', () => {
   beforeAll(async () => {
     module = await loadBeta6Module();
-  });
+  }, GENERATING_MS);
 
   test('decoderFor picks 3.2-beta.6 from the capabilities; list_products is judged by its schemas, the request pinned exactly', async () => {
     const seller = decoderFor(await client.callTool({ name: 'get_adcp_capabilities', arguments: {} }));
