@@ -284,7 +284,7 @@ async function main(): Promise<void> {
     if (wanted('generate')) measurements.push(...(await generateBench(path.join(ROOT, 'dist'), tmp, QUICK ? 1 : 3)));
     if (wanted('generated')) {
       const p = payloads.find((x) => x.label === 'get_products 100KB')!;
-      const bundled = { text: p.text, raw: p.text.content[0]!.text, validate: fast('get_products') };
+      const bundled = { version: VERSION, text: p.text, raw: p.text.content[0]!.text, validate: fast('get_products') };
       measurements.push(...(await generatedReleaseBench(ROOT, tmp, lib.decode, bundled, rounds(41))));
     }
 
