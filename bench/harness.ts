@@ -15,7 +15,7 @@ import { Bench } from 'tinybench';
 export interface Measurement {
   readonly section: string;
   readonly name: string;
-  readonly unit: 'ms' | 'MB' | 'files' | 'µs/KB';
+  readonly unit: 'ms' | 'MB' | 'files' | 'ratio';
   readonly median: number;
   readonly min: number;
   readonly max: number;
