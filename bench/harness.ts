@@ -201,6 +201,11 @@ export function goal(limit: number, ratio: number): { goal: string; holds: boole
   return { goal: `<= ${limit}`, holds: ratio <= limit };
 }
 
+/** A goal `>= x` on a ratio (a peer's time ÷ ours: we are to be the faster). */
+export function goalAtLeast(limit: number, ratio: number): { goal: string; holds: boolean } {
+  return { goal: `>= ${limit}`, holds: ratio >= limit };
+}
+
 /** Runs a process to its end; resolves with stdout, rejects with stderr on a non-zero exit. */
 export function run(
   command: string,
