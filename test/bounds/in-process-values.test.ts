@@ -406,3 +406,104 @@ describe('snapshot() refuses exactly what an independent model of its rules refu
     );
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+
+describe('deep values: the walk copies and reports the same at any depth', () => {
+  /** `leaf` under `levels` containers, alternately an object `{ k: ... }` and a one-element array. */
+  const nest = (levels: number, leaf: unknown): unknown => {
+    let value = leaf;
+    for (let i = levels - 1; i >= 0; i--) value = i % 2 === 0 ? { k: value } : [value];
+    return value;
+  };
+  const pointer = (levels: number): string => Array.from({ length: levels }, (_, i) => (i % 2 === 0 ? '/k' : '/0')).join('');
+
+  test('a value nested 1 to 600 levels comes back equal, as plain data, with maxDepth raised past it', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 600 }), fc.boolean(), (levels, lifted) => {
+        const value = nest(levels, { last: [1, 'x', null] });
+        const originals = new Set<object>();
+        for (
+          let v: unknown = value;
+          typeof v === 'object' && v !== null;
+          v = Array.isArray(v) ? v[0] : ((v as Json).k ?? (v as Json).last)
+        ) {
+          originals.add(v);
+        }
+        const copy = snapshot(value, { ...DEFAULT_BOUNDS, maxDepth: lifted ? Infinity : levels + 2 }, { what: 'value' });
+        expect(JSON.stringify(copy)).toBe(JSON.stringify(value));
+        expectPlain(copy, originals);
+      }),
+      { seed: SEED, numRuns: 200 },
+    );
+  });
+
+  test('of two faults, the first in document order is reported, on either side of any depth', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 1, max: 300 }), (first, second) => {
+        const value = { a: nest(first, { bad: undefined }), b: nest(second, { bad: Number.NaN }) };
+        let error: unknown;
+        try {
+          snapshot(value, { ...DEFAULT_BOUNDS, maxDepth: Infinity }, { what: 'value' });
+        } catch (e) {
+          error = e;
+        }
+        expect(error).toBeInstanceOf(DecodeError);
+        expect((error as DecodeError).code).toBe('MALFORMED_ENVELOPE');
+        expect((error as DecodeError).path).toBe(`/a${pointer(first)}/bad`);
+      }),
+      { seed: SEED, numRuns: 200 },
+    );
+  });
+
+  test('a container counts its own members before its descendants, the same by recursion and from the stack past depth 64', () => {
+    // The same tree at the top and under 70 levels of { k: ... } (past the recursion's end): the
+    // same finding, its count shifted by the 70 wrappers' members and its place by their keys.
+    const finding = (value: unknown, maxNodes: number): { code: string; path: string; actual: unknown } | undefined => {
+      try {
+        snapshot(value, { maxBytes: Infinity, maxDepth: Infinity, maxNodes }, { what: 'value' });
+        return undefined;
+      } catch (error) {
+        if (!(error instanceof DecodeError)) throw error;
+        return { code: error.code, path: error.path ?? '', actual: (error as { actual?: unknown }).actual };
+      }
+    };
+    const wrap = (levels: number, value: unknown): unknown => {
+      let wrapped = value;
+      for (let i = 0; i < levels; i++) wrapped = { k: wrapped };
+      return wrapped;
+    };
+    const trees = fc.oneof(
+      fc.array(fc.jsonValue({ maxDepth: 5 }), { maxLength: 6 }),
+      fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 5 }), { maxKeys: 6 }),
+    );
+    fc.assert(
+      fc.property(trees, fc.integer({ min: 1, max: 80 }), (tree, maxNodes) => {
+        const top = finding(tree, maxNodes);
+        const deep = finding(wrap(70, tree), maxNodes + 70);
+        if (top === undefined) {
+          expect(deep).toBeUndefined();
+          return;
+        }
+        expect(deep).toEqual({
+          code: top.code,
+          path: `${'/k'.repeat(70)}${top.path}`,
+          actual: typeof top.actual === 'number' ? top.actual + 70 : top.actual,
+        });
+      }),
+      { seed: SEED, numRuns: 1000 },
+    );
+  });
+
+  test('TOO_MANY_VALUES stops where the members counted pass the bound: an object counts its own before its children', () => {
+    // Two members of the root, then the child's three: past a bound of 4 at the child, not at the root.
+    const value = { a: { x: 1, y: 2, z: 3 }, b: 1 };
+    let error: unknown;
+    try {
+      snapshot(value, { maxBytes: Infinity, maxDepth: 64, maxNodes: 4 }, { what: 'value' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ code: 'TOO_MANY_VALUES', path: '/a', actual: 6 });
+  });
+});
