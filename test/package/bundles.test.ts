@@ -25,6 +25,7 @@ import { V3_1 } from '../fixtures/versions.js';
 import { completedResult } from '../webhooks/fixtures.js';
 import { CONTROL_PAGE, type CspServer, probePage, serveUnderCsp, visit } from './csp-browser.js';
 import { probeInput } from './entry-probes.js';
+import { splitBundle } from './split-bundle.js';
 
 const enabled = process.env.CI !== undefined || process.env.ADCP_PACKAGE_TEST !== '0';
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -172,20 +173,7 @@ beforeAll(async () => {
   writeFileSync(path.join(app, 'webhooks-input.json'), JSON.stringify(await probeInput()));
   for (const platform of PLATFORMS) {
     const dir = path.join(app, `out-${platform}`);
-    // ES module output, so that the bundler can split the validators into one chunk per task.
-    const result = await build({
-      entryPoints: [path.join(app, 'probe.js')],
-      absWorkingDir: app,
-      bundle: true,
-      platform,
-      format: 'esm',
-      splitting: true,
-      outdir: dir,
-      outExtension: { '.js': '.mjs' },
-      metafile: true,
-      logLevel: 'silent',
-    });
-    bundles.set(platform, { warnings: result.warnings.map((w) => w.text), metafile: result.metafile, dir });
+    bundles.set(platform, await splitBundle(app, path.join(app, 'probe.js'), platform, dir));
   }
   const hooks = await build({
     entryPoints: [path.join(app, 'webhooks-probe.js')],

@@ -20,13 +20,14 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, type Metafile } from 'esbuild';
+import type { Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { GENERATOR_PEERS } from '../../src/generate/peers.js';
 import { BETA6_PIN, BETA6_VERSION } from '../fixtures/beta6-schemas.js';
 import { BETA6_INVALID, beta6Fixture } from '../fixtures/payloads-beta6.js';
 import { beta6Files, releaseTarball, writeTarball } from '../fixtures/release-sources.js';
 import { CONTROL_PAGE, type CspServer, probePage, serveUnderCsp, visit, workerPage, workerScript } from './csp-browser.js';
+import { splitBundle } from './split-bundle.js';
 
 const enabled = process.env.CI !== undefined || process.env.ADCP_PACKAGE_TEST !== '0';
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -272,20 +273,7 @@ describe.skipIf(!enabled)('the generated module in esbuild bundles (browser, neu
     web = path.join(app, 'web');
     for (const platform of PLATFORMS) {
       const dir = path.join(web, platform);
-      // ES module output, split: one chunk per validator module, loaded by preload().
-      const result = await build({
-        entryPoints: [path.join(app, 'probe.js')],
-        absWorkingDir: app,
-        bundle: true,
-        platform,
-        format: 'esm',
-        splitting: true,
-        outdir: dir,
-        outExtension: { '.js': '.mjs' },
-        metafile: true,
-        logLevel: 'silent',
-      });
-      bundles.set(platform, { warnings: result.warnings.map((w) => w.text), metafile: result.metafile, dir });
+      bundles.set(platform, await splitBundle(app, path.join(app, 'probe.js'), platform, dir));
     }
     writeFileSync(
       path.join(app, 'run.mjs'),
