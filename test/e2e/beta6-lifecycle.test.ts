@@ -61,6 +61,7 @@ const beta6 = { callTask, safeCallTask, taskHandle } as unknown as {
 const fixture = (id: string): Json => beta6Fixture(id).payload;
 const TRACE = { buyer_trace_id: 'mw-buy-0922-r' };
 const OPERATION = 'op_mw_buy_recipes_0922';
+const PLAN = 'op_mw_plan_kestrel_autumn';
 
 // --- Harborline's seller --------------------------------------------------------------------
 
@@ -74,11 +75,12 @@ const submitted = (taskId: string, context: unknown): Json => ({
   context,
 });
 /** get_task_status while the buy is in credit review. */
-function working(taskId: string, hooked: boolean): Json {
+function working(taskId: string, hooked: boolean, taskType = 'buy_products'): Json {
   const { result: _result, completed_at: _completed, ...status } = fixture('get_task_status.valid');
   return {
     ...status,
     task_id: taskId,
+    task_type: taskType,
     status: 'working',
     has_webhook: hooked,
     progress: { percentage: 30, current_step: 'Credit review' },
@@ -104,7 +106,7 @@ const versionUnsupported = (pin: unknown): Json => ({
 
 /** What the seller received, in order, and the buys it holds (a task registered for webhooks is finished by one). */
 const received: { name: string; args: Json }[] = [];
-const tasks = new Map<string, { polls: number; hooked: boolean }>();
+const tasks = new Map<string, { polls: number; hooked: boolean; taskType: string }>();
 
 function respond(name: string, args: Json): Json | { adcp_error: Json } {
   if (name === 'get_adcp_capabilities') return capabilities();
@@ -113,19 +115,25 @@ function respond(name: string, args: Json): Json | { adcp_error: Json } {
   if (name === 'buy_products') {
     if ((args['account'] as Json)['account_id'] === 'acct_kestrel_legacy') return { adcp_error: accountMoved };
     const taskId = `task_bp_kestrel_${tasks.size + 1}`;
-    tasks.set(taskId, { polls: 0, hooked: args['push_notification_config'] !== undefined });
+    tasks.set(taskId, { polls: 0, hooked: args['push_notification_config'] !== undefined, taskType: name });
     return submitted(taskId, args['context']);
+  }
+  if (name === 'get_products') {
+    // A brief for a planner: queued, and finished by a webhook.
+    const taskId = `task_gp_kestrel_${tasks.size + 1}`;
+    tasks.set(taskId, { polls: 0, hooked: true, taskType: name });
+    return { ...fixture('get_products.submitted'), task_id: taskId, adcp_version: BETA6_PIN, context: args['context'] };
   }
   const taskId = String(args['task_id']);
   const task = tasks.get(taskId);
   if (task === undefined) return { adcp_error: { code: 'REFERENCE_NOT_FOUND', message: 'no such task' } };
   task.polls += 1;
-  return task.hooked || task.polls === 1 ? working(taskId, task.hooked) : completed(taskId);
+  return task.hooked || task.polls === 1 ? working(taskId, task.hooked, task.taskType) : completed(taskId);
 }
 
 const harborline: Seller = () => {
   const server = new Server({ name: 'harborline', version: '1.0.0' }, { capabilities: { tools: {} } });
-  const tools = ['get_adcp_capabilities', 'list_products', 'buy_products', 'get_task_status'];
+  const tools = ['get_adcp_capabilities', 'list_products', 'buy_products', 'get_products', 'get_task_status'];
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: tools.map((name) => ({ name, inputSchema: { type: 'object' as const } })),
   }));
@@ -355,6 +363,30 @@ describe('with the generated beta.6 module imported', () => {
     ]);
     // Its polls only ever said working: the delivery ended the wait.
     expect(pollsOf(handle.taskId).length).toBeGreaterThanOrEqual(1);
+  });
+
+  test("a brief the planner declines ends the wait with beta.6's rejected answer, its reason kept (3.1 would fail the task)", async () => {
+    const url = `${endpoint.origin}/adcp/webhooks/get_products`;
+    const brief = { buying_mode: 'brief', brief: 'Prime-time CTV for the autumn launch', context: TRACE };
+    const asked = await beta6.safeCallTask(
+      client,
+      'get_products',
+      { ...brief, push_notification_config: { url, operation_id: PLAN } },
+      { version: BETA6_VERSION, agent },
+    );
+    if (!asked.success) return expect.fail(asked.error.message);
+    expect(asked.data).toMatchObject({ status: 'submitted', adcp_version: BETA6_PIN });
+    const handle = beta6.taskHandle('get_products', asked.data, { agent }) as TaskHandleFields;
+    const waited = waitForTask(client, handle, { webhooks: endpoint.receiver.deliveries(handle), clock: held }).then(
+      (data) => ({ data }),
+      (error: unknown) => ({ error }),
+    );
+    const declined = fixture('webhooks/get_products.rejected');
+    const reason = (declined['result'] as Json)['reason'];
+    const body = { ...declined, idempotency_key: `whk_hl_${handle.taskId}_rejected`, task_id: handle.taskId, operation_id: PLAN };
+    expect(await deliver(url, body)).toBe(200);
+    expect(await waited).toEqual({ data: expect.objectContaining({ status: 'rejected', reason }) });
+    expect(endpoint.answered.at(-1)).toEqual({ status: 200, blame: 'none', webhookStatus: 'rejected', version: BETA6_VERSION });
   });
 
   test("callTask's retry reads beta.6's error table: ACCOUNT_MOVED is correctable there, so it is not resent", async () => {
