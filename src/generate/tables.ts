@@ -5,26 +5,14 @@
  * table; what its manifest states of each tool; which validator judges a terminal result; its
  * patch table. And the validators' import map, task or module → imports of its modules.
  */
-import { pinOf, RELEASE_FORMAT, type ReleaseEnvelope, type RequestRow, type ResultJudge, type ToolFacts } from '../schema/release.js';
-import type { PatchJudges, TaskSchemaIds, VersionTables } from '../schema/tables.js';
+import { type AdcpRelease, pinOf, RELEASE_FORMAT, type ReleaseEnvelope, type ResultJudge } from '../schema/release.js';
+import type { PatchJudges, TaskSchemaIds } from '../schema/tables.js';
 import { GET_TASK_STATUS, resultModule, TASKS_GET, WEBHOOK_ENVELOPE } from './envelopes.js';
 import type { Json, Manifest, SchemaFile } from './load.js';
 import { requestFacts, requestTable } from './requests.js';
 
 /** A release object's data: everything but where its validators are (`files`, `validators`), which each output writes its own way. */
-export interface ReleaseData {
-  readonly format: typeof RELEASE_FORMAT;
-  readonly version: string;
-  readonly release: string;
-  readonly generator: string;
-  readonly sourceSha256: string;
-  readonly tables: VersionTables<string>;
-  readonly envelope: ReleaseEnvelope;
-  readonly requests: Readonly<Record<string, RequestRow>>;
-  readonly tools: Readonly<Record<string, ToolFacts>>;
-  readonly results: Readonly<Record<string, ResultJudge>>;
-  readonly patches: PatchJudges;
-}
+export type ReleaseData = Omit<AdcpRelease, 'files' | 'validators'>;
 
 /** The envelope lists of a release: member, the schema it comes from, and where in it. */
 const ENVELOPE_LISTS = [
