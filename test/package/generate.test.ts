@@ -15,7 +15,6 @@
  * idle cores): like package.test.ts it runs in the full gate only, and ADCP_PACKAGE_TEST=0 skips
  * it outside CI. A second run byte-identical, and what a bad source does: test/codegen/generate.test.ts.
  */
-import { type ExecFileOptions, execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,34 +26,13 @@ import { BETA6_PIN, BETA6_VERSION } from '../fixtures/beta6-schemas.js';
 import { BETA6_INVALID, beta6Fixture } from '../fixtures/payloads-beta6.js';
 import { beta6Files, releaseTarball, writeTarball } from '../fixtures/release-sources.js';
 import { CONTROL_PAGE, type CspServer, probePage, serveUnderCsp, visit, workerPage, workerScript } from './csp-browser.js';
+import { type Exec, exec, ok } from './exec.js';
 import { splitBundle } from './split-bundle.js';
 
 const enabled = process.env.CI !== undefined || process.env.ADCP_PACKAGE_TEST !== '0';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
-
-interface Exec {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function exec(file: string, args: readonly string[], options: ExecFileOptions = {}): Promise<Exec> {
-  return new Promise((resolve) => {
-    execFile(file, [...args], { maxBuffer: 64 * 1024 * 1024, encoding: 'utf8', ...options }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-    });
-  });
-}
-
-async function ok(file: string, args: readonly string[], options: ExecFileOptions = {}): Promise<string> {
-  const result = await exec(file, args, options);
-  if (result.code !== 0)
-    throw new Error(`${path.basename(file)} ${args.join(' ')} exited ${result.code}\n${result.stderr}\n${result.stdout}`.slice(0, 4000));
-  return result.stdout;
-}
 
 /** The peers at the versions the repository tests against (so the install is served from npm's cache). */
 function peerSpecs(): string[] {

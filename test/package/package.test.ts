@@ -15,7 +15,6 @@
  * algorithm is not supported by design; that profile ignores exactly those two resolution kinds and
  * still fails on any problem under `node16` from ESM and `bundler`.
  */
-import { type ExecFileOptions, execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -26,33 +25,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { STRICT_BUYER } from '../fixtures/strict-buyer.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
 import { ENTRY_PROBES, probeInput } from './entry-probes.js';
+import { type Exec, exec, ok } from './exec.js';
 
 const enabled = process.env.CI !== undefined || process.env.ADCP_PACKAGE_TEST !== '0';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = (name: string): string => path.join(root, 'node_modules', '.bin', name);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-
-interface Exec {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function exec(file: string, args: readonly string[], options: ExecFileOptions = {}): Promise<Exec> {
-  return new Promise((resolve) => {
-    execFile(file, [...args], { maxBuffer: 64 * 1024 * 1024, encoding: 'utf8', ...options }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-    });
-  });
-}
-
-async function ok(file: string, args: readonly string[], options: ExecFileOptions = {}): Promise<string> {
-  const result = await exec(file, args, options);
-  if (result.code !== 0)
-    throw new Error(`${path.basename(file)} ${args.join(' ')} exited ${result.code}\n${result.stderr}\n${result.stdout}`.slice(0, 4000));
-  return result.stdout;
-}
 
 interface Packed {
   readonly filename: string;
