@@ -15,7 +15,7 @@ import { shownText } from '../../src/errors/format.js';
 import { MAX_SELLER_TEXT } from '../../src/extract/seller-words.js';
 import { DEFAULT_OPTIONS } from '../../src/options/resolve-options.js';
 import { END_STATE_RECOVERY } from '../../src/schema/recovery.js';
-import { defaultVersion } from '../../src/schema/versions.js';
+import { versions } from '../../src/schema/versions.js';
 import { a2a03, a2a10, jsonRpc, mcpError } from '../fixtures/envelopes.js';
 import { caughtAs } from '../helpers.js';
 
@@ -157,16 +157,13 @@ describe('the recovery of a task that ends without a usable adcp_error, by its s
       expect(failure(input).recovery).toEqual({ recovery: manifest });
       expect(failure(input, { unknownRecovery: 'terminal' }).recovery).toEqual({ recovery: terminalPolicy });
     }
-    // A webhook or polled task: the envelope's status, without a payload.
-    const enclosed = caughtAs(TaskFailedError, () =>
-      decodeEnclosed(
-        'create_media_buy',
-        undefined,
-        { status: state, what: 'webhook result' },
-        { ...DEFAULT_OPTIONS, version: defaultVersion },
-      ),
-    );
-    expect(enclosed.recovery).toEqual({ recovery: manifest });
+    // A webhook or polled task: the envelope's status, without a payload; a failure in every bundled release (3.2 reads `rejected` as an answer).
+    for (const version of versions) {
+      const enclosed = caughtAs(TaskFailedError, () =>
+        decodeEnclosed('create_media_buy', undefined, { status: state, what: 'webhook result' }, { ...DEFAULT_OPTIONS, version }),
+      );
+      expect(enclosed.recovery, version).toEqual({ recovery: manifest });
+    }
   });
 
   test('with a usable adcp_error, the error classifies it, whatever the state', () => {
