@@ -5,7 +5,7 @@
  *   npm run bench            build, then run everything (under 5 minutes on this 2-core machine)
  *   npx tsx bench/run.ts     run against the current dist/ (npm run compile first)
  *        --quick             fewer rounds and processes (a smoke run; figures are rougher)
- *        --only=a,b          only these sections: cold, uri, text, structured, peers, rejections, hostile, typecheck, webhooks, package, encode, weight, patches, calltask, waitfortask, events, generate, generated
+ *        --only=a,b          only these sections: cold, uri, text, structured, peers, rejections, hostile, typecheck, webhooks, package, encode, weight, patches, firstfail, calltask, waitfortask, events, generate, generated
  *   BENCH_CLOCK=wall         time the hot loops in wall time instead of CPU time
  *   BENCH_BEFORE=<dist/>     the structured, events and generate sections also measure that earlier build
  *
@@ -44,6 +44,9 @@
  *               validator on the same arguments, stamped (bench/encode.ts).
  *   patches     fresh processes: import + first decode of a 3.0 capabilities answer the bundled patch refuses
  *               and an earlier GA patch accepts, against one the bundled patch accepts (bench/patches.ts).
+ *   firstfail   fresh processes: the first failing get_products decode (~100 KB, every product broken) ÷ a passing
+ *               one, and again with the patch fallback's or the listing's modules loaded before the clock: what
+ *               each part of a first failure costs (bench/first-failure.ts).
  *   weight      esbuild browser bundles of adcp-decode/3.1 (split and minified; one file), what the
  *               first get_products decode loads in them, and per release its validator code and the
  *               share the other releases ship too (bench/weight.ts).
@@ -71,6 +74,7 @@ import { V3_1 } from '../test/fixtures/versions.js';
 import { callTaskBench } from './call-task.js';
 import { encodeBench } from './encode.js';
 import { eventsBench } from './events.js';
+import { firstFailureBench } from './first-failure.js';
 import { generateBench } from './generate.js';
 import { generatedReleaseBench } from './generated-release.js';
 import {
@@ -309,6 +313,13 @@ async function main(): Promise<void> {
     if (wanted('package')) await packageSizes(tmp);
     if (wanted('encode')) measurements.push(...(await encodeBench(rounds(21))));
     if (wanted('patches')) measurements.push(...(await patchBench(tmp, QUICK ? 3 : 9)));
+    if (wanted('firstfail')) {
+      const p = payloads.find((x) => x.label === 'get_products 100KB')!;
+      const files = { pass: path.join(tmp, 'firstfail-pass.json'), fail: path.join(tmp, 'firstfail-fail.json') };
+      writeFileSync(files.pass, JSON.stringify(p.text));
+      writeFileSync(files.fail, JSON.stringify(mcpText(invalidGetProducts(p.payload))));
+      measurements.push(...(await firstFailureBench(files, QUICK ? 3 : 11)));
+    }
     if (wanted('calltask')) measurements.push(...(await callTaskBench(rounds(15))));
     if (wanted('waitfortask')) measurements.push(...(await waitForTaskBench(rounds(21))));
     if (wanted('events')) measurements.push(...(await eventsBench(QUICK ? 3 : 7)));

@@ -196,6 +196,36 @@ describe('harness', () => {
     }
   });
 
+  test.skipIf(!existsSync(path.join(ROOT, 'dist', 'index.js')))(
+    "a cold-start child loads a job's modules before the first call, and fails on one it cannot load (bench/first-failure.ts's parts)",
+    () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'adcp-bench-test-'));
+      try {
+        const input = path.join(dir, 'text-invalid.json');
+        writeFileSync(input, JSON.stringify(mcpText(invalidGetProducts(payloads['get_products 2KB']!.payload))));
+        const validators = path.join(ROOT, 'dist', 'generated', 'v3_1', 'validators');
+        const job = (loaded: string[]) => ({
+          mode: 'ours-fail',
+          task: 'get_products',
+          calls: 1,
+          input,
+          dist: path.join(ROOT, 'dist', 'index.js'),
+          loaded,
+        });
+        const spawn = (loaded: string[]) =>
+          spawnSync(process.execPath, [path.join(ROOT, 'bench', 'child.mjs'), JSON.stringify(job(loaded))], { encoding: 'utf8' });
+        const loadedFirst = spawn([path.join(validators, 'get_products.js'), path.join(validators, 'get_products.errors.js')]);
+        expect(loadedFirst.status, loadedFirst.stderr).toBe(0);
+        expect((JSON.parse(loadedFirst.stdout.trim()) as { ok: boolean }).ok).toBe(true);
+        const missing = spawn([path.join(validators, 'no_such_task.errors.js')]);
+        expect(missing.status).not.toBe(0);
+        expect(missing.stderr).toContain('no_such_task.errors.js');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
   test.skipIf(!existsSync(path.join(ROOT, 'dist', 'validate', 'runtime', 'uri-format.js')))(
     'the first-uri-check child accepts what it measures, on both sides',
     () => {
