@@ -70,6 +70,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { countMembers } from '../src/json/duplicate-keys.js';
 import { V3_1 } from '../test/fixtures/versions.js';
 import { callTaskBench } from './call-task.js';
 import { encodeBench } from './encode.js';
@@ -212,10 +213,15 @@ async function main(): Promise<void> {
       for (const p of payloads) {
         const validate = fast(p.task);
         const text = p.text.content[0]!.text;
-        const [floor, ours] = hot(
+        const [floor, ours, counted] = hot(
           [
             { name: `floor: JSON.parse + validator, ${p.label}`, fn: () => validate(JSON.parse(text)) },
             { name: `decode content[0].text, ${p.label}`, fn: () => lib.decode(p.task, p.text) },
+            // The duplicate-key guarantee's own floor: the member count decode compares with the parsed keys.
+            {
+              name: `floor + the duplicate-key count, ${p.label}`,
+              fn: () => validate(JSON.parse(text)) && countMembers(text) > 0,
+            },
           ],
           opts(p),
         );
@@ -226,6 +232,16 @@ async function main(): Promise<void> {
             baseline: 'floor',
             ratio,
             ...(goalSizes.has(p.label) ? goal(1.1, ratio) : {}),
+          }),
+        );
+        measurements.push(
+          summarize('hot decode, text path (÷ floor)', counted!, { baseline: 'floor', ratio: pairedRatio(counted!, floor!) }),
+        );
+        measurements.push(
+          summarize('hot decode, text path (÷ floor)', ours!, {
+            name: `decode content[0].text ÷ floor + the duplicate-key count, ${p.label}`,
+            baseline: 'floor + the duplicate-key count',
+            ratio: pairedRatio(ours!, counted!),
           }),
         );
       }
