@@ -219,12 +219,18 @@ function polled(response: Record<string, unknown>, what: string, call: PollCall)
   }
   if (handle !== undefined) correlate(handle, { taskType, taskId }, `${what} response`);
   const result = own(response, 'result');
+  // 3.0's tasks/get schema leaves `result` open; the protocol makes it the task's response, an
+  // object. Not a schema's verdict (no issues to list), so the envelope's fault, as tasks/get's others.
   if (result !== undefined && !isObject(result))
-    throw new DecodeError('SCHEMA_MISMATCH', `expected ${what} result to be an object; got ${describeValue(result)}`, {
-      task: what,
-      version,
-      path: '/result',
-    });
+    throw new DecodeError(
+      'MALFORMED_ENVELOPE',
+      `expected the ${what} result to be the task's response object; got ${describeValue(result)}`,
+      {
+        task: what,
+        version,
+        path: '/result',
+      },
+    );
   // A failed task's status response describes the failure in `error` (the spec: "for failed tasks,
   // use the error field"); it is classified as decode() classifies an adcp_error.
   const error = own(response, 'error');

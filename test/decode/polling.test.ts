@@ -77,6 +77,14 @@ describe('3.0 tasks/get', () => {
       version: V3_0,
     });
   });
+  test('a result that is not an object: MALFORMED_ENVELOPE at /result, not a SCHEMA_MISMATCH without issues', () => {
+    for (const value of ['done', 5, [result], null]) {
+      const error = caughtAs(DecodeError, () => decodeTaskStatus({ ...status, status: 'completed', result: value }, { version: V3_0 }));
+      expect(error).not.toBeInstanceOf(SchemaMismatchError);
+      expect(error).toMatchObject({ code: 'MALFORMED_ENVELOPE', path: '/result', task: 'tasks/get', version: V3_0 });
+      expect(error.message).toMatch(/^expected the tasks\/get result to be the task's response object; got /);
+    }
+  });
   test('missing required fields: MALFORMED_ENVELOPE with the path', () => {
     expect(
       caughtAs(Error, () => decodeTaskStatus({ ...status, created_at: undefined, status: 'working' }, { version: '3.0' })),
