@@ -6,7 +6,7 @@
 
 import { DecodeError, describeThrown } from '../errors/errors.js';
 import { shownPointer as shown } from '../errors/format.js';
-import { hasOwn, prototypeKey, prototypeMember } from '../json/own.js';
+import { hasOwn, prototypeKey, prototypeMember, prototypePolluted } from '../json/own.js';
 import { jsonStringBytes } from '../json/utf8.js';
 import type { Bounds } from './bounds.js';
 import { type Finding, findingError, type Place, placePointer, rootPlace, type WalkOptions } from './findings.js';
@@ -132,12 +132,7 @@ class CopyWalk {
     this.maxDepth = bounds.maxDepth;
     this.maxNodes = bounds.maxNodes;
     this.visited = bounds.maxNodes > SHARED_CHECK_NODES ? new Set() : undefined;
-    let polluted = false;
-    for (const _ in objectProto) {
-      polluted = true;
-      break;
-    }
-    this.polluted = polluted;
+    this.polluted = prototypePolluted();
   }
 
   /** Copies `root` into `holder.copy`; a finding fills in `place`. */

@@ -2,6 +2,7 @@
  * Deep freezing of the value encode() returns: the request a network retry resends must be the
  * request first sent, byte for byte, so nothing in it can be changed after the check.
  */
+import { prototypePolluted } from '../json/own.js';
 
 /**
  * Freezes a JSON tree encode() built (plain objects and arrays, no cycles) and every object and
@@ -15,11 +16,7 @@
  */
 export function deepFreeze<T>(root: T): T {
   // for...in also yields what someone put on Object.prototype; then own keys are checked one by one.
-  let polluted = false;
-  for (const _ in Object.prototype) {
-    polluted = true;
-    break;
-  }
+  const polluted = prototypePolluted();
   const stack: unknown[] = [root];
   while (stack.length > 0) {
     const value = stack.pop();

@@ -80,3 +80,18 @@ export function prototypeKey(node: object): '__proto__' | 'constructor' | undefi
   if (hasOwn(node, '__proto__')) return '__proto__';
   return hasOwn(node, 'constructor') && prototypeMember('constructor', own(node, 'constructor')) ? 'constructor' : undefined;
 }
+
+/**
+ * Whether someone has put an enumerable member on `Object.prototype` (pollution by other code in
+ * the process), which every `for...in` then yields too: the walks that use `for...in` for speed
+ * skip inherited keys only when this is true. Checked once per walk, not once per object.
+ *
+ * @returns `true` when `for (const key in {})` would yield a key.
+ * @throws Never.
+ * @example
+ * const polluted = prototypePolluted(); // false in a clean process
+ */
+export function prototypePolluted(): boolean {
+  for (const _ in Object.prototype) return true;
+  return false;
+}

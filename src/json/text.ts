@@ -8,7 +8,7 @@
 import { DecodeError, type ErrorContext, LimitError, NO_CONTEXT } from '../errors/errors.js';
 import { shownPointer } from '../errors/format.js';
 import { countMembers, type DuplicateKeys, findDuplicateKeys, shownKeys } from './duplicate-keys.js';
-import { hasOwn, prototypeMember } from './own.js';
+import { hasOwn, prototypeMember, prototypePolluted } from './own.js';
 import { utf8Length } from './utf8.js';
 
 /**
@@ -228,11 +228,7 @@ function parseQuietly(text: string): unknown {
 function scanParsed(root: object): { shape: ParsedShape; members: number } | undefined {
   // for...in also yields inherited enumerable properties: with Object.prototype polluted by
   // someone else, only own keys count (JSON.parse makes every own key enumerable).
-  let polluted = false;
-  for (const _ in Object.prototype) {
-    polluted = true;
-    break;
-  }
+  const polluted = prototypePolluted();
   const stack: object[] = [root];
   const levels: number[] = [1];
   let deepest = 1;

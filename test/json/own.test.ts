@@ -4,7 +4,7 @@
  * (non-enumerable, on arrays, behind a Proxy).
  */
 import { describe, expect, test } from 'vitest';
-import { hasOwn, isObject, own, prototypeKey, prototypeMember } from '../../src/json/own.js';
+import { hasOwn, isObject, own, prototypeKey, prototypeMember, prototypePolluted } from '../../src/json/own.js';
 
 describe('prototypeMember: the rule', () => {
   test.each<[string, unknown, boolean]>([
@@ -52,5 +52,22 @@ describe('own reads', () => {
     expect(isObject({})).toBe(true);
     expect(isObject([])).toBe(false);
     expect(isObject(null)).toBe(false);
+  });
+});
+
+describe('prototypePolluted: the probe the for...in walks read once', () => {
+  test('false in a clean process; true while Object.prototype has an enumerable member, and a non-enumerable one does not count', () => {
+    expect(prototypePolluted()).toBe(false);
+    const proto = Object.prototype as Record<string, unknown>;
+    Object.defineProperty(proto, 'hidden', { value: 1, enumerable: false, configurable: true });
+    try {
+      expect(prototypePolluted()).toBe(false);
+      proto.polluted = 1;
+      expect(prototypePolluted()).toBe(true);
+    } finally {
+      delete proto.polluted;
+      delete proto.hidden;
+    }
+    expect(prototypePolluted()).toBe(false);
   });
 });
