@@ -37,13 +37,6 @@ export interface CompiledValidator {
   errors?: AjvErrorObject[] | null;
 }
 
-/**
- * What `#validator-loader` exports as `loadModule`: loads a module synchronously given its path
- * relative to `base` (a module's URL; default the loader's own file, src/validate/loader/), or
- * throws; undefined where the runtime cannot (bundles, browsers, workers: preload() is needed there).
- */
-export type SyncModuleLoader = (specifier: string, base?: string) => unknown;
-
 type ValidatorModule = Readonly<Record<string, unknown>>;
 
 const modules = new Map<string, ValidatorModule>();

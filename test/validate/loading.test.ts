@@ -15,8 +15,8 @@ import { DecodeError } from '../../src/errors/errors.js';
 import { LAYOUT } from '../../src/layout.js';
 import * as defaultLoader from '../../src/validate/loader/default.js';
 import * as nodeLoader from '../../src/validate/loader/node.js';
+import type { SyncModuleLoader } from '../../src/validate/loader/sync-loader.js';
 import { preload } from '../../src/validate/preload.js';
-import type { SyncModuleLoader } from '../../src/validate/validators.js';
 import { payload } from '../fixtures/payloads.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
 

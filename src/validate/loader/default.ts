@@ -3,6 +3,6 @@
  * browsers, workers): none, since a bundle has no synchronous module loader and must not pull
  * `node:module`; a task's validators are loaded by preload() before its first decode.
  */
-import type { SyncModuleLoader } from '../validators.js';
+import type { SyncModuleLoader } from './sync-loader.js';
 
 export const loadModule: SyncModuleLoader | undefined = undefined;

@@ -8,7 +8,7 @@
  * alike (bundle-dist compiles it as an entry of its own, in place).
  */
 import { createRequire } from 'node:module';
-import type { SyncModuleLoader } from '../validators.js';
+import type { SyncModuleLoader } from './sync-loader.js';
 
 const own = createRequire(import.meta.url);
 
