@@ -13,17 +13,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { release } from '../src/generated/v3_1/release.js';
-import { lastJsonLine, type Measurement, measure, median, run } from './harness.js';
+import { firstCalls, type Measurement, measure, median } from './harness.js';
 
 const SECTION = 'first failing decode, part by part: fresh node, import + first decode of get_products ~100 KB (÷ a passing one)';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const VALIDATORS = path.join(ROOT, 'dist', 'generated', 'v3_1', 'validators');
-
-interface ChildResult {
-  readonly importMs: number;
-  readonly calls: number[];
-  readonly ok: boolean;
-}
 
 /**
  * Measures the parts against dist/ (the built package).
@@ -56,18 +50,15 @@ export async function firstFailureBench(files: { readonly pass: string; readonly
       name: 'failing, all three loaded before (left: running the patch check and the listing)',
       job: { ...common, mode: 'ours-fail', input: files.fail, loaded: [...verdict, ...patches, ...listing] },
     },
-  ].map((c) => ({ ...c, firsts: [] as number[] }));
-  const child = path.join(ROOT, 'bench', 'child.mjs');
-  for (let i = 0; i < runs; i++) {
-    for (const c of cases) {
-      const { stdout } = await run(process.execPath, [child, JSON.stringify(c.job)], { cwd: ROOT });
-      const r = lastJsonLine<ChildResult>(stdout);
-      if (r.ok !== true) throw new Error(`firstfail ${c.name}: the first decode did not come back as expected`);
-      c.firsts.push(r.importMs + r.calls[0]!);
-    }
-  }
-  const [pass, fail, passLoaded, ...parts] = cases as [(typeof cases)[0], (typeof cases)[0], (typeof cases)[0], ...typeof cases];
-  const ratioTo = (base: (typeof cases)[0]) => (c: (typeof cases)[0]) =>
+  ];
+  const firsts = await firstCalls(
+    ROOT,
+    cases.map((c) => ({ name: `firstfail ${c.name}`, job: c.job })),
+    runs,
+  );
+  const rows = cases.map((c, i) => ({ name: c.name, firsts: firsts[i] ?? [] }));
+  const [pass, fail, passLoaded, ...parts] = rows as [(typeof rows)[0], (typeof rows)[0], (typeof rows)[0], ...typeof rows];
+  const ratioTo = (base: (typeof rows)[0]) => (c: (typeof rows)[0]) =>
     measure(SECTION, c.name, c.firsts, 'ms', { baseline: base.name, ratio: median(c.firsts) / median(base.firsts) });
   return [
     measure(SECTION, pass.name, pass.firsts, 'ms'),

@@ -9,6 +9,7 @@
  * processes of the compared modes are likewise interleaved.
  */
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { Bench } from 'tinybench';
 
 /** One figure of the table and of bench/results.json. */
@@ -226,6 +227,38 @@ export function run(
       else reject(new Error(`${command} ${args.join(' ').slice(0, 200)} exited ${code}: ${stderr.slice(-2000) || stdout.slice(-2000)}`));
     });
   });
+}
+
+/** A case of {@link firstCalls}: its name (for the error), and the job bench/child.mjs runs. */
+export interface FirstCallCase {
+  readonly name: string;
+  readonly job: object;
+}
+
+/**
+ * Fresh processes of bench/child.mjs, one per case in turn for `runs` rounds (interleaved, so that
+ * a change in machine load hits every case): each process's import + first call, in ms, per case.
+ *
+ * @param root - The repository, whose bench/child.mjs runs and which is the children's cwd.
+ * @param cases - The cases, each with its child job (calls: 1 is enough).
+ * @param runs - Processes per case.
+ * @returns Per case, in the cases' order, one figure a process.
+ * @throws Error when a child's first call does not come back as its job expects (`ok`), or a child fails.
+ * @example
+ * const [bundled, fallback] = await firstCalls(ROOT, cases, 9);
+ */
+export async function firstCalls(root: string, cases: readonly FirstCallCase[], runs: number): Promise<number[][]> {
+  const child = path.join(root, 'bench', 'child.mjs');
+  const firsts = cases.map((): number[] => []);
+  for (let i = 0; i < runs; i++) {
+    for (const [k, c] of cases.entries()) {
+      const { stdout } = await run(process.execPath, [child, JSON.stringify(c.job)], { cwd: root });
+      const r = lastJsonLine<{ importMs: number; calls: number[]; ok: boolean }>(stdout);
+      if (r.ok !== true) throw new Error(`${c.name}: the first call did not come back as expected`);
+      firsts[k]!.push(r.importMs + r.calls[0]!);
+    }
+  }
+  return firsts;
 }
 
 const fmt = (n: number, unit: string): string => {

@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { lastJsonLine, type Measurement, measure, median, run } from './harness.js';
+import { firstCalls, type Measurement, measure, median } from './harness.js';
 
 const SECTION = 'patch fallback: fresh node, import + first get_adcp_capabilities decode, 3.0 (÷ an answer 3.0.26 accepts)';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -27,12 +27,6 @@ const withAccount = {
   last_updated: '2026-05-04T08:00:00Z',
 };
 
-interface ChildResult {
-  readonly importMs: number;
-  readonly calls: number[];
-  readonly ok: boolean;
-}
-
 /**
  * Measures the row against dist/ (the built package).
  *
@@ -49,31 +43,17 @@ export async function patchBench(tmp: string, runs: number): Promise<Measurement
     const input = path.join(tmp, `capabilities-${c.key}.json`);
     writeFileSync(input, JSON.stringify({ content: [{ type: 'text', text: JSON.stringify(c.input) }] }));
     const job = { mode: 'ours-version', task: 'get_adcp_capabilities', version: '3.0', patch: c.patch, input, calls: 1 };
-    return { ...c, job: { ...job, dist: path.join(ROOT, 'dist', 'index.js') }, firsts: [] as number[] };
+    return { name: `patches ${c.key}`, job: { ...job, dist: path.join(ROOT, 'dist', 'index.js') } };
   });
-  const child = path.join(ROOT, 'bench', 'child.mjs');
-  for (let i = 0; i < runs; i++) {
-    for (const c of cases) {
-      const { stdout } = await run(process.execPath, [child, JSON.stringify(c.job)], { cwd: ROOT });
-      const r = lastJsonLine<ChildResult>(stdout);
-      if (r.ok !== true) throw new Error(`patches ${c.key}: the first decode did not come back as expected`);
-      c.firsts.push(r.importMs + r.calls[0]!);
-    }
-  }
-  const [bundled, fallback] = cases as [(typeof cases)[0], (typeof cases)[0]];
-  const ratio = median(fallback.firsts) / median(bundled.firsts);
+  const firsts = await firstCalls(ROOT, cases, runs);
+  const [bundled = [], fallback = []] = firsts;
+  const ratio = median(fallback) / median(bundled);
   return [
-    measure(SECTION, 'adcp-decode: import + first decode, 3.0.26 accepts', bundled.firsts, 'ms'),
-    measure(
-      SECTION,
-      'adcp-decode: import + first decode, 3.0.26 refuses, the 3.0.6 schema accepts (patch: 3.0.11)',
-      fallback.firsts,
-      'ms',
-      {
-        baseline: 'adcp-decode: import + first decode, 3.0.26 accepts',
-        ratio,
-        note: "the bundled verdict, then the capabilities' patch validators load and judge (newest first)",
-      },
-    ),
+    measure(SECTION, 'adcp-decode: import + first decode, 3.0.26 accepts', bundled, 'ms'),
+    measure(SECTION, 'adcp-decode: import + first decode, 3.0.26 refuses, the 3.0.6 schema accepts (patch: 3.0.11)', fallback, 'ms', {
+      baseline: 'adcp-decode: import + first decode, 3.0.26 accepts',
+      ratio,
+      note: "the bundled verdict, then the capabilities' patch validators load and judge (newest first)",
+    }),
   ];
 }
