@@ -9,7 +9,6 @@
  * 3.2's `task_result_resolution`), compiled as a module of its own.
  */
 import { isObject, type JsonObject, type Manifest, type SchemaFile } from './load.js';
-import type { ExtraModule } from './validators.js';
 
 /** The webhook envelope's module: its name in the import map (no task name has a `-`). */
 export const WEBHOOK_ENVELOPE = 'mcp-webhook-payload';
@@ -87,4 +86,17 @@ export function envelopeModules(manifest: Manifest, schemas: ReadonlyMap<string,
     if (manifest.tasks.some((t) => t.name === name)) throw new Error(`AdCP ${version}: envelope module ${name} clashes with a task`);
   }
   return modules;
+}
+
+/**
+ * A validator module beside the tasks' (an envelope: the MCP webhook payload, 3.0's tasks/get
+ * response): its name in the import map, the schema `$id` it exports as `response`, and the
+ * schema codegen derived for it, when it is not one of the version's files.
+ */
+export interface ExtraModule {
+  readonly name: string;
+  readonly root: string;
+  /** The request schema `$id` it exports as `request` (3.0's `tasks/get` request, which encode() checks). */
+  readonly request?: string | undefined;
+  readonly derived?: SchemaFile | undefined;
 }

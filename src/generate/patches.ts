@@ -10,11 +10,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { PatchJudges } from '../schema/tables.js';
-import { envelopeModules } from './envelopes.js';
+import { type ExtraModule, envelopeModules } from './envelopes.js';
 import { applyFittingExceptions } from './exceptions.js';
 import { isObject, type Json, type JsonObject, type Manifest, reachable, type SchemaFile } from './load.js';
 import { type FileTree, jsonFile } from './tree.js';
-import { type ExtraModule, type Release, stripAnnotations } from './validators.js';
+import { type Release, stripAnnotations } from './validators.js';
 
 /** One patch validator: its module name, the task (or envelope module) and variant it judges, and the patches it stands for, newest first. */
 interface PatchJudge {

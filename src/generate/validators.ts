@@ -14,7 +14,7 @@ import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 import { type EntryModule, entryFile, validatorFiles } from './chunks.js';
 import { declarations } from './declarations.js';
-import { envelopeModules } from './envelopes.js';
+import { type ExtraModule, envelopeModules } from './envelopes.js';
 import { isObject, type Json, type JsonObject, type Manifest, reachable, type SchemaFile } from './load.js';
 import { contentNames, type Named } from './names.js';
 import type { Stamp, ValidatorLayout } from './output.js';
@@ -451,17 +451,4 @@ export function compileReleases(
     }
   }
   return { entries, named, warnings: new Set(warnings).size };
-}
-
-/**
- * A validator module beside the tasks' (an envelope: the MCP webhook payload, 3.0's tasks/get
- * response): its name in the import map, the schema `$id` it exports as `response`, and the
- * schema codegen derived for it, when it is not one of the version's files.
- */
-export interface ExtraModule {
-  readonly name: string;
-  readonly root: string;
-  /** The request schema `$id` it exports as `request` (3.0's `tasks/get` request, which encode() checks). */
-  readonly request?: string | undefined;
-  readonly derived?: SchemaFile | undefined;
 }
