@@ -30,10 +30,11 @@ import {
   type TaskHandleFields,
   taskHandle,
 } from '../../src/index.js';
-import { type AdcpEvent, type CallOptions, callTask, safeCallTask, type WaitClock, waitForTask } from '../../src/mcp/index.js';
+import { type AdcpEvent, type CallOptions, callTask, safeCallTask, waitForTask } from '../../src/mcp/index.js';
 import { createWebhookReceiver, type WebhookReceiver, webhookResponse } from '../../src/webhooks/index.js';
 import { type Beta6Module, GENERATING_MS, loadBeta6Module } from '../fixtures/beta6-module.js';
 import { BETA6_PIN, BETA6_VERSION, schemaOf, terminalSchemaOf, validateBeta6 } from '../fixtures/beta6-schemas.js';
+import { heldClock, instantClock } from '../fixtures/clocks.js';
 import { type Seller, type ServedSellers, serveSellers } from '../fixtures/mcp-sellers.js';
 import { beta6Fixture } from '../fixtures/payloads-beta6.js';
 import { deliver } from '../fixtures/webhook-buyer.js';
@@ -221,18 +222,6 @@ function buyRequest(extra: Json = {}): Json {
   };
 }
 
-/** A clock whose sleeps end at once. */
-const instant: WaitClock = { now: () => 0, sleep: (_ms, signal) => (signal.aborted ? Promise.reject(signal.reason) : Promise.resolve()) };
-/** A clock whose sleeps end only when the wait is woken (a delivery) or aborted: the polls alone never finish. */
-const held: WaitClock = {
-  now: () => 0,
-  sleep: (_ms, signal) =>
-    new Promise((_, reject) => {
-      if (signal.aborted) reject(signal.reason);
-      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-    }),
-};
-
 let sellers: ServedSellers;
 let agent: string;
 let client: Client;
@@ -330,7 +319,7 @@ describe('with the generated beta.6 module imported', () => {
     const taskId = String(bought.data['task_id']);
     expect(handle).toMatchObject({ task: 'buy_products', taskId, version: BETA6_VERSION, release: BETA6_PIN, agent });
     const seen: string[] = [];
-    const booked = await waitForTask(client, handle as TaskHandleFields, { clock: instant, onStatus: (p) => seen.push(p.status) });
+    const booked = await waitForTask(client, handle as TaskHandleFields, { clock: instantClock, onStatus: (p) => seen.push(p.status) });
     expect(seen).toEqual(['working']);
     expect(booked).toMatchObject({
       status: 'completed',
@@ -348,7 +337,7 @@ describe('with the generated beta.6 module imported', () => {
     if (!bought.success) return expect.fail(bought.error.message);
     const handle = beta6.taskHandle('buy_products', bought.data, { agent }) as TaskHandleFields;
     expect(handle).toMatchObject({ operationId: OPERATION, agent });
-    const waited = waitForTask(client, handle, { webhooks: endpoint.receiver.deliveries(handle), clock: held }).then(
+    const waited = waitForTask(client, handle, { webhooks: endpoint.receiver.deliveries(handle), clock: heldClock }).then(
       (data) => ({ data }),
       (error: unknown) => ({ error }),
     );
@@ -378,7 +367,7 @@ describe('with the generated beta.6 module imported', () => {
     if (!asked.success) return expect.fail(asked.error.message);
     expect(asked.data).toMatchObject({ status: 'submitted', adcp_version: BETA6_PIN });
     const handle = beta6.taskHandle('get_products', asked.data, { agent }) as TaskHandleFields;
-    const waited = waitForTask(client, handle, { webhooks: endpoint.receiver.deliveries(handle), clock: held }).then(
+    const waited = waitForTask(client, handle, { webhooks: endpoint.receiver.deliveries(handle), clock: heldClock }).then(
       (data) => ({ data }),
       (error: unknown) => ({ error }),
     );

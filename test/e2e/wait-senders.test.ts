@@ -8,9 +8,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type TaskHandleFields, TaskMismatchError } from '../../src/index.js';
-import { type WaitClock, waitForTask } from '../../src/mcp/index.js';
+import { waitForTask } from '../../src/mcp/index.js';
 import type { ResolvedKey } from '../../src/signatures/verify/keys.js';
 import { createWebhookReceiver, type WebhookOutcome } from '../../src/webhooks/index.js';
+import { heldClock } from '../fixtures/clocks.js';
 import { pollResponse, type ServedPollSeller, serveMcpPollSeller } from '../fixtures/poll-sellers.js';
 import { V3_1 } from '../fixtures/versions.js';
 import { BUYER_ORIGIN, completedResult, ed25519, es256, publicJwks } from '../webhooks/fixtures.js';
@@ -29,16 +30,6 @@ const handleA = {
   operationId: 'op_a_1',
   agent: SELLER_A,
 } as const satisfies TaskHandleFields;
-
-/** A clock whose sleeps end only when the wait is woken (by a delivery) or aborted: polls alone never finish. */
-const heldClock: WaitClock = {
-  now: () => 0,
-  sleep: (_ms, signal) =>
-    new Promise((_, reject) => {
-      if (signal.aborted) reject(signal.reason);
-      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-    }),
-};
 
 function receiverOfTwoSellers() {
   return createWebhookReceiver({
