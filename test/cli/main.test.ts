@@ -9,11 +9,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { HELP } from '../../src/cli/help.js';
-import { run } from '../../src/cli/run.js';
+import { type CliRun, runCli } from '../fixtures/cli-run.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dist = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -29,17 +28,11 @@ const useDist = existsSync(dist) && statSync(dist).mtimeMs >= newestSource;
 const bin = useDist ? dist : source;
 const command = useDist ? [dist] : ['--import', 'tsx', source];
 
-interface Run {
-  readonly exit: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /** At most two CLI processes at a time: a 2-core machine gains nothing from more. */
 let running = 0;
 const waiting: Array<() => void> = [];
 
-async function spawned(args: readonly string[], stdin: string | Buffer = ''): Promise<Run> {
+async function spawned(args: readonly string[], stdin: string | Buffer = ''): Promise<CliRun> {
   if (running >= 2) await new Promise<void>((resolve) => waiting.push(resolve));
   running++;
   try {
@@ -50,7 +43,7 @@ async function spawned(args: readonly string[], stdin: string | Buffer = ''): Pr
   }
 }
 
-function spawnCli(args: readonly string[], stdin: string | Buffer): Promise<Run> {
+function spawnCli(args: readonly string[], stdin: string | Buffer): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...command, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '1' } });
     let stdout = '';
@@ -65,18 +58,6 @@ function spawnCli(args: readonly string[], stdin: string | Buffer): Promise<Run>
   });
 }
 
-/** What run() gives in this process for the same arguments and stdin (from the package root, as the child runs). */
-async function inProcess(args: readonly string[], stdin: string | Buffer = ''): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const exit = await run(args, {
-    stdin: Readable.from(stdin === '' ? [] : [Buffer.from(stdin)]),
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-  });
-  return { exit, stdout, stderr };
-}
-
 describe.concurrent('adcp-decode as a child process', { timeout: 120_000 }, () => {
   test('the bin is a node script: its first line is the shebang npm links', () => {
     expect(readFileSync(bin, 'utf8').split('\n', 1)[0]).toBe('#!/usr/bin/env node');
@@ -87,7 +68,7 @@ describe.concurrent('adcp-decode as a child process', { timeout: 120_000 }, () =
     const result = await spawned(args);
     expect(result).toMatchObject({ exit: 0, stderr: '' });
     expect(result.stdout).toMatch(/^✔ get_products \(AdCP [\d.]+, completed\): 3 products\n$/);
-    expect(result).toEqual(await inProcess(args));
+    expect(result).toEqual(await runCli(args));
   });
 
   test('exit 1: the failure on stderr, as run() prints it', async () => {
@@ -95,7 +76,7 @@ describe.concurrent('adcp-decode as a child process', { timeout: 120_000 }, () =
     const result = await spawned(args);
     expect(result).toMatchObject({ exit: 1, stdout: '' });
     expect(result.stderr).toMatch(/^✖ get_products: SCHEMA_MISMATCH /);
-    expect(result).toEqual(await inProcess(args));
+    expect(result).toEqual(await runCli(args));
   });
 
   test('exit 2: a usage error is one line on stderr, no stack trace', async () => {
@@ -104,7 +85,7 @@ describe.concurrent('adcp-decode as a child process', { timeout: 120_000 }, () =
     expect(result).toMatchObject({ exit: 2, stdout: '' });
     expect(result.stderr.split('\n')).toHaveLength(2); // one line and its newline
     expect(result.stderr).not.toMatch(/\n\s+at /);
-    expect(result).toEqual(await inProcess(args));
+    expect(result).toEqual(await runCli(args));
   });
 
   test('--help: the help text on stdout, exit 0', async () => {
@@ -117,6 +98,6 @@ describe.concurrent('adcp-decode as a child process', { timeout: 120_000 }, () =
     const refused = await spawned(args, flood);
     expect(refused).toMatchObject({ exit: 1, stdout: '' });
     expect(refused.stderr).toContain('stdin is more than 1048596 bytes');
-    expect(refused).toEqual(await inProcess(args, flood));
+    expect(refused).toEqual(await runCli(args, flood));
   });
 });

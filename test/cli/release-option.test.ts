@@ -7,24 +7,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { run as runCli } from '../../src/cli/run.js';
 import { type Beta6Module, GENERATING_MS, loadBeta6Module } from '../fixtures/beta6-module.js';
 import { BETA6_PIN, BETA6_VERSION } from '../fixtures/beta6-schemas.js';
+import { runCli } from '../fixtures/cli-run.js';
 import { mcp } from '../fixtures/envelopes.js';
 import { beta6Fixture } from '../fixtures/payloads-beta6.js';
-
-async function run(args: readonly string[]): Promise<{ exit: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const exit = await runCli(args, {
-    stdin: Readable.from([]),
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-  });
-  return { exit, stdout, stderr };
-}
 
 let dir: string;
 let answer: string;
@@ -50,17 +38,17 @@ afterAll(() => {
 
 describe('before any module is given', () => {
   test('the pre-release is no release this command has; the error names --release', async () => {
-    const { exit, stderr } = await run(['list_products', answer, '--adcp-version', BETA6_PIN]);
+    const { exit, stderr } = await runCli(['list_products', answer, '--adcp-version', BETA6_PIN]);
     expect(exit).toBe(2);
     expect(stderr).toContain(`--adcp-version "${BETA6_PIN}" is not a release this command has`);
     expect(stderr).toContain('--release <dir>');
   });
 
   test('a folder without a module, and a module that defines no release, are usage errors', async () => {
-    const none = await run(['list_products', answer, '--release', path.join(dir, 'nowhere')]);
+    const none = await runCli(['list_products', answer, '--release', path.join(dir, 'nowhere')]);
     expect(none).toMatchObject({ exit: 2, stdout: '' });
     expect(none.stderr).toContain('no release module there (expected its index.js, written by adcp-decode generate)');
-    const stray = await run(['list_products', answer, '--release', dir]);
+    const stray = await runCli(['list_products', answer, '--release', dir]);
     expect(stray).toMatchObject({ exit: 2, stdout: '' });
     expect(stray.stderr).toContain('the module defines no release in this adcp-decode');
   });
@@ -76,13 +64,13 @@ describe('with the generated beta.6 module given', () => {
     ['its pin', 'list_products', ['--adcp-version', BETA6_PIN], () => answer],
     ['auto, from the answer’s adcp_version', 'get_products', [], () => announcing],
   ])('decodes one of its answers, pinned by %s', async (_how, task, pin, file) => {
-    const { exit, stdout, stderr } = await run([task, file(), '--release', module.folder, ...pin, '--json']);
+    const { exit, stdout, stderr } = await runCli([task, file(), '--release', module.folder, ...pin, '--json']);
     expect([exit, stderr]).toEqual([0, '']);
     expect(JSON.parse(stdout)).toMatchObject({ ok: true, task, version: BETA6_VERSION });
   });
 
   test('lists its tasks', async () => {
-    const { exit, stdout } = await run(['tasks', '--release', module.folder, '--adcp-version', BETA6_VERSION, '--json']);
+    const { exit, stdout } = await runCli(['tasks', '--release', module.folder, '--adcp-version', BETA6_VERSION, '--json']);
     expect(exit).toBe(0);
     const listed = JSON.parse(stdout) as { version: string; tasks: { task: string }[] };
     expect(listed.version).toBe(BETA6_VERSION);
@@ -91,7 +79,7 @@ describe('with the generated beta.6 module given', () => {
   });
 
   test('auto judges an answer announcing no release by the default, which lacks the task: said, not guessed', async () => {
-    const { exit, stdout } = await run(['list_products', answer, '--release', module.folder, '--json']);
+    const { exit, stdout } = await runCli(['list_products', answer, '--release', module.folder, '--json']);
     expect(exit).toBe(1);
     expect(JSON.parse(stdout)).toMatchObject({ ok: false, error: { code: 'UNKNOWN_TASK' } });
   });

@@ -7,42 +7,16 @@
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect as expectHere, test } from 'vitest';
 import { DEFAULT_BOUNDS } from '../../src/bounds/bounds.js';
 import { HELP, releases } from '../../src/cli/help.js';
-import { run as runCli } from '../../src/cli/run.js';
 import { defaultVersion, versions } from '../../src/schema/versions.js';
+import { runCli } from '../fixtures/cli-run.js';
 import { payload } from '../fixtures/payloads.js';
 import { V3_0, V3_1 } from '../fixtures/versions.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-
-interface Run {
-  readonly exit: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Pipe-sized pieces, as a process's stdin delivers them. */
-const PIPE_CHUNK = 64 * 1024;
-
-/** run() over `args`, reading `stdin`, with what it wrote to stdout and stderr and its exit status. */
-async function run(args: readonly string[], stdin: string | Buffer = ''): Promise<Run> {
-  const bytes = Buffer.from(stdin);
-  const chunks = Array.from({ length: Math.ceil(bytes.length / PIPE_CHUNK) }, (_, i) =>
-    bytes.subarray(i * PIPE_CHUNK, (i + 1) * PIPE_CHUNK),
-  );
-  let stdout = '';
-  let stderr = '';
-  const exit = await runCli(args, {
-    stdin: Readable.from(chunks),
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-  });
-  return { exit, stdout, stderr };
-}
 
 // File arguments are relative to the working directory, as for the bin run from the package root.
 beforeAll(() => expectHere(path.resolve(process.cwd())).toBe(path.resolve(root)));
@@ -62,7 +36,7 @@ const rateLimited = JSON.stringify({
 
 describe.concurrent('adcp-decode <task> [file|-]: success (exit 0, one line on stdout)', { timeout: 120_000 }, () => {
   test('MCP structuredContent plus summary text', async ({ expect }) => {
-    expect(await run(['get_products', 'examples/get-products.mcp.json'])).toMatchInlineSnapshot(`
+    expect(await runCli(['get_products', 'examples/get-products.mcp.json'])).toMatchInlineSnapshot(`
       {
         "exit": 0,
         "stderr": "",
@@ -73,7 +47,7 @@ describe.concurrent('adcp-decode <task> [file|-]: success (exit 0, one line on s
   });
 
   test('MCP JSON in text only', async ({ expect }) => {
-    expect(await run(['get_products', 'examples/get-products.text-only.mcp.json'])).toMatchInlineSnapshot(`
+    expect(await runCli(['get_products', 'examples/get-products.text-only.mcp.json'])).toMatchInlineSnapshot(`
       {
         "exit": 0,
         "stderr": "",
@@ -84,7 +58,7 @@ describe.concurrent('adcp-decode <task> [file|-]: success (exit 0, one line on s
   });
 
   test('A2A task: the key id and the main list', async ({ expect }) => {
-    expect(await run(['create_media_buy', 'examples/create-media-buy.a2a.json'])).toMatchInlineSnapshot(`
+    expect(await runCli(['create_media_buy', 'examples/create-media-buy.a2a.json'])).toMatchInlineSnapshot(`
       {
         "exit": 0,
         "stderr": "",
@@ -96,7 +70,7 @@ describe.concurrent('adcp-decode <task> [file|-]: success (exit 0, one line on s
 
   test('a bare payload on stdin, judged by an explicit release', async ({ expect }) => {
     const working = JSON.stringify({ status: 'working', percentage: 40, current_step: 'searching_inventory' });
-    expect(await run(['get_products', '-', '--adcp-version', '3.0'], working)).toMatchInlineSnapshot(`
+    expect(await runCli(['get_products', '-', '--adcp-version', '3.0'], working)).toMatchInlineSnapshot(`
       {
         "exit": 0,
         "stderr": "",
@@ -108,7 +82,7 @@ describe.concurrent('adcp-decode <task> [file|-]: success (exit 0, one line on s
 
   test('--json prints the decoded data', async ({ expect }) => {
     const working = JSON.stringify({ status: 'working', percentage: 40 });
-    expect(await run(['get_products', '--json'], working)).toMatchInlineSnapshot(`
+    expect(await runCli(['get_products', '--json'], working)).toMatchInlineSnapshot(`
       {
         "exit": 0,
         "stderr": "",
@@ -131,7 +105,7 @@ describe.concurrent('adcp-decode <task> [file|-]: success (exit 0, one line on s
 
 describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message and issues on stderr)', { timeout: 120_000 }, () => {
   test('schema mismatch: every issue with its JSON Pointer', async ({ expect }) => {
-    expect(await run(['get_products', 'examples/get-products.invalid.mcp.json'])).toMatchInlineSnapshot(`
+    expect(await runCli(['get_products', 'examples/get-products.invalid.mcp.json'])).toMatchInlineSnapshot(`
       {
         "exit": 1,
         "stderr": "✖ get_products: SCHEMA_MISMATCH (AdCP ${V3_1})
@@ -149,7 +123,7 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
   });
 
   test('an AdCP error (isError): the seller error and recovery', async ({ expect }) => {
-    expect(await run(['get_products', 'examples/get-products.error.mcp.json'])).toMatchInlineSnapshot(`
+    expect(await runCli(['get_products', 'examples/get-products.error.mcp.json'])).toMatchInlineSnapshot(`
       {
         "exit": 1,
         "stderr": "✖ get_products: TASK_FAILED (AdCP ${V3_1})
@@ -164,18 +138,18 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
   test('too many violations to list: the first is shown and the listing says it stopped', async ({ expect }) => {
     // 10,001 empty products, 10 missing required properties each: past the 100,000-error listing limit.
     const payload = JSON.stringify({ products: Array.from({ length: 10_001 }, () => ({})) });
-    const human = await run(['get_products', '-'], payload);
+    const human = await runCli(['get_products', '-'], payload);
     expect(human.exit).toBe(1);
     expect(human.stderr).toContain('(more than 100,000 issues; the listing stopped, the first is given)');
     expect(human.stderr.trimEnd().split('\n').at(-1)).toBe('  … the listing was cut (more than 100,000 issues, 1 kept)');
-    const json = await run(['get_products', '-', '--json'], payload);
+    const json = await runCli(['get_products', '-', '--json'], payload);
     const out = JSON.parse(json.stdout) as { error: { issuesComplete: boolean; issues: unknown[] } };
     expect(out.error.issuesComplete).toBe(false);
     expect(out.error.issues).toHaveLength(1);
   });
 
   test('--json on failure: the error as data on stdout', async ({ expect }) => {
-    expect(await run(['get_products', 'examples/get-products.invalid.mcp.json', '--json'])).toMatchInlineSnapshot(`
+    expect(await runCli(['get_products', 'examples/get-products.invalid.mcp.json', '--json'])).toMatchInlineSnapshot(`
       {
         "exit": 1,
         "stderr": "",
@@ -231,7 +205,7 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
   });
 
   test('--max-bytes maps to the decoder bound', async ({ expect }) => {
-    expect(await run(['get_products', 'examples/get-products.text-only.mcp.json', '--max-bytes', '1000'])).toMatchInlineSnapshot(`
+    expect(await runCli(['get_products', 'examples/get-products.text-only.mcp.json', '--max-bytes', '1000'])).toMatchInlineSnapshot(`
       {
         "exit": 1,
         "stderr": "✖ get_products: TOO_LARGE
@@ -244,7 +218,7 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
   });
 
   test('--transport maps to the decoder option', async ({ expect }) => {
-    expect(await run(['get_products', 'examples/get-products.mcp.json', '--transport', 'a2a'])).toMatchInlineSnapshot(`
+    expect(await runCli(['get_products', 'examples/get-products.mcp.json', '--transport', 'a2a'])).toMatchInlineSnapshot(`
       {
         "exit": 1,
         "stderr": "✖ get_products: NO_PAYLOAD
@@ -256,7 +230,7 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
   });
 
   test('stdin above 2 × max-bytes + 1 MiB is refused while reading', async ({ expect }) => {
-    expect(await run(['get_products', '-', '--max-bytes', '10'], Buffer.alloc(2 * 1024 * 1024, 0x20))).toMatchInlineSnapshot(`
+    expect(await runCli(['get_products', '-', '--max-bytes', '10'], Buffer.alloc(2 * 1024 * 1024, 0x20))).toMatchInlineSnapshot(`
       {
         "exit": 1,
         "stderr": "✖ get_products: TOO_LARGE
@@ -272,7 +246,7 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
     const big = path.join(dir, 'big.json');
     writeFileSync(big, '');
     truncateSync(big, 1024 * 1024 + 1); // sparse: nothing is written
-    const result = await run(['get_products', big, '--max-bytes', '0']);
+    const result = await runCli(['get_products', big, '--max-bytes', '0']);
     rmSync(dir, { recursive: true, force: true });
     expect({ ...result, stderr: result.stderr.replace(big, '<big.json>') }).toMatchInlineSnapshot(`
       {
@@ -286,7 +260,7 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
   });
 
   test('input that is not JSON, and empty input', async ({ expect }) => {
-    expect(await run(['get_products'], '{"products": [')).toMatchInlineSnapshot(`
+    expect(await runCli(['get_products'], '{"products": [')).toMatchInlineSnapshot(`
       {
         "exit": 1,
         "stderr": "✖ get_products: INVALID_JSON
@@ -295,7 +269,7 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
         "stdout": "",
       }
     `);
-    expect(await run(['get_products'], '')).toMatchInlineSnapshot(`
+    expect(await runCli(['get_products'], '')).toMatchInlineSnapshot(`
       {
         "exit": 1,
         "stderr": "✖ get_products: INVALID_JSON
@@ -313,7 +287,7 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
     const repeated = `{"status":"working",${completed.slice(1)}`;
     // In the file: structuredContent as saved, and the same under --json.
     const file = `{"content":[{"type":"text","text":"Done."}],"structuredContent":${repeated}}`;
-    expect(await run(['get_products'], file)).toMatchInlineSnapshot(`
+    expect(await runCli(['get_products'], file)).toMatchInlineSnapshot(`
       {
         "exit": 1,
         "stderr": "✖ get_products: DUPLICATE_KEY
@@ -323,12 +297,12 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
         "stdout": "",
       }
     `);
-    expect(JSON.parse((await run(['get_products', '--json'], file)).stdout)).toMatchObject({
+    expect(JSON.parse((await runCli(['get_products', '--json'], file)).stdout)).toMatchObject({
       ok: false,
       error: { code: 'DUPLICATE_KEY', path: '/structuredContent/status' },
     });
     // In a text item of the saved result: decode's own parse refuses it.
-    expect(await run(['get_products'], JSON.stringify({ content: [{ type: 'text', text: repeated }] }))).toMatchInlineSnapshot(`
+    expect(await runCli(['get_products'], JSON.stringify({ content: [{ type: 'text', text: repeated }] }))).toMatchInlineSnapshot(`
       {
         "exit": 1,
         "stderr": "✖ get_products: DUPLICATE_KEY
@@ -339,11 +313,11 @@ describe.concurrent('adcp-decode <task> [file|-]: failure (exit 1, code, message
       }
     `);
     // The same answer without the repeat decodes.
-    expect((await run(['get_products'], JSON.stringify({ content: [{ type: 'text', text: completed }] }))).exit).toBe(0);
+    expect((await runCli(['get_products'], JSON.stringify({ content: [{ type: 'text', text: completed }] }))).exit).toBe(0);
   });
 
   test('seller text cannot drive the terminal: control and bidi characters are escaped', async ({ expect }) => {
-    const result = await run(['get_products', '-'], rateLimited);
+    const result = await runCli(['get_products', '-'], rateLimited);
     expect(result.stderr).not.toMatch(/[\u001b\u0007\u202e]/);
     expect(result).toMatchInlineSnapshot(`
       {
@@ -364,7 +338,7 @@ describe.concurrent('seller key names, codes and pointers cannot drive the termi
   const accounts = { status: 'completed', accounts: [], [`${OSC52}_id`]: 'acc_1\u2028FORGED LINE', [`\u202elist`]: [1] };
 
   test('the summary escapes top-level key names ending in _id, not only their values', async ({ expect }) => {
-    const result = await run(['list_accounts', '-'], JSON.stringify(accounts));
+    const result = await runCli(['list_accounts', '-'], JSON.stringify(accounts));
     expect(result.stdout).not.toMatch(/[\u001b\u0007\u2028\u202e]/);
     expect(result).toMatchInlineSnapshot(`
       {
@@ -377,7 +351,7 @@ describe.concurrent('seller key names, codes and pointers cannot drive the termi
   });
 
   test('--json escapes them inside its strings and still parses to the same data', async ({ expect }) => {
-    const result = await run(['list_accounts', '-', '--json'], JSON.stringify(accounts));
+    const result = await runCli(['list_accounts', '-', '--json'], JSON.stringify(accounts));
     expect(result.stdout).not.toMatch(/[\u001b\u0007\u2028\u202e]/);
     expect((JSON.parse(result.stdout) as { data: unknown }).data).toEqual(accounts);
     expect(result.stdout.split('\n').filter((line) => line.includes('_id'))).toMatchInlineSnapshot(`
@@ -389,7 +363,7 @@ describe.concurrent('seller key names, codes and pointers cannot drive the termi
   });
 
   test('an adcp_error code with a C1 control, and __proto__ under a long hostile key', async ({ expect }) => {
-    const c1 = await run(
+    const c1 = await runCli(
       ['get_products', '-'],
       JSON.stringify({ isError: true, content: [], structuredContent: { adcp_error: { code: 'RATE\u009b2J_LIMITED' } } }),
     );
@@ -405,7 +379,7 @@ describe.concurrent('seller key names, codes and pointers cannot drive the termi
       }
     `);
     const key = `${OSC52}${'k'.repeat(5000)}\u202e`;
-    const unsafe = await run(
+    const unsafe = await runCli(
       ['get_products', '-'],
       `{"isError":true,"content":[],"structuredContent":{"adcp_error":{"code":"X",${JSON.stringify(key)}:{"__proto__":{"polluted":true}}}}}`,
     );
@@ -438,7 +412,7 @@ describe.concurrent('usage errors (exit 2, one line on stderr, no stack trace)',
   ];
 
   test('each prints what was expected', async ({ expect }) => {
-    const results = await Promise.all(cases.map((args) => run(args)));
+    const results = await Promise.all(cases.map((args) => runCli(args)));
     for (const r of results) {
       expect(r.exit).toBe(2);
       expect(r.stdout).toBe('');
@@ -473,7 +447,7 @@ describe.concurrent('usage errors (exit 2, one line on stderr, no stack trace)',
 
 describe.concurrent('help and tasks', { timeout: 120_000 }, () => {
   test('--help prints the help text, which names every bundled version and release and the default bound', async ({ expect }) => {
-    expect(await run(['--help'])).toEqual({ exit: 0, stderr: '', stdout: `${HELP}\n` });
+    expect(await runCli(['--help'])).toEqual({ exit: 0, stderr: '', stdout: `${HELP}\n` });
     expect(HELP).toMatch(/^Usage:\n {2}adcp-decode <task> \[file\|-\] \[options\]/);
     expect(HELP).toContain(`else ${defaultVersion}),`);
     expect(HELP).toContain(`a bundled version (${versions.join(', ')}) or release (${releases().join(', ')})`);
@@ -482,7 +456,7 @@ describe.concurrent('help and tasks', { timeout: 120_000 }, () => {
   });
 
   test('tasks lists every task of the default version with its response schema and async variants', async ({ expect }) => {
-    const { exit, stdout } = await run(['tasks']);
+    const { exit, stdout } = await runCli(['tasks']);
     expect(exit).toBe(0);
     const lines = stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^AdCP 3\.1\.\d+: \d+ tasks \(response schema, \[async variants\]\)$/);
@@ -496,7 +470,7 @@ describe.concurrent('help and tasks', { timeout: 120_000 }, () => {
   });
 
   test('tasks --adcp-version 3.0 --json', async ({ expect }) => {
-    const { exit, stdout } = await run(['tasks', '--adcp-version', '3.0', '--json']);
+    const { exit, stdout } = await runCli(['tasks', '--adcp-version', '3.0', '--json']);
     expect(exit).toBe(0);
     const listing = JSON.parse(stdout) as {
       version: string;

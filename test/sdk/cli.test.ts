@@ -5,9 +5,8 @@
  * which the CLI speaks through a2aV03Client). The non-guaranteed seller answers every read-only
  * task it lists as the spec allows (exit 0); the signals seller's capabilities break the spec (exit 1).
  */
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { run } from '../../src/cli/run.js';
+import { runCli } from '../fixtures/cli-run.js';
 import { V3_0 } from '../fixtures/versions.js';
 import { actualServerModule, example, type Recorder, type ReferenceSeller, startReferenceSeller } from './sellers.js';
 
@@ -28,17 +27,6 @@ afterAll(async () => {
   await signals?.close();
 });
 
-async function cli(args: readonly string[]): Promise<{ exit: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const exit = await run(args, {
-    stdin: Readable.from([]),
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-  });
-  return { exit, out, err };
-}
-
 interface Answer {
   readonly task: string;
   readonly verdict: string;
@@ -52,8 +40,8 @@ describe.each(['mcp', 'a2a'] as const)('the reference sellers over %s', (transpo
   const auth = (seller: ReferenceSeller): string[] => ['--header', `Authorization: Bearer ${seller.token}`];
 
   test('probe, the non-guaranteed seller: 3.0 negotiated, every read-only task it lists answered as the spec allows (exit 0)', async () => {
-    const r = await cli(['probe', url(sales), ...auth(sales), '--json']);
-    const report = JSON.parse(r.out) as { transport: string; version: string; listed: { readOnly: string[] }; answers: Answer[] };
+    const r = await runCli(['probe', url(sales), ...auth(sales), '--json']);
+    const report = JSON.parse(r.stdout) as { transport: string; version: string; listed: { readOnly: string[] }; answers: Answer[] };
     expect(report).toMatchObject({ transport, version: V3_0, negotiation: { ok: true, sellerVersions: ['3'] } });
     expect(report.listed.readOnly).toEqual(expect.arrayContaining(['get_products', 'list_creative_formats']));
     // The seller's handlers need an account the minimal requests do not carry: they answer with an AdCP error, a valid answer.
@@ -66,31 +54,31 @@ describe.each(['mcp', 'a2a'] as const)('the reference sellers over %s', (transpo
       path: transport === 'mcp' ? 'structuredContent' : 'artifacts[0].parts[0] (completed)',
       judgedBy: V3_0,
     });
-    expect(r).toMatchObject({ exit: 0, err: '' });
+    expect(r).toMatchObject({ exit: 0, stderr: '' });
   });
 
   test('probe, the signals seller: its capabilities break the spec (exit 1), the issue at its pointer', async () => {
-    const r = await cli(['probe', url(signals), ...auth(signals)]);
+    const r = await runCli(['probe', url(signals), ...auth(signals)]);
     expect(r.exit).toBe(1);
-    expect(r.out).toMatch(/\n✖ get_adcp_capabilities +SCHEMA_MISMATCH +3\.0\.26 /);
-    expect(r.out).toContain('    ✖ must NOT have fewer than 1 items\n      → at /compliance_testing/scenarios\n');
+    expect(r.stdout).toMatch(/\n✖ get_adcp_capabilities +SCHEMA_MISMATCH +3\.0\.26 /);
+    expect(r.stdout).toContain('    ✖ must NOT have fewer than 1 items\n      → at /compliance_testing/scenarios\n');
     // decoderFor still negotiates from the version members.
-    expect(r.out).toContain(`negotiation   AdCP ${V3_0} (the seller lists major 3; adcp-decode speaks 3.0 with it)`);
-    expect(r.out).toContain('signing       unknown (the capabilities did not validate)');
+    expect(r.stdout).toContain(`negotiation   AdCP ${V3_0} (the seller lists major 3; adcp-decode speaks 3.0 with it)`);
+    expect(r.stdout).toContain('signing       unknown (the capabilities did not validate)');
   });
 
   test('call: a task decoded (exit 0), and the capabilities refused by their schema (exit 1)', async () => {
-    const formats = await cli(['call', url(sales), 'list_creative_formats', ...auth(sales)]);
-    expect(formats.out).toMatch(new RegExp(`^✔ list_creative_formats \\(AdCP ${V3_0}, no status\\): \\d+ formats\\n`));
+    const formats = await runCli(['call', url(sales), 'list_creative_formats', ...auth(sales)]);
+    expect(formats.stdout).toMatch(new RegExp(`^✔ list_creative_formats \\(AdCP ${V3_0}, no status\\): \\d+ formats\\n`));
     expect(formats.exit).toBe(0);
-    const capabilities = await cli(['call', url(signals), 'get_adcp_capabilities', ...auth(signals)]);
-    expect(capabilities.err).toContain(`✖ get_adcp_capabilities: SCHEMA_MISMATCH (AdCP ${V3_0})`);
+    const capabilities = await runCli(['call', url(signals), 'get_adcp_capabilities', ...auth(signals)]);
+    expect(capabilities.stderr).toContain(`✖ get_adcp_capabilities: SCHEMA_MISMATCH (AdCP ${V3_0})`);
     expect(capabilities.exit).toBe(1);
   });
 });
 
 test('without the bearer token: the seller refuses, no answer (exit 3)', async () => {
-  const r = await cli(['probe', sales.mcpUrl]);
+  const r = await runCli(['probe', sales.mcpUrl]);
   expect(r.exit).toBe(3);
-  expect(r.out).toContain('initialize: the seller refused the request with HTTP 401');
+  expect(r.stdout).toContain('initialize: the seller refused the request with HTTP 401');
 });
